@@ -1,0 +1,104 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.health.HealthInspector;
+import dev.resurfacer.iceberg.health.TableHealth;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "describe", description = "Show a table's health: files, deletes, snapshots, manifests, metadata.")
+final class DescribeCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  DescribeCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    CatalogConfig config = catalogOptions.resolve(ctx);
+    Catalogs.parseIdentifier(tableName);
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Table table = Catalogs.loadTable(catalog, tableName);
+      TableHealth health = HealthInspector.inspect(tableName, table);
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(outputOptions.json() ? Json.write(health) : HealthText.render(health));
+      out.flush();
+      return Main.OK;
+    } finally {
+      if (catalog instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+  }
+
+  /** The one-screen text form of {@link TableHealth}. */
+  static final class HealthText {
+    private HealthText() {}
+
+    static String render(TableHealth h) {
+      StringBuilder b = new StringBuilder();
+      line(b, "table", h.table() + "  (format v" + h.formatVersion() + ")");
+      line(b, "location", h.location());
+      line(b, "partition specs", String.join("; ", h.partitionSpecs()) + "  (default " + h.defaultSpecId() + ")");
+      line(b, "sort orders", String.join("; ", h.sortOrders()));
+      line(b, "refs", h.refs().isEmpty() ? "none"
+          : String.join(", ", h.refs().stream().map(r -> r.name() + " (" + r.type() + ")").toList()));
+      line(b, "snapshots", h.snapshots() + (h.snapshots() == 0 ? ""
+          : "  (oldest " + age(h.oldestSnapshotAgeMs()) + " ago, newest " + age(h.newestSnapshotAgeMs()) + " ago)"));
+      line(b, "data files", h.dataFiles() + " files, " + bytes(h.dataBytes()) + ", " + h.dataRecords() + " records, avg "
+          + bytes(h.averageDataFileBytes()));
+      line(b, "small files", h.smallDataFiles() + " below 75% of the " + bytes(h.targetFileSizeBytes()) + " target");
+      long maxFiles = h.sizeHistogram().stream().mapToLong(TableHealth.SizeBucket::files).max().orElse(0);
+      for (TableHealth.SizeBucket bucket : h.sizeHistogram()) {
+        int bar = maxFiles == 0 ? 0 : (int) Math.ceil(30.0 * bucket.files() / maxFiles);
+        b.append(String.format(java.util.Locale.ROOT, "  %14s  %-30s %d%n", bucket.label(), "#".repeat(bar), bucket.files()));
+      }
+      line(b, "delete files", h.deleteFiles() + " files, " + bytes(h.deleteBytes()));
+      line(b, "  position", h.positionDeleteFiles() + " files, " + h.positionDeleteRecords() + " records");
+      line(b, "  deletion vectors", h.deletionVectors() + " vectors, " + h.deletionVectorRecords() + " records");
+      line(b, "  equality", h.equalityDeleteFiles() + " files, " + h.equalityDeleteRecords() + " records");
+      line(b, "manifests", h.manifests() + " (" + h.dataManifests() + " data, " + h.deleteManifests() + " delete), "
+          + bytes(h.manifestBytes()));
+      line(b, "metadata.json", h.metadataFiles() + " in the log, "
+          + (h.metadataFilesOnDisk() < 0 ? "unknown" : String.valueOf(h.metadataFilesOnDisk())) + " on disk");
+      line(b, "metadata bytes", h.metadataBytes() < 0 ? "unknown"
+          : bytes(h.metadataBytes()) + " (" + ratio(h.metadataBytes(), h.dataBytes()) + " of data bytes)");
+      line(b, "properties", h.maintenanceProperties().isEmpty() ? "(defaults)" : h.maintenanceProperties().toString());
+      return b.toString().stripTrailing();
+    }
+
+    private static void line(StringBuilder b, String label, String value) {
+      b.append(String.format(java.util.Locale.ROOT, "%-18s %s%n", label, value));
+    }
+
+    private static String bytes(long n) {
+      return dev.resurfacer.units.ByteSizes.format(n);
+    }
+
+    private static String age(Long ms) {
+      return ms == null ? "-" : dev.resurfacer.units.Durations.humanAge(Duration.ofMillis(Math.max(0, ms)));
+    }
+
+    private static String ratio(long part, long whole) {
+      return whole == 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+    }
+  }
+}

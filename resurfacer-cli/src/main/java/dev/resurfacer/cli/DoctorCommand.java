@@ -1,0 +1,127 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.capabilities.Capabilities;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "doctor", description = "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
+final class DoctorCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+
+  DoctorCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  record Check(String name, boolean ok, String detail) {}
+
+  record Report(List<Check> checks, List<Capabilities.Capability> capabilities) {}
+
+  @Override
+  public Integer call() {
+    List<Check> checks = new ArrayList<>();
+    checks.add(new Check("java", true, System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"));
+    checks.add(new Check("resurfacer", true, Versions.resurfacer()));
+    checks.add(new Check("iceberg", true, Versions.iceberg()));
+    checks.add(duckdb());
+    CatalogConfig config = null;
+    try {
+      config = catalogOptions.resolve(ctx);
+    } catch (RuntimeException e) {
+      checks.add(new Check("configuration", false, e.getMessage()));
+    }
+    if (config != null) {
+      checks.add(new Check("configuration", true, "catalog '" + config.name() + "' (" + config.type() + ") " + config.redactedUri()));
+      Catalog catalog = null;
+      try {
+        catalog = Catalogs.open(config);
+        String detail = "reachable";
+        if (catalog instanceof SupportsNamespaces ns) {
+          detail += ", " + ns.listNamespaces().size() + " top-level namespaces";
+        }
+        checks.add(new Check("catalog", true, detail));
+        checks.add(warehouse(catalog, config));
+      } catch (RuntimeException e) {
+        checks.add(new Check("catalog", false, Catalogs.rootMessage(e)));
+      } finally {
+        if (catalog instanceof AutoCloseable c) {
+          try {
+            c.close();
+          } catch (Exception ignored) {
+            // closing a catalog we only probed; nothing to report
+          }
+        }
+      }
+    }
+    Report report = new Report(checks, Capabilities.all());
+    PrintWriter out = spec.commandLine().getOut();
+    if (outputOptions.json()) {
+      out.println(Json.write(report));
+    } else {
+      for (Check c : checks) {
+        out.printf(Locale.ROOT, "%-4s %-14s %s%n", c.ok() ? "ok" : "FAIL", c.name(), c.detail());
+      }
+      out.println();
+      out.println("capabilities on this build:");
+      for (Capabilities.Capability c : report.capabilities()) {
+        out.printf(Locale.ROOT, "  %-32s %-8s %s%n", c.operation(), c.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.note());
+      }
+    }
+    out.flush();
+    return checks.stream().allMatch(Check::ok) ? Main.OK : Main.FAILED;
+  }
+
+  private static Check duckdb() {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        ResultSet rs = c.createStatement().executeQuery("select version()")) {
+      rs.next();
+      return new Check("duckdb", true, rs.getString(1) + " (native library loaded)");
+    } catch (Exception | LinkageError e) {
+      return new Check("duckdb", false, "native library did not load: " + Catalogs.rootMessage(e));
+    }
+  }
+
+  private static Check warehouse(Catalog catalog, CatalogConfig config) {
+    if (config.warehouse() == null) {
+      return new Check("warehouse", true, "managed by the catalog (not probed)");
+    }
+    String base = config.warehouse().contains("://") || config.warehouse().startsWith("file:")
+        ? config.warehouse()
+        : java.nio.file.Path.of(config.warehouse()).toAbsolutePath().normalize().toString();
+    String probe = (base.endsWith("/") ? base : base + "/") + ".resurfacer-doctor-" + UUID.randomUUID();
+    FileIO io = org.apache.iceberg.CatalogUtil.loadFileIO(
+        "org.apache.iceberg.io.ResolvingFileIO", config.properties(), Catalogs.localHadoopConf());
+    try (io) {
+      OutputFile out = io.newOutputFile(probe);
+      try (PositionOutputStream s = out.createOrOverwrite()) {
+        s.write(new byte[] {1});
+      }
+      long len = io.newInputFile(probe).getLength();
+      io.deleteFile(probe);
+      return new Check("warehouse", len == 1, base + " readable and writable");
+    } catch (Exception e) {
+      return new Check("warehouse", false, base + ": " + Catalogs.rootMessage(e));
+    }
+  }
+}

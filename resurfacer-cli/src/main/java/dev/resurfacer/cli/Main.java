@@ -1,0 +1,93 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.cli.demo.DemoCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code resurfacer} command. Exit codes: 0 ok, 1 a table or check failed, 2 usage or configuration error, 3 a safety fence refused. */
+@Command(
+    name = "resurfacer",
+    mixinStandardHelpOptions = true,
+    versionProvider = Versions.class,
+    description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
+    subcommands = {DescribeCommand.class, DoctorCommand.class, DemoCommand.class})
+public final class Main implements Runnable {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int USAGE = 2;
+  public static final int REFUSED = 3;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine(CliContext.system()).execute(args));
+  }
+
+  /** A configured command line; tests call {@code execute} on it with their own context and writers. */
+  public static CommandLine commandLine(CliContext ctx) {
+    CommandLine cl = new CommandLine(new Main(), new ContextFactory(ctx));
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      boolean verbose = parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"))
+          || parsed.hasMatchedOption("--verbose")
+          || deepVerbose(parsed);
+      PrintWriter err = cmd.getErr();
+      int code;
+      String message;
+      if (ex instanceof UsageException) {
+        code = USAGE;
+        message = ex.getMessage();
+      } else if (ex instanceof SafetyRefusal) {
+        code = REFUSED;
+        message = "refused: " + ex.getMessage();
+      } else {
+        code = FAILED;
+        message = Catalogs.rootMessage(ex);
+      }
+      err.println("error: " + message.lines().findFirst().orElse(message));
+      if (verbose) {
+        ex.printStackTrace(err);
+      }
+      err.flush();
+      return code;
+    });
+    cl.setParameterExceptionHandler((ex, args) -> {
+      CommandLine c = ex.getCommandLine();
+      c.getErr().println("error: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+      c.getErr().flush();
+      return USAGE;
+    });
+    return cl;
+  }
+
+  private static boolean deepVerbose(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Hands every command the process context. */
+  private record ContextFactory(CliContext ctx) implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      for (var c : cls.getDeclaredConstructors()) {
+        if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == CliContext.class) {
+          c.setAccessible(true);
+          return cls.cast(c.newInstance(ctx));
+        }
+      }
+      return CommandLine.defaultFactory().create(cls);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package dev.resurfacer.cli;
+
+import picocli.CommandLine.Option;
+
+/** {@code --output} and {@code --verbose}, shared by every verb. */
+public final class OutputOptions {
+  public enum Format { text, json }
+
+  @Option(names = "--output", paramLabel = "FORMAT", description = "text (default) or json.", defaultValue = "text")
+  Format output = Format.text;
+
+  @Option(names = "--verbose", description = "Show stack traces and more detail.")
+  boolean verbose;
+
+  boolean json() {
+    return output == Format.json;
+  }
+}

@@ -1,0 +1,181 @@
+package dev.resurfacer.cli.demo;
+
+import dev.resurfacer.cli.CliContext;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.demo.ShopDemo;
+import dev.resurfacer.iceberg.health.HealthInspector;
+import dev.resurfacer.iceberg.health.TableHealth;
+import dev.resurfacer.units.ByteSizes;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "demo",
+    description = {
+      "The whole story on a demo table of our own (catalog under ./resurfacer-demo/):",
+      "five days of streaming ingestion, describe, query, maintain, describe, query."
+    },
+    subcommands = {DemoCommand.Reset.class, DemoCommand.NextDay.class, DemoCommand.Query.class, DemoCommand.Maintain.class})
+public final class DemoCommand implements Callable<Integer> {
+  static final int STORY_DAYS = 5;
+
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Where the demo catalog lives (default ./resurfacer-demo).", defaultValue = "resurfacer-demo")
+  String dir;
+
+  @Option(names = "--seed", description = "Seed for the generated data (default 42).", defaultValue = "42")
+  long seed;
+
+  @Option(names = "--days", description = "Days of ingestion in the full story (default 5).", defaultValue = "" + STORY_DAYS)
+  int days;
+
+  public DemoCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  CatalogConfig catalogConfig() {
+    return CatalogSelection.embedded("demo", ctx.workingDir().resolve(dir));
+  }
+
+  <T> T withDemo(java.util.function.Function<ShopDemo, T> body) throws Exception {
+    Catalog catalog = Catalogs.open(catalogConfig());
+    try {
+      return body.apply(new ShopDemo(catalog, seed));
+    } finally {
+      if (catalog instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+  }
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = out();
+    return withDemo(demo -> {
+      out.println("== resetting the demo table " + ShopDemo.ORDERS + " in " + dir + "/");
+      demo.reset();
+      for (int i = 0; i < days; i++) {
+        printDay(out, demo.nextDay());
+      }
+      out.println();
+      out.println("== before maintenance");
+      TableHealth before = HealthInspector.inspect(ShopDemo.ORDERS.toString(), demo.table());
+      printHealth(out, before);
+      List<ShopDemo.QueryResult> answersBefore = demo.query();
+      printQueries(out, answersBefore);
+      out.println();
+      out.println("== maintenance");
+      DemoMaintenance.run(demo, out);
+      out.println();
+      out.println("== after maintenance");
+      TableHealth after = HealthInspector.inspect(ShopDemo.ORDERS.toString(), demo.table());
+      printHealth(out, after);
+      List<ShopDemo.QueryResult> answersAfter = demo.query();
+      printQueries(out, answersAfter);
+      boolean same = answersBefore.stream().map(ShopDemo.QueryResult::answer).toList()
+          .equals(answersAfter.stream().map(ShopDemo.QueryResult::answer).toList());
+      out.println();
+      out.printf(Locale.ROOT, "answers %s; data files %d -> %d, delete files %d -> %d%n",
+          same ? "identical" : "DIFFER", before.dataFiles(), after.dataFiles(), before.deleteFiles(), after.deleteFiles());
+      out.flush();
+      return same ? 0 : 1;
+    });
+  }
+
+  static void printDay(PrintWriter out, ShopDemo.DayReport d) {
+    out.printf(Locale.ROOT, "day %d (%s): %d appends of %d rows, %d rows updated via %d position-delete files, "
+            + "%d orders cancelled via %d equality-delete files, %d commits%n",
+        d.day(), d.date(), d.appends(), d.rowsAppended() / d.appends(), d.rowsUpdated(), d.positionDeleteFiles(),
+        d.rowsCancelled(), d.equalityDeleteFiles(), d.commits());
+    out.flush();
+  }
+
+  static void printHealth(PrintWriter out, TableHealth h) {
+    out.printf(Locale.ROOT, "%d snapshots; %d data files (%s, %d small); %d delete files (%d position, %d equality, %d DVs); "
+            + "%d manifests; %d metadata.json files%n",
+        h.snapshots(), h.dataFiles(), ByteSizes.format(h.dataBytes()), h.smallDataFiles(), h.deleteFiles(),
+        h.positionDeleteFiles(), h.equalityDeleteFiles(), h.deletionVectors(), h.manifests(), h.metadataFilesOnDisk());
+    out.flush();
+  }
+
+  static void printQueries(PrintWriter out, List<ShopDemo.QueryResult> results) {
+    for (ShopDemo.QueryResult r : results) {
+      out.printf(Locale.ROOT, "  %s  [read %d data + %d delete files]%n", r.question(), r.dataFilesRead(), r.deleteFilesRead());
+      for (String line : r.answer()) {
+        out.println("      " + line);
+      }
+    }
+    out.flush();
+  }
+
+  @Command(name = "reset", description = "Drop and recreate the empty demo table.")
+  static final class Reset implements Callable<Integer> {
+    @ParentCommand DemoCommand parent;
+
+    @Override
+    public Integer call() throws Exception {
+      return parent.withDemo(demo -> {
+        demo.reset();
+        parent.out().println("demo table " + ShopDemo.ORDERS + " reset in " + parent.dir + "/");
+        parent.out().flush();
+        return 0;
+      });
+    }
+  }
+
+  @Command(name = "next-day", description = "Ingest one more day: many small appends, updates as position deletes, cancellations as equality deletes.")
+  static final class NextDay implements Callable<Integer> {
+    @ParentCommand DemoCommand parent;
+
+    @Override
+    public Integer call() throws Exception {
+      return parent.withDemo(demo -> {
+        printDay(parent.out(), demo.nextDay());
+        return 0;
+      });
+    }
+  }
+
+  @Command(name = "query", description = "Run the demo's analytic queries and show how many files each read.")
+  static final class Query implements Callable<Integer> {
+    @ParentCommand DemoCommand parent;
+
+    @Override
+    public Integer call() throws Exception {
+      return parent.withDemo(demo -> {
+        printQueries(parent.out(), demo.query());
+        return 0;
+      });
+    }
+  }
+
+  @Command(name = "maintain", description = "Run the maintenance this build can do on the demo table.")
+  static final class Maintain implements Callable<Integer> {
+    @ParentCommand DemoCommand parent;
+
+    @Override
+    public Integer call() throws Exception {
+      return parent.withDemo(demo -> {
+        DemoMaintenance.run(demo, parent.out());
+        return 0;
+      });
+    }
+  }
+}

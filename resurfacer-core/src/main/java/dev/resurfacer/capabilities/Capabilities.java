@@ -1,0 +1,31 @@
+package dev.resurfacer.capabilities;
+
+import java.util.List;
+
+/**
+ * What each operation does on this build. {@code doctor} prints it and {@code docs/features.md}
+ * mirrors it; keep both true when an operation lands.
+ */
+public final class Capabilities {
+  private Capabilities() {}
+
+  public enum Status { WORKS, NOT_YET, REFUSED }
+
+  public record Capability(String operation, Status status, String note) {}
+
+  public static List<Capability> all() {
+    return List.of(
+        new Capability("describe", Status.WORKS, "files, deletes by kind, snapshots, manifests, metadata; text or JSON"),
+        new Capability("doctor", Status.WORKS, "versions, catalog reachability, warehouse access, DuckDB"),
+        new Capability("demo", Status.WORKS, "seeded shop.orders table with small files, position and equality deletes"),
+        new Capability("plan / compact", Status.NOT_YET, "bin-pack compaction is the next issue"),
+        new Capability("compact --strategy sort|zorder", Status.NOT_YET, "after bin-pack"),
+        new Capability("condense", Status.NOT_YET, "after compaction"),
+        new Capability("expire", Status.NOT_YET, "reclaiming issue"),
+        new Capability("remove-orphans", Status.NOT_YET, "reclaiming issue"),
+        new Capability("remove-dangling-deletes", Status.NOT_YET, "reclaiming issue"),
+        new Capability("rewrite-manifests", Status.NOT_YET, "reclaiming issue"),
+        new Capability("maintain", Status.NOT_YET, "fleet issue"),
+        new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
+  }
+}

@@ -1,0 +1,64 @@
+package dev.resurfacer.config;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * How to reach one catalog. {@code properties} holds every catalog property after secret references
+ * were resolved; {@link #toString()} and {@link #redactedProperties()} never show secret values.
+ *
+ * @param name the catalog's name (used in table identifiers and reports)
+ * @param type {@code jdbc}, {@code rest} or {@code hadoop}
+ * @param uri a {@code jdbc:} URL or an {@code http(s)://} REST endpoint; null for hadoop catalogs
+ * @param warehouse the warehouse location (local path, {@code file:} or {@code s3://} URI)
+ * @param properties further Iceberg catalog properties, secrets already resolved
+ * @param secretKeys the property keys whose values came from a secret reference
+ */
+public record CatalogConfig(
+    String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys) {
+
+  public static final Set<String> TYPES = Set.of("jdbc", "rest", "hadoop");
+
+  public CatalogConfig {
+    properties = Map.copyOf(properties);
+    secretKeys = Set.copyOf(secretKeys);
+  }
+
+  public static CatalogConfig of(String name, String type, String uri, String warehouse) {
+    return new CatalogConfig(name, type, uri, warehouse, Map.of(), Set.of());
+  }
+
+  public CatalogConfig withWarehouse(String newWarehouse) {
+    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys);
+  }
+
+  /** Properties with every secret or credential-looking value replaced by {@code ****}. */
+  public Map<String, String> redactedProperties() {
+    Map<String, String> out = new TreeMap<>();
+    properties.forEach((k, v) -> out.put(k, isSecret(k) ? "****" : v));
+    return out;
+  }
+
+  boolean isSecret(String key) {
+    String k = key.toLowerCase(java.util.Locale.ROOT);
+    return secretKeys.contains(key)
+        || k.contains("password")
+        || k.contains("secret")
+        || k.contains("token")
+        || k.contains("credential")
+        || k.endsWith("access-key-id")
+        || k.endsWith("session-token");
+  }
+
+  /** The URI with any {@code user:password@} or {@code password=} part removed. */
+  public String redactedUri() {
+    return uri == null ? null : Secrets.redactUri(uri);
+  }
+
+  @Override
+  public String toString() {
+    return "CatalogConfig[name=" + name + ", type=" + type + ", uri=" + redactedUri() + ", warehouse=" + warehouse
+        + ", properties=" + redactedProperties() + "]";
+  }
+}

@@ -1,0 +1,136 @@
+package dev.resurfacer.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.resurfacer.UsageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads {@code resurfacer.yml} strictly: an unknown key, a wrong type or a missing value is a
+ * {@link UsageException} naming the file and the key's path, so a typo never silently changes what
+ * runs.
+ */
+public final class ConfigFile {
+  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog");
+  private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
+
+  private ConfigFile() {}
+
+  public static ResurfacerConfig load(Path file, Secrets secrets) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new UsageException("cannot read configuration file " + file);
+    }
+    return parse(text, file.toString(), secrets);
+  }
+
+  public static ResurfacerConfig parse(String yaml, String source, Secrets secrets) {
+    JsonNode root;
+    try {
+      root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+      throw new UsageException(source + ": malformed YAML" + where + ": " + e.getOriginalMessage());
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      return ResurfacerConfig.empty();
+    }
+    requireObject(root, source, "(top level)");
+    rejectUnknown(root, TOP_LEVEL, source, "");
+    Map<String, CatalogConfig> catalogs = new LinkedHashMap<>();
+    JsonNode cats = root.get("catalogs");
+    if (cats != null) {
+      requireObject(cats, source, "catalogs");
+      for (Iterator<Map.Entry<String, JsonNode>> it = cats.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        catalogs.put(e.getKey(), catalog(e.getKey(), e.getValue(), source, secrets));
+      }
+    }
+    String defaultCatalog = text(root, "default-catalog", source, "default-catalog");
+    if (defaultCatalog != null && !catalogs.containsKey(defaultCatalog)) {
+      throw new UsageException(source + ": default-catalog '" + defaultCatalog + "' is not one of catalogs");
+    }
+    if (defaultCatalog == null && catalogs.size() == 1) {
+      defaultCatalog = catalogs.keySet().iterator().next();
+    }
+    return new ResurfacerConfig(catalogs, defaultCatalog);
+  }
+
+  private static CatalogConfig catalog(String name, JsonNode node, String source, Secrets secrets) {
+    String path = "catalogs." + name;
+    requireObject(node, source, path);
+    rejectUnknown(node, CATALOG_KEYS, source, path + ".");
+    String type = text(node, "type", source, path + ".type");
+    if (type == null) {
+      throw new UsageException(source + ": " + path + ".type is required (one of jdbc, rest, hadoop)");
+    }
+    if (!CatalogConfig.TYPES.contains(type)) {
+      throw new UsageException(source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop");
+    }
+    String uri = secrets.resolve(text(node, "uri", source, path + ".uri"), path + ".uri");
+    String warehouse = text(node, "warehouse", source, path + ".warehouse");
+    if (!type.equals("hadoop") && uri == null) {
+      throw new UsageException(source + ": " + path + ".uri is required for a " + type + " catalog");
+    }
+    if (type.equals("hadoop") && warehouse == null) {
+      throw new UsageException(source + ": " + path + ".warehouse is required for a hadoop catalog");
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    Set<String> secretKeys = new HashSet<>();
+    JsonNode p = node.get("properties");
+    if (p != null) {
+      requireObject(p, source, path + ".properties");
+      for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String key = path + ".properties." + e.getKey();
+        if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+          throw new UsageException(source + ": " + key + " must be a single value");
+        }
+        String raw = e.getValue().asText();
+        if (Secrets.hasReference(raw)) {
+          secretKeys.add(e.getKey());
+        }
+        props.put(e.getKey(), secrets.resolve(raw, key));
+      }
+    }
+    return new CatalogConfig(name, type, uri, warehouse, props, secretKeys);
+  }
+
+  private static String text(JsonNode node, String field, String source, String path) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isValueNode()) {
+      throw new UsageException(source + ": " + path + " must be a single value, not a " + v.getNodeType().name().toLowerCase());
+    }
+    return v.asText();
+  }
+
+  private static void requireObject(JsonNode node, String source, String path) {
+    if (!node.isObject()) {
+      throw new UsageException(source + ": " + path + " must be a mapping of keys to values");
+    }
+  }
+
+  private static void rejectUnknown(JsonNode node, Set<String> known, String source, String prefix) {
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!known.contains(k)) {
+        throw new UsageException(source + ": unknown key '" + prefix + k + "' (expected one of "
+            + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.resurfacer.config;
+
+import dev.resurfacer.UsageException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Resolves secret references: {@code ${env:NAME}} reads an environment variable, {@code ${file:PATH}}
+ * reads a file (trailing newline dropped). Error messages name the reference, never its value.
+ */
+public final class Secrets {
+  private static final Pattern REFERENCE = Pattern.compile("\\$\\{(env|file):([^}]+)}");
+
+  private final Map<String, String> environment;
+
+  public Secrets(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  public static boolean hasReference(String value) {
+    return value != null && REFERENCE.matcher(value).find();
+  }
+
+  /** Replaces every reference in {@code value}; {@code where} names the config key for errors. */
+  public String resolve(String value, String where) {
+    if (value == null) {
+      return null;
+    }
+    Matcher m = REFERENCE.matcher(value);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String kind = m.group(1);
+      String ref = m.group(2).trim();
+      String resolved;
+      if (kind.equals("env")) {
+        resolved = environment.get(ref);
+        if (resolved == null) {
+          throw new UsageException(where + ": environment variable " + ref + " is not set");
+        }
+      } else {
+        try {
+          resolved = Files.readString(Path.of(ref), StandardCharsets.UTF_8).stripTrailing();
+        } catch (IOException e) {
+          throw new UsageException(where + ": cannot read secret file " + ref);
+        }
+      }
+      m.appendReplacement(out, Matcher.quoteReplacement(resolved));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  static String redactUri(String uri) {
+    return uri.replaceAll("//[^/@]*:[^/@]*@", "//****@")
+        .replaceAll("(?i)(password|secret|token)=[^&;]*", "$1=****");
+  }
+}

@@ -1,0 +1,225 @@
+package dev.resurfacer.iceberg.health;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PropertyUtil;
+
+/** Reads a table's metadata and computes its {@link TableHealth}. Reads only; never writes. */
+public final class HealthInspector {
+  /** Properties that steer maintenance, shown by {@code describe}. */
+  static final List<String> MAINTENANCE_PROPERTY_PREFIXES = List.of(
+      "write.target-file-size-bytes",
+      "write.delete.",
+      "write.update.mode",
+      "write.merge.mode",
+      "write.distribution-mode",
+      "write.data.path",
+      "write.metadata.",
+      "write.parquet.compression-codec",
+      "history.expire.",
+      "commit.manifest",
+      "gc.enabled",
+      "format-version");
+
+  // Bucket edges chosen so the common Iceberg targets (128 MB, 512 MB) fall on an edge.
+  private static final long[] EDGES = {0, 1L << 20, 8L << 20, 32L << 20, 128L << 20, 512L << 20, Long.MAX_VALUE};
+  private static final String[] LABELS = {"< 1 MB", "1-8 MB", "8-32 MB", "32-128 MB", "128-512 MB", ">= 512 MB"};
+
+  private HealthInspector() {}
+
+  public static TableHealth inspect(String name, Table table) {
+    return inspect(name, table, System.currentTimeMillis());
+  }
+
+  static TableHealth inspect(String name, Table table, long nowMillis) {
+    TableMetadata meta = ((HasTableOperations) table).operations().current();
+    FileIO io = table.io();
+    long target = PropertyUtil.propertyAsLong(
+        table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    long smallThreshold = (long) (target * 0.75);
+
+    List<String> specs = new ArrayList<>();
+    for (PartitionSpec spec : table.specs().values()) {
+      specs.add(spec.specId() + ": " + (spec.isUnpartitioned() ? "unpartitioned" : spec.fields().toString()));
+    }
+    List<String> orders = new ArrayList<>();
+    for (SortOrder order : table.sortOrders().values()) {
+      orders.add(order.orderId() + ": " + (order.isUnsorted() ? "unsorted" : order.fields().toString()));
+    }
+    List<TableHealth.Ref> refs = new ArrayList<>();
+    meta.refs().forEach((refName, ref) -> refs.add(new TableHealth.Ref(refName, ref.type().name().toLowerCase(), ref.snapshotId())));
+    refs.sort(java.util.Comparator.comparing(TableHealth.Ref::name));
+
+    Long oldest = null;
+    Long newest = null;
+    for (Snapshot s : table.snapshots()) {
+      oldest = oldest == null ? s.timestampMillis() : Math.min(oldest, s.timestampMillis());
+      newest = newest == null ? s.timestampMillis() : Math.max(newest, s.timestampMillis());
+    }
+
+    long[] bucketFiles = new long[LABELS.length];
+    long[] bucketBytes = new long[LABELS.length];
+    long dataFiles = 0, dataBytes = 0, dataRecords = 0, small = 0;
+    long posFiles = 0, posRecords = 0, dvs = 0, dvRecords = 0, eqFiles = 0, eqRecords = 0, deleteBytes = 0;
+    long dataManifests = 0, deleteManifests = 0, manifestBytes = 0;
+    Snapshot current = table.currentSnapshot();
+    if (current != null) {
+      for (ManifestFile manifest : current.allManifests(io)) {
+        manifestBytes += manifest.length();
+        if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+          dataManifests++;
+          try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, table.specs())) {
+            for (DataFile f : reader) {
+              dataFiles++;
+              dataBytes += f.fileSizeInBytes();
+              dataRecords += f.recordCount();
+              if (f.fileSizeInBytes() < smallThreshold) {
+                small++;
+              }
+              int b = bucket(f.fileSizeInBytes());
+              bucketFiles[b]++;
+              bucketBytes[b] += f.fileSizeInBytes();
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        } else {
+          deleteManifests++;
+          try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
+            for (DeleteFile f : reader) {
+              deleteBytes += ContentFileUtil.isDV(f) ? f.contentSizeInBytes() : f.fileSizeInBytes();
+              if (f.content() == FileContent.EQUALITY_DELETES) {
+                eqFiles++;
+                eqRecords += f.recordCount();
+              } else if (ContentFileUtil.isDV(f)) {
+                dvs++;
+                dvRecords += f.recordCount();
+              } else {
+                posFiles++;
+                posRecords += f.recordCount();
+              }
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+    }
+    List<TableHealth.SizeBucket> histogram = new ArrayList<>();
+    for (int i = 0; i < LABELS.length; i++) {
+      histogram.add(new TableHealth.SizeBucket(LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
+    }
+
+    int inLog = meta.previousFiles().size() + 1;
+    int onDisk = -1;
+    long metadataBytes = -1;
+    if (io instanceof SupportsPrefixOperations prefixIo) {
+      onDisk = 0;
+      metadataBytes = 0;
+      try {
+        for (FileInfo info : prefixIo.listPrefix(metadataLocation(table))) {
+          metadataBytes += info.size();
+          if (info.location().endsWith(".metadata.json") || info.location().endsWith(".metadata.json.gz")) {
+            onDisk++;
+          }
+        }
+      } catch (RuntimeException e) {
+        if (!isMissing(e)) {
+          throw e;
+        }
+      }
+    }
+
+    Map<String, String> props = new TreeMap<>();
+    table.properties().forEach((k, v) -> {
+      if (MAINTENANCE_PROPERTY_PREFIXES.stream().anyMatch(k::startsWith)) {
+        props.put(k, v);
+      }
+    });
+
+    return new TableHealth(
+        name,
+        table.location(),
+        meta.formatVersion(),
+        specs,
+        table.spec().specId(),
+        orders,
+        refs,
+        meta.snapshots().size(),
+        current == null ? null : current.snapshotId(),
+        oldest == null ? null : nowMillis - oldest,
+        newest == null ? null : nowMillis - newest,
+        dataFiles,
+        dataBytes,
+        dataRecords,
+        dataFiles == 0 ? 0 : dataBytes / dataFiles,
+        target,
+        small,
+        histogram,
+        posFiles + dvs + eqFiles,
+        deleteBytes,
+        posFiles,
+        posRecords,
+        dvs,
+        dvRecords,
+        eqFiles,
+        eqRecords,
+        dataManifests + deleteManifests,
+        dataManifests,
+        deleteManifests,
+        manifestBytes,
+        inLog,
+        onDisk,
+        metadataBytes,
+        props);
+  }
+
+  /** Where the table writes metadata: {@code write.metadata.path}, else {@code <location>/metadata}. */
+  public static String metadataLocation(Table table) {
+    String configured = table.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+    return configured != null ? stripSlash(configured) : stripSlash(table.location()) + "/metadata";
+  }
+
+  private static String stripSlash(String s) {
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
+
+  private static boolean isMissing(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.io.FileNotFoundException || t instanceof org.apache.iceberg.exceptions.NotFoundException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int bucket(long size) {
+    for (int i = 0; i < LABELS.length; i++) {
+      if (size < EDGES[i + 1]) {
+        return i;
+      }
+    }
+    return LABELS.length - 1;
+  }
+}

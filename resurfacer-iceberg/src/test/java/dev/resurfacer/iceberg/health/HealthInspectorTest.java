@@ -1,0 +1,136 @@
+package dev.resurfacer.iceberg.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.iceberg.write.TableWrites;
+import dev.resurfacer.iceberg.write.TableWrites.Position;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HealthInspectorTest {
+  static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "category", Types.StringType.get()));
+
+  @TempDir Path dir;
+
+  @Test
+  void countsFilesDeletesSnapshotsAndManifestsExactly() throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
+
+    List<DataFile> data = new ArrayList<>();
+    for (int f = 0; f < 3; f++) {
+      DataFile file = TableWrites.writeData(table, rows(f * 100, 100, "a")).get(0);
+      table.newAppend().appendFile(file).commit();
+      data.add(file);
+    }
+    DataFile b = TableWrites.writeData(table, rows(1000, 50, "b")).get(0);
+    table.newAppend().appendFile(b).commit();
+    data.add(b);
+
+    DeleteFile pos = TableWrites.writePositionDeletes(table, table.spec(), data.get(0).partition(),
+        List.of(new Position(data.get(0).location(), 3), new Position(data.get(1).location(), 7)));
+    Schema idOnly = SCHEMA.select("id");
+    List<Record> ids = new ArrayList<>();
+    for (long id : new long[] {1000, 1001, 1002}) {
+      Record r = GenericRecord.create(idOnly);
+      r.setField("id", id);
+      ids.add(r);
+    }
+    DeleteFile eq = TableWrites.writeEqualityDeletes(table, table.spec(), b.partition(), idOnly, ids);
+    table.newRowDelta().addDeletes(pos).addDeletes(eq).commit();
+    table.refresh();
+
+    TableHealth h = HealthInspector.inspect("db.t", table);
+
+    long bytesOnDisk = data.stream().mapToLong(d -> new File(d.location()).length()).sum();
+    assertThat(h.formatVersion()).isEqualTo(2);
+    assertThat(h.snapshots()).isEqualTo(5);
+    assertThat(h.dataFiles()).isEqualTo(4);
+    assertThat(h.dataRecords()).isEqualTo(350);
+    assertThat(h.dataBytes()).isEqualTo(bytesOnDisk);
+    assertThat(h.smallDataFiles()).isEqualTo(4);
+    assertThat(h.sizeHistogram().get(0).files()).isEqualTo(4);
+    assertThat(h.deleteFiles()).isEqualTo(2);
+    assertThat(h.positionDeleteFiles()).isEqualTo(1);
+    assertThat(h.positionDeleteRecords()).isEqualTo(2);
+    assertThat(h.equalityDeleteFiles()).isEqualTo(1);
+    assertThat(h.equalityDeleteRecords()).isEqualTo(3);
+    assertThat(h.deletionVectors()).isZero();
+    assertThat(h.deleteBytes()).isEqualTo(new File(pos.location()).length() + new File(eq.location()).length());
+    // merge appends of one file each keep one manifest per commit until the merge threshold (100)
+    assertThat(h.dataManifests()).isEqualTo(4);
+    assertThat(h.deleteManifests()).isEqualTo(1);
+    // create + 5 commits = 6 metadata.json files, all in the log and on disk
+    assertThat(h.metadataFiles()).isEqualTo(6);
+    assertThat(h.metadataFilesOnDisk()).isEqualTo(6);
+    long metadataOnDisk;
+    try (Stream<Path> files = Files.walk(Path.of(table.location(), "metadata"))) {
+      metadataOnDisk = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    assertThat(h.metadataBytes()).isEqualTo(metadataOnDisk);
+    assertThat(h.maintenanceProperties()).containsEntry("write.parquet.compression-codec", "zstd");
+    assertThat(h.refs()).containsExactly(new TableHealth.Ref("main", "branch", table.currentSnapshot().snapshotId()));
+  }
+
+  @Test
+  void countsDeletionVectorsOnFormatV3() {
+    JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "v3"), SCHEMA)
+        .withProperty(TableProperties.FORMAT_VERSION, "3")
+        .create();
+    DataFile f1 = TableWrites.writeData(table, rows(0, 20, "x")).get(0);
+    DataFile f2 = TableWrites.writeData(table, rows(20, 20, "y")).get(0);
+    table.newAppend().appendFile(f1).appendFile(f2).commit();
+    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(table, Map.of(f1, List.of(1L, 2L, 3L), f2, List.of(0L)));
+    var delta = table.newRowDelta();
+    dvs.forEach(delta::addDeletes);
+    delta.commit();
+    table.refresh();
+
+    TableHealth h = HealthInspector.inspect("db.v3", table);
+    assertThat(h.formatVersion()).isEqualTo(3);
+    assertThat(h.deletionVectors()).isEqualTo(2);
+    assertThat(h.deletionVectorRecords()).isEqualTo(4);
+    assertThat(h.positionDeleteFiles()).isZero();
+    assertThat(h.deleteFiles()).isEqualTo(2);
+    assertThat(h.dataRecords()).isEqualTo(40);
+  }
+
+  static List<Record> rows(long start, int n, String category) {
+    List<Record> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Record r = GenericRecord.create(SCHEMA);
+      r.setField("id", start + i);
+      r.setField("category", category);
+      out.add(r);
+    }
+    return out;
+  }
+}
