@@ -1,14 +1,10 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.config.CatalogConfig;
-import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -32,20 +28,12 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CatalogConfig config = catalogOptions.resolve(ctx);
-    Catalogs.parseIdentifier(tableName);
-    Catalog catalog = Catalogs.open(config);
-    try {
-      Table table = Catalogs.loadTable(catalog, tableName);
-      TableHealth health = HealthInspector.inspect(tableName, table);
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      TableHealth health = HealthInspector.inspect(tableName, open.table());
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(health) : HealthText.render(health));
       out.flush();
       return Main.OK;
-    } finally {
-      if (catalog instanceof AutoCloseable c) {
-        c.close();
-      }
     }
   }
 
