@@ -74,6 +74,7 @@ public final class TableWrites {
       // not forTable(): it sets a row schema, and position deletes are written without row data
       PositionDeleteWriter<Record> writer = Parquet.writeDeletes(out)
           .setAll(table.properties())
+          .metricsConfig(org.apache.iceberg.MetricsConfig.forPositionDelete())
           .withSpec(spec)
           .withPartition(spec.isUnpartitioned() ? null : partition)
           .overwrite()

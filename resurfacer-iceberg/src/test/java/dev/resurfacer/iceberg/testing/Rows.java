@@ -23,11 +23,33 @@ public final class Rows {
     return out;
   }
 
-  /** An order-independent multiset fingerprint of rows: sorted string forms, hashed. */
+  /**
+   * The table's rows as sorted strings, an order-independent form to compare before and after a
+   * rewrite. Only the schema's columns are rendered: the delete-aware reader may append _pos.
+   */
   public static List<String> sortedStrings(Table table) {
+    return sortedStrings(read(table), table.schema().columns().size());
+  }
+
+  public static List<String> sortedStrings(Table table, long snapshotId) {
+    List<Record> out = new ArrayList<>();
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
+      rows.forEach(r -> out.add(r.copy()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return sortedStrings(out, table.schemas().get(table.snapshot(snapshotId).schemaId()).columns().size());
+  }
+
+  private static List<String> sortedStrings(List<Record> records, int width) {
     List<String> rows = new ArrayList<>();
-    for (Record r : read(table)) {
-      rows.add(r.toString());
+    for (Record r : records) {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < width; i++) {
+        Object v = r.get(i);
+        b.append(v instanceof java.nio.ByteBuffer buf ? java.util.HexFormat.of().formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buf)) : v).append('|');
+      }
+      rows.add(b.toString());
     }
     rows.sort(null);
     return rows;

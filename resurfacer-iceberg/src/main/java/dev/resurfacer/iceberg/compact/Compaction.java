@@ -1,0 +1,413 @@
+package dev.resurfacer.iceberg.compact;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.actions.BinPackRewriteFilePlanner;
+import org.apache.iceberg.actions.FileRewritePlan;
+import org.apache.iceberg.actions.RewriteDataFiles;
+import org.apache.iceberg.actions.RewriteDataFilesCommitManager;
+import org.apache.iceberg.actions.RewriteFileGroup;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Bin-pack compaction. Planning and committing are Iceberg core's ({@link BinPackRewriteFilePlanner},
+ * {@link RewriteDataFilesCommitManager}: {@code replace} snapshots validated from the starting
+ * snapshot, at its sequence number); we supply the runner that turns a group into new files, and
+ * verify each group's rows before it may commit.
+ *
+ * <pre>
+ * CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults());      // changes nothing
+ * CompactionResult done = Compaction.execute(table, CompactionOptions.defaults()); // commits
+ * </pre>
+ */
+public final class Compaction {
+  static final String SUMMARY_PROPERTY = "resurfacer.operation";
+
+  private Compaction() {}
+
+  public static CompactionPlan plan(Table table, CompactionOptions options) {
+    return planGroups(table, options).plan();
+  }
+
+  public static CompactionResult execute(Table table, CompactionOptions options) {
+    return execute(table, options, message -> { }, Compaction::chooseRewriter);
+  }
+
+  public static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress) {
+    return execute(table, options, progress, Compaction::chooseRewriter);
+  }
+
+  record Planned(CompactionPlan plan, List<RewriteFileGroup> groups, long startingSnapshotId, long targetFileSize) {}
+
+  static Planned planGroups(Table table, CompactionOptions options) {
+    table.refresh();
+    long target = targetFileSize(table, options);
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return new Planned(new CompactionPlan(table.name(), null, 0, 0, target, List.of(), 0, "the table has no snapshot"),
+          List.of(), -1, target);
+    }
+    BinPackRewriteFilePlanner planner = new BinPackRewriteFilePlanner(table, options.filter(), current.snapshotId(), true);
+    FileRewritePlan<RewriteDataFiles.FileGroupInfo, FileScanTask, DataFile, RewriteFileGroup> plan;
+    try {
+      planner.init(options.plannerOptions(planner.validOptions()));
+      plan = planner.plan();
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
+    }
+    List<RewriteFileGroup> groups = new ArrayList<>();
+    try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
+      for (RewriteFileGroup g : all) {
+        if (options.partition() == null || partitionPath(table, g).startsWith(options.partition())) {
+          groups.add(g);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    long liveFiles = 0;
+    long liveBytes = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
+      for (FileScanTask t : tasks) {
+        liveFiles++;
+        liveBytes += t.file().fileSizeInBytes();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<CompactionPlan.Group> planned = new ArrayList<>();
+    for (int i = 0; i < groups.size(); i++) {
+      RewriteFileGroup g = groups.get(i);
+      GroupRewriter rewriter = chooseRewriter(table, g, options);
+      Optional<String> whyNotDuck = DuckDbRewriter.unsupported(table, g);
+      String reason = rewriter instanceof DuckDbRewriter ? "default"
+          : options.runner() == CompactionOptions.Runner.GENERIC ? "--runner generic" : whyNotDuck.orElse("");
+      planned.add(new CompactionPlan.Group(i, partitionPath(table, g), g.fileScanTasks().get(0).file().specId(), g.outputSpecId(),
+          g.inputFileNum(), g.inputFilesSizeInBytes(), deleteFiles(g).size(), g.expectedOutputFiles(), rewriter.name(), reason));
+    }
+    long selected = planned.stream().mapToLong(CompactionPlan.Group::files).sum();
+    String because = liveFiles == selected ? "" : String.format(java.util.Locale.ROOT,
+        "within the size range (%d..%d bytes) with too few deletes, or fewer than min-input-files in their partition, or outside --partition",
+        (long) (target * 0.75), (long) (target * 1.8));
+    CompactionPlan result = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
+        liveFiles - selected, because);
+    return new Planned(result, groups, current.snapshotId(), target);
+  }
+
+  static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress,
+      RewriterChoice choice) {
+    long started = System.nanoTime();
+    Planned planned = planGroups(table, options);
+    List<RewriteFileGroup> groups = planned.groups();
+    if (groups.isEmpty()) {
+      return new CompactionResult(table.name(), List.of(), 0, 0, 0, 0, 0, 0, List.of(), 0, millisSince(started), PeakMemory.rssBytes());
+    }
+    int concurrency = Math.min(options.maxConcurrentGroups(), groups.size());
+    int cores = Runtime.getRuntime().availableProcessors();
+    Path scratch;
+    try {
+      Files.createDirectories(options.scratchDir());
+      scratch = Files.createTempDirectory(options.scratchDir(), "resurfacer-compact-");
+    } catch (IOException e) {
+      throw new UsageException("cannot create scratch directory under " + options.scratchDir());
+    }
+    GroupRewriter.Settings settings = new GroupRewriter.Settings(
+        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize());
+
+    RewriteDataFilesCommitManager commits = new RewriteDataFilesCommitManager(
+        table, planned.startingSnapshotId(), options.useStartingSequenceNumber(), Map.of(SUMMARY_PROPERTY, "compact"));
+    RewriteDataFilesCommitManager.CommitService service = null;
+    if (options.partialProgress()) {
+      int perCommit = (int) Math.ceil(groups.size() / (double) options.maxCommits());
+      service = commits.service(perCommit);
+      service.start();
+    }
+
+    List<CompactionResult.Group> results = new ArrayList<>();
+    Set<RewriteFileGroup> verified = new HashSet<>();
+    ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+    try {
+      List<Future<CompactionResult.Group>> futures = new ArrayList<>();
+      for (int i = 0; i < groups.size(); i++) {
+        final int index = i;
+        RewriteFileGroup group = groups.get(i);
+        final RewriteDataFilesCommitManager.CommitService commitService = service;
+        futures.add(pool.submit(() -> {
+          CompactionResult.Group r = rewriteGroup(table, group, index, choice.choose(table, group, options), settings, options);
+          if (r.status() == Status.COMMITTED) {
+            synchronized (verified) {
+              verified.add(group);
+            }
+            if (commitService != null) {
+              commitService.offer(group);
+            }
+          }
+          progress.accept(String.format(java.util.Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s",
+              index + 1, groups.size(), r.partition(), r.status().name().toLowerCase(java.util.Locale.ROOT),
+              r.inputFiles(), r.outputFiles(), r.message() == null ? r.runner() : r.message()));
+          return r;
+        }));
+      }
+      for (Future<CompactionResult.Group> f : futures) {
+        try {
+          results.add(f.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+      DuckDbRewriter.deleteRecursively(scratch);
+    }
+
+    Set<RewriteFileGroup> committed = new HashSet<>();
+    String commitFailure = null;
+    if (service != null) {
+      service.close();
+      committed.addAll(service.results());
+    } else if (!verified.isEmpty()) {
+      try {
+        commits.commitOrClean(verified);
+        committed.addAll(verified);
+      } catch (RuntimeException e) {
+        commitFailure = "commit failed, new files removed: " + e.getMessage();
+      }
+    }
+    List<CompactionResult.Group> finals = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      CompactionResult.Group r = results.get(i);
+      if (r.status() == Status.COMMITTED && !committed.contains(groups.get(i))) {
+        String why = commitFailure != null ? commitFailure : "its partial-progress commit failed; new files removed";
+        r = new CompactionResult.Group(r.index(), r.partition(), r.runner(), Status.NOT_COMMITTED, r.inputFiles(), r.inputBytes(),
+            r.outputFiles(), r.outputBytes(), r.deleteFiles(), r.rows(), r.millis(), why);
+      }
+      finals.add(r);
+    }
+    finals.sort(Comparator.comparingInt(CompactionResult.Group::index));
+
+    table.refresh();
+    List<Long> snapshots = new ArrayList<>();
+    if (!committed.isEmpty()) {
+      for (Snapshot s : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), planned.startingSnapshotId())) {
+        if ("compact".equals(s.summary().get(SUMMARY_PROPERTY))) {
+          snapshots.add(0, s.snapshotId());
+        }
+      }
+    }
+    Set<String> applied = new HashSet<>();
+    long rewrittenFiles = 0, rewrittenBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
+    for (RewriteFileGroup g : committed) {
+      rewrittenFiles += g.rewrittenFiles().size();
+      rewrittenBytes += g.inputFilesSizeInBytes();
+      addedFiles += g.addedFiles().size();
+      addedBytes += g.addedFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+      rows += g.addedFiles().stream().mapToLong(DataFile::recordCount).sum();
+      deleteFiles(g).forEach(d -> applied.add(d.location()));
+    }
+    long dangling = committed.isEmpty() ? 0 : countDangling(table, applied);
+    return new CompactionResult(table.name(), finals, rewrittenFiles, rewrittenBytes, addedFiles, addedBytes, applied.size(), rows,
+        snapshots, dangling, millisSince(started), PeakMemory.rssBytes());
+  }
+
+  private static CompactionResult.Group rewriteGroup(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter,
+      GroupRewriter.Settings settings, CompactionOptions options) {
+    long started = System.nanoTime();
+    String partition = partitionPath(table, group);
+    int deletes = deleteFiles(group).size();
+    List<DataFile> outputs = List.of();
+    try {
+      outputs = rewriter.rewrite(table, group, settings);
+      long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
+      long expected = LiveRows.count(table, group.fileScanTasks());
+      String mismatch = null;
+      if (written != expected) {
+        mismatch = "row count mismatch: " + expected + " live input rows, " + written + " written";
+      } else if (options.verifyChecksum()) {
+        var schema = LiveRows.rewriteSchema(table);
+        Checksum in = Checksum.ofTasks(table, group.fileScanTasks(), schema);
+        Checksum out = Checksum.ofFiles(table, outputs.stream().map(DataFile::location).toList(), schema);
+        if (!in.equals(out)) {
+          mismatch = "checksum mismatch: input " + in + ", output " + out;
+        }
+      }
+      if (mismatch != null) {
+        deleteAll(table, outputs);
+        return new CompactionResult.Group(index, partition, rewriter.name(), Status.VERIFICATION_FAILED, group.inputFileNum(),
+            group.inputFilesSizeInBytes(), 0, 0, deletes, 0, millisSince(started), mismatch + "; new files removed, nothing committed");
+      }
+      group.setOutputFiles(new HashSet<>(outputs));
+      return new CompactionResult.Group(index, partition, rewriter.name(), Status.COMMITTED, group.inputFileNum(),
+          group.inputFilesSizeInBytes(), outputs.size(), outputs.stream().mapToLong(DataFile::fileSizeInBytes).sum(), deletes,
+          written, millisSince(started), null);
+    } catch (Exception e) {
+      deleteAll(table, outputs);
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+      return new CompactionResult.Group(index, partition, rewriter.name(), Status.FAILED, group.inputFileNum(),
+          group.inputFilesSizeInBytes(), 0, 0, deletes, 0, millisSince(started), message);
+    }
+  }
+
+  /** Picks the runner for a group; tests substitute one to inject faults. */
+  @FunctionalInterface
+  interface RewriterChoice {
+    GroupRewriter choose(Table table, RewriteFileGroup group, CompactionOptions options);
+  }
+
+  static GroupRewriter chooseRewriter(Table table, RewriteFileGroup group, CompactionOptions options) {
+    return switch (options.runner()) {
+      case GENERIC -> new GenericRewriter();
+      case DUCKDB -> {
+        Optional<String> why = DuckDbRewriter.unsupported(table, group);
+        if (why.isPresent()) {
+          throw new UsageException("--runner duckdb cannot rewrite " + table.name() + ": " + why.get());
+        }
+        yield new DuckDbRewriter();
+      }
+      case AUTO -> DuckDbRewriter.unsupported(table, group).isPresent() ? new GenericRewriter() : new DuckDbRewriter();
+    };
+  }
+
+  static long targetFileSize(Table table, CompactionOptions options) {
+    String option = options.rewriteOptions().get(RewriteDataFiles.TARGET_FILE_SIZE_BYTES);
+    if (option != null) {
+      try {
+        long v = Long.parseLong(option);
+        if (v <= 0) {
+          throw new NumberFormatException();
+        }
+        return v;
+      } catch (NumberFormatException e) {
+        throw new UsageException("target-file-size-bytes must be a positive number of bytes (got '" + option + "')");
+      }
+    }
+    return PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  static String partitionPath(Table table, RewriteFileGroup group) {
+    PartitionSpec spec = table.specs().get(group.fileScanTasks().get(0).file().specId());
+    return spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(group.info().partition());
+  }
+
+  private static Set<DeleteFile> deleteFiles(RewriteFileGroup group) {
+    Map<String, DeleteFile> byLocation = new java.util.LinkedHashMap<>();
+    group.fileScanTasks().forEach(t -> t.deletes().forEach(d -> byLocation.putIfAbsent(d.location(), d)));
+    return new HashSet<>(byLocation.values());
+  }
+
+  /**
+   * Delete files the rewritten groups applied that no live data file needs any more. A Parquet
+   * position delete that is not file-scoped stays attached by partition and sequence number to the
+   * new files, so whether it still names a live file is read from its file_path column.
+   */
+  private static long countDangling(Table table, Set<String> applied) {
+    Map<String, DeleteFile> attached = new java.util.HashMap<>();
+    Set<String> liveData = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        liveData.add(t.file().location());
+        t.deletes().forEach(d -> attached.putIfAbsent(d.location(), d));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Set<String> inTable = new HashSet<>();
+    for (var manifest : table.currentSnapshot().deleteManifests(table.io())) {
+      try (var reader = org.apache.iceberg.ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        reader.forEach(d -> inTable.add(d.location()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    long dangling = 0;
+    for (String location : applied) {
+      if (!inTable.contains(location)) {
+        continue;
+      }
+      DeleteFile d = attached.get(location);
+      if (d == null || d.content() == org.apache.iceberg.FileContent.POSITION_DELETES
+          && !org.apache.iceberg.util.ContentFileUtil.isDV(d) && !namesAny(table, d, liveData)) {
+        dangling++;
+      }
+    }
+    return dangling;
+  }
+
+  private static boolean namesAny(Table table, DeleteFile d, Set<String> liveData) {
+    org.apache.iceberg.Schema pathOnly = new org.apache.iceberg.Schema(org.apache.iceberg.MetadataColumns.DELETE_FILE_PATH);
+    try (CloseableIterable<org.apache.iceberg.data.Record> rows = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(d))
+        .project(pathOnly)
+        .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(pathOnly, fs))
+        .build()) {
+      for (org.apache.iceberg.data.Record r : rows) {
+        if (liveData.contains(r.get(0).toString())) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteAll(Table table, List<DataFile> files) {
+    for (DataFile f : files) {
+      try {
+        table.io().deleteFile(f.location());
+      } catch (RuntimeException ignored) {
+        // an uncommitted file we could not remove is an orphan; remove-orphans sweeps it
+      }
+    }
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
+  }
+
+  /** Reads the process's peak resident set size (Linux {@code VmHWM}); -1 where unavailable. */
+  static final class PeakMemory {
+    private PeakMemory() {}
+
+    static long rssBytes() {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+          if (line.startsWith("VmHWM:")) {
+            return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+          }
+        }
+      } catch (IOException | RuntimeException ignored) {
+        // not Linux: peak memory is reported as unknown
+      }
+      return -1;
+    }
+  }
+
+}

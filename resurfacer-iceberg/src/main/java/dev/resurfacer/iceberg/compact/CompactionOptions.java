@@ -1,0 +1,158 @@
+package dev.resurfacer.iceberg.compact;
+
+import dev.resurfacer.UsageException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.actions.RewriteDataFiles;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * How to compact. {@code rewriteOptions} uses the names and defaults of Spark's
+ * {@code rewrite_data_files} (target-file-size-bytes, min-input-files, delete-file-threshold,
+ * partial-progress.enabled, ...): the planner reads them exactly as Spark's does.
+ *
+ * <pre>
+ * CompactionOptions opts = CompactionOptions.defaults()
+ *     .withOption("min-input-files", "2")
+ *     .withFilter(Expressions.greaterThanOrEqual("ts", "2026-10-01T00:00:00"));
+ * CompactionResult result = Compaction.execute(table, opts);
+ * </pre>
+ *
+ * @param rewriteOptions Spark-named rewrite options
+ * @param filter selects the files to consider (Iceberg expression on columns)
+ * @param partition only groups whose partition path starts with this (e.g. {@code ts_day=2026-10-01}); null for all
+ * @param runner which runner rewrites each group
+ * @param memoryBytes the memory budget shared by concurrent groups (DuckDB memory_limit)
+ * @param verifyChecksum also compare an order-independent checksum of every column, input vs output
+ * @param scratchDir where groups stage remote files and spill
+ */
+public record CompactionOptions(
+    Map<String, String> rewriteOptions,
+    Expression filter,
+    String partition,
+    Runner runner,
+    long memoryBytes,
+    boolean verifyChecksum,
+    Path scratchDir) {
+
+  /** {@code auto} uses DuckDB where it is faithful and the generic runner elsewhere. */
+  public enum Runner { AUTO, DUCKDB, GENERIC }
+
+  static final Set<String> OUR_OPTIONS = Set.of(
+      RewriteDataFiles.PARTIAL_PROGRESS_ENABLED,
+      RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS,
+      RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES,
+      RewriteDataFiles.USE_STARTING_SEQUENCE_NUMBER,
+      RewriteDataFiles.OUTPUT_SPEC_ID);
+
+  public CompactionOptions {
+    rewriteOptions = Map.copyOf(rewriteOptions);
+  }
+
+  public static CompactionOptions defaults() {
+    return new CompactionOptions(Map.of(), Expressions.alwaysTrue(), null, Runner.AUTO, defaultMemory(),
+        false, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /** A quarter of physical memory, at least 256 MB and at most 8 GB. */
+  public static long defaultMemory() {
+    long physical = 4L << 30;
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      physical = os.getTotalMemorySize();
+    }
+    return Math.max(256L << 20, Math.min(8L << 30, physical / 4));
+  }
+
+  public CompactionOptions withOption(String name, String value) {
+    Map<String, String> m = new LinkedHashMap<>(rewriteOptions);
+    m.put(name, value);
+    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir);
+  }
+
+  public CompactionOptions withFilter(Expression newFilter) {
+    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verifyChecksum, scratchDir);
+  }
+
+  public CompactionOptions withPartition(String newPartition) {
+    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verifyChecksum, scratchDir);
+  }
+
+  public CompactionOptions withRunner(Runner newRunner) {
+    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verifyChecksum, scratchDir);
+  }
+
+  public CompactionOptions withMemory(long bytes) {
+    if (bytes < (64L << 20)) {
+      throw new UsageException("--memory must be at least 64MB");
+    }
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verifyChecksum, scratchDir);
+  }
+
+  public CompactionOptions withVerifyChecksum(boolean verify) {
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verify, scratchDir);
+  }
+
+  public CompactionOptions withScratchDir(Path dir) {
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, dir);
+  }
+
+  boolean partialProgress() {
+    return Boolean.parseBoolean(rewriteOptions.getOrDefault(RewriteDataFiles.PARTIAL_PROGRESS_ENABLED, "false"));
+  }
+
+  int maxCommits() {
+    return positiveInt(RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS, 10);
+  }
+
+  int maxConcurrentGroups() {
+    return positiveInt(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, 5);
+  }
+
+  boolean useStartingSequenceNumber() {
+    return Boolean.parseBoolean(rewriteOptions.getOrDefault(RewriteDataFiles.USE_STARTING_SEQUENCE_NUMBER, "true"));
+  }
+
+  /** The options the core planner understands; the rest are ours or the commit manager's. */
+  Map<String, String> plannerOptions(Set<String> valid) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : rewriteOptions.entrySet()) {
+      if (valid.contains(e.getKey())) {
+        out.put(e.getKey(), e.getValue());
+      } else if (!OUR_OPTIONS.contains(e.getKey())) {
+        throw new UsageException("unknown compaction option '" + e.getKey() + "' (known: "
+            + String.join(", ", new java.util.TreeSet<>(union(valid))) + ")");
+      }
+    }
+    if (rewriteOptions.containsKey(RewriteDataFiles.OUTPUT_SPEC_ID)) {
+      out.put(RewriteDataFiles.OUTPUT_SPEC_ID, rewriteOptions.get(RewriteDataFiles.OUTPUT_SPEC_ID));
+    }
+    return out;
+  }
+
+  private static Set<String> union(Set<String> valid) {
+    Set<String> all = new java.util.HashSet<>(valid);
+    all.addAll(OUR_OPTIONS);
+    return all;
+  }
+
+  private int positiveInt(String key, int dflt) {
+    String v = rewriteOptions.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n < 1) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException(key + " must be a positive integer (got '" + v + "')");
+    }
+  }
+
+}

@@ -1,0 +1,20 @@
+package dev.resurfacer.iceberg.compact;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.actions.RewriteFileGroup;
+
+/** Turns one planned file group into new data files holding exactly the group's live rows. Never commits. */
+sealed interface GroupRewriter permits DuckDbRewriter, GenericRewriter {
+  String name();
+
+  List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception;
+
+  /**
+   * What one group may use and produce: DuckDB's memory limit and threads, where it may spill and
+   * stage files, and the size at which output files roll over.
+   */
+  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes) {}
+}

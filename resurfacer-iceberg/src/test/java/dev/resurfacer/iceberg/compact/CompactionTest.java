@@ -1,0 +1,108 @@
+package dev.resurfacer.iceberg.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import dev.resurfacer.iceberg.health.HealthInspector;
+import dev.resurfacer.iceberg.testing.Rows;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.iceberg.write.TableWrites;
+import dev.resurfacer.iceberg.write.TableWrites.Position;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompactionTest {
+  static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "category", Types.StringType.get()),
+      Types.NestedField.optional(3, "amount", Types.DoubleType.get()));
+
+  @TempDir Path dir;
+  JdbcCatalog catalog;
+
+  @BeforeEach
+  void setUp() {
+    catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = CompactionOptions.Runner.class, names = {"DUCKDB", "GENERIC"})
+  void appliesPositionAndEqualityDeletesAndCommitsAReplace(CompactionOptions.Runner runner) {
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
+    List<DataFile> files = new ArrayList<>();
+    for (int f = 0; f < 6; f++) {
+      DataFile file = TableWrites.writeData(table, rows(f * 100, 100, f % 2 == 0 ? "a" : "b")).get(0);
+      table.newAppend().appendFile(file).commit();
+      files.add(file);
+    }
+    DeleteFile pos = TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
+        List.of(new Position(files.get(0).location(), 0), new Position(files.get(0).location(), 5), new Position(files.get(2).location(), 99)));
+    Schema idOnly = SCHEMA.select("id");
+    DeleteFile eq = TableWrites.writeEqualityDeletes(table, table.spec(), files.get(1).partition(), idOnly,
+        List.of(id(idOnly, 100), id(idOnly, 101), id(idOnly, 555)));
+    table.newRowDelta().addDeletes(pos).addDeletes(eq).commit();
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+    long snapshotsBefore = HealthInspector.inspect("db.t", table).snapshots();
+
+    CompactionResult result = Compaction.execute(table,
+        CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2").withVerifyChecksum(true));
+
+    table.refresh();
+    assertThat(result.groups()).extracting(CompactionResult.Group::status).containsOnly(Status.COMMITTED);
+    assertThat(result.groups()).hasSize(2);
+    assertThat(result.rewrittenFiles()).isEqualTo(6);
+    assertThat(result.addedFiles()).isEqualTo(2);
+    assertThat(result.rows()).isEqualTo(600 - 3 - 3);
+    assertThat(result.deleteFilesApplied()).isEqualTo(2);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
+    assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(HealthInspector.inspect("db.t", table).snapshots()).isEqualTo(snapshotsBefore + 1);
+    assertThat(HealthInspector.inspect("db.t", table).dataFiles()).isEqualTo(2);
+    // both delete files now apply to nothing: they are reported as dangling, still in the table
+    assertThat(result.danglingDeleteFiles()).isEqualTo(2);
+    // replaced files stay on disk until expiry removes them
+    files.forEach(f -> assertThat(new File(f.location())).exists());
+  }
+
+  static Record id(Schema schema, long id) {
+    Record r = GenericRecord.create(schema);
+    r.setField("id", id);
+    return r;
+  }
+
+  static List<Record> rows(long start, int n, String category) {
+    List<Record> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Record r = GenericRecord.create(SCHEMA);
+      r.setField("id", start + i);
+      r.setField("category", category);
+      r.setField("amount", (start + i) * 1.5);
+      out.add(r);
+    }
+    return out;
+  }
+}
