@@ -37,10 +37,15 @@ record Checksum(long rows, long sum, long xor) {
 
   static Checksum ofFiles(Table table, List<String> locations, Schema schema) {
     Accumulator acc = new Accumulator();
+    // Row-lineage columns are only read from the file when the reader has an inherited value to
+    // fall back on; the rewritten files carry explicit values, so any constant works here.
+    Map<Integer, Object> lineage = Map.of(
+        org.apache.iceberg.MetadataColumns.ROW_ID.fieldId(), 0L,
+        org.apache.iceberg.MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 0L);
     for (String location : locations) {
       try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(location))
           .project(schema)
-          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
+          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
           .build()) {
         rows.forEach(r -> acc.add(r, schema.columns().size()));
       } catch (IOException e) {

@@ -47,6 +47,9 @@ public final class Rows {
       StringBuilder b = new StringBuilder();
       for (int i = 0; i < width; i++) {
         Object v = r.get(i);
+        if (v instanceof byte[] bytes) {
+          v = java.nio.ByteBuffer.wrap(bytes);
+        }
         b.append(v instanceof java.nio.ByteBuffer buf ? java.util.HexFormat.of().formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buf)) : v).append('|');
       }
       rows.add(b.toString());

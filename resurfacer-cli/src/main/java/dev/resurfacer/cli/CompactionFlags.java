@@ -1,0 +1,136 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.compact.CompactionOptions;
+import dev.resurfacer.iceberg.filter.FilterParser;
+import dev.resurfacer.units.ByteSizes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Compaction options, named after Spark's rewrite_data_files options. Shared by plan and compact. */
+final class CompactionFlags {
+  @Option(names = "--target-file-size", paramLabel = "SIZE", description = "Target output file size (default: table's write.target-file-size-bytes, else 512MB).")
+  String targetFileSize;
+
+  @Option(names = "--min-file-size", paramLabel = "SIZE", description = "Files below this are rewritten (default 75% of target).")
+  String minFileSize;
+
+  @Option(names = "--max-file-size", paramLabel = "SIZE", description = "Files above this are rewritten (default 180% of target).")
+  String maxFileSize;
+
+  @Option(names = "--min-input-files", paramLabel = "N", description = "A partition needs at least N candidate files (default 5).")
+  Integer minInputFiles;
+
+  @Option(names = "--rewrite-all", description = "Rewrite every selected file regardless of size.")
+  boolean rewriteAll;
+
+  @Option(names = "--max-file-group-size", paramLabel = "SIZE", description = "Largest group of input bytes (default 100GB).")
+  String maxFileGroupSize;
+
+  @Option(names = "--delete-file-threshold", paramLabel = "N", description = "Rewrite files with at least N delete files (default off).")
+  Integer deleteFileThreshold;
+
+  @Option(names = "--delete-ratio-threshold", paramLabel = "RATIO", description = "Rewrite files whose deleted-row ratio reaches this (default 0.3).")
+  Double deleteRatioThreshold;
+
+  @Option(names = "--partial-progress", description = "Commit groups as they finish, in up to --max-commits commits.")
+  boolean partialProgress;
+
+  @Option(names = "--max-commits", paramLabel = "N", description = "Partial-progress commits (default 10).")
+  Integer maxCommits;
+
+  @Option(names = "--max-concurrent", paramLabel = "N", description = "Groups rewritten at once (default 5).")
+  Integer maxConcurrent;
+
+  @Option(names = "--output-spec-id", paramLabel = "ID", description = "Partition spec of the output files (default: current).")
+  Integer outputSpecId;
+
+  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "Any rewrite_data_files option by its Spark name.")
+  Map<String, String> extra = new LinkedHashMap<>();
+
+  @Option(names = "--where", paramLabel = "FILTER", description = "Only files that may hold matching rows, e.g. \"ts >= '2026-10-01T00:00:00'\".")
+  String where;
+
+  @Option(names = "--partition", paramLabel = "PATH", description = "Only this partition (path prefix as shown by plan, e.g. ts_day=2026-10-01).")
+  String partition;
+
+  @Option(names = "--runner", paramLabel = "RUNNER", description = "auto (default), duckdb or generic.", defaultValue = "auto")
+  String runner;
+
+  @Option(names = "--memory", paramLabel = "SIZE", description = "Memory budget shared by concurrent groups; beyond it DuckDB spills to disk (default: 1/4 of RAM, at most 8GB).")
+  String memory;
+
+  @Option(names = "--verify", description = "Also compare an order-independent checksum of every column, input vs output.")
+  boolean verify;
+
+  CompactionOptions toOptions() {
+    CompactionOptions o = CompactionOptions.defaults();
+    Map<String, String> opts = new LinkedHashMap<>(extra);
+    putSize(opts, "target-file-size-bytes", targetFileSize, "--target-file-size");
+    putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
+    putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
+    putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
+    if (minInputFiles != null) {
+      positive(minInputFiles, "--min-input-files");
+      opts.put("min-input-files", minInputFiles.toString());
+    }
+    if (rewriteAll) {
+      opts.put("rewrite-all", "true");
+    }
+    if (deleteFileThreshold != null) {
+      positive(deleteFileThreshold, "--delete-file-threshold");
+      opts.put("delete-file-threshold", deleteFileThreshold.toString());
+    }
+    if (deleteRatioThreshold != null) {
+      if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
+        throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
+      }
+      opts.put("delete-ratio-threshold", deleteRatioThreshold.toString());
+    }
+    if (partialProgress) {
+      opts.put("partial-progress.enabled", "true");
+    }
+    if (maxCommits != null) {
+      positive(maxCommits, "--max-commits");
+      opts.put("partial-progress.max-commits", maxCommits.toString());
+    }
+    if (maxConcurrent != null) {
+      positive(maxConcurrent, "--max-concurrent");
+      opts.put("max-concurrent-file-group-rewrites", maxConcurrent.toString());
+    }
+    if (outputSpecId != null) {
+      opts.put("output-spec-id", outputSpecId.toString());
+    }
+    for (Map.Entry<String, String> e : opts.entrySet()) {
+      o = o.withOption(e.getKey(), e.getValue());
+    }
+    o = o.withFilter(FilterParser.parse(where)).withPartition(partition).withVerifyChecksum(verify);
+    o = o.withRunner(switch (runner.toLowerCase(java.util.Locale.ROOT)) {
+      case "auto" -> CompactionOptions.Runner.AUTO;
+      case "duckdb" -> CompactionOptions.Runner.DUCKDB;
+      case "generic" -> CompactionOptions.Runner.GENERIC;
+      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+    });
+    if (memory != null) {
+      o = o.withMemory(ByteSizes.parse(memory));
+    }
+    return o;
+  }
+
+  private static void putSize(Map<String, String> opts, String key, String value, String flag) {
+    if (value != null) {
+      long bytes = ByteSizes.parse(value);
+      if (bytes <= 0) {
+        throw new UsageException(flag + " must be greater than zero");
+      }
+      opts.put(key, Long.toString(bytes));
+    }
+  }
+
+  private static void positive(int n, String flag) {
+    if (n < 1) {
+      throw new UsageException(flag + " must be at least 1 (got " + n + ")");
+    }
+  }
+}
