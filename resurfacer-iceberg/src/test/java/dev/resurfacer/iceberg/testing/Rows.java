@@ -14,8 +14,17 @@ public final class Rows {
   private Rows() {}
 
   public static List<Record> read(Table table) {
+    return read(table, null);
+  }
+
+  /** The live rows as of one snapshot (a tag's or branch's head, or any older snapshot). */
+  public static List<Record> read(Table table, Long snapshotId) {
     List<Record> out = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+    var scan = IcebergGenerics.read(table);
+    if (snapshotId != null) {
+      scan = scan.useSnapshot(snapshotId);
+    }
+    try (CloseableIterable<Record> rows = scan.build()) {
       rows.forEach(r -> out.add(r.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -25,8 +34,12 @@ public final class Rows {
 
   /** An order-independent multiset fingerprint of rows: sorted string forms, hashed. */
   public static List<String> sortedStrings(Table table) {
+    return sortedStrings(table, null);
+  }
+
+  public static List<String> sortedStrings(Table table, Long snapshotId) {
     List<String> rows = new ArrayList<>();
-    for (Record r : read(table)) {
+    for (Record r : read(table, snapshotId)) {
       rows.add(r.toString());
     }
     rows.sort(null);
