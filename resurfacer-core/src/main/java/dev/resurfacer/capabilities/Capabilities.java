@@ -22,7 +22,7 @@ public final class Capabilities {
         new Capability("compact --strategy sort|zorder", Status.NOT_YET, "after bin-pack"),
         new Capability("condense", Status.NOT_YET, "after compaction"),
         new Capability("expire", Status.NOT_YET, "reclaiming issue"),
-        new Capability("remove-orphans", Status.NOT_YET, "reclaiming issue"),
+        new Capability("remove-orphans", Status.WORKS, "lists before reading metadata; 3d age guard; table-scoped; refuses on partial listing, empty reference category, prefix mismatch, overlapping tables; DuckDB anti-join"),
         new Capability("remove-dangling-deletes", Status.NOT_YET, "reclaiming issue"),
         new Capability("rewrite-manifests", Status.NOT_YET, "reclaiming issue"),
         new Capability("maintain", Status.NOT_YET, "fleet issue"),
