@@ -129,6 +129,33 @@ class OrphanRemovalTest {
   }
 
   @Test
+  void deletionVectorPuffinFilesOfAV3TableAreReferenced() throws Exception {
+    Table table = catalog.buildTable(id("v3"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .withProperty(TableProperties.FORMAT_VERSION, "3")
+        .create();
+    DataFile file = TableWrites.writeData(table, rows(0, 10, "a")).get(0);
+    table.newAppend().appendFile(file).commit();
+    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(table, Map.of(file, List.of(0L, 1L)));
+    var delta = table.newRowDelta();
+    dvs.forEach(delta::addDeletes);
+    delta.commit();
+    Set<String> live = filesUnder(tableDir(table));
+    try (Stream<Path> all = Files.walk(tableDir(table))) {
+      all.forEach(p -> p.toFile().setLastModified(TEN_DAYS_AGO));
+    }
+    Path orphan = plant(tableDir(table).resolve("data/orphan.puffin"), TEN_DAYS_AGO);
+
+    OrphanReport report = OrphanRemoval.of(catalog, id("v3"), table).execute();
+
+    assertThat(report.deletedFiles()).isEqualTo(1);
+    assertThat(report.referenced()).containsEntry("delete files", 1L);
+    assertThat(orphan).doesNotExist();
+    assertThat(filesUnder(tableDir(table))).isEqualTo(live);
+    assertThat(Rows.read(table)).hasSize(8);
+  }
+
+  @Test
   void ageGuardKeepsAConcurrentWritersUncommittedFile() throws Exception {
     Table table = create("t");
     table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
