@@ -14,8 +14,17 @@ public final class Rows {
   private Rows() {}
 
   public static List<Record> read(Table table) {
+    return read(table, null);
+  }
+
+  /** The live rows as of one snapshot (a tag's or branch's head, or any older snapshot). */
+  public static List<Record> read(Table table, Long snapshotId) {
     List<Record> out = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+    var scan = IcebergGenerics.read(table);
+    if (snapshotId != null) {
+      scan = scan.useSnapshot(snapshotId);
+    }
+    try (CloseableIterable<Record> rows = scan.build()) {
       rows.forEach(r -> out.add(r.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -32,13 +41,7 @@ public final class Rows {
   }
 
   public static List<String> sortedStrings(Table table, long snapshotId) {
-    List<Record> out = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
-      rows.forEach(r -> out.add(r.copy()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return sortedStrings(out, table.schemas().get(table.snapshot(snapshotId).schemaId()).columns().size());
+    return sortedStrings(read(table, snapshotId), table.schemas().get(table.snapshot(snapshotId).schemaId()).columns().size());
   }
 
   private static List<String> sortedStrings(List<Record> records, int width) {

@@ -1,0 +1,95 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanReport;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "remove-orphans",
+    description = {"Delete files in the table's storage that no snapshot, ref or metadata file references.",
+        "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
+        "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."})
+final class RemoveOrphansCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions actOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  @Option(names = "--older-than", paramLabel = "AGE", defaultValue = "3d",
+      description = "Only files last modified longer ago than this are deleted (default ${DEFAULT-VALUE}); "
+          + "size it to the longest write that runs against the table.")
+  String olderThan;
+
+  @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N orphans by name (default ${DEFAULT-VALUE}).")
+  int show;
+
+  RemoveOrphansCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    Duration age = Durations.parse(olderThan);
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      OrphanRemoval removal = OrphanRemoval.of(open.catalog(), Catalogs.parseIdentifier(tableName), open.table())
+          .olderThan(age)
+          .show(show);
+      OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(outputOptions.json() ? Json.write(report) : render(report));
+      out.flush();
+      return report.failedDeletes() > 0 ? Main.FAILED : Main.OK;
+    }
+  }
+
+  static String render(OrphanReport r) {
+    StringBuilder b = new StringBuilder();
+    b.append("remove-orphans ").append(r.table()).append(r.deleted() ? "" : "  (preview: nothing deleted; --yes deletes)")
+        .append('\n');
+    line(b, "scope", String.join(", ", r.scope()));
+    line(b, "listed", r.listedFiles() + " files, " + ByteSizes.format(r.listedBytes()));
+    line(b, "kept", r.keptReachableFiles() + " referenced (" + ByteSizes.format(r.keptReachableBytes()) + "), "
+        + r.keptTooYoungFiles() + " unreferenced but younger than " + r.olderThan() + " ("
+        + ByteSizes.format(r.keptTooYoungBytes()) + ")");
+    line(b, "orphans", r.orphanFiles() + " files, " + ByteSizes.format(r.orphanBytes()));
+    for (OrphanReport.OrphanFile f : r.orphans()) {
+      b.append(String.format(Locale.ROOT, "  %8s  %10s  %s%n", Durations.humanAge(Duration.ofMillis(f.ageMillis())),
+          ByteSizes.format(f.sizeBytes()), f.location()));
+    }
+    if (r.orphansTruncated()) {
+      b.append("  … ").append(r.orphanFiles() - r.orphans().size()).append(" more (--show N lists more)\n");
+    }
+    if (r.deleted()) {
+      line(b, "deleted", r.deletedFiles() + " files, " + ByteSizes.format(r.deletedBytes())
+          + (r.failedDeletes() > 0 ? "; " + r.failedDeletes() + " could not be deleted" : ""));
+    }
+    StringBuilder refs = new StringBuilder();
+    r.referenced().forEach((k, v) -> refs.append(refs.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
+    line(b, "referenced", refs + "; " + r.referencedOutsideScope() + " outside scope (never deleted)");
+    line(b, "other tables", r.otherTablesChecked() + " checked, none overlaps this table's scope");
+    for (String w : r.warnings()) {
+      line(b, "warning", w);
+    }
+    return b.toString().stripTrailing();
+  }
+
+  private static void line(StringBuilder b, String label, String value) {
+    b.append(String.format(Locale.ROOT, "%-14s %s%n", label, value));
+  }
+}

@@ -1,0 +1,124 @@
+package dev.resurfacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.iceberg.write.TableWrites;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RemoveOrphansCliTest {
+  static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "category", Types.StringType.get()));
+  static final long OLD = System.currentTimeMillis() - Duration.ofDays(10).toMillis();
+
+  @TempDir Path dir;
+
+  @Test
+  void previewsByDefaultAndDeletesOnlyWithYes() throws Exception {
+    Path catDir = dir.resolve("cat");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build()).create();
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    TableWrites.writeData(table, rows(100, 10));
+    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
+    Files.writeString(orphan, "abandoned by a failed job");
+    orphan.toFile().setLastModified(OLD);
+    catalog.close();
+    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+
+    CliRun preview = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t"}, flags));
+    assertThat(preview.err()).isEmpty();
+    assertThat(preview.exitCode()).isZero();
+    assertThat(preview.out()).contains("preview: nothing deleted").contains("orphans        1 files")
+        .contains("orphan.parquet").contains("1 unreferenced but younger than 3d");
+    assertThat(orphan).exists();
+
+    CliRun json = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--output", "json", "--yes"}, flags));
+    assertThat(json.exitCode()).isZero();
+    JsonNode report = new ObjectMapper().readTree(json.out());
+    assertThat(report.get("deleted").asBoolean()).isTrue();
+    assertThat(report.get("deleted_files").asLong()).isEqualTo(1);
+    assertThat(report.get("kept_too_young_files").asLong()).isEqualTo(1);
+    assertThat(report.get("older_than").asText()).isEqualTo("3d");
+    assertThat(report.get("referenced").get("data files").asLong()).isEqualTo(1);
+    assertThat(report.get("orphans").get(0).get("size_bytes").asLong()).isEqualTo(25);
+    assertThat(orphan).doesNotExist();
+  }
+
+  @Test
+  void aFenceRefusesWithExitThreeAndDeletesNothing() throws Exception {
+    Path catDir = dir.resolve("cat");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table outer = catalog.buildTable(TableIdentifier.of("db", "outer"), SCHEMA).create();
+    outer.newAppend().appendFile(TableWrites.writeData(outer, rows(0, 10)).get(0)).commit();
+    Table inner = catalog.buildTable(TableIdentifier.of("db", "inner"), SCHEMA)
+        .withLocation(outer.location() + "/inner").create();
+    inner.newAppend().appendFile(TableWrites.writeData(inner, rows(0, 10)).get(0)).commit();
+    catalog.close();
+    Path innerData = Path.of(inner.location(), "data");
+    try (var files = Files.walk(innerData)) {
+      files.forEach(p -> p.toFile().setLastModified(OLD));
+    }
+    long before = count(Path.of(outer.location()));
+
+    CliRun r = CliRun.run(dir, "remove-orphans", "db.outer", "--yes", "--older-than", "0s", "--catalog-name", "lake",
+        "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir));
+
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.err()).startsWith("error: refused: remove-orphans db.outer: scope: table db.inner");
+    assertThat(r.out()).isEmpty();
+    assertThat(count(Path.of(outer.location()))).isEqualTo(before);
+  }
+
+  @Test
+  void aMalformedAgeIsAUsageError() {
+    CliRun r = CliRun.run(dir, "remove-orphans", "db.t", "--older-than", "soon");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("invalid duration 'soon'");
+  }
+
+  static long count(Path root) throws Exception {
+    try (var s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile).count();
+    }
+  }
+
+  static String[] concat(String[] a, String[] b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  static List<Record> rows(long start, int n) {
+    List<Record> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      GenericRecord r = GenericRecord.create(SCHEMA);
+      r.setField("id", start + i);
+      r.setField("category", "a");
+      out.add(r);
+    }
+    return out;
+  }
+}
