@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
     description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
-    subcommands = {DescribeCommand.class, DoctorCommand.class, DemoCommand.class})
+    subcommands = {DescribeCommand.class, DoctorCommand.class, DemoCommand.class, ExpireCommand.class,
+        RewriteManifestsCommand.class, RemoveDanglingDeletesCommand.class})
 public final class Main implements Runnable {
   public static final int OK = 0;
   public static final int FAILED = 1;
