@@ -21,10 +21,13 @@ public final class Capabilities {
         new Capability("plan / compact", Status.NOT_YET, "bin-pack compaction is the next issue"),
         new Capability("compact --strategy sort|zorder", Status.NOT_YET, "after bin-pack"),
         new Capability("condense", Status.NOT_YET, "after compaction"),
-        new Capability("expire", Status.NOT_YET, "reclaiming issue"),
+        new Capability("expire", Status.WORKS,
+            "core ExpireSnapshots; table retention properties; refs kept unless --expire-refs; deletes exactly the previewed files"),
         new Capability("remove-orphans", Status.NOT_YET, "reclaiming issue"),
-        new Capability("remove-dangling-deletes", Status.NOT_YET, "reclaiming issue"),
-        new Capability("rewrite-manifests", Status.NOT_YET, "reclaiming issue"),
+        new Capability("remove-dangling-deletes", Status.WORKS,
+            "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
+        new Capability("rewrite-manifests", Status.WORKS,
+            "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
         new Capability("maintain", Status.NOT_YET, "fleet issue"),
         new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
   }
