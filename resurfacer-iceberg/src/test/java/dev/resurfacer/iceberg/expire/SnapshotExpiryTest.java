@@ -220,6 +220,27 @@ class SnapshotExpiryTest {
   }
 
   @Test
+  void aPartitionSpecNoRetainedSnapshotUsesIsRemoved() throws Exception {
+    DataFile old = TableWrites.writeData(table, Orders.rows(0, 10, 0)).get(0);
+    table.newAppend().appendFile(old).commit();
+    table.updateSpec().removeField("day").commit(); // spec 1: unpartitioned
+    DataFile moved = TableWrites.writeData(table, Rows.read(table)).get(0);
+    table.newRewrite().deleteFile(old).addFile(moved).commit();
+    // the rewrite's own manifest list still carries the removal entry in a spec-0 manifest; the next commit drops it
+    table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(50, 5, 1)).get(0)).commit();
+    Thread.sleep(5);
+    assertThat(table.specs()).containsOnlyKeys(0, 1);
+
+    ExpireResult done = SnapshotExpiry.expire("db.orders", table, ALL_BUT_LAST);
+
+    assertThat(done.removedSpecIds()).containsExactly(0);
+    table.refresh();
+    assertThat(table.specs()).containsOnlyKeys(1);
+    assertThat(Rows.sortedStrings(table)).hasSize(15);
+    assertThat(Disk.exists(old.location())).isFalse();
+  }
+
+  @Test
   void gcDisabledIsRefused() {
     table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(0, 10, 0)).get(0)).commit();
     table.updateProperties().set(TableProperties.GC_ENABLED, "false").commit();
