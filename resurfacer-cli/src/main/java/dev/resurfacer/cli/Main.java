@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
     description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
-    subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, RemoveOrphansCommand.class,
+    subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, ExpireCommand.class,
+      RemoveOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
   public static final int OK = 0;

@@ -21,10 +21,13 @@ public final class Capabilities {
         new Capability("plan / compact", Status.WORKS, "bin-pack with Spark's options; applies position, DV and equality deletes; DuckDB runner in bounded memory, generic fallback; verified replace commits"),
         new Capability("compact --strategy sort|zorder", Status.NOT_YET, "after bin-pack"),
         new Capability("condense", Status.NOT_YET, "after compaction"),
-        new Capability("expire", Status.NOT_YET, "reclaiming issue"),
+        new Capability("expire", Status.WORKS,
+            "core ExpireSnapshots; table retention properties; refs kept unless --expire-refs; deletes exactly the previewed files"),
         new Capability("remove-orphans", Status.WORKS, "lists before reading metadata; 3d age guard; table-scoped; refuses on partial listing, empty reference category, prefix mismatch, overlapping tables; DuckDB anti-join"),
-        new Capability("remove-dangling-deletes", Status.NOT_YET, "reclaiming issue"),
-        new Capability("rewrite-manifests", Status.NOT_YET, "reclaiming issue"),
+        new Capability("remove-dangling-deletes", Status.WORKS,
+            "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
+        new Capability("rewrite-manifests", Status.WORKS,
+            "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
         new Capability("maintain", Status.NOT_YET, "fleet issue"),
         new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
   }

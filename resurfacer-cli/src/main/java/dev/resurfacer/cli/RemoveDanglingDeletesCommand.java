@@ -1,0 +1,62 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.iceberg.deletes.DanglingDeletes;
+import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
+import dev.resurfacer.units.ByteSizes;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "remove-dangling-deletes", description = {
+    "Remove delete files that no live data file can be affected by (metadata only).",
+    "The files stay on storage until expire frees them."})
+final class RemoveDanglingDeletesCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions actOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  RemoveDanglingDeletesCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      DanglingDeletesResult result = actOptions.yes
+          ? DanglingDeletes.remove(tableName, open.table())
+          : DanglingDeletes.preview(tableName, open.table());
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(outputOptions.json() ? Json.write(result) : render(result, actOptions.yes));
+      out.flush();
+      return Main.OK;
+    }
+  }
+
+  static String render(DanglingDeletesResult r, boolean asked) {
+    StringBuilder b = new StringBuilder();
+    String verb = r.committed() ? "removed" : asked ? "found" : "would remove";
+    b.append(String.format(Locale.ROOT, "%s: %s %d of %d delete file(s) (%d records, %s)%n",
+        r.table(), verb, r.files(), r.deleteFiles(), r.records(), ByteSizes.format(r.bytes())));
+    for (DanglingDeletesResult.DanglingDelete d : r.dangling()) {
+      b.append(String.format(Locale.ROOT, "  %-15s seq %-5d %-24s %s%n", d.kind().replace('_', ' '), d.dataSequenceNumber(),
+          d.partition().isEmpty() ? "(unpartitioned)" : d.partition(), d.path()));
+    }
+    if (r.committed()) {
+      b.append("metadata only: the files stay on storage until expire frees them\n");
+    } else if (!asked && r.files() > 0) {
+      b.append("preview only: nothing was changed (pass --yes to remove)\n");
+    }
+    return b.toString().stripTrailing();
+  }
+}

@@ -1,0 +1,65 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
+import dev.resurfacer.iceberg.manifests.ManifestRewriter;
+import dev.resurfacer.units.ByteSizes;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "rewrite-manifests", description = {
+    "Regroup data manifests by partition (Iceberg core RewriteManifests), honouring commit.manifest.target-size-bytes.",
+    "Metadata only: data files, snapshot ids and sequence numbers are kept."})
+final class RewriteManifestsCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions actOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  RewriteManifestsCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      ManifestRewriteResult result = actOptions.yes
+          ? ManifestRewriter.rewrite(tableName, open.table())
+          : ManifestRewriter.preview(tableName, open.table());
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(outputOptions.json() ? Json.write(result) : render(result, actOptions.yes));
+      out.flush();
+      return Main.OK;
+    }
+  }
+
+  static String render(ManifestRewriteResult r, boolean asked) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "%s: %d data manifest(s), %s, holding %d live data file(s) in %d partition(s); %d delete manifest(s) kept%n",
+        r.table(), r.dataManifestsBefore(), ByteSizes.format(r.dataManifestBytesBefore()), r.liveDataFiles(), r.partitions(),
+        r.deleteManifests()));
+    if (r.committed()) {
+      b.append(String.format(Locale.ROOT, "rewrote into %d data manifest(s), %s (snapshot %d)%n",
+          r.dataManifestsAfter(), ByteSizes.format(r.dataManifestBytesAfter()), r.snapshotId()));
+    } else if (r.alreadyClustered() || r.dataManifestsBefore() <= 1) {
+      b.append("already one manifest per partition: nothing to do\n");
+    } else {
+      b.append(String.format(Locale.ROOT, "would rewrite into about %d data manifest(s) (target %s each)%n",
+          r.expectedDataManifests(), ByteSizes.format(r.targetManifestBytes())));
+      if (!asked) {
+        b.append("preview only: nothing was changed (pass --yes to rewrite)\n");
+      }
+    }
+    return b.toString().stripTrailing();
+  }
+}

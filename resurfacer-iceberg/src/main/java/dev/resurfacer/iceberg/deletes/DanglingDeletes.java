@@ -1,0 +1,123 @@
+package dev.resurfacer.iceberg.deletes;
+
+import dev.resurfacer.iceberg.deletes.DanglingDeletesResult.DanglingDelete;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.actions.RemoveDanglingDeleteFiles;
+import org.apache.iceberg.actions.RemoveDanglingDeleteFilesAction;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.ContentFileUtil;
+
+/**
+ * Removes delete files that no live data file can be affected by any more, typically left behind
+ * when compaction rewrote the data they targeted. A delete file dangles when Iceberg's own scan
+ * planner attaches it to no data file: the planner applies the sequence-number rules (position
+ * deletes and deletion vectors reach data with a sequence number up to theirs, equality deletes
+ * only strictly older data), the partition and spec rules, and a file-scoped delete's one target.
+ * The commit is core's {@link RemoveDanglingDeleteFilesAction}: a metadata-only rewrite validated
+ * against the snapshot that was examined.
+ */
+public final class DanglingDeletes {
+  private DanglingDeletes() {}
+
+  /** The dangling delete files of the current snapshot. Reads metadata; commits nothing. */
+  public static DanglingDeletesResult preview(String name, Table table) {
+    table.refresh();
+    Snapshot snapshot = table.currentSnapshot();
+    if (snapshot == null) {
+      return result(name, false, null, 0, List.of(), table);
+    }
+    List<ManifestFile> deleteManifests = snapshot.deleteManifests(table.io());
+    return result(name, false, snapshot.snapshotId(), liveDeleteFiles(table, deleteManifests),
+        find(table, snapshot.snapshotId(), deleteManifests), table);
+  }
+
+  /** Removes the dangling delete files found in the current snapshot, in one {@code replace} commit. */
+  public static DanglingDeletesResult remove(String name, Table table) {
+    table.refresh();
+    Snapshot snapshot = table.currentSnapshot();
+    if (snapshot == null) {
+      return result(name, false, null, 0, List.of(), table);
+    }
+    long before = liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
+    RemoveDanglingDeleteFiles.Result removed =
+        new RemoveDanglingDeleteFilesAction(table, (id, manifests) -> find(table, id, manifests)).execute();
+    List<DeleteFile> files = new ArrayList<>();
+    removed.removedDeleteFiles().forEach(files::add);
+    table.refresh();
+    boolean committed = !files.isEmpty();
+    Snapshot now = table.currentSnapshot();
+    return result(name, committed, committed ? now.snapshotId() : snapshot.snapshotId(), before, files, table);
+  }
+
+  /** Delete files in {@code deleteManifests} that the scan of {@code snapshotId} attaches to no data file. */
+  static List<DeleteFile> find(Table table, long snapshotId, Collection<ManifestFile> deleteManifests) {
+    Set<Key> applied = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+      for (FileScanTask task : tasks) {
+        task.deletes().forEach(d -> applied.add(Key.of(d)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<DeleteFile> dangling = new ArrayList<>();
+    for (ManifestFile manifest : deleteManifests) {
+      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        for (DeleteFile d : reader) {
+          if (!applied.contains(Key.of(d))) {
+            dangling.add(d);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return dangling;
+  }
+
+  private static long liveDeleteFiles(Table table, Collection<ManifestFile> deleteManifests) {
+    long n = 0;
+    for (ManifestFile m : deleteManifests) {
+      n += m.addedFilesCount() + m.existingFilesCount();
+    }
+    return n;
+  }
+
+  /** Deletion vectors share a Puffin file, so a delete file is its path plus its blob's place in it. */
+  private record Key(String path, Long offset, Long size) {
+    static Key of(DeleteFile d) {
+      return new Key(d.location(), d.contentOffset(), d.contentSizeInBytes());
+    }
+  }
+
+  private static DanglingDeletesResult result(String name, boolean committed, Long snapshotId, long deleteFiles,
+      List<DeleteFile> files, Table table) {
+    List<DanglingDelete> out = new ArrayList<>();
+    long records = 0;
+    long bytes = 0;
+    for (DeleteFile d : files) {
+      String kind = d.content() == FileContent.EQUALITY_DELETES ? "equality"
+          : ContentFileUtil.isDV(d) ? "deletion_vector" : "position";
+      // a deletion vector's own size is its blob, not the whole Puffin file
+      long size = ContentFileUtil.isDV(d) ? d.contentSizeInBytes() : d.fileSizeInBytes();
+      out.add(new DanglingDelete(d.location(), kind, d.specId(), table.specs().get(d.specId()).partitionToPath(d.partition()),
+          d.dataSequenceNumber(), d.recordCount(), size, d.referencedDataFile()));
+      records += d.recordCount();
+      bytes += size;
+    }
+    return new DanglingDeletesResult(name, committed, snapshotId, deleteFiles, out.size(), records, bytes, List.copyOf(out));
+  }
+}

@@ -1,0 +1,120 @@
+package dev.resurfacer.iceberg.expire;
+
+import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionStatisticsFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StatisticsFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The files that only expiring snapshots reach: everything reachable from the expiring snapshots
+ * (manifest lists, manifests, live data and delete files, statistics) minus everything reachable
+ * from the snapshots that stay. Reads metadata only.
+ */
+final class ReachableFiles {
+  static final String DATA = "data";
+  static final String DELETE = "delete";
+  static final String MANIFEST = "manifest";
+  static final String MANIFEST_LIST = "manifest_list";
+  static final String STATISTICS = "statistics";
+  static final String PARTITION_STATISTICS = "partition_statistics";
+  static final java.util.List<String> CATEGORIES =
+      java.util.List.of(DATA, DELETE, MANIFEST, MANIFEST_LIST, STATISTICS, PARTITION_STATISTICS);
+
+  private ReachableFiles() {}
+
+  /** Path to file for everything {@code expiring} reaches and {@code retained} does not, in walk order. */
+  static Map<String, ReclaimedFile> onlyReachableFrom(Table table, Collection<Snapshot> expiring, Collection<Snapshot> retained) {
+    FileIO io = table.io();
+    Set<String> keptManifests = new HashSet<>();
+    Set<String> keptFiles = new HashSet<>();
+    for (Snapshot s : retained) {
+      for (ManifestFile m : s.allManifests(io)) {
+        if (keptManifests.add(m.path())) {
+          forEachLiveFile(table, m, f -> keptFiles.add(f.location()));
+        }
+      }
+    }
+
+    Map<String, ReclaimedFile> out = new LinkedHashMap<>();
+    Set<String> seenManifests = new HashSet<>();
+    for (Snapshot s : expiring) {
+      String list = s.manifestListLocation();
+      if (list != null) {
+        out.putIfAbsent(list, new ReclaimedFile(list, MANIFEST_LIST, length(io, list)));
+      }
+      for (ManifestFile m : s.allManifests(io)) {
+        if (keptManifests.contains(m.path()) || !seenManifests.add(m.path())) {
+          continue;
+        }
+        out.putIfAbsent(m.path(), new ReclaimedFile(m.path(), MANIFEST, m.length()));
+        String category = m.content() == ManifestContent.DATA ? DATA : DELETE;
+        forEachLiveFile(table, m, f -> {
+          if (!keptFiles.contains(f.location())) {
+            // a Puffin file holds many deletion vectors; its size counts once
+            out.putIfAbsent(f.location(), new ReclaimedFile(f.location(), category, f.fileSizeInBytes()));
+          }
+        });
+      }
+    }
+
+    Set<Long> expiringIds = new HashSet<>();
+    expiring.forEach(s -> expiringIds.add(s.snapshotId()));
+    Set<String> keptStats = new HashSet<>();
+    for (StatisticsFile f : table.statisticsFiles()) {
+      if (!expiringIds.contains(f.snapshotId())) {
+        keptStats.add(f.path());
+      }
+    }
+    for (PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
+      if (!expiringIds.contains(f.snapshotId())) {
+        keptStats.add(f.path());
+      }
+    }
+    for (StatisticsFile f : table.statisticsFiles()) {
+      if (expiringIds.contains(f.snapshotId()) && !keptStats.contains(f.path())) {
+        out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), STATISTICS, f.fileSizeInBytes()));
+      }
+    }
+    for (PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
+      if (expiringIds.contains(f.snapshotId()) && !keptStats.contains(f.path())) {
+        out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), PARTITION_STATISTICS, f.fileSizeInBytes()));
+      }
+    }
+    return out;
+  }
+
+  private static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {
+    try (ManifestReader<? extends ContentFile<?>> reader = manifest.content() == ManifestContent.DATA
+        ? ManifestFiles.read(manifest, table.io(), table.specs())
+        : ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+      for (ContentFile<?> f : reader) {
+        action.accept(f);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long length(FileIO io, String path) {
+    try {
+      return io.newInputFile(path).getLength();
+    } catch (NotFoundException | UncheckedIOException e) {
+      return 0; // already gone; nothing to reclaim but the reference
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.resurfacer.iceberg.manifests;
+
+/**
+ * What {@code rewrite-manifests} would do (preview) or did (committed). Only data manifests are
+ * rewritten; delete manifests are kept as they are.
+ *
+ * @param snapshotId the new {@code replace} snapshot when committed, else the current snapshot (null if none)
+ * @param partitions distinct (spec, partition) groups among live data files: the clusters
+ * @param expectedDataManifests about one manifest per partition, more where a partition's entries
+ *     exceed {@code targetManifestBytes} ({@code commit.manifest.target-size-bytes})
+ * @param alreadyClustered every data manifest already holds one partition and no partition is split: nothing to do
+ * @param dataManifestsAfter after the commit; equal to before in a preview
+ */
+public record ManifestRewriteResult(
+    String table,
+    boolean committed,
+    Long snapshotId,
+    int dataManifestsBefore,
+    long dataManifestBytesBefore,
+    int deleteManifests,
+    long liveDataFiles,
+    int partitions,
+    long targetManifestBytes,
+    int expectedDataManifests,
+    boolean alreadyClustered,
+    int dataManifestsAfter,
+    long dataManifestBytesAfter) {}

@@ -1,0 +1,124 @@
+package dev.resurfacer.iceberg.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.iceberg.testing.Orders;
+import dev.resurfacer.iceberg.testing.Rows;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.iceberg.write.TableWrites;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.metrics.ScanReport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ManifestRewriterTest {
+  @TempDir Path dir;
+  JdbcCatalog catalog;
+  Table table;
+
+  @BeforeEach
+  void setUp() {
+    catalog = SqliteCatalogs.create("test", dir);
+    table = Orders.create(catalog, "db", "events", 2);
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    catalog.close();
+  }
+
+  /** 30 streaming-style single-file commits over 3 day partitions: one manifest per commit. */
+  @Test
+  void aPartitionFilteredScanOpensFewerManifestsAndNothingElseChanges() throws Exception {
+    for (int i = 0; i < 30; i++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i * 10L, 10, i % 3)).get(0)).commit();
+    }
+    List<String> rowsBefore = Rows.sortedStrings(table);
+    Map<String, List<Long>> seqBefore = sequenceNumbers();
+    long snapshotBefore = table.currentSnapshot().snapshotId();
+    assertThat(manifestsScannedForOneDay()).isEqualTo(10);
+
+    ManifestRewriteResult preview = ManifestRewriter.preview("db.events", table);
+    assertThat(preview.committed()).isFalse();
+    assertThat(preview.dataManifestsBefore()).isEqualTo(30);
+    assertThat(preview.partitions()).isEqualTo(3);
+    assertThat(preview.liveDataFiles()).isEqualTo(30);
+    assertThat(preview.expectedDataManifests()).isEqualTo(3);
+    assertThat(preview.alreadyClustered()).isFalse();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
+
+    ManifestRewriteResult done = ManifestRewriter.rewrite("db.events", table);
+
+    assertThat(done.committed()).isTrue();
+    assertThat(done.dataManifestsAfter()).isEqualTo(preview.expectedDataManifests());
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(done.snapshotId()).isNotEqualTo(snapshotBefore);
+    assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.REPLACE);
+    assertThat(manifestsScannedForOneDay()).isEqualTo(1);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
+    assertThat(sequenceNumbers()).isEqualTo(seqBefore);
+
+    // a second run finds the manifests clustered and commits nothing
+    ManifestRewriteResult again = ManifestRewriter.rewrite("db.events", table);
+    assertThat(again.alreadyClustered()).isTrue();
+    assertThat(again.committed()).isFalse();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(done.snapshotId());
+  }
+
+  @Test
+  void deleteManifestsAreKeptAndAnEmptyTableIsANoOp() {
+    assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
+    for (int i = 0; i < 4; i++) {
+      var file = TableWrites.writeData(table, Orders.rows(i * 10L, 10, i % 2)).get(0);
+      table.newAppend().appendFile(file).commit();
+      table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, Orders.SPEC, file.partition(),
+          List.of(new TableWrites.Position(file.location(), 0)))).commit();
+    }
+    List<String> rowsBefore = Rows.sortedStrings(table);
+    ManifestRewriteResult done = ManifestRewriter.rewrite("db.events", table);
+    assertThat(done.deleteManifests()).isEqualTo(4);
+    assertThat(done.dataManifestsAfter()).isEqualTo(2);
+    table.refresh();
+    assertThat(table.currentSnapshot().deleteManifests(table.io())).hasSize(4);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore).hasSize(36);
+  }
+
+  /** Data manifests the scan planner opened for one day, as Iceberg's own scan metrics count them. */
+  private long manifestsScannedForOneDay() throws IOException {
+    AtomicReference<ScanReport> report = new AtomicReference<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan()
+        .filter(Expressions.equal("day", Orders.DAY0.plusDays(1).toString()))
+        .metricsReporter(r -> report.set((ScanReport) r))
+        .planFiles()) {
+      assertThat(tasks).hasSize(10);
+    }
+    return report.get().scanMetrics().scannedDataManifests().value();
+  }
+
+  /** Every live data file's data and file sequence numbers. */
+  private Map<String, List<Long>> sequenceNumbers() throws IOException {
+    Map<String, List<Long>> out = new TreeMap<>();
+    table.refresh();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        out.put(t.file().location(), List.of(t.file().dataSequenceNumber(), t.file().fileSequenceNumber()));
+      }
+    }
+    return out;
+  }
+}
