@@ -7,7 +7,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.actions.RewriteFileGroup;
 
 /** Turns one planned file group into new data files holding exactly the group's live rows. Never commits. */
-sealed interface GroupRewriter permits DuckDbRewriter, GenericRewriter {
+interface GroupRewriter {
   String name();
 
   List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception;
