@@ -62,15 +62,18 @@ public final class Compaction {
     return execute(table, options, progress, Compaction::chooseRewriter);
   }
 
-  record Planned(CompactionPlan plan, List<RewriteFileGroup> groups, long startingSnapshotId, long targetFileSize) {}
+  record Planned(CompactionPlan plan, List<RewriteFileGroup> groups, long startingSnapshotId, long targetFileSize,
+      ResolvedOrdering ordering) {}
 
   static Planned planGroups(Table table, CompactionOptions options) {
     table.refresh();
     long target = targetFileSize(table, options);
+    List<String> warnings = new ArrayList<>();
+    ResolvedOrdering ordering = ResolvedOrdering.resolve(table, options.ordering(), warnings::add);
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return new Planned(new CompactionPlan(table.name(), null, 0, 0, target, List.of(), 0, "the table has no snapshot"),
-          List.of(), -1, target);
+      return new Planned(new CompactionPlan(table.name(), null, 0, 0, target, List.of(), 0, "the table has no snapshot",
+          ResolvedOrdering.describe(ordering), warnings), List.of(), -1, target, ordering);
     }
     BinPackRewriteFilePlanner planner = new BinPackRewriteFilePlanner(table, options.filter(), current.snapshotId(), true);
     FileRewritePlan<RewriteDataFiles.FileGroupInfo, FileScanTask, DataFile, RewriteFileGroup> plan;
@@ -103,8 +106,8 @@ public final class Compaction {
     List<CompactionPlan.Group> planned = new ArrayList<>();
     for (int i = 0; i < groups.size(); i++) {
       RewriteFileGroup g = groups.get(i);
-      GroupRewriter rewriter = chooseRewriter(table, g, options);
-      Optional<String> whyNotDuck = DuckDbRewriter.unsupported(table, g);
+      GroupRewriter rewriter = chooseRewriter(table, g, options, ordering);
+      Optional<String> whyNotDuck = DuckDbRewriter.unsupported(table, g, ordering);
       String reason = rewriter instanceof DuckDbRewriter ? "default"
           : options.runner() == CompactionOptions.Runner.GENERIC ? "--runner generic" : whyNotDuck.orElse("");
       planned.add(new CompactionPlan.Group(i, partitionPath(table, g), g.fileScanTasks().get(0).file().specId(), g.outputSpecId(),
@@ -115,8 +118,8 @@ public final class Compaction {
         "within the size range (%d..%d bytes) with too few deletes, or fewer than min-input-files in their partition, or outside --partition",
         (long) (target * 0.75), (long) (target * 1.8));
     CompactionPlan result = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
-        liveFiles - selected, because);
-    return new Planned(result, groups, current.snapshotId(), target);
+        liveFiles - selected, because, ResolvedOrdering.describe(ordering), warnings);
+    return new Planned(result, groups, current.snapshotId(), target, ordering);
   }
 
   static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress,
@@ -137,7 +140,7 @@ public final class Compaction {
       throw new UsageException("cannot create scratch directory under " + options.scratchDir());
     }
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
-        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize());
+        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering());
 
     RewriteDataFilesCommitManager commits = new RewriteDataFilesCommitManager(
         table, planned.startingSnapshotId(), options.useStartingSequenceNumber(), Map.of(SUMMARY_PROPERTY, "compact"));
@@ -158,7 +161,8 @@ public final class Compaction {
         RewriteFileGroup group = groups.get(i);
         final RewriteDataFilesCommitManager.CommitService commitService = service;
         futures.add(pool.submit(() -> {
-          CompactionResult.Group r = rewriteGroup(table, group, index, choice.choose(table, group, options), settings, options);
+          CompactionResult.Group r = rewriteGroup(table, group, index, choice.choose(table, group, options, planned.ordering()),
+              settings, options);
           if (r.status() == Status.COMMITTED) {
             synchronized (verified) {
               verified.add(group);
@@ -278,20 +282,20 @@ public final class Compaction {
   /** Picks the runner for a group; tests substitute one to inject faults. */
   @FunctionalInterface
   interface RewriterChoice {
-    GroupRewriter choose(Table table, RewriteFileGroup group, CompactionOptions options);
+    GroupRewriter choose(Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering);
   }
 
-  static GroupRewriter chooseRewriter(Table table, RewriteFileGroup group, CompactionOptions options) {
+  static GroupRewriter chooseRewriter(Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering) {
     return switch (options.runner()) {
       case GENERIC -> new GenericRewriter();
       case DUCKDB -> {
-        Optional<String> why = DuckDbRewriter.unsupported(table, group);
+        Optional<String> why = DuckDbRewriter.unsupported(table, group, ordering);
         if (why.isPresent()) {
           throw new UsageException("--runner duckdb cannot rewrite " + table.name() + ": " + why.get());
         }
         yield new DuckDbRewriter();
       }
-      case AUTO -> DuckDbRewriter.unsupported(table, group).isPresent() ? new GenericRewriter() : new DuckDbRewriter();
+      case AUTO -> DuckDbRewriter.unsupported(table, group, ordering).isPresent() ? new GenericRewriter() : new DuckDbRewriter();
     };
   }
 

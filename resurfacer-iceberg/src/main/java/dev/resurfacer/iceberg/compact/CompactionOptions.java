@@ -29,6 +29,7 @@ import org.apache.iceberg.expressions.Expressions;
  * @param memoryBytes the memory budget shared by concurrent groups (DuckDB memory_limit)
  * @param verifyChecksum also compare an order-independent checksum of every column, input vs output
  * @param scratchDir where groups stage remote files and spill
+ * @param ordering bin-pack (default), sort or z-order
  */
 public record CompactionOptions(
     Map<String, String> rewriteOptions,
@@ -37,7 +38,8 @@ public record CompactionOptions(
     Runner runner,
     long memoryBytes,
     boolean verifyChecksum,
-    Path scratchDir) {
+    Path scratchDir,
+    Ordering ordering) {
 
   /** {@code auto} uses DuckDB where it is faithful and the generic runner elsewhere. */
   public enum Runner { AUTO, DUCKDB, GENERIC }
@@ -55,7 +57,7 @@ public record CompactionOptions(
 
   public static CompactionOptions defaults() {
     return new CompactionOptions(Map.of(), Expressions.alwaysTrue(), null, Runner.AUTO, defaultMemory(),
-        false, Path.of(System.getProperty("java.io.tmpdir")));
+        false, Path.of(System.getProperty("java.io.tmpdir")), new Ordering.BinPack());
   }
 
   /** A quarter of physical memory, at least 256 MB and at most 8 GB. */
@@ -70,34 +72,38 @@ public record CompactionOptions(
   public CompactionOptions withOption(String name, String value) {
     Map<String, String> m = new LinkedHashMap<>(rewriteOptions);
     m.put(name, value);
-    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir);
+    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
   }
 
   public CompactionOptions withFilter(Expression newFilter) {
-    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verifyChecksum, scratchDir);
+    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
   }
 
   public CompactionOptions withPartition(String newPartition) {
-    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verifyChecksum, scratchDir);
+    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
   }
 
   public CompactionOptions withRunner(Runner newRunner) {
-    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verifyChecksum, scratchDir);
+    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verifyChecksum, scratchDir, ordering);
   }
 
   public CompactionOptions withMemory(long bytes) {
     if (bytes < (64L << 20)) {
       throw new UsageException("--memory must be at least 64MB");
     }
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verifyChecksum, scratchDir);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verifyChecksum, scratchDir, ordering);
   }
 
   public CompactionOptions withVerifyChecksum(boolean verify) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verify, scratchDir);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verify, scratchDir, ordering);
   }
 
   public CompactionOptions withScratchDir(Path dir) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, dir);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, dir, ordering);
+  }
+
+  public CompactionOptions withOrdering(Ordering newOrdering) {
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir, newOrdering);
   }
 
   boolean partialProgress() {

@@ -13,6 +13,8 @@ import java.util.List;
  * @param groups the file groups that would be rewritten
  * @param skippedFiles selected files no group takes
  * @param skippedBecause why those files were left alone
+ * @param ordering how rows will be ordered in the new files
+ * @param warnings things the user should know (e.g. an ignored z-order column)
  */
 public record CompactionPlan(
     String table,
@@ -22,7 +24,9 @@ public record CompactionPlan(
     long targetFileSizeBytes,
     List<Group> groups,
     long skippedFiles,
-    String skippedBecause) {
+    String skippedBecause,
+    String ordering,
+    List<String> warnings) {
 
   /** One planned group: its partition, inputs and the runner that will rewrite it (and why). */
   public record Group(

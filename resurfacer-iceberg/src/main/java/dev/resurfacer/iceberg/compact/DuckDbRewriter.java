@@ -51,7 +51,11 @@ final class DuckDbRewriter implements GroupRewriter {
   }
 
   /** Why DuckDB cannot rewrite this group faithfully, or empty when it can. */
-  static Optional<String> unsupported(Table table, RewriteFileGroup group) {
+  static Optional<String> unsupported(Table table, RewriteFileGroup group, ResolvedOrdering ordering) {
+    Optional<String> order = ResolvedOrdering.duckDbUnsupported(ordering);
+    if (order.isPresent()) {
+      return order;
+    }
     for (Types.NestedField f : LiveRows.rewriteSchema(table).columns()) {
       if (DuckTypes.of(f.type()).isEmpty()) {
         return Optional.of("column " + f.name() + " has type " + f.type() + ", which DuckDB does not write faithfully");
@@ -114,6 +118,7 @@ final class DuckDbRewriter implements GroupRewriter {
     Path work = Files.createTempDirectory(settings.scratchDir(), "group-");
     try (Connection conn = DriverManager.getConnection("jdbc:duckdb:"); Statement st = conn.createStatement()) {
       configure(st, settings, work);
+      ResolvedOrdering ordering = settings.ordering();
       Schema schema = LiveRows.rewriteSchema(table);
       boolean lineage = LiveRows.formatVersion(table) >= 3;
 
@@ -144,24 +149,30 @@ final class DuckDbRewriter implements GroupRewriter {
         if (select.length() > 0) {
           select.append(", ");
         }
-        String col = "t." + col(f.fieldId());
+        String col = "src." + col(f.fieldId());
         select.append(f.type().isPrimitiveType() ? "CAST(" + col + " AS " + DuckTypes.of(f.type()).orElseThrow() + ")" : col)
             .append(" AS ").append(DuckTypes.ident(f.name()));
       }
       if (lineage) {
-        select.append(", CAST(COALESCE(t.").append(col(MetadataColumns.ROW_ID.fieldId()))
-            .append(", f.first_row_id + t.file_row_number) AS BIGINT) AS \"_row_id\"")
-            .append(", CAST(COALESCE(t.").append(col(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()))
-            .append(", f.data_seq) AS BIGINT) AS \"_last_updated_sequence_number\"");
+        select.append(", CAST(COALESCE(src.").append(col(MetadataColumns.ROW_ID.fieldId()))
+            .append(", src.__first_row_id + src.file_row_number) AS BIGINT) AS \"_row_id\"")
+            .append(", CAST(COALESCE(src.").append(col(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()))
+            .append(", src.__data_seq) AS BIGINT) AS \"_last_updated_sequence_number\"");
       }
 
-      StringBuilder sql = new StringBuilder("SELECT ").append(select)
-          .append(" FROM read_parquet(").append(list(locals)).append(", schema=").append(schemaMap(schema.columns()))
+      StringBuilder source = new StringBuilder("SELECT t.*, f.first_row_id AS __first_row_id, f.data_seq AS __data_seq");
+      DuckOrdering.keyColumns(ordering).forEach(k -> source.append(", ").append(k));
+      source.append(" FROM read_parquet(").append(list(locals)).append(", schema=").append(schemaMap(schema.columns()))
           .append(", filename=true, file_row_number=true) t JOIN files f ON f.local = t.filename");
       if (hasPositions) {
-        sql.append(" ANTI JOIN positions p ON p.idx = f.idx AND p.pos = t.file_row_number");
+        source.append(" ANTI JOIN positions p ON p.idx = f.idx AND p.pos = t.file_row_number");
       }
-      eqJoins.forEach(sql::append);
+      eqJoins.forEach(source::append);
+      StringBuilder sql = new StringBuilder("WITH src AS (").append(source).append(") SELECT ").append(select).append(" FROM src");
+      List<String> orderBy = DuckOrdering.orderBy(ordering);
+      if (!orderBy.isEmpty()) {
+        sql.append(" ORDER BY ").append(String.join(", ", orderBy));
+      }
 
       String fieldIds = schema.columns().stream()
           .map(f -> DuckTypes.key(f.name()) + ": " + DuckTypes.fieldIds(f))
@@ -169,7 +180,7 @@ final class DuckDbRewriter implements GroupRewriter {
       Path out = work.resolve("out");
       String copy = "COPY (" + sql + ") TO " + DuckTypes.string(out.toString())
           + " (FORMAT parquet, COMPRESSION " + codec(table) + ", FIELD_IDS " + fieldIds
-          + ", FILE_SIZE_BYTES " + settings.targetFileSizeBytes() + ", ROW_GROUP_SIZE 122880)";
+          + ", FILE_SIZE_BYTES " + settings.targetFileSizeBytes() + ", ROW_GROUP_SIZE " + rowGroupRows(group, settings) + ")";
       st.execute(copy);
 
       PartitionSpec spec = table.specs().get(group.outputSpecId());
@@ -179,7 +190,7 @@ final class DuckDbRewriter implements GroupRewriter {
         produced = files.filter(Files::isRegularFile).sorted().toList();
       }
       for (Path p : produced) {
-        result.add(PlacedFiles.place(table, spec, group.info().partition(), p));
+        result.add(PlacedFiles.place(table, spec, group.info().partition(), ordering.stamp(table), p));
       }
       return result;
     } finally {
@@ -187,12 +198,24 @@ final class DuckDbRewriter implements GroupRewriter {
     }
   }
 
+  /**
+   * DuckDB rolls to a new file only between row groups, so a row group must be well below the
+   * target size (a quarter, estimated from the input's compressed bytes per row).
+   */
+  static long rowGroupRows(RewriteFileGroup group, Settings settings) {
+    long rows = group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
+    long bytesPerRow = Math.max(1, group.inputFilesSizeInBytes() / Math.max(1, rows));
+    return Math.max(1024, Math.min(122_880, settings.targetFileSizeBytes() / bytesPerRow / 4));
+  }
+
   private static void configure(Statement st, Settings settings, Path work) throws SQLException {
     long mb = Math.max(64, settings.memoryBytes() >> 20);
     st.execute("SET memory_limit='" + mb + "MB'");
     st.execute("SET threads=" + Math.max(1, settings.threads()));
     st.execute("SET temp_directory=" + DuckTypes.string(work.resolve("spill").toString()));
-    st.execute("SET preserve_insertion_order=false");
+    // ordered output must keep its order across the files DuckDB rolls over to
+    st.execute("SET preserve_insertion_order=" + !(settings.ordering() instanceof ResolvedOrdering.None));
+    st.execute("SET TimeZone='UTC'");
     // DuckDB never touches the network: remote files are staged through Iceberg's FileIO
     st.execute("SET autoinstall_known_extensions=false");
     st.execute("SET autoload_known_extensions=false");

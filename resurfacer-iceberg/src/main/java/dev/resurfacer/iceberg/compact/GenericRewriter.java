@@ -42,19 +42,36 @@ final class GenericRewriter implements GroupRewriter {
     PartitionKey key = new PartitionKey(spec, schema);
     Map<PartitionKey, Rolling> writers = new LinkedHashMap<>();
     List<DataFile> written = new ArrayList<>();
+    org.apache.iceberg.SortOrder stamp = settings.ordering().stamp(table);
+    java.util.function.Consumer<Record> sink = row -> {
+      key.partition(wrapper.wrap(row));
+      Rolling w = writers.get(key);
+      if (w == null) {
+        PartitionKey copy = key.copy();
+        w = new Rolling(table, spec, copy, schema, settings.targetFileSizeBytes(), stamp, written);
+        writers.put(copy, w);
+      }
+      try {
+        w.write(row);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
     try {
-      for (FileScanTask task : group.fileScanTasks()) {
-        try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema)) {
-          for (Record row : rows) {
-            key.partition(wrapper.wrap(row));
-            Rolling w = writers.get(key);
-            if (w == null) {
-              PartitionKey copy = key.copy();
-              w = new Rolling(table, spec, copy, schema, settings.targetFileSizeBytes(), written);
-              writers.put(copy, w);
-            }
-            w.write(row);
+      if (settings.ordering() instanceof ResolvedOrdering.None) {
+        for (FileScanTask task : group.fileScanTasks()) {
+          try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema)) {
+            rows.forEach(sink);
           }
+        }
+      } else {
+        try (ExternalSort sort = new ExternalSort(schema, settings.ordering(), settings.memoryBytes() / 2, settings.scratchDir())) {
+          for (FileScanTask task : group.fileScanTasks()) {
+            try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema)) {
+              rows.forEach(sort::add);
+            }
+          }
+          sort.drainTo(sink);
         }
       }
       for (Rolling w : writers.values()) {
@@ -78,17 +95,20 @@ final class GenericRewriter implements GroupRewriter {
     private final StructLike partition;
     private final Schema schema;
     private final long targetBytes;
+    private final org.apache.iceberg.SortOrder sortOrder;
     private final List<DataFile> written;
     private DataWriter<Record> current;
     private String currentLocation;
     private long rowsInFile;
 
-    Rolling(Table table, PartitionSpec spec, StructLike partition, Schema schema, long targetBytes, List<DataFile> written) {
+    Rolling(Table table, PartitionSpec spec, StructLike partition, Schema schema, long targetBytes,
+        org.apache.iceberg.SortOrder sortOrder, List<DataFile> written) {
       this.table = table;
       this.spec = spec;
       this.partition = partition;
       this.schema = schema;
       this.targetBytes = targetBytes;
+      this.sortOrder = sortOrder;
       this.written = written;
     }
 
@@ -115,6 +135,7 @@ final class GenericRewriter implements GroupRewriter {
           .withSpec(spec)
           .withPartition(spec.isUnpartitioned() ? null : partition)
           .createWriterFunc(GenericParquetWriter::create)
+          .withSortOrder(sortOrder == null ? org.apache.iceberg.SortOrder.unsorted() : sortOrder)
           .build();
       rowsInFile = 0;
     }

@@ -16,5 +16,5 @@ interface GroupRewriter {
    * What one group may use and produce: DuckDB's memory limit and threads, where it may spill and
    * stage files, and the size at which output files roll over.
    */
-  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes) {}
+  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {}
 }

@@ -51,7 +51,8 @@ final class PlacedFiles {
   }
 
   /** Moves a finished local Parquet file to a new data location of the table and describes it from its footer. */
-  static DataFile place(Table table, PartitionSpec spec, StructLike partition, Path file) throws IOException {
+  static DataFile place(Table table, PartitionSpec spec, StructLike partition, org.apache.iceberg.SortOrder order, Path file)
+      throws IOException {
     String name = "resurfacer-" + UUID.randomUUID() + ".parquet";
     String location = spec.isUnpartitioned()
         ? table.locationProvider().newDataLocation(name)
@@ -74,6 +75,7 @@ final class PlacedFiles {
         .withFileSizeInBytes(in.getLength())
         .withPartition(spec.isUnpartitioned() ? null : partition)
         .withMetrics(metrics)
+        .withSortOrder(order == null ? org.apache.iceberg.SortOrder.unsorted() : order)
         .build();
   }
 

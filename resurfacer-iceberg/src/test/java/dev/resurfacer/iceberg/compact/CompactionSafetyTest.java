@@ -67,7 +67,7 @@ class CompactionSafetyTest {
     DataFile victim = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(victimId(table, victim, 7)));
 
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o) -> concurrently(
+    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
           DeleteFile pos = TableWrites.writePositionDeletes(other, other.spec(), null, List.of(new Position(victim.location(), 7)));
@@ -86,7 +86,7 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(5L, 205L));
 
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o) -> concurrently(
+    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
           Schema idOnly = SCHEMA.select("id");
@@ -109,7 +109,7 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = new ArrayList<>(Rows.sortedStrings(table));
     List<Record> late = CompactionTest.rows(10_000, 10, "late");
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o) -> concurrently(
+    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
           other.newAppend().appendFile(TableWrites.writeData(other, late).get(0)).commit();
@@ -124,7 +124,7 @@ class CompactionSafetyTest {
   void aChecksumMismatchAbortsOnlyThatGroupAndRemovesItsFiles() throws IOException {
     Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 6);
     List<String> before = Rows.sortedStrings(table);
-    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true), m -> { }, (t, group, o) ->
+    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true), m -> { }, (t, group, o, ordering) ->
         Compaction.partitionPath(t, group).equals("category=a") ? new CorruptingRewriter() : new DuckDbRewriter());
 
     assertThat(result.groups()).hasSize(2);

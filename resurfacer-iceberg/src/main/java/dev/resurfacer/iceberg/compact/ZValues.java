@@ -1,0 +1,109 @@
+package dev.resurfacer.iceberg.compact;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The z-value Resurfacer orders by. Each column contributes a 64-bit key that preserves its order
+ * when compared as an unsigned number; the keys' bits are interleaved most significant first, one
+ * bit from each column in turn, into {@code 8 * n} bytes compared as unsigned bytes.
+ *
+ * <ul>
+ *   <li>null: 0 (nulls first)</li>
+ *   <li>boolean: false 0, true 2^63</li>
+ *   <li>int, long, date (days), timestamp (microseconds), decimal up to 18 digits (unscaled):
+ *       the two's-complement value with its sign bit flipped</li>
+ *   <li>float, double: the IEEE 754 bits of the double, sign bit flipped for positives and all
+ *       bits flipped for negatives (NaN, canonicalized, sorts after +infinity)</li>
+ *   <li>string: the first 8 bytes of its UTF-8 form, zero-padded (longer strings tie on their
+ *       first 8 bytes, as in Spark's z-order)</li>
+ * </ul>
+ */
+public final class ZValues {
+  private static final long SIGN = Long.MIN_VALUE;
+
+  private ZValues() {}
+
+  /** Why a column cannot take part in a z-order, or empty when it can. */
+  static Optional<String> unsupported(Types.NestedField field) {
+    Type t = field.type();
+    return switch (t.typeId()) {
+      case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE -> Optional.empty();
+      case DECIMAL -> ((Types.DecimalType) t).precision() <= 18 ? Optional.empty()
+          : Optional.of("decimal precision above 18");
+      default -> Optional.of("type " + t);
+    };
+  }
+
+  /** The order-preserving key of one value (in Iceberg's generic representation). */
+  static long key(Type type, Object v) {
+    if (v == null) {
+      return 0L;
+    }
+    return switch (type.typeId()) {
+      case BOOLEAN -> (Boolean) v ? SIGN : 0L;
+      case INTEGER -> ((Integer) v).longValue() ^ SIGN;
+      case LONG -> (Long) v ^ SIGN;
+      case DATE -> (v instanceof LocalDate d ? d.toEpochDay() : ((Integer) v).longValue()) ^ SIGN;
+      case TIMESTAMP -> micros(v) ^ SIGN;
+      case DECIMAL -> ((BigDecimal) v).unscaledValue().longValueExact() ^ SIGN;
+      case FLOAT, DOUBLE -> {
+        long bits = Double.doubleToLongBits(((Number) v).doubleValue());
+        yield bits < 0 ? ~bits : bits ^ SIGN;
+      }
+      case STRING -> {
+        byte[] utf8 = v.toString().getBytes(StandardCharsets.UTF_8);
+        long k = 0;
+        for (int i = 0; i < 8; i++) {
+          k = (k << 8) | (i < utf8.length ? utf8[i] & 0xFF : 0);
+        }
+        yield k;
+      }
+      default -> throw new IllegalArgumentException("z-order does not support " + type);
+    };
+  }
+
+  /** Interleaves keys: output bit t is bit (63 - t / n) of key (t % n). */
+  static byte[] interleave(long[] keys) {
+    int n = keys.length;
+    byte[] out = new byte[8 * n];
+    for (int t = 0; t < 64 * n; t++) {
+      long bit = (keys[t % n] >>> (63 - t / n)) & 1L;
+      if (bit != 0) {
+        out[t >>> 3] |= (byte) (0x80 >>> (t & 7));
+      }
+    }
+    return out;
+  }
+
+  static byte[] zValue(List<Types.NestedField> columns, Object[] values) {
+    long[] keys = new long[columns.size()];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = key(columns.get(i).type(), values[i]);
+    }
+    return interleave(keys);
+  }
+
+  static int compareUnsigned(byte[] a, byte[] b) {
+    return java.util.Arrays.compareUnsigned(a, b);
+  }
+
+  private static long micros(Object v) {
+    if (v instanceof Long l) {
+      return l;
+    }
+    if (v instanceof OffsetDateTime o) {
+      return ChronoUnit.MICROS.between(OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), o);
+    }
+    return ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), (LocalDateTime) v);
+  }
+}
