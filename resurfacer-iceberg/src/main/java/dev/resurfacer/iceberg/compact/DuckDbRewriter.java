@@ -190,7 +190,13 @@ final class DuckDbRewriter implements GroupRewriter {
         produced = files.filter(Files::isRegularFile).sorted().toList();
       }
       for (Path p : produced) {
-        result.add(PlacedFiles.place(table, spec, group.info().partition(), ordering.stamp(table), p));
+        DataFile placed = PlacedFiles.place(table, spec, group.info().partition(), ordering.stamp(table), p);
+        if (placed.recordCount() == 0) {
+          // DuckDB can finish a size-rolled COPY with an empty last file: it holds nothing to keep
+          table.io().deleteFile(placed.location());
+        } else {
+          result.add(placed);
+        }
       }
       return result;
     } finally {
