@@ -55,6 +55,15 @@ final class CompactionFlags {
   @Option(names = "--partition", paramLabel = "PATH", description = "Only this partition (path prefix as shown by plan, e.g. ts_day=2026-10-01).")
   String partition;
 
+  @Option(names = "--strategy", paramLabel = "STRATEGY", description = "binpack (default), sort or zorder.", defaultValue = "binpack")
+  String strategy;
+
+  @Option(names = "--sort-by", paramLabel = "ORDER", description = "With --strategy sort: \"col [ASC|DESC] [NULLS FIRST|LAST], ...\"; terms may be day(ts), bucket(16, id), truncate(4, s). Default: the table's sort order.")
+  String sortBy;
+
+  @Option(names = "--columns", paramLabel = "A,B", split = ",", description = "With --strategy zorder: the columns to interleave.")
+  java.util.List<String> columns = new java.util.ArrayList<>();
+
   @Option(names = "--runner", paramLabel = "RUNNER", description = "auto (default), duckdb or generic.", defaultValue = "auto")
   String runner;
 
@@ -111,6 +120,30 @@ final class CompactionFlags {
       case "duckdb" -> CompactionOptions.Runner.DUCKDB;
       case "generic" -> CompactionOptions.Runner.GENERIC;
       default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+    });
+    o = o.withOrdering(switch (strategy.toLowerCase(java.util.Locale.ROOT)) {
+      case "binpack" -> {
+        if (sortBy != null || !columns.isEmpty()) {
+          throw new UsageException("--sort-by needs --strategy sort and --columns needs --strategy zorder");
+        }
+        yield new dev.resurfacer.iceberg.compact.Ordering.BinPack();
+      }
+      case "sort" -> {
+        if (!columns.isEmpty()) {
+          throw new UsageException("--columns is for --strategy zorder; use --sort-by with --strategy sort");
+        }
+        yield new dev.resurfacer.iceberg.compact.Ordering.Sort(sortBy);
+      }
+      case "zorder" -> {
+        if (sortBy != null) {
+          throw new UsageException("--sort-by is for --strategy sort; use --columns with --strategy zorder");
+        }
+        if (columns.isEmpty()) {
+          throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
+        }
+        yield new dev.resurfacer.iceberg.compact.Ordering.ZOrder(columns);
+      }
+      default -> throw new UsageException("--strategy must be binpack, sort or zorder (got '" + strategy + "')");
     });
     if (memory != null) {
       o = o.withMemory(ByteSizes.parse(memory));

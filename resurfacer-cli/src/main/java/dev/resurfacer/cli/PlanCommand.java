@@ -42,8 +42,10 @@ final class PlanCommand implements Callable<Integer> {
 
   static String render(CompactionPlan p) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "compaction plan for %s at snapshot %s: %d live data files (%s), target file size %s%n",
-        p.table(), p.snapshotId(), p.liveDataFiles(), ByteSizes.format(p.liveDataBytes()), ByteSizes.format(p.targetFileSizeBytes())));
+    b.append(String.format(Locale.ROOT, "compaction plan for %s at snapshot %s: %d live data files (%s), target file size %s, %s%n",
+        p.table(), p.snapshotId(), p.liveDataFiles(), ByteSizes.format(p.liveDataBytes()), ByteSizes.format(p.targetFileSizeBytes()),
+        p.ordering()));
+    p.warnings().forEach(w -> b.append("warning: ").append(w).append(System.lineSeparator()));
     for (CompactionPlan.Group g : p.groups()) {
       b.append(String.format(Locale.ROOT, "  group %d %-28s %4d files %9s, %d delete files -> ~%d files, runner %s%s%n",
           g.index(), g.partition(), g.files(), ByteSizes.format(g.bytes()), g.deleteFiles(), g.expectedOutputFiles(), g.runner(),

@@ -95,6 +95,16 @@ class CompactCliTest {
   }
 
   @Test
+  void zOrderAndSortStrategiesFromTheCommandLine() throws Exception {
+    CliRun plan = CliRun.run(dir, "plan", "db.t", "--strategy", "zorder", "--columns", "id,s", "--rewrite-all");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("z-order id, s").contains("would rewrite 4 files");
+    CliRun sort = CliRun.run(dir, "compact", "db.t", "--strategy", "sort", "--sort-by", "s DESC, id", "--rewrite-all", "--yes");
+    assertThat(sort.exitCode()).as(sort.err()).isZero();
+    assertThat(catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation()).isEqualTo("replace");
+  }
+
+  @Test
   void badOptionsAreOneLineUsageErrorsAndChangeNothing() {
     String before = metadataLocation();
     String[][] cases = {
@@ -105,6 +115,12 @@ class CompactCliTest {
       {"compact", "db.t", "--min-input-files", "0", "--yes"},
       {"compact", "db.t", "--option", "no-such-option=1", "--yes"},
       {"compact", "db.t", "--memory", "1MB", "--yes"},
+      {"compact", "db.t", "--strategy", "hilbert", "--yes"},
+      {"compact", "db.t", "--strategy", "zorder", "--yes"},
+      {"compact", "db.t", "--strategy", "zorder", "--columns", "id,nope", "--yes"},
+      {"compact", "db.t", "--strategy", "sort", "--yes"},
+      {"compact", "db.t", "--strategy", "sort", "--sort-by", "id SIDEWAYS", "--yes"},
+      {"compact", "db.t", "--sort-by", "id", "--yes"},
     };
     for (String[] args : cases) {
       CliRun r = CliRun.run(dir, args);
