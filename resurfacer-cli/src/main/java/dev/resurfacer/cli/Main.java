@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
     description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
-    subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, ExpireCommand.class,
+    subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {

@@ -241,7 +241,7 @@ public final class Compaction {
         snapshots, dangling, millisSince(started), PeakMemory.rssBytes());
   }
 
-  private static CompactionResult.Group rewriteGroup(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter,
+  static CompactionResult.Group rewriteGroup(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter,
       GroupRewriter.Settings settings, CompactionOptions options) {
     long started = System.nanoTime();
     String partition = partitionPath(table, group);

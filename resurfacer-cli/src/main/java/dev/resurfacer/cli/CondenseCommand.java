@@ -1,0 +1,82 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.compact.CompactionOptions;
+import dev.resurfacer.iceberg.compact.Condensing;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "condense", description = {
+    "Move aged partitions into a coarser partition spec (day->month, ->year, hour->day).",
+    "The coarse spec is added without becoming the default: new data keeps its fine partitions.",
+    "Previews unless --yes is given."})
+final class CondenseCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions act;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  @Option(names = "--older-than", paramLabel = "AGE", description = "Only coarse partitions that ended at least this long ago (default 90d).", defaultValue = "90d")
+  String olderThan;
+
+  @Option(names = "--to", paramLabel = "GRANULARITY", description = "month (default), year or day.", defaultValue = "month")
+  String to;
+
+  @Option(names = "--memory", paramLabel = "SIZE", description = "Memory budget for the rewrite.")
+  String memory;
+
+  CondenseCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    Condensing.Granularity granularity = switch (to.toLowerCase(Locale.ROOT)) {
+      case "day" -> Condensing.Granularity.DAY;
+      case "month" -> Condensing.Granularity.MONTH;
+      case "year" -> Condensing.Granularity.YEAR;
+      default -> throw new UsageException("--to must be day, month or year (got '" + to + "')");
+    };
+    var age = Durations.parse(olderThan);
+    CompactionOptions options = CompactionOptions.defaults();
+    if (memory != null) {
+      options = options.withMemory(ByteSizes.parse(memory));
+    }
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      Condensing.CondenseResult r = Condensing.execute(open.table(), granularity, age, options, act.yes);
+      PrintWriter out = spec.commandLine().getOut();
+      if (outputOptions.json()) {
+        out.println(Json.write(r));
+      } else {
+        out.printf(Locale.ROOT, "condense %s: %s(%s) -> %s, partitions ended more than %s ago%n", r.table(), r.from(), r.field(), r.to(),
+            Durations.format(age));
+        for (Condensing.Partition p : r.partitions()) {
+          out.printf(Locale.ROOT, "  %-40s %4d files %9s  %s%s%n", p.partition(), p.files(), ByteSizes.format(p.bytes()), p.status(),
+              p.message() == null ? "" : " (" + p.message() + ")");
+        }
+        if (r.partitions().isEmpty()) {
+          out.println("  nothing old enough to condense");
+        }
+        if (!act.yes) {
+          out.println("preview only: nothing was changed (run with --yes to condense)");
+        }
+      }
+      out.flush();
+      return !act.yes || r.committed() || r.partitions().isEmpty() ? Main.OK : Main.FAILED;
+    }
+  }
+}

@@ -1,0 +1,284 @@
+package dev.resurfacer.iceberg.compact;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.actions.ImmutableRewriteDataFiles;
+import org.apache.iceberg.actions.RewriteDataFilesCommitManager;
+import org.apache.iceberg.actions.RewriteFileGroup;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Condensing: aged partitions move to a coarser partition spec (day to month, month or day to year,
+ * hour to day). The coarse spec is added to the table <em>without</em> becoming its default, so new
+ * data keeps landing in the fine spec; each coarse partition older than the threshold is rewritten
+ * from its fine partitions and committed on its own as a {@code replace}.
+ *
+ * <pre>
+ * CondenseResult r = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90), options, true);
+ * </pre>
+ */
+public final class Condensing {
+  public enum Granularity { DAY, MONTH, YEAR }
+
+  private Condensing() {}
+
+  /** One coarse partition: the fine partitions it gathers, and what happened to it. */
+  public record Partition(String partition, int files, long bytes, String status, String message) {}
+
+  public record CondenseResult(String table, String field, String from, String to, Integer coarseSpecId,
+      boolean specAdded, List<Partition> partitions, boolean committed) {}
+
+  private record Plan(PartitionSpec fine, int fieldPos, PartitionField field, PartitionSpec coarse,
+      Map<String, Group> groups) {}
+
+  private record Group(StructLike coarseValue, List<FileScanTask> tasks) {}
+
+  /** Previews ({@code commit == false}) or condenses every coarse partition entirely older than {@code olderThan}. */
+  public static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit) {
+    table.refresh();
+    PartitionSpec fine = table.spec();
+    int pos = candidateField(fine, to);
+    PartitionField field = fine.fields().get(pos);
+    String coarseTransform = to.name().toLowerCase(Locale.ROOT);
+    PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
+    PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
+    Plan plan = plan(table, fine, pos, field, coarse, to, olderThan);
+
+    List<Partition> results = new ArrayList<>();
+    if (!commit || plan.groups().isEmpty()) {
+      plan.groups().forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
+          g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), commit ? "nothing to do" : "would condense", null)));
+      return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform,
+          existingCoarse == null ? null : existingCoarse.specId(), false, results, false);
+    }
+
+    boolean added = false;
+    if (existingCoarse == null) {
+      coarse = addSpecKeepingDefault(table, coarse, fine, field, coarseTransform);
+      added = true;
+      plan = plan(table, fine, pos, field, coarse, to, olderThan);
+    }
+    Path scratch;
+    try {
+      Files.createDirectories(options.scratchDir());
+      scratch = Files.createTempDirectory(options.scratchDir(), "resurfacer-condense-");
+    } catch (IOException e) {
+      throw new UsageException("cannot create scratch directory under " + options.scratchDir());
+    }
+    try {
+      GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), Runtime.getRuntime().availableProcessors(),
+          scratch, Compaction.targetFileSize(table, options), new ResolvedOrdering.None());
+      int index = 0;
+      for (Map.Entry<String, Group> e : plan.groups().entrySet()) {
+        table.refresh();
+        long starting = table.currentSnapshot().snapshotId();
+        List<FileScanTask> tasks = e.getValue().tasks();
+        long bytes = tasks.stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
+        RewriteFileGroup group = new RewriteFileGroup(
+            ImmutableRewriteDataFiles.FileGroupInfo.builder().globalIndex(index).partitionIndex(0)
+                .partition(e.getValue().coarseValue()).build(),
+            tasks, coarse.specId(), Long.MAX_VALUE, bytes, 1);
+        // rows move to another spec: the generic runner computes each row's coarse partition itself
+        CompactionResult.Group r = Compaction.rewriteGroup(table, group, index++, new GenericRewriter(), settings, options);
+        if (r.status() == Status.COMMITTED) {
+          try {
+            new RewriteDataFilesCommitManager(table, starting, true, Map.of(Compaction.SUMMARY_PROPERTY, "condense"))
+                .commitOrClean(Set.of(group));
+            results.add(new Partition(e.getKey(), tasks.size(), bytes, "committed", null));
+          } catch (RuntimeException ex) {
+            results.add(new Partition(e.getKey(), tasks.size(), bytes, "failed", "commit failed, new files removed: " + ex.getMessage()));
+          }
+        } else {
+          results.add(new Partition(e.getKey(), tasks.size(), bytes, r.status().name().toLowerCase(Locale.ROOT), r.message()));
+        }
+      }
+    } finally {
+      DuckDbRewriter.deleteRecursively(scratch);
+    }
+    return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform, coarse.specId(), added,
+        results, results.stream().allMatch(p -> p.status().equals("committed")));
+  }
+
+  /** The one time field of the default spec that is finer than {@code to}; anything else is refused. */
+  static int candidateField(PartitionSpec spec, Granularity to) {
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < spec.fields().size(); i++) {
+      String t = spec.fields().get(i).transform().toString();
+      boolean finer = switch (to) {
+        case DAY -> t.equals("hour");
+        case MONTH -> t.equals("day") || t.equals("hour");
+        case YEAR -> t.equals("day") || t.equals("month") || t.equals("hour");
+      };
+      if (finer) {
+        candidates.add(i);
+      }
+    }
+    if (candidates.isEmpty()) {
+      throw new UsageException("condense --to " + to.name().toLowerCase(Locale.ROOT) + ": the default spec " + spec.fields()
+          + " has no time partition finer than " + to.name().toLowerCase(Locale.ROOT));
+    }
+    if (candidates.size() > 1) {
+      throw new UsageException("condense: the default spec has " + candidates.size() + " time fields finer than "
+          + to.name().toLowerCase(Locale.ROOT) + " (" + candidates.stream().map(i -> spec.fields().get(i).name()).toList()
+          + "); it cannot tell which one to coarsen");
+    }
+    return candidates.get(0);
+  }
+
+  private static PartitionSpec coarseSpec(Table table, PartitionSpec fine, PartitionField field, String transform, int specId) {
+    PartitionSpec.Builder b = PartitionSpec.builderFor(table.schema()).withSpecId(Math.max(0, specId));
+    String source = table.schema().findColumnName(field.sourceId());
+    for (PartitionField f : fine.fields()) {
+      if (f.fieldId() == field.fieldId()) {
+        switch (transform) {
+          case "day" -> b.day(source);
+          case "month" -> b.month(source);
+          default -> b.year(source);
+        }
+      } else {
+        carry(b, table.schema().findColumnName(f.sourceId()), f);
+      }
+    }
+    return b.build();
+  }
+
+  /** Re-declares a field the coarse spec keeps as it is, under its own name. */
+  private static void carry(PartitionSpec.Builder b, String source, PartitionField f) {
+    String t = f.transform().toString();
+    if (t.equals("identity")) {
+      b.identity(source, f.name());
+    } else if (t.startsWith("bucket[")) {
+      b.bucket(source, Integer.parseInt(t.substring(7, t.length() - 1)), f.name());
+    } else if (t.startsWith("truncate[")) {
+      b.truncate(source, Integer.parseInt(t.substring(9, t.length() - 1)), f.name());
+    } else if (t.equals("year")) {
+      b.year(source, f.name());
+    } else if (t.equals("month")) {
+      b.month(source, f.name());
+    } else if (t.equals("day")) {
+      b.day(source, f.name());
+    } else if (t.equals("hour")) {
+      b.hour(source, f.name());
+    } else if (t.equals("void")) {
+      b.alwaysNull(source, f.name());
+    } else {
+      throw new UsageException("condense: cannot carry partition field " + f.name() + " with transform " + t);
+    }
+  }
+
+  private static PartitionSpec findCoarse(Table table, PartitionSpec fine, PartitionField field, String transform) {
+    for (PartitionSpec s : table.specs().values()) {
+      if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size()) {
+        continue;
+      }
+      boolean matches = true;
+      for (int i = 0; i < s.fields().size(); i++) {
+        PartitionField a = s.fields().get(i);
+        PartitionField f = fine.fields().get(i);
+        boolean same = f.fieldId() == field.fieldId()
+            ? a.sourceId() == f.sourceId() && a.transform().toString().equals(transform)
+            : a.sourceId() == f.sourceId() && a.transform().equals(f.transform());
+        matches &= same;
+      }
+      if (matches) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Adds a spec through the table's metadata builder, leaving the default spec as it was. */
+  private static PartitionSpec addSpecKeepingDefault(Table table, PartitionSpec spec, PartitionSpec fine, PartitionField field,
+      String transform) {
+    TableOperations ops = ((HasTableOperations) table).operations();
+    TableMetadata base = ops.refresh();
+    // UpdatePartitionSpec always makes its spec the default; the metadata builder can add one without
+    ops.commit(base, TableMetadata.buildFrom(base).addPartitionSpec(spec.toUnbound()).build());
+    table.refresh();
+    PartitionSpec added = findCoarse(table, fine, field, transform);
+    if (added == null || table.spec().specId() != fine.specId()) {
+      throw new IllegalStateException("the coarse spec was not added as a non-default spec");
+    }
+    return added;
+  }
+
+  private static Plan plan(Table table, PartitionSpec fine, int pos, PartitionField field, PartitionSpec coarse,
+      Granularity to, Duration olderThan) {
+    long cutoffDay = LocalDateTime.now(ZoneOffset.UTC).minus(olderThan).toLocalDate().toEpochDay();
+    Map<String, Group> groups = new LinkedHashMap<>();
+    String fineTransform = field.transform().toString();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (task.file().specId() != fine.specId()) {
+          continue;
+        }
+        Integer value = task.file().partition().get(pos, Integer.class);
+        if (value == null) {
+          continue;
+        }
+        int coarseValue = coarsen(fineTransform, value, to);
+        long endDay = endDay(to, coarseValue);
+        // only whole coarse partitions entirely before the cutoff: new rows may still arrive in younger ones
+        if (endDay > cutoffDay) {
+          continue;
+        }
+        PartitionData coarseData = new PartitionData(coarse.partitionType());
+        for (int i = 0; i < coarse.fields().size(); i++) {
+          coarseData.set(i, i == pos ? coarseValue : task.file().partition().get(i, Object.class));
+        }
+        String label = coarse.partitionToPath(coarseData);
+        groups.computeIfAbsent(label, k -> new Group(coarseData, new ArrayList<>())).tasks().add(task);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Plan(fine, pos, field, coarse, groups);
+  }
+
+  /** A fine time value (hours, days or months since 1970) as the coarse one. */
+  static int coarsen(String fineTransform, int value, Granularity to) {
+    LocalDate day = switch (fineTransform) {
+      case "hour" -> LocalDate.ofEpochDay(Math.floorDiv(value, 24));
+      case "day" -> LocalDate.ofEpochDay(value);
+      case "month" -> LocalDate.of(1970, 1, 1).plusMonths(value);
+      default -> throw new IllegalArgumentException(fineTransform);
+    };
+    return switch (to) {
+      case DAY -> (int) day.toEpochDay();
+      case MONTH -> (day.getYear() - 1970) * 12 + day.getMonthValue() - 1;
+      case YEAR -> day.getYear() - 1970;
+    };
+  }
+
+  /** The first day after a coarse partition, as days since 1970. */
+  static long endDay(Granularity to, int coarseValue) {
+    return switch (to) {
+      case DAY -> coarseValue + 1L;
+      case MONTH -> LocalDate.of(1970, 1, 1).plusMonths(coarseValue + 1L).toEpochDay();
+      case YEAR -> LocalDate.of(1970 + coarseValue + 1, 1, 1).toEpochDay();
+    };
+  }
+}

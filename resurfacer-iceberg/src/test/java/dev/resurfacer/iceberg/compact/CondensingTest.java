@@ -1,0 +1,178 @@
+package dev.resurfacer.iceberg.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.testing.Rows;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.iceberg.write.TableWrites;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CondensingTest {
+  static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "region", Types.StringType.get()),
+      Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
+      Types.NestedField.optional(4, "ts2", Types.TimestampType.withoutZone()));
+
+  @TempDir Path dir;
+  JdbcCatalog catalog;
+
+  @BeforeEach
+  void setUp() {
+    catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+  }
+
+  private Table dailyTable() {
+    Table table = catalog.buildTable(TableIdentifier.of("db", "events"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").identity("region").build())
+        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    long id = 0;
+    List<LocalDate> days = new ArrayList<>(List.of(LocalDate.of(2025, 1, 5), LocalDate.of(2025, 1, 20), LocalDate.of(2025, 2, 3)));
+    days.add(LocalDate.now(java.time.ZoneOffset.UTC).minusDays(1));
+    for (LocalDate day : days) {
+      for (String region : List.of("eu", "us")) {
+        for (int f = 0; f < 2; f++) {
+          List<Record> rows = new ArrayList<>();
+          for (int i = 0; i < 20; i++) {
+            Record r = GenericRecord.create(SCHEMA);
+            r.setField("id", id++);
+            r.setField("region", region);
+            r.setField("ts", day.atStartOfDay().plusMinutes(i * 37L));
+            rows.add(r);
+          }
+          table.newAppend().appendFile(TableWrites.writeData(table, rows).get(0)).commit();
+        }
+      }
+    }
+    table.refresh();
+    return table;
+  }
+
+  @Test
+  void agedDaysMoveIntoAMonthSpecThatIsNotTheDefault() throws IOException {
+    Table table = dailyTable();
+    int fineSpec = table.spec().specId();
+    List<String> before = Rows.sortedStrings(table);
+    String metadataBefore = ((HasTableOperations) table).operations().current().metadataFileLocation();
+
+    Condensing.CondenseResult preview = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults(), false);
+    assertThat(preview.partitions()).extracting(Condensing.Partition::partition)
+        .containsExactlyInAnyOrder("ts_month=2025-01/region=eu", "ts_month=2025-01/region=us",
+            "ts_month=2025-02/region=eu", "ts_month=2025-02/region=us");
+    assertThat(preview.partitions()).filteredOn(p -> p.partition().startsWith("ts_month=2025-01")).allSatisfy(p -> assertThat(p.files()).isEqualTo(4));
+    table.refresh();
+    assertThat(((HasTableOperations) table).operations().current().metadataFileLocation()).isEqualTo(metadataBefore);
+    assertThat(table.specs()).hasSize(1);
+
+    Condensing.CondenseResult result = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults(), true);
+
+    assertThat(result.committed()).isTrue();
+    assertThat(result.specAdded()).isTrue();
+    table.refresh();
+    assertThat(table.spec().specId()).as("the fine spec stays the default").isEqualTo(fineSpec);
+    assertThat(table.specs()).hasSize(2);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
+    long condenseCommits = 0;
+    for (Snapshot s : table.snapshots()) {
+      if ("condense".equals(s.summary().get(Compaction.SUMMARY_PROPERTY))) {
+        condenseCommits++;
+        assertThat(s.operation()).isEqualTo("replace");
+      }
+    }
+    assertThat(condenseCommits).as("one commit per output partition").isEqualTo(4);
+    assertManifestsHoldOneSpecEach(table);
+    List<DataFile> coarseFiles = new ArrayList<>();
+    table.newScan().planFiles().forEach(t -> {
+      if (t.file().specId() == result.coarseSpecId()) {
+        coarseFiles.add(t.file());
+      }
+    });
+    assertThat(coarseFiles).hasSize(4);
+    assertThat(coarseFiles).extracting(f -> table.specs().get(f.specId()).partitionToPath(f.partition()))
+        .containsExactlyInAnyOrder("ts_month=2025-01/region=eu", "ts_month=2025-01/region=us",
+            "ts_month=2025-02/region=eu", "ts_month=2025-02/region=us");
+
+    // new data keeps landing in the fine spec
+    Record late = GenericRecord.create(SCHEMA);
+    late.setField("id", 99_999L);
+    late.setField("region", "eu");
+    late.setField("ts", LocalDateTime.of(2025, 1, 7, 10, 0));
+    DataFile lateFile = TableWrites.writeData(table, List.of(late)).get(0);
+    assertThat(lateFile.specId()).isEqualTo(fineSpec);
+    table.newAppend().appendFile(lateFile).commit();
+
+    // running again reuses the coarse spec and condenses the newly arrived day into it
+    Condensing.CondenseResult again = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults(), true);
+    assertThat(again.specAdded()).isFalse();
+    assertThat(again.coarseSpecId()).isEqualTo(result.coarseSpecId());
+    assertThat(again.partitions()).extracting(Condensing.Partition::partition).containsExactly("ts_month=2025-01/region=eu");
+    table.refresh();
+    assertThat(table.specs()).hasSize(2);
+    assertManifestsHoldOneSpecEach(table);
+  }
+
+  @Test
+  void ambiguousOrMissingTimeFieldsAreRefused() {
+    Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build()).create();
+    assertThatThrownBy(() -> Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
+        .isInstanceOf(UsageException.class).hasMessageContaining("2 time fields finer than month").hasMessageContaining("cannot tell which");
+    Table none = catalog.buildTable(TableIdentifier.of("db", "none"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build()).create();
+    assertThatThrownBy(() -> Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), false))
+        .isInstanceOf(UsageException.class).hasMessageContaining("has no time partition finer than year");
+    Table monthly = catalog.buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build()).create();
+    assertThatThrownBy(() -> Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
+        .isInstanceOf(UsageException.class);
+  }
+
+  @Test
+  void coarseningArithmetic() {
+    assertThat(Condensing.coarsen("day", (int) LocalDate.of(2025, 2, 28).toEpochDay(), Condensing.Granularity.MONTH)).isEqualTo(55 * 12 + 1);
+    assertThat(Condensing.coarsen("hour", -1, Condensing.Granularity.DAY)).isEqualTo(-1);
+    assertThat(Condensing.coarsen("month", 13, Condensing.Granularity.YEAR)).isEqualTo(1);
+    assertThat(Condensing.endDay(Condensing.Granularity.MONTH, 55 * 12)).isEqualTo(LocalDate.of(2025, 2, 1).toEpochDay());
+  }
+
+  private static void assertManifestsHoldOneSpecEach(Table table) throws IOException {
+    for (ManifestFile m : table.currentSnapshot().dataManifests(table.io())) {
+      try (ManifestReader<DataFile> reader = ManifestFiles.read(m, table.io(), table.specs())) {
+        for (DataFile f : reader) {
+          assertThat(f.specId()).as("manifest %s", m.path()).isEqualTo(m.partitionSpecId());
+        }
+      }
+    }
+  }
+}
