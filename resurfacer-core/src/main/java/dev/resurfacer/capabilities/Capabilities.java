@@ -28,6 +28,8 @@ public final class Capabilities {
             "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
         new Capability("rewrite-manifests", Status.WORKS,
             "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
+        new Capability("rewrite-position-deletes", Status.WORKS, "core planner and commit manager; keeps entries of live data files only; v2 (v3 uses deletion vectors)"),
+        new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
         new Capability("maintain", Status.NOT_YET, "fleet issue"),
         new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
   }

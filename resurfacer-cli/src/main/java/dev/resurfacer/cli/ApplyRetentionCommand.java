@@ -1,0 +1,62 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.iceberg.retention.MetadataRetention;
+import dev.resurfacer.units.ByteSizes;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "apply-retention", description = {
+    "Set metadata.json retention (write.metadata.previous-versions-max, delete-after-commit) and report stranded metadata files.",
+    "Previews unless --yes is given; remove-orphans sweeps files that are already stranded."})
+final class ApplyRetentionCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions act;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  @Option(names = "--keep", paramLabel = "N", description = "metadata.json versions to keep in the log (default 100, Iceberg's default).", defaultValue = "100")
+  int keep;
+
+  @Option(names = "--no-delete-after-commit", description = "Only trim the log; leave trimmed files on disk (not recommended: they become orphans).")
+  boolean noDelete;
+
+  ApplyRetentionCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    if (keep < 1) {
+      throw new dev.resurfacer.UsageException("--keep must be at least 1 (got " + keep + ")");
+    }
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      MetadataRetention.Result r = MetadataRetention.apply(open.table(), keep, !noDelete, act.yes);
+      PrintWriter out = spec.commandLine().getOut();
+      if (outputOptions.json()) {
+        out.println(Json.write(r));
+      } else {
+        out.printf(Locale.ROOT, "%s: %d metadata.json in the log; %d stranded on disk (%s) for remove-orphans to sweep%n", r.table(),
+            r.metadataInLog(), r.strandedFiles(), ByteSizes.format(r.strandedBytes()));
+        out.println(r.propertiesToSet().isEmpty() ? "retention properties already set"
+            : (r.committed() ? "set " : "would set ") + r.propertiesToSet());
+        if (!act.yes && !r.propertiesToSet().isEmpty()) {
+          out.println("preview only: nothing was changed (run with --yes to apply)");
+        }
+      }
+      out.flush();
+      return Main.OK;
+    }
+  }
+}

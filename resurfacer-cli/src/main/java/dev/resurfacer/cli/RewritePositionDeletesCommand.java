@@ -1,0 +1,58 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
+import dev.resurfacer.units.ByteSizes;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "rewrite-position-deletes", description = {
+    "Compact small position-delete files per partition (format v2), dropping entries whose data file is gone.",
+    "Previews unless --yes is given."})
+final class RewritePositionDeletesCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions act;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "Planner options by Spark's rewrite_position_delete_files names (min-input-files, rewrite-all, target-file-size-bytes, ...).")
+  Map<String, String> options = new LinkedHashMap<>();
+
+  RewritePositionDeletesCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);
+      PrintWriter out = spec.commandLine().getOut();
+      if (outputOptions.json()) {
+        out.println(Json.write(r));
+      } else {
+        for (PositionDeleteRewrite.Group g : r.groups()) {
+          out.printf(Locale.ROOT, "  %-40s %3d delete files %9s -> %d, %d entries kept, %d dropped (data file gone)%n", g.partition(),
+              g.inputFiles(), ByteSizes.format(g.inputBytes()), g.outputFiles(), g.keptEntries(), g.droppedEntries());
+        }
+        out.println(r.groups().isEmpty() ? "no position-delete files to rewrite in " + r.table()
+            : r.committed() ? "rewrote " + r.rewrittenFiles() + " position-delete files in snapshot " + r.snapshotId()
+            : "preview only: nothing was changed (run with --yes to rewrite)");
+      }
+      out.flush();
+      return Main.OK;
+    }
+  }
+}
