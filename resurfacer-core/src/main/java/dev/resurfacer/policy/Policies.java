@@ -32,6 +32,11 @@ public final class Policies {
     return new Policies(PolicyLayer.EMPTY, List.of());
   }
 
+  /** Whether {@code table} matches {@code glob} as a {@code tables:} key would ({@code *} matches any run of characters). */
+  public static boolean globMatches(String glob, String table) {
+    return new TablePattern(glob, 0).matches(table);
+  }
+
   /** The {@code tables:} patterns, in file order. */
   public List<String> patterns() {
     return rules.stream().map(r -> r.pattern().text()).toList();

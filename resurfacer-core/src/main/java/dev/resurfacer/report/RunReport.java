@@ -19,6 +19,23 @@ public record RunReport(int schemaVersion, String mode, String startedAt, long d
     tables = List.copyOf(tables);
   }
 
+  /** Tables per outcome ({@code done}, {@code failed}, ...), every outcome present, in enum order. */
+  @com.fasterxml.jackson.annotation.JsonProperty("summary")
+  public java.util.Map<String, Long> summary() {
+    java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+    m.put("tables", (long) tables.size());
+    for (Outcome o : Outcome.values()) {
+      m.put(o.json(), count(o));
+    }
+    return m;
+  }
+
+  /** Combines the reports of several catalogs' runs into one. */
+  public static RunReport merge(String mode, String startedAt, long durationMs, List<RunReport> parts) {
+    return new RunReport(SCHEMA_VERSION, mode, startedAt, durationMs,
+        parts.stream().flatMap(p -> p.tables().stream()).toList());
+  }
+
   public long count(Outcome outcome) {
     return tables.stream().filter(t -> t.outcome() == outcome).count();
   }

@@ -115,7 +115,7 @@ final class BuiltInExecutors {
       Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
           "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
       if (r.alreadyClustered() || r.dataManifestsBefore() == 0) {
-        return Step.nothingToDo(r.dataManifestsBefore() + " data manifest(s), already one per partition", m);
+        return Step.nothingToDo(r.dataManifestsBefore() == 0 ? "no data manifests" : "data manifests already clustered by partition", m);
       }
       return r.committed()
           ? Step.done("rewrote " + r.dataManifestsBefore() + " data manifest(s) into " + r.dataManifestsAfter(), m)
