@@ -94,11 +94,13 @@ final class MaintainCommand implements Callable<Integer> {
       }
       RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
           (System.nanoTime() - t0) / 1_000_000, parts);
+      // the run has happened by now: a report that cannot be written is reported, not a usage error
+      boolean written = true;
       if (reportFile != null) {
-        write(ctx.workingDir().resolve(reportFile), HtmlReport.render(report));
+        written &= write(ctx.workingDir().resolve(reportFile), HtmlReport.render(report));
       }
       if (metricsFile != null) {
-        write(ctx.workingDir().resolve(metricsFile), PrometheusReport.render(report));
+        written &= write(ctx.workingDir().resolve(metricsFile), PrometheusReport.render(report));
       }
       PrintWriter out = spec.commandLine().getOut();
       if (report.tables().isEmpty()) {
@@ -107,7 +109,7 @@ final class MaintainCommand implements Callable<Integer> {
         out.println(outputOptions.json() ? Json.write(report) : TextReport.render(report));
       }
       out.flush();
-      return report.exitCode();
+      return written ? report.exitCode() : Math.max(report.exitCode(), Main.FAILED);
     } finally {
       open.forEach(Resurfacer::close);
     }
@@ -127,15 +129,19 @@ final class MaintainCommand implements Callable<Integer> {
   }
 
   /** Written beside the target and renamed over it, so a reader (or a scrape) never sees half a file. */
-  private static void write(Path target, String text) {
+  private boolean write(Path target, String text) {
     try {
       Path parent = target.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       Path tmp = Files.createTempFile(parent, ".resurfacer-", ".tmp");
       Files.writeString(tmp, text);
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return true;
     } catch (IOException e) {
-      throw new UsageException("cannot write " + target + ": " + e.getMessage());
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("error: cannot write " + target + ": " + e.getMessage());
+      err.flush();
+      return false;
     }
   }
 }
