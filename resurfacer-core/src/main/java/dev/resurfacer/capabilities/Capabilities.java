@@ -28,7 +28,10 @@ public final class Capabilities {
             "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
         new Capability("rewrite-manifests", Status.WORKS,
             "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
-        new Capability("maintain", Status.NOT_YET, "fleet issue"),
+        new Capability("maintain", Status.WORKS,
+            "every table of every configured catalog by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
+        new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml; strict one-line errors"),
+        new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
   }
 }
