@@ -7,7 +7,6 @@ import dev.resurfacer.units.Durations;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,9 +19,6 @@ import java.util.TreeSet;
  */
 record PolicyLayer(Map<String, Map<String, Object>> sections) {
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
-
-  static final List<String> OPERATIONS =
-      List.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
 
   private static final Map<String, Set<String>> KEYS = Map.of(
       "compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
