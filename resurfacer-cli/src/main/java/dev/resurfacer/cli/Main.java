@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
-      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class,
+      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, MaintainCommand.class, PolicyCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
   public static final int OK = 0;

@@ -30,7 +30,10 @@ public final class Capabilities {
             "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
         new Capability("rewrite-position-deletes", Status.WORKS, "core planner and commit manager; keeps entries of live data files only; v2 (v3 uses deletion vectors)"),
         new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
-        new Capability("maintain", Status.NOT_YET, "fleet issue"),
+        new Capability("maintain", Status.WORKS,
+            "every table of every configured catalog by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
+        new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml; strict one-line errors"),
+        new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.policy.Policies;
+import dev.resurfacer.policy.PolicyParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,12 +17,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads {@code resurfacer.yml} strictly: an unknown key, a wrong type or a missing value is a
+ * Reads {@code resurfacer.yml} (catalogs, and the maintenance policy in {@code defaults:} and
+ * {@code tables:}) strictly: an unknown key, a wrong type or a missing value is a
  * {@link UsageException} naming the file and the key's path, so a typo never silently changes what
  * runs.
  */
 public final class ConfigFile {
-  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog");
+  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
 
   private ConfigFile() {}
@@ -64,7 +67,8 @@ public final class ConfigFile {
     if (defaultCatalog == null && catalogs.size() == 1) {
       defaultCatalog = catalogs.keySet().iterator().next();
     }
-    return new ResurfacerConfig(catalogs, defaultCatalog);
+    Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
+    return new ResurfacerConfig(catalogs, defaultCatalog, policies);
   }
 
   private static CatalogConfig catalog(String name, JsonNode node, String source, Secrets secrets) {

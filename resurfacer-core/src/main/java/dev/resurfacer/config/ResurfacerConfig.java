@@ -1,11 +1,13 @@
 package dev.resurfacer.config;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.policy.Policies;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The parsed {@code resurfacer.yml}: named catalogs and which one is the default.
+ * The parsed {@code resurfacer.yml}: named catalogs, which one is the default, and the maintenance
+ * policies ({@code defaults:} and {@code tables:}, see {@link Policies}).
  *
  * <pre>
  * catalogs:
@@ -19,9 +21,14 @@ import java.util.Map;
  * default-catalog: lake
  * </pre>
  */
-public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog) {
+public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
   public ResurfacerConfig {
     catalogs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(catalogs));
+    policies = policies == null ? Policies.none() : policies;
+  }
+
+  public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog) {
+    this(catalogs, defaultCatalog, Policies.none());
   }
 
   public static ResurfacerConfig empty() {

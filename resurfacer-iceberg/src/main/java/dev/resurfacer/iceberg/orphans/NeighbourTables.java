@@ -51,6 +51,10 @@ final class NeighbourTables {
           other = catalog.loadTable(id);
         } catch (NoSuchTableException e) {
           continue;
+        } catch (RuntimeException e) {
+          // an unreadable table's location is unknown, so it could lie inside ours
+          throw new SafetyRefusal("scope: cannot read table " + id + " to check that it does not overlap this table ("
+              + dev.resurfacer.iceberg.catalog.Catalogs.rootMessage(e) + ")");
         }
         checked++;
         TableMetadata meta = other instanceof HasTableOperations ops ? ops.operations().current() : null;

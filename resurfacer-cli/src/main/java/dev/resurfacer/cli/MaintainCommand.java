@@ -1,0 +1,147 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.config.ResurfacerConfig;
+import dev.resurfacer.config.Secrets;
+import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.maintain.Maintain;
+import dev.resurfacer.maintain.MaintenancePlan;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.policy.Policies;
+import dev.resurfacer.report.HtmlReport;
+import dev.resurfacer.report.PrometheusReport;
+import dev.resurfacer.report.RunReport;
+import dev.resurfacer.report.TextReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "maintain", description = {
+    "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml: compact, remove",
+    "dangling deletes, rewrite manifests, expire snapshots, remove orphans. Previews unless --yes is given.",
+    "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."})
+final class MaintainCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions act;
+
+  @Option(names = "--tables", paramLabel = "GLOB", description = "Only tables matching this, e.g. raw.* or *.events (default: all).")
+  String tables;
+
+  @Option(names = "--parallel", paramLabel = "N", description = "Tables maintained at once (default 1).", defaultValue = "1")
+  int parallel;
+
+  @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report here.")
+  String reportFile;
+
+  @Option(names = "--metrics-file", paramLabel = "FILE", description = "Also write Prometheus metrics here (node-exporter textfile collector).")
+  String metricsFile;
+
+  MaintainCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    if (parallel < 1) {
+      throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
+    }
+    ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
+        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
+    Policies policies = config.policies();
+    List<CatalogConfig> catalogs = catalogs(config);
+    Mode mode = act.yes ? Mode.COMMIT : Mode.PREVIEW;
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+
+    // Everything that can be wrong with the configuration is found before the first table is touched.
+    Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
+    List<Resurfacer> open = new ArrayList<>();
+    try {
+      for (CatalogConfig c : catalogs) {
+        Resurfacer r = Resurfacer.connect(c).parallel(parallel);
+        open.add(r);
+        List<Maintain> entries = new ArrayList<>();
+        for (String table : r.tables()) {
+          if (tables == null || Policies.globMatches(tables, table)) {
+            entries.add(Maintain.fromPolicy(table, policies.effective(table).policy()));
+          }
+        }
+        plans.put(c, new MaintenancePlan(entries));
+      }
+      List<RunReport> parts = new ArrayList<>();
+      int i = 0;
+      for (MaintenancePlan plan : plans.values()) {
+        parts.add(open.get(i++).run(plan, mode));
+      }
+      RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
+          (System.nanoTime() - t0) / 1_000_000, parts);
+      // the run has happened by now: a report that cannot be written is reported, not a usage error
+      boolean written = true;
+      if (reportFile != null) {
+        written &= write(ctx.workingDir().resolve(reportFile), HtmlReport.render(report));
+      }
+      if (metricsFile != null) {
+        written &= write(ctx.workingDir().resolve(metricsFile), PrometheusReport.render(report));
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (report.tables().isEmpty()) {
+        out.println(outputOptions.json() ? Json.write(report) : "no tables matched" + (tables == null ? "" : " " + tables));
+      } else {
+        out.println(outputOptions.json() ? Json.write(report) : TextReport.render(report));
+      }
+      out.flush();
+      return written ? report.exitCode() : Math.max(report.exitCode(), Main.FAILED);
+    } finally {
+      open.forEach(Resurfacer::close);
+    }
+  }
+
+  /** Ad-hoc flags or --catalog name one catalog; otherwise every catalog of the file (or the embedded default). */
+  private List<CatalogConfig> catalogs(ResurfacerConfig config) {
+    if (catalogOptions.catalogUri != null || catalogOptions.catalog != null || config.catalogs().isEmpty()
+        || ctx.env().containsKey("RESURFACER_CATALOG_URI") || ctx.env().containsKey("RESURFACER_CATALOG")) {
+      return List.of(catalogOptions.resolve(ctx));
+    }
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
+    if (catalogOptions.warehouse != null) {
+      all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
+    }
+    return all;
+  }
+
+  /** Written beside the target and renamed over it, so a reader (or a scrape) never sees half a file. */
+  private boolean write(Path target, String text) {
+    try {
+      Path parent = target.toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      Path tmp = Files.createTempFile(parent, ".resurfacer-", ".tmp");
+      Files.writeString(tmp, text);
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return true;
+    } catch (IOException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("error: cannot write " + target + ": " + e.getMessage());
+      err.flush();
+      return false;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.config.ResurfacerConfig;
+import dev.resurfacer.config.Secrets;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.policy.EffectivePolicy;
+import dev.resurfacer.policy.TablePolicy;
+import dev.resurfacer.units.Durations;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "policy", description = {
+    "Print the effective maintenance policy of a table: built-in defaults, then defaults:, then every",
+    "matching tables: entry of resurfacer.yml from least to most specific. Reads only the configuration."})
+final class PolicyCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  String tableName;
+
+  PolicyCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    Catalogs.parseIdentifier(tableName);
+    ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
+        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
+    EffectivePolicy p = config.policies().effective(tableName);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(outputOptions.json() ? Json.write(json(p)) : render(p));
+    out.flush();
+    return Main.OK;
+  }
+
+  static Map<String, Object> json(EffectivePolicy e) {
+    TablePolicy p = e.policy();
+    Map<String, Object> ops = new LinkedHashMap<>();
+    Map<String, Object> compact = new LinkedHashMap<>();
+    compact.put("enabled", p.compact().enabled());
+    compact.put("strategy", p.compact().strategy());
+    compact.put("options", new java.util.TreeMap<>(p.compact().options()));
+    ops.put("compact", compact);
+    ops.put("remove-dangling-deletes", Map.of("enabled", p.removeDanglingDeletes().enabled()));
+    ops.put("rewrite-manifests", Map.of("enabled", p.rewriteManifests().enabled()));
+    Map<String, Object> expire = new LinkedHashMap<>();
+    expire.put("enabled", p.expire().enabled());
+    expire.put("older-than", duration(p.expire().olderThan()));
+    expire.put("retain-last", p.expire().retainLast());
+    ops.put("expire", expire);
+    Map<String, Object> orphans = new LinkedHashMap<>();
+    orphans.put("enabled", p.removeOrphans().enabled());
+    orphans.put("older-than", duration(p.removeOrphans().olderThan()));
+    ops.put("remove-orphans", orphans);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("table", e.table());
+    out.put("matched", e.matched());
+    out.put("operations", ops);
+    return out;
+  }
+
+  static String render(EffectivePolicy e) {
+    TablePolicy p = e.policy();
+    StringBuilder b = new StringBuilder();
+    b.append(e.table()).append("  matched: ").append(e.matched().isEmpty() ? "(defaults only)" : String.join(", ", e.matched()))
+        .append("  (operations run in this order)\n");
+    b.append(line("compact", p.compact().enabled(), "strategy " + p.compact().strategy()
+        + (p.compact().options().isEmpty() ? ", Spark's option defaults" : ", " + new java.util.TreeMap<>(p.compact().options()))));
+    b.append(line("remove-dangling-deletes", p.removeDanglingDeletes().enabled(), ""));
+    b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), ""));
+    b.append(line("expire", p.expire().enabled(), "older-than "
+        + (p.expire().olderThan() == null ? "table property (history.expire.max-snapshot-age-ms)" : Durations.format(p.expire().olderThan()))
+        + ", retain-last " + (p.expire().retainLast() == null ? "table property (history.expire.min-snapshots-to-keep)" : p.expire().retainLast())));
+    b.append(line("remove-orphans", p.removeOrphans().enabled(), "older-than " + Durations.format(p.removeOrphans().olderThan())));
+    return b.toString().stripTrailing();
+  }
+
+  private static String line(String op, boolean enabled, String detail) {
+    return String.format("  %-24s %-8s %s%n", op, enabled ? "enabled" : "disabled", enabled ? detail : "");
+  }
+
+  private static String duration(Duration d) {
+    return d == null ? null : Durations.format(d);
+  }
+}

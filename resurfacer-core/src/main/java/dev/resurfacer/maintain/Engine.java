@@ -1,0 +1,42 @@
+package dev.resurfacer.maintain;
+
+import dev.resurfacer.report.TableStats;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a table format or engine supplies so the runner can maintain its tables without knowing
+ * which one it is: listing, opening, measuring and leasing tables, and executors for the built-in
+ * operations. Iceberg implements it today; Delta and Spark engines implement the same interface.
+ *
+ * @param <T> the engine's handle for one open table
+ */
+public interface Engine<T> extends AutoCloseable {
+  /** The catalog's name, shown in reports. */
+  String catalogName();
+
+  /** Every table ({@code namespace.table}) of the catalog, in every namespace. */
+  List<String> allTables();
+
+  /** The tables of one namespace; fails if the namespace does not exist. */
+  List<String> tablesIn(String namespace);
+
+  T open(String table);
+
+  /** Re-reads the table's current state; called before each operation and before measuring. */
+  void refresh(T table);
+
+  TableStats stats(T table);
+
+  /**
+   * Takes this table's maintenance lease for {@code ttl}, or throws {@link LeaseHeld} naming the
+   * holder. Only {@link Mode#COMMIT} runs take it, so a preview writes nothing.
+   */
+  AutoCloseable lease(T table, String owner, Duration ttl);
+
+  /** Executors for the built-in operations. */
+  List<OperationExecutor<?, T>> builtInExecutors();
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,103 @@
+package dev.resurfacer.maintain;
+
+import dev.resurfacer.policy.TablePolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which tables to maintain and how: an immutable spec built fluently. Each call returns a new spec.
+ *
+ * <pre>
+ * Maintain.namespace("raw").compact().expireSnapshots(Duration.ofDays(5), 1)
+ * Maintain.table("analytics.events").compact(Map.of("min-input-files", "2")).removeOrphans(Duration.ofDays(3))
+ * </pre>
+ *
+ * Declaring an operation a second time replaces the first declaration.
+ *
+ * @param target {@code namespace.table}, or a namespace when {@code namespace} is true
+ */
+public record Maintain(String target, boolean namespace, List<Operation> operations) {
+  public Maintain {
+    if (target == null || target.isBlank()) {
+      throw new IllegalArgumentException("target must not be empty");
+    }
+    operations = List.copyOf(operations);
+  }
+
+  public static Maintain table(String name) {
+    if (!name.contains(".")) {
+      throw new IllegalArgumentException("table must be namespace.table (got '" + name + "')");
+    }
+    return new Maintain(name, false, List.of());
+  }
+
+  public static Maintain namespace(String name) {
+    return new Maintain(name, true, List.of());
+  }
+
+  /** Every operation the policy enables, with its settings. */
+  public static Maintain fromPolicy(String table, TablePolicy p) {
+    Maintain m = table(table);
+    if (p.compact().enabled()) {
+      m = m.then(new Compact(p.compact().strategy(), p.compact().options()));
+    }
+    if (p.removeDanglingDeletes().enabled()) {
+      m = m.removeDanglingDeletes();
+    }
+    if (p.rewriteManifests().enabled()) {
+      m = m.rewriteManifests();
+    }
+    if (p.expire().enabled()) {
+      m = m.then(new ExpireSnapshots(p.expire().olderThan(), p.expire().retainLast()));
+    }
+    if (p.removeOrphans().enabled()) {
+      m = m.removeOrphans(p.removeOrphans().olderThan());
+    }
+    return m;
+  }
+
+  /** Bin-pack with Spark's defaults. */
+  public Maintain compact() {
+    return then(Compact.binpack());
+  }
+
+  /** Bin-pack with Spark-named options, e.g. {@code target-file-size-bytes}, {@code min-input-files}. */
+  public Maintain compact(Map<String, String> options) {
+    return then(new Compact("binpack", options));
+  }
+
+  public Maintain removeDanglingDeletes() {
+    return then(new RemoveDanglingDeletes());
+  }
+
+  public Maintain rewriteManifests() {
+    return then(new RewriteManifests());
+  }
+
+  /** Expiry by the table's own retention properties. */
+  public Maintain expireSnapshots() {
+    return then(ExpireSnapshots.tableDefaults());
+  }
+
+  public Maintain expireSnapshots(Duration olderThan, int retainLast) {
+    return then(new ExpireSnapshots(olderThan, retainLast));
+  }
+
+  public Maintain removeOrphans(Duration olderThan) {
+    return then(new RemoveOrphans(olderThan));
+  }
+
+  /** Adds any operation, built-in or custom. */
+  public Maintain then(Operation operation) {
+    List<Operation> ops = new ArrayList<>();
+    for (Operation o : operations) {
+      if (!o.name().equals(operation.name())) {
+        ops.add(o);
+      }
+    }
+    ops.add(operation);
+    return new Maintain(target, namespace, ops);
+  }
+}

@@ -1,0 +1,235 @@
+package dev.resurfacer.maintain;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.UsageException;
+import dev.resurfacer.report.OperationResult;
+import dev.resurfacer.report.Outcome;
+import dev.resurfacer.report.RunReport;
+import dev.resurfacer.report.TableReport;
+import dev.resurfacer.report.TableStats;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link MaintenancePlan} against one {@link Engine}: for each table, in parallel across
+ * tables, take the lease (commit runs only), measure, run its operations in {@link Operation#order()}
+ * through the registered executors, measure again, release. A table that fails is recorded and the
+ * others go on. Engine-specific entry points (such as Iceberg's {@code Resurfacer}) wrap this.
+ */
+public final class MaintenanceRunner<T> {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.resurfacer.maintain");
+
+  private final Engine<T> engine;
+  private final Map<Class<?>, OperationExecutor<?, T>> executors;
+  private final int parallel;
+  private final Duration leaseTtl;
+
+  public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
+    if (parallel < 1) {
+      throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
+    }
+    Map<Class<?>, OperationExecutor<?, T>> byType = new LinkedHashMap<>();
+    for (OperationExecutor<?, T> e : engine.builtInExecutors()) {
+      byType.put(e.operationType(), e);
+    }
+    for (OperationExecutor<?, T> e : executors) {
+      byType.put(e.operationType(), e);
+    }
+    this.engine = engine;
+    this.executors = Map.copyOf(byType);
+    this.parallel = parallel;
+    this.leaseTtl = leaseTtl;
+  }
+
+  /** Per table, its operations in run order. Namespaces are expanded here; an unknown one is an error before anything runs. */
+  Map<String, List<Operation>> resolve(MaintenancePlan plan) {
+    Map<String, Map<String, Operation>> byTable = new LinkedHashMap<>();
+    for (Maintain m : plan.entries()) {
+      List<String> tables = m.namespace() ? engine.tablesIn(m.target()) : List.of(m.target());
+      for (String t : tables) {
+        Map<String, Operation> ops = byTable.computeIfAbsent(t, k -> new LinkedHashMap<>());
+        for (Operation o : m.operations()) {
+          if (!executors.containsKey(o.getClass())) {
+            throw new UsageException("no executor is registered for operation '" + o.name() + "' (" + o.getClass().getName() + ")");
+          }
+          ops.remove(o.name());
+          ops.put(o.name(), o);
+        }
+      }
+    }
+    Map<String, List<Operation>> out = new LinkedHashMap<>();
+    byTable.forEach((t, ops) -> {
+      List<Operation> sorted = new ArrayList<>(ops.values());
+      sorted.sort(Comparator.comparingInt(Operation::order));
+      out.put(t, List.copyOf(sorted));
+    });
+    return out;
+  }
+
+  public RunReport run(MaintenancePlan plan, Mode mode) {
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+    Map<String, List<Operation>> work = resolve(plan);
+    String owner = owner();
+    List<TableReport> reports = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, work.size())), r -> {
+      Thread th = new Thread(r, "resurfacer-maintain");
+      th.setDaemon(true);
+      return th;
+    });
+    try {
+      List<Future<TableReport>> futures = new ArrayList<>();
+      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner))));
+      for (Future<TableReport> f : futures) {
+        try {
+          reports.add(f.get());
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("maintaining a table threw outside its report", e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new RunReport(RunReport.SCHEMA_VERSION, mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
+        millisSince(t0), reports);
+  }
+
+  private TableReport maintainTable(String table, List<Operation> ops, Mode mode, String owner) {
+    long t0 = System.nanoTime();
+    String catalog = engine.catalogName();
+    T handle;
+    TableStats before;
+    try {
+      handle = engine.open(table);
+      before = engine.stats(handle);
+    } catch (Exception e) {
+      String msg = "cannot open table: " + rootMessage(e);
+      log(catalog, table, "open", Outcome.FAILED, millisSince(t0), msg);
+      return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
+          ops.stream().map(o -> skipped(o, "the table could not be opened")).toList());
+    }
+    AutoCloseable lease = null;
+    if (mode == Mode.COMMIT) {
+      try {
+        lease = engine.lease(handle, owner, leaseTtl);
+      } catch (LeaseHeld e) {
+        String msg = "skipped: " + e.getMessage();
+        log(catalog, table, "lease", Outcome.SKIPPED, millisSince(t0), msg);
+        return new TableReport(catalog, table, Outcome.SKIPPED, msg, millisSince(t0), before, null,
+            ops.stream().map(o -> skipped(o, "another run holds the table's lease")).toList());
+      } catch (Exception e) {
+        String msg = "cannot take the table's lease: " + rootMessage(e);
+        log(catalog, table, "lease", Outcome.FAILED, millisSince(t0), msg);
+        return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), before, null,
+            ops.stream().map(o -> skipped(o, "the lease could not be taken")).toList());
+      }
+    }
+    List<OperationResult> results = new ArrayList<>();
+    Outcome tableOutcome = mode == Mode.COMMIT ? Outcome.DONE : Outcome.PREVIEWED;
+    String tableMessage = null;
+    try {
+      for (Operation op : ops) {
+        if (tableOutcome == Outcome.FAILED || tableOutcome == Outcome.REFUSED) {
+          results.add(skipped(op, "an earlier operation on this table " + tableOutcome.json()));
+          continue;
+        }
+        OperationResult r = runOne(op, handle, mode);
+        results.add(r);
+        log(catalog, table, op.name(), r.outcome(), r.durationMs(), r.message());
+        if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.REFUSED) {
+          tableOutcome = r.outcome();
+          tableMessage = op.name() + " " + r.outcome().json() + ": " + r.message();
+        }
+      }
+    } finally {
+      if (lease != null) {
+        try {
+          lease.close();
+        } catch (Exception e) {
+          LOG.warn("table={}.{} operation=lease outcome=failed message=\"cannot release: {}\"", catalog, table, rootMessage(e));
+        }
+      }
+    }
+    TableStats after = null;
+    if (mode == Mode.COMMIT) {
+      try {
+        engine.refresh(handle);
+        after = engine.stats(handle);
+      } catch (Exception e) {
+        LOG.warn("table={}.{} operation=measure outcome=failed message=\"{}\"", catalog, table, rootMessage(e));
+      }
+    }
+    return new TableReport(catalog, table, tableOutcome, tableMessage, millisSince(t0), before, after, results);
+  }
+
+  @SuppressWarnings("unchecked")
+  private OperationResult runOne(Operation op, T handle, Mode mode) {
+    OperationExecutor<Operation, T> executor = (OperationExecutor<Operation, T>) executors.get(op.getClass());
+    long t0 = System.nanoTime();
+    try {
+      engine.refresh(handle);
+      Step step = executor.execute(op, handle, mode);
+      return new OperationResult(op.name(), step.outcome(), step.message(), millisSince(t0), step.metrics());
+    } catch (SafetyRefusal e) {
+      return new OperationResult(op.name(), Outcome.REFUSED, e.getMessage(), millisSince(t0), Map.of());
+    } catch (Exception e) {
+      return new OperationResult(op.name(), Outcome.FAILED, rootMessage(e), millisSince(t0), Map.of());
+    }
+  }
+
+  private static OperationResult skipped(Operation op, String why) {
+    return new OperationResult(op.name(), Outcome.SKIPPED, why, 0, Map.of());
+  }
+
+  private static void log(String catalog, String table, String operation, Outcome outcome, long ms, String message) {
+    String line = "table={}.{} operation={} outcome={} duration_ms={} message=\"{}\"";
+    Object[] args = {catalog, table, operation, outcome.json(), ms, message == null ? "" : message.replace('"', '\'')};
+    if (outcome == Outcome.FAILED || outcome == Outcome.REFUSED) {
+      LOG.warn(line, args);
+    } else {
+      LOG.info(line, args);
+    }
+  }
+
+  private static long millisSince(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  private static String owner() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      host = "unknown-host";
+    }
+    return "resurfacer@" + host + "/" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    if (t != e && e.getMessage() != null && !e.getMessage().contains(m)) {
+      m = e.getMessage() + ": " + m;
+    }
+    return m.lines().findFirst().orElse(m);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.resurfacer.policy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code defaults:} and {@code tables:} sections of {@code resurfacer.yml}, already validated.
+ * {@link #effective} layers, for one table: the built-in policy, then {@code defaults:}, then every
+ * matching {@code tables:} entry from least to most specific, each overriding only the keys it sets.
+ *
+ * <pre>
+ * Policies policies = config.policies();
+ * EffectivePolicy p = policies.effective("raw.events");   // raw.events > raw.* > * > defaults
+ * </pre>
+ */
+public final class Policies {
+  private final PolicyLayer defaults;
+  private final List<Rule> rules;
+
+  record Rule(TablePattern pattern, PolicyLayer layer) {}
+
+  Policies(PolicyLayer defaults, List<Rule> rules) {
+    this.defaults = defaults;
+    this.rules = List.copyOf(rules);
+  }
+
+  public static Policies none() {
+    return new Policies(PolicyLayer.EMPTY, List.of());
+  }
+
+  /** Whether {@code table} matches {@code glob} as a {@code tables:} key would ({@code *} matches any run of characters). */
+  public static boolean globMatches(String glob, String table) {
+    return new TablePattern(glob, 0).matches(table);
+  }
+
+  /** The {@code tables:} patterns, in file order. */
+  public List<String> patterns() {
+    return rules.stream().map(r -> r.pattern().text()).toList();
+  }
+
+  public EffectivePolicy effective(String table) {
+    List<Rule> matching = new ArrayList<>();
+    for (Rule r : rules) {
+      if (r.pattern().matches(table)) {
+        matching.add(r);
+      }
+    }
+    matching.sort((a, b) -> TablePattern.SPECIFICITY.compare(a.pattern(), b.pattern()));
+    Map<String, Map<String, Object>> merged = new LinkedHashMap<>();
+    defaults.mergeInto(merged);
+    for (Rule r : matching) {
+      r.layer().mergeInto(merged);
+    }
+    TablePolicy policy = build(merged);
+    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
+    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+  }
+
+  private static TablePolicy build(Map<String, Map<String, Object>> m) {
+    TablePolicy b = TablePolicy.BUILT_IN;
+    Map<String, Object> c = m.getOrDefault("compact", Map.of());
+    Map<String, String> options = new LinkedHashMap<>(b.compact().options());
+    c.forEach((k, v) -> {
+      if (v instanceof String s && !k.equals("strategy")) {
+        options.put(k, s);
+      }
+    });
+    Map<String, Object> e = m.getOrDefault("expire", Map.of());
+    Map<String, Object> o = m.getOrDefault("remove-orphans", Map.of());
+    return new TablePolicy(
+        new TablePolicy.Compact(flag(c, b.compact().enabled()), (String) c.getOrDefault("strategy", b.compact().strategy()),
+            Collections.unmodifiableMap(options)),
+        new TablePolicy.Expire(flag(e, b.expire().enabled()), (Duration) e.getOrDefault("older-than", b.expire().olderThan()),
+            (Integer) e.getOrDefault("retain-last", b.expire().retainLast())),
+        new TablePolicy.RemoveOrphans(flag(o, b.removeOrphans().enabled()),
+            (Duration) o.getOrDefault("older-than", b.removeOrphans().olderThan())),
+        new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
+        new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)));
+  }
+
+  private static boolean flag(Map<String, Object> section, boolean fallback) {
+    Object v = section.get("enabled");
+    return v == null ? fallback : (Boolean) v;
+  }
+
+}

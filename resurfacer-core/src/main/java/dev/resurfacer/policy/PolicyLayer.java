@@ -1,0 +1,250 @@
+package dev.resurfacer.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.resurfacer.UsageException;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One validated policy section ({@code defaults:} or one {@code tables:} entry): operation name to the
+ * keys it sets, with typed values. Compaction settings are stored under their Spark option names so
+ * a friendly key ({@code target-file-size}) and a raw option ({@code target-file-size-bytes}) override
+ * each other.
+ */
+record PolicyLayer(Map<String, Map<String, Object>> sections) {
+  static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
+
+  private static final Map<String, Set<String>> KEYS = Map.of(
+      "compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
+          "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
+          "max-commits", "max-concurrent", "options"),
+      "expire", Set.of("enabled", "older-than", "retain-last"),
+      "remove-orphans", Set.of("enabled", "older-than"),
+      "remove-dangling-deletes", Set.of("enabled"),
+      "rewrite-manifests", Set.of("enabled"));
+
+  private static final Map<String, String> SIZE_OPTIONS = Map.of(
+      "target-file-size", "target-file-size-bytes",
+      "min-file-size", "min-file-size-bytes",
+      "max-file-size", "max-file-size-bytes",
+      "max-file-group-size", "max-file-group-size-bytes");
+
+  private static final Map<String, String> COUNT_OPTIONS = Map.of(
+      "min-input-files", "min-input-files",
+      "delete-file-threshold", "delete-file-threshold",
+      "max-commits", "partial-progress.max-commits",
+      "max-concurrent", "max-concurrent-file-group-rewrites");
+
+  PolicyLayer {
+    Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
+    sections.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
+    sections = Map.copyOf(copy);
+  }
+
+  void mergeInto(Map<String, Map<String, Object>> target) {
+    sections.forEach((op, values) -> target.computeIfAbsent(op, k -> new LinkedHashMap<>()).putAll(values));
+  }
+
+  /** Parses one section; {@code where} is the file name and {@code path} the key path, e.g. {@code tables.raw.*}. */
+  static PolicyLayer parse(JsonNode node, String where, String path) {
+    Check check = new Check(where);
+    check.object(node, path);
+    check.known(node, new TreeSet<>(KEYS.keySet()), path);
+    Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String op = e.getKey();
+      String opPath = path + "." + op;
+      JsonNode section = e.getValue();
+      check.object(section, opPath);
+      check.known(section, new TreeSet<>(KEYS.get(op)), opPath);
+      Map<String, Object> values = new LinkedHashMap<>();
+      for (Iterator<Map.Entry<String, JsonNode>> f = section.fields(); f.hasNext(); ) {
+        Map.Entry<String, JsonNode> kv = f.next();
+        parseValue(check, op, kv.getKey(), kv.getValue(), opPath + "." + kv.getKey(), values);
+      }
+      if (op.equals("compact")) {
+        checkCompactSizes(stringOptions(values), where + ": " + opPath + ": ");
+      }
+      sections.put(op, values);
+    }
+    return new PolicyLayer(sections);
+  }
+
+  private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
+    switch (key) {
+      case "enabled" -> out.put(key, check.bool(v, keyPath));
+      case "older-than" -> out.put(key, check.duration(v, keyPath));
+      case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
+      case "strategy" -> {
+        String s = check.scalar(v, keyPath);
+        if (s.equals("sort") || s.equals("zorder")) {
+          throw check.fail(keyPath + " '" + s + "' is not supported yet (binpack only on this build)");
+        }
+        if (!s.equals("binpack")) {
+          throw check.fail(keyPath + " '" + s + "' is not one of binpack, sort, zorder");
+        }
+        out.put(key, s);
+      }
+      case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
+      case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
+      case "delete-ratio-threshold" -> {
+        String s = check.scalar(v, keyPath);
+        double d;
+        try {
+          d = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+          throw check.fail(keyPath + " must be a number in (0, 1] (got '" + s + "')");
+        }
+        if (!(d > 0 && d <= 1)) {
+          throw check.fail(keyPath + " must be a number in (0, 1] (got " + s + ")");
+        }
+        out.put(key, s);
+      }
+      case "options" -> {
+        check.object(v, keyPath);
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> o = it.next();
+          out.put(o.getKey(), check.scalar(o.getValue(), keyPath + "." + o.getKey()));
+        }
+      }
+      default -> {
+        if (SIZE_OPTIONS.containsKey(key)) {
+          out.put(SIZE_OPTIONS.get(key), Long.toString(check.size(v, keyPath)));
+        } else if (COUNT_OPTIONS.containsKey(key)) {
+          out.put(COUNT_OPTIONS.get(key), Long.toString(check.count(v, keyPath)));
+        } else {
+          throw new IllegalStateException(op + "." + key);
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> stringOptions(Map<String, Object> values) {
+    Map<String, String> m = new LinkedHashMap<>();
+    values.forEach((k, v) -> {
+      if (v instanceof String s) {
+        m.put(k, s);
+      }
+    });
+    return m;
+  }
+
+  /** A target below the minimum or above the maximum file size is a plan no planner can follow. */
+  static void checkCompactSizes(Map<String, String> options, String prefix) {
+    Long target = longOption(options, "target-file-size-bytes");
+    Long min = longOption(options, "min-file-size-bytes");
+    Long max = longOption(options, "max-file-size-bytes");
+    if (target != null && min != null && target < min) {
+      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target) + ") is below min-file-size ("
+          + ByteSizes.format(min) + ")");
+    }
+    if (target != null && max != null && target > max) {
+      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target) + ") is above max-file-size ("
+          + ByteSizes.format(max) + ")");
+    }
+    if (min != null && max != null && min > max) {
+      throw new UsageException(prefix + "min-file-size (" + ByteSizes.format(min) + ") is above max-file-size ("
+          + ByteSizes.format(max) + ")");
+    }
+  }
+
+  private static Long longOption(Map<String, String> options, String key) {
+    try {
+      return options.containsKey(key) ? Long.parseLong(options.get(key)) : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** One-line errors that start with the file name and name the key's path. */
+  record Check(String where) {
+    UsageException fail(String message) {
+      return new UsageException(where + ": " + message);
+    }
+
+    void object(JsonNode node, String path) {
+      if (node == null || !node.isObject()) {
+        throw fail(path + " must be a mapping of keys to values");
+      }
+    }
+
+    void known(JsonNode node, Set<String> known, String path) {
+      for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        String k = it.next();
+        if (!known.contains(k)) {
+          throw fail("unknown key '" + path + "." + k + "' (expected one of " + String.join(", ", known) + ")");
+        }
+      }
+    }
+
+    String scalar(JsonNode v, String path) {
+      if (v == null || v.isNull()) {
+        throw fail(path + " needs a value");
+      }
+      if (!v.isValueNode()) {
+        throw fail(path + " must be a single value, not a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+      }
+      return v.asText();
+    }
+
+    boolean bool(JsonNode v, String path) {
+      if (v == null || !v.isBoolean()) {
+        throw fail(path + " must be true or false (got " + describe(v) + ")");
+      }
+      return v.booleanValue();
+    }
+
+    long count(JsonNode v, String path) {
+      if (v == null || !v.isIntegralNumber()) {
+        throw fail(path + " must be a whole number (got " + describe(v) + ")");
+      }
+      if (v.longValue() < 1) {
+        throw fail(path + " must be at least 1 (got " + v.longValue() + ")");
+      }
+      return v.longValue();
+    }
+
+    Duration duration(JsonNode v, String path) {
+      String s = scalar(v, path).trim();
+      if (s.startsWith("-")) {
+        throw fail(path + " must not be negative (got " + s + ")");
+      }
+      try {
+        return Durations.parse(s);
+      } catch (UsageException e) {
+        throw fail(path + ": " + e.getMessage());
+      }
+    }
+
+    long size(JsonNode v, String path) {
+      String s = scalar(v, path).trim();
+      if (s.startsWith("-")) {
+        throw fail(path + " must not be negative (got " + s + ")");
+      }
+      long bytes;
+      try {
+        bytes = ByteSizes.parse(s);
+      } catch (UsageException e) {
+        throw fail(path + ": " + e.getMessage());
+      }
+      if (bytes <= 0) {
+        throw fail(path + " must be greater than zero");
+      }
+      return bytes;
+    }
+
+    private static String describe(JsonNode v) {
+      if (v == null || v.isNull()) {
+        return "nothing";
+      }
+      return v.isValueNode() ? "'" + v.asText() + "'" : "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+}

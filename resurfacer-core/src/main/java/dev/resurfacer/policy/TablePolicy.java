@@ -1,0 +1,52 @@
+package dev.resurfacer.policy;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What maintenance one table gets: the effective policy after {@code defaults:} and every matching
+ * {@code tables:} entry were applied. Format-neutral; an engine turns it into operations.
+ *
+ * <pre>
+ * TablePolicy p = policies.effective("raw.events").policy();
+ * if (p.compact().enabled()) { ... p.compact().options().get("target-file-size-bytes") ... }
+ * </pre>
+ */
+public record TablePolicy(
+    Compact compact,
+    Expire expire,
+    RemoveOrphans removeOrphans,
+    RemoveDanglingDeletes removeDanglingDeletes,
+    RewriteManifests rewriteManifests) {
+
+  /** Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a 3-day orphan guard). */
+  public static final TablePolicy BUILT_IN = new TablePolicy(
+      new Compact(true, "binpack", Map.of()),
+      new Expire(true, null, null),
+      new RemoveOrphans(true, Duration.ofDays(3)),
+      new RemoveDanglingDeletes(true),
+      new RewriteManifests(true));
+
+  /**
+   * @param strategy {@code binpack} (sort and z-order come later)
+   * @param options rewrite options by their Spark {@code rewrite_data_files} names, e.g. {@code target-file-size-bytes}
+   */
+  public record Compact(boolean enabled, String strategy, Map<String, String> options) {
+    public Compact {
+      options = Map.copyOf(options);
+    }
+  }
+
+  /**
+   * @param olderThan expire snapshots older than this; null means the table's {@code history.expire.max-snapshot-age-ms}
+   * @param retainLast keep at least this many per branch; null means {@code history.expire.min-snapshots-to-keep}
+   */
+  public record Expire(boolean enabled, Duration olderThan, Integer retainLast) {}
+
+  /** @param olderThan the age guard: only files older than this can be deleted */
+  public record RemoveOrphans(boolean enabled, Duration olderThan) {}
+
+  public record RemoveDanglingDeletes(boolean enabled) {}
+
+  public record RewriteManifests(boolean enabled) {}
+}

@@ -1,0 +1,146 @@
+package dev.resurfacer.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.config.ConfigFile;
+import dev.resurfacer.config.Secrets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PolicyTest {
+  private static final String FLEET = """
+      defaults:
+        compact: {target-file-size: 256MB, min-input-files: 3}
+        expire: {older-than: 7d, retain-last: 5}
+        remove-orphans: {older-than: 3d}
+      tables:
+        "*":
+          rewrite-manifests: {enabled: false}
+        raw.*:
+          compact: {min-input-files: 10, options: {delete-file-threshold: "2"}}
+          expire: {older-than: 2d}
+        "*.events":
+          expire: {retain-last: 20}
+          remove-orphans: {older-than: 1d}
+        raw.ev*:
+          remove-orphans: {older-than: 5d}
+        raw.events:
+          compact: {target-file-size: 1GB, partial-progress: true}
+          remove-dangling-deletes: {enabled: false}
+      """;
+
+  private static Policies parse(String yaml) {
+    return ConfigFile.parse(yaml, "resurfacer.yml", new Secrets(Map.of())).policies();
+  }
+
+  @Test
+  void mostSpecificEntryWinsKeyByKey() {
+    Policies policies = parse(FLEET);
+    EffectivePolicy events = policies.effective("raw.events");
+    assertThat(events.matched()).containsExactly("*", "*.events", "raw.*", "raw.ev*", "raw.events");
+    TablePolicy p = events.policy();
+    assertThat(p.compact().options())
+        .containsEntry("target-file-size-bytes", String.valueOf(1L << 30))   // exact name
+        .containsEntry("min-input-files", "10")                              // raw.*
+        .containsEntry("delete-file-threshold", "2")                         // raw.* options
+        .containsEntry("partial-progress.enabled", "true");
+    assertThat(p.expire()).isEqualTo(new TablePolicy.Expire(true, Duration.ofDays(2), 20));
+    // raw.ev* has a longer literal prefix than raw.* and *.events, so its orphan age wins
+    assertThat(p.removeOrphans().olderThan()).isEqualTo(Duration.ofDays(5));
+    assertThat(p.removeDanglingDeletes().enabled()).isFalse();
+    assertThat(p.rewriteManifests().enabled()).isFalse();
+
+    TablePolicy clicks = policies.effective("web.events").policy();
+    assertThat(clicks.compact().options()).containsEntry("target-file-size-bytes", String.valueOf(256L << 20))
+        .containsEntry("min-input-files", "3");
+    assertThat(clicks.expire()).isEqualTo(new TablePolicy.Expire(true, Duration.ofDays(7), 20));
+    assertThat(clicks.removeOrphans().olderThan()).isEqualTo(Duration.ofDays(1));
+    assertThat(clicks.removeDanglingDeletes().enabled()).isTrue();
+
+    EffectivePolicy other = policies.effective("web.orders");
+    assertThat(other.matched()).containsExactly("*");
+    assertThat(other.policy().expire()).isEqualTo(new TablePolicy.Expire(true, Duration.ofDays(7), 5));
+  }
+
+  @Test
+  void withoutConfigurationEveryOperationRunsWithEngineDefaults() {
+    EffectivePolicy p = Policies.none().effective("db.t");
+    assertThat(p.matched()).isEmpty();
+    assertThat(p.policy()).isEqualTo(TablePolicy.BUILT_IN);
+    assertThat(parse("catalogs: {}\n").effective("db.t").policy()).isEqualTo(TablePolicy.BUILT_IN);
+  }
+
+  @Test
+  void globsMatchWholeNamesOnly() {
+    assertThat(new TablePattern("raw.*", 0).matches("raw.a")).isTrue();
+    assertThat(new TablePattern("raw.*", 0).matches("rawx.a")).isFalse();
+    assertThat(new TablePattern("*.events", 0).matches("a.events")).isTrue();
+    assertThat(new TablePattern("*.events", 0).matches("a.events_old")).isFalse();
+    assertThat(new TablePattern("a.b+c", 0).matches("a.bbc")).isFalse();
+    assertThat(new TablePattern("*", 0).matches("x.y")).isTrue();
+  }
+
+  @Test
+  void everyConfigErrorIsOneLineNamingTheKeyPath() {
+    assertError("defaults:\n  compact: {target-file-sise: 1GB}\n",
+        "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of delete-file-threshold, "
+            + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
+            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, strategy, target-file-size)");
+    assertError("defaults:\n  vacuum: {enabled: true}\n",
+        "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, expire, remove-dangling-deletes, "
+            + "remove-orphans, rewrite-manifests)");
+    assertError("tables:\n  raw.*:\n    expire: {keep: 3}\n",
+        "resurfacer.yml: unknown key 'tables.raw.*.expire.keep' (expected one of enabled, older-than, retain-last)");
+    assertError("defaults:\n  expire: {enabled: yes please}\n",
+        "resurfacer.yml: defaults.expire.enabled must be true or false (got 'yes please')");
+    assertError("defaults:\n  expire: {retain-last: two}\n",
+        "resurfacer.yml: defaults.expire.retain-last must be a whole number (got 'two')");
+    assertError("defaults:\n  expire: {retain-last: 0}\n",
+        "resurfacer.yml: defaults.expire.retain-last must be at least 1 (got 0)");
+    assertError("defaults:\n  expire: {older-than: -5d}\n",
+        "resurfacer.yml: defaults.expire.older-than must not be negative (got -5d)");
+    assertError("tables:\n  \"*.events\":\n    remove-orphans: {older-than: 3 days}\n",
+        "resurfacer.yml: tables.*.events.remove-orphans.older-than: invalid duration '3 days' (write it like 90d, 12h, 30m or 0s)");
+    assertError("defaults:\n  remove-orphans: {older-than: [1d]}\n",
+        "resurfacer.yml: defaults.remove-orphans.older-than must be a single value, not a array");
+    assertError("defaults:\n  compact: {target-file-size: lots}\n",
+        "resurfacer.yml: defaults.compact.target-file-size: invalid size 'lots' (write it like 512MB or 1GB)");
+    assertError("defaults:\n  compact: {target-file-size: -1MB}\n",
+        "resurfacer.yml: defaults.compact.target-file-size must not be negative (got -1MB)");
+    assertError("defaults:\n  compact: {target-file-size: 0MB}\n",
+        "resurfacer.yml: defaults.compact.target-file-size must be greater than zero");
+    assertError("defaults:\n  compact: {target-file-size: 64MB, min-file-size: 128MB}\n",
+        "resurfacer.yml: defaults.compact: target-file-size (64.0 MB) is below min-file-size (128 MB)");
+    assertError("defaults:\n  compact: {target-file-size: 1GB, max-file-size: 512MB}\n",
+        "resurfacer.yml: defaults.compact: target-file-size (1.0 GB) is above max-file-size (512 MB)");
+    assertError("defaults:\n  compact: {delete-ratio-threshold: 1.5}\n",
+        "resurfacer.yml: defaults.compact.delete-ratio-threshold must be a number in (0, 1] (got 1.5)");
+    assertError("defaults:\n  compact: {strategy: zorder}\n",
+        "resurfacer.yml: defaults.compact.strategy 'zorder' is not supported yet (binpack only on this build)");
+    assertError("defaults:\n  compact: {strategy: shuffle}\n",
+        "resurfacer.yml: defaults.compact.strategy 'shuffle' is not one of binpack, sort, zorder");
+    assertError("defaults:\n  compact: {options: [a]}\n",
+        "resurfacer.yml: defaults.compact.options must be a mapping of keys to values");
+    assertError("defaults:\n  compact: {options: {min-input-files: {x: 1}}}\n",
+        "resurfacer.yml: defaults.compact.options.min-input-files must be a single value, not a object");
+    assertError("defaults: [compact]\n", "resurfacer.yml: defaults must be a mapping of keys to values");
+    assertError("tables: [raw.*]\n", "resurfacer.yml: tables must be a mapping of keys to values");
+    assertError("tables:\n  events:\n    expire: {enabled: false}\n",
+        "resurfacer.yml: tables key 'events' must be namespace.table or a glob such as raw.* or *.events");
+    assertError("tables:\n  raw.t:\n    compact:\n", "resurfacer.yml: tables.raw.t.compact must be a mapping of keys to values");
+  }
+
+  @Test
+  void sizesThatOnlyClashAfterLayeringAreCaughtForTheTable() {
+    Policies policies = parse("defaults:\n  compact: {min-file-size: 100MB}\ntables:\n  raw.*:\n    compact: {target-file-size: 64MB}\n");
+    assertThatThrownBy(() -> policies.effective("raw.t")).isInstanceOf(UsageException.class)
+        .hasMessage("the effective policy of raw.t: target-file-size (64.0 MB) is below min-file-size (100 MB)");
+  }
+
+  private static void assertError(String yaml, String message) {
+    assertThatThrownBy(() -> parse(yaml)).isInstanceOf(UsageException.class).hasMessage(message);
+  }
+}

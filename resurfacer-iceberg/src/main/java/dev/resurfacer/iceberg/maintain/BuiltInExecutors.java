@@ -1,0 +1,173 @@
+package dev.resurfacer.iceberg.maintain;
+
+import dev.resurfacer.iceberg.compact.Compaction;
+import dev.resurfacer.iceberg.compact.CompactionOptions;
+import dev.resurfacer.iceberg.compact.CompactionPlan;
+import dev.resurfacer.iceberg.compact.CompactionResult;
+import dev.resurfacer.iceberg.deletes.DanglingDeletes;
+import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
+import dev.resurfacer.iceberg.expire.ExpireOptions;
+import dev.resurfacer.iceberg.expire.ExpireResult;
+import dev.resurfacer.iceberg.expire.SnapshotExpiry;
+import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
+import dev.resurfacer.iceberg.manifests.ManifestRewriter;
+import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanReport;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.ExpireSnapshots;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RemoveDanglingDeletes;
+import dev.resurfacer.maintain.RemoveOrphans;
+import dev.resurfacer.maintain.RewriteManifests;
+import dev.resurfacer.maintain.Step;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.util.List;
+import java.util.Map;
+
+/** The built-in operations on Iceberg, each delegating to the verb's own library class. */
+final class BuiltInExecutors {
+  private BuiltInExecutors() {}
+
+  static List<OperationExecutor<?, IcebergTable>> all() {
+    return List.of(new CompactExecutor(), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(),
+        new OrphansExecutor());
+  }
+
+  static final class CompactExecutor implements OperationExecutor<Compact, IcebergTable> {
+    @Override
+    public Class<Compact> operationType() {
+      return Compact.class;
+    }
+
+    @Override
+    public Step execute(Compact op, IcebergTable t, Mode mode) {
+      CompactionOptions options = CompactionOptions.defaults();
+      for (Map.Entry<String, String> e : op.options().entrySet()) {
+        options = options.withOption(e.getKey(), e.getValue());
+      }
+      if (mode == Mode.PREVIEW) {
+        CompactionPlan plan = Compaction.plan(t.table(), options);
+        Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
+            "bytes_to_rewrite", plan.bytesToRewrite());
+        if (plan.groups().isEmpty()) {
+          return Step.nothingToDo(nothing(plan), m);
+        }
+        return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d group(s)", plan.filesToRewrite(),
+            ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
+      }
+      CompactionResult r = Compaction.execute(t.table(), options);
+      Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
+          "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied());
+      if (r.groups().isEmpty()) {
+        return Step.nothingToDo(nothing(Compaction.plan(t.table(), options)), m);
+      }
+      if (!r.allCommitted()) {
+        CompactionResult.Group bad = r.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
+            .findFirst().orElseThrow();
+        throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase()
+            + (bad.message() == null ? "" : ": " + bad.message()));
+      }
+      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s)", r.rewrittenFiles(),
+          ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.deleteFilesApplied()), m);
+    }
+
+    private static String nothing(CompactionPlan plan) {
+      if (plan.liveDataFiles() == 0) {
+        return "no live data files";
+      }
+      return "nothing to compact: " + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
+    }
+  }
+
+  static final class DanglingDeletesExecutor implements OperationExecutor<RemoveDanglingDeletes, IcebergTable> {
+    @Override
+    public Class<RemoveDanglingDeletes> operationType() {
+      return RemoveDanglingDeletes.class;
+    }
+
+    @Override
+    public Step execute(RemoveDanglingDeletes op, IcebergTable t, Mode mode) {
+      DanglingDeletesResult r = mode == Mode.COMMIT && !DanglingDeletes.preview(t.name(), t.table()).dangling().isEmpty()
+          ? DanglingDeletes.remove(t.name(), t.table())
+          : DanglingDeletes.preview(t.name(), t.table());
+      Map<String, Long> m = Map.of("delete_files", r.deleteFiles(), "dangling_files", r.files(), "dangling_bytes", r.bytes());
+      if (r.files() == 0) {
+        return Step.nothingToDo("no dangling delete files among " + r.deleteFiles(), m);
+      }
+      String what = r.files() + " dangling delete file(s) (" + ByteSizes.format(r.bytes()) + ")";
+      return r.committed() ? Step.done("removed " + what, m) : Step.previewed("would remove " + what, m);
+    }
+  }
+
+  static final class ManifestsExecutor implements OperationExecutor<RewriteManifests, IcebergTable> {
+    @Override
+    public Class<RewriteManifests> operationType() {
+      return RewriteManifests.class;
+    }
+
+    @Override
+    public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
+      ManifestRewriteResult r = mode == Mode.COMMIT
+          ? ManifestRewriter.rewrite(t.name(), t.table())
+          : ManifestRewriter.preview(t.name(), t.table());
+      Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
+          "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
+      if (r.alreadyClustered() || r.dataManifestsBefore() == 0) {
+        return Step.nothingToDo(r.dataManifestsBefore() == 0 ? "no data manifests" : "data manifests already clustered by partition", m);
+      }
+      return r.committed()
+          ? Step.done("rewrote " + r.dataManifestsBefore() + " data manifest(s) into " + r.dataManifestsAfter(), m)
+          : Step.previewed("would rewrite " + r.dataManifestsBefore() + " data manifest(s) into about " + r.expectedDataManifests(), m);
+    }
+  }
+
+  static final class ExpireExecutor implements OperationExecutor<ExpireSnapshots, IcebergTable> {
+    @Override
+    public Class<ExpireSnapshots> operationType() {
+      return ExpireSnapshots.class;
+    }
+
+    @Override
+    public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
+      ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
+      ExpireResult r = mode == Mode.COMMIT
+          ? SnapshotExpiry.expire(t.name(), t.table(), options)
+          : SnapshotExpiry.preview(t.name(), t.table(), options);
+      Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
+          "deleted_bytes", r.bytes());
+      String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "
+          + r.retainLast();
+      if (r.snapshots().isEmpty()) {
+        return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", m);
+      }
+      String what = r.snapshots().size() + " snapshot(s) and " + r.files() + " file(s) (" + ByteSizes.format(r.bytes()) + ")";
+      return r.committed() ? Step.done("expired " + what, m) : Step.previewed("would expire " + what, m);
+    }
+  }
+
+  static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
+    @Override
+    public Class<RemoveOrphans> operationType() {
+      return RemoveOrphans.class;
+    }
+
+    @Override
+    public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
+      OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0);
+      OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
+      Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
+          "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles());
+      if (r.failedDeletes() > 0) {
+        throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
+      }
+      if (r.orphanFiles() == 0) {
+        return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " among " + r.listedFiles()
+            + " listed" + (r.keptTooYoungFiles() > 0 ? " (" + r.keptTooYoungFiles() + " unreferenced but too young)" : ""), m);
+      }
+      String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
+      return r.deleted() ? Step.done("deleted " + what, m) : Step.previewed("would delete " + what, m);
+    }
+  }
+}

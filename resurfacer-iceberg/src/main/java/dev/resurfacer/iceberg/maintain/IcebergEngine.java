@@ -1,0 +1,102 @@
+package dev.resurfacer.iceberg.maintain;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.health.HealthInspector;
+import dev.resurfacer.iceberg.health.TableHealth;
+import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.report.TableStats;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+
+/** The Iceberg {@link Engine}: one catalog, its tables, their health and leases, and the built-in executors. */
+final class IcebergEngine implements Engine<IcebergTable> {
+  private final Catalog catalog;
+  private final Clock clock;
+
+  IcebergEngine(Catalog catalog, Clock clock) {
+    this.catalog = catalog;
+    this.clock = clock;
+  }
+
+  @Override
+  public String catalogName() {
+    return catalog.name();
+  }
+
+  @Override
+  public List<String> allTables() {
+    if (!(catalog instanceof SupportsNamespaces ns)) {
+      throw new UsageException("catalog '" + catalog.name() + "' cannot list namespaces; name the tables to maintain");
+    }
+    List<String> out = new ArrayList<>();
+    collect(ns, Namespace.empty(), out);
+    return out;
+  }
+
+  private void collect(SupportsNamespaces ns, Namespace parent, List<String> out) {
+    for (Namespace child : ns.listNamespaces(parent)) {
+      for (TableIdentifier id : catalog.listTables(child)) {
+        out.add(id.toString());
+      }
+      collect(ns, child, out);
+    }
+  }
+
+  @Override
+  public List<String> tablesIn(String namespace) {
+    try {
+      return catalog.listTables(Namespace.of(namespace.split("\\."))).stream().map(TableIdentifier::toString).sorted().toList();
+    } catch (NoSuchNamespaceException e) {
+      throw new UsageException("namespace " + namespace + " does not exist in catalog '" + catalog.name() + "'");
+    }
+  }
+
+  @Override
+  public IcebergTable open(String table) {
+    return new IcebergTable(catalog, Catalogs.parseIdentifier(table), Catalogs.loadTable(catalog, table), table);
+  }
+
+  @Override
+  public void refresh(IcebergTable table) {
+    table.table().refresh();
+  }
+
+  @Override
+  public TableStats stats(IcebergTable table) {
+    TableHealth h = HealthInspector.inspect(table.name(), table.table());
+    return new TableStats(h.dataFiles(), h.dataBytes(), h.dataRecords(), h.smallDataFiles(), h.deleteFiles(), h.deleteBytes(),
+        h.snapshots(), h.manifests(), h.metadataBytes(),
+        h.sizeHistogram().stream()
+            .map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes())).toList());
+  }
+
+  @Override
+  public AutoCloseable lease(IcebergTable table, String owner, Duration ttl) {
+    return TableLease.acquire(table.table(), owner, ttl, clock);
+  }
+
+  @Override
+  public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
+    return BuiltInExecutors.all();
+  }
+
+  @Override
+  public void close() {
+    if (catalog instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // the run's report is complete; a failing close changes nothing in it
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.resurfacer.iceberg.maintain;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.maintain.MaintenancePlan;
+import dev.resurfacer.maintain.MaintenanceRunner;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.report.RunReport;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * The library entry point: maintain Iceberg tables of one catalog from your own JVM.
+ *
+ * <pre>
+ * var plan = MaintenancePlan.of(
+ *     Maintain.namespace("raw").compact().expireSnapshots(Duration.ofDays(5), 1),
+ *     Maintain.table("analytics.events").compact(Map.of("min-input-files", "2")).removeOrphans(Duration.ofDays(3)));
+ * try (Resurfacer r = Resurfacer.connect(catalogConfig)) {
+ *   RunReport report = r.run(plan, Mode.COMMIT);
+ *   report.raiseIfErrors();
+ * }
+ * </pre>
+ *
+ * Configuration methods return a new instance; the catalog is shared and closed by {@link #close()}.
+ * In {@link Mode#COMMIT} each table is leased for the duration of its run (see {@code TableLease}), so
+ * two runs never maintain one table at once: the second skips it.
+ */
+public final class Resurfacer implements AutoCloseable {
+  /** How long a lease lasts if its run dies without releasing it. */
+  public static final Duration DEFAULT_LEASE = Duration.ofHours(6);
+
+  private final IcebergEngine engine;
+  private final List<OperationExecutor<?, IcebergTable>> custom;
+  private final int parallel;
+  private final Duration lease;
+
+  private Resurfacer(IcebergEngine engine, List<OperationExecutor<?, IcebergTable>> custom, int parallel, Duration lease) {
+    this.engine = engine;
+    this.custom = List.copyOf(custom);
+    this.parallel = parallel;
+    this.lease = lease;
+  }
+
+  public static Resurfacer connect(CatalogConfig config) {
+    return connect(Catalogs.open(config));
+  }
+
+  /** Uses a catalog you already opened; {@link #close()} closes it. */
+  public static Resurfacer connect(Catalog catalog) {
+    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC()), List.of(), 1, DEFAULT_LEASE);
+  }
+
+  /** Adds the executor of a custom operation (or replaces a built-in one of the same type). */
+  public Resurfacer register(OperationExecutor<?, IcebergTable> executor) {
+    List<OperationExecutor<?, IcebergTable>> all = new ArrayList<>(custom);
+    all.add(executor);
+    return new Resurfacer(engine, all, parallel, lease);
+  }
+
+  /** Tables maintained at once (operations within a table always run one after another). */
+  public Resurfacer parallel(int tables) {
+    return new Resurfacer(engine, custom, tables, lease);
+  }
+
+  public Resurfacer leaseDuration(Duration duration) {
+    return new Resurfacer(engine, custom, parallel, duration);
+  }
+
+  /** Every table ({@code namespace.table}) of the catalog. */
+  public List<String> tables() {
+    return engine.allTables();
+  }
+
+  public String catalogName() {
+    return engine.catalogName();
+  }
+
+  public RunReport run(MaintenancePlan plan, Mode mode) {
+    return new MaintenanceRunner<>(engine, custom, parallel, lease).run(plan, mode);
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}
