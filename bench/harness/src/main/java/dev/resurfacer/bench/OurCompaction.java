@@ -81,9 +81,9 @@ public final class OurCompaction {
         r.table(), r.rewrittenFiles(), BenchTable.mb(r.rewrittenBytes()), r.addedFiles(), BenchTable.mb(r.addedBytes()), r.rows(),
         r.millis() / 1000.0, r.rows() * 1000.0 / Math.max(1, r.millis()), BenchTable.mb(r.peakRssBytes()), BenchTable.mb(hwm),
         BenchTable.mb(maxRss.get()), BenchTable.mb(maxSpill.get()));
-    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer ok=%s compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
+    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer ok=%s restore_ms=%d compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
             + " output_files=%d output_bytes=%d peak_rss=%d vmhwm=%d max_spill=%d memory=%d groups=%d%n",
-        r.allCommitted(), r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
+        r.allCommitted(), restoreMs, r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
         r.peakRssBytes(), hwm, maxSpill.get(), options.memoryBytes(), r.groups().size());
     if (!r.allCommitted() || r.rows() == 0) {
       System.exit(1);
