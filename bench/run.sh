@@ -32,11 +32,12 @@ step() {
   local label="$1"; shift
   local t0; t0=$(now_ms)
   local load0; load0=$(cut -d' ' -f1 /proc/loadavg)
+  local before; before=$(wc -l < "$log")
   if ! "$@" >> "$log" 2>&1; then
     echo "FAILED: $label (see $log)" >&2; tail -20 "$log" >&2; exit 1
   fi
   local outer=$(( $(now_ms) - t0 ))
-  local res; res=$(grep '^RESULT' "$log" | tail -n +$(( $(wc -l < "$results") + 1 )) | tr '\n' ' ' || true)
+  local res; res=$(tail -n +$(( before + 1 )) "$log" | grep '^RESULT' | tr '\n' ' ' || true)
   echo "label=$label outer_ms=$outer load_start=$load0 load_end=$(cut -d' ' -f1 /proc/loadavg) $res" >> "$results"
 }
 
