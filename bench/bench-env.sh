@@ -1,0 +1,31 @@
+# Shared by the bench scripts: paths, classpaths, JVM flags. Source it; do not run it.
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+WORK="${BENCH_WORK:-$BENCH_DIR/work}"
+HARNESS_CP_FILE="$BENCH_DIR/harness/target/classpath.txt"
+SPARK_CP_FILE="$BENCH_DIR/spark/target/classpath.txt"
+
+ensure_built() {
+  if [[ ! -f "$HARNESS_CP_FILE" || ! -f "$SPARK_CP_FILE" || -n "${BENCH_REBUILD:-}" ]]; then
+    (cd "$ROOT" && mvn -B -q -Pbench package -DskipTests) >&2
+  fi
+  HARNESS_CP="$BENCH_DIR/harness/target/classes:$(cat "$HARNESS_CP_FILE")"
+  SPARK_CP="$BENCH_DIR/spark/target/classes:$(cat "$SPARK_CP_FILE")"
+}
+
+# what Spark 4.1 needs on JDK 17
+SPARK_OPENS=(
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  -Djdk.reflect.useDirectMethodHandle=false
+)
+
+QUIET=(-Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
+now_ms() { date +%s%3N; }
