@@ -1,0 +1,193 @@
+package dev.resurfacer.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.iceberg.testing.Rows;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark (with Iceberg's own runtime) writes merge-on-read tables and reads them back after our
+ * maintenance (the runnable jar, in its own JVM: see this module's pom); it also compacts a copy with its own {@code rewrite_data_files}. Spark and our
+ * library share one SQLite JDBC catalog under the same name, so they see the same tables.
+ */
+class SparkOracleTest {
+  static final String CATALOG = "lake";
+
+  @TempDir static Path dir;
+  static SparkSession spark;
+  static JdbcCatalog catalog;
+
+  @BeforeAll
+  static void start() throws IOException {
+    Path scratch = Files.createDirectories(dir.resolve("scratch"));
+    catalog = SqliteCatalogs.create(CATALOG, dir);
+    spark = SparkSession.builder()
+        .master("local[2]")
+        .appName("resurfacer-oracle")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.local.dir", scratch.toString())
+        .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toString())
+        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
+        .config("spark.sql.catalog." + CATALOG + ".type", "jdbc")
+        .config("spark.sql.catalog." + CATALOG + ".uri", SqliteCatalogs.uri(dir))
+        .config("spark.sql.catalog." + CATALOG + ".warehouse", SqliteCatalogs.warehouse(dir))
+        // our commits happen outside Spark: never serve a cached table version
+        .config("spark.sql.catalog." + CATALOG + ".cache-enabled", "false")
+        .getOrCreate();
+    sql("CREATE NAMESPACE IF NOT EXISTS " + CATALOG + ".db");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+    if (catalog != null) {
+      catalog.close();
+    }
+  }
+
+  /** Runs the runnable jar against the shared catalog; returns its output, failing on a non-zero exit. */
+  static String resurfacer(String... args) throws IOException {
+    String jar = System.getProperty("resurfacer.jar");
+    assertThat(Path.of(jar)).as("the runnable jar (built by resurfacer-cli's package phase)").exists();
+    List<String> command = new java.util.ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar));
+    command.addAll(List.of(args));
+    command.addAll(List.of("--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir),
+        "--warehouse", SqliteCatalogs.warehouse(dir)));
+    Path err = Files.createTempFile(dir, "stderr", ".txt");
+    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      int exit = p.waitFor();
+      assertThat(exit).as("resurfacer %s:%n%s%n%s", String.join(" ", args), out, Files.readString(err)).isZero();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  static List<Row> sql(String statement) {
+    return spark.sql(statement).collectAsList();
+  }
+
+  /** Spark's view of a table: every row, rendered and sorted. */
+  static List<String> sparkRows(String table) {
+    return spark.sql("SELECT * FROM " + CATALOG + "." + table).collectAsList().stream()
+        .map(Row::toString).sorted().toList();
+  }
+
+  /** A merge-on-read table with many small files and row-level changes from DELETE, UPDATE and MERGE INTO. */
+  static void writeMessy(String table, int formatVersion) {
+    String t = CATALOG + "." + table;
+    sql("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(10,2), note STRING) USING iceberg"
+        + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='" + formatVersion + "',"
+        + " 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
+    for (int batch = 0; batch < 4; batch++) {
+      sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 3 = 0 THEN 'a' WHEN id % 3 = 1 THEN 'b' ELSE 'c' END,"
+          + " CAST(id * 1.25 AS DECIMAL(10,2)), concat('n-', id) FROM range(" + (batch * 50) + ", " + (batch * 50 + 50) + ")");
+    }
+    sql("DELETE FROM " + t + " WHERE id % 7 = 0");
+    sql("UPDATE " + t + " SET amount = amount + 100, note = 'updated' WHERE id % 5 = 0");
+    spark.sql("SELECT id, 'a' AS cat, CAST(1 AS DECIMAL(10,2)) AS amount, 'merged' AS note FROM range(180, 230)")
+        .createOrReplaceTempView("src");
+    sql("MERGE INTO " + t + " t USING src s ON t.id = s.id"
+        + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE"
+        + " WHEN MATCHED THEN UPDATE SET t.note = s.note"
+        + " WHEN NOT MATCHED THEN INSERT *");
+  }
+
+  static long deleteFiles(Table table, FileContent content) throws IOException {
+    long n = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        n += task.deletes().stream().filter(d -> d.content() == content).count();
+      }
+    }
+    return n;
+  }
+
+  /** Our compaction, dangling-delete removal and expiry; Spark must read back what it read before. */
+  void maintainAndCompare(String name, int formatVersion) throws IOException {
+    writeMessy(name, formatVersion);
+    List<String> sparkBefore = sparkRows(name);
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    assertThat(deleteFiles(table, FileContent.POSITION_DELETES)).as("Spark wrote merge-on-read deletes").isPositive();
+    List<String> oursBefore = Rows.sortedStrings(table);
+    assertThat(oursBefore).hasSize(sparkBefore.size());
+
+    long snapshotsBefore = table.currentSnapshot().snapshotId();
+    resurfacer("compact", name, "--min-input-files", "2", "--yes");
+    table.refresh();
+    assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(table.currentSnapshot().snapshotId()).isNotEqualTo(snapshotsBefore);
+    resurfacer("remove-dangling-deletes", name, "--yes");
+    resurfacer("expire", name, "--older-than", "0s", "--retain-last", "1", "--yes");
+    table.refresh();
+    assertThat(table.snapshots()).hasSize(1);
+    assertThat(deleteFiles(table, FileContent.POSITION_DELETES)).isZero();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(oursBefore);
+
+    assertThat(sparkRows(name)).isEqualTo(sparkBefore);
+    // Spark's own metadata tables agree: no delete files left, every data file readable
+    assertThat(sql("SELECT count(*) FROM " + CATALOG + "." + name + ".delete_files").get(0).getLong(0)).isZero();
+  }
+
+  @Test
+  void v2PositionDeletesFromDeleteUpdateMergeReadBackIdentically() throws IOException {
+    maintainAndCompare("db.mor_v2", 2);
+  }
+
+  @Test
+  void v3DeletionVectorsFromDeleteUpdateMergeReadBackIdentically() throws IOException {
+    maintainAndCompare("db.mor_v3", 3);
+  }
+
+  /** Spark's rewrite_data_files on a registered copy and our compaction on the original hold the same rows. */
+  @Test
+  void sparkRewriteOnACopyAndOurCompactionAgree() throws IOException {
+    writeMessy("db.pair", 2);
+    List<String> before = sparkRows("db.pair");
+    Table original = catalog.loadTable(TableIdentifier.of("db", "pair"));
+    String metadata = ((HasTableOperations) original).operations().current().metadataFileLocation();
+    sql("CALL " + CATALOG + ".system.register_table(table => 'db.pair_copy', metadata_file => '" + metadata + "')");
+    assertThat(sparkRows("db.pair_copy")).isEqualTo(before);
+
+    List<Row> sparkResult = sql("CALL " + CATALOG + ".system.rewrite_data_files(table => 'db.pair_copy',"
+        + " options => map('min-input-files', '2', 'delete-file-threshold', '1'))");
+    assertThat(sparkResult.get(0).getInt(0)).as("files Spark rewrote").isPositive();
+
+    String ours = resurfacer("compact", "db.pair", "--min-input-files", "2", "--delete-file-threshold", "1",
+        "--output", "json", "--yes");
+    long oursRewritten = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ours).get("rewritten_files").asLong();
+    assertThat(oursRewritten).isEqualTo(sparkResult.get(0).getInt(0));
+
+    assertThat(sparkRows("db.pair")).isEqualTo(before);
+    assertThat(sparkRows("db.pair_copy")).isEqualTo(before);
+    Table copy = catalog.loadTable(TableIdentifier.of("db", "pair_copy"));
+    original.refresh();
+    assertThat(Rows.sortedStrings(original)).isEqualTo(Rows.sortedStrings(copy));
+  }
+}
