@@ -53,6 +53,7 @@ final class PolicyCommand implements Callable<Integer> {
     Map<String, Object> compact = new LinkedHashMap<>();
     compact.put("enabled", p.compact().enabled());
     compact.put("strategy", p.compact().strategy());
+    compact.put("order", p.compact().orderBy());
     compact.put("options", new java.util.TreeMap<>(p.compact().options()));
     ops.put("compact", compact);
     ops.put("remove-dangling-deletes", Map.of("enabled", p.removeDanglingDeletes().enabled()));
@@ -79,6 +80,7 @@ final class PolicyCommand implements Callable<Integer> {
     b.append(e.table()).append("  matched: ").append(e.matched().isEmpty() ? "(defaults only)" : String.join(", ", e.matched()))
         .append("  (operations run in this order)\n");
     b.append(line("compact", p.compact().enabled(), "strategy " + p.compact().strategy()
+        + (p.compact().orderBy() == null ? "" : " (" + p.compact().orderBy() + ")")
         + (p.compact().options().isEmpty() ? ", Spark's option defaults" : ", " + new java.util.TreeMap<>(p.compact().options()))));
     b.append(line("remove-dangling-deletes", p.removeDanglingDeletes().enabled(), ""));
     b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), ""));

@@ -5,22 +5,33 @@ import java.util.Map;
 /**
  * Rewrite small files (and files with many deletes) into files of the target size.
  *
- * @param strategy {@code binpack}
+ * @param strategy {@code binpack}, {@code sort} or {@code zorder}
+ * @param orderBy with sort: "col [ASC|DESC] [NULLS FIRST|LAST], ..." (null: the table's sort order);
+ *     with zorder: the columns, comma-separated
  * @param options Spark {@code rewrite_data_files} option names and values, e.g. {@code min-input-files=2}
  */
-public record Compact(String strategy, Map<String, String> options) implements Operation {
+public record Compact(String strategy, String orderBy, Map<String, String> options) implements Operation {
   public Compact {
     options = Map.copyOf(options);
   }
 
   public static Compact binpack() {
-    return new Compact("binpack", Map.of());
+    return new Compact("binpack", null, Map.of());
+  }
+
+  /** Sort by {@code sortBy}, or by the table's declared order when null. */
+  public static Compact sort(String sortBy) {
+    return new Compact("sort", sortBy, Map.of());
+  }
+
+  public static Compact zOrder(String... columns) {
+    return new Compact("zorder", String.join(",", columns), Map.of());
   }
 
   public Compact withOption(String key, String value) {
     Map<String, String> m = new java.util.LinkedHashMap<>(options);
     m.put(key, value);
-    return new Compact(strategy, m);
+    return new Compact(strategy, orderBy, m);
   }
 
   @Override

@@ -41,7 +41,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
   public static Maintain fromPolicy(String table, TablePolicy p) {
     Maintain m = table(table);
     if (p.compact().enabled()) {
-      m = m.then(new Compact(p.compact().strategy(), p.compact().options()));
+      m = m.then(new Compact(p.compact().strategy(), p.compact().orderBy(), p.compact().options()));
     }
     if (p.removeDanglingDeletes().enabled()) {
       m = m.removeDanglingDeletes();
@@ -65,7 +65,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
 
   /** Bin-pack with Spark-named options, e.g. {@code target-file-size-bytes}, {@code min-input-files}. */
   public Maintain compact(Map<String, String> options) {
-    return then(new Compact("binpack", options));
+    return then(new Compact("binpack", null, options));
   }
 
   public Maintain removeDanglingDeletes() {

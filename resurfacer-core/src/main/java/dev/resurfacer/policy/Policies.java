@@ -71,9 +71,18 @@ public final class Policies {
     });
     Map<String, Object> e = m.getOrDefault("expire", Map.of());
     Map<String, Object> o = m.getOrDefault("remove-orphans", Map.of());
+    String strategy = (String) c.getOrDefault("strategy", b.compact().strategy());
+    String order = null;
+    if (strategy.equals("sort") && c.get("sort-by") instanceof PolicyLayer.Order sortBy) {
+      order = sortBy.text();
+    } else if (strategy.equals("zorder")) {
+      if (!(c.get("zorder-columns") instanceof PolicyLayer.Order columns)) {
+        throw new dev.resurfacer.UsageException("compact.strategy zorder needs compact.zorder-columns, e.g. [user_id, ts]");
+      }
+      order = columns.text();
+    }
     return new TablePolicy(
-        new TablePolicy.Compact(flag(c, b.compact().enabled()), (String) c.getOrDefault("strategy", b.compact().strategy()),
-            Collections.unmodifiableMap(options)),
+        new TablePolicy.Compact(flag(c, b.compact().enabled()), strategy, order, Collections.unmodifiableMap(options)),
         new TablePolicy.Expire(flag(e, b.expire().enabled()), (Duration) e.getOrDefault("older-than", b.expire().olderThan()),
             (Integer) e.getOrDefault("retain-last", b.expire().retainLast())),
         new TablePolicy.RemoveOrphans(flag(o, b.removeOrphans().enabled()),

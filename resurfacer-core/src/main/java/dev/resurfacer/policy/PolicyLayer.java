@@ -18,12 +18,15 @@ import java.util.TreeSet;
  * each other.
  */
 record PolicyLayer(Map<String, Map<String, Object>> sections) {
+  /** A sort-by list or z-order columns: kept apart from the Spark options, which are plain strings. */
+  record Order(String text) {}
+
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
 
   private static final Map<String, Set<String>> KEYS = Map.of(
       "compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "max-concurrent", "options"),
+          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns"),
       "expire", Set.of("enabled", "older-than", "retain-last"),
       "remove-orphans", Set.of("enabled", "older-than"),
       "remove-dangling-deletes", Set.of("enabled"),
@@ -84,13 +87,25 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {
         String s = check.scalar(v, keyPath);
-        if (s.equals("sort") || s.equals("zorder")) {
-          throw check.fail(keyPath + " '" + s + "' is not supported yet (binpack only on this build)");
-        }
-        if (!s.equals("binpack")) {
+        if (!s.equals("binpack") && !s.equals("sort") && !s.equals("zorder")) {
           throw check.fail(keyPath + " '" + s + "' is not one of binpack, sort, zorder");
         }
         out.put(key, s);
+      }
+      case "sort-by" -> out.put(key, new Order(check.scalar(v, keyPath)));
+      case "zorder-columns" -> {
+        java.util.List<String> cols = new java.util.ArrayList<>();
+        if (v.isArray()) {
+          v.forEach(c -> cols.add(check.scalar(c, keyPath).trim()));
+        } else {
+          for (String c : check.scalar(v, keyPath).split(",")) {
+            cols.add(c.trim());
+          }
+        }
+        if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
+          throw check.fail(keyPath + " must list column names, e.g. [user_id, ts]");
+        }
+        out.put(key, new Order(String.join(",", cols)));
       }
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));

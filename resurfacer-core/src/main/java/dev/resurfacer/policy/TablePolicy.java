@@ -21,17 +21,19 @@ public record TablePolicy(
 
   /** Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a 3-day orphan guard). */
   public static final TablePolicy BUILT_IN = new TablePolicy(
-      new Compact(true, "binpack", Map.of()),
+      new Compact(true, "binpack", null, Map.of()),
       new Expire(true, null, null),
       new RemoveOrphans(true, Duration.ofDays(3)),
       new RemoveDanglingDeletes(true),
       new RewriteManifests(true));
 
   /**
-   * @param strategy {@code binpack} (sort and z-order come later)
+   * @param strategy {@code binpack}, {@code sort} or {@code zorder}
+   * @param orderBy with sort: the {@code sort-by} list (null: the table's sort order); with zorder: the
+   *     columns, comma-separated; null for binpack
    * @param options rewrite options by their Spark {@code rewrite_data_files} names, e.g. {@code target-file-size-bytes}
    */
-  public record Compact(boolean enabled, String strategy, Map<String, String> options) {
+  public record Compact(boolean enabled, String strategy, String orderBy, Map<String, String> options) {
     public Compact {
       options = Map.copyOf(options);
     }

@@ -37,6 +37,30 @@ class PolicyTest {
   }
 
   @Test
+  void sortAndZOrderStrategiesCarryTheirOrder() {
+    Policies policies = parse("""
+        defaults:
+          compact: {strategy: sort, sort-by: "ts DESC, id"}
+        tables:
+          "web.*":
+            compact: {strategy: zorder, zorder-columns: [user_id, ts]}
+          "web.flat":
+            compact: {strategy: binpack}
+          "raw.z":
+            compact: {strategy: zorder}
+        """);
+    assertThat(policies.effective("raw.events").policy().compact())
+        .extracting(TablePolicy.Compact::strategy, TablePolicy.Compact::orderBy).containsExactly("sort", "ts DESC, id");
+    TablePolicy.Compact web = policies.effective("web.clicks").policy().compact();
+    assertThat(web.strategy()).isEqualTo("zorder");
+    assertThat(web.orderBy()).isEqualTo("user_id,ts");
+    assertThat(web.options()).isEmpty();
+    assertThat(policies.effective("web.flat").policy().compact().orderBy()).isNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> policies.effective("raw.z"))
+        .hasMessage("compact.strategy zorder needs compact.zorder-columns, e.g. [user_id, ts]");
+  }
+
+  @Test
   void mostSpecificEntryWinsKeyByKey() {
     Policies policies = parse(FLEET);
     EffectivePolicy events = policies.effective("raw.events");
@@ -88,7 +112,7 @@ class PolicyTest {
     assertError("defaults:\n  compact: {target-file-sise: 1GB}\n",
         "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of delete-file-threshold, "
             + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
-            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, strategy, target-file-size)");
+            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
     assertError("defaults:\n  vacuum: {enabled: true}\n",
         "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, expire, remove-dangling-deletes, "
             + "remove-orphans, rewrite-manifests)");
@@ -118,8 +142,8 @@ class PolicyTest {
         "resurfacer.yml: defaults.compact: target-file-size (1.0 GB) is above max-file-size (512 MB)");
     assertError("defaults:\n  compact: {delete-ratio-threshold: 1.5}\n",
         "resurfacer.yml: defaults.compact.delete-ratio-threshold must be a number in (0, 1] (got 1.5)");
-    assertError("defaults:\n  compact: {strategy: zorder}\n",
-        "resurfacer.yml: defaults.compact.strategy 'zorder' is not supported yet (binpack only on this build)");
+    assertError("defaults:\n  compact: {zorder-columns: []}\n",
+        "resurfacer.yml: defaults.compact.zorder-columns must list column names, e.g. [user_id, ts]");
     assertError("defaults:\n  compact: {strategy: shuffle}\n",
         "resurfacer.yml: defaults.compact.strategy 'shuffle' is not one of binpack, sort, zorder");
     assertError("defaults:\n  compact: {options: [a]}\n",

@@ -4,6 +4,7 @@ import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
 import dev.resurfacer.iceberg.compact.CompactionResult;
+import dev.resurfacer.iceberg.compact.Ordering;
 import dev.resurfacer.iceberg.deletes.DanglingDeletes;
 import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
@@ -47,6 +48,11 @@ final class BuiltInExecutors {
       for (Map.Entry<String, String> e : op.options().entrySet()) {
         options = options.withOption(e.getKey(), e.getValue());
       }
+      options = options.withOrdering(switch (op.strategy()) {
+        case "sort" -> new Ordering.Sort(op.orderBy());
+        case "zorder" -> new Ordering.ZOrder(List.of(op.orderBy().split(",")));
+        default -> new Ordering.BinPack();
+      });
       if (mode == Mode.PREVIEW) {
         CompactionPlan plan = Compaction.plan(t.table(), options);
         Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
