@@ -171,9 +171,10 @@ public final class Compaction {
               commitService.offer(group);
             }
           }
-          progress.accept(String.format(java.util.Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s",
+          progress.accept(String.format(java.util.Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
               index + 1, groups.size(), r.partition(), r.status().name().toLowerCase(java.util.Locale.ROOT),
-              r.inputFiles(), r.outputFiles(), r.message() == null ? r.runner() : r.message()));
+              r.inputFiles(), r.outputFiles(), dev.resurfacer.units.ByteSizes.format(r.inputBytes() * 1000 / Math.max(1, r.millis())),
+              r.message() == null ? r.runner() : r.message()));
           return r;
         }));
       }
