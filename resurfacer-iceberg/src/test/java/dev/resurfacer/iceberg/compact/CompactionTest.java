@@ -88,6 +88,33 @@ class CompactionTest {
     files.forEach(f -> assertThat(new File(f.location())).exists());
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
+  void everyFormatVersionCompactsAndAWhereFilterSelectsOnlyMatchingFiles(int formatVersion) {
+    Table table = catalog.buildTable(TableIdentifier.of("db", "v" + formatVersion), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
+    for (int f = 0; f < 6; f++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, rows(f * 100, 100, f % 2 == 0 ? "a" : "b")).get(0)).commit();
+    }
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+
+    CompactionResult result = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2")
+        .withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse("category = 'b'")).withVerifyChecksum(true));
+
+    assertThat(result.groups()).singleElement().satisfies(g -> {
+      assertThat(g.partition()).isEqualTo("category=b");
+      assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
+    });
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
+    // partition a keeps its three files, b has one
+    assertThat(HealthInspector.inspect("db.t", table).dataFiles()).isEqualTo(4);
+    assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
+  }
+
   static Record id(Schema schema, long id) {
     Record r = GenericRecord.create(schema);
     r.setField("id", id);
