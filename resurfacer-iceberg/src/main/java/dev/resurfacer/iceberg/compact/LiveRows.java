@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
@@ -42,19 +41,30 @@ final class LiveRows {
   }
 
   static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection) {
-    if (task.file().format() != FileFormat.PARQUET) {
-      throw new UnsupportedOperationException("reading " + task.file().format() + " data files is not supported yet");
-    }
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
-    CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(task.file()))
-        .project(required)
-        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
-        .split(task.start(), task.length())
-        .build();
+    org.apache.iceberg.io.InputFile input = table.io().newInputFile(task.file());
     // No residual filter: a rewrite must carry every live row of a selected file, not only the rows
     // that match --where (the filter selects files, it does not delete rows).
+    CloseableIterable<Record> rows = switch (task.file().format()) {
+      case PARQUET -> Parquet.read(input)
+          .project(required)
+          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
+          .split(task.start(), task.length())
+          .build();
+      case AVRO -> org.apache.iceberg.avro.Avro.read(input)
+          .project(required)
+          .createResolvingReader(schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
+          .split(task.start(), task.length())
+          .build();
+      case ORC -> org.apache.iceberg.orc.ORC.read(input)
+          .project(required)
+          .createReaderFunc(fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(required, fileSchema, constants))
+          .split(task.start(), task.length())
+          .build();
+      default -> throw new UnsupportedOperationException("reading " + task.file().format() + " data files is not supported");
+    };
     return deletes.filter(rows);
   }
 

@@ -124,6 +124,48 @@ class CompactionTypesTest {
   }
 
   @Test
+  void avroAndOrcDataFilesAreRewrittenToParquetByTheGenericRunner() throws Exception {
+    Schema schema = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "s", Types.StringType.get()));
+    Table table = create("formats", schema, PartitionSpec.unpartitioned());
+    for (String format : List.of("avro", "orc", "parquet")) {
+      List<Record> rows = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        Record r = GenericRecord.create(schema);
+        r.setField("id", (long) i + format.length() * 100);
+        r.setField("s", format + i);
+        rows.add(r);
+      }
+      org.apache.iceberg.io.OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("f-" + format + "." + format));
+      org.apache.iceberg.io.DataWriter<Record> writer = switch (format) {
+        case "avro" -> org.apache.iceberg.avro.Avro.writeData(out).schema(schema).withSpec(table.spec())
+            .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create).overwrite().build();
+        case "orc" -> org.apache.iceberg.orc.ORC.writeData(out).schema(schema).withSpec(table.spec())
+            .createWriterFunc(org.apache.iceberg.data.orc.GenericOrcWriter::buildWriter).overwrite().build();
+        default -> org.apache.iceberg.parquet.Parquet.writeData(out).schema(schema).withSpec(table.spec())
+            .createWriterFunc(org.apache.iceberg.data.parquet.GenericParquetWriter::create).overwrite().build();
+      };
+      try (writer) {
+        rows.forEach(writer::write);
+      }
+      table.newAppend().appendFile(writer.toDataFile()).commit();
+    }
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    assertThat(plan.groups()).singleElement().satisfies(g -> {
+      assertThat(g.runner()).isEqualTo("generic");
+      assertThat(g.runnerReason()).contains("data file format");
+    });
+    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2").withVerifyChecksum(true));
+    assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
+    table.newScan().planFiles().forEach(t -> assertThat(t.file().format()).isEqualTo(org.apache.iceberg.FileFormat.PARQUET));
+  }
+
+  @Test
   void schemaEvolutionRenamedAddedWithDefaultAndPromotedColumnsComeOutRight() {
     Schema v1 = new Schema(
         Types.NestedField.required(1, "id", Types.LongType.get()),
