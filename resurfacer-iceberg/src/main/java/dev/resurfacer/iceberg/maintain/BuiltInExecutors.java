@@ -29,6 +29,8 @@ import java.util.Map;
 
 /** The built-in operations on Iceberg, each delegating to the verb's own library class. */
 final class BuiltInExecutors {
+  private static final org.slf4j.Logger PROGRESS = org.slf4j.LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+
   private BuiltInExecutors() {}
 
   static List<OperationExecutor<?, IcebergTable>> all() {
@@ -63,7 +65,9 @@ final class BuiltInExecutors {
         return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d group(s)", plan.filesToRewrite(),
             ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
       }
-      CompactionResult r = Compaction.execute(t.table(), options);
+      // one plain log line per finished group: the progress of a long run, with its bytes/s
+      CompactionResult r = Compaction.execute(t.table(), options,
+          line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
       Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
           "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied());
       if (r.groups().isEmpty()) {
