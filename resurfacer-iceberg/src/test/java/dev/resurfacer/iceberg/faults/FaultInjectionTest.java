@@ -92,6 +92,17 @@ class FaultInjectionTest {
   }
 
   @Test
+  void compactionWhoseCommitIsRejectedCommitsNothingAndRemovesItsFiles() {
+    faults.commit = Faults.Commit.FAIL;
+    CompactionResult result = Compaction.execute(faulty, compaction());
+    assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
+      assertThat(g.status()).isEqualTo(CompactionResult.Status.NOT_COMMITTED);
+      assertThat(g.message()).contains("injected fault: commit rejected");
+    });
+    unchanged();
+  }
+
+  @Test
   void compactionWithAnUnknownCommitStateKeepsItsNewFilesAndSaysSo() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
     CompactionResult result = Compaction.execute(faulty, compaction());
@@ -101,4 +112,96 @@ class FaultInjectionTest {
     assertThat(t.currentSnapshot().operation()).as("the commit did land").isEqualTo("replace");
   }
 
+  @Test
+  void compactionWhoseInputsCannotBeReadCommitsNothing() {
+    faults.failReads = p -> p.contains("/data/") && p.contains("/data-");
+    CompactionResult result = Compaction.execute(faulty, compaction());
+    assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
+      assertThat(g.status()).isNotEqualTo(CompactionResult.Status.COMMITTED);
+      assertThat(g.message()).contains("injected fault");
+    });
+    unchanged();
+  }
+
+  @Test
+  void compactionWhoseOutputFailsHalfWayCommitsNothing() {
+    faults.failWrites = p -> p.contains("/data/");
+    CompactionResult result = Compaction.execute(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC));
+    assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
+      assertThat(g.status()).isEqualTo(CompactionResult.Status.FAILED);
+      assertThat(g.message()).isNotBlank();
+    });
+    unchanged();
+  }
+
+  @Test
+  void expiryWhoseDeletesFailCommitsAndReportsWhatIsLeft() {
+    faults.failDeletes = true;
+    ExpireResult result = SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    assertThat(result.committed()).isTrue();
+    assertThat(result.notDeleted()).isNotEmpty();
+    assertThat(Disk.files(intact())).as("nothing deleted").containsAll(filesBefore);
+  }
+
+  @Test
+  void expiryWhoseCommitIsRejectedChangesNothing() {
+    faults.commit = Faults.Commit.FAIL;
+    Throwable t = catchThrowable(() -> SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    assertThat(t).hasMessageContaining("injected fault: commit rejected");
+    unchanged();
+  }
+
+  @Test
+  void expiryWithAnUnknownCommitStateDeletesNothing() {
+    faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
+    Throwable t = catchThrowable(() -> SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    assertThat(t).hasMessageContaining("injected fault: commit timed out");
+    assertThat(Disk.files(intact())).as("no file deleted on an unknown state").containsAll(filesBefore);
+  }
+
+  @Test
+  void manifestRewriteWhoseWritesFailCommitsNothing() {
+    faults.failWrites = p -> p.contains("/metadata/") && p.endsWith(".avro");
+    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    assertThat(t).hasRootCauseMessage("injected fault: write failed half-way");
+    Table after = intact();
+    assertThat(TableState.metadataLocation(after)).isEqualTo(before.metadataLocation());
+  }
+
+  @Test
+  void manifestRewriteWithAnUnknownCommitStateLosesNothing() {
+    faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
+    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    assertThat(t).hasMessageContaining("injected fault: commit timed out");
+    intact();
+  }
+
+  @Test
+  void orphanRemovalWhoseListingBreaksOffDeletesNothing() throws Exception {
+    Path orphan = plantOrphan();
+    faults.listLimit = 3;
+    Throwable t = catchThrowable(() -> OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)).io(faults).execute());
+    assertThat(t).hasMessageContaining("injected fault: listing");
+    assertThat(orphan).exists();
+    intact();
+  }
+
+  @Test
+  void orphanRemovalWhoseDeletesFailCountsThemAndLosesNothing() throws Exception {
+    Path orphan = plantOrphan();
+    faults.failDeletes = true;
+    OrphanReport report = OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)).io(faults).execute();
+    assertThat(report.orphanFiles()).isEqualTo(1);
+    assertThat(report.failedDeletes()).isEqualTo(1);
+    assertThat(orphan).exists();
+    intact();
+  }
+
+  private Path plantOrphan() throws Exception {
+    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
+    Files.writeString(orphan, "left behind");
+    orphan.toFile().setLastModified(OLD);
+    filesBefore = Disk.files(table);
+    return orphan;
+  }
 }
