@@ -29,6 +29,7 @@ import org.apache.iceberg.actions.FileRewritePlan;
 import org.apache.iceberg.actions.RewriteDataFiles;
 import org.apache.iceberg.actions.RewriteDataFilesCommitManager;
 import org.apache.iceberg.actions.RewriteFileGroup;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.PropertyUtil;
@@ -202,6 +203,9 @@ public final class Compaction {
       try {
         commits.commitOrClean(verified);
         committed.addAll(verified);
+      } catch (CommitStateUnknownException e) {
+        // the commit may have landed: core keeps the new files, and so must the message
+        commitFailure = "commit state unknown, new files kept (they may be committed; reload the table to see): " + e.getMessage();
       } catch (RuntimeException e) {
         commitFailure = "commit failed, new files removed: " + e.getMessage();
       }
