@@ -334,8 +334,13 @@ public final class Compaction {
   }
 
   static String partitionPath(Table table, RewriteFileGroup group) {
-    PartitionSpec spec = table.specs().get(group.fileScanTasks().get(0).file().specId());
-    return spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(group.info().partition());
+    if (group.fileScanTasks().stream().anyMatch(t -> t.file().specId() != table.spec().specId())) {
+      return "(files of older specs)";
+    }
+    // the file's own partition: the group's info holds it in the current spec's type
+    DataFile first = group.fileScanTasks().get(0).file();
+    PartitionSpec spec = table.specs().get(first.specId());
+    return spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(first.partition());
   }
 
   private static Set<DeleteFile> deleteFiles(RewriteFileGroup group) {

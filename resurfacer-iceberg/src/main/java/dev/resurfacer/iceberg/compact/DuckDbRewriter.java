@@ -71,9 +71,18 @@ final class DuckDbRewriter implements GroupRewriter {
     if (nestedFieldRenamed(table)) {
       return Optional.of("a nested field was renamed, and DuckDB matches nested fields by name");
     }
-    int groupSpec = group.fileScanTasks().get(0).file().specId();
-    if (groupSpec != group.outputSpecId()) {
-      return Optional.of("files move from spec " + groupSpec + " to spec " + group.outputSpecId() + " (repartitioning)");
+    // core's planner groups every file of an older spec together (and with current-spec files whose
+    // partition is all nulls): DuckDB writes one partition per group, so any such file needs the
+    // generic runner, which computes each row's partition
+    if (group.outputSpecId() != table.spec().specId()) {
+      // the planner groups by the current spec's partitions only; files kept in another spec need
+      // their rows placed one by one
+      return Optional.of("output spec " + group.outputSpecId() + " is not the current spec (repartitioning)");
+    }
+    for (FileScanTask task : group.fileScanTasks()) {
+      if (task.file().specId() != group.outputSpecId()) {
+        return Optional.of("files move from spec " + task.file().specId() + " to spec " + group.outputSpecId() + " (repartitioning)");
+      }
     }
     for (FileScanTask task : group.fileScanTasks()) {
       if (task.file().format() != FileFormat.PARQUET) {
@@ -190,7 +199,8 @@ final class DuckDbRewriter implements GroupRewriter {
         produced = files.filter(Files::isRegularFile).sorted().toList();
       }
       for (Path p : produced) {
-        DataFile placed = PlacedFiles.place(table, spec, group.info().partition(), ordering.stamp(table), p);
+        // every input shares this partition (same spec, grouped by partition): see unsupported()
+        DataFile placed = PlacedFiles.place(table, spec, group.fileScanTasks().get(0).file().partition(), ordering.stamp(table), p);
         if (placed.recordCount() == 0) {
           // DuckDB can finish a size-rolled COPY with an empty last file: it holds nothing to keep
           table.io().deleteFile(placed.location());

@@ -202,6 +202,27 @@ class CompactionSafetyTest {
     }
   }
 
+  /** Regression (found by a random history): a spec that drops its partition field groups old and new files together. */
+  @Test
+  void droppingThePartitionFieldThenCompactingPlacesEveryRowRight() throws IOException {
+    Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 4);
+    table.updateSpec().removeField("category").commit();
+    table.newAppend().appendFile(TableWrites.writeData(table, CompactionTest.rows(9000, 10, "z")).get(0)).commit();
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+
+    CompactionPlan plan = Compaction.plan(table, opts());
+    assertThat(plan.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.runner()).isEqualTo("generic"));
+    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true));
+
+    assertThat(result.allCommitted()).isTrue();
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(t -> assertThat(t.file().specId()).isEqualTo(table.spec().specId()));
+    }
+  }
+
   /** Runs the delegate, but lets another writer commit in the middle of the rewrite. */
   private static GroupRewriter concurrently(GroupRewriter delegate, Runnable otherWriter) {
     return new GroupRewriter() {

@@ -115,7 +115,9 @@ class FaultInjectionTest {
   @Test
   void compactionWhoseInputsCannotBeReadCommitsNothing() {
     faults.failReads = p -> p.contains("/data/") && p.contains("/data-");
-    CompactionResult result = Compaction.execute(faulty, compaction());
+    // the generic runner reads every input through the table's FileIO (DuckDB opens local files
+    // itself, and without deletes a group's row count is verified from the manifests)
+    CompactionResult result = Compaction.execute(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isNotEqualTo(CompactionResult.Status.COMMITTED);
       assertThat(g.message()).contains("injected fault");
