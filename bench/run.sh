@@ -10,6 +10,8 @@
 #                      BIG_FILES=250 BIG_ROWS=100000 BIG_MEMORY=209715200 (200 MB: the 1.18 GB partition is 5.9x) BIG_XMX=512m
 #                      RUNS=1 (repeat ours and Spark alternately; 0 runs only the big partition), REGENERATE=1 (rebuild the tables),
 #                      SKIP_SPARK=1, SKIP_BIG=1, NAME=events (scenario directory under bench/work)
+#                      STRATEGIES="binpack" (any of binpack sort zorder: sort = (user_id, ts), zorder = (user_id, ts), both engines)
+#                      BIG_STRATEGY=binpack (the bounded-memory run's strategy), BIG_NAME=big
 #   bench/run.sh
 #   FILES=250 NAME=events-2.5m bench/run.sh
 set -euo pipefail
@@ -17,7 +19,17 @@ source "$(dirname "$0")/bench-env.sh"
 ensure_built
 FILES="${FILES:-1000}"; ROWS="${ROWS:-10000}"; DAYS="${DAYS:-4}"; SNAPSHOTS="${SNAPSHOTS:-100}"
 BIG_FILES="${BIG_FILES:-250}"; BIG_ROWS="${BIG_ROWS:-100000}"; BIG_MEMORY="${BIG_MEMORY:-209715200}"; BIG_XMX="${BIG_XMX:-512m}"
-RUNS="${RUNS:-1}"; NAME="${NAME:-events}"
+RUNS="${RUNS:-1}"; NAME="${NAME:-events}"; STRATEGIES="${STRATEGIES:-binpack}"
+BIG_STRATEGY="${BIG_STRATEGY:-binpack}"; BIG_NAME="${BIG_NAME:-big}"
+# the same ordering for both engines
+ours_run() { local s="$1"; shift; case "$s" in
+  binpack) "$BENCH_DIR/run-compaction.sh" "$@" ;;
+  sort) "$BENCH_DIR/run-compaction.sh" "$@" --strategy sort --sort-by "user_id, ts" ;;
+  zorder) "$BENCH_DIR/run-compaction.sh" "$@" --strategy zorder --columns user_id,ts ;; esac; }
+spark_run() { local s="$1"; shift; case "$s" in
+  binpack) "$BENCH_DIR/run-spark.sh" "$@" ;;
+  sort) "$BENCH_DIR/run-spark.sh" "$@" --strategy sort --sort-order "user_id, ts" ;;
+  zorder) "$BENCH_DIR/run-spark.sh" "$@" --strategy sort --sort-order "zorder(user_id, ts)" ;; esac; }
 mkdir -p "$WORK"
 stamp=$(date +%Y%m%d-%H%M%S)
 log="$WORK/run-$stamp.log"
@@ -46,20 +58,23 @@ if [[ -n "${REGENERATE:-}" || ! -f "$WORK/$NAME/pristine/catalog.db" ]]; then
   "$BENCH_DIR/generate.sh" "$NAME" --files "$FILES" --rows "$ROWS" --days "$DAYS" --snapshots "$SNAPSHOTS" 2>&1 | tee -a "$log" | grep '^generated' >&2
 fi
 for i in $(seq 1 "$RUNS"); do
-  note "run $i: ours (Compaction.execute, defaults) on $NAME"
-  step "ours#$i" "$BENCH_DIR/run-compaction.sh" "$NAME"
-  if [[ -z "${SKIP_SPARK:-}" ]]; then
-    note "run $i: Spark 4.1 local[2] rewrite_data_files on $NAME"
-    step "spark#$i" "$BENCH_DIR/run-spark.sh" "$NAME"
-  fi
+  for strat in $STRATEGIES; do
+    sfx=""; [[ "$strat" == binpack ]] || sfx="-$strat"
+    note "run $i: ours (Compaction.execute, $strat) on $NAME"
+    step "ours$sfx#$i" ours_run "$strat" "$NAME"
+    if [[ -z "${SKIP_SPARK:-}" ]]; then
+      note "run $i: Spark 4.1 local[2] rewrite_data_files ($strat) on $NAME"
+      step "spark$sfx#$i" spark_run "$strat" "$NAME"
+    fi
+  done
 done
 if [[ -z "${SKIP_BIG:-}" ]]; then
-  if [[ -n "${REGENERATE:-}" || ! -f "$WORK/big/pristine/catalog.db" ]]; then
-    note "generate big: $BIG_FILES files x $BIG_ROWS rows in ONE day partition"
-    "$BENCH_DIR/generate.sh" big --files "$BIG_FILES" --rows "$BIG_ROWS" --days 1 --snapshots 25 2>&1 | tee -a "$log" | grep '^generated' >&2
+  if [[ -n "${REGENERATE:-}" || ! -f "$WORK/$BIG_NAME/pristine/catalog.db" ]]; then
+    note "generate $BIG_NAME: $BIG_FILES files x $BIG_ROWS rows in ONE day partition"
+    "$BENCH_DIR/generate.sh" "$BIG_NAME" --files "$BIG_FILES" --rows "$BIG_ROWS" --days 1 --snapshots 25 2>&1 | tee -a "$log" | grep '^generated' >&2
   fi
-  note "bounded memory: ours on big with --memory $BIG_MEMORY, -Xmx$BIG_XMX"
-  JAVA_OPTS="-Xmx$BIG_XMX" step "big-ours" "$BENCH_DIR/run-compaction.sh" big --memory "$BIG_MEMORY"
+  note "bounded memory: ours ($BIG_STRATEGY) on $BIG_NAME with --memory $BIG_MEMORY, -Xmx$BIG_XMX"
+  JAVA_OPTS="-Xmx$BIG_XMX" step "big-ours-$BIG_STRATEGY" ours_run "$BIG_STRATEGY" "$BIG_NAME" --memory "$BIG_MEMORY"
 fi
 
 # summary: wall = the whole process (JVM and Spark start included), minus our in-process restore
@@ -77,10 +92,12 @@ fi
         kv($0, "input_bytes") / 1048576, kv($0, "output_files"), kv($0, "output_bytes") / 1048576, kv($0, "vmhwm") / 1048576,
         kv($0, "max_spill") / 1048576, kv($0, "ok"), kv($0, "load_start"), kv($0, "load_end")
     }' "$results"
-  ours=$(awk '/label=ours/ { for (i = 1; i <= NF; i++) { split($i, p, "="); if (!(p[1] in v)) v[p[1]] = p[2] } s += v["outer_ms"] - v["restore_ms"]; n++; delete v } END { if (n) printf "%.0f", s / n }' "$results")
-  spark=$(awk '/label=spark/ { for (i = 1; i <= NF; i++) { split($i, p, "="); if (!(p[1] in v)) v[p[1]] = p[2] } s += v["outer_ms"] - v["restore_ms"]; n++; delete v } END { if (n) printf "%.0f", s / n }' "$results")
+  for sfx in "" -sort -zorder; do
+  ours=$(awk -v want="label=ours$sfx#" 'index($0, want) { for (i = 1; i <= NF; i++) { split($i, p, "="); if (!(p[1] in v)) v[p[1]] = p[2] } s += v["outer_ms"] - v["restore_ms"]; n++; delete v } END { if (n) printf "%.0f", s / n }' "$results")
+  spark=$(awk -v want="label=spark$sfx#" 'index($0, want) { for (i = 1; i <= NF; i++) { split($i, p, "="); if (!(p[1] in v)) v[p[1]] = p[2] } s += v["outer_ms"] - v["restore_ms"]; n++; delete v } END { if (n) printf "%.0f", s / n }' "$results")
   if [[ -n "$ours" && -n "$spark" ]]; then
-    awk -v o="$ours" -v s="$spark" 'BEGIN { printf "ours / Spark wall time = %.2f (goal: <= 0.67)\n", o / s }'
+    awk -v o="$ours" -v s="$spark" -v k="${sfx:--binpack}" 'BEGIN { printf "%s: ours / Spark wall time = %.2f (mean %.1f s / %.1f s; goal: <= 0.67 bin-pack, <= 0.5 sort and z-order)\n", substr(k, 2), o / s, o / 1000, s / 1000 }'
   fi
+  done
   echo "rows/s = rows / wall; wall for ours excludes the restore copy, Spark is restored before its process starts."
 } | tee "$WORK/summary-$stamp.txt"

@@ -18,6 +18,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
@@ -31,7 +32,8 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * the parallel writers produce the same rows in any schedule. Then the scenario's live/ directory
  * is copied to pristine/.
  *
- * <pre>Generate --scenario DIR [--files 1000] [--rows 10000] [--days 4] [--snapshots 100] [--threads 2] [--seed 42]</pre>
+ * <pre>Generate --scenario DIR [--files 1000] [--rows 10000] [--days 4] [--snapshots 100] [--threads 2] [--seed 42]
+ *     [--transaction true]   (all snapshots in one transaction: one metadata.json, for the 5,000-snapshot table)</pre>
  */
 public final class Generate {
   static final String[] EVENTS = {"view", "click", "add_to_cart", "remove_from_cart", "checkout", "purchase", "search", "login"};
@@ -51,6 +53,8 @@ public final class Generate {
     int snapshots = Math.min(files, Integer.parseInt(a.getOrDefault("snapshots", "100")));
     int threads = Integer.parseInt(a.getOrDefault("threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
     long seed = Long.parseLong(a.getOrDefault("seed", "42"));
+    // one transaction: thousands of snapshots without rewriting an ever-growing metadata.json per commit
+    boolean oneTransaction = Boolean.parseBoolean(a.getOrDefault("transaction", "false"));
 
     long t0 = System.nanoTime();
     BenchTable.deleteTree(scenario);
@@ -69,15 +73,19 @@ public final class Generate {
       }
       // commit in file order as the writers finish: snapshot s appends files [s*n/S, (s+1)*n/S)
       int next = 0;
+      Transaction tx = oneTransaction ? table.newTransaction() : null;
       for (int s = 0; s < snapshots; s++) {
         int end = (int) ((long) (s + 1) * files / snapshots);
-        AppendFiles append = table.newAppend();
+        AppendFiles append = tx != null ? tx.newAppend() : table.newAppend();
         for (; next < end; next++) {
           DataFile f = written.get(next).get();
           bytes += f.fileSizeInBytes();
           append.appendFile(f);
         }
         append.commit();
+      }
+      if (tx != null) {
+        tx.commitTransaction();
       }
       pool.shutdown();
     }

@@ -3,9 +3,11 @@ package dev.resurfacer.bench;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionResult;
+import dev.resurfacer.iceberg.compact.Ordering;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,7 +21,8 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * Run it in a fresh JVM ({@code bench/run-compaction.sh}). Lines starting with {@code RESULT} are
  * key=value for the summary script.
  *
- * <pre>OurCompaction --scenario DIR [--memory BYTES] [--scratch DIR] [--restore true]</pre>
+ * <pre>OurCompaction --scenario DIR [--memory BYTES] [--scratch DIR] [--restore true]
+ *     [--strategy binpack|sort|zorder] [--sort-by "user_id, ts"] [--columns user_id,ts]</pre>
  */
 public final class OurCompaction {
   private OurCompaction() {}
@@ -32,6 +35,13 @@ public final class OurCompaction {
     CompactionOptions options = CompactionOptions.defaults();
     if (a.containsKey("memory")) {
       options = options.withMemory(Long.parseLong(a.get("memory")));
+    }
+    String strategy = a.getOrDefault("strategy", "binpack");
+    switch (strategy) {
+      case "binpack" -> { }
+      case "sort" -> options = options.withOrdering(new Ordering.Sort(a.getOrDefault("sort-by", "user_id, ts")));
+      case "zorder" -> options = options.withOrdering(new Ordering.ZOrder(List.of(a.getOrDefault("columns", "user_id,ts").split(","))));
+      default -> throw new IllegalArgumentException("--strategy binpack|sort|zorder, got " + strategy);
     }
     Path scratch = Path.of(a.getOrDefault("scratch", scenario.resolve("scratch").toString())).toAbsolutePath();
     Files.createDirectories(scratch);
@@ -81,9 +91,9 @@ public final class OurCompaction {
         r.table(), r.rewrittenFiles(), BenchTable.mb(r.rewrittenBytes()), r.addedFiles(), BenchTable.mb(r.addedBytes()), r.rows(),
         r.millis() / 1000.0, r.rows() * 1000.0 / Math.max(1, r.millis()), BenchTable.mb(r.peakRssBytes()), BenchTable.mb(hwm),
         BenchTable.mb(maxRss.get()), BenchTable.mb(maxSpill.get()));
-    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer ok=%s restore_ms=%d compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
+    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer strategy=%s ok=%s restore_ms=%d compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
             + " output_files=%d output_bytes=%d peak_rss=%d vmhwm=%d max_spill=%d memory=%d groups=%d%n",
-        r.allCommitted(), restoreMs, r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
+        strategy, r.allCommitted(), restoreMs, r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
         r.peakRssBytes(), hwm, maxSpill.get(), options.memoryBytes(), r.groups().size());
     if (!r.allCommitted() || r.rows() == 0) {
       System.exit(1);

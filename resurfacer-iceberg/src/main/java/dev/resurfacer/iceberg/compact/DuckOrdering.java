@@ -36,16 +36,18 @@ final class DuckOrdering {
       }
     } else if (ordering instanceof ResolvedOrdering.Z z) {
       int n = z.columns().size();
-      // 128-bit chunks of the interleaved bits, compared in order, equal the byte-wise comparison
-      for (int chunk = 0; chunk * 128 < 64 * n; chunk++) {
+      // 64-bit chunks of the interleaved bits, compared in order, equal the byte-wise comparison.
+      // UBIGINT, not UHUGEINT: DuckDB's 128-bit integers are emulated, and 128-bit chunks made the
+      // z-value about 8x more expensive to compute than these (and z-order 5x slower than a sort)
+      for (int chunk = 0; chunk * 64 < 64 * n; chunk++) {
         StringBuilder b = new StringBuilder("(");
-        for (int t = chunk * 128; t < Math.min(64 * n, (chunk + 1) * 128); t++) {
-          if (t > chunk * 128) {
+        for (int t = chunk * 64; t < Math.min(64 * n, (chunk + 1) * 64); t++) {
+          if (t > chunk * 64) {
             b.append(" | ");
           }
           int source = 63 - t / n;
-          b.append("(((src.__k").append(t % n).append(" >> ").append(source).append(") & 1::UBIGINT)::UHUGEINT << ")
-              .append(127 - (t - chunk * 128)).append(')');
+          b.append("(((src.__k").append(t % n).append(" >> ").append(source).append(") & 1::UBIGINT) << ")
+              .append(63 - (t - chunk * 64)).append(')');
         }
         terms.add(b.append(')').toString());
       }

@@ -187,22 +187,9 @@ public final class OrphanRemoval {
     // the trailing slash keeps an object-store prefix listing of .../t from also returning .../t2/...
     String prefix = rawRoot.endsWith("/") ? rawRoot : rawRoot + "/";
     try {
-      for (FileInfo f : lister.listPrefix(prefix)) {
-        if (f.location().endsWith("/")) {
-          continue; // a directory placeholder object, not a file
-        }
-        StorageUri uri;
-        try {
-          uri = StorageUri.parse(f.location());
-        } catch (SafetyRefusal r) {
-          throw Fences.listedOutsideRoot(f.location(), root);
-        }
-        if (!root.contains(uri)) {
-          throw Fences.listedOutsideRoot(f.location(), root);
-        }
-        // an unknown modification time is treated as new: a file that cannot be dated is never old enough
-        boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff;
-        ledger.addListed(uri, f.location(), f.size(), f.createdAtMillis(), young);
+      java.util.function.Consumer<FileInfo> sink = f -> addListed(f, root, cutoff, ledger);
+      if (!LocalListing.listIfLocal(lister, prefix, root, sink)) {
+        lister.listPrefix(prefix).forEach(sink);
       }
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof FileNotFoundException) {
@@ -211,6 +198,24 @@ public final class OrphanRemoval {
       }
       throw e;
     }
+  }
+
+  private static void addListed(FileInfo f, StorageUri root, long cutoff, Ledger ledger) {
+    if (f.location().endsWith("/")) {
+      return; // a directory placeholder object, not a file
+    }
+    StorageUri uri;
+    try {
+      uri = StorageUri.parse(f.location());
+    } catch (SafetyRefusal r) {
+      throw Fences.listedOutsideRoot(f.location(), root);
+    }
+    if (!root.contains(uri)) {
+      throw Fences.listedOutsideRoot(f.location(), root);
+    }
+    // an unknown modification time is treated as new: a file that cannot be dated is never old enough
+    boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff;
+    ledger.addListed(uri, f.location(), f.size(), f.createdAtMillis(), young);
   }
 
   private static void reference(Ledger ledger, Scope scope, Category category, String location, boolean mustBeListed) {

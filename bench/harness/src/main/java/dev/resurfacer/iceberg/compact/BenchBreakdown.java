@@ -24,7 +24,8 @@ public final class BenchBreakdown {
     int cores = Runtime.getRuntime().availableProcessors();
     Path scratch = Files.createTempDirectory(options.scratchDir(), "breakdown-");
     GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes() / concurrency,
-        Math.max(1, cores / concurrency), scratch, planned.targetFileSize());
+        Math.max(1, cores / concurrency), scratch, planned.targetFileSize(),
+        ResolvedOrdering.resolve(table, options.ordering(), msg -> { }));
     long t1 = System.nanoTime();
     List<DataFile> out = new DuckDbRewriter().rewrite(table, group, settings);
     long rewriteMs = (System.nanoTime() - t1) / 1_000_000;
