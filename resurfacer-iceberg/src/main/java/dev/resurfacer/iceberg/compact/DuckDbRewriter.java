@@ -169,7 +169,13 @@ final class DuckDbRewriter implements GroupRewriter {
             .append(", src.__data_seq) AS BIGINT) AS \"_last_updated_sequence_number\"");
       }
 
-      StringBuilder source = new StringBuilder("SELECT t.*, f.first_row_id AS __first_row_id, f.data_seq AS __data_seq");
+      // only what the output needs travels through the sort: the file name (a long string per row)
+      // would multiply what an ordered rewrite must hold or spill
+      StringBuilder source = new StringBuilder("SELECT ");
+      for (Types.NestedField f : schema.columns()) {
+        source.append("t.").append(col(f.fieldId())).append(", ");
+      }
+      source.append("t.file_row_number, f.first_row_id AS __first_row_id, f.data_seq AS __data_seq");
       DuckOrdering.keyColumns(ordering).forEach(k -> source.append(", ").append(k));
       source.append(" FROM read_parquet(").append(list(locals)).append(", schema=").append(schemaMap(schema.columns()))
           .append(", filename=true, file_row_number=true) t JOIN files f ON f.local = t.filename");
@@ -227,7 +233,11 @@ final class DuckDbRewriter implements GroupRewriter {
   private static void configure(Statement st, Settings settings, Path work) throws SQLException {
     long mb = Math.max(64, settings.memoryBytes() >> 20);
     st.execute("SET memory_limit='" + mb + "MB'");
-    st.execute("SET threads=" + Math.max(1, settings.threads()));
+    // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread, DuckDB
+    // fails to pin blocks instead of spilling (measured on a 236 MB partition), so use one thread
+    boolean ordered = !(settings.ordering() instanceof ResolvedOrdering.None);
+    int threads = ordered && mb / Math.max(1, settings.threads()) < 256 ? 1 : Math.max(1, settings.threads());
+    st.execute("SET threads=" + threads);
     st.execute("SET temp_directory=" + DuckTypes.string(work.resolve("spill").toString()));
     // ordered output must keep its order across the files DuckDB rolls over to
     st.execute("SET preserve_insertion_order=" + !(settings.ordering() instanceof ResolvedOrdering.None));
