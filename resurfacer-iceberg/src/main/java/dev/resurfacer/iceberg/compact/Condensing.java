@@ -51,9 +51,6 @@ public final class Condensing {
   public record CondenseResult(String table, String field, String from, String to, Integer coarseSpecId,
       boolean specAdded, List<Partition> partitions, boolean committed) {}
 
-  private record Plan(PartitionSpec fine, int fieldPos, PartitionField field, PartitionSpec coarse,
-      Map<String, Group> groups) {}
-
   private record Group(StructLike coarseValue, List<FileScanTask> tasks) {}
 
   /** Previews ({@code commit == false}) or condenses every coarse partition entirely older than {@code olderThan}. */
@@ -65,11 +62,11 @@ public final class Condensing {
     String coarseTransform = to.name().toLowerCase(Locale.ROOT);
     PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
     PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
-    Plan plan = plan(table, fine, pos, field, coarse, to, olderThan);
+    Map<String, Group> groups = plan(table, fine, pos, coarse, to, olderThan);
 
     List<Partition> results = new ArrayList<>();
-    if (!commit || plan.groups().isEmpty()) {
-      plan.groups().forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
+    if (!commit || groups.isEmpty()) {
+      groups.forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
           g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), commit ? "nothing to do" : "would condense", null)));
       return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform,
           existingCoarse == null ? null : existingCoarse.specId(), false, results, false);
@@ -79,7 +76,7 @@ public final class Condensing {
     if (existingCoarse == null) {
       coarse = addSpecKeepingDefault(table, coarse, fine, field, coarseTransform);
       added = true;
-      plan = plan(table, fine, pos, field, coarse, to, olderThan);
+      groups = plan(table, fine, pos, coarse, to, olderThan);
     }
     Path scratch;
     try {
@@ -92,7 +89,7 @@ public final class Condensing {
       GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), Runtime.getRuntime().availableProcessors(),
           scratch, Compaction.targetFileSize(table, options), new ResolvedOrdering.None());
       int index = 0;
-      for (Map.Entry<String, Group> e : plan.groups().entrySet()) {
+      for (Map.Entry<String, Group> e : groups.entrySet()) {
         table.refresh();
         long starting = table.currentSnapshot().snapshotId();
         List<FileScanTask> tasks = e.getValue().tasks();
@@ -225,11 +222,12 @@ public final class Condensing {
     return added;
   }
 
-  private static Plan plan(Table table, PartitionSpec fine, int pos, PartitionField field, PartitionSpec coarse,
+  /** Live files of the fine spec by the coarse partition they go to, for coarse partitions old enough. */
+  private static Map<String, Group> plan(Table table, PartitionSpec fine, int pos, PartitionSpec coarse,
       Granularity to, Duration olderThan) {
     long cutoffDay = LocalDateTime.now(ZoneOffset.UTC).minus(olderThan).toLocalDate().toEpochDay();
     Map<String, Group> groups = new LinkedHashMap<>();
-    String fineTransform = field.transform().toString();
+    String fineTransform = fine.fields().get(pos).transform().toString();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
         if (task.file().specId() != fine.specId()) {
@@ -255,7 +253,7 @@ public final class Condensing {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Plan(fine, pos, field, coarse, groups);
+    return groups;
   }
 
   /** A fine time value (hours, days or months since 1970) as the coarse one. */

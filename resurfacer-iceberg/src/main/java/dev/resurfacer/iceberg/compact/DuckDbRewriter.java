@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -414,9 +413,5 @@ final class DuckDbRewriter implements GroupRewriter {
     } catch (java.io.IOException ignored) {
       // scratch space only; a leftover temp file is not a correctness problem
     }
-  }
-
-  static long firstLong(ResultSet rs) throws SQLException {
-    return rs.next() ? rs.getLong(1) : 0;
   }
 }
