@@ -2,6 +2,11 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.config.Secrets;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** Catalog selection flags shared by every verb that opens a table. */
@@ -20,6 +25,20 @@ public final class CatalogOptions {
 
   @Option(names = "--warehouse", paramLabel = "LOCATION", description = "Warehouse location (path, file: or s3:// URI).")
   String warehouse;
+
+  /**
+   * The fences orphan removal needs: every table of {@code chosen} and of every catalog in the
+   * configuration file, and the files no run may delete (SQLite catalogs, the configuration file).
+   */
+  OrphanFences orphanFences(CliContext ctx, CatalogConfig chosen) {
+    CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
+        null, null, null, null);
+    Path config = selection.configPath(ctx.workingDir(), ctx.home());
+    List<CatalogConfig> all = new ArrayList<>();
+    all.add(chosen);
+    all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
+    return OrphanFences.forCatalogs(all, config);
+  }
 
   CatalogConfig resolve(CliContext ctx) {
     return new CatalogSelection(configFile, catalog, catalogName, catalogUri, warehouse)

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.class,
     description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
-      RemoveOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
+      RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, MaintainCommand.class, PolicyCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {

@@ -6,6 +6,7 @@ import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
@@ -75,9 +76,12 @@ final class MaintainCommand implements Callable<Integer> {
     // Everything that can be wrong with the configuration is found before the first table is touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
     List<Resurfacer> open = new ArrayList<>();
+    // one neighbour index for the whole run, over every catalog: a table of one catalog may sit in another's storage
+    OrphanFences fences = OrphanFences.forCatalogs(catalogs,
+        new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
     try {
       for (CatalogConfig c : catalogs) {
-        Resurfacer r = Resurfacer.connect(c).parallel(parallel);
+        Resurfacer r = Resurfacer.connect(c).parallel(parallel).orphanFences(fences);
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {

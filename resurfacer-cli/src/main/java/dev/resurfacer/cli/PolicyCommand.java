@@ -66,6 +66,8 @@ final class PolicyCommand implements Callable<Integer> {
     Map<String, Object> orphans = new LinkedHashMap<>();
     orphans.put("enabled", p.removeOrphans().enabled());
     orphans.put("older-than", duration(p.removeOrphans().olderThan()));
+    orphans.put("quarantine", p.removeOrphans().quarantine());
+    orphans.put("quarantine-retention", duration(p.removeOrphans().quarantineRetention()));
     ops.put("remove-orphans", orphans);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("table", e.table());
@@ -87,7 +89,9 @@ final class PolicyCommand implements Callable<Integer> {
     b.append(line("expire", p.expire().enabled(), "older-than "
         + (p.expire().olderThan() == null ? "table property (history.expire.max-snapshot-age-ms)" : Durations.format(p.expire().olderThan()))
         + ", retain-last " + (p.expire().retainLast() == null ? "table property (history.expire.min-snapshots-to-keep)" : p.expire().retainLast())));
-    b.append(line("remove-orphans", p.removeOrphans().enabled(), "older-than " + Durations.format(p.removeOrphans().olderThan())));
+    b.append(line("remove-orphans", p.removeOrphans().enabled(), "older-than " + Durations.format(p.removeOrphans().olderThan())
+        + (p.removeOrphans().quarantine()
+            ? ", quarantine (purged after " + Durations.format(p.removeOrphans().quarantineRetention()) + ")" : "")));
     return b.toString().stripTrailing();
   }
 

@@ -39,6 +39,14 @@ final class RemoveOrphansCommand implements Callable<Integer> {
   @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N orphans by name (default ${DEFAULT-VALUE}).")
   int show;
 
+  @Option(names = "--quarantine", description = "Move the orphans under <table location>/.resurfacer-quarantine/<run-id>/ instead of "
+      + "deleting them; 'restore-orphans TABLE RUN-ID' puts them back.")
+  boolean quarantine;
+
+  @Option(names = "--quarantine-retention", paramLabel = "AGE", defaultValue = "7d",
+      description = "Runs with --yes delete quarantine runs older than this (default ${DEFAULT-VALUE}).")
+  String quarantineRetention;
+
   RemoveOrphansCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -46,10 +54,20 @@ final class RemoveOrphansCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Duration age = Durations.parse(olderThan);
+    Duration keepQuarantine = Durations.parse(quarantineRetention);
+    PrintWriter err = spec.commandLine().getErr();
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       OrphanRemoval removal = OrphanRemoval.of(open.catalog(), Catalogs.parseIdentifier(tableName), open.table())
           .olderThan(age)
-          .show(show);
+          .show(show)
+          .quarantine(quarantine)
+          .quarantineRetention(keepQuarantine)
+          .onWarning(w -> {
+            // said as soon as it is known, so a user sees it before anything is deleted
+            err.println("warning: " + w);
+            err.flush();
+          });
+      removal = catalogOptions.orphanFences(ctx, open.config()).applyTo(removal);
       OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(report) : render(report));
@@ -75,14 +93,25 @@ final class RemoveOrphansCommand implements Callable<Integer> {
     if (r.orphansTruncated()) {
       b.append("  … ").append(r.orphanFiles() - r.orphans().size()).append(" more (--show N lists more)\n");
     }
-    if (r.deleted()) {
+    if (r.quarantineRun() != null) {
+      line(b, "quarantined", r.quarantinedFiles() + " files, " + ByteSizes.format(r.quarantinedBytes()) + " as run "
+          + r.quarantineRun() + " (restore-orphans " + r.table() + " " + r.quarantineRun() + " puts them back)");
+    } else if (r.deleted()) {
       line(b, "deleted", r.deletedFiles() + " files, " + ByteSizes.format(r.deletedBytes())
           + (r.failedDeletes() > 0 ? "; " + r.failedDeletes() + " could not be deleted" : ""));
+    }
+    if (r.purgedQuarantineFiles() > 0) {
+      line(b, "purged", r.purgedQuarantineFiles() + " quarantined files past their retention, "
+          + ByteSizes.format(r.purgedQuarantineBytes()));
+    }
+    if (r.linksSkipped() > 0 || r.protectedSkipped() > 0) {
+      line(b, "not listed", r.linksSkipped() + " symbolic link(s) (never followed nor deleted), " + r.protectedSkipped()
+          + " catalog or configuration file(s)");
     }
     StringBuilder refs = new StringBuilder();
     r.referenced().forEach((k, v) -> refs.append(refs.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
     line(b, "referenced", refs + "; " + r.referencedOutsideScope() + " outside scope (never deleted)");
-    line(b, "other tables", r.otherTablesChecked() + " checked, none overlaps this table's scope");
+    line(b, "other tables", r.otherTablesChecked() + " checked, none lies in or references this table's storage");
     for (String w : r.warnings()) {
       line(b, "warning", w);
     }

@@ -163,7 +163,7 @@ class MaintainCliTest {
     CliRun r = run("maintain", "--tables", "raw.*");
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.out()).containsPattern("lake\\.raw\\.broken  failed  .*cannot open table")
-        .containsPattern("remove-orphans +refused .*scope: cannot read table raw.broken to check that it does not overlap this table");
+        .containsPattern("remove-orphans +refused .*scope: cannot read table raw.broken in catalog 'lake' to check that none of its files lies in this table's storage");
   }
 
   @Test
@@ -246,7 +246,7 @@ class MaintainCliTest {
 
     JsonNode json = new ObjectMapper().readTree(run("policy", "raw.events", "--output", "json").out());
     assertThat(json.get("matched").toString()).isEqualTo("[\"raw.*\",\"raw.events\"]");
-    assertThat(json.get("operations").get("remove-orphans").toString()).isEqualTo("{\"enabled\":true,\"older-than\":\"5d\"}");
+    assertThat(json.get("operations").get("remove-orphans").toString()).isEqualTo("{\"enabled\":true,\"older-than\":\"5d\",\"quarantine\":false,\"quarantine-retention\":\"7d\"}");
     assertThat(json.get("operations").get("expire").get("retain-last").isNull()).isTrue();
 
     config("tables:\n  raw.*:\n    compact: {enabeld: false}\n");

@@ -86,9 +86,85 @@ class RemoveOrphansCliTest {
         "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir));
 
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.err()).startsWith("error: refused: remove-orphans db.outer: scope: table db.inner");
+    // the age-guard warning comes first (0s), then the one-line refusal
+    assertThat(r.err().lines().toList()).hasSize(2);
+    assertThat(r.err().lines().toList().get(1)).startsWith("error: refused: remove-orphans db.outer: scope: table db.inner");
     assertThat(r.out()).isEmpty();
     assertThat(count(Path.of(outer.location()))).isEqualTo(before);
+  }
+
+  @Test
+  void aTableOfAnotherConfiguredCatalogInsideThisOneIsSeenByRemoveOrphansAndMaintain() throws Exception {
+    JdbcCatalog first = SqliteCatalogs.create("first", dir.resolve("one"));
+    first.createNamespace(Namespace.of("db"));
+    Table a = first.buildTable(TableIdentifier.of("db", "a"), SCHEMA).create();
+    a.newAppend().appendFile(TableWrites.writeData(a, rows(0, 10)).get(0)).commit();
+    JdbcCatalog second = SqliteCatalogs.create("second", dir.resolve("two"));
+    second.createNamespace(Namespace.of("db"));
+    Table b = second.buildTable(TableIdentifier.of("db", "b"), SCHEMA).withLocation(a.location() + "/data/b").create();
+    b.newAppend().appendFile(TableWrites.writeData(b, rows(0, 10)).get(0)).commit();
+    first.close();
+    second.close();
+    Files.writeString(dir.resolve("resurfacer.yml"), """
+        catalogs:
+          first:
+            type: jdbc
+            uri: %s
+            warehouse: %s
+          second:
+            type: jdbc
+            uri: %s
+            warehouse: %s
+        defaults:
+          compact: {enabled: false}
+          remove-dangling-deletes: {enabled: false}
+          rewrite-manifests: {enabled: false}
+          expire: {enabled: false}
+          remove-orphans:
+            older-than: 0s
+        """.formatted(SqliteCatalogs.uri(dir.resolve("one")), SqliteCatalogs.warehouse(dir.resolve("one")),
+        SqliteCatalogs.uri(dir.resolve("two")), SqliteCatalogs.warehouse(dir.resolve("two"))));
+    List<Path> before = files(Path.of(a.location()));
+
+    CliRun verb = CliRun.run(dir, "remove-orphans", "db.a", "--catalog", "first", "--yes", "--older-than", "0s");
+    assertThat(verb.exitCode()).isEqualTo(3);
+    assertThat(verb.err()).contains("table db.b in catalog 'second'");
+    assertThat(files(Path.of(a.location()))).isEqualTo(before);
+    CliRun maintain = CliRun.run(dir, "maintain", "--yes");
+    assertThat(maintain.exitCode()).isNotZero();
+    assertThat(maintain.out()).contains("db.b in catalog 'second'");
+    // maintain's table leases add metadata files; nothing that was there is gone
+    assertThat(files(Path.of(a.location()))).containsAll(before);
+  }
+
+  @Test
+  void quarantineAndRestoreThroughTheCliAndTheAgeWarningOnStderr() throws Exception {
+    Path catDir = dir.resolve("cat");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
+    Files.writeString(orphan, "abandoned by a failed job");
+    orphan.toFile().setLastModified(OLD);
+    catalog.close();
+    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+
+    CliRun q = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--quarantine", "--yes", "--older-than", "1h",
+        "--output", "json"}, flags));
+    assertThat(q.exitCode()).isZero();
+    assertThat(q.err()).startsWith("warning: age guard 1h is under 1d");
+    String runId = new ObjectMapper().readTree(q.out()).get("quarantine_run").asText();
+    assertThat(orphan).doesNotExist();
+
+    CliRun restore = CliRun.run(dir, concat(new String[] {"restore-orphans", "db.t", runId, "--yes"}, flags));
+    assertThat(restore.exitCode()).isZero();
+    assertThat(restore.out()).contains("restored       1 files");
+    assertThat(Files.readString(orphan)).isEqualTo("abandoned by a failed job");
+
+    CliRun bad = CliRun.run(dir, concat(new String[] {"restore-orphans", "db.t", "nope"}, flags));
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("run id must look like");
   }
 
   @Test
@@ -101,6 +177,12 @@ class RemoveOrphansCliTest {
   static long count(Path root) throws Exception {
     try (var s = Files.walk(root)) {
       return s.filter(Files::isRegularFile).count();
+    }
+  }
+
+  static List<Path> files(Path root) throws Exception {
+    try (var s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile).sorted().toList();
     }
   }
 

@@ -40,19 +40,25 @@ public record CatalogSelection(String configFile, String catalog, String catalog
 
   /** Loads the configuration file this selection points at, or the empty configuration. */
   public ResurfacerConfig loadConfig(Secrets secrets, Path workingDir, Path home) {
+    Path p = configPath(workingDir, home);
+    return p == null ? ResurfacerConfig.empty() : ConfigFile.load(p, secrets);
+  }
+
+  /** The configuration file this selection reads, or null when there is none. */
+  public Path configPath(Path workingDir, Path home) {
     if (configFile != null) {
       Path p = workingDir.resolve(configFile);
       if (!Files.isRegularFile(p)) {
         throw new UsageException("configuration file " + configFile + " does not exist");
       }
-      return ConfigFile.load(p, secrets);
+      return p;
     }
     for (Path p : new Path[] {workingDir.resolve("resurfacer.yml"), home.resolve(".resurfacer.yml")}) {
       if (Files.isRegularFile(p)) {
-        return ConfigFile.load(p, secrets);
+        return p;
       }
     }
-    return ResurfacerConfig.empty();
+    return null;
   }
 
   private CatalogConfig resolveWith(Secrets secrets, Path workingDir, Path home) {

@@ -53,7 +53,8 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
       m = m.then(new ExpireSnapshots(p.expire().olderThan(), p.expire().retainLast()));
     }
     if (p.removeOrphans().enabled()) {
-      m = m.removeOrphans(p.removeOrphans().olderThan());
+      m = m.then(new RemoveOrphans(p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
+          p.removeOrphans().quarantineRetention()));
     }
     return m;
   }

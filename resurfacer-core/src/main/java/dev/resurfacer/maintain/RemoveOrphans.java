@@ -3,13 +3,24 @@ package dev.resurfacer.maintain;
 import java.time.Duration;
 import java.util.Objects;
 
-/** @param olderThan the age guard: only unreferenced files older than this are deleted */
-public record RemoveOrphans(Duration olderThan) implements Operation {
+/**
+ * @param olderThan the age guard: only unreferenced files older than this are removed
+ * @param quarantine move the files under the table's quarantine instead of deleting them
+ * @param quarantineRetention quarantine runs older than this are deleted by later runs
+ */
+public record RemoveOrphans(Duration olderThan, boolean quarantine, Duration quarantineRetention) implements Operation {
+  public static final Duration DEFAULT_QUARANTINE_RETENTION = Duration.ofDays(7);
+
   public RemoveOrphans {
     Objects.requireNonNull(olderThan, "olderThan");
-    if (olderThan.isNegative()) {
-      throw new IllegalArgumentException("olderThan must not be negative");
+    Objects.requireNonNull(quarantineRetention, "quarantineRetention");
+    if (olderThan.isNegative() || quarantineRetention.isNegative()) {
+      throw new IllegalArgumentException("olderThan and quarantineRetention must not be negative");
     }
+  }
+
+  public RemoveOrphans(Duration olderThan) {
+    this(olderThan, false, DEFAULT_QUARANTINE_RETENTION);
   }
 
   @Override

@@ -86,7 +86,9 @@ public final class Policies {
         new TablePolicy.Expire(flag(e, b.expire().enabled()), (Duration) e.getOrDefault("older-than", b.expire().olderThan()),
             (Integer) e.getOrDefault("retain-last", b.expire().retainLast())),
         new TablePolicy.RemoveOrphans(flag(o, b.removeOrphans().enabled()),
-            (Duration) o.getOrDefault("older-than", b.removeOrphans().olderThan())),
+            (Duration) o.getOrDefault("older-than", b.removeOrphans().olderThan()),
+            (Boolean) o.getOrDefault("quarantine", b.removeOrphans().quarantine()),
+            (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention())),
         new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
         new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)));
   }

@@ -28,7 +28,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
           "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns"),
       "expire", Set.of("enabled", "older-than", "retain-last"),
-      "remove-orphans", Set.of("enabled", "older-than"),
+      "remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention"),
       "remove-dangling-deletes", Set.of("enabled"),
       "rewrite-manifests", Set.of("enabled"));
 
@@ -83,7 +83,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
     switch (key) {
       case "enabled" -> out.put(key, check.bool(v, keyPath));
-      case "older-than" -> out.put(key, check.duration(v, keyPath));
+      case "older-than", "quarantine-retention" -> out.put(key, check.duration(v, keyPath));
+      case "quarantine" -> out.put(key, check.bool(v, keyPath));
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {
         String s = check.scalar(v, keyPath);

@@ -23,7 +23,7 @@ public record TablePolicy(
   public static final TablePolicy BUILT_IN = new TablePolicy(
       new Compact(true, "binpack", null, Map.of()),
       new Expire(true, null, null),
-      new RemoveOrphans(true, Duration.ofDays(3)),
+      new RemoveOrphans(true, Duration.ofDays(3), false, Duration.ofDays(7)),
       new RemoveDanglingDeletes(true),
       new RewriteManifests(true));
 
@@ -46,7 +46,7 @@ public record TablePolicy(
   public record Expire(boolean enabled, Duration olderThan, Integer retainLast) {}
 
   /** @param olderThan the age guard: only files older than this can be deleted */
-  public record RemoveOrphans(boolean enabled, Duration olderThan) {}
+  public record RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention) {}
 
   public record RemoveDanglingDeletes(boolean enabled) {}
 

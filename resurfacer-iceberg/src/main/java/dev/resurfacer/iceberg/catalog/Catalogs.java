@@ -32,6 +32,20 @@ public final class Catalogs {
   }
 
   public static Catalog open(CatalogConfig config) {
+    Map<String, String> props = properties(config);
+    if (config.uri() != null && config.uri().startsWith("jdbc:sqlite:")) {
+      createSqliteParent(config.uri());
+    }
+    try {
+      return CatalogUtil.buildIcebergCatalog(config.name(), props, localHadoopConf());
+    } catch (RuntimeException e) {
+      throw new UsageException("cannot open catalog '" + config.name() + "' (" + config.type() + " at "
+          + config.redactedUri() + "): " + rootMessage(e), e);
+    }
+  }
+
+  /** The Iceberg catalog properties a configuration stands for. */
+  static Map<String, String> properties(CatalogConfig config) {
     Map<String, String> props = new HashMap<>(config.properties());
     props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, config.type());
     if (config.uri() != null) {
@@ -43,15 +57,7 @@ public final class Catalogs {
     // ResolvingFileIO picks S3FileIO for s3:// and HadoopFileIO for local paths, so one catalog
     // can serve both without the user naming an implementation.
     props.putIfAbsent(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.io.ResolvingFileIO");
-    if (config.uri() != null && config.uri().startsWith("jdbc:sqlite:")) {
-      createSqliteParent(config.uri());
-    }
-    try {
-      return CatalogUtil.buildIcebergCatalog(config.name(), props, localHadoopConf());
-    } catch (RuntimeException e) {
-      throw new UsageException("cannot open catalog '" + config.name() + "' (" + config.type() + " at "
-          + config.redactedUri() + "): " + rootMessage(e), e);
-    }
+    return props;
   }
 
   public static Table loadTable(Catalog catalog, String name) {
@@ -89,6 +95,23 @@ public final class Catalogs {
   }
 
   private static void createSqliteParent(String uri) {
+    Path db = sqliteFile(uri);
+    if (db == null) {
+      return;
+    }
+    Path parent = db.getParent();
+    try {
+      Files.createDirectories(parent);
+    } catch (IOException e) {
+      throw new UsageException("cannot create directory " + parent + " for the SQLite catalog");
+    }
+  }
+
+  /** The database file of a {@code jdbc:sqlite:} URI, or null for an in-memory database or another driver. */
+  static Path sqliteFile(String uri) {
+    if (uri == null || !uri.startsWith("jdbc:sqlite:")) {
+      return null;
+    }
     String file = uri.substring("jdbc:sqlite:".length());
     int q = file.indexOf('?');
     if (q >= 0) {
@@ -98,14 +121,9 @@ public final class Catalogs {
       file = file.substring(5);
     }
     if (file.isEmpty() || file.startsWith(":memory:")) {
-      return;
+      return null;
     }
-    Path parent = Path.of(file).toAbsolutePath().getParent();
-    try {
-      Files.createDirectories(parent);
-    } catch (IOException e) {
-      throw new UsageException("cannot create directory " + parent + " for the SQLite catalog");
-    }
+    return Path.of(file).toAbsolutePath();
   }
 
   public static String rootMessage(Throwable e) {

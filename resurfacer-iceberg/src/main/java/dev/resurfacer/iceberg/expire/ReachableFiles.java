@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import dev.resurfacer.storage.StoredFile;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -38,15 +39,15 @@ final class ReachableFiles {
   private ReachableFiles() {}
 
   /** Path to file for everything {@code expiring} reaches and {@code retained} does not, in walk order. */
-  static Map<String, ReclaimedFile> onlyReachableFrom(Table table, Collection<Snapshot> expiring, Collection<Snapshot> retained) {
+  static Map<String, ReclaimedFile> onlyReachableFrom(Table table, Collection<Snapshot> expiring, Collection<Snapshot> retained,
+      StoredFile.Resolver resolver) {
     FileIO io = table.io();
+    // kept files by canonical identity: one file committed as file:/x and later referenced as /x is one file
+    Set<String> kept = keptKeys(table, retained, resolver);
     Set<String> keptManifests = new HashSet<>();
-    Set<String> keptFiles = new HashSet<>();
     for (Snapshot s : retained) {
       for (ManifestFile m : s.allManifests(io)) {
-        if (keptManifests.add(m.path())) {
-          forEachLiveFile(table, m, f -> keptFiles.add(f.location()));
-        }
+        keptManifests.add(m.path());
       }
     }
 
@@ -54,17 +55,19 @@ final class ReachableFiles {
     Set<String> seenManifests = new HashSet<>();
     for (Snapshot s : expiring) {
       String list = s.manifestListLocation();
-      if (list != null) {
+      if (list != null && !kept.contains(resolver.resolve(list).key())) {
         out.putIfAbsent(list, new ReclaimedFile(list, MANIFEST_LIST, length(io, list)));
       }
       for (ManifestFile m : s.allManifests(io)) {
         if (keptManifests.contains(m.path()) || !seenManifests.add(m.path())) {
           continue;
         }
-        out.putIfAbsent(m.path(), new ReclaimedFile(m.path(), MANIFEST, m.length()));
+        if (!kept.contains(resolver.resolve(m.path()).key())) {
+          out.putIfAbsent(m.path(), new ReclaimedFile(m.path(), MANIFEST, m.length()));
+        }
         String category = m.content() == ManifestContent.DATA ? DATA : DELETE;
         forEachLiveFile(table, m, f -> {
-          if (!keptFiles.contains(f.location())) {
+          if (!kept.contains(resolver.resolve(f.location()).key())) {
             // a Puffin file holds many deletion vectors; its size counts once
             out.putIfAbsent(f.location(), new ReclaimedFile(f.location(), category, f.fileSizeInBytes()));
           }
@@ -85,17 +88,40 @@ final class ReachableFiles {
         keptStats.add(f.path());
       }
     }
+    keptStats.forEach(p -> kept.add(resolver.resolve(p).key()));
     for (StatisticsFile f : table.statisticsFiles()) {
-      if (expiringIds.contains(f.snapshotId()) && !keptStats.contains(f.path())) {
+      if (expiringIds.contains(f.snapshotId()) && !kept.contains(resolver.resolve(f.path()).key())) {
         out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), STATISTICS, f.fileSizeInBytes()));
       }
     }
     for (PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
-      if (expiringIds.contains(f.snapshotId()) && !keptStats.contains(f.path())) {
+      if (expiringIds.contains(f.snapshotId()) && !kept.contains(resolver.resolve(f.path()).key())) {
         out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), PARTITION_STATISTICS, f.fileSizeInBytes()));
       }
     }
     return out;
+  }
+
+  /**
+   * Canonical keys of every file the {@code retained} snapshots reach: manifest lists, manifests,
+   * data and delete files (a DV's Puffin file included), and the current metadata files.
+   */
+  static Set<String> keptKeys(Table table, Collection<Snapshot> retained, StoredFile.Resolver resolver) {
+    FileIO io = table.io();
+    Set<String> kept = new HashSet<>();
+    Set<String> manifests = new HashSet<>();
+    for (Snapshot s : retained) {
+      if (s.manifestListLocation() != null) {
+        kept.add(resolver.resolve(s.manifestListLocation()).key());
+      }
+      for (ManifestFile m : s.allManifests(io)) {
+        kept.add(resolver.resolve(m.path()).key());
+        if (manifests.add(m.path())) {
+          forEachLiveFile(table, m, f -> kept.add(resolver.resolve(f.location()).key()));
+        }
+      }
+    }
+    return kept;
   }
 
   private static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {

@@ -5,6 +5,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.expire.ExpireResult.CategoryTotal;
 import dev.resurfacer.iceberg.expire.ExpireResult.ExpiredSnapshot;
 import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
+import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -67,7 +68,8 @@ public final class SnapshotExpiry {
         retained.add(s);
       }
     });
-    Map<String, ReclaimedFile> previewed = ReachableFiles.onlyReachableFrom(table, expiring, retained);
+    StoredFile.Resolver resolver = new StoredFile.Resolver();
+    Map<String, ReclaimedFile> previewed = ReachableFiles.onlyReachableFrom(table, expiring, retained, resolver);
     List<ExpiredSnapshot> snapshots = expiring.stream()
         .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
         .map(s -> new ExpiredSnapshot(s.snapshotId(), s.timestampMillis(), s.operation()))
@@ -81,22 +83,33 @@ public final class SnapshotExpiry {
     Set<Integer> specsBefore = new HashSet<>(table.specs().keySet());
     Set<Integer> schemasBefore = new HashSet<>(table.schemas().keySet());
     Set<String> deleted = ConcurrentHashMap.newKeySet();
+    Set<String> offered = ConcurrentHashMap.newKeySet();
     // Naming the previewed snapshots makes core clean up by reachability (the preview's own
     // definition) instead of incrementally, which would keep files removed by retained snapshots.
     expiring.forEach(s -> update.expireSnapshotId(s.snapshotId()));
-    update.deleteWith(path -> {
-      // the fence: nothing outside the preview is ever deleted, whatever core computes
-      if (previewed.containsKey(path)) {
-        table.io().deleteFile(path);
-        deleted.add(path);
-      }
-    });
+    // core's cleanup only collects here; the deletes happen below, against the metadata as it is then
+    update.deleteWith(offered::add);
     try {
       update.commit();
     } catch (IllegalArgumentException | ValidationException e) {
       throw new SafetyRefusal(e.getMessage());
     }
     table.refresh();
+    // the race window: a commit since the preview may reference a candidate again, under any spelling
+    List<Snapshot> now = new ArrayList<>();
+    table.snapshots().forEach(now::add);
+    Set<String> stillKept = ReachableFiles.keptKeys(table, now, resolver);
+    for (String path : offered) {
+      // the fence: nothing outside the preview is ever deleted, whatever core computes
+      if (previewed.containsKey(path) && !stillKept.contains(resolver.resolve(path).key())) {
+        try {
+          table.io().deleteFile(path);
+          deleted.add(path);
+        } catch (RuntimeException e) {
+          // the commit stands; a file that could not be deleted is reported in not_deleted and swept later
+        }
+      }
+    }
 
     List<ReclaimedFile> done = new ArrayList<>();
     List<String> notDeleted = new ArrayList<>();

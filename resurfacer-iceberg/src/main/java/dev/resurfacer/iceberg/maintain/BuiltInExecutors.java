@@ -12,6 +12,7 @@ import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Compact;
@@ -33,9 +34,10 @@ final class BuiltInExecutors {
 
   private BuiltInExecutors() {}
 
-  static List<OperationExecutor<?, IcebergTable>> all() {
+  /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
+  static List<OperationExecutor<?, IcebergTable>> all(OrphanFences fences) {
     return List.of(new CompactExecutor(), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(),
-        new OrphansExecutor());
+        new OrphansExecutor(fences));
   }
 
   static final class CompactExecutor implements OperationExecutor<Compact, IcebergTable> {
@@ -158,6 +160,12 @@ final class BuiltInExecutors {
   }
 
   static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
+    private final OrphanFences fences;
+
+    OrphansExecutor(OrphanFences fences) {
+      this.fences = fences;
+    }
+
     @Override
     public Class<RemoveOrphans> operationType() {
       return RemoveOrphans.class;
@@ -165,10 +173,16 @@ final class BuiltInExecutors {
 
     @Override
     public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
-      OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0);
+      OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
+          .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
+          .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
+      if (fences != null) {
+        removal = fences.applyTo(removal);
+      }
       OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
       Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
-          "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles());
+          "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles(),
+          "quarantined_files", r.quarantinedFiles(), "other_tables_checked", (long) r.otherTablesChecked());
       if (r.failedDeletes() > 0) {
         throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
       }
@@ -177,7 +191,11 @@ final class BuiltInExecutors {
             + " listed" + (r.keptTooYoungFiles() > 0 ? " (" + r.keptTooYoungFiles() + " unreferenced but too young)" : ""), m);
       }
       String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
-      return r.deleted() ? Step.done("deleted " + what, m) : Step.previewed("would delete " + what, m);
+      String checked = "; " + r.otherTablesChecked() + " other table(s) checked";
+      if (r.quarantineRun() != null) {
+        return Step.done("quarantined " + what + " as run " + r.quarantineRun() + checked, m);
+      }
+      return r.deleted() ? Step.done("deleted " + what + checked, m) : Step.previewed("would delete " + what + checked, m);
     }
   }
 }

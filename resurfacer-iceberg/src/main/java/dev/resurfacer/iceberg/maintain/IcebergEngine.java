@@ -4,6 +4,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.report.TableStats;
@@ -21,10 +22,16 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 final class IcebergEngine implements Engine<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
+  private final OrphanFences fences;
 
-  IcebergEngine(Catalog catalog, Clock clock) {
+  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences) {
     this.catalog = catalog;
     this.clock = clock;
+    this.fences = fences;
+  }
+
+  IcebergEngine withFences(OrphanFences newFences) {
+    return new IcebergEngine(catalog, clock, newFences);
   }
 
   @Override
@@ -86,7 +93,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all();
+    return BuiltInExecutors.all(fences);
   }
 
   @Override

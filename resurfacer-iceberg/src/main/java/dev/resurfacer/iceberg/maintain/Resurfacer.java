@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.maintain;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.MaintenanceRunner;
 import dev.resurfacer.maintain.Mode;
@@ -46,13 +47,25 @@ public final class Resurfacer implements AutoCloseable {
     this.lease = lease;
   }
 
+  /** Opens the catalog; orphan removal checks every table of its database (every catalog name of a JDBC one). */
   public static Resurfacer connect(CatalogConfig config) {
-    return connect(Catalogs.open(config));
+    return connect(Catalogs.open(config)).orphanFences(OrphanFences.forCatalogs(List.of(config), null));
   }
 
-  /** Uses a catalog you already opened; {@link #close()} closes it. */
+  /**
+   * Uses a catalog you already opened; {@link #close()} closes it. Orphan removal checks the tables
+   * this catalog lists; give {@link #orphanFences} to check more.
+   */
   public static Resurfacer connect(Catalog catalog) {
-    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC()), List.of(), 1, DEFAULT_LEASE);
+    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null), List.of(), 1, DEFAULT_LEASE);
+  }
+
+  /**
+   * The tables and files orphan removal must respect: share one instance between the runs of
+   * several catalogs so every table of every catalog is checked, with one index per run.
+   */
+  public Resurfacer orphanFences(OrphanFences fences) {
+    return new Resurfacer(engine.withFences(fences), custom, parallel, lease);
   }
 
   /** Adds the executor of a custom operation (or replaces a built-in one of the same type). */

@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.orphans;
 
 import dev.resurfacer.SafetyRefusal;
 import java.util.List;
+import dev.resurfacer.storage.StoredFile;
 import java.util.Map;
 
 /** The checks that stop a run before anything is deleted; each says which fence and why. */
@@ -44,7 +45,7 @@ final class Fences {
     }
   }
 
-  static SafetyRefusal listedOutsideRoot(String location, StorageUri root) {
+  static SafetyRefusal listedOutsideRoot(String location, StoredFile root) {
     return new SafetyRefusal("prefix mismatch: listing " + root + " returned " + location
         + ", whose scheme, authority or path is not under it; nothing was deleted");
   }

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.orphans;
 
+import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ final class Ledger implements AutoCloseable {
   private final DuckDBConnection conn;
   private DuckDBAppender listed;
   private DuckDBAppender reachable;
+  private DuckDBAppender late;
 
   Ledger(String memoryLimit) {
     try {
@@ -47,6 +49,7 @@ final class Ledger implements AutoCloseable {
         s.execute("SET preserve_insertion_order = false");
         s.execute("CREATE TABLE listed (key VARCHAR, path VARCHAR, location VARCHAR, size BIGINT, created_ms BIGINT, young BOOLEAN)");
         s.execute("CREATE TABLE reachable (key VARCHAR, path VARCHAR, category VARCHAR, in_scope BOOLEAN, must_be_listed BOOLEAN)");
+        s.execute("CREATE TABLE late (key VARCHAR)");
       }
       listed = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "listed");
       reachable = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "reachable");
@@ -57,7 +60,7 @@ final class Ledger implements AutoCloseable {
     }
   }
 
-  void addListed(StorageUri uri, String location, long size, long createdMs, boolean young) {
+  void addListed(StoredFile uri, String location, long size, long createdMs, boolean young) {
     try {
       listed.beginRow().append(uri.key()).append(uri.path()).append(location).append(size).append(createdMs)
           .append(young).endRow();
@@ -66,13 +69,34 @@ final class Ledger implements AutoCloseable {
     }
   }
 
-  void addReachable(StorageUri uri, Category category, boolean inScope, boolean mustBeListed) {
+  void addReachable(StoredFile uri, Category category, boolean inScope, boolean mustBeListed) {
     try {
       reachable.beginRow().append(uri.key()).append(uri.path()).append(category.name()).append(inScope)
           .append(mustBeListed).endRow();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** A file the metadata references as read just before deleting, after the orphans were computed. */
+  void addLateReference(StoredFile uri) {
+    try {
+      if (late == null) {
+        late = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "late");
+      }
+      late.beginRow().append(uri.key()).endRow();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Deletion candidates that the late references name: the table changed under the run. */
+  List<String> orphansReferencedLate(int limit) {
+    seal();
+    List<String> out = new ArrayList<>();
+    query("SELECT DISTINCT l.location FROM (" + ORPHANS + ") l JOIN listed x ON x.location = l.location"
+        + " WHERE x.key IN (SELECT key FROM late) ORDER BY 1 LIMIT " + limit, rs -> out.add(rs.getString(1)));
+    return out;
   }
 
   /** Ends appending; queries see everything appended before. */
@@ -85,6 +109,10 @@ final class Ledger implements AutoCloseable {
       if (reachable != null) {
         reachable.close();
         reachable = null;
+      }
+      if (late != null) {
+        late.close();
+        late = null;
       }
     } catch (SQLException e) {
       throw new IllegalStateException(e);

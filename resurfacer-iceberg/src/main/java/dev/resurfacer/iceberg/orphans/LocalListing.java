@@ -9,73 +9,66 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.hadoop.fs.ChecksumFileSystem;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Lists a local-disk prefix of a {@link HadoopFileIO} with java.nio instead of the FileIO's
- * {@code listPrefix}. Hadoop's {@code RawLocalFileSystem.listFiles} builds a {@code LocatedFileStatus}
- * per file, which loads its permissions, and without the native Hadoop library that forks
- * {@code ls -ld} once per file: about 5 ms a file, hours for a million. The result is the same
- * entries Hadoop lists: location {@code file:/abs/path}, length, modification time, and (on the
- * default checksummed {@code LocalFileSystem}) no {@code .name.crc} sidecars.
+ * Lists a local directory with java.nio, whatever FileIO the table uses. Hadoop's local listing
+ * builds a {@code LocatedFileStatus} per file, which loads its permissions, and without the native
+ * Hadoop library that forks {@code ls -ld} once per file (about 3–5 ms a file: hours for a million);
+ * it also follows symbolic links. This walk forks nothing and follows no link: a link (to a file or
+ * a directory, inside the scope or out of it) is never listed, so never deleted, and never
+ * traversed, so a loop cannot recur. Links are counted for the report instead.
+ *
+ * <p>Entries are what Hadoop lists: {@code file:/abs/path}, length, modification time; Hadoop
+ * checksum sidecars ({@code .name.crc}) are left out, as Hadoop's checksummed file system hides
+ * them and deletes them with their file.
  */
 final class LocalListing {
+  /** What the walk stepped over instead of listing. */
+  record Skipped(long links, long other, String sampleLink) {}
+
   private LocalListing() {}
 
-  /**
-   * Lists {@code prefix} into {@code sink} and returns true when it is a local path of a
-   * HadoopFileIO; returns false (nothing listed) when the FileIO's own listing must be used.
-   */
-  static boolean listIfLocal(SupportsPrefixOperations lister, String prefix, StorageUri root, Consumer<FileInfo> sink) {
-    if (!(lister instanceof HadoopFileIO hadoop) || !"file".equals(root.scheme()) || !root.authority().isEmpty()) {
-      return false;
-    }
-    FileSystem fs;
+  static Skipped walk(Path realDir, Set<Path> skipDirs, Consumer<FileInfo> sink) {
+    long[] links = new long[2];
+    String[] sample = new String[1];
     try {
-      fs = new org.apache.hadoop.fs.Path(prefix).getFileSystem(hadoop.conf());
-    } catch (IOException e) {
-      return false;
-    }
-    boolean hideChecksums;
-    if (fs instanceof ChecksumFileSystem checksummed && checksummed.getRawFileSystem() instanceof RawLocalFileSystem) {
-      hideChecksums = true;
-    } else if (fs instanceof RawLocalFileSystem) {
-      hideChecksums = false;
-    } else {
-      return false; // some other file: implementation; let it list itself
-    }
-    walk(Path.of(root.path()), hideChecksums, sink);
-    return true;
-  }
+      Files.walkFileTree(realDir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+          return skipDirs.contains(dir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+        }
 
-  static void walk(Path dir, boolean hideChecksums, Consumer<FileInfo> sink) {
-    try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (attrs.isDirectory()) {
+          if (attrs.isSymbolicLink()) {
+            links[0]++;
+            if (sample[0] == null) {
+              sample[0] = file.toString();
+            }
+            return FileVisitResult.CONTINUE;
+          }
+          if (!attrs.isRegularFile()) {
+            links[1]++; // a socket, a pipe, a device: not a table file, never deleted
             return FileVisitResult.CONTINUE;
           }
           String name = file.getFileName().toString();
-          if (hideChecksums && name.startsWith(".") && name.endsWith(".crc")) {
+          if (name.startsWith(".") && name.endsWith(".crc")) {
             return FileVisitResult.CONTINUE;
           }
-          sink.accept(new FileInfo("file:" + file.toAbsolutePath(), attrs.size(), attrs.lastModifiedTime().toMillis()));
+          sink.accept(new FileInfo("file:" + file, attrs.size(), attrs.lastModifiedTime().toMillis()));
           return FileVisitResult.CONTINUE;
         }
       });
     } catch (NoSuchFileException e) {
-      FileNotFoundException missing = new FileNotFoundException(dir + " does not exist");
+      FileNotFoundException missing = new FileNotFoundException(realDir + " does not exist");
       missing.initCause(e);
       throw new UncheckedIOException(missing);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return new Skipped(links[0], links[1], sample[0]);
   }
 }

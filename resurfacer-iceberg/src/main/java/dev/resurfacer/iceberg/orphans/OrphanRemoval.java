@@ -11,6 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.Collection;
+import java.util.function.Consumer;
+import java.nio.file.Path;
+import dev.resurfacer.iceberg.catalog.CatalogCensus;
+import dev.resurfacer.storage.StoredFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Table;
@@ -25,21 +32,28 @@ import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Deletes files in a table's storage that no metadata references. {@link #plan()} previews and
- * {@link #execute()} deletes; both run the same steps, in this order:
+ * Deletes (or quarantines) files in a table's storage that no metadata references. {@link #plan()}
+ * previews and {@link #execute()} acts; both run the same steps, in this order:
  *
  * <ol>
- *   <li>refuse if another table's location overlaps this table's scope;
- *   <li>note the metadata as it is now, then list the scope (location, write.data.path,
- *       write.metadata.path) — listing first means a file committed during the run is in the
- *       metadata read next, so it is referenced, not orphaned;
- *   <li>reload the metadata and collect every referenced file of both versions;
+ *   <li>resolve the scope (location, write.data.path, write.metadata.path) to canonical roots — real
+ *       directories on local disk — and refuse if any other table of the census overlaps it or
+ *       references a file inside it (see {@link NeighbourIndex});
+ *   <li>note the metadata as it is now, then list the scope — listing first means a file committed
+ *       during the run is in the metadata read next, so it is referenced, not orphaned. Local storage
+ *       is walked with java.nio whatever the FileIO (no process forked, no link followed); the
+ *       catalog's own files, the configuration file and the quarantine are never listed;
+ *   <li>reload the metadata and collect every referenced file of both versions, each by its
+ *       canonical identity ({@link StoredFile});
  *   <li>refuse on a prefix mismatch, a partial listing, or an empty reference category;
- *   <li>orphans = listed, unreferenced, older than the age guard; delete them only in execute.
+ *   <li>orphans = listed, unreferenced, older than the age guard;
+ *   <li>just before acting, read the metadata once more and refuse if it now references a candidate;
+ *       then delete them, or move them to the quarantine.
  * </ol>
  */
 public final class OrphanRemoval {
   public static final Duration DEFAULT_OLDER_THAN = Duration.ofDays(3);
+  public static final Duration DEFAULT_QUARANTINE_RETENTION = Duration.ofDays(7);
   static final int DELETE_BATCH = 1000;
 
   private final Catalog catalog;
@@ -50,6 +64,11 @@ public final class OrphanRemoval {
   private FileIO io;
   private int show = 100;
   private String memoryLimit = "512MB";
+  private NeighbourIndex neighbours;
+  private List<String> protectedLocations = List.of();
+  private boolean quarantine;
+  private Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
+  private Consumer<String> warningListener = w -> { };
 
   private OrphanRemoval(Catalog catalog, TableIdentifier identifier, Table table) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -57,7 +76,7 @@ public final class OrphanRemoval {
     this.table = Objects.requireNonNull(table, "table");
   }
 
-  /** The catalog is needed to check that no other table shares this table's location. */
+  /** The catalog is needed to check that no other table shares this table's storage. */
   public static OrphanRemoval of(Catalog catalog, TableIdentifier identifier, Table table) {
     return new OrphanRemoval(catalog, identifier, table);
   }
@@ -77,7 +96,10 @@ public final class OrphanRemoval {
     return this;
   }
 
-  /** Use this FileIO instead of the table's, for listing, reading metadata and deleting. */
+  /**
+   * Use this FileIO instead of the table's, for listing, reading metadata and deleting. Its own
+   * listing is used even for local paths (the table's FileIO is listed with java.nio there).
+   */
   public OrphanRemoval io(FileIO io) {
     this.io = io;
     return this;
@@ -95,6 +117,43 @@ public final class OrphanRemoval {
     return this;
   }
 
+  /**
+   * The tables to check this one's scope against. Without it, the tables of {@link #of}'s catalog
+   * are read; pass an index over every catalog you use (several catalog names in one JDBC database,
+   * several catalogs) so a table registered elsewhere is seen too.
+   */
+  public OrphanRemoval neighbours(NeighbourIndex index) {
+    this.neighbours = index;
+    return this;
+  }
+
+  /** Files never listed nor deleted whatever they look like: a SQLite catalog and its side files, a configuration file. */
+  public OrphanRemoval protect(Collection<String> locations) {
+    this.protectedLocations = List.copyOf(locations);
+    return this;
+  }
+
+  /** Move the candidates to {@code <location>/.resurfacer-quarantine/<run-id>/} instead of deleting them. */
+  public OrphanRemoval quarantine(boolean enabled) {
+    this.quarantine = enabled;
+    return this;
+  }
+
+  /** Quarantine runs older than this are deleted by the next {@link #execute()}. */
+  public OrphanRemoval quarantineRetention(Duration age) {
+    if (age.isNegative()) {
+      throw new IllegalArgumentException("quarantine retention must not be negative");
+    }
+    this.quarantineRetention = age;
+    return this;
+  }
+
+  /** Called with each warning as soon as it is known — before anything is deleted. */
+  public OrphanRemoval onWarning(Consumer<String> listener) {
+    this.warningListener = Objects.requireNonNull(listener);
+    return this;
+  }
+
   public OrphanReport plan() {
     return run(false);
   }
@@ -103,47 +162,77 @@ public final class OrphanRemoval {
     return run(true);
   }
 
-  private OrphanReport run(boolean delete) {
+  /** Puts the files of quarantine run {@code runId} back where they were; with {@code act} false, only says what it would do. */
+  public static RestoreReport restore(Table table, String name, String runId, boolean act) {
+    Quarantine.requireRunId(runId);
+    Scope scope = Scope.of(((HasTableOperations) table).operations().refresh(), new StoredFile.Resolver());
+    Scope.Root location = scope.roots().get(0);
+    return new Quarantine(table.io(), locationRoot(scope, table), location.isLocal()).restore(name, runId, act);
+  }
+
+  private OrphanReport run(boolean act) {
     String name = identifier.toString();
     try {
-      return runChecked(delete, name);
+      return runChecked(act, name);
     } catch (SafetyRefusal r) {
       throw new SafetyRefusal("remove-orphans " + name + ": " + r.getMessage());
     }
   }
 
-  private OrphanReport runChecked(boolean delete, String name) {
+  private OrphanReport runChecked(boolean act, String name) {
     if (!(table instanceof HasTableOperations hasOps)) {
       throw new SafetyRefusal("table " + name + " does not expose its metadata");
     }
     TableOperations ops = hasOps.operations();
     FileIO fileIO = io != null ? io : ops.io();
+    boolean nioForLocal = io == null;
     if (!(fileIO instanceof SupportsPrefixOperations lister)) {
       throw new SafetyRefusal("storage cannot be listed through " + fileIO.getClass().getSimpleName());
     }
-    TableMetadata before = ops.refresh();
-    Scope scope = Scope.of(before);
-    int neighbours = NeighbourTables.requireNoOverlap(catalog, identifier, scope);
-    long now = clock.millis();
-    long cutoff = now - olderThan.toMillis();
     List<String> warnings = new ArrayList<>();
-    if (olderThan.compareTo(Duration.ofHours(1)) < 0) {
-      warnings.add("age guard " + Durations.format(olderThan) + " is under 1h: files a running writer has not committed yet can be deleted");
+    Consumer<String> warn = w -> {
+      warnings.add(w);
+      warningListener.accept(w);
+    };
+    if (olderThan.compareTo(Duration.ofDays(1)) < 0) {
+      warn.accept("age guard " + Durations.format(olderThan) + " is under 1d: files a running writer has not committed yet"
+          + " can be deleted");
     }
 
+    StoredFile.Resolver resolver = new StoredFile.Resolver();
+    TableMetadata before = ops.refresh();
+    Scope scope = Scope.of(before, resolver);
+    Set<String> selfKeys = new HashSet<>();
+    selfKeys.add(resolver.resolve(before.metadataFileLocation()).key());
+    NeighbourIndex index = neighbours != null ? neighbours : NeighbourIndex.build(CatalogCensus.of(catalog));
+    int checked = index.requireNothingInside(catalog.name(), identifier, selfKeys, scope);
+
+    String locationRoot = locationRoot(scope, table);
+    Quarantine holding = new Quarantine(fileIO, locationRoot, scope.roots().get(0).isLocal());
+    StoredFile quarantineDir = resolver.resolve(holding.directory());
+    Set<String> protectedKeys = new HashSet<>();
+    protectedLocations.forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
+
+    long now = clock.millis();
+    long cutoff = now - olderThan.toMillis();
+    Listing listing = new Listing(cutoff, quarantineDir, protectedKeys);
     try (Ledger ledger = new Ledger(memoryLimit)) {
-      for (int i = 0; i < scope.roots().size(); i++) {
-        list(lister, scope.rawRoots().get(i), scope.roots().get(i), cutoff, ledger, warnings);
+      for (Scope.Root root : scope.roots()) {
+        listing.list(lister, nioForLocal, root, ledger, warn);
+      }
+      if (listing.links > 0) {
+        warn.accept(listing.links + " symbolic link(s) in the table's storage were neither followed nor deleted (e.g. "
+            + listing.sampleLink + ")");
       }
       TableMetadata after = ops.refresh();
       ReachableFiles walker = new ReachableFiles(fileIO);
-      walker.walk(before, (category, location) -> reference(ledger, scope, category, location, true));
+      walker.walk(before, (category, location) -> reference(ledger, scope, resolver, category, location, true));
       if (after != before) {
-        walker.walk(after, (category, location) -> reference(ledger, scope, category, location, false));
+        walker.walk(after, (category, location) -> reference(ledger, scope, resolver, category, location, false));
       }
       String hint = ReachableFileUtil.versionHintLocation(table);
       if (fileIO.newInputFile(hint).exists()) {
-        reference(ledger, scope, Category.VERSION_HINT, hint, false);
+        reference(ledger, scope, resolver, Category.VERSION_HINT, hint, false);
       }
       ledger.seal();
 
@@ -158,76 +247,154 @@ public final class OrphanRemoval {
       Ledger.Totals young = ledger.keptTooYoung();
       Ledger.Totals orphans = ledger.orphans();
       List<OrphanReport.OrphanFile> shown = new ArrayList<>();
-      Deleter deleter = delete ? new Deleter(fileIO) : null;
       ledger.forEachOrphan(f -> {
         if (shown.size() < show) {
-          shown.add(new OrphanReport.OrphanFile(f.location(), f.sizeBytes(), Math.max(0, now - f.createdAtMillis())));
-        }
-        if (deleter != null) {
-          deleter.add(f);
+          shown.add(new OrphanReport.OrphanFile(f.location(), Math.max(0, f.sizeBytes()), Math.max(0, now - f.createdAtMillis())));
         }
       });
-      if (deleter != null) {
-        deleter.flush();
+
+      long acted = 0;
+      long actedBytes = 0;
+      long failed = 0;
+      String runId = null;
+      long[] purged = {0, 0};
+      if (act && orphans.files() > 0) {
+        requireUnchangedSince(ops, after, walker, ledger, resolver);
+        if (quarantine) {
+          runId = Quarantine.newRunId(now);
+          long[] moved = holding.quarantine(name, runId, now, ledger::forEachOrphan);
+          acted = moved[0];
+          actedBytes = moved[1];
+        } else {
+          Deleter deleter = new Deleter(fileIO);
+          ledger.forEachOrphan(deleter::add);
+          deleter.flush();
+          acted = deleter.deleted;
+          actedBytes = deleter.deletedBytes;
+          failed = deleter.failed;
+        }
+      }
+      if (act) {
+        purged = holding.purgeOlderThan(now - quarantineRetention.toMillis());
       }
       Map<String, Long> referenced = new LinkedHashMap<>();
       byCategory.forEach((c, n) -> referenced.put(c.label, n));
-      return new OrphanReport(name, delete, scope.keys(), Durations.format(olderThan), cutoff,
+      return new OrphanReport(name, act, scope.keys(), Durations.format(olderThan), cutoff,
           listed.files(), listed.bytes(), reachable.files(), reachable.bytes(), young.files(), young.bytes(),
           orphans.files(), orphans.bytes(),
-          deleter == null ? 0 : deleter.deleted, deleter == null ? 0 : deleter.deletedBytes,
-          deleter == null ? 0 : deleter.failed,
-          referenced, ledger.referencedInScope(), ledger.referencedOutsideScope(), neighbours,
+          quarantine ? 0 : acted, quarantine ? 0 : actedBytes, failed,
+          runId, quarantine ? acted : 0, quarantine ? actedBytes : 0, purged[0], purged[1],
+          referenced, ledger.referencedInScope(), ledger.referencedOutsideScope(), checked,
+          listing.links, listing.protectedSkipped,
           List.copyOf(shown), orphans.files() > shown.size(), List.copyOf(warnings));
     }
   }
 
-  private static void list(SupportsPrefixOperations lister, String rawRoot, StorageUri root, long cutoff, Ledger ledger,
-      List<String> warnings) {
-    // the trailing slash keeps an object-store prefix listing of .../t from also returning .../t2/...
-    String prefix = rawRoot.endsWith("/") ? rawRoot : rawRoot + "/";
-    try {
-      java.util.function.Consumer<FileInfo> sink = f -> addListed(f, root, cutoff, ledger);
-      if (!LocalListing.listIfLocal(lister, prefix, root, sink)) {
-        lister.listPrefix(prefix).forEach(sink);
+  /** The directory the quarantine lives under: the table location's listing root. */
+  private static String locationRoot(Scope scope, Table table) {
+    StoredFile location = new StoredFile.Resolver().resolve(table.location());
+    for (Scope.Root r : scope.roots()) {
+      if (r.id().contains(location)) {
+        return r.isLocal() ? r.listFrom() + location.path().substring(r.id().path().length()) : table.location();
       }
-    } catch (UncheckedIOException e) {
-      if (e.getCause() instanceof FileNotFoundException) {
-        warnings.add(root + " does not exist; nothing listed there");
+    }
+    return table.location();
+  }
+
+  /**
+   * The race window: a commit between the metadata read and the deletes could reference a candidate
+   * (a writer that re-adds an old file). Read once more, and refuse if it does.
+   */
+  private static void requireUnchangedSince(TableOperations ops, TableMetadata after, ReachableFiles walker, Ledger ledger,
+      StoredFile.Resolver resolver) {
+    TableMetadata latest = ops.refresh();
+    if (latest == after || Objects.equals(latest.metadataFileLocation(), after.metadataFileLocation())) {
+      return;
+    }
+    walker.walk(latest, (category, location) -> ledger.addLateReference(resolver.resolve(location)));
+    List<String> hits = ledger.orphansReferencedLate(5);
+    if (!hits.isEmpty()) {
+      throw new SafetyRefusal("the table changed during the run and now references " + String.join(", ", hits)
+          + "; nothing was deleted");
+    }
+  }
+
+  /** The listing of the scope into the ledger, with what it stepped over. */
+  private static final class Listing {
+    private final long cutoff;
+    private final StoredFile quarantineDir;
+    private final Set<String> protectedKeys;
+    long links;
+    long protectedSkipped;
+    String sampleLink;
+
+    Listing(long cutoff, StoredFile quarantineDir, Set<String> protectedKeys) {
+      this.cutoff = cutoff;
+      this.quarantineDir = quarantineDir;
+      this.protectedKeys = protectedKeys;
+    }
+
+    void list(SupportsPrefixOperations lister, boolean nioForLocal, Scope.Root root, Ledger ledger, Consumer<String> warn) {
+      try {
+        Consumer<FileInfo> sink = f -> add(f, root, ledger);
+        if (nioForLocal && root.isLocal()) {
+          LocalListing.Skipped skipped = LocalListing.walk(root.localDirectory(),
+              Set.of(Path.of(quarantineDir.path())), sink);
+          links += skipped.links();
+          if (sampleLink == null) {
+            sampleLink = skipped.sampleLink();
+          }
+        } else {
+          // the trailing slash keeps an object-store prefix listing of .../t from also returning .../t2/...
+          String prefix = root.listFrom().endsWith("/") ? root.listFrom() : root.listFrom() + "/";
+          lister.listPrefix(prefix).forEach(sink);
+        }
+      } catch (UncheckedIOException e) {
+        if (e.getCause() instanceof FileNotFoundException) {
+          warn.accept(root.id() + " does not exist; nothing listed there");
+          return;
+        }
+        throw e;
+      }
+    }
+
+    private void add(FileInfo f, Scope.Root root, Ledger ledger) {
+      if (f.location().endsWith("/")) {
+        return; // a directory placeholder object, not a file
+      }
+      StoredFile file;
+      try {
+        file = StoredFile.parse(f.location());
+      } catch (SafetyRefusal r) {
+        throw Fences.listedOutsideRoot(f.location(), root.id());
+      }
+      if (!root.id().contains(file)) {
+        throw Fences.listedOutsideRoot(f.location(), root.id());
+      }
+      if (quarantineDir.contains(file)) {
         return;
       }
-      throw e;
+      if (protectedKeys.contains(file.key())) {
+        protectedSkipped++;
+        return;
+      }
+      // an unknown modification time is treated as new: a file that cannot be dated is never old enough
+      boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff;
+      ledger.addListed(file, f.location(), f.size(), f.createdAtMillis(), young);
     }
   }
 
-  private static void addListed(FileInfo f, StorageUri root, long cutoff, Ledger ledger) {
-    if (f.location().endsWith("/")) {
-      return; // a directory placeholder object, not a file
-    }
-    StorageUri uri;
+  private static void reference(Ledger ledger, Scope scope, StoredFile.Resolver resolver, Category category, String location,
+      boolean mustBeListed) {
+    StoredFile file;
     try {
-      uri = StorageUri.parse(f.location());
-    } catch (SafetyRefusal r) {
-      throw Fences.listedOutsideRoot(f.location(), root);
-    }
-    if (!root.contains(uri)) {
-      throw Fences.listedOutsideRoot(f.location(), root);
-    }
-    // an unknown modification time is treated as new: a file that cannot be dated is never old enough
-    boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff;
-    ledger.addListed(uri, f.location(), f.size(), f.createdAtMillis(), young);
-  }
-
-  private static void reference(Ledger ledger, Scope scope, Category category, String location, boolean mustBeListed) {
-    StorageUri uri;
-    try {
-      uri = StorageUri.parse(location);
+      file = resolver.resolve(location);
     } catch (SafetyRefusal r) {
       throw new SafetyRefusal("prefix mismatch: referenced " + category.label + " '" + location
           + "' cannot be compared with storage (" + r.getMessage() + "); nothing was deleted");
     }
-    boolean inScope = scope.inScope(uri);
-    ledger.addReachable(uri, category, inScope, mustBeListed && inScope);
+    boolean inScope = scope.inScope(file);
+    ledger.addReachable(file, category, inScope, mustBeListed && inScope);
   }
 
   /** Deletes in batches through the FileIO's bulk API when it has one, else one file at a time. */

@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one remove-orphans run found and did. In a preview {@code deletedFiles} is zero and
- * {@code orphans} lists what {@code --yes} would delete (the first {@code shown} of them).
+ * What one remove-orphans run found and did. {@code deleted} is true when the run acted ({@code --yes});
+ * in a preview {@code deletedFiles} is zero and {@code orphans} lists what {@code --yes} would remove
+ * (the first {@code shown} of them). With quarantine the candidates are moved, not deleted:
+ * {@code quarantinedFiles} counts them and {@code quarantineRun} names the run to restore.
  */
 public record OrphanReport(
     String table,
@@ -24,10 +26,17 @@ public record OrphanReport(
     long deletedFiles,
     long deletedBytes,
     long failedDeletes,
+    String quarantineRun,
+    long quarantinedFiles,
+    long quarantinedBytes,
+    long purgedQuarantineFiles,
+    long purgedQuarantineBytes,
     Map<String, Long> referenced,
     long referencedInScope,
     long referencedOutsideScope,
     int otherTablesChecked,
+    long linksSkipped,
+    long protectedSkipped,
     List<OrphanFile> orphans,
     boolean orphansTruncated,
     List<String> warnings) {

@@ -1,6 +1,8 @@
 package dev.resurfacer.iceberg.orphans;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.storage.StoredFile;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +12,29 @@ import org.apache.iceberg.TableProperties;
 
 /**
  * The directories one table owns: its location and, when set, {@code write.data.path} and
- * {@code write.metadata.path}. Only these are listed; a root nested in another is dropped so no
- * file is listed twice.
+ * {@code write.metadata.path}, each in canonical form (a local root is its real path, so a root
+ * spelled through a link or with {@code ..} is the directory it really is). Only these are listed;
+ * a root nested in another is dropped so no file is listed twice.
  */
-record Scope(List<StorageUri> roots, List<String> rawRoots) {
-  static Scope of(TableMetadata metadata) {
+record Scope(List<Root> roots) {
+  /**
+   * One listing root.
+   *
+   * @param id the canonical identity every listed and referenced file is compared with
+   * @param listFrom what the listing starts from: the real directory on local disk, else the location as written
+   * @param property the table property (or {@code location}) it comes from
+   */
+  record Root(StoredFile id, String listFrom, String property) {
+    boolean isLocal() {
+      return id.isLocal();
+    }
+
+    Path localDirectory() {
+      return Path.of(listFrom);
+    }
+  }
+
+  static Scope of(TableMetadata metadata, StoredFile.Resolver resolver) {
     Map<String, String> raw = new LinkedHashMap<>();
     raw.put("location", metadata.location());
     String data = metadata.properties().get(TableProperties.WRITE_DATA_LOCATION);
@@ -25,50 +45,49 @@ record Scope(List<StorageUri> roots, List<String> rawRoots) {
     if (meta != null && !meta.isBlank()) {
       raw.put(TableProperties.WRITE_METADATA_LOCATION, meta);
     }
-    List<StorageUri> roots = new ArrayList<>();
-    List<String> rawRoots = new ArrayList<>();
+    List<Root> roots = new ArrayList<>();
     for (var e : raw.entrySet()) {
-      StorageUri uri;
+      StoredFile id;
+      String listFrom;
       try {
-        uri = StorageUri.parse(e.getValue());
+        id = resolver.resolve(e.getValue());
+        Path real = resolver.realPath(e.getValue());
+        listFrom = real != null ? real.toString() : e.getValue();
       } catch (SafetyRefusal r) {
         throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' cannot be resolved (" + r.getMessage() + ")");
       }
-      if (uri.path().equals("/")) {
+      if (id.path().equals("/")) {
         throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' is the root of its file system or bucket");
       }
-      boolean covered = roots.stream().anyMatch(r -> r.contains(uri));
-      if (covered) {
+      if (roots.stream().anyMatch(r -> r.id().contains(id))) {
         continue;
       }
-      for (int i = roots.size() - 1; i >= 0; i--) {
-        if (uri.contains(roots.get(i))) {
-          roots.remove(i);
-          rawRoots.remove(i);
-        }
-      }
-      roots.add(uri);
-      rawRoots.add(e.getValue());
+      roots.removeIf(r -> id.contains(r.id()));
+      roots.add(new Root(id, listFrom, e.getKey()));
     }
-    return new Scope(List.copyOf(roots), List.copyOf(rawRoots));
+    return new Scope(List.copyOf(roots));
   }
 
-  /** The root that contains {@code uri}, or null when it lies outside the table's scope. */
-  StorageUri rootOf(StorageUri uri) {
-    for (StorageUri r : roots) {
-      if (r.contains(uri)) {
+  /** The root that contains {@code file}, or null when it lies outside the table's scope. */
+  Root rootOf(StoredFile file) {
+    for (Root r : roots) {
+      if (r.id().contains(file)) {
         return r;
       }
     }
     return null;
   }
 
-  boolean inScope(StorageUri uri) {
-    return rootOf(uri) != null;
+  boolean inScope(StoredFile file) {
+    return rootOf(file) != null;
+  }
+
+  boolean overlaps(StoredFile other) {
+    return roots.stream().anyMatch(r -> r.id().contains(other) || other.contains(r.id()));
   }
 
   /** Roots as keys, for reports. */
   List<String> keys() {
-    return roots.stream().map(StorageUri::key).toList();
+    return roots.stream().map(r -> r.id().key()).toList();
   }
 }

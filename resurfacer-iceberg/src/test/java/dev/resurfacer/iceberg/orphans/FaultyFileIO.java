@@ -23,6 +23,7 @@ final class FaultyFileIO implements SupportsPrefixOperations, SupportsBulkOperat
   private Predicate<String> drop = location -> false;
   private Function<String, String> rewrite = Function.identity();
   private Runnable afterListing = () -> {};
+  private java.util.function.Consumer<String> onExists = location -> {};
 
   FaultyFileIO(FileIO delegate) {
     this.delegate = delegate;
@@ -40,6 +41,12 @@ final class FaultyFileIO implements SupportsPrefixOperations, SupportsBulkOperat
 
   FaultyFileIO afterListing(Runnable hook) {
     this.afterListing = hook;
+    return this;
+  }
+
+  /** Runs when a caller asks whether {@code location} exists (the version-hint lookup comes after both metadata reads). */
+  FaultyFileIO onExists(java.util.function.Consumer<String> hook) {
+    this.onExists = hook;
     return this;
   }
 
@@ -90,7 +97,29 @@ final class FaultyFileIO implements SupportsPrefixOperations, SupportsBulkOperat
 
   @Override
   public InputFile newInputFile(String path) {
-    return delegate.newInputFile(path);
+    InputFile real = delegate.newInputFile(path);
+    return new InputFile() {
+      @Override
+      public long getLength() {
+        return real.getLength();
+      }
+
+      @Override
+      public org.apache.iceberg.io.SeekableInputStream newStream() {
+        return real.newStream();
+      }
+
+      @Override
+      public String location() {
+        return real.location();
+      }
+
+      @Override
+      public boolean exists() {
+        onExists.accept(path);
+        return real.exists();
+      }
+    };
   }
 
   @Override

@@ -46,7 +46,8 @@ class LocalListingTest {
     Set<Entry> hadoop = new HashSet<>();
     io.listPrefix(prefix).forEach(f -> hadoop.add(entry(f)));
     Set<Entry> nio = new HashSet<>();
-    assertThat(LocalListing.listIfLocal(io, prefix, StorageUri.parse(prefix), f -> nio.add(entry(f)))).isTrue();
+    LocalListing.Skipped skipped = LocalListing.walk(root, Set.of(), f -> nio.add(entry(f)));
+    assertThat(skipped.links()).isZero();
 
     assertThat(hadoop).hasSize(16);
     assertThat(nio).isEqualTo(hadoop);
@@ -56,16 +57,37 @@ class LocalListingTest {
   void aMissingRootIsFileNotFoundAsWithHadoop() {
     HadoopFileIO io = new HadoopFileIO(new Configuration());
     String prefix = dir.resolve("nothing-here") + "/";
-    assertThatThrownBy(() -> LocalListing.listIfLocal(io, prefix, StorageUri.parse(prefix), f -> { }))
+    assertThatThrownBy(() -> LocalListing.walk(Path.of(prefix), Set.of(), f -> { }))
         .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(FileNotFoundException.class);
   }
 
   @Test
-  void otherFileIOsAndSchemesListThemselves() {
-    HadoopFileIO io = new HadoopFileIO(new Configuration());
-    FaultyFileIO faulty = new FaultyFileIO(io);
-    String prefix = dir + "/";
-    assertThat(LocalListing.listIfLocal(faulty, prefix, StorageUri.parse(prefix), f -> { })).isFalse();
-    assertThat(LocalListing.listIfLocal(io, "s3://bucket/t/", StorageUri.parse("s3://bucket/t/"), f -> { })).isFalse();
+  void linksAreNeverListedNorFollowedAndALoopEnds() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("t"));
+    Path cat = Files.createDirectories(root.resolve("data/cat=a"));
+    Files.writeString(cat.resolve("f.parquet"), "x");
+    Path outside = Files.createDirectories(dir.resolve("neighbour/data"));
+    Files.writeString(outside.resolve("g.parquet"), "y");
+    Files.createSymbolicLink(root.resolve("data/latest"), cat);               // a directory link inside the scope
+    Files.createSymbolicLink(root.resolve("data/elsewhere"), outside);        // a link out of the scope
+    Files.createSymbolicLink(cat.resolve("loop"), root);                      // a loop
+    Files.createSymbolicLink(root.resolve("data/one.parquet"), cat.resolve("f.parquet")); // a file link
+
+    Set<String> listed = new HashSet<>();
+    LocalListing.Skipped skipped = LocalListing.walk(root, Set.of(), f -> listed.add(f.location()));
+
+    assertThat(listed).containsExactly("file:" + cat.resolve("f.parquet"));
+    assertThat(skipped.links()).isEqualTo(4);
+  }
+
+  @Test
+  void skippedDirectoriesAreNotEntered() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("t"));
+    Path held = Files.createDirectories(root.resolve(".resurfacer-quarantine/run"));
+    Files.writeString(held.resolve("x.parquet"), "x");
+    Files.writeString(root.resolve("y.parquet"), "y");
+    Set<String> listed = new HashSet<>();
+    LocalListing.walk(root, Set.of(root.resolve(".resurfacer-quarantine")), f -> listed.add(f.location()));
+    assertThat(listed).containsExactly("file:" + root.resolve("y.parquet"));
   }
 }

@@ -107,8 +107,8 @@ class OrphanRemovalTest {
     assertThat(preview.deleted()).isFalse();
     assertThat(preview.orphanFiles()).isEqualTo(planted.size());
     assertThat(preview.orphans()).extracting(OrphanReport.OrphanFile::location)
-        .allSatisfy(l -> assertThat(planted.stream().map(p -> StorageUri.parse(p.toString()).key()))
-            .contains(StorageUri.parse(l).key()));
+        .allSatisfy(l -> assertThat(planted.stream().map(p -> dev.resurfacer.storage.StoredFile.parse(p.toString()).key()))
+            .contains(dev.resurfacer.storage.StoredFile.parse(l).key()));
     assertThat(preview.keptReachableFiles()).isEqualTo(live.size());
     assertThat(preview.referenced()).containsEntry("statistics files", 1L).containsEntry("partition statistics files", 1L)
         .containsEntry("delete files", 1L);

@@ -1,0 +1,177 @@
+package dev.resurfacer.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.resurfacer.SafetyRefusal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The canonical form's promise, checked on generated spellings: every spelling of one file has one
+ * key. Each property runs a few thousand seeded cases; a failure names its seed.
+ */
+class StoredFileTest {
+  static final int CASES = Integer.getInteger("resurfacer.storedfile.cases", 3000);
+  static final String NAME_CHARS = "abcXYZ019-_=:é ~+%";
+
+  @TempDir Path dir;
+
+  @Test
+  void everySyntacticSpellingOfAPathHasOneKey() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < CASES; i++) {
+      List<String> segments = randomSegments(random);
+      String canonical = String.join("/", segments);
+      boolean s3 = random.nextBoolean();
+      String expected = StoredFile.parse((s3 ? "s3://bucket/" : "/") + canonical).key();
+      String spelled = spell(random, segments, s3);
+      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void schemesAndAuthoritiesThatDifferStayApart() {
+    assertThat(StoredFile.parse("s3://other/w/t").key()).isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
+    assertThat(StoredFile.parse("gs://bucket/w/t").key()).isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
+    assertThat(StoredFile.parse("file://otherhost/w").key()).isNotEqualTo(StoredFile.parse("/w").key());
+    assertThat(StoredFile.parse("hdfs://nn:8020/w").prefix()).isEqualTo("hdfs://nn:8020");
+  }
+
+  @Test
+  void containsIsPerSegment() {
+    StoredFile t = StoredFile.parse("s3://b/w/t");
+    assertThat(t.contains(StoredFile.parse("s3a://b/w/t/data/x"))).isTrue();
+    assertThat(t.contains(StoredFile.parse("s3://b/w/t"))).isTrue();
+    assertThat(t.contains(StoredFile.parse("s3://b/w/t2/data/x"))).isFalse();
+    assertThat(t.contains(StoredFile.parse("s3://b/w/t/../t2/x"))).isFalse();
+    assertThat(t.contains(StoredFile.parse("s3://c/w/t/data/x"))).isFalse();
+  }
+
+  @Test
+  void anEscapedSlashNeverSplitsASegment() {
+    assertThat(StoredFile.parse("/w/a%2Fb/x").path()).isEqualTo("/w/a%2Fb/x");
+    assertThat(StoredFile.parse("/w/a%2fb/x").path()).isEqualTo("/w/a%2Fb/x");
+    assertThat(StoredFile.parse("/w/%2E%2E/x").path()).isEqualTo("/w/../x"); // an escaped dot is a name, not a step up
+  }
+
+  @Test
+  void relativeAndEmptyLocationsAreRefused() {
+    assertThatThrownBy(() -> StoredFile.parse("warehouse/db/t")).isInstanceOf(SafetyRefusal.class);
+    assertThatThrownBy(() -> StoredFile.parse(" ")).isInstanceOf(SafetyRefusal.class);
+  }
+
+  @Test
+  void everySpellingThroughLinksResolvesToTheRealFile() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    Path real = Files.createDirectories(dir.resolve("real/wh/db/t/data/cat=a"));
+    Path file = Files.writeString(real.resolve("f.parquet"), "x");
+    Files.createSymbolicLink(dir.resolve("wh-link"), dir.resolve("real/wh"));                      // a linked warehouse
+    Files.createSymbolicLink(dir.resolve("real/wh/db/t/data/latest"), real);                        // a linked data directory
+    Files.createSymbolicLink(dir.resolve("real/wh/db/t/data/one.parquet"), file);                   // a linked file
+    Files.createSymbolicLink(dir.resolve("rel-link"), Path.of("real/wh/db"));                        // a relative link
+    Files.createDirectories(dir.resolve("real/wh/db/x"));
+    String key = new StoredFile.Resolver().resolve(file.toRealPath().toString()).key();
+    List<String> spellings = List.of(
+        dir + "/wh-link/db/t/data/cat=a/f.parquet",
+        dir + "/real/wh/db/t/data/latest/f.parquet",
+        dir + "/real/wh/db/t/data/one.parquet",
+        dir + "/rel-link/t/data/cat=a/f.parquet",
+        dir + "/real/wh/db/x/../t/data/cat=a/f.parquet",
+        dir + "/wh-link/db/t/data/latest/../cat=a/./f.parquet",
+        dir + "/real/wh/db/t/data/cat%3Da/f.parquet");
+    for (int i = 0; i < CASES / 10; i++) {
+      String s = spellings.get(random.nextInt(spellings.size()));
+      String spelled = switch (random.nextInt(3)) {
+        case 0 -> s;
+        case 1 -> "file:" + s;
+        default -> "file://" + s.replace("/real/", "//real/");
+      };
+      assertThat(new StoredFile.Resolver().resolve(spelled).key()).as("seed %d: %s", seed, spelled).isEqualTo(key);
+    }
+  }
+
+  @Test
+  void aFileThatDoesNotExistYetResolvesThroughItsDeepestExistingDirectory() throws Exception {
+    Files.createDirectories(dir.resolve("real/wh"));
+    Files.createSymbolicLink(dir.resolve("wh-link"), dir.resolve("real/wh"));
+    StoredFile.Resolver r = new StoredFile.Resolver();
+    assertThat(r.resolve(dir + "/wh-link/db/t/new/../f.parquet").key())
+        .isEqualTo(r.resolve(dir.toRealPath() + "/real/wh/db/t/f.parquet").key());
+  }
+
+  static List<String> randomSegments(Random random) {
+    List<String> out = new ArrayList<>();
+    int n = 1 + random.nextInt(6);
+    for (int i = 0; i < n; i++) {
+      StringBuilder b = new StringBuilder();
+      int len = 1 + random.nextInt(8);
+      for (int j = 0; j < len; j++) {
+        char c = NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length()));
+        b.append(c == '%' ? "%25" : String.valueOf(c)); // a literal percent is spelled escaped in the canonical text
+      }
+      String seg = b.toString();
+      out.add(seg.equals(".") || seg.equals("..") ? "d" + seg : seg);
+    }
+    return out;
+  }
+
+  /** Another spelling of the same path: scheme variants, dot segments, repeated and trailing slashes, escapes. */
+  static String spell(Random random, List<String> segments, boolean s3) {
+    StringBuilder b = new StringBuilder();
+    if (s3) {
+      b.append(List.of("s3://", "s3a://", "s3n://", "S3://").get(random.nextInt(4))).append("bucket");
+    } else {
+      b.append(List.of("", "file:", "file://", "file://localhost", "FILE:").get(random.nextInt(5)));
+    }
+    boolean first = true;
+    for (String seg : segments) {
+      // after "file:" a double slash starts an authority, so the first separator there stays single
+      boolean schemeOnly = first && (b.toString().equalsIgnoreCase("file:"));
+      b.append(random.nextInt(5) == 0 && !schemeOnly ? "//" : "/");
+      first = false;
+      if (random.nextInt(6) == 0) {
+        b.append("./");
+      }
+      if (random.nextInt(6) == 0) {
+        b.append("detour/../");
+      }
+      b.append(random.nextInt(3) == 0 ? escape(seg, random) : seg);
+    }
+    if (random.nextInt(4) == 0) {
+      b.append('/');
+    }
+    return b.toString();
+  }
+
+  static String escape(String segment, Random random) {
+    StringBuilder b = new StringBuilder();
+    int i = 0;
+    while (i < segment.length()) {
+      if (segment.startsWith("%25", i)) {
+        b.append("%25");
+        i += 3;
+        continue;
+      }
+      int cp = segment.codePointAt(i);
+      String ch = new String(Character.toChars(cp));
+      if (random.nextBoolean()) {
+        for (byte x : ch.getBytes(StandardCharsets.UTF_8)) {
+          b.append('%').append(String.format(random.nextBoolean() ? "%02X" : "%02x", x & 0xff));
+        }
+      } else {
+        b.append(ch);
+      }
+      i += Character.charCount(cp);
+    }
+    return b.toString();
+  }
+}

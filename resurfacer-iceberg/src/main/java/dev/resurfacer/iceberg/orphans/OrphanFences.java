@@ -1,0 +1,53 @@
+package dev.resurfacer.iceberg.orphans;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.iceberg.catalog.CatalogCensus;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What orphan removal must respect beyond the table itself, shared by every table of a run: the
+ * tables of every catalog in use (their index is built on first use, once per run) and the files
+ * that are never listed nor deleted (SQLite catalogs and their side files, the configuration file).
+ */
+public final class OrphanFences {
+  private final List<CatalogConfig> catalogs;
+  private final List<String> protectedLocations;
+  private NeighbourIndex index;
+
+  private OrphanFences(List<CatalogConfig> catalogs, List<String> protectedLocations) {
+    this.catalogs = List.copyOf(catalogs);
+    this.protectedLocations = List.copyOf(protectedLocations);
+  }
+
+  /** Fences over {@code catalogs}, protecting their own files and {@code configFile} (may be null). */
+  public static OrphanFences forCatalogs(List<CatalogConfig> catalogs, Path configFile) {
+    List<String> protect = new ArrayList<>();
+    for (CatalogConfig c : catalogs) {
+      CatalogCensus.ownFiles(c).forEach(p -> protect.add(p.toString()));
+    }
+    if (configFile != null) {
+      protect.add(configFile.toAbsolutePath().toString());
+    }
+    return new OrphanFences(catalogs, protect);
+  }
+
+  /** The neighbour index, built by the first caller and shared after. */
+  public synchronized NeighbourIndex neighbours() {
+    if (index == null) {
+      index = NeighbourIndex.build(CatalogCensus.of(catalogs));
+    }
+    return index;
+  }
+
+  public List<String> protectedLocations() {
+    return protectedLocations;
+  }
+
+  /** Applies both fences to a removal. */
+  public OrphanRemoval applyTo(OrphanRemoval removal) {
+    return removal.neighbours(neighbours()).protect(protectedLocations);
+  }
+
+}
