@@ -216,6 +216,60 @@ public record StoredFile(String scheme, String authority, String path) {
       return real == null ? parse(location) : new StoredFile("file", "", normalize(real.toString()));
     }
 
+    /**
+     * Every identity {@code location} can have, the one {@link #resolve} gives first. A {@code ..}
+     * that follows a symbolic link means two places: the kernel (java.nio, realpath) follows the link
+     * and then leaves its target, while Hadoop's {@code Path} (the local FileIO Iceberg uses)
+     * normalizes the URI first, so {@code wh/lnk/../t/f} is {@code wh/t/f}. Which one a writer or a
+     * reader meant is unknown, so a reference keeps both and an expiry candidate that matches either
+     * is kept. Only local locations with a {@code ..} segment can have two; the check is a scan of
+     * the string.
+     */
+    public List<StoredFile> resolveAll(String location) {
+      StoredFile physical = resolve(location);
+      Split s = split(location);
+      if (!physical.isLocal() || !hasDotDot(s.rawPath)) {
+        return List.of(physical);
+      }
+      StoredFile lexical;
+      try {
+        lexical = new StoredFile("file", "", normalize(realFile(Path.of(lexicalRaw(s.rawPath))).toString()));
+      } catch (InvalidPathException e) {
+        return List.of(physical);
+      }
+      return lexical.equals(physical) ? List.of(physical) : List.of(physical, lexical);
+    }
+
+    private static boolean hasDotDot(String rawPath) {
+      int i = rawPath.indexOf("/..");
+      while (i >= 0) {
+        int end = i + 3;
+        if (end == rawPath.length() || rawPath.charAt(end) == '/') {
+          return true;
+        }
+        i = rawPath.indexOf("/..", i + 1);
+      }
+      return false;
+    }
+
+    /** Dot segments removed as text, escapes kept: the name Hadoop opens. */
+    private static String lexicalRaw(String rawPath) {
+      List<String> segments = new ArrayList<>();
+      for (String seg : rawPath.split("/")) {
+        if (seg.isEmpty() || seg.equals(".")) {
+          continue;
+        }
+        if (seg.equals("..")) {
+          if (!segments.isEmpty()) {
+            segments.remove(segments.size() - 1);
+          }
+          continue;
+        }
+        segments.add(seg);
+      }
+      return "/" + String.join("/", segments);
+    }
+
     /** The real path of a local location, as the disk spells it (escapes not decoded); null when it is not local. */
     public Path realPath(String location) {
       Split s = split(location);

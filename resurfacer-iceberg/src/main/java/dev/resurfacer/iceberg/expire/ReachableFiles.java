@@ -55,19 +55,19 @@ final class ReachableFiles {
     Set<String> seenManifests = new HashSet<>();
     for (Snapshot s : expiring) {
       String list = s.manifestListLocation();
-      if (list != null && !kept.contains(resolver.resolve(list).key())) {
+      if (list != null && !isKept(kept, resolver, list)) {
         out.putIfAbsent(list, new ReclaimedFile(list, MANIFEST_LIST, length(io, list)));
       }
       for (ManifestFile m : s.allManifests(io)) {
         if (keptManifests.contains(m.path()) || !seenManifests.add(m.path())) {
           continue;
         }
-        if (!kept.contains(resolver.resolve(m.path()).key())) {
+        if (!isKept(kept, resolver, m.path())) {
           out.putIfAbsent(m.path(), new ReclaimedFile(m.path(), MANIFEST, m.length()));
         }
         String category = m.content() == ManifestContent.DATA ? DATA : DELETE;
         forEachLiveFile(table, m, f -> {
-          if (!kept.contains(resolver.resolve(f.location()).key())) {
+          if (!isKept(kept, resolver, f.location())) {
             // a Puffin file holds many deletion vectors; its size counts once
             out.putIfAbsent(f.location(), new ReclaimedFile(f.location(), category, f.fileSizeInBytes()));
           }
@@ -88,14 +88,14 @@ final class ReachableFiles {
         keptStats.add(f.path());
       }
     }
-    keptStats.forEach(p -> kept.add(resolver.resolve(p).key()));
+    keptStats.forEach(p -> keep(kept, resolver, p));
     for (StatisticsFile f : table.statisticsFiles()) {
-      if (expiringIds.contains(f.snapshotId()) && !kept.contains(resolver.resolve(f.path()).key())) {
+      if (expiringIds.contains(f.snapshotId()) && !isKept(kept, resolver, f.path())) {
         out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), STATISTICS, f.fileSizeInBytes()));
       }
     }
     for (PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
-      if (expiringIds.contains(f.snapshotId()) && !kept.contains(resolver.resolve(f.path()).key())) {
+      if (expiringIds.contains(f.snapshotId()) && !isKept(kept, resolver, f.path())) {
         out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), PARTITION_STATISTICS, f.fileSizeInBytes()));
       }
     }
@@ -112,16 +112,33 @@ final class ReachableFiles {
     Set<String> manifests = new HashSet<>();
     for (Snapshot s : retained) {
       if (s.manifestListLocation() != null) {
-        kept.add(resolver.resolve(s.manifestListLocation()).key());
+        keep(kept, resolver, s.manifestListLocation());
       }
       for (ManifestFile m : s.allManifests(io)) {
-        kept.add(resolver.resolve(m.path()).key());
+        keep(kept, resolver, m.path());
         if (manifests.add(m.path())) {
-          forEachLiveFile(table, m, f -> kept.add(resolver.resolve(f.location()).key()));
+          forEachLiveFile(table, m, f -> keep(kept, resolver, f.location()));
         }
       }
     }
     return kept;
+  }
+
+  /** Adds every identity of {@code location} (two for a local '..' after a link: the kernel's and Hadoop's). */
+  static void keep(Set<String> kept, StoredFile.Resolver resolver, String location) {
+    for (StoredFile f : resolver.resolveAll(location)) {
+      kept.add(f.key());
+    }
+  }
+
+  /** True when any identity of {@code location} is kept: a candidate is deleted only when none is. */
+  static boolean isKept(Set<String> kept, StoredFile.Resolver resolver, String location) {
+    for (StoredFile f : resolver.resolveAll(location)) {
+      if (kept.contains(f.key())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {

@@ -101,7 +101,7 @@ public final class SnapshotExpiry {
     Set<String> stillKept = ReachableFiles.keptKeys(table, now, resolver);
     for (String path : offered) {
       // the fence: nothing outside the preview is ever deleted, whatever core computes
-      if (previewed.containsKey(path) && !stillKept.contains(resolver.resolve(path).key())) {
+      if (previewed.containsKey(path) && !ReachableFiles.isKept(stillKept, resolver, path)) {
         try {
           table.io().deleteFile(path);
           deleted.add(path);

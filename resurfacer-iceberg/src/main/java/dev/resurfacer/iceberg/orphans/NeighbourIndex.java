@@ -38,7 +38,8 @@ public final class NeighbourIndex {
       }
       try {
         Set<StoredFile> dirs = new HashSet<>();
-        new ReachableFiles(e.io()).walk(e.metadata(), (category, location) -> dirs.add(resolver.resolve(location).parent()));
+        new ReachableFiles(e.io()).walk(e.metadata(), (category, location) ->
+            resolver.resolveAll(location).forEach(f -> dirs.add(f.parent())));
         List<StoredFile> roots = Scope.of(e.metadata(), resolver).roots().stream().map(Scope.Root::id).toList();
         out.add(new Known(e.catalogName(), e.identifier(), e.label(),
             resolver.resolve(e.metadata().metadataFileLocation()).key(), roots, dirs, null));

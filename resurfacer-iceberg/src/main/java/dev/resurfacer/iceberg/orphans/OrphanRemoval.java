@@ -311,7 +311,7 @@ public final class OrphanRemoval {
     if (latest == after || Objects.equals(latest.metadataFileLocation(), after.metadataFileLocation())) {
       return;
     }
-    walker.walk(latest, (category, location) -> ledger.addLateReference(resolver.resolve(location)));
+    walker.walk(latest, (category, location) -> resolver.resolveAll(location).forEach(ledger::addLateReference));
     List<String> hits = ledger.orphansReferencedLate(5);
     if (!hits.isEmpty()) {
       throw new SafetyRefusal("the table changed during the run and now references " + String.join(", ", hits)
@@ -386,15 +386,19 @@ public final class OrphanRemoval {
 
   private static void reference(Ledger ledger, Scope scope, StoredFile.Resolver resolver, Category category, String location,
       boolean mustBeListed) {
-    StoredFile file;
+    List<StoredFile> files;
     try {
-      file = resolver.resolve(location);
+      files = resolver.resolveAll(location);
     } catch (SafetyRefusal r) {
       throw new SafetyRefusal("prefix mismatch: referenced " + category.label + " '" + location
           + "' cannot be compared with storage (" + r.getMessage() + "); nothing was deleted");
     }
-    boolean inScope = scope.inScope(file);
-    ledger.addReachable(file, category, inScope, mustBeListed && inScope);
+    // a '..' after a link names two files (the kernel's and Hadoop's): both are kept, the first must be listed
+    for (int i = 0; i < files.size(); i++) {
+      StoredFile file = files.get(i);
+      boolean inScope = scope.inScope(file);
+      ledger.addReachable(file, category, inScope, i == 0 && mustBeListed && inScope);
+    }
   }
 
   /** Deletes in batches through the FileIO's bulk API when it has one, else one file at a time. */
