@@ -165,9 +165,19 @@ public final class OrphanRemoval {
   /** Puts the files of quarantine run {@code runId} back where they were; with {@code act} false, only says what it would do. */
   public static RestoreReport restore(Table table, String name, String runId, boolean act) {
     Quarantine.requireRunId(runId);
-    Scope scope = Scope.of(((HasTableOperations) table).operations().refresh(), new StoredFile.Resolver());
+    StoredFile.Resolver resolver = new StoredFile.Resolver();
+    Scope scope = Scope.of(((HasTableOperations) table).operations().refresh(), resolver);
     Scope.Root location = scope.roots().get(0);
-    return new Quarantine(table.io(), locationRoot(scope, table), location.isLocal()).restore(name, runId, act);
+    Quarantine holding = new Quarantine(table.io(), locationRoot(scope, table), location.isLocal());
+    StoredFile quarantineDir = resolver.resolve(holding.directory());
+    // a file goes back only to where remove-orphans could have taken it from: the scope, outside the quarantine
+    return holding.restore(name, runId, act, from -> {
+      try {
+        return resolver.resolveAll(from).stream().allMatch(f -> scope.inScope(f) && !quarantineDir.contains(f));
+      } catch (SafetyRefusal unreadable) {
+        return false;
+      }
+    });
   }
 
   private OrphanReport run(boolean act) {

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
@@ -98,10 +99,30 @@ final class Quarantine {
     return done;
   }
 
-  RestoreReport restore(String table, String runId, boolean act) {
+  /**
+   * Puts run {@code runId} back. The manifest lies in the table's storage, where anyone who can write
+   * there can edit it, so every line is checked before anything moves: {@code to} must be a file
+   * directly in this run's {@code files/}, and {@code from} must satisfy {@code insideTable} (in the
+   * table's scope, outside the quarantine). One bad line refuses the whole run.
+   */
+  RestoreReport restore(String table, String runId, boolean act, Predicate<String> insideTable) {
     String runDir = root + "/" + requireRunId(runId);
     if (!exists(runDir + "/" + MANIFEST)) {
       throw new UsageException("no quarantine run " + runId + " for " + table + " (looked in " + runDir + ")");
+    }
+    String heldIn = runDir + "/files/";
+    List<String> bad = new ArrayList<>();
+    forEachMoved(runDir, m -> {
+      String name = m.to().startsWith(heldIn) ? m.to().substring(heldIn.length()) : "";
+      if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+        bad.add("'to' " + m.to() + " is not in " + heldIn);
+      } else if (!insideTable.test(m.from())) {
+        bad.add("'from' " + m.from() + " is not in the table's storage");
+      }
+    });
+    if (!bad.isEmpty()) {
+      throw new SafetyRefusal("restore-orphans: the manifest of run " + runId + " names files outside its quarantine or the"
+          + " table (" + String.join("; ", bad.subList(0, Math.min(5, bad.size()))) + "); nothing was moved");
     }
     long[] counts = new long[3];
     List<String> conflicts = new ArrayList<>();
