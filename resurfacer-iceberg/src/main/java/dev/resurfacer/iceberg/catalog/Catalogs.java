@@ -118,12 +118,46 @@ public final class Catalogs {
       file = file.substring(0, q);
     }
     if (file.startsWith("file:")) {
+      // SQLite reads a file: name as a URI: an empty or 'localhost' authority, then a percent-encoded path
       file = file.substring(5);
+      if (file.startsWith("//")) {
+        int slash = file.indexOf('/', 2);
+        String authority = slash < 0 ? file.substring(2) : file.substring(2, slash);
+        if (!authority.isEmpty() && !authority.equalsIgnoreCase("localhost")) {
+          return null; // SQLite refuses any other host
+        }
+        file = slash < 0 ? "" : file.substring(slash);
+      }
+      int hash = file.indexOf('#');
+      if (hash >= 0) {
+        file = file.substring(0, hash);
+      }
+      file = percentDecoded(file);
     }
     if (file.isEmpty() || file.startsWith(":memory:")) {
       return null;
     }
     return Path.of(file).toAbsolutePath();
+  }
+
+  private static String percentDecoded(String s) {
+    if (s.indexOf('%') < 0) {
+      return s;
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '%' && i + 2 < s.length() && Character.digit(s.charAt(i + 1), 16) >= 0 && Character.digit(s.charAt(i + 2), 16) >= 0) {
+        out.write(Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16));
+        i += 2;
+      } else {
+        int cp = s.codePointAt(i);
+        byte[] b = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.write(b, 0, b.length);
+        i += Character.charCount(cp) - 1;
+      }
+    }
+    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   public static String rootMessage(Throwable e) {
