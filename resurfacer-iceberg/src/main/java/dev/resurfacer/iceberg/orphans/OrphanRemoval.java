@@ -220,6 +220,11 @@ public final class OrphanRemoval {
     String locationRoot = locationRoot(scope, table);
     Quarantine holding = new Quarantine(fileIO, locationRoot, scope.roots().get(0).isLocal());
     StoredFile quarantineDir = resolver.resolve(holding.directory());
+    if (quarantine && act && scope.roots().get(0).isLocal() && !quarantineDir.equals(StoredFile.parse(holding.directory()))) {
+      // a link there would carry the candidates out of the table (and purge, which follows no link, would never reach them)
+      throw new SafetyRefusal("quarantine: " + holding.directory() + " is reached through a symbolic link (to " + quarantineDir
+          + "); remove the link or run without --quarantine; nothing was moved");
+    }
     Set<String> protectedKeys = new HashSet<>();
     protectedLocations.forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
 
