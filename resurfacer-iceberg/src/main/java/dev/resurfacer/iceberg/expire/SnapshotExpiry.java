@@ -99,6 +99,9 @@ public final class SnapshotExpiry {
     List<Snapshot> now = new ArrayList<>();
     table.snapshots().forEach(now::add);
     Set<String> stillKept = ReachableFiles.keptKeys(table, now, resolver);
+    // and every statistics file the metadata names now: one may have been attached to a retained snapshot meanwhile
+    table.statisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
+    table.partitionStatisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
     for (String path : offered) {
       // the fence: nothing outside the preview is ever deleted, whatever core computes
       if (previewed.containsKey(path) && !ReachableFiles.isKept(stillKept, resolver, path)) {
