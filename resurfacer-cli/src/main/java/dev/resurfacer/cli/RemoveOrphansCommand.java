@@ -67,7 +67,8 @@ final class RemoveOrphansCommand implements Callable<Integer> {
             err.println("warning: " + w);
             err.flush();
           });
-      removal = catalogOptions.orphanFences(ctx, open.config()).applyTo(removal);
+      removal = catalogOptions.orphanFences(ctx, open.config())
+          .applyToOnly(removal, open.catalog().name(), Catalogs.parseIdentifier(tableName));
       OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(report) : render(report));

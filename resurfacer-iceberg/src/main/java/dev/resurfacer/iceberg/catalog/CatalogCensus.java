@@ -34,7 +34,7 @@ import org.apache.iceberg.io.FileIO;
  * catalogs are walked namespace by namespace. A table that cannot be read is kept as an entry with
  * its error — its files are unknown, so a fence that needs them must refuse.
  */
-public final class CatalogCensus {
+public final class CatalogCensus implements AutoCloseable {
   /**
    * One table.
    *
@@ -48,36 +48,59 @@ public final class CatalogCensus {
     }
   }
 
-  private CatalogCensus() {}
+  private final List<Entry> entries;
+  private final List<AutoCloseable> opened;
 
-  /** The tables of one open catalog, walked through its namespaces. */
-  public static List<Entry> of(Catalog catalog) {
-    List<Entry> out = new ArrayList<>();
-    walk(catalog, out);
-    return out;
+  private CatalogCensus(List<Entry> entries, List<AutoCloseable> opened) {
+    this.entries = List.copyOf(entries);
+    this.opened = List.copyOf(opened);
   }
 
-  /** The tables of every configured catalog; JDBC catalogs with every catalog name in their database. */
-  public static List<Entry> of(List<CatalogConfig> configs) {
+  public List<Entry> entries() {
+    return entries;
+  }
+
+  /** The tables of one open catalog, walked through its namespaces; the catalog stays open after {@link #close()}. */
+  public static CatalogCensus of(Catalog catalog) {
+    List<Entry> out = new ArrayList<>();
+    walk(catalog, out);
+    return new CatalogCensus(out, List.of());
+  }
+
+  /**
+   * The tables of every configured catalog; JDBC catalogs with every catalog name in their database.
+   * The catalogs and FileIOs it opens stay open, so the entries' metadata can be walked, until {@link #close()}.
+   */
+  public static CatalogCensus of(List<CatalogConfig> configs) {
     Map<String, Entry> out = new LinkedHashMap<>();
-    for (CatalogConfig config : configs) {
-      List<Entry> found = new ArrayList<>();
-      if ("jdbc".equals(config.type()) && config.uri() != null) {
-        readJdbc(config, found);
-      } else {
-        Catalog catalog = Catalogs.open(config);
-        try {
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      for (CatalogConfig config : configs) {
+        List<Entry> found = new ArrayList<>();
+        if ("jdbc".equals(config.type()) && config.uri() != null) {
+          readJdbc(config, found, opened);
+        } else {
+          Catalog catalog = Catalogs.open(config);
+          if (catalog instanceof AutoCloseable c) {
+            opened.add(c);
+          }
           walk(catalog, found);
-        } finally {
-          closeQuietly(catalog);
+        }
+        for (Entry e : found) {
+          String where = e.metadata() == null ? "" : e.metadata().metadataFileLocation();
+          out.putIfAbsent(e.label() + "\u0000" + where, e);
         }
       }
-      for (Entry e : found) {
-        String where = e.metadata() == null ? "" : e.metadata().metadataFileLocation();
-        out.putIfAbsent(e.label() + "\u0000" + where, e);
-      }
+    } catch (RuntimeException e) {
+      opened.forEach(CatalogCensus::closeQuietly);
+      throw e;
     }
-    return List.copyOf(out.values());
+    return new CatalogCensus(List.copyOf(out.values()), opened);
+  }
+
+  @Override
+  public void close() {
+    opened.forEach(CatalogCensus::closeQuietly);
   }
 
   /** Local files a catalog keeps its own state in (a SQLite database and its side files). */
@@ -131,7 +154,7 @@ public final class CatalogCensus {
   }
 
   /** Iceberg's JDBC catalog keeps one row per table in {@code iceberg_tables}, keyed by catalog name. */
-  private static void readJdbc(CatalogConfig config, List<Entry> out) {
+  private static void readJdbc(CatalogConfig config, List<Entry> out, List<AutoCloseable> opened) {
     Map<String, String> props = Catalogs.properties(config);
     Properties jdbc = new Properties();
     props.forEach((k, v) -> {
@@ -141,6 +164,7 @@ public final class CatalogCensus {
     });
     FileIO io = CatalogUtil.loadFileIO(props.get(org.apache.iceberg.CatalogProperties.FILE_IO_IMPL), props,
         Catalogs.localHadoopConf());
+    opened.add(io);
     List<String[]> rows = new ArrayList<>();
     try (Connection c = DriverManager.getConnection(config.uri(), jdbc); Statement s = c.createStatement()) {
       try (ResultSet rs = tableRows(s)) {
@@ -175,13 +199,11 @@ public final class CatalogCensus {
     }
   }
 
-  private static void closeQuietly(Catalog catalog) {
-    if (catalog instanceof AutoCloseable c) {
-      try {
-        c.close();
-      } catch (Exception ignored) {
-        // the census is complete; a failing close changes nothing in it
-      }
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // the census is complete; a failing close changes nothing in it
     }
   }
 }

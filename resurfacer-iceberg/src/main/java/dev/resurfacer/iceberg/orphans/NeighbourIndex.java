@@ -28,10 +28,22 @@ public final class NeighbourIndex {
     this.tables = tables;
   }
 
-  public static NeighbourIndex build(List<CatalogCensus.Entry> census) {
+  /** Reads every table of the census. */
+  public static NeighbourIndex build(CatalogCensus census) {
+    return build(census, null, null);
+  }
+
+  /**
+   * Reads every table of the census but the one named {@code catalogName}.{@code self}, which the check
+   * skips anyway: a run on one table does not walk its own manifests twice.
+   */
+  static NeighbourIndex build(CatalogCensus census, String catalogName, TableIdentifier self) {
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     List<Known> out = new ArrayList<>();
-    for (CatalogCensus.Entry e : census) {
+    for (CatalogCensus.Entry e : census.entries()) {
+      if (self != null && e.catalogName().equals(catalogName) && e.identifier().equals(self)) {
+        continue;
+      }
       if (e.error() != null) {
         out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), Set.of(), e.error()));
         continue;

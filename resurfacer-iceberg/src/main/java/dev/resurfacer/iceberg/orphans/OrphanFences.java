@@ -3,6 +3,7 @@ package dev.resurfacer.iceberg.orphans;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.CatalogCensus;
 import java.nio.file.Path;
+import org.apache.iceberg.catalog.TableIdentifier;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,10 +34,12 @@ public final class OrphanFences {
     return new OrphanFences(catalogs, protect);
   }
 
-  /** The neighbour index, built by the first caller and shared after. */
+  /** The neighbour index, built by the first caller and shared after: one per run for {@code maintain}. */
   public synchronized NeighbourIndex neighbours() {
     if (index == null) {
-      index = NeighbourIndex.build(CatalogCensus.of(catalogs));
+      try (CatalogCensus census = CatalogCensus.of(catalogs)) {
+        index = NeighbourIndex.build(census);
+      }
     }
     return index;
   }
@@ -45,9 +48,16 @@ public final class OrphanFences {
     return protectedLocations;
   }
 
-  /** Applies both fences to a removal. */
+  /** Applies both fences to a removal, with the shared index (for runs over many tables). */
   public OrphanRemoval applyTo(OrphanRemoval removal) {
     return removal.neighbours(neighbours()).protect(protectedLocations);
+  }
+
+  /** Applies both fences to the one removal of a run, with an index that does not read that table itself. */
+  public OrphanRemoval applyToOnly(OrphanRemoval removal, String catalogName, TableIdentifier self) {
+    try (CatalogCensus census = CatalogCensus.of(catalogs)) {
+      return removal.neighbours(NeighbourIndex.build(census, catalogName, self)).protect(protectedLocations);
+    }
   }
 
 }

@@ -214,7 +214,12 @@ public final class OrphanRemoval {
     Scope scope = Scope.of(before, resolver);
     Set<String> selfKeys = new HashSet<>();
     selfKeys.add(resolver.resolve(before.metadataFileLocation()).key());
-    NeighbourIndex index = neighbours != null ? neighbours : NeighbourIndex.build(CatalogCensus.of(catalog));
+    NeighbourIndex index = neighbours;
+    if (index == null) {
+      try (CatalogCensus census = CatalogCensus.of(catalog)) {
+        index = NeighbourIndex.build(census, catalog.name(), identifier);
+      }
+    }
     int checked = index.requireNothingInside(catalog.name(), identifier, selfKeys, scope);
 
     String locationRoot = locationRoot(scope, table);
