@@ -40,7 +40,7 @@ public final class NeighbourIndex {
         Set<StoredFile> dirs = new HashSet<>();
         new ReachableFiles(e.io()).walk(e.metadata(), (category, location) ->
             resolver.resolveAll(location).forEach(f -> dirs.add(f.parent())));
-        List<StoredFile> roots = Scope.of(e.metadata(), resolver).roots().stream().map(Scope.Root::id).toList();
+        List<StoredFile> roots = Scope.neighbourRoots(e.metadata(), resolver);
         out.add(new Known(e.catalogName(), e.identifier(), e.label(),
             resolver.resolve(e.metadata().metadataFileLocation()).key(), roots, dirs, null));
       } catch (RuntimeException ex) {
