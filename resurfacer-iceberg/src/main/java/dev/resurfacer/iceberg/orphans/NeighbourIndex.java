@@ -4,9 +4,10 @@ import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.iceberg.catalog.CatalogCensus;
 import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -20,7 +21,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 public final class NeighbourIndex {
   private record Known(String catalogName, TableIdentifier identifier, String label, String metadataKey,
-      List<StoredFile> roots, Set<StoredFile> referencedDirs, String error) {}
+      List<StoredFile> roots, NavigableSet<String> referencedDirs, String error) {}
 
   private final List<Known> tables;
 
@@ -45,18 +46,19 @@ public final class NeighbourIndex {
         continue;
       }
       if (e.error() != null) {
-        out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), Set.of(), e.error()));
+        out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), new TreeSet<>(), e.error()));
         continue;
       }
       try {
-        Set<StoredFile> dirs = new HashSet<>();
+        // directory keys, sorted: "is any of them in this scope" is a range lookup per root, not a scan of all
+        NavigableSet<String> dirs = new TreeSet<>();
         new ReachableFiles(e.io()).walk(e.metadata(), (category, location) ->
-            resolver.resolveAll(location).forEach(f -> dirs.add(f.parent())));
-        List<StoredFile> roots = Scope.of(e.metadata(), resolver).roots().stream().map(Scope.Root::id).toList();
+            resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
+        List<StoredFile> roots = Scope.neighbourRoots(e.metadata(), resolver);
         out.add(new Known(e.catalogName(), e.identifier(), e.label(),
             resolver.resolve(e.metadata().metadataFileLocation()).key(), roots, dirs, null));
       } catch (RuntimeException ex) {
-        out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), Set.of(),
+        out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), new TreeSet<>(),
             dev.resurfacer.iceberg.catalog.Catalogs.rootMessage(ex)));
       }
     }
@@ -86,13 +88,24 @@ public final class NeighbourIndex {
               + String.join(", ", scope.keys()) + "; its files would look unreferenced here");
         }
       }
-      for (StoredFile dir : t.referencedDirs()) {
-        if (scope.inScope(dir)) {
+      for (String root : scope.keys()) {
+        String dir = firstAtOrBelow(t.referencedDirs(), root);
+        if (dir != null) {
           throw new SafetyRefusal("scope: table " + t.label() + " references files in " + dir
               + ", inside this table's storage; they would look unreferenced here");
         }
       }
     }
     return checked;
+  }
+
+  /** The first key that is {@code root} or lies below it (StoredFile.contains on keys: same prefix, then a '/' boundary). */
+  private static String firstAtOrBelow(NavigableSet<String> keys, String root) {
+    if (keys.contains(root)) {
+      return root;
+    }
+    String below = root.endsWith("/") ? root : root + "/";
+    String next = keys.ceiling(below);
+    return next != null && next.startsWith(below) ? next : null;
   }
 }

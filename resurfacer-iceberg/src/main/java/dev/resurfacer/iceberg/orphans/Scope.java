@@ -35,6 +35,18 @@ record Scope(List<Root> roots) {
   }
 
   static Scope of(TableMetadata metadata, StoredFile.Resolver resolver) {
+    return of(metadata, resolver, false);
+  }
+
+  /**
+   * A neighbour's directories: a root with a {@code ..} after a symbolic link counts under both of
+   * its meanings (see {@link StoredFile.Resolver#resolveAll}), where this table's own scope refuses it.
+   */
+  static List<StoredFile> neighbourRoots(TableMetadata metadata, StoredFile.Resolver resolver) {
+    return of(metadata, resolver, true).roots().stream().map(Root::id).toList();
+  }
+
+  private static Scope of(TableMetadata metadata, StoredFile.Resolver resolver, boolean everyMeaning) {
     Map<String, String> raw = new LinkedHashMap<>();
     raw.put("location", metadata.location());
     String data = metadata.properties().get(TableProperties.WRITE_DATA_LOCATION);
@@ -47,25 +59,38 @@ record Scope(List<Root> roots) {
     }
     List<Root> roots = new ArrayList<>();
     for (var e : raw.entrySet()) {
-      StoredFile id;
+      List<StoredFile> ids;
       String listFrom;
       try {
-        id = resolver.resolve(e.getValue());
+        ids = resolver.resolveAll(e.getValue());
         Path real = resolver.realPath(e.getValue());
         listFrom = real != null ? real.toString() : e.getValue();
       } catch (SafetyRefusal r) {
         throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' cannot be resolved (" + r.getMessage() + ")");
       }
+      if (ids.size() > 1 && !everyMeaning) {
+        // the kernel would list one directory while Hadoop writes the table's files in the other
+        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' has a '..' after a symbolic link, so it is "
+            + ids.get(0) + " on disk but " + ids.get(1) + " to Hadoop; spell it without '..'");
+      }
+      StoredFile id = ids.get(0);
       if (id.path().equals("/")) {
         throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' is the root of its file system or bucket");
       }
-      if (roots.stream().anyMatch(r -> r.id().contains(id))) {
-        continue;
+      addRoot(roots, new Root(id, listFrom, e.getKey()));
+      for (StoredFile extra : ids.subList(1, ids.size())) {
+        addRoot(roots, new Root(extra, extra.path(), e.getKey())); // a neighbour's other meaning: compared, never listed
       }
-      roots.removeIf(r -> id.contains(r.id()));
-      roots.add(new Root(id, listFrom, e.getKey()));
     }
     return new Scope(List.copyOf(roots));
+  }
+
+  private static void addRoot(List<Root> roots, Root root) {
+    if (roots.stream().anyMatch(r -> r.id().contains(root.id()))) {
+      return;
+    }
+    roots.removeIf(r -> root.id().contains(r.id()));
+    roots.add(root);
   }
 
   /** The root that contains {@code file}, or null when it lies outside the table's scope. */
