@@ -121,7 +121,8 @@ final class MaintainCommand implements Callable<Integer> {
         || ctx.env().containsKey("RESURFACER_CATALOG_URI") || ctx.env().containsKey("RESURFACER_CATALOG")) {
       return List.of(catalogOptions.resolve(ctx));
     }
-    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
+    // Delta catalogs are maintained verb by verb (describe, vacuum); maintain runs Iceberg catalogs only.
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values().stream().filter(c -> !c.isDelta()).toList());
     if (catalogOptions.warehouse != null) {
       all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
     }

@@ -1,0 +1,75 @@
+package dev.resurfacer.delta.table;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.config.ResurfacerConfig;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/** Finds and opens Delta tables: by a name a {@code type: delta} catalog maps, or by location. */
+public final class DeltaTables {
+  private DeltaTables() {}
+
+  /**
+   * The Delta table {@code target} names, or empty when it names none (then it is an Iceberg
+   * identifier). A configured name wins; otherwise a local path or {@code file:} URI whose directory
+   * holds a {@code _delta_log} is a Delta table.
+   */
+  public static Optional<DeltaTable> find(String target, ResurfacerConfig config, Path workingDir) {
+    Optional<String> configured = config.deltaLocation(target);
+    if (configured.isPresent()) {
+      return Optional.of(open(target, configured.get(), workingDir));
+    }
+    if (!looksLikeLocation(target)) {
+      return Optional.empty();
+    }
+    return Optional.of(open(target, target, workingDir));
+  }
+
+  /** A location rather than a {@code namespace.table} identifier. */
+  public static boolean looksLikeLocation(String target) {
+    return target.contains("/") || target.contains("\\") || target.contains("://") || target.startsWith("file:")
+        || target.equals(".") || target.equals("..");
+  }
+
+  public static DeltaTable open(String name, String location, Path workingDir) {
+    Path root = localPath(location, workingDir);
+    if (!Files.isDirectory(root.resolve("_delta_log"))) {
+      throw new UsageException(location + " is not a Delta table (no _delta_log directory)");
+    }
+    Path real;
+    try {
+      real = root.toRealPath();
+    } catch (IOException e) {
+      throw new UsageException("cannot resolve " + location + ": " + e.getMessage());
+    }
+    return new DeltaTable(name, root, real, DefaultEngine.create(hadoopConf()));
+  }
+
+  static Path localPath(String location, Path workingDir) {
+    if (location.startsWith("file:")) {
+      return Path.of(URI.create(location)).toAbsolutePath().normalize();
+    }
+    if (location.contains("://")) {
+      String scheme = location.substring(0, location.indexOf("://"));
+      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported on this build (local paths and file: URIs only): "
+          + location);
+    }
+    return workingDir.resolve(location).toAbsolutePath().normalize();
+  }
+
+  /**
+   * Local file system without Hadoop's checksum side files: a {@code .crc} beside every file Kernel
+   * writes would be one more file each other tool has to recognise.
+   */
+  public static Configuration hadoopConf() {
+    Configuration conf = new Configuration();
+    conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    return conf;
+  }
+}
