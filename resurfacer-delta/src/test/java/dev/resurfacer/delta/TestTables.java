@@ -33,13 +33,35 @@ public final class TestTables {
     return dir;
   }
 
-  /** Every regular file under {@code dir} gets a modification time {@code age} ago. */
-  public static void age(Path dir, Duration age) throws IOException {
+  /** Every regular file under {@code dir} outside {@code _delta_log} gets a modification time {@code age} ago. */
+  public static void ageData(Path dir, Duration age) throws IOException {
     FileTime t = FileTime.from(Instant.now().minus(age));
     try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
+      for (Path p : s.filter(Files::isRegularFile).filter(p -> !p.toString().contains("_delta_log")).toList()) {
         Files.setLastModifiedTime(p, t);
       }
     }
+  }
+
+  public static Path write(Path file, Duration age) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "x");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(age)));
+    return file;
+  }
+
+  /** A copy of a table directory, modification times kept (Delta's relative paths make it the same table). */
+  public static Path copy(Path from, Path to) throws IOException {
+    try (Stream<Path> s = Files.walk(from)) {
+      for (Path p : s.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+    return to;
   }
 }
