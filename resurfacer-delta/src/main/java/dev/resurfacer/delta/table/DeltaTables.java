@@ -16,15 +16,15 @@ public final class DeltaTables {
 
   /**
    * The Delta table {@code target} names, or empty when it names none (then it is an Iceberg
-   * identifier). A configured name wins; otherwise a local path or {@code file:} URI whose directory
-   * holds a {@code _delta_log} is a Delta table.
+   * identifier). A configured name wins; then anything written as a location (a slash, a scheme);
+   * then a bare name when a directory of that name with a {@code _delta_log} exists here.
    */
   public static Optional<DeltaTable> find(String target, ResurfacerConfig config, Path workingDir) {
     Optional<String> configured = config.deltaLocation(target);
     if (configured.isPresent()) {
       return Optional.of(open(target, configured.get(), workingDir));
     }
-    if (!looksLikeLocation(target)) {
+    if (!looksLikeLocation(target) && !Files.isDirectory(workingDir.resolve(target).resolve("_delta_log"))) {
       return Optional.empty();
     }
     return Optional.of(open(target, target, workingDir));
