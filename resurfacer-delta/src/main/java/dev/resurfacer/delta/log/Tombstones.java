@@ -40,7 +40,7 @@ public final class Tombstones {
   public static List<Tombstone> read(DeltaTable table, List<LogFile> commits) {
     List<Tombstone> out = new ArrayList<>();
     for (LogFile commit : commits) {
-      FileStatus status = FileStatus.of(commit.path().toUri().toString(), commit.size(), commit.modificationTime());
+      FileStatus status = FileStatus.of(dev.resurfacer.delta.table.TablePaths.kernelPath(commit.path()), commit.size(), commit.modificationTime());
       try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
           .readJsonFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())) {
         while (batches.hasNext()) {

@@ -25,9 +25,9 @@ public record DeltaTable(String name, Path root, Path realRoot, Engine engine) {
     return TableManager.loadSnapshot(uri()).atVersion(version).build(engine);
   }
 
-  /** The table root as Kernel addresses it: a {@code file:} URI with a trailing slash. */
+  /** The table root as Kernel addresses it: {@code file:} and the path, unencoded, with a trailing slash. */
   public String uri() {
-    return root.toUri().toString();
+    return TablePaths.kernelPath(root) + "/";
   }
 
   public Path logDir() {

@@ -66,6 +66,13 @@ public final class DeltaTables {
    * Local file system without Hadoop's checksum side files: a {@code .crc} beside every file Kernel
    * writes would be one more file each other tool has to recognise.
    */
+  /** An engine whose Parquet writer rolls to a new file at about {@code targetFileSize} bytes. */
+  public static io.delta.kernel.engine.Engine writingEngine(long targetFileSize) {
+    Configuration conf = hadoopConf();
+    conf.setLong("delta.kernel.default.parquet.writer.targetMaxFileSize", targetFileSize);
+    return DefaultEngine.create(conf);
+  }
+
   public static Configuration hadoopConf() {
     Configuration conf = new Configuration();
     conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");

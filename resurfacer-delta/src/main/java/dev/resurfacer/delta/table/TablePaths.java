@@ -50,6 +50,16 @@ public record TablePaths(Path root, Path realRoot) {
     return n;
   }
 
+  /** How Kernel's Hadoop-based engine names a local file: {@code file:} and the path, not percent-encoded. */
+  public static String kernelPath(Path p) {
+    return "file:" + p.toAbsolutePath();
+  }
+
+  /** The local file a Kernel (Hadoop-style, unencoded) path names. */
+  public static Path fromKernelPath(String kernelPath) {
+    return Path.of(kernelPath.startsWith("file:") ? kernelPath.substring("file:".length()).replaceFirst("^//(?=/)", "") : kernelPath);
+  }
+
   public boolean inside(Path p) {
     return p.startsWith(realRoot) && !p.equals(realRoot);
   }
