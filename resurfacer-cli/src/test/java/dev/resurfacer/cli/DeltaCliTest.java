@@ -93,6 +93,19 @@ class DeltaCliTest {
   }
 
   @Test
+  void planAndCompactRouteDeltaTablesAndRefuseIcebergOnlyFlags() throws Exception {
+    Path t = kernelTable("events");
+    CliRun plan = CliRun.run(dir, "plan", t.toString(), "--output", "json");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    assertThat(new ObjectMapper().readTree(plan.out()).get("format").asText()).isEqualTo("delta");
+    assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out()).contains("nothing to compact");
+
+    CliRun zorder = CliRun.run(dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id");
+    assertThat(zorder.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(zorder.err()).contains("--strategy does not apply to Delta tables");
+  }
+
+  @Test
   void forcedShortRetentionDeletes() throws Exception {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(3));

@@ -13,7 +13,22 @@ import java.util.stream.Stream;
 
 /** Delta tables written by delta-spark, shaped like the ones users bring. */
 public final class TestTables {
+  private static Path shared;
+
   private TestTables() {}
+
+  /**
+   * One {@link #partitionedWithDeletes} table per test run, written once (delta-spark is slow to
+   * write); tests work on {@link #copy copies} of it.
+   */
+  public static synchronized Path sharedPartitionedWithDeletes() throws IOException {
+    if (shared == null) {
+      Path dir = Files.createTempDirectory("resurfacer-delta-shared");
+      dir.toFile().deleteOnExit();
+      shared = partitionedWithDeletes(dir.resolve("events"));
+    }
+    return shared;
+  }
 
   /**
    * Partitioned by {@code part}, deletion vectors on, six small appends, a checkpoint every five commits, then a DELETE and an UPDATE

@@ -24,15 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeltaCompactorTest {
-  @TempDir static Path shared;
   @TempDir Path dir;
 
-  /** Written once by delta-spark: small files in partitions 'a b' and 'x%y', deletion vectors, a removed partition. */
   private static Path source;
 
   @BeforeAll
-  static void writeTable() {
-    source = TestTables.partitionedWithDeletes(shared.resolve("events"));
+  static void writeTable() throws IOException {
+    source = TestTables.sharedPartitionedWithDeletes();
   }
 
   private DeltaTable copy(String name) throws IOException {

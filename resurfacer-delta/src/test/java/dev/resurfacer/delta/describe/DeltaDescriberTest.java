@@ -16,8 +16,8 @@ class DeltaDescriberTest {
   @TempDir Path dir;
 
   @Test
-  void describesTheTableSparkSees() {
-    Path t = TestTables.partitionedWithDeletes(dir.resolve("events"));
+  void describesTheTableSparkSees() throws Exception {
+    Path t = TestTables.sharedPartitionedWithDeletes();
     DeltaTable table = DeltaTables.open("raw.events", t.toString(), dir);
 
     DeltaHealth h = DeltaDescriber.describe(table, Clock.systemUTC());

@@ -32,15 +32,13 @@ class DeltaVacuumTest {
   private static final Duration OLD = Duration.ofDays(10);
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
 
-  @TempDir static Path shared;
   @TempDir Path dir;
 
-  /** Written once by delta-spark (partitions 'a b', 'x%y', 'c'; deletion vectors; a checkpoint); each test vacuums a copy. */
   private static Path source;
 
   @BeforeAll
-  static void writeTable() {
-    source = TestTables.partitionedWithDeletes(shared.resolve("events"));
+  static void writeTable() throws IOException {
+    source = TestTables.sharedPartitionedWithDeletes();
   }
 
   private DeltaTable copy() throws IOException {
