@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
     description = "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
-      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, MaintainCommand.class, PolicyCommand.class,
+      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
+      CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
   public static final int OK = 0;

@@ -106,6 +106,22 @@ class DeltaCliTest {
   }
 
   @Test
+  void checkpointAndCleanupLogPreviewThenAct() throws Exception {
+    Path t = kernelTable("events");
+    CliRun preview = CliRun.run(dir, "checkpoint", t.toString());
+    assertThat(preview.exitCode()).as(preview.err()).isZero();
+    assertThat(preview.out()).contains("would write a checkpoint of version 0");
+    assertThat(t.resolve("_delta_log/00000000000000000000.checkpoint.parquet")).doesNotExist();
+    assertThat(CliRun.run(dir, "checkpoint", t.toString(), "--yes").exitCode()).isZero();
+    assertThat(t.resolve("_delta_log/00000000000000000000.checkpoint.parquet")).exists();
+
+    CliRun cleanup = CliRun.run(dir, "cleanup-log", t.toString(), "--yes");
+    assertThat(cleanup.exitCode()).as(cleanup.err()).isZero();
+    assertThat(cleanup.out()).contains("to delete      0 log files");
+    assertThat(t.resolve("_delta_log/00000000000000000000.json")).exists();
+  }
+
+  @Test
   void forcedShortRetentionDeletes() throws Exception {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(3));
