@@ -24,7 +24,7 @@ public final class TestTables {
   public static synchronized Path sharedPartitionedWithDeletes() throws IOException {
     if (shared == null) {
       Path dir = Files.createTempDirectory("resurfacer-delta-shared");
-      dir.toFile().deleteOnExit();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
       shared = partitionedWithDeletes(dir.resolve("events"));
     }
     return shared;
@@ -63,6 +63,16 @@ public final class TestTables {
     Files.writeString(file, "x");
     Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(age)));
     return file;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException ignored) {
+      // a leftover temp directory is all that is lost
+    }
   }
 
   /** A copy of a table directory, modification times kept (Delta's relative paths make it the same table). */

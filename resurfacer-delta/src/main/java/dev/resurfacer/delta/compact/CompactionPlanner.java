@@ -93,7 +93,7 @@ public final class CompactionPlanner {
       // legacy protocol versions imply column mapping (writer 5) and more without naming them
       unsupported.add("legacy writer version " + p.minWriterVersion());
     }
-    if (snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none").equalsIgnoreCase("none") == false) {
+    if (!snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none").equalsIgnoreCase("none")) {
       unsupported.add("columnMapping");
     }
     if (!unsupported.isEmpty()) {

@@ -66,6 +66,7 @@ public final class DeltaVacuum {
         t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(referenced::add);
       } else {
         expired.add(t.file());
+        t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(expired::add);
       }
     }
 
