@@ -80,12 +80,10 @@ public final class DeltaCompactor {
     long removedFiles = 0, removedBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
     for (CompactionPlan.Bin bin : plan.bins()) {
       Map<String, String> metrics = new LinkedHashMap<>();
-      Snapshot base = TableManager.loadSnapshot(table.uri()).atVersion(read.getVersion())
-          .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
-              Map.of("predicate", "[]", "auto", "false", "zOrderBy", "[]", "clusterBy", "[]"), () -> metrics))
-          .build(engine);
-      Transaction txn = base.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
-      Row txnState = txn.getTransactionState(engine);
+      // written against the version read; committed (below) on the newest version once the inputs are
+      // known untouched since, so the bins of one run do not collide with each other's commits
+      Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
+          .getTransactionState(engine);
       Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
 
       ContentFingerprint in = new ContentFingerprint();
@@ -116,10 +114,6 @@ public final class DeltaCompactor {
         beforeCommit.run();
         Set<Path> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
-        Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
-        if (conflict.isPresent()) {
-          throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
-        }
         long now = clock.millis();
         List<Row> actions = new ArrayList<>();
         long binRemovedBytes = 0, binAddedBytes = 0;
@@ -136,6 +130,16 @@ public final class DeltaCompactor {
         metrics.put("numAddedFiles", String.valueOf(written.size()));
         metrics.put("numRemovedBytes", String.valueOf(binRemovedBytes));
         metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
+        Snapshot latest = TableManager.loadSnapshot(table.uri())
+            .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
+                Map.of("predicate", "[]", "auto", "false", "zOrderBy", "[]", "clusterBy", "[]"), () -> metrics))
+            .build(engine);
+        // checked after the newest snapshot is loaded: every commit it includes has been looked at
+        Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
+        if (conflict.isPresent()) {
+          throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
+        }
+        Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
         var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
         versions.add(result.getVersion());
         removedFiles += bin.files().size();
