@@ -28,10 +28,11 @@ for mode in preview yes; do
     strace -f --seccomp-bpf -qq -e trace=execve -o "$trace" "$ROOT/bin/resurfacer" "${args[@]}" "${extra[@]}" > "$out"
   t1=$(now_ms)
   # the wrapper script's own execs (bash, dirname) come before the JVM's exec; count what follows it
-  jvm_children=$(awk '/execve\(".*java"/ {seen=1; next} seen && /execve\(/ {n++} END {print n+0}' "$trace")
-  listed=$(grep -o '"listed_files":[0-9]*' "$out" | cut -d: -f2)
-  orphans=$(grep -o '"orphan_files":[0-9]*' "$out" | cut -d: -f2)
-  deleted=$(grep -o '"deleted_files":[0-9]*' "$out" | cut -d: -f2)
-  echo "RESULT mode=$mode wall_ms=$(( t1 - t0 )) max_rss_kb=$(cat "$WORK/$name-$mode.rss") jvm_execve=$jvm_children listed=$listed orphans=$orphans deleted=$deleted load=$(cut -d' ' -f1 /proc/loadavg)"
+  # successful execs only (a PATH search tries several directories first); one line per started program
+  jvm_children=$(awk '/execve\(".*java"/ {seen=1; next} seen && /execve\(/ && / = 0$/ {n++} END {print n+0}' "$trace")
+  jvm_programs=$(awk '/execve\(".*java"/ {seen=1; next} seen && /execve\(/ && / = 0$/ {sub(/^[0-9]+ execve\("/, ""); sub(/".*/, ""); printf "%s,", $0}' "$trace")
+  field() { grep -o "\"$1\" : [0-9]*" "$out" | grep -o '[0-9]*$' || echo '?'; }
+  listed=$(field listed_files); orphans=$(field orphan_files); deleted=$(field deleted_files)
+  echo "RESULT mode=$mode wall_ms=$(( t1 - t0 )) max_rss_kb=$(cat "$WORK/$name-$mode.rss") jvm_execve=$jvm_children jvm_programs=${jvm_programs:-none} listed=$listed orphans=$orphans deleted=$deleted load=$(cut -d' ' -f1 /proc/loadavg)"
 done
 echo "RESULT files_left=$(find "$scenario/live/warehouse" -type f | wc -l)"

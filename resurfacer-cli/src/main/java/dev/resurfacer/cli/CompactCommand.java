@@ -26,7 +26,7 @@ final class CompactCommand implements Callable<Integer> {
   @Mixin ActOptions act;
   @Mixin CompactionFlags flags;
 
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  @Parameters(paramLabel = "TABLE", description = "namespace.table, or a Delta table (path or delta-catalog name)")
   String tableName;
 
   CompactCommand(CliContext ctx) {
@@ -35,6 +35,10 @@ final class CompactCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
+    if (delta.isPresent()) {
+      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
+    }
     CompactionOptions options = flags.toOptions();
     PrintWriter out = spec.commandLine().getOut();
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {

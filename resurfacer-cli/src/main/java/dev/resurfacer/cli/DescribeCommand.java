@@ -1,5 +1,7 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.delta.describe.DeltaDescriber;
+import dev.resurfacer.delta.describe.DeltaHealth;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
 import java.io.PrintWriter;
@@ -11,7 +13,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "describe", description = "Show a table's health: files, deletes, snapshots, manifests, metadata.")
+@Command(name = "describe", description = {"Show a table's health: files, deletes, snapshots, manifests, metadata.",
+    "For a Delta table: version, protocol and features, files, deletion vectors, tombstones, checkpoint, log size, retention."})
 final class DescribeCommand implements Callable<Integer> {
   private final CliContext ctx;
 
@@ -19,7 +22,7 @@ final class DescribeCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
 
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  @Parameters(paramLabel = "TABLE", description = "namespace.table (Iceberg, or a name a delta catalog maps), or a Delta table's path")
   String tableName;
 
   DescribeCommand(CliContext ctx) {
@@ -28,6 +31,14 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
+    if (delta.isPresent()) {
+      DeltaHealth health = DeltaDescriber.describe(delta.get(), java.time.Clock.systemUTC());
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(outputOptions.json() ? Json.write(health) : DeltaHealthText.render(health));
+      out.flush();
+      return Main.OK;
+    }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       TableHealth health = HealthInspector.inspect(tableName, open.table());
       PrintWriter out = spec.commandLine().getOut();

@@ -13,10 +13,11 @@ import picocli.CommandLine.Command;
     name = "resurfacer",
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
-    description = "Keeps Iceberg tables healthy: compaction, expiry, orphan removal and more, in one JVM.",
+    description = "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
-      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, MaintainCommand.class, PolicyCommand.class,
+      RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
+      CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
       DoctorCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
   public static final int OK = 0;

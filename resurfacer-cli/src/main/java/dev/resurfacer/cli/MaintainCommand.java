@@ -76,8 +76,12 @@ final class MaintainCommand implements Callable<Integer> {
     // Everything that can be wrong with the configuration is found before the first table is touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
     List<Resurfacer> open = new ArrayList<>();
-    // one neighbour index for the whole run, over every catalog: a table of one catalog may sit in another's storage
-    OrphanFences fences = OrphanFences.forCatalogs(catalogs,
+    // one neighbour index for the whole run, over every catalog maintained and configured (Delta ones
+    // included): a table of one catalog may sit in another's storage
+    Map<String, CatalogConfig> known = new LinkedHashMap<>();
+    catalogs.forEach(c -> known.put(c.name(), c));
+    config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
+    OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()),
         new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
     try {
       for (CatalogConfig c : catalogs) {
@@ -125,7 +129,8 @@ final class MaintainCommand implements Callable<Integer> {
         || ctx.env().containsKey("RESURFACER_CATALOG_URI") || ctx.env().containsKey("RESURFACER_CATALOG")) {
       return List.of(catalogOptions.resolve(ctx));
     }
-    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
+    // Delta catalogs are maintained verb by verb (describe, vacuum); maintain runs Iceberg catalogs only.
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values().stream().filter(c -> !c.isDelta()).toList());
     if (catalogOptions.warehouse != null) {
       all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
     }

@@ -21,7 +21,7 @@ final class PlanCommand implements Callable<Integer> {
   @Mixin OutputOptions outputOptions;
   @Mixin CompactionFlags flags;
 
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
+  @Parameters(paramLabel = "TABLE", description = "namespace.table, or a Delta table (path or delta-catalog name)")
   String tableName;
 
   PlanCommand(CliContext ctx) {
@@ -30,6 +30,10 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
+    if (delta.isPresent()) {
+      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, false);
+    }
     var options = flags.toOptions();
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       CompactionPlan plan = Compaction.plan(open.table(), options);

@@ -34,6 +34,17 @@ public final class Capabilities {
             "every table of every configured catalog by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
         new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml; strict one-line errors"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
-        new Capability("Delta Lake tables", Status.REFUSED, "Iceberg only on this build"));
+        new Capability("Delta: describe", Status.WORKS,
+            "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),
+        new Capability("Delta: vacuum", Status.WORKS,
+            "full mode (listing first); current files and DVs live, tombstones from JSON commits; retention check; no link following; refuses nested tables, partial listings, missing live files, a log short of the retention"),
+        new Capability("Delta: plan / compact", Status.WORKS,
+            "bin-pack per partition into delta.targetFileSize (100MB default), DV purge over 0.3; Kernel read/write, content-verified; OPTIMIZE, dataChange=false"),
+        new Capability("Delta: checkpoint / cleanup-log", Status.WORKS,
+            "Kernel checkpoint (refused while unexpired tombstones precede the newest checkpoint); log entries before an old checkpoint"),
+        new Capability("Delta: z-order, --where, maintain", Status.NOT_YET, "bin-pack only; maintain runs Iceberg catalogs only"),
+        new Capability("Delta: s3:// tables", Status.NOT_YET, "local paths and file: URIs only"),
+        new Capability("Delta: compact on column mapping, row tracking, type widening, variant", Status.REFUSED,
+            "Kernel 4.4.0 cannot write column-mapped tables; the others need their own handling"));
   }
 }

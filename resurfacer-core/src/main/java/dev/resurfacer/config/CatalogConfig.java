@@ -9,20 +9,34 @@ import java.util.TreeMap;
  * were resolved; {@link #toString()} and {@link #redactedProperties()} never show secret values.
  *
  * @param name the catalog's name (used in table identifiers and reports)
- * @param type {@code jdbc}, {@code rest} or {@code hadoop}
+ * @param type {@code jdbc}, {@code rest}, {@code hadoop} (Iceberg) or {@code delta}
  * @param uri a {@code jdbc:} URL or an {@code http(s)://} REST endpoint; null for hadoop catalogs
  * @param warehouse the warehouse location (local path, {@code file:} or {@code s3://} URI)
  * @param properties further Iceberg catalog properties, secrets already resolved
  * @param secretKeys the property keys whose values came from a secret reference
+ * @param tables for a {@code delta} catalog, each {@code namespace.table} name and its location; empty otherwise
  */
 public record CatalogConfig(
-    String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys) {
+    String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys,
+    Map<String, String> tables) {
 
-  public static final Set<String> TYPES = Set.of("jdbc", "rest", "hadoop");
+  public static final Set<String> TYPES = Set.of("jdbc", "rest", "hadoop", "delta");
+  public static final String DELTA = "delta";
 
   public CatalogConfig {
     properties = Map.copyOf(properties);
     secretKeys = Set.copyOf(secretKeys);
+    tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
+  }
+
+  public CatalogConfig(
+      String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys) {
+    this(name, type, uri, warehouse, properties, secretKeys, Map.of());
+  }
+
+  /** A Delta catalog: no catalog service, only names mapped to table locations. */
+  public boolean isDelta() {
+    return DELTA.equals(type);
   }
 
   public static CatalogConfig of(String name, String type, String uri, String warehouse) {
@@ -30,7 +44,7 @@ public record CatalogConfig(
   }
 
   public CatalogConfig withWarehouse(String newWarehouse) {
-    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys);
+    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys, tables);
   }
 
   /** Properties with every secret or credential-looking value replaced by {@code ****}. */
@@ -59,6 +73,6 @@ public record CatalogConfig(
   @Override
   public String toString() {
     return "CatalogConfig[name=" + name + ", type=" + type + ", uri=" + redactedUri() + ", warehouse=" + warehouse
-        + ", properties=" + redactedProperties() + "]";
+        + ", properties=" + redactedProperties() + (tables.isEmpty() ? "" : ", tables=" + tables) + "]";
   }
 }

@@ -25,6 +25,8 @@ import java.util.Set;
 public final class ConfigFile {
   private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
+  private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "properties");
+  private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
 
   private ConfigFile() {}
 
@@ -64,9 +66,15 @@ public final class ConfigFile {
     if (defaultCatalog != null && !catalogs.containsKey(defaultCatalog)) {
       throw new UsageException(source + ": default-catalog '" + defaultCatalog + "' is not one of catalogs");
     }
-    if (defaultCatalog == null && catalogs.size() == 1) {
-      defaultCatalog = catalogs.keySet().iterator().next();
+    if (defaultCatalog != null && catalogs.get(defaultCatalog).isDelta()) {
+      throw new UsageException(source + ": default-catalog '" + defaultCatalog
+          + "' is a delta catalog; the default names an Iceberg catalog (Delta tables are found by name in every delta catalog)");
     }
+    var iceberg = catalogs.values().stream().filter(c -> !c.isDelta()).toList();
+    if (defaultCatalog == null && iceberg.size() == 1) {
+      defaultCatalog = iceberg.get(0).name();
+    }
+    rejectDuplicateDeltaNames(catalogs, source);
     Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
     return new ResurfacerConfig(catalogs, defaultCatalog, policies);
   }
@@ -74,17 +82,18 @@ public final class ConfigFile {
   private static CatalogConfig catalog(String name, JsonNode node, String source, Secrets secrets) {
     String path = "catalogs." + name;
     requireObject(node, source, path);
-    rejectUnknown(node, CATALOG_KEYS, source, path + ".");
     String type = text(node, "type", source, path + ".type");
     if (type == null) {
-      throw new UsageException(source + ": " + path + ".type is required (one of jdbc, rest, hadoop)");
+      throw new UsageException(source + ": " + path + ".type is required (one of jdbc, rest, hadoop, delta)");
     }
     if (!CatalogConfig.TYPES.contains(type)) {
-      throw new UsageException(source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop");
+      throw new UsageException(source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop, delta");
     }
+    rejectUnknown(node, type.equals(CatalogConfig.DELTA) ? DELTA_CATALOG_KEYS : CATALOG_KEYS, source, path + ".");
+    Map<String, String> tables = type.equals(CatalogConfig.DELTA) ? deltaTables(node.get("tables"), source, path) : Map.of();
     String uri = secrets.resolve(text(node, "uri", source, path + ".uri"), path + ".uri");
     String warehouse = text(node, "warehouse", source, path + ".warehouse");
-    if (!type.equals("hadoop") && uri == null) {
+    if (!type.equals("hadoop") && !type.equals(CatalogConfig.DELTA) && uri == null) {
       throw new UsageException(source + ": " + path + ".uri is required for a " + type + " catalog");
     }
     if (type.equals("hadoop") && warehouse == null) {
@@ -108,7 +117,40 @@ public final class ConfigFile {
         props.put(e.getKey(), secrets.resolve(raw, key));
       }
     }
-    return new CatalogConfig(name, type, uri, warehouse, props, secretKeys);
+    return new CatalogConfig(name, type, uri, warehouse, props, secretKeys, tables);
+  }
+
+  /** A delta catalog's {@code tables:} mapping: every key a {@code namespace.table} name, every value a location. */
+  private static Map<String, String> deltaTables(JsonNode node, String source, String path) {
+    if (node == null || node.isNull()) {
+      throw new UsageException(source + ": " + path + ".tables is required for a delta catalog (namespace.table: location)");
+    }
+    requireObject(node, source, path + ".tables");
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String key = path + ".tables." + e.getKey();
+      if (!TABLE_NAME.matcher(e.getKey()).matches()) {
+        throw new UsageException(source + ": " + key + ": a table name is namespace.table (no globs, no spaces)");
+      }
+      if (!e.getValue().isTextual() || e.getValue().asText().isBlank()) {
+        throw new UsageException(source + ": " + key + " must be the table's location (a path, file: or s3:// URI)");
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    }
+    return out;
+  }
+
+  private static void rejectDuplicateDeltaNames(Map<String, CatalogConfig> catalogs, String source) {
+    Map<String, String> owner = new java.util.HashMap<>();
+    for (CatalogConfig c : catalogs.values()) {
+      for (String t : c.tables().keySet()) {
+        String previous = owner.putIfAbsent(t, c.name());
+        if (previous != null) {
+          throw new UsageException(source + ": table " + t + " is named in both delta catalogs " + previous + " and " + c.name());
+        }
+      }
+    }
   }
 
   private static String text(JsonNode node, String field, String source, String path) {

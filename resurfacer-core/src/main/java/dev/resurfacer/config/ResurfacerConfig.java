@@ -18,6 +18,11 @@ import java.util.Map;
  *     properties:
  *       jdbc.user: iceberg
  *       jdbc.password: ${env:ICEBERG_DB_PASSWORD}
+ *   delta:
+ *     type: delta
+ *     tables:
+ *       raw.events: s3://bucket/raw/events
+ *       raw.clicks: /data/raw/clicks
  * default-catalog: lake
  * </pre>
  */
@@ -33,6 +38,18 @@ public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defau
 
   public static ResurfacerConfig empty() {
     return new ResurfacerConfig(Map.of(), null);
+  }
+
+  /**
+   * The location of a Delta table named in a {@code type: delta} catalog, if any catalog names it.
+   * Names are unique across delta catalogs (checked when the file is read).
+   */
+  public java.util.Optional<String> deltaLocation(String table) {
+    return catalogs.values().stream()
+        .filter(CatalogConfig::isDelta)
+        .map(c -> c.tables().get(table))
+        .filter(java.util.Objects::nonNull)
+        .findFirst();
   }
 
   public CatalogConfig catalog(String name) {

@@ -16,6 +16,40 @@ class ConfigTest {
   @TempDir Path dir;
 
   @Test
+  void deltaCatalogsMapNamesToLocationsStrictly() {
+    String yaml = """
+        catalogs:
+          lake: {type: hadoop, warehouse: /wh}
+          deltas:
+            type: delta
+            tables:
+              raw.events: /data/raw/events
+              raw.clicks: s3://bucket/raw/clicks
+        """;
+    ResurfacerConfig config = ConfigFile.parse(yaml, "resurfacer.yml", NO_ENV);
+    assertThat(config.defaultCatalog()).isEqualTo("lake");
+    assertThat(config.deltaLocation("raw.events")).contains("/data/raw/events");
+    assertThat(config.deltaLocation("raw.clicks")).contains("s3://bucket/raw/clicks");
+    assertThat(config.deltaLocation("raw.other")).isEmpty();
+    assertThat(config.catalog("deltas").isDelta()).isTrue();
+
+    assertError("catalogs:\n  d:\n    type: delta\n", "resurfacer.yml: catalogs.d.tables is required for a delta catalog");
+    assertError("catalogs:\n  d:\n    type: delta\n    uri: x\n    tables: {a.b: /x}\n",
+        "resurfacer.yml: unknown key 'catalogs.d.uri' (expected one of properties, tables, type)");
+    assertError("catalogs:\n  d:\n    type: delta\n    tables: {events: /x}\n",
+        "resurfacer.yml: catalogs.d.tables.events: a table name is namespace.table");
+    assertError("catalogs:\n  d:\n    type: delta\n    tables: {raw.*: /x}\n",
+        "resurfacer.yml: catalogs.d.tables.raw.*: a table name is namespace.table");
+    assertError("catalogs:\n  d:\n    type: delta\n    tables: {a.b: [1]}\n",
+        "resurfacer.yml: catalogs.d.tables.a.b must be the table's location");
+    assertError("catalogs:\n  d: {type: delta, tables: {a.b: /x}}\n  e: {type: delta, tables: {a.b: /y}}\n",
+        "resurfacer.yml: table a.b is named in both delta catalogs d and e");
+    assertError("catalogs:\n  d: {type: delta, tables: {a.b: /x}}\ndefault-catalog: d\n",
+        "resurfacer.yml: default-catalog 'd' is a delta catalog");
+    assertThat(ConfigFile.parse("catalogs:\n  d: {type: delta, tables: {a.b: /x}}\n", "r", NO_ENV).defaultCatalog()).isNull();
+  }
+
+  @Test
   void readsNamedCatalogsAndResolvesSecretsByReference() throws Exception {
     Path secretFile = dir.resolve("token");
     Files.writeString(secretFile, "file-secret-value\n");
@@ -47,7 +81,7 @@ class ConfigTest {
     assertError("catalogs:\n  a:\n    type: jdbc\n    uri: jdbc:sqlite:x\n    warehous: /tmp\n",
         "resurfacer.yml: unknown key 'catalogs.a.warehous' (expected one of properties, type, uri, warehouse)");
     assertError("catalog: {}\n", "resurfacer.yml: unknown key 'catalog' (expected one of catalogs, default-catalog, defaults, tables)");
-    assertError("catalogs:\n  a:\n    type: glue\n", "resurfacer.yml: catalogs.a.type 'glue' is not one of jdbc, rest, hadoop");
+    assertError("catalogs:\n  a:\n    type: glue\n", "resurfacer.yml: catalogs.a.type 'glue' is not one of jdbc, rest, hadoop, delta");
     assertError("catalogs:\n  a:\n    type: jdbc\n", "resurfacer.yml: catalogs.a.uri is required for a jdbc catalog");
     assertError("catalogs:\n  a:\n    type: jdbc\n    uri: [1, 2]\n", "resurfacer.yml: catalogs.a.uri must be a single value, not a array");
     assertError("catalogs:\n  a:\n    type: jdbc\n    uri: x\n    properties:\n      p: ${env:NOPE}\n",

@@ -41,8 +41,10 @@ public final class CatalogCensus implements AutoCloseable {
    * @param catalogName the catalog name it is registered under
    * @param metadata its current metadata, null when {@code error} is set
    * @param io what reads its metadata
+   * @param location for a table that is not Iceberg's (a Delta table of a delta catalog): the directory it owns
    */
-  public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error) {
+  public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error,
+      String location) {
     public String label() {
       return identifier + " in catalog '" + catalogName + "'";
     }
@@ -77,7 +79,12 @@ public final class CatalogCensus implements AutoCloseable {
     try {
       for (CatalogConfig config : configs) {
         List<Entry> found = new ArrayList<>();
-        if ("jdbc".equals(config.type()) && config.uri() != null) {
+        if (config.isDelta()) {
+          // a Delta table's files all live under its location: it is a neighbour by where it is
+          config.tables().forEach((name, location) -> found.add(new Entry(config.name(), TableIdentifier.parse(name), null,
+              null, null, location.contains(":") || location.startsWith("/") ? location
+                  : Path.of(location).toAbsolutePath().toString())));
+        } else if ("jdbc".equals(config.type()) && config.uri() != null) {
           readJdbc(config, found, opened);
         } else {
           Catalog catalog = Catalogs.open(config);
@@ -140,14 +147,14 @@ public final class CatalogCensus implements AutoCloseable {
         try {
           Table t = catalog.loadTable(id);
           if (!(t instanceof HasTableOperations ops)) {
-            out.add(new Entry(catalog.name(), id, null, null, "its metadata is not exposed"));
+            out.add(new Entry(catalog.name(), id, null, null, "its metadata is not exposed", null));
             continue;
           }
-          out.add(new Entry(catalog.name(), id, ops.operations().current(), t.io(), null));
+          out.add(new Entry(catalog.name(), id, ops.operations().current(), t.io(), null, null));
         } catch (NoSuchTableException e) {
           // dropped between listing and loading
         } catch (RuntimeException e) {
-          out.add(new Entry(catalog.name(), id, null, null, Catalogs.rootMessage(e)));
+          out.add(new Entry(catalog.name(), id, null, null, Catalogs.rootMessage(e), null));
         }
       }
     }
@@ -183,9 +190,9 @@ public final class CatalogCensus implements AutoCloseable {
     for (String[] row : rows) {
       TableIdentifier id = TableIdentifier.of(Namespace.of(row[1].split("\\.")), row[2]);
       try {
-        out.add(new Entry(row[0], id, TableMetadataParser.read(io, row[3]), io, null));
+        out.add(new Entry(row[0], id, TableMetadataParser.read(io, row[3]), io, null, null));
       } catch (RuntimeException e) {
-        out.add(new Entry(row[0], id, null, null, Catalogs.rootMessage(e)));
+        out.add(new Entry(row[0], id, null, null, Catalogs.rootMessage(e), null));
       }
     }
   }

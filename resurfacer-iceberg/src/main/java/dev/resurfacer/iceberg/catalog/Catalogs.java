@@ -32,6 +32,9 @@ public final class Catalogs {
   }
 
   public static Catalog open(CatalogConfig config) {
+    if (config.isDelta()) {
+      throw new UsageException("catalog '" + config.name() + "' is a delta catalog: name one of its tables, not the catalog");
+    }
     Map<String, String> props = properties(config);
     if (config.uri() != null && config.uri().startsWith("jdbc:sqlite:")) {
       createSqliteParent(config.uri());

@@ -49,6 +49,16 @@ public final class NeighbourIndex {
         out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), new TreeSet<>(), e.error()));
         continue;
       }
+      if (e.metadata() == null && e.location() != null) {
+        try {
+          out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(resolver.resolve(e.location())),
+              new TreeSet<>(), null));
+        } catch (SafetyRefusal unresolvable) {
+          out.add(new Known(e.catalogName(), e.identifier(), e.label(), null, List.of(), new TreeSet<>(),
+              unresolvable.getMessage()));
+        }
+        continue;
+      }
       try {
         // directory keys, sorted: "is any of them in this scope" is a range lookup per root, not a scan of all
         NavigableSet<String> dirs = new TreeSet<>();

@@ -1,0 +1,103 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.vacuum.DeltaVacuum;
+import dev.resurfacer.delta.vacuum.VacuumOptions;
+import dev.resurfacer.delta.vacuum.VacuumPlan;
+import dev.resurfacer.delta.vacuum.VacuumResult;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "vacuum",
+    description = {"Delta tables: delete files no version within the retention needs, like Delta's VACUUM.",
+        "Lists the table before reading its log; keeps the current version's files and deletion vectors, files removed",
+        "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",
+        "deletes symbolic links; refuses (exit 3) a retention shorter than the table's unless --force-retention."})
+final class VacuumCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin OutputOptions outputOptions;
+  @Mixin ActOptions actOptions;
+
+  @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
+  String tableName;
+
+  @Option(names = "--retention", paramLabel = "AGE",
+      description = "Keep removed and unreferenced files this long (default: the table's delta.deletedFileRetentionDuration, else 7d).")
+  String retention;
+
+  @Option(names = "--force-retention",
+      description = "Accept a retention shorter than the table's (readers of older versions and running writers may fail).")
+  boolean forceRetention;
+
+  @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N files by name (default ${DEFAULT-VALUE}).")
+  int show;
+
+  VacuumCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  record Report(VacuumPlan plan, boolean deleted, Long deletedFiles, Long deletedBytes, java.util.List<String> skipped) {}
+
+  @Override
+  public Integer call() {
+    VacuumOptions options = new VacuumOptions(Optional.ofNullable(retention).map(Durations::parse), forceRetention);
+    DeltaTable table = DeltaTargets.require(catalogOptions, ctx, tableName, "vacuum",
+        " (for Iceberg tables use expire and remove-orphans)");
+    VacuumPlan plan = DeltaVacuum.plan(table, options, Clock.systemUTC());
+    Report report;
+    if (actOptions.yes) {
+      VacuumResult r = DeltaVacuum.execute(table, plan, options, Clock.systemUTC());
+      report = new Report(plan, true, r.deleted(), r.deletedBytes(), r.skipped());
+    } else {
+      report = new Report(plan, false, null, null, java.util.List.of());
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(outputOptions.json() ? Json.write(report) : render(report, show));
+    out.flush();
+    return Main.OK;
+  }
+
+  static String render(Report r, int show) {
+    VacuumPlan p = r.plan();
+    StringBuilder b = new StringBuilder();
+    b.append("vacuum ").append(p.table()).append(" at version ").append(p.version())
+        .append(r.deleted() ? "" : "  (preview: nothing deleted; --yes deletes)").append('\n');
+    line(b, "retention", Durations.format(Duration.ofMillis(p.retentionMs())));
+    line(b, "listed", p.listedFiles() + " files (hidden names and _delta_log excluded)");
+    line(b, "referenced", p.referencedFiles() + " files by the current version and unexpired tombstones");
+    line(b, "to delete", p.deletions().size() + " files, " + ByteSizes.format(p.bytes()));
+    p.deletions().stream().limit(show).forEach(c -> b.append(String.format(Locale.ROOT, "  %8s  %10s  %-17s %s%n",
+        Durations.humanAge(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - c.modificationTime()))),
+        ByteSizes.format(c.size()), c.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.file())));
+    if (p.deletions().size() > show) {
+      b.append("  … ").append(p.deletions().size() - show).append(" more (--show N lists more)\n");
+    }
+    if (!p.symlinksSkipped().isEmpty()) {
+      line(b, "symlinks", p.symlinksSkipped().size() + " skipped (never followed, never deleted)");
+    }
+    if (r.deleted()) {
+      line(b, "deleted", r.deletedFiles() + " files, " + ByteSizes.format(r.deletedBytes())
+          + (r.skipped().isEmpty() ? "" : "; " + r.skipped().size() + " left in place (changed since the preview)"));
+    }
+    return b.toString().stripTrailing();
+  }
+
+  private static void line(StringBuilder b, String label, String value) {
+    b.append(String.format(Locale.ROOT, "%-14s %s%n", label, value));
+  }
+}

@@ -1,0 +1,132 @@
+package dev.resurfacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.resurfacer.delta.table.DeltaTables;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Delta verbs through the real command line; the Delta module's tests cover their behaviour on Spark-written tables. */
+class DeltaCliTest {
+  @TempDir Path dir;
+
+  private Path kernelTable(String name) {
+    Path t = dir.resolve(name);
+    var engine = DefaultEngine.create(DeltaTables.hadoopConf());
+    var schema = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
+    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests").build(engine)
+        .commit(engine, CloseableIterable.emptyIterable());
+    return t;
+  }
+
+  private static Path file(Path p, Duration age) throws Exception {
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, "x");
+    Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(age)));
+    return p;
+  }
+
+  @Test
+  void describeAndVacuumADeltaTableByConfiguredNameAndByPath() throws Exception {
+    Path t = kernelTable("events");
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
+    Path young = file(t.resolve("young.parquet"), Duration.ofHours(1));
+    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
+
+    CliRun describe = CliRun.run(dir, "describe", "raw.events", "--output", "json");
+    assertThat(describe.exitCode()).as(describe.err()).isZero();
+    JsonNode health = new ObjectMapper().readTree(describe.out());
+    assertThat(health.get("format").asText()).isEqualTo("delta");
+    assertThat(health.get("version").asLong()).isZero();
+    assertThat(health.get("protocol").get("min_reader_version").asInt()).isPositive();
+    assertThat(CliRun.run(dir, "describe", "./events").out()).contains("(delta, version 0");
+
+    CliRun preview = CliRun.run(dir, "vacuum", "raw.events");
+    assertThat(preview.exitCode()).isZero();
+    assertThat(preview.out()).contains("preview: nothing deleted").contains(stray.toString()).doesNotContain(young.toString());
+    assertThat(stray).exists();
+
+    CliRun act = CliRun.run(dir, "vacuum", t.toString(), "--yes", "--output", "json");
+    assertThat(act.exitCode()).as(act.err()).isZero();
+    assertThat(new ObjectMapper().readTree(act.out()).get("deleted_files").asLong()).isEqualTo(1);
+    assertThat(stray).doesNotExist();
+    assertThat(young).exists();
+  }
+
+  @Test
+  void badInputIsOneLineAndChangesNothing() throws Exception {
+    Path t = kernelTable("events");
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(3));
+
+    CliRun shortRetention = CliRun.run(dir, "vacuum", t.toString(), "--retention", "1d", "--yes");
+    assertThat(shortRetention.exitCode()).isEqualTo(Main.REFUSED);
+    assertThat(shortRetention.err().lines()).hasSize(1).first().asString().contains("shorter than the table's");
+    assertThat(stray).exists();
+
+    CliRun notDelta = CliRun.run(dir, "vacuum", "db.orders");
+    assertThat(notDelta.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(notDelta.err()).contains("vacuum works on Delta tables");
+
+    CliRun missing = CliRun.run(dir, "describe", dir.resolve("nope").toString());
+    assertThat(missing.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(missing.err()).contains("is not a Delta table");
+
+    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: delta\n    tables:\n      events: /x\n");
+    CliRun badConfig = CliRun.run(dir, "describe", "raw.events");
+    assertThat(badConfig.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(badConfig.err()).contains("a table name is namespace.table");
+    assertThat(stray).exists();
+  }
+
+  @Test
+  void planAndCompactRouteDeltaTablesAndRefuseIcebergOnlyFlags() throws Exception {
+    Path t = kernelTable("events");
+    CliRun plan = CliRun.run(dir, "plan", t.toString(), "--output", "json");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    assertThat(new ObjectMapper().readTree(plan.out()).get("format").asText()).isEqualTo("delta");
+    assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out()).contains("nothing to compact");
+
+    CliRun zorder = CliRun.run(dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id");
+    assertThat(zorder.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(zorder.err()).contains("--strategy does not apply to Delta tables");
+  }
+
+  @Test
+  void checkpointAndCleanupLogPreviewThenAct() throws Exception {
+    Path t = kernelTable("events");
+    CliRun preview = CliRun.run(dir, "checkpoint", t.toString());
+    assertThat(preview.exitCode()).as(preview.err()).isZero();
+    assertThat(preview.out()).contains("would write a checkpoint of version 0");
+    assertThat(t.resolve("_delta_log/00000000000000000000.checkpoint.parquet")).doesNotExist();
+    assertThat(CliRun.run(dir, "checkpoint", t.toString(), "--yes").exitCode()).isZero();
+    assertThat(t.resolve("_delta_log/00000000000000000000.checkpoint.parquet")).exists();
+
+    CliRun cleanup = CliRun.run(dir, "cleanup-log", t.toString(), "--yes");
+    assertThat(cleanup.exitCode()).as(cleanup.err()).isZero();
+    assertThat(cleanup.out()).contains("to delete      0 log files");
+    assertThat(t.resolve("_delta_log/00000000000000000000.json")).exists();
+  }
+
+  @Test
+  void forcedShortRetentionDeletes() throws Exception {
+    Path t = kernelTable("events");
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(3));
+    CliRun r = CliRun.run(dir, Map.of(), "vacuum", t.toString(), "--retention", "1d", "--force-retention", "--yes");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(stray).doesNotExist();
+  }
+}

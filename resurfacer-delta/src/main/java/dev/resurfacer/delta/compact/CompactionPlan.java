@@ -1,0 +1,31 @@
+package dev.resurfacer.delta.compact;
+
+import dev.resurfacer.delta.scan.LiveFile;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Bins of one partition's files to rewrite together, planned against {@code version}.
+ *
+ * @param skipped why files were left alone (one line per reason)
+ */
+public record CompactionPlan(String table, long version, long targetFileSize, List<Bin> bins, List<String> skipped) {
+  public CompactionPlan {
+    bins = List.copyOf(bins);
+    skipped = List.copyOf(skipped);
+  }
+
+  public long inputFiles() {
+    return bins.stream().mapToLong(b -> b.files().size()).sum();
+  }
+
+  public long inputBytes() {
+    return bins.stream().flatMap(b -> b.files().stream()).mapToLong(LiveFile::size).sum();
+  }
+
+  public record Bin(Map<String, String> partition, List<LiveFile> files) {
+    public Bin {
+      files = List.copyOf(files);
+    }
+  }
+}

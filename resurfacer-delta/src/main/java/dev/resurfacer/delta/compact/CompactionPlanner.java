@@ -1,0 +1,105 @@
+package dev.resurfacer.delta.compact;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.delta.table.DeltaTable;
+import io.delta.kernel.Snapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Bin-packs each partition's small files (below 75% of the target) into bins of at most the target
+ * size, like Delta's OPTIMIZE: a bin of one file is dropped unless that file's deletion vector
+ * deletes more than the ratio threshold, when rewriting it purges the deleted rows.
+ */
+public final class CompactionPlanner {
+  /** Table features whose data files compaction can rewrite without changing what they mean. */
+  static final Set<String> SUPPORTED_FEATURES = Set.of("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
+      "generatedColumns", "deletionVectors", "timestampNtz", "domainMetadata", "v2Checkpoint", "inCommitTimestamp",
+      "vacuumProtocolCheck");
+
+  private CompactionPlanner() {}
+
+  public static CompactionPlan plan(DeltaTable table, Snapshot snapshot, CompactionOptions options) {
+    refuseUnsupportedFeatures(snapshot);
+    long target = options.targetFileSize().orElse(CompactionDefaults.targetFileSize(snapshot.getTableProperties()));
+    Map<Map<String, String>, List<LiveFile>> byPartition = new LinkedHashMap<>();
+    for (LiveFile f : LiveFiles.of(table, snapshot)) {
+      byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
+    }
+    List<CompactionPlan.Bin> bins = new ArrayList<>();
+    long singles = 0, large = 0;
+    for (var e : byPartition.entrySet()) {
+      List<LiveFile> candidates = new ArrayList<>();
+      for (LiveFile f : e.getValue()) {
+        if (f.size() < target * 3 / 4 || purge(f, options)) {
+          candidates.add(f);
+        } else {
+          large++;
+        }
+      }
+      candidates.sort(Comparator.comparingLong(LiveFile::size).thenComparing(LiveFile::logPath));
+      List<LiveFile> current = new ArrayList<>();
+      long bytes = 0;
+      List<List<LiveFile>> packed = new ArrayList<>();
+      for (LiveFile f : candidates) {
+        if (!current.isEmpty() && bytes + f.size() > target) {
+          packed.add(current);
+          current = new ArrayList<>();
+          bytes = 0;
+        }
+        current.add(f);
+        bytes += f.size();
+      }
+      if (!current.isEmpty()) {
+        packed.add(current);
+      }
+      for (List<LiveFile> bin : packed) {
+        if (bin.size() == 1 && !purge(bin.get(0), options)) {
+          singles++;
+        } else {
+          bins.add(new CompactionPlan.Bin(e.getKey(), bin));
+        }
+      }
+    }
+    List<String> skipped = new ArrayList<>();
+    if (large > 0) {
+      skipped.add(large + " files at or above 75% of the target size");
+    }
+    if (singles > 0) {
+      skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
+    }
+    return new CompactionPlan(table.name(), snapshot.getVersion(), target, bins, skipped);
+  }
+
+  static boolean purge(LiveFile f, CompactionOptions options) {
+    return f.deletionVector().isPresent() && f.numRecords().isPresent() && f.numRecords().getAsLong() > 0
+        && (double) f.deletedRows() / f.numRecords().getAsLong() > options.deletedRowRatio();
+  }
+
+  static void refuseUnsupportedFeatures(Snapshot snapshot) {
+    var p = KernelInternals.protocol(snapshot);
+    Set<String> unsupported = new TreeSet<>(p.writerFeatures());
+    unsupported.addAll(p.readerFeatures());
+    unsupported.removeAll(SUPPORTED_FEATURES);
+    if (p.minReaderVersion() < 3 && p.minWriterVersion() >= 5) {
+      // legacy protocol versions imply column mapping (writer 5) and more without naming them
+      unsupported.add("legacy writer version " + p.minWriterVersion());
+    }
+    if (!snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none").equalsIgnoreCase("none")) {
+      unsupported.add("columnMapping");
+    }
+    if (!unsupported.isEmpty()) {
+      throw new SafetyRefusal("compaction does not rewrite tables with " + String.join(", ", unsupported)
+          + " on this build (Delta Kernel 4.4.0 cannot write column-mapped tables; row tracking, type widening and the rest "
+          + "need their own handling)");
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package dev.resurfacer.delta.compact;
+
+import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.TablePaths;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Rewrites each planned bin into new files and commits it as Delta's OPTIMIZE does: the inputs
+ * removed and the outputs added with {@code dataChange=false}, {@code commitInfo.operation =
+ * OPTIMIZE}. Rows are read through Kernel with deletion vectors applied and written by Kernel's
+ * Parquet writer with full stats. Before a bin commits, its output is read back and must hold the
+ * same rows (count and order-independent content fingerprint) as its live input, and no commit
+ * since the read version may have touched an input; otherwise the bin's new files are deleted and
+ * the table is left as it was.
+ */
+public final class DeltaCompactor {
+  public static final String ENGINE_INFO = "resurfacer";
+
+  private DeltaCompactor() {}
+
+  public static CompactionPlan plan(DeltaTable table, CompactionOptions options) {
+    return CompactionPlanner.plan(table, table.latest(), options);
+  }
+
+  public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock) {
+    return execute(table, options, clock, () -> {});
+  }
+
+  /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
+  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
+    Snapshot read = table.latest();
+    CompactionPlan plan = CompactionPlanner.plan(table, read, options);
+    Engine engine = table.engine();
+    Scan scan = read.getScanBuilder().build();
+    Row scanState = scan.getScanState(engine);
+    Map<String, Row> scanFiles = scanFileRows(engine, scan);
+    List<String> partitionColumns = read.getPartitionColumnNames();
+    StructType schema = read.getSchema();
+    List<String> dataColumns = schema.fieldNames().stream().filter(c -> !partitionColumns.contains(c)).toList();
+    StructType dataSchema = new StructType(schema.fields().stream().filter(f -> dataColumns.contains(f.getName())).toList());
+    StructType physicalSchema = KernelInternals.physicalSchema(read);
+    Engine writer = DeltaTables.writingEngine(plan.targetFileSize());
+
+    List<Long> versions = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    long removedFiles = 0, removedBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
+    for (CompactionPlan.Bin bin : plan.bins()) {
+      Map<String, String> metrics = new LinkedHashMap<>();
+      // written against the version read; committed (below) on the newest version once the inputs are
+      // known untouched since, so the bins of one run do not collide with each other's commits
+      Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
+          .getTransactionState(engine);
+      Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
+
+      ContentFingerprint in = new ContentFingerprint();
+      List<DataFileStatus> written = new ArrayList<>();
+      try {
+        CloseableIterator<FilteredColumnarBatch> logical = liveRows(engine, scanState, bin, scanFiles)
+            .map(b -> {
+              in.add(b.getData(), b.getSelectionVector(), dataColumns);
+              return b;
+            });
+        var context = Transaction.getWriteContext(engine, txnState, partition);
+        try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
+            Transaction.transformLogicalData(engine, txnState, logical, partition), context.getStatisticsColumns())) {
+          out.forEachRemaining(written::add);
+        }
+        ContentFingerprint outPrint = new ContentFingerprint();
+        for (DataFileStatus f : written) {
+          try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
+              KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), dataSchema,
+              Optional.empty())) {
+            r.forEachRemaining(b -> outPrint.add(b.getData(), Optional.empty(), dataColumns));
+          }
+        }
+        if (!in.value().equals(outPrint.value())) {
+          throw new IllegalStateException("content verification failed: input " + in.value().rows() + " live rows, output "
+              + outPrint.value().rows() + " rows" + (in.value().rows() == outPrint.value().rows() ? " with different content" : ""));
+        }
+        beforeCommit.run();
+        Set<Path> inputs = new HashSet<>();
+        bin.files().forEach(f -> inputs.add(f.file()));
+        long now = clock.millis();
+        List<Row> actions = new ArrayList<>();
+        long binRemovedBytes = 0, binAddedBytes = 0;
+        for (LiveFile f : bin.files()) {
+          Row scanFile = scanFiles.get(f.logPath());
+          actions.add(KernelInternals.removeWithoutDataChange(scanFile.getStruct(scanFile.getSchema().indexOf("add")), now));
+          binRemovedBytes += f.size();
+        }
+        for (DataFileStatus f : written) {
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.root().toUri(), f, partition));
+          binAddedBytes += f.getSize();
+        }
+        metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
+        metrics.put("numAddedFiles", String.valueOf(written.size()));
+        metrics.put("numRemovedBytes", String.valueOf(binRemovedBytes));
+        metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
+        Snapshot latest = TableManager.loadSnapshot(table.uri())
+            .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
+                Map.of("predicate", "[]", "auto", "false", "zOrderBy", "[]", "clusterBy", "[]"), () -> metrics))
+            .build(engine);
+        // checked after the newest snapshot is loaded: every commit it includes has been looked at
+        Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
+        if (conflict.isPresent()) {
+          throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
+        }
+        Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
+        versions.add(result.getVersion());
+        removedFiles += bin.files().size();
+        removedBytes += binRemovedBytes;
+        addedFiles += written.size();
+        addedBytes += binAddedBytes;
+        rows += in.value().rows();
+      } catch (IOException | RuntimeException e) {
+        deleteQuietly(written);
+        failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      }
+    }
+    return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+  }
+
+  private static Map<String, Row> scanFileRows(Engine engine, Scan scan) {
+    Map<String, Row> out = new HashMap<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            Row r = rows.next();
+            Row add = r.getStruct(r.getSchema().indexOf("add"));
+            out.put(add.getString(add.getSchema().indexOf("path")), r);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** The bin's rows as the table sees them: each file read, its deletion vector applied, partition values added. */
+  private static CloseableIterator<FilteredColumnarBatch> liveRows(Engine engine, Row scanState, CompactionPlan.Bin bin,
+      Map<String, Row> scanFiles) {
+    StructType physicalRead = KernelInternals.physicalReadSchema(scanState);
+    CloseableIterator<FilteredColumnarBatch> all = KernelIterators.of(List.<FilteredColumnarBatch>of());
+    for (LiveFile f : bin.files()) {
+      Row scanFile = scanFiles.get(f.logPath());
+      CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
+        try {
+          CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
+              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(TablePaths.kernelPath(file.file()), file.size(),
+                  file.modificationTime()))), physicalRead, Optional.empty())
+              .map(FileReadResult::getData);
+          return Scan.transformPhysicalData(engine, scanState, scanFile, physical);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      all = all.combine(one);
+    }
+    return all;
+  }
+
+  private static String describe(CompactionPlan.Bin bin) {
+    return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
+  }
+
+  private static void deleteQuietly(List<DataFileStatus> files) {
+    for (DataFileStatus f : files) {
+      try {
+        Files.deleteIfExists(TablePaths.fromKernelPath(f.getPath()));
+      } catch (IOException | RuntimeException ignored) {
+        // a leftover is unreferenced and young; vacuum removes it after the retention
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.resurfacer.delta.kernel;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.commit.CommitFailedException;
+import io.delta.kernel.commit.CommitMetadata;
+import io.delta.kernel.commit.CommitResponse;
+import io.delta.kernel.commit.Committer;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.CommitInfo;
+import io.delta.kernel.internal.actions.Protocol;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.deletionvectors.Base85Codec;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The one place that touches Delta Kernel's internal classes, pinned to Kernel {@value #PINNED}.
+ * Kernel's public API stops short of what maintenance needs (the protocol's table features, the
+ * file a deletion vector lives in, remove actions, {@code dataChange=false} adds, the OPTIMIZE
+ * operation name); everything that needs it goes through here, and {@code KernelInternalsTest}
+ * fails when a Kernel upgrade moves these internals.
+ */
+public final class KernelInternals {
+  public static final String PINNED = "4.4.0";
+
+  private KernelInternals() {}
+
+  /** A table's protocol: reader and writer versions and the named table features. */
+  public record TableProtocol(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures, Set<String> writerFeatures) {
+    public TableProtocol {
+      readerFeatures = Set.copyOf(readerFeatures);
+      writerFeatures = Set.copyOf(writerFeatures);
+    }
+  }
+
+  public static TableProtocol protocol(Snapshot snapshot) {
+    Protocol p = snapshot.getProtocol();
+    return new TableProtocol(p.getMinReaderVersion(), p.getMinWriterVersion(),
+        new TreeSet<>(p.getReaderFeatures()), new TreeSet<>(p.getWriterFeatures()));
+  }
+
+  /**
+   * For a deletion vector stored by UUID ({@code storageType u}), its file relative to the table
+   * root: the optional random prefix directory, then {@code deletion_vector_<uuid>.bin}.
+   */
+  public static String uuidDeletionVectorRelativePath(String pathOrInlineDv) {
+    int prefixLength = pathOrInlineDv.length() - 20;
+    if (prefixLength < 0) {
+      throw new IllegalArgumentException("not a UUID deletion vector reference: " + pathOrInlineDv);
+    }
+    String prefix = pathOrInlineDv.substring(0, prefixLength);
+    String name = "deletion_vector_" + Base85Codec.decodeUUID(pathOrInlineDv.substring(prefixLength)) + ".bin";
+    return prefix.isEmpty() ? name : prefix + "/" + name;
+  }
+
+  /** The Parquet columns to read for a scan (Kernel adds the row index when deletion vectors must be applied). */
+  public static StructType physicalReadSchema(Row scanState) {
+    return ScanStateRow.getPhysicalDataReadSchema(scanState);
+  }
+
+  /** The table's physical schema (what data files hold, partition columns included), for new files' stats. */
+  public static StructType physicalSchema(Snapshot snapshot) {
+    return snapshot.getMetadata().getPhysicalSchema();
+  }
+
+  /** A {@code remove} action for a scan file's {@code add}, with {@code dataChange=false}: the rows move, none change. */
+  public static Row removeWithoutDataChange(Row addStruct, long deletionTimestamp) {
+    return SingleAction.createRemoveFileSingleAction(new AddFile(addStruct).toRemoveFileRow(false, Optional.of(deletionTimestamp)));
+  }
+
+  /** An {@code add} action for a file written by Kernel's Parquet writer, with {@code dataChange=false} and the writer's stats. */
+  public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
+      Map<String, Literal> partitionValues) {
+    AddFile add = AddFile.convertDataFileStatus(physicalSchema, tableRoot, file, partitionValues, false, Map.of(),
+        Optional.empty(), Optional.empty(), Optional.empty());
+    return SingleAction.createAddFileSingleAction(add.toRow());
+  }
+
+  /**
+   * Kernel's file-system committer (put-if-absent of the next log entry), with the commit's
+   * {@code commitInfo} naming the operation {@code operation} with its parameters and metrics:
+   * Kernel's public operations have no OPTIMIZE.
+   */
+  public static Committer committerNaming(String operation, Map<String, String> parameters,
+      java.util.function.Supplier<Map<String, String>> metrics) {
+    return new Committer() {
+      @Override
+      public CommitResponse commit(Engine engine, CloseableIterator<Row> actions, CommitMetadata metadata)
+          throws CommitFailedException {
+        CloseableIterator<Row> renamed = actions.map(row -> {
+          if (row.isNullAt(SingleAction.COMMIT_INFO_ORDINAL)) {
+            return row;
+          }
+          CommitInfo ci = metadata.getCommitInfo();
+          CommitInfo optimize = new CommitInfo(ci.getInCommitTimestamp(), ci.getTimestamp(), ci.getEngineInfo(),
+              Optional.of(operation), parameters, Optional.of(false), ci.getTxnId(), metrics.get());
+          return SingleAction.createCommitInfoSingleAction(optimize.toRow());
+        });
+        return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(engine, renamed, metadata);
+      }
+    };
+  }
+}

@@ -1,0 +1,12 @@
+package dev.resurfacer.delta.log;
+
+import java.nio.file.Path;
+
+/**
+ * One entry of {@code _delta_log}.
+ *
+ * @param version the table version it belongs to; -1 for {@code _last_checkpoint} and unknown names
+ */
+public record LogFile(Path path, Kind kind, long version, long size, long modificationTime) {
+  public enum Kind { COMMIT, CHECKPOINT, CHECKSUM, COMPACTION, LAST_CHECKPOINT, SIDECAR, OTHER }
+}

@@ -1,0 +1,149 @@
+package dev.resurfacer.delta.vacuum;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.delta.log.DeltaLogFiles;
+import dev.resurfacer.delta.log.LogFile;
+import dev.resurfacer.delta.log.Retention;
+import dev.resurfacer.delta.log.Tombstone;
+import dev.resurfacer.delta.log.Tombstones;
+import dev.resurfacer.delta.scan.DeletionVectorRef;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.units.Durations;
+import io.delta.kernel.Snapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Deletes files under a Delta table that no version within the retention needs, like Delta's
+ * {@code VACUUM}: a file stays when the current version references it (data file or deletion
+ * vector), when a tombstone younger than the retention names it, or when it was written within the
+ * retention. The storage is listed before the log is read, so a file written meanwhile is either
+ * young or referenced.
+ */
+public final class DeltaVacuum {
+  private DeltaVacuum() {}
+
+  public static VacuumPlan plan(DeltaTable table, VacuumOptions options, Clock clock) {
+    Snapshot snapshot = table.latest();
+    Duration tableRetention = Retention.deletedFileRetention(snapshot.getTableProperties());
+    Duration retention = options.retention().orElse(tableRetention);
+    if (retention.compareTo(tableRetention) < 0 && !options.forceShorterRetention()) {
+      throw new SafetyRefusal("a retention of " + Durations.format(retention) + " is shorter than the table's "
+          + Retention.DELETED_FILE_RETENTION + " (" + Durations.format(tableRetention)
+          + "): readers of older versions and running writers could lose files; pass --force-retention to accept that");
+    }
+    long now = clock.millis();
+    long cutoff = now - retention.toMillis();
+    List<String> partitionColumns = snapshot.getPartitionColumnNames();
+
+    TableListing listing = TableListing.list(table.realRoot(), partitionColumns);
+
+    // re-read after listing: a commit that lands between the two only adds references
+    snapshot = table.latest();
+    Set<Path> referenced = new HashSet<>();
+    Set<Path> live = new HashSet<>();
+    for (LiveFile f : LiveFiles.of(table, snapshot)) {
+      live.add(f.file());
+      f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(live::add);
+    }
+    referenced.addAll(live);
+    List<Tombstone> tombstones = Tombstones.read(table, commitsCovering(table, snapshot.getVersion(), cutoff));
+    Set<Path> expired = new HashSet<>();
+    for (Tombstone t : tombstones) {
+      if (t.deletionTimestamp() >= cutoff) {
+        referenced.add(t.file());
+        t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(referenced::add);
+      } else {
+        expired.add(t.file());
+        t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(expired::add);
+      }
+    }
+
+    Set<Path> listed = new HashSet<>();
+    listing.files().forEach(l -> listed.add(l.file()));
+    for (Path p : live) {
+      if (table.paths().inside(p) && !TableListing.underHidden(table.realRoot(), p, partitionColumns) && !listed.contains(p)) {
+        throw new SafetyRefusal("the current version references " + p + ", which the listing did not find: "
+            + "the table's files and its log disagree (or paths are not compared as stored); nothing is deleted");
+      }
+    }
+
+    List<VacuumPlan.Candidate> deletions = new ArrayList<>();
+    for (TableListing.Listed l : listing.files()) {
+      if (!referenced.contains(l.file()) && l.modificationTime() < cutoff) {
+        deletions.add(new VacuumPlan.Candidate(l.file(), l.size(), l.modificationTime(),
+            expired.contains(l.file()) ? VacuumPlan.Reason.EXPIRED_TOMBSTONE : VacuumPlan.Reason.UNREFERENCED));
+      }
+    }
+    deletions.sort(java.util.Comparator.comparing(c -> c.file().toString()));
+    return new VacuumPlan(table.name(), snapshot.getVersion(), retention.toMillis(), cutoff, listing.files().size(),
+        referenced.size(), deletions, listing.symlinks());
+  }
+
+  /**
+   * The JSON commits whose tombstones can still be unexpired. When the log no longer reaches back to
+   * the retention's start (its oldest commit is younger than the cutoff and is not version 0), a
+   * tombstone younger than the retention may live only in a checkpoint, and Kernel's checkpoints
+   * drop those: refuse rather than guess.
+   */
+  static List<LogFile> commitsCovering(DeltaTable table, long version, long cutoff) {
+    List<LogFile> commits = DeltaLogFiles.list(table.logDir()).of(LogFile.Kind.COMMIT).stream()
+        .filter(c -> c.version() <= version).toList();
+    if (commits.isEmpty()) {
+      throw new SafetyRefusal("the log of " + table.name() + " holds no JSON commits; cannot tell which removed files are still needed");
+    }
+    LogFile oldest = commits.get(0);
+    if (oldest.version() != 0 && oldest.modificationTime() >= cutoff) {
+      throw new SafetyRefusal("the log's oldest commit (version " + oldest.version() + ") is younger than the retention, so "
+          + "tombstones within the retention may survive only in a checkpoint; nothing is deleted");
+    }
+    // every commit is read, not only those younger than the cutoff by modification time: a copied or
+    // restored log can carry any modification time, while a tombstone's own timestamp is what counts
+    return commits;
+  }
+
+  /**
+   * Deletes the previewed files that are still eligible: the plan is computed again, and a file is
+   * deleted only if both plans name it and it is still a regular file (never a link) of the same
+   * age under the table.
+   */
+  public static VacuumResult execute(DeltaTable table, VacuumPlan preview, VacuumOptions options, Clock clock) {
+    VacuumPlan now = plan(table, options, clock);
+    Set<Path> stillEligible = new HashSet<>();
+    now.deletions().forEach(c -> stillEligible.add(c.file()));
+    long deleted = 0, bytes = 0;
+    List<String> skipped = new ArrayList<>();
+    for (VacuumPlan.Candidate c : preview.deletions()) {
+      if (!stillEligible.contains(c.file()) || !table.paths().inside(c.file())) {
+        skipped.add(c.file() + ": referenced or changed since the preview");
+        continue;
+      }
+      try {
+        BasicFileAttributes a = Files.readAttributes(c.file(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isRegularFile() || a.lastModifiedTime().toMillis() != c.modificationTime()) {
+          skipped.add(c.file() + ": no longer the previewed regular file");
+          continue;
+        }
+        Files.delete(c.file());
+        deleted++;
+        bytes += c.size();
+      } catch (java.nio.file.NoSuchFileException e) {
+        skipped.add(c.file() + ": already gone");
+      } catch (IOException e) {
+        skipped.add(c.file() + ": " + e.getMessage());
+      }
+    }
+    return new VacuumResult(preview, deleted, bytes, skipped);
+  }
+}

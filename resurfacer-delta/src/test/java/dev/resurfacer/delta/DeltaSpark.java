@@ -1,0 +1,55 @@
+package dev.resurfacer.delta;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * delta-spark in this JVM, the oracle: it writes the test tables and reads them back. One session
+ * for the whole test run (its start costs seconds).
+ */
+public final class DeltaSpark {
+  private static SparkSession session;
+
+  private DeltaSpark() {}
+
+  public static synchronized SparkSession session() {
+    if (session == null) {
+      session = SparkSession.builder()
+          .master("local[2]")
+          .appName("resurfacer-delta-tests")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "1")
+          .config("spark.default.parallelism", "1")
+          .config("spark.databricks.delta.snapshotPartitions", "1")
+          .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "1")
+          .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+          .config("spark.sql.warehouse.dir", System.getProperty("java.io.tmpdir") + "/resurfacer-delta-spark-wh")
+          .config("spark.databricks.delta.retentionDurationCheck.enabled", "false")
+          .getOrCreate();
+    }
+    return session;
+  }
+
+  public static void sql(String sql) {
+    session().sql(sql).collect();
+  }
+
+  public static String table(Path dir) {
+    return "delta.`" + dir.toAbsolutePath() + "`";
+  }
+
+  /** Every row of the table (at {@code version}, or the latest when negative), as sorted strings: order-independent content. */
+  public static List<String> rows(Path dir, long version) {
+    String from = table(dir) + (version >= 0 ? " VERSION AS OF " + version : "");
+    List<Row> rows = session().sql("SELECT * FROM " + from).collectAsList();
+    return rows.stream().map(Row::toString).sorted().collect(Collectors.toList());
+  }
+
+  public static List<String> rows(Path dir) {
+    return rows(dir, -1);
+  }
+}

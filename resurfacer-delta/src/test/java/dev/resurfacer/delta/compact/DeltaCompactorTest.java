@@ -1,0 +1,142 @@
+package dev.resurfacer.delta.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.TestTables;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeltaCompactorTest {
+  @TempDir Path dir;
+
+  private static Path source;
+
+  @BeforeAll
+  static void writeTable() throws IOException {
+    source = TestTables.sharedPartitionedWithDeletes();
+  }
+
+  private DeltaTable copy(String name) throws IOException {
+    return DeltaTables.open("raw.events", TestTables.copy(source, dir.resolve(name)).toString(), dir);
+  }
+
+  @Test
+  void binPacksEachPartitionAndSparkReadsTheSameRowsAsAfterItsOwnOptimize() throws Exception {
+    DeltaTable table = copy("events");
+    DeltaTable sparkCopy = copy("spark-optimized");
+    List<String> before = DeltaSpark.rows(table.root());
+    long filesBefore = LiveFiles.of(table, table.latest()).size();
+    long versionBefore = table.latest().getVersion();
+
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    assertThat(plan.bins()).hasSize(2);
+    assertThat(plan.inputFiles()).isEqualTo(filesBefore);
+    assertThat(table.latest().getVersion()).as("planning commits nothing").isEqualTo(versionBefore);
+
+    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+
+    assertThat(result.failedBins()).isEmpty();
+    assertThat(result.committedVersions()).containsExactly(versionBefore + 1, versionBefore + 2);
+    assertThat(result.rows()).isEqualTo(before.size());
+    List<LiveFile> after = LiveFiles.of(table, table.latest());
+    assertThat(after).hasSize(2).allMatch(f -> f.deletionVector().isEmpty());
+    assertThat(after.stream().mapToLong(f -> f.numRecords().orElseThrow()).sum()).as("stats carry numRecords").isEqualTo(before.size());
+    assertThat(after.stream().map(f -> f.partitionValues().get("part")).collect(Collectors.toSet())).containsExactlyInAnyOrder("a b", "x%y");
+    assertThat(DeltaSpark.rows(table.root())).isEqualTo(before);
+
+    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(sparkCopy.root()));
+    assertThat(DeltaSpark.rows(sparkCopy.root())).isEqualTo(DeltaSpark.rows(table.root()));
+
+    var history = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(table.root()) + " LIMIT 1").collectAsList().get(0);
+    assertThat(history.<String>getAs("operation")).isEqualTo("OPTIMIZE");
+    for (long v : result.committedVersions()) {
+      List<JsonNode> actions = commit(table, v);
+      List<JsonNode> files = actions.stream().filter(a -> a.has("add") || a.has("remove"))
+          .map(a -> a.has("add") ? a.get("add") : a.get("remove")).toList();
+      assertThat(files).isNotEmpty().allMatch(f -> !f.get("dataChange").asBoolean());
+      assertThat(actions.stream().filter(a -> a.has("add")).map(a -> a.get("add").get("stats").asText()))
+          .allMatch(s -> s.contains("\"numRecords\"") && s.contains("\"minValues\"") && s.contains("\"nullCount\""));
+      assertThat(actions.stream().filter(a -> a.has("commitInfo")).map(a -> a.get("commitInfo").get("operation").asText()))
+          .containsExactly("OPTIMIZE");
+    }
+    CompactionPlan again = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    assertThat(again.bins()).as("a compacted table has nothing left to bin-pack").isEmpty();
+  }
+
+  @Test
+  void aColumnMappedTableIsRefusedNamingTheFeatureAndLeftAsItWas() throws Exception {
+    Path t = dir.resolve("mapped");
+    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(t) + " (id BIGINT, v STRING) USING delta"
+        + " TBLPROPERTIES ('delta.columnMapping.mode' = 'name', 'delta.minReaderVersion' = '2', 'delta.minWriterVersion' = '5')");
+    DeltaSpark.sql("INSERT INTO " + DeltaSpark.table(t) + " VALUES (1, 'a')");
+    DeltaSpark.sql("INSERT INTO " + DeltaSpark.table(t) + " VALUES (2, 'b')");
+    DeltaTable table = DeltaTables.open("mapped", t.toString(), dir);
+    long version = table.latest().getVersion();
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()))
+        .isInstanceOf(dev.resurfacer.SafetyRefusal.class).hasMessageContaining("columnMapping");
+    assertThat(table.latest().getVersion()).isEqualTo(version);
+  }
+
+  @Test
+  void aConcurrentDeleteOnAnInputFailsTheBinAndIsNeverLost() throws Exception {
+    DeltaTable table = copy("events");
+    long versionBefore = table.latest().getVersion();
+
+    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), new Runnable() {
+      boolean done;
+
+      @Override
+      public void run() {
+        if (!done) {
+          done = true;
+          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.root()) + " WHERE id % 5 = 1");
+        }
+      }
+    });
+
+    assertThat(result.failedBins()).isNotEmpty().allMatch(m -> m.contains("a concurrent commit touched this bin"));
+    assertThat(DeltaSpark.rows(table.root())).noneMatch(r -> {
+      long id = Long.parseLong(r.substring(1, r.indexOf(',')));
+      return id % 5 == 1;
+    });
+    assertThat(table.latest().getVersion()).isEqualTo(versionBefore + 1);
+    java.util.Set<String> expected = new java.util.TreeSet<>(dataFilesOnDisk(source));
+    LiveFiles.of(table, table.latest()).forEach(f -> expected.add(table.realRoot().relativize(f.file()).toString()));
+    assertThat(dataFilesOnDisk(table.root())).as("the failed bins' new files were deleted").isEqualTo(expected);
+  }
+
+  private static java.util.Set<String> dataFilesOnDisk(Path root) throws IOException {
+    try (Stream<Path> s = Files.walk(root)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".parquet") && !p.toString().contains("_delta_log"))
+          .map(p -> root.relativize(p).toString()).collect(Collectors.toCollection(java.util.TreeSet::new));
+    }
+  }
+
+  private static List<JsonNode> commit(DeltaTable table, long version) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : Files.readAllLines(table.logDir().resolve(String.format("%020d.json", version)))) {
+      out.add(json.readTree(line));
+    }
+    return out;
+  }
+
+}

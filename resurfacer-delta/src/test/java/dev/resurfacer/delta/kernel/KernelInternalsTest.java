@@ -1,0 +1,51 @@
+package dev.resurfacer.delta.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.Meta;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fails loudly when a Kernel upgrade moves the internals {@link KernelInternals} wraps: bump
+ * {@link KernelInternals#PINNED} only after reading what changed.
+ */
+class KernelInternalsTest {
+  @Test
+  void kernelIsThePinnedVersion() {
+    assertThat(Meta.KERNEL_VERSION).isEqualTo(KernelInternals.PINNED);
+  }
+
+  @Test
+  void theWrappedInternalsStillExist() throws Exception {
+    method("io.delta.kernel.internal.actions.AddFile", "toRemoveFileRow", boolean.class, java.util.Optional.class);
+    method("io.delta.kernel.internal.actions.AddFile", "convertDataFileStatus", io.delta.kernel.types.StructType.class,
+        java.net.URI.class, io.delta.kernel.utils.DataFileStatus.class, java.util.Map.class, boolean.class, java.util.Map.class,
+        java.util.Optional.class, java.util.Optional.class, java.util.Optional.class);
+    method("io.delta.kernel.internal.actions.SingleAction", "createRemoveFileSingleAction", io.delta.kernel.data.Row.class);
+    method("io.delta.kernel.internal.actions.SingleAction", "createAddFileSingleAction", io.delta.kernel.data.Row.class);
+    method("io.delta.kernel.internal.actions.SingleAction", "createCommitInfoSingleAction", io.delta.kernel.data.Row.class);
+    method("io.delta.kernel.internal.data.ScanStateRow", "getPhysicalDataReadSchema", io.delta.kernel.data.Row.class);
+    method("io.delta.kernel.internal.deletionvectors.Base85Codec", "decodeUUID", String.class);
+    assertThat(Class.forName("io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter")
+        .getField("INSTANCE")).isNotNull();
+    assertThat(Arrays.stream(Class.forName("io.delta.kernel.internal.actions.CommitInfo").getConstructors())
+        .anyMatch(c -> c.getParameterCount() == 8)).isTrue();
+  }
+
+  @Test
+  void uuidDeletionVectorPathsFollowTheProtocol() {
+    java.util.UUID uuid = java.util.UUID.fromString("d2c639aa-8816-431a-aaf6-d3fe2512ff61");
+    String encoded = io.delta.kernel.internal.deletionvectors.Base85Codec.encodeUUID(uuid);
+    assertThat(encoded).hasSize(20);
+    assertThat(KernelInternals.uuidDeletionVectorRelativePath("ab" + encoded))
+        .isEqualTo("ab/deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
+    assertThat(KernelInternals.uuidDeletionVectorRelativePath(encoded))
+        .isEqualTo("deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
+  }
+
+  private static Method method(String cls, String name, Class<?>... params) throws Exception {
+    return Class.forName(cls).getMethod(name, params);
+  }
+}
