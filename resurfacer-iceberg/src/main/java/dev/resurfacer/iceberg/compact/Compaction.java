@@ -326,7 +326,7 @@ public final class Compaction {
     }
     List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
     for (String line : lines) {
-      if (!line.startsWith("Attempting to execute an unsuccessful or closed pending query result")) {
+      if (!line.contains("Attempting to execute an unsuccessful or closed pending query result")) {
         return line;
       }
     }

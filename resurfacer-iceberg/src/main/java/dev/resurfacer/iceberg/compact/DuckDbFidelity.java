@@ -233,13 +233,60 @@ final class DuckDbFidelity {
 
   private static void collectFloats(Types.NestedField f, String expr, String path, List<String> cases) {
     Type.TypeID type = f.type().typeId();
-    if (type == Type.TypeID.FLOAT || type == Type.TypeID.DOUBLE) {
-      cases.add("CASE WHEN bool_or(isnan(" + expr + ")) THEN " + DuckTypes.string(path + " holds NaN")
-          + " WHEN bool_or(" + expr + " = 0 AND signbit(" + expr + ")) AND bool_or(" + expr + " = 0 AND NOT signbit(" + expr + "))"
-          + " THEN " + DuckTypes.string(path + " holds both -0.0 and +0.0") + " END");
-    } else if (type == Type.TypeID.STRUCT) {
+    if (type == Type.TypeID.STRUCT) {
       for (Types.NestedField child : f.type().asStructType().fields()) {
         collectFloats(child, "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", path + "." + child.name(), cases);
+      }
+      return;
+    }
+    // inside a list or map every float shares one dictionary: one check covers them all
+    String nan = anyFloat(f.type(), expr, e -> "isnan(" + e + ")", 1);
+    if (nan == null) {
+      return;
+    }
+    String minusZero = anyFloat(f.type(), expr, e -> "(" + e + " = 0 AND signbit(" + e + "))", 1);
+    String plusZero = anyFloat(f.type(), expr, e -> "(" + e + " = 0 AND NOT signbit(" + e + "))", 1);
+    String where = f.type().isPrimitiveType() ? path : path + " (or a value inside it)";
+    cases.add("CASE WHEN bool_or(" + nan + ") THEN " + DuckTypes.string(where + " holds NaN")
+        + " WHEN bool_or(" + minusZero + ") AND bool_or(" + plusZero + ")"
+        + " THEN " + DuckTypes.string(where + " holds both -0.0 and +0.0") + " END");
+  }
+
+  /** A DuckDB expression true when {@code test} holds for any float at or under {@code expr}; null when there is none. */
+  private static String anyFloat(Type type, String expr, java.util.function.UnaryOperator<String> test, int depth) {
+    String element = "x" + depth;
+    switch (type.typeId()) {
+      case FLOAT, DOUBLE -> {
+        return test.apply(expr);
+      }
+      case STRUCT -> {
+        List<String> parts = new java.util.ArrayList<>();
+        for (Types.NestedField child : type.asStructType().fields()) {
+          String part = anyFloat(child.type(), "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", test, depth);
+          if (part != null) {
+            parts.add("COALESCE(" + part + ", false)");
+          }
+        }
+        return parts.isEmpty() ? null : "(" + String.join(" OR ", parts) + ")";
+      }
+      case LIST -> {
+        String inner = anyFloat(type.asListType().elementType(), element, test, depth + 1);
+        return inner == null ? null : "list_bool_or(list_transform(" + expr + ", lambda " + element + ": " + inner + "))";
+      }
+      case MAP -> {
+        String keys = anyFloat(type.asMapType().keyType(), element, test, depth + 1);
+        String values = anyFloat(type.asMapType().valueType(), element, test, depth + 1);
+        List<String> parts = new java.util.ArrayList<>();
+        if (keys != null) {
+          parts.add("COALESCE(list_bool_or(list_transform(map_keys(" + expr + "), lambda " + element + ": " + keys + ")), false)");
+        }
+        if (values != null) {
+          parts.add("COALESCE(list_bool_or(list_transform(map_values(" + expr + "), lambda " + element + ": " + values + ")), false)");
+        }
+        return parts.isEmpty() ? null : "(" + String.join(" OR ", parts) + ")";
+      }
+      default -> {
+        return null;
       }
     }
   }

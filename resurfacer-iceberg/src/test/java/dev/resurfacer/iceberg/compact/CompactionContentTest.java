@@ -480,7 +480,7 @@ class CompactionContentTest {
 
       @Override
       public List<DataFile> rewrite(Table t, org.apache.iceberg.actions.RewriteFileGroup group, Settings settings) throws Exception {
-        throw new java.sql.SQLException("Attempting to execute an unsuccessful or closed pending query result\n"
+        throw new java.sql.SQLException("Invalid Input Error: Attempting to execute an unsuccessful or closed pending query result\n"
             + "Error: Out of Memory Error: failed to allocate data of size 16.0 MiB (51.1 MiB/61.0 MiB used)");
       }
     };
