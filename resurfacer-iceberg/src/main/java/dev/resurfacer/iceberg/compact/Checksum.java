@@ -59,7 +59,7 @@ final class Checksum {
   static Checksum ofTasks(Table table, List<FileScanTask> tasks, Schema schema) {
     Accumulator acc = new Accumulator(schema);
     for (FileScanTask task : tasks) {
-      try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema)) {
+      try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema, true)) {
         // delete application may append columns it needed (such as _pos): only the projection counts
         rows.forEach(acc::add);
       } catch (IOException e) {
@@ -81,6 +81,7 @@ final class Checksum {
       try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(location))
           .project(schema)
           .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
+          .reuseContainers()
           .build()) {
         rows.forEach(acc::add);
       } catch (IOException e) {
@@ -177,7 +178,9 @@ final class Checksum {
       case FIXED, BINARY -> bytes(tag, v);
       case DECIMAL -> {
         BigDecimal d = (BigDecimal) v;
-        yield bytes(mix(tag, d.scale()), d.unscaledValue().toByteArray());
+        java.math.BigInteger unscaled = d.unscaledValue();
+        yield unscaled.bitLength() < 64 ? mix(mix(tag, d.scale()), unscaled.longValue())
+            : bytes(mix(~tag, d.scale()), unscaled.toByteArray());
       }
       case STRUCT -> {
         long h = tag;
@@ -211,16 +214,12 @@ final class Checksum {
 
   private static long epochNanos(Object v) {
     if (v instanceof LocalDateTime t) {
-      return epochNanos(t.toInstant(ZoneOffset.UTC));
+      return t.toEpochSecond(ZoneOffset.UTC) * 1_000_000_000L + t.getNano();
     }
     if (v instanceof OffsetDateTime t) {
-      return epochNanos(t.toInstant());
+      return t.toEpochSecond() * 1_000_000_000L + t.getNano();
     }
     return ((Number) v).longValue();
-  }
-
-  private static long epochNanos(java.time.Instant i) {
-    return i.getEpochSecond() * 1_000_000_000L + i.getNano();
   }
 
   private static long chars(long tag, String s) {

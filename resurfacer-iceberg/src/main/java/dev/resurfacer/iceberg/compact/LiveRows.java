@@ -43,6 +43,14 @@ final class LiveRows {
   }
 
   static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection) {
+    return read(table, task, projection, false);
+  }
+
+  /**
+   * @param reuse let the reader reuse one record (and its nested containers) for every row: only
+   *     for consumers that are done with a row before asking for the next
+   */
+  static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection, boolean reuse) {
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
@@ -58,6 +66,9 @@ final class LiveRows {
             .project(required)
             .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
             .split(task.start(), task.length());
+        if (reuse) {
+          read = read.reuseContainers();
+        }
         yield (mapping == null ? read : read.withNameMapping(mapping)).build();
       }
       case AVRO -> {
