@@ -109,7 +109,9 @@ public final class Compaction {
     Map<RewriteFileGroup, Optional<String>> whyNotDuckDb = new java.util.IdentityHashMap<>();
     for (int i = 0; i < groups.size(); i++) {
       RewriteFileGroup g = groups.get(i);
-      Optional<String> whyNotDuck = DuckDbRewriter.unsupported(table, g, ordering);
+      // the generic runner needs no footer inspection: skip reading every file's footer for it
+      Optional<String> whyNotDuck = options.runner() == CompactionOptions.Runner.GENERIC
+          ? Optional.of("--runner generic") : DuckDbRewriter.unsupported(table, g, ordering);
       whyNotDuckDb.put(g, whyNotDuck);
       GroupRewriter rewriter = rewriterFor(table, options, whyNotDuck);
       String reason = rewriter instanceof DuckDbRewriter ? "default"
@@ -176,8 +178,10 @@ public final class Compaction {
             // auto promises a faithful rewrite, not a DuckDB one: whatever DuckDB failed on, the
             // generic runner (Iceberg's own reader and writer) gets the group next
             CompactionResult.Group retry = rewriteGroup(table, group, index, new GenericRewriter(), settings, options);
-            r = retry.withMessage("duckdb " + (r.status() == Status.VERIFICATION_FAILED ? "failed verification" : "failed")
-                + " (" + r.message() + "), rewritten by the generic runner" + (retry.message() == null ? "" : ": " + retry.message()));
+            String duckdb = "duckdb " + (r.status() == Status.VERIFICATION_FAILED ? "failed verification" : "failed")
+                + " (" + r.message() + ")";
+            r = retry.withMessage(retry.status() == Status.COMMITTED ? duckdb + ", rewritten by the generic runner"
+                : duckdb + "; the generic runner then failed too: " + retry.message());
           }
           if (r.status() == Status.COMMITTED) {
             synchronized (verified) {

@@ -347,7 +347,7 @@ class CompactionFuzzTest {
       }
       String added = name();
       Type addedType = type(1);
-      options.add(() -> current.updateSchema().addColumn(added, addedType).commit());
+      options.add(() -> current.updateSchema().addColumn(null, added, addedType).commit());
       if (formatVersion >= 3) {
         Object[][] defaults = {
             {Types.IntegerType.get(), Literal.of(42)}, {Types.LongType.get(), Literal.of(-7L)},
@@ -357,7 +357,7 @@ class CompactionFuzzTest {
             {Types.TimestampType.withoutZone(), Literal.of("2026-11-30T06:30:00").to(Types.TimestampType.withoutZone())}};
         Object[] d = defaults[random.nextInt(defaults.length)];
         String withDefault = name();
-        options.add(() -> current.updateSchema().addColumn(withDefault, (Type) d[0], (Literal<?>) d[1]).commit());
+        options.add(() -> current.updateSchema().addColumn(null, withDefault, (Type) d[0], (Literal<?>) d[1]).commit());
       }
       return options.get(random.nextInt(options.size()));
     }
