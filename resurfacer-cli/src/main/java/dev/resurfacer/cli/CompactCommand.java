@@ -75,10 +75,10 @@ final class CompactCommand implements Callable<Integer> {
     }
     b.append(String.format(Locale.ROOT,
         "compacted %s: %d files (%s) -> %d files (%s), %d rows, %d delete files applied, %d dangling delete files left, "
-            + "snapshots %s, %.1fs, peak RSS %s",
+            + "snapshots %s, %.1fs, peak RSS %s, verified: %s",
         r.table(), r.rewrittenFiles(), ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()),
         r.rows(), r.deleteFilesApplied(), r.danglingDeleteFiles(), r.snapshotIds(), r.millis() / 1000.0,
-        r.peakRssBytes() < 0 ? "unknown" : ByteSizes.format(r.peakRssBytes())));
+        r.peakRssBytes() < 0 ? "unknown" : ByteSizes.format(r.peakRssBytes()), r.verification()));
     return b.toString();
   }
 }

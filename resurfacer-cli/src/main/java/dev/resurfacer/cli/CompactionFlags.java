@@ -52,7 +52,7 @@ final class CompactionFlags {
   @Option(names = "--where", paramLabel = "FILTER", description = "Only files that may hold matching rows, e.g. \"ts >= '2026-10-01T00:00:00'\".")
   String where;
 
-  @Option(names = "--partition", paramLabel = "PATH", description = "Only this partition (path prefix as shown by plan, e.g. ts_day=2026-10-01).")
+  @Option(names = "--partition", paramLabel = "PATH", description = "Only this partition (its path as shown by plan, e.g. ts_day=2026-10-01; a leading part of a multi-level path selects every partition under it).")
   String partition;
 
   @Option(names = "--strategy", paramLabel = "STRATEGY", description = "binpack (default), sort or zorder.", defaultValue = "binpack")
@@ -70,8 +70,10 @@ final class CompactionFlags {
   @Option(names = "--memory", paramLabel = "SIZE", description = "Memory budget shared by concurrent groups; beyond it DuckDB spills to disk (default: 1/4 of RAM, at most 8GB).")
   String memory;
 
-  @Option(names = "--verify", description = "Also compare an order-independent checksum of every column, input vs output.")
-  boolean verify;
+  @Option(names = "--verify", paramLabel = "MODE", arity = "0..1", fallbackValue = "content", defaultValue = "content",
+      description = "What must match before a group commits: content (default: every value, read back by Iceberg's own reader) "
+          + "or count (row count only, faster).")
+  String verify;
 
   CompactionOptions toOptions() {
     CompactionOptions o = CompactionOptions.defaults();
@@ -114,7 +116,11 @@ final class CompactionFlags {
     for (Map.Entry<String, String> e : opts.entrySet()) {
       o = o.withOption(e.getKey(), e.getValue());
     }
-    o = o.withFilter(FilterParser.parse(where)).withPartition(partition).withVerifyChecksum(verify);
+    o = o.withFilter(FilterParser.parse(where)).withPartition(partition).withVerification(switch (verify.toLowerCase(java.util.Locale.ROOT)) {
+      case "content" -> CompactionOptions.Verification.CONTENT;
+      case "count" -> CompactionOptions.Verification.COUNT;
+      default -> throw new UsageException("--verify must be content or count (got '" + verify + "')");
+    });
     o = o.withRunner(switch (runner.toLowerCase(java.util.Locale.ROOT)) {
       case "auto" -> CompactionOptions.Runner.AUTO;
       case "duckdb" -> CompactionOptions.Runner.DUCKDB;

@@ -89,9 +89,18 @@ class CompactCliTest {
     assertThat(json.get("added_files").asLong()).isEqualTo(1);
     assertThat(json.get("rows").asLong()).isEqualTo(100);
     assertThat(json.get("groups").get(0).get("status").asText()).isEqualTo("COMMITTED");
+    assertThat(json.get("verification").asText()).isEqualTo("content");
     Table t = catalog.loadTable(TableIdentifier.of("db", "t"));
     assertThat(t.currentSnapshot().operation()).isEqualTo("replace");
     assertThat(t.currentSnapshot().snapshotId()).isEqualTo(json.get("snapshot_ids").get(0).asLong());
+  }
+
+  @Test
+  void verifyCountIsTheUsersChoiceAndTheReportSaysSo() {
+    CliRun r = CliRun.run(dir, "compact", "db.t", "--min-input-files", "2", "--verify=count", "--yes");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("verified: count");
+    assertThat(catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation()).isEqualTo("replace");
   }
 
   @Test
@@ -121,6 +130,7 @@ class CompactCliTest {
       {"compact", "db.t", "--strategy", "sort", "--yes"},
       {"compact", "db.t", "--strategy", "sort", "--sort-by", "id SIDEWAYS", "--yes"},
       {"compact", "db.t", "--sort-by", "id", "--yes"},
+      {"compact", "db.t", "--verify=sometimes", "--yes"},
     };
     for (String[] args : cases) {
       CliRun r = CliRun.run(dir, args);

@@ -22,7 +22,7 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * key=value for the summary script.
  *
  * <pre>OurCompaction --scenario DIR [--memory BYTES] [--scratch DIR] [--restore true]
- *     [--strategy binpack|sort|zorder] [--sort-by "user_id, ts"] [--columns user_id,ts]</pre>
+ *     [--strategy binpack|sort|zorder] [--sort-by "user_id, ts"] [--columns user_id,ts] [--verify content|count]</pre>
  */
 public final class OurCompaction {
   private OurCompaction() {}
@@ -36,6 +36,11 @@ public final class OurCompaction {
     if (a.containsKey("memory")) {
       options = options.withMemory(Long.parseLong(a.get("memory")));
     }
+    options = options.withVerification(switch (a.getOrDefault("verify", "content")) {
+      case "content" -> CompactionOptions.Verification.CONTENT;
+      case "count" -> CompactionOptions.Verification.COUNT;
+      default -> throw new IllegalArgumentException("--verify content|count, got " + a.get("verify"));
+    });
     String strategy = a.getOrDefault("strategy", "binpack");
     switch (strategy) {
       case "binpack" -> { }
@@ -91,9 +96,9 @@ public final class OurCompaction {
         r.table(), r.rewrittenFiles(), BenchTable.mb(r.rewrittenBytes()), r.addedFiles(), BenchTable.mb(r.addedBytes()), r.rows(),
         r.millis() / 1000.0, r.rows() * 1000.0 / Math.max(1, r.millis()), BenchTable.mb(r.peakRssBytes()), BenchTable.mb(hwm),
         BenchTable.mb(maxRss.get()), BenchTable.mb(maxSpill.get()));
-    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer strategy=%s ok=%s restore_ms=%d compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
+    System.out.printf(Locale.ROOT, "RESULT engine=resurfacer strategy=%s verification=%s ok=%s restore_ms=%d compaction_ms=%d wall_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
             + " output_files=%d output_bytes=%d peak_rss=%d vmhwm=%d max_spill=%d memory=%d groups=%d%n",
-        strategy, r.allCommitted(), restoreMs, r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
+        strategy, r.verification(), r.allCommitted(), restoreMs, r.millis(), wallMs, processMs, r.rows(), r.rewrittenFiles(), r.rewrittenBytes(), r.addedFiles(), r.addedBytes(),
         r.peakRssBytes(), hwm, maxSpill.get(), options.memoryBytes(), r.groups().size());
     if (!r.allCommitted() || r.rows() == 0) {
       System.exit(1);

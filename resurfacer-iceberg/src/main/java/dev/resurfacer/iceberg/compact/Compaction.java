@@ -56,15 +56,16 @@ public final class Compaction {
   }
 
   public static CompactionResult execute(Table table, CompactionOptions options) {
-    return execute(table, options, message -> { }, Compaction::chooseRewriter);
+    return execute(table, options, message -> { }, null);
   }
 
   public static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress) {
-    return execute(table, options, progress, Compaction::chooseRewriter);
+    return execute(table, options, progress, null);
   }
 
+  /** @param whyNotDuckDb per group, why DuckDB cannot rewrite it exactly (empty when it can) */
   record Planned(CompactionPlan plan, List<RewriteFileGroup> groups, long startingSnapshotId, long targetFileSize,
-      ResolvedOrdering ordering) {}
+      ResolvedOrdering ordering, Map<RewriteFileGroup, Optional<String>> whyNotDuckDb) {}
 
   static Planned planGroups(Table table, CompactionOptions options) {
     table.refresh();
@@ -74,7 +75,7 @@ public final class Compaction {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
       return new Planned(new CompactionPlan(table.name(), null, 0, 0, target, List.of(), 0, "the table has no snapshot",
-          ResolvedOrdering.describe(ordering), warnings), List.of(), -1, target, ordering);
+          ResolvedOrdering.describe(ordering), warnings), List.of(), -1, target, ordering, Map.of());
     }
     BinPackRewriteFilePlanner planner = new BinPackRewriteFilePlanner(table, options.filter(), current.snapshotId(), true);
     FileRewritePlan<RewriteDataFiles.FileGroupInfo, FileScanTask, DataFile, RewriteFileGroup> plan;
@@ -87,7 +88,7 @@ public final class Compaction {
     List<RewriteFileGroup> groups = new ArrayList<>();
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
-        if (options.partition() == null || partitionPath(table, g).startsWith(options.partition())) {
+        if (inPartition(partitionPath(table, g), options.partition())) {
           groups.add(g);
         }
       }
@@ -105,10 +106,14 @@ public final class Compaction {
       throw new UncheckedIOException(e);
     }
     List<CompactionPlan.Group> planned = new ArrayList<>();
+    Map<RewriteFileGroup, Optional<String>> whyNotDuckDb = new java.util.IdentityHashMap<>();
     for (int i = 0; i < groups.size(); i++) {
       RewriteFileGroup g = groups.get(i);
-      GroupRewriter rewriter = chooseRewriter(table, g, options, ordering);
-      Optional<String> whyNotDuck = DuckDbRewriter.unsupported(table, g, ordering);
+      // the generic runner needs no footer inspection: skip reading every file's footer for it
+      Optional<String> whyNotDuck = options.runner() == CompactionOptions.Runner.GENERIC
+          ? Optional.of("--runner generic") : DuckDbRewriter.unsupported(table, g, ordering);
+      whyNotDuckDb.put(g, whyNotDuck);
+      GroupRewriter rewriter = rewriterFor(table, options, whyNotDuck);
       String reason = rewriter instanceof DuckDbRewriter ? "default"
           : options.runner() == CompactionOptions.Runner.GENERIC ? "--runner generic" : whyNotDuck.orElse("");
       planned.add(new CompactionPlan.Group(i, partitionPath(table, g), g.fileScanTasks().get(0).file().specId(), g.outputSpecId(),
@@ -120,17 +125,22 @@ public final class Compaction {
         (long) (target * 0.75), (long) (target * 1.8));
     CompactionPlan result = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
         liveFiles - selected, because, ResolvedOrdering.describe(ordering), warnings);
-    return new Planned(result, groups, current.snapshotId(), target, ordering);
+    return new Planned(result, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
   }
 
+  /** @param override picks each group's runner instead of the plan (tests inject faults); null to follow the plan */
   static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress,
-      RewriterChoice choice) {
+      RewriterChoice override) {
     long started = System.nanoTime();
     Planned planned = planGroups(table, options);
     List<RewriteFileGroup> groups = planned.groups();
+    String verification = options.verification().label();
     if (groups.isEmpty()) {
-      return new CompactionResult(table.name(), List.of(), 0, 0, 0, 0, 0, 0, List.of(), 0, millisSince(started), PeakMemory.rssBytes());
+      return new CompactionResult(table.name(), List.of(), 0, 0, 0, 0, 0, 0, List.of(), 0, millisSince(started), PeakMemory.rssBytes(),
+          verification);
     }
+    RewriterChoice choice = override != null ? override
+        : (t, g, o, ordering) -> rewriterFor(t, o, planned.whyNotDuckDb().get(g));
     int concurrency = Math.min(options.maxConcurrentGroups(), groups.size());
     int cores = Runtime.getRuntime().availableProcessors();
     Path scratch;
@@ -162,8 +172,17 @@ public final class Compaction {
         RewriteFileGroup group = groups.get(i);
         final RewriteDataFilesCommitManager.CommitService commitService = service;
         futures.add(pool.submit(() -> {
-          CompactionResult.Group r = rewriteGroup(table, group, index, choice.choose(table, group, options, planned.ordering()),
-              settings, options);
+          GroupRewriter rewriter = choice.choose(table, group, options, planned.ordering());
+          CompactionResult.Group r = rewriteGroup(table, group, index, rewriter, settings, options);
+          if (r.status() != Status.COMMITTED && r.runner().equals("duckdb") && options.runner() == CompactionOptions.Runner.AUTO) {
+            // auto promises a faithful rewrite, not a DuckDB one: whatever DuckDB failed on, the
+            // generic runner (Iceberg's own reader and writer) gets the group next
+            CompactionResult.Group retry = rewriteGroup(table, group, index, new GenericRewriter(), settings, options);
+            String duckdb = "duckdb " + (r.status() == Status.VERIFICATION_FAILED ? "failed verification" : "failed")
+                + " (" + r.message() + ")";
+            r = retry.withMessage(retry.status() == Status.COMMITTED ? duckdb + ", rewritten by the generic runner"
+                : duckdb + "; the generic runner then failed too: " + retry.message());
+          }
           if (r.status() == Status.COMMITTED) {
             synchronized (verified) {
               verified.add(group);
@@ -243,7 +262,7 @@ public final class Compaction {
     }
     long dangling = committed.isEmpty() ? 0 : countDangling(table, applied);
     return new CompactionResult(table.name(), finals, rewrittenFiles, rewrittenBytes, addedFiles, addedBytes, applied.size(), rows,
-        snapshots, dangling, millisSince(started), PeakMemory.rssBytes());
+        snapshots, dangling, millisSince(started), PeakMemory.rssBytes(), verification);
   }
 
   static CompactionResult.Group rewriteGroup(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter,
@@ -255,18 +274,9 @@ public final class Compaction {
     try {
       outputs = rewriter.rewrite(table, group, settings);
       long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
-      long expected = expectedRows(table, group);
-      String mismatch = null;
-      if (written != expected) {
-        mismatch = "row count mismatch: " + expected + " live input rows, " + written + " written";
-      } else if (options.verifyChecksum()) {
-        var schema = LiveRows.rewriteSchema(table);
-        Checksum in = Checksum.ofTasks(table, group.fileScanTasks(), schema);
-        Checksum out = Checksum.ofFiles(table, outputs.stream().map(DataFile::location).toList(), schema);
-        if (!in.equals(out)) {
-          mismatch = "checksum mismatch: input " + in + ", output " + out;
-        }
-      }
+      String mismatch = options.verification() == CompactionOptions.Verification.CONTENT
+          ? contentMismatch(table, group, outputs)
+          : countMismatch(table, group, written);
       if (mismatch != null) {
         deleteAll(table, outputs);
         return new CompactionResult.Group(index, partition, rewriter.name(), Status.VERIFICATION_FAILED, group.inputFileNum(),
@@ -278,10 +288,61 @@ public final class Compaction {
           written, millisSince(started), null);
     } catch (Exception e) {
       deleteAll(table, outputs);
-      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+      String message = failureMessage(e);
       return new CompactionResult.Group(index, partition, rewriter.name(), Status.FAILED, group.inputFileNum(),
           group.inputFilesSizeInBytes(), 0, 0, deletes, 0, millisSince(started), message);
     }
+  }
+
+  private static String countMismatch(Table table, RewriteFileGroup group, long written) {
+    long expected = expectedRows(table, group);
+    return written == expected ? null : "row count mismatch: " + expected + " live input rows, " + written + " written";
+  }
+
+  /**
+   * Both sides are read by Iceberg's generic reader, never by the runner that wrote the output: a
+   * runner's misreading of its input (names, encodings, nested ids, signed zeros) cannot agree with
+   * itself here. The two reads run side by side; each streams, so memory stays bounded.
+   */
+  private static String contentMismatch(Table table, RewriteFileGroup group, List<DataFile> outputs) {
+    var schema = LiveRows.rewriteSchema(table);
+    java.util.concurrent.CompletableFuture<Checksum> out = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> Checksum.ofFiles(table, outputs.stream().map(DataFile::location).toList(), schema));
+    Checksum in = Checksum.ofTasks(table, group.fileScanTasks(), schema);
+    Checksum written;
+    try {
+      written = out.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+    return in.differenceFrom(written, schema).map(d -> "content mismatch: " + d).orElse(null);
+  }
+
+  /**
+   * One line that says what went wrong. DuckDB's JDBC driver reports a failed streaming query as
+   * "Attempting to execute an unsuccessful or closed pending query result" and puts DuckDB's own
+   * error on the next line: that line is the one worth showing.
+   */
+  static String failureMessage(Throwable e) {
+    String text = e.getMessage();
+    if (text == null) {
+      return e.getClass().getSimpleName();
+    }
+    List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    for (String line : lines) {
+      if (!line.contains("Attempting to execute an unsuccessful or closed pending query result")) {
+        return line;
+      }
+    }
+    return lines.isEmpty() ? e.getClass().getSimpleName() : lines.get(0);
+  }
+
+  /**
+   * Whether a group's partition path is {@code wanted} or lies under it: {@code cat=a} selects
+   * {@code cat=a} and {@code cat=a/day=1}, never {@code cat=ab}.
+   */
+  static boolean inPartition(String path, String wanted) {
+    return wanted == null || path.equals(wanted) || path.startsWith(wanted.endsWith("/") ? wanted : wanted + "/");
   }
 
   /**
@@ -302,17 +363,16 @@ public final class Compaction {
     GroupRewriter choose(Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering);
   }
 
-  static GroupRewriter chooseRewriter(Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering) {
+  static GroupRewriter rewriterFor(Table table, CompactionOptions options, Optional<String> whyNotDuckDb) {
     return switch (options.runner()) {
       case GENERIC -> new GenericRewriter();
       case DUCKDB -> {
-        Optional<String> why = DuckDbRewriter.unsupported(table, group, ordering);
-        if (why.isPresent()) {
-          throw new UsageException("--runner duckdb cannot rewrite " + table.name() + ": " + why.get());
+        if (whyNotDuckDb.isPresent()) {
+          throw new UsageException("--runner duckdb cannot rewrite " + table.name() + ": " + whyNotDuckDb.get());
         }
         yield new DuckDbRewriter();
       }
-      case AUTO -> DuckDbRewriter.unsupported(table, group, ordering).isPresent() ? new GenericRewriter() : new DuckDbRewriter();
+      case AUTO -> whyNotDuckDb.isPresent() ? new GenericRewriter() : new DuckDbRewriter();
     };
   }
 

@@ -24,10 +24,12 @@ import org.apache.iceberg.expressions.Expressions;
  *
  * @param rewriteOptions Spark-named rewrite options
  * @param filter selects the files to consider (Iceberg expression on columns)
- * @param partition only groups whose partition path starts with this (e.g. {@code ts_day=2026-10-01}); null for all
+ * @param partition only the group of this partition path (e.g. {@code ts_day=2026-10-01}, or a leading part of a
+ *     multi-level path such as {@code cat=a}, matched segment by segment); null for all
  * @param runner which runner rewrites each group
  * @param memoryBytes the memory budget shared by concurrent groups (DuckDB memory_limit)
- * @param verifyChecksum also compare an order-independent checksum of every column, input vs output
+ * @param verification what must match before a group commits: {@code CONTENT} (default) compares a
+ *     type-tagged fingerprint of every value read back by Iceberg's generic reader, {@code COUNT} only the row count
  * @param scratchDir where groups stage remote files and spill
  * @param ordering bin-pack (default), sort or z-order
  */
@@ -37,12 +39,24 @@ public record CompactionOptions(
     String partition,
     Runner runner,
     long memoryBytes,
-    boolean verifyChecksum,
+    Verification verification,
     Path scratchDir,
     Ordering ordering) {
 
   /** {@code auto} uses DuckDB where it is faithful and the generic runner elsewhere. */
   public enum Runner { AUTO, DUCKDB, GENERIC }
+
+  /** What is compared between a group's live input rows and the files written for it. */
+  public enum Verification {
+    /** Row count and a fingerprint of every value, both sides read by Iceberg's own reader. */
+    CONTENT,
+    /** Row count only: faster, for users who accept that values are not checked. */
+    COUNT;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   static final Set<String> OUR_OPTIONS = Set.of(
       RewriteDataFiles.PARTIAL_PROGRESS_ENABLED,
@@ -57,7 +71,7 @@ public record CompactionOptions(
 
   public static CompactionOptions defaults() {
     return new CompactionOptions(Map.of(), Expressions.alwaysTrue(), null, Runner.AUTO, defaultMemory(),
-        false, Path.of(System.getProperty("java.io.tmpdir")), new Ordering.BinPack());
+        Verification.CONTENT, Path.of(System.getProperty("java.io.tmpdir")), new Ordering.BinPack());
   }
 
   /** A quarter of physical memory, at least 256 MB and at most 8 GB. */
@@ -72,38 +86,38 @@ public record CompactionOptions(
   public CompactionOptions withOption(String name, String value) {
     Map<String, String> m = new LinkedHashMap<>(rewriteOptions);
     m.put(name, value);
-    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
+    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withFilter(Expression newFilter) {
-    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
+    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withPartition(String newPartition) {
-    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verifyChecksum, scratchDir, ordering);
+    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withRunner(Runner newRunner) {
-    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verifyChecksum, scratchDir, ordering);
+    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withMemory(long bytes) {
     if (bytes < (64L << 20)) {
       throw new UsageException("--memory must be at least 64MB");
     }
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verifyChecksum, scratchDir, ordering);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verification, scratchDir, ordering);
   }
 
-  public CompactionOptions withVerifyChecksum(boolean verify) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verify, scratchDir, ordering);
+  public CompactionOptions withVerification(Verification newVerification) {
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, newVerification, scratchDir, ordering);
   }
 
   public CompactionOptions withScratchDir(Path dir) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, dir, ordering);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verification, dir, ordering);
   }
 
   public CompactionOptions withOrdering(Ordering newOrdering) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verifyChecksum, scratchDir, newOrdering);
+    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verification, scratchDir, newOrdering);
   }
 
   boolean partialProgress() {

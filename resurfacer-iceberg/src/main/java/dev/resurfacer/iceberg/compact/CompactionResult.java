@@ -10,6 +10,7 @@ import java.util.List;
  * @param danglingDeleteFiles delete files that applied only to rewritten files and are still in the
  *     table (remove-dangling-deletes drops them)
  * @param peakRssBytes the process's peak resident memory (JVM heap plus DuckDB), from the OS
+ * @param verification what each group was checked for before it could commit: {@code content} or {@code count}
  */
 public record CompactionResult(
     String table,
@@ -23,7 +24,8 @@ public record CompactionResult(
     List<Long> snapshotIds,
     long danglingDeleteFiles,
     long millis,
-    long peakRssBytes) {
+    long peakRssBytes,
+    String verification) {
 
   public enum Status { COMMITTED, FAILED, VERIFICATION_FAILED, NOT_COMMITTED }
 
@@ -40,7 +42,13 @@ public record CompactionResult(
       int deleteFiles,
       long rows,
       long millis,
-      String message) {}
+      String message) {
+
+    Group withMessage(String newMessage) {
+      return new Group(index, partition, runner, status, inputFiles, inputBytes, outputFiles, outputBytes, deleteFiles, rows, millis,
+          newMessage);
+    }
+  }
 
   public boolean allCommitted() {
     return groups.stream().allMatch(g -> g.status() == Status.COMMITTED);

@@ -43,6 +43,9 @@ import org.duckdb.DuckDBConnection;
  */
 final class DuckDbRewriter implements GroupRewriter {
   private static final Set<String> DUCKDB_CODECS = Set.of("zstd", "snappy", "gzip", "lz4", "uncompressed");
+  /** Default values DuckDB's schema map takes as written: floats and temporal values do not survive the literal. */
+  private static final Set<Type.TypeID> DEFAULT_TYPES = Set.of(
+      Type.TypeID.BOOLEAN, Type.TypeID.INTEGER, Type.TypeID.LONG, Type.TypeID.STRING, Type.TypeID.DECIMAL);
 
   @Override
   public String name() {
@@ -55,17 +58,27 @@ final class DuckDbRewriter implements GroupRewriter {
     if (order.isPresent()) {
       return order;
     }
-    for (Types.NestedField f : LiveRows.rewriteSchema(table).columns()) {
+    Schema schema = LiveRows.rewriteSchema(table);
+    Set<String> defaultTypes = new TreeSet<>();
+    for (Types.NestedField f : schema.columns()) {
       if (DuckTypes.of(f.type()).isEmpty()) {
         return Optional.of("column " + f.name() + " has type " + f.type() + ", which DuckDB does not write faithfully");
       }
-      if (!f.type().isPrimitiveType() && f.initialDefault() != null) {
-        return Optional.of("column " + f.name() + " has a nested default value");
+      if (f.initialDefault() != null) {
+        if (!DEFAULT_TYPES.contains(f.type().typeId())) {
+          return Optional.of("column " + f.name() + " has a " + f.type() + " default value, which DuckDB cannot express");
+        }
+        defaultTypes.add(DuckTypes.of(f.type()).orElseThrow());
       }
-      if (f.initialDefault() != null && !(f.initialDefault() instanceof Number || f.initialDefault() instanceof Boolean
-          || f.initialDefault() instanceof CharSequence)) {
-        return Optional.of("column " + f.name() + " has a default value DuckDB cannot express");
-      }
+    }
+    if (defaultTypes.size() > 1) {
+      // read_parquet's schema map holds every default in one MAP value: all must share one type
+      return Optional.of("columns have default values of " + defaultTypes.size() + " types (" + String.join(", ", defaultTypes)
+          + "), which one DuckDB schema map cannot hold");
+    }
+    Optional<String> names = DuckDbFidelity.tableNames(schema.columns());
+    if (names.isPresent()) {
+      return names;
     }
     if (nestedFieldRenamed(table)) {
       return Optional.of("a nested field was renamed, and DuckDB matches nested fields by name");
@@ -97,10 +110,25 @@ final class DuckDbRewriter implements GroupRewriter {
                 || table.schema().columns().stream().noneMatch(c -> c.fieldId() == id)) {
               return Optional.of("equality delete on a nested or dropped field");
             }
+            Type.TypeID type = table.schema().findField(id).type().typeId();
+            if (type == Type.TypeID.FLOAT || type == Type.TypeID.DOUBLE) {
+              // Iceberg compares floats by value bits (-0.0 is not +0.0, NaN equals NaN); SQL does not
+              return Optional.of("equality delete on floating-point column " + table.schema().findField(id).name());
+            }
           }
         } else if (!ContentFileUtil.isDV(d) && d.format() != FileFormat.PARQUET) {
           return Optional.of("position delete file format " + d.format());
         }
+      }
+    }
+    Optional<String> floats = DuckDbFidelity.countedNaNs(schema, distinctFiles(group.fileScanTasks()));
+    if (floats.isPresent()) {
+      return floats;
+    }
+    for (FileScanTask task : distinctFiles(group.fileScanTasks())) {
+      Optional<String> why = DuckDbFidelity.check(schema, table.io().newInputFile(task.file()));
+      if (why.isPresent()) {
+        return why;
       }
     }
     return Optional.empty();
@@ -146,6 +174,16 @@ final class DuckDbRewriter implements GroupRewriter {
           appendNullable(app, f.firstRowId());
           appendNullable(app, f.dataSequenceNumber());
           app.endRow();
+        }
+      }
+
+      Optional<String> floatCheck = DuckDbFidelity.floatCheck(schema,
+          "read_parquet(" + list(locals) + ", schema=" + schemaMap(schema.columns()) + ")");
+      if (floatCheck.isPresent()) {
+        try (java.sql.ResultSet found = st.executeQuery(floatCheck.get())) {
+          if (found.next() && found.getString(1) != null) {
+            throw new IllegalStateException("DuckDB cannot write this group exactly: " + found.getString(1));
+          }
         }
       }
 

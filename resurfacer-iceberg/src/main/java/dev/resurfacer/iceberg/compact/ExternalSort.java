@@ -29,6 +29,7 @@ import org.apache.iceberg.types.Types;
  */
 final class ExternalSort implements AutoCloseable {
   private final Schema schema;
+  private final Schema runSchema;
   private final Comparator<Keyed> order;
   private final ResolvedOrdering ordering;
   private final long budgetBytes;
@@ -42,10 +43,29 @@ final class ExternalSort implements AutoCloseable {
 
   ExternalSort(Schema schema, ResolvedOrdering ordering, long budgetBytes, Path dir) throws IOException {
     this.schema = schema;
+    this.runSchema = runSchema(schema);
     this.ordering = ordering;
     this.budgetBytes = Math.max(1L << 20, budgetBytes);
     this.dir = Files.createTempDirectory(dir, "sort-");
     this.order = comparator(schema, ordering);
+  }
+
+  /**
+   * The schema of a spilled run: the sorted schema with the row-lineage metadata columns turned into
+   * plain columns. Read back as metadata columns, a run's _row_id would be replaced by the run's own
+   * row positions and _last_updated_sequence_number by nothing; as plain columns they are data.
+   */
+  private static Schema runSchema(Schema schema) {
+    int next = schema.highestFieldId();
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (Types.NestedField f : schema.columns()) {
+      if (org.apache.iceberg.MetadataColumns.isMetadataColumn(f.fieldId())) {
+        fields.add(Types.NestedField.optional(++next, "spilled_" + f.name(), f.type()));
+      } else {
+        fields.add(f);
+      }
+    }
+    return new Schema(fields);
   }
 
   private static Comparator<Keyed> comparator(Schema schema, ResolvedOrdering ordering) {
@@ -92,10 +112,10 @@ final class ExternalSort implements AutoCloseable {
     try {
       PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> order.compare(a.current, b.current));
       for (File run : runs) {
-        CloseableIterable<Record> rows = Parquet.read(org.apache.iceberg.Files.localInput(run))
-            .project(schema)
-            .createReaderFunc(fs -> GenericParquetReaders.buildReader(schema, fs))
-            .build();
+        CloseableIterable<Record> rows = CloseableIterable.transform(Parquet.read(org.apache.iceberg.Files.localInput(run))
+            .project(runSchema)
+            .createReaderFunc(fs -> GenericParquetReaders.buildReader(runSchema, fs))
+            .build(), this::fromRun);
         open.add(rows);
         Iterator<Record> it = rows.iterator();
         if (it.hasNext()) {
@@ -133,8 +153,9 @@ final class ExternalSort implements AutoCloseable {
     }
     buffer.sort(order);
     File run = dir.resolve("run-" + runs.size() + ".parquet").toFile();
+    // records of the sorted schema are written positionally under the run schema (same columns in order)
     try (FileAppender<Record> out = Parquet.write(org.apache.iceberg.Files.localOutput(run))
-        .schema(schema)
+        .schema(runSchema)
         .createWriterFunc(GenericParquetWriter::create)
         .build()) {
       for (Keyed k : buffer) {
@@ -146,6 +167,14 @@ final class ExternalSort implements AutoCloseable {
     runs.add(run);
     buffer.clear();
     bufferedBytes = 0;
+  }
+
+  private Record fromRun(Record spilled) {
+    Record r = org.apache.iceberg.data.GenericRecord.create(schema);
+    for (int i = 0; i < schema.columns().size(); i++) {
+      r.set(i, spilled.get(i));
+    }
+    return r;
   }
 
   /** A rough heap size of a record: enough to keep the buffer near its budget, not exact. */

@@ -14,6 +14,8 @@ import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -41,31 +43,57 @@ final class LiveRows {
   }
 
   static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection) {
+    return read(table, task, projection, false);
+  }
+
+  /**
+   * @param reuse let the reader reuse one record (and its nested containers) for every row: only
+   *     for consumers that are done with a row before asking for the next
+   */
+  static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection, boolean reuse) {
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     org.apache.iceberg.io.InputFile input = table.io().newInputFile(task.file());
+    // files written without field ids (migrated, or added from elsewhere) are read through the
+    // table's name mapping, as Iceberg's own scans do; without it the reader would guess ids by position
+    NameMapping mapping = nameMapping(table);
     // No residual filter: a rewrite must carry every live row of a selected file, not only the rows
     // that match --where (the filter selects files, it does not delete rows).
     CloseableIterable<Record> rows = switch (task.file().format()) {
-      case PARQUET -> Parquet.read(input)
-          .project(required)
-          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
-          .split(task.start(), task.length())
-          .build();
-      case AVRO -> org.apache.iceberg.avro.Avro.read(input)
-          .project(required)
-          .createResolvingReader(schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
-          .split(task.start(), task.length())
-          .build();
-      case ORC -> org.apache.iceberg.orc.ORC.read(input)
-          .project(required)
-          .createReaderFunc(fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(required, fileSchema, constants))
-          .split(task.start(), task.length())
-          .build();
+      case PARQUET -> {
+        Parquet.ReadBuilder read = Parquet.read(input)
+            .project(required)
+            .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
+            .split(task.start(), task.length());
+        if (reuse) {
+          read = read.reuseContainers();
+        }
+        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
+      }
+      case AVRO -> {
+        org.apache.iceberg.avro.Avro.ReadBuilder read = org.apache.iceberg.avro.Avro.read(input)
+            .project(required)
+            .createResolvingReader(schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
+            .split(task.start(), task.length());
+        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
+      }
+      case ORC -> {
+        org.apache.iceberg.orc.ORC.ReadBuilder read = org.apache.iceberg.orc.ORC.read(input)
+            .project(required)
+            .createReaderFunc(fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(required, fileSchema, constants))
+            .split(task.start(), task.length());
+        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
+      }
       default -> throw new UnsupportedOperationException("reading " + task.file().format() + " data files is not supported");
     };
     return deletes.filter(rows);
+  }
+
+  /** The table's default name mapping ({@code schema.name-mapping.default}), or null when it has none. */
+  static NameMapping nameMapping(Table table) {
+    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    return json == null ? null : NameMappingParser.fromJson(json);
   }
 
   /** Live rows across tasks, reading one narrow column (plus what delete application needs). */

@@ -3,7 +3,6 @@ package dev.resurfacer.iceberg.compact;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,10 +25,21 @@ import org.apache.iceberg.parquet.ParquetUtil;
 final class PlacedFiles {
   private PlacedFiles() {}
 
-  /** The local path of a table location, or null when it is remote. */
+  /**
+   * The local path of a table location, or null when it is remote. Iceberg locations are not URIs:
+   * Hadoop's file system takes the characters after the scheme literally, so a space or an escaped
+   * partition value ({@code cat=a%3Ab}) names exactly that file and must not be URI-decoded.
+   */
   static Path localPath(String location) {
     if (location.startsWith("file:")) {
-      return Path.of(URI.create(location.startsWith("file:/") && !location.startsWith("file://") ? "file://" + location.substring(5) : location));
+      String rest = location.substring("file:".length());
+      if (rest.startsWith("//")) {
+        rest = rest.substring(2);
+        if (rest.startsWith("localhost/")) {
+          rest = rest.substring("localhost".length());
+        }
+      }
+      return rest.startsWith("/") ? Path.of(rest) : null;
     }
     if (location.startsWith("/")) {
       return Path.of(location);
@@ -54,9 +64,12 @@ final class PlacedFiles {
   static DataFile place(Table table, PartitionSpec spec, StructLike partition, org.apache.iceberg.SortOrder order, Path file)
       throws IOException {
     String name = "resurfacer-" + UUID.randomUUID() + ".parquet";
-    String location = spec.isUnpartitioned()
+    String planned = spec.isUnpartitioned()
         ? table.locationProvider().newDataLocation(name)
         : table.locationProvider().newDataLocation(spec, partition, name);
+    // spelled as the table's FileIO spells it, which is what Iceberg's own writers (and the generic
+    // runner) record: one table never mixes file:/x and file:///x for its files
+    String location = table.io().newOutputFile(planned).location();
     Path local = localPath(location);
     if (local != null) {
       Files.createDirectories(local.getParent());

@@ -81,8 +81,9 @@ final class BuiltInExecutors {
         throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase()
             + (bad.message() == null ? "" : ": " + bad.message()));
       }
-      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s)", r.rewrittenFiles(),
-          ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.deleteFilesApplied()), m);
+      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s), verified: %s", r.rewrittenFiles(),
+          ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.deleteFilesApplied(),
+          r.verification()), m);
     }
 
     private static String nothing(CompactionPlan plan) {

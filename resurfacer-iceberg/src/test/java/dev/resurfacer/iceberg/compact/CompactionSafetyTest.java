@@ -124,14 +124,14 @@ class CompactionSafetyTest {
   void aChecksumMismatchAbortsOnlyThatGroupAndRemovesItsFiles() throws IOException {
     Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 6);
     List<String> before = Rows.sortedStrings(table);
-    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true), m -> { }, (t, group, o, ordering) ->
+    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) ->
         Compaction.partitionPath(t, group).equals("category=a") ? new CorruptingRewriter() : new DuckDbRewriter());
 
     assertThat(result.groups()).hasSize(2);
     CompactionResult.Group a = result.groups().stream().filter(g -> g.partition().equals("category=a")).findFirst().orElseThrow();
     CompactionResult.Group b = result.groups().stream().filter(g -> g.partition().equals("category=b")).findFirst().orElseThrow();
     assertThat(a.status()).isEqualTo(Status.VERIFICATION_FAILED);
-    assertThat(a.message()).contains("checksum mismatch");
+    assertThat(a.message()).contains("content mismatch");
     assertThat(b.status()).isEqualTo(Status.COMMITTED);
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -166,7 +166,7 @@ class CompactionSafetyTest {
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(297);
 
-    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true));
+    CompactionResult result = Compaction.execute(table, opts());
 
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
@@ -193,7 +193,7 @@ class CompactionSafetyTest {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("repartitioning");
     });
-    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true));
+    CompactionResult result = Compaction.execute(table, opts());
     assertThat(result.allCommitted()).isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -213,7 +213,7 @@ class CompactionSafetyTest {
 
     CompactionPlan plan = Compaction.plan(table, opts());
     assertThat(plan.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.runner()).isEqualTo("generic"));
-    CompactionResult result = Compaction.execute(table, opts().withVerifyChecksum(true));
+    CompactionResult result = Compaction.execute(table, opts());
 
     assertThat(result.allCommitted()).isTrue();
     table.refresh();

@@ -69,7 +69,7 @@ class CompactionTest {
     long snapshotsBefore = HealthInspector.inspect("db.t", table).snapshots();
 
     CompactionResult result = Compaction.execute(table,
-        CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2").withVerifyChecksum(true));
+        CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2"));
 
     table.refresh();
     assertThat(result.groups()).extracting(CompactionResult.Group::status).containsOnly(Status.COMMITTED);
@@ -102,7 +102,7 @@ class CompactionTest {
     List<String> before = Rows.sortedStrings(table);
 
     CompactionResult result = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse("category = 'b'")).withVerifyChecksum(true));
+        .withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse("category = 'b'")));
 
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.partition()).isEqualTo("category=b");

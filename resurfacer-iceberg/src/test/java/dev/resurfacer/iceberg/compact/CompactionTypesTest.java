@@ -78,7 +78,7 @@ class CompactionTypesTest {
     List<String> before = Rows.sortedStrings(duck);
     assertThat(Rows.sortedStrings(generic)).isEqualTo(before);
 
-    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2").withVerifyChecksum(true);
+    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2");
     CompactionResult d = Compaction.execute(duck, options.withRunner(CompactionOptions.Runner.DUCKDB));
     CompactionResult g = Compaction.execute(generic, options.withRunner(CompactionOptions.Runner.GENERIC));
 
@@ -117,7 +117,7 @@ class CompactionTypesTest {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("fixed[4]");
     });
-    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2").withVerifyChecksum(true));
+    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
     assertThat(r.allCommitted()).isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -158,7 +158,7 @@ class CompactionTypesTest {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("data file format");
     });
-    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2").withVerifyChecksum(true));
+    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
     assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -200,7 +200,7 @@ class CompactionTypesTest {
       List<String> before = Rows.sortedStrings(table);
       assertThat(before.get(0)).contains("|eu|");
       CompactionResult r = Compaction.execute(table,
-          CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2").withVerifyChecksum(true));
+          CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2"));
       assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
       table.refresh();
       assertThat(Rows.sortedStrings(table)).as(runner.name()).isEqualTo(before);

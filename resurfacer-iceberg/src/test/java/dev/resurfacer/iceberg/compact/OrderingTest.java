@@ -81,7 +81,7 @@ class OrderingTest {
 
   private static CompactionOptions opts(Ordering ordering, CompactionOptions.Runner runner) {
     return CompactionOptions.defaults().withOrdering(ordering).withRunner(runner)
-        .withOption("rewrite-all", "true").withOption("target-file-size-bytes", Long.toString(48 * 1024)).withVerifyChecksum(true);
+        .withOption("rewrite-all", "true").withOption("target-file-size-bytes", Long.toString(48 * 1024));
   }
 
   @ParameterizedTest

@@ -155,7 +155,7 @@ class RandomHistoryTest {
   private static void maintain(JdbcCatalog catalog, Table table, Random rng) {
     table.refresh();
     TableState before = TableState.capture(table);
-    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2").withVerifyChecksum(true)
+    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
         .withRunner(rng.nextBoolean() ? CompactionOptions.Runner.AUTO : CompactionOptions.Runner.GENERIC);
     if (rng.nextInt(3) == 0) {
       options = options.withOrdering(new Ordering.ZOrder(List.of("id", "v"))).withOption("rewrite-all", "true");
