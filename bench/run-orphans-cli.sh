@@ -30,7 +30,7 @@ for mode in preview yes; do
   # the wrapper script's own execs (bash, dirname) come before the JVM's exec; count what follows it
   # successful execs only (a PATH search tries several directories first); one line per started program
   jvm_children=$(awk '/execve\(".*java"/ {seen=1; next} seen && /execve\(/ && / = 0$/ {n++} END {print n+0}' "$trace")
-  jvm_programs=$(awk '/execve\(".*java"/ {seen=1; next} seen && /execve\(/ && / = 0$/ {sub(/^[0-9]+ execve\("/, ""); sub(/".*/, ""); printf "%s,", $0}' "$trace")
+  jvm_programs=$(awk '/execve\(".*java"/ {seen=1; next} seen && / = 0$/ && match($0, /execve\("[^"]*"/) {p=substr($0, RSTART+8, RLENGTH-9); sub(/.*\//, "", p); printf "%s+", p}' "$trace")
   field() { grep -o "\"$1\" : [0-9]*" "$out" | grep -o '[0-9]*$' || echo '?'; }
   listed=$(field listed_files); orphans=$(field orphan_files); deleted=$(field deleted_files)
   echo "RESULT mode=$mode wall_ms=$(( t1 - t0 )) max_rss_kb=$(cat "$WORK/$name-$mode.rss") jvm_execve=$jvm_children jvm_programs=${jvm_programs:-none} listed=$listed orphans=$orphans deleted=$deleted load=$(cut -d' ' -f1 /proc/loadavg)"
