@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "apply-retention", description = {
+@Command(name = "apply-retention",
+    footer = {"%nExamples:", "  resurfacer apply-retention shop.orders", "  resurfacer apply-retention shop.orders --keep 20 --yes"}, description = {
     "Set metadata.json retention (write.metadata.previous-versions-max, delete-after-commit) and report stranded metadata files.",
     "Previews unless --yes is given; remove-orphans sweeps files that are already stranded."})
 final class ApplyRetentionCommand implements Callable<Integer> {
@@ -26,7 +27,7 @@ final class ApplyRetentionCommand implements Callable<Integer> {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Option(names = "--keep", paramLabel = "N", description = "metadata.json versions to keep in the log (default 100, Iceberg's default).", defaultValue = "100")
+  @Option(names = "--keep", paramLabel = "N", description = "metadata.json versions to keep in the log (default ${DEFAULT-VALUE}, Iceberg's default).", defaultValue = "100")
   int keep;
 
   @Option(names = "--no-delete-after-commit", description = "Only trim the log; leave trimmed files on disk (not recommended: they become orphans).")

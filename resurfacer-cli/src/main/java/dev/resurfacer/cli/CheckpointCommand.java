@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "checkpoint",
+    footer = {"%nExamples:", "  resurfacer checkpoint /data/lake/events", "  resurfacer checkpoint /data/lake/events --yes"},
     description = {"Delta tables: write a checkpoint of the latest version with Delta Kernel.",
         "Refused (exit 3) while a tombstone within the file retention precedes the newest checkpoint (see docs/delta.md)."})
 final class CheckpointCommand implements Callable<Integer> {

@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "cleanup-log",
+    footer = {"%nExamples:", "  resurfacer cleanup-log /data/lake/events", "  resurfacer cleanup-log /data/lake/events --yes"},
     description = {"Delta tables: delete _delta_log entries older than delta.logRetentionDuration (30 days) that precede",
         "a complete checkpoint, so every version from that checkpoint on stays readable."})
 final class CleanupLogCommand implements Callable<Integer> {

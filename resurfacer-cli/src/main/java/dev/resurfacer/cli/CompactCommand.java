@@ -14,7 +14,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "compact", description = {
+@Command(name = "compact",
+    footer = {"%nExamples:", "  resurfacer compact shop.orders            # preview, like plan", "  resurfacer compact shop.orders --yes", "  resurfacer compact shop.orders --strategy sort --sort-by \"ts DESC\" --yes"}, description = {
     "Bin-pack small files and apply delete files, committing a verified replace snapshot.",
     "Previews (like plan) unless --yes is given."})
 final class CompactCommand implements Callable<Integer> {

@@ -13,10 +13,10 @@ final class CompactionFlags {
   @Option(names = "--target-file-size", paramLabel = "SIZE", description = "Target output file size (default: table's write.target-file-size-bytes, else 512MB).")
   String targetFileSize;
 
-  @Option(names = "--min-file-size", paramLabel = "SIZE", description = "Files below this are rewritten (default 75% of target).")
+  @Option(names = "--min-file-size", paramLabel = "SIZE", description = "Files below this are rewritten (default 75%% of target).")
   String minFileSize;
 
-  @Option(names = "--max-file-size", paramLabel = "SIZE", description = "Files above this are rewritten (default 180% of target).")
+  @Option(names = "--max-file-size", paramLabel = "SIZE", description = "Files above this are rewritten (default 180%% of target).")
   String maxFileSize;
 
   @Option(names = "--min-input-files", paramLabel = "N", description = "A partition needs at least N candidate files (default 5).")
@@ -55,7 +55,7 @@ final class CompactionFlags {
   @Option(names = "--partition", paramLabel = "PATH", description = "Only this partition (its path as shown by plan, e.g. ts_day=2026-10-01; a leading part of a multi-level path selects every partition under it).")
   String partition;
 
-  @Option(names = "--strategy", paramLabel = "STRATEGY", description = "binpack (default), sort or zorder.", defaultValue = "binpack")
+  @Option(names = "--strategy", paramLabel = "STRATEGY", description = "binpack, sort or zorder (default: ${DEFAULT-VALUE}).", defaultValue = "binpack")
   String strategy;
 
   @Option(names = "--sort-by", paramLabel = "ORDER", description = "With --strategy sort: \"col [ASC|DESC] [NULLS FIRST|LAST], ...\"; terms may be day(ts), bucket(16, id), truncate(4, s). Default: the table's sort order.")
@@ -64,15 +64,15 @@ final class CompactionFlags {
   @Option(names = "--columns", paramLabel = "A,B", split = ",", description = "With --strategy zorder: the columns to interleave.")
   java.util.List<String> columns = new java.util.ArrayList<>();
 
-  @Option(names = "--runner", paramLabel = "RUNNER", description = "auto (default), duckdb or generic.", defaultValue = "auto")
+  @Option(names = "--runner", paramLabel = "RUNNER", description = "auto, duckdb or generic (default: ${DEFAULT-VALUE}).", defaultValue = "auto")
   String runner;
 
   @Option(names = "--memory", paramLabel = "SIZE", description = "Memory budget shared by concurrent groups; beyond it DuckDB spills to disk (default: 1/4 of RAM, at most 8GB).")
   String memory;
 
   @Option(names = "--verify", paramLabel = "MODE", arity = "0..1", fallbackValue = "content", defaultValue = "content",
-      description = "What must match before a group commits: content (default: every value, read back by Iceberg's own reader) "
-          + "or count (row count only, faster).")
+      description = "What must match before a group commits: content (every value, read back by Iceberg's own reader) "
+          + "or count (row count only, faster). Default: ${DEFAULT-VALUE}.")
   String verify;
 
   CompactionOptions toOptions() {

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "condense", description = {
+@Command(name = "condense",
+    footer = {"%nExamples:", "  resurfacer condense shop.orders --older-than 90d --to month", "  resurfacer condense shop.orders --to year --yes"}, description = {
     "Move aged partitions into a coarser partition spec (day->month, ->year, hour->day).",
     "The coarse spec is added without becoming the default: new data keeps its fine partitions.",
     "Previews unless --yes is given."})
@@ -30,10 +31,10 @@ final class CondenseCommand implements Callable<Integer> {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Option(names = "--older-than", paramLabel = "AGE", description = "Only coarse partitions that ended at least this long ago (default 90d).", defaultValue = "90d")
+  @Option(names = "--older-than", paramLabel = "AGE", description = "Only coarse partitions that ended at least this long ago (default ${DEFAULT-VALUE}).", defaultValue = "90d")
   String olderThan;
 
-  @Option(names = "--to", paramLabel = "GRANULARITY", description = "month (default), year or day.", defaultValue = "month")
+  @Option(names = "--to", paramLabel = "GRANULARITY", description = "month, year or day (default: ${DEFAULT-VALUE}).", defaultValue = "month")
   String to;
 
   @Option(names = "--memory", paramLabel = "SIZE", description = "Memory budget for the rewrite.")

@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "describe", description = {"Show a table's health: files, deletes, snapshots, manifests, metadata.",
+@Command(name = "describe",
+    footer = {"%nExamples:", "  resurfacer describe shop.orders", "  resurfacer describe shop.orders --output json", "  resurfacer describe /data/lake/events   # a Delta table by path"}, description = {"Show a table's health: files, deletes, snapshots, manifests, metadata.",
     "For a Delta table: version, protocol and features, files, deletion vectors, tombstones, checkpoint, log size, retention."})
 final class DescribeCommand implements Callable<Integer> {
   private final CliContext ctx;

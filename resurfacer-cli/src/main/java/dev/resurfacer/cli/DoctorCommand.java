@@ -22,7 +22,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "doctor", description = "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
+@Command(name = "doctor",
+    footer = {"%nExamples:", "  resurfacer doctor", "  resurfacer doctor --catalog prod"}, description = "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
 final class DoctorCommand implements Callable<Integer> {
   private final CliContext ctx;
 

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "expire", description = {
+@Command(name = "expire",
+    footer = {"%nExamples:", "  resurfacer expire shop.orders            # preview with the table's defaults", "  resurfacer expire shop.orders --older-than 7d --retain-last 10 --yes"}, description = {
     "Expire old snapshots and delete the files only they reference (Iceberg core ExpireSnapshots).",
     "Defaults come from the table: history.expire.max-snapshot-age-ms (5d) and history.expire.min-snapshots-to-keep (1).",
     "main is never expired; tags and branches are never dropped unless --expire-refs is given."})

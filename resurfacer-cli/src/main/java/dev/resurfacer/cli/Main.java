@@ -11,14 +11,26 @@ import picocli.CommandLine.Command;
 /** The {@code resurfacer} command. Exit codes: 0 ok, 1 a table or check failed, 2 usage or configuration error, 3 a safety fence refused. */
 @Command(
     name = "resurfacer",
+    // INHERIT hands --help, --version and the exit-code list to every subcommand, nested ones and verbs added later included.
+    scope = CommandLine.ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      " 0:ok",
+      " 1:a table or operation failed",
+      " 2:usage or configuration error",
+      " 3:a safety fence refused"},
     description = "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
       CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
-      DoctorCommand.class, DemoCommand.class})
+      DoctorCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    footer = {"%nExamples:",
+      "  resurfacer demo                       # the whole story on a demo table",
+      "  resurfacer describe shop.orders       # a table's health",
+      "  resurfacer help compact               # help on one verb"})
 public final class Main implements Runnable {
   public static final int OK = 0;
   public static final int FAILED = 1;

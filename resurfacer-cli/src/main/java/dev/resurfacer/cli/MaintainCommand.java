@@ -32,7 +32,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "maintain", description = {
+@Command(name = "maintain",
+    footer = {"%nExamples:", "  resurfacer maintain                       # preview every table", "  resurfacer maintain --tables 'raw.*' --parallel 4 --yes", "  resurfacer maintain --yes --report report.html --metrics-file /var/lib/node_exporter/resurfacer.prom"}, description = {
     "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml: compact, remove",
     "dangling deletes, rewrite manifests, expire snapshots, remove orphans. Previews unless --yes is given.",
     "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."})
@@ -47,7 +48,7 @@ final class MaintainCommand implements Callable<Integer> {
   @Option(names = "--tables", paramLabel = "GLOB", description = "Only tables matching this, e.g. raw.* or *.events (default: all).")
   String tables;
 
-  @Option(names = "--parallel", paramLabel = "N", description = "Tables maintained at once (default 1).", defaultValue = "1")
+  @Option(names = "--parallel", paramLabel = "N", description = "Tables maintained at once (default ${DEFAULT-VALUE}).", defaultValue = "1")
   int parallel;
 
   @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report here.")

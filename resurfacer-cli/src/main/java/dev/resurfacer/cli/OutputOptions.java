@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 public final class OutputOptions {
   public enum Format { text, json }
 
-  @Option(names = "--output", paramLabel = "FORMAT", description = "text (default) or json.", defaultValue = "text")
+  @Option(names = "--output", paramLabel = "FORMAT", description = "text or json (default: ${DEFAULT-VALUE}).", defaultValue = "text")
   Format output = Format.text;
 
   @Option(names = "--verbose", description = "Show stack traces and more detail.")

@@ -12,7 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "plan", description = "Show what compaction would rewrite, what it would skip and why. Changes nothing.")
+@Command(name = "plan",
+    footer = {"%nExamples:", "  resurfacer plan shop.orders", "  resurfacer plan shop.orders --partition ts_day=2026-10-01 --target-file-size 256MB"}, description = "Show what compaction would rewrite, what it would skip and why. Changes nothing.")
 final class PlanCommand implements Callable<Integer> {
   private final CliContext ctx;
 

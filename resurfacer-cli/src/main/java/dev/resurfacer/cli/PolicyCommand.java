@@ -18,7 +18,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "policy", description = {
+@Command(name = "policy",
+    footer = {"%nExamples:", "  resurfacer policy shop.orders", "  resurfacer policy shop.orders --config prod.yml --output json"}, description = {
     "Print the effective maintenance policy of a table: built-in defaults, then defaults:, then every",
     "matching tables: entry of resurfacer.yml from least to most specific. Reads only the configuration."})
 final class PolicyCommand implements Callable<Integer> {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "remove-dangling-deletes", description = {
+@Command(name = "remove-dangling-deletes",
+    footer = {"%nExamples:", "  resurfacer remove-dangling-deletes shop.orders", "  resurfacer remove-dangling-deletes shop.orders --yes"}, description = {
     "Remove delete files that no live data file can be affected by (metadata only).",
     "The files stay on storage until expire frees them."})
 final class RemoveDanglingDeletesCommand implements Callable<Integer> {

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "remove-orphans",
+    footer = {"%nExamples:", "  resurfacer remove-orphans shop.orders", "  resurfacer remove-orphans shop.orders --older-than 7d --quarantine --yes"},
     description = {"Delete files in the table's storage that no snapshot, ref or metadata file references.",
         "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
         "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."})

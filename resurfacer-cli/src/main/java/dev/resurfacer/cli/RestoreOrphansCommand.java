@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restore-orphans",
+    footer = {"%nExamples:", "  resurfacer restore-orphans shop.orders 20261130T051500123Z", "  resurfacer restore-orphans shop.orders 20261130T051500123Z --yes"},
     description = {"Put back the files a 'remove-orphans --quarantine' run moved to the table's quarantine.",
         "Previews unless --yes is given; a file whose original location is taken again is left in the quarantine",
         "and named (exit 1)."})

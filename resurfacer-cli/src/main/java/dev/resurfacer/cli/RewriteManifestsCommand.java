@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "rewrite-manifests", description = {
+@Command(name = "rewrite-manifests",
+    footer = {"%nExamples:", "  resurfacer rewrite-manifests shop.orders", "  resurfacer rewrite-manifests shop.orders --yes"}, description = {
     "Regroup data manifests by partition (Iceberg core RewriteManifests), honouring commit.manifest.target-size-bytes.",
     "Metadata only: data files, snapshot ids and sequence numbers are kept."})
 final class RewriteManifestsCommand implements Callable<Integer> {

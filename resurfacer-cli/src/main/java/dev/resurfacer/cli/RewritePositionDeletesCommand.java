@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "rewrite-position-deletes", description = {
+@Command(name = "rewrite-position-deletes",
+    footer = {"%nExamples:", "  resurfacer rewrite-position-deletes shop.orders", "  resurfacer rewrite-position-deletes shop.orders --option min-input-files=2 --yes"}, description = {
     "Compact small position-delete files per partition (format v2), dropping entries whose data file is gone.",
     "Previews unless --yes is given."})
 final class RewritePositionDeletesCommand implements Callable<Integer> {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "vacuum",
+    footer = {"%nExamples:", "  resurfacer vacuum /data/lake/events", "  resurfacer vacuum /data/lake/events --retention 7d --yes"},
     description = {"Delta tables: delete files no version within the retention needs, like Delta's VACUUM.",
         "Lists the table before reading its log; keeps the current version's files and deletion vectors, files removed",
         "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",

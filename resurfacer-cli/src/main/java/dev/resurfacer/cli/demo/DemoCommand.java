@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "demo",
+    footer = {"%nExamples:", "  resurfacer demo                    # the whole story, five days", "  resurfacer demo --days 2 --dir /tmp/demo", "  resurfacer demo maintain           # just the maintenance step"},
     description = {
       "The whole story on a demo table of our own (catalog under ./resurfacer-demo/):",
       "five days of streaming ingestion, describe, query, maintain, describe, query."
@@ -33,13 +34,13 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--dir", paramLabel = "DIR", description = "Where the demo catalog lives (default ./resurfacer-demo).", defaultValue = "resurfacer-demo")
+  @Option(names = "--dir", paramLabel = "DIR", description = "Where the demo catalog lives (default ${DEFAULT-VALUE}).", defaultValue = "resurfacer-demo")
   String dir;
 
-  @Option(names = "--seed", description = "Seed for the generated data (default 42).", defaultValue = "42")
+  @Option(names = "--seed", description = "Seed for the generated data (default ${DEFAULT-VALUE}).", defaultValue = "42")
   long seed;
 
-  @Option(names = "--days", description = "Days of ingestion in the full story (default 5).", defaultValue = "" + STORY_DAYS)
+  @Option(names = "--days", description = "Days of ingestion in the full story (default ${DEFAULT-VALUE}).", defaultValue = "" + STORY_DAYS)
   int days;
 
   public DemoCommand(CliContext ctx) {
@@ -125,7 +126,8 @@ public final class DemoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  @Command(name = "reset", description = "Drop and recreate the empty demo table.")
+  @Command(name = "reset",
+    footer = {"%nExamples:", "  resurfacer demo reset", "  resurfacer demo --dir /tmp/demo reset"}, description = "Drop and recreate the empty demo table.")
   static final class Reset implements Callable<Integer> {
     @ParentCommand DemoCommand parent;
 
@@ -140,7 +142,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "next-day", description = "Ingest one more day: many small appends, updates as position deletes, cancellations as equality deletes.")
+  @Command(name = "next-day",
+    footer = {"%nExamples:", "  resurfacer demo next-day", "  resurfacer demo --seed 7 next-day"}, description = "Ingest one more day: many small appends, updates as position deletes, cancellations as equality deletes.")
   static final class NextDay implements Callable<Integer> {
     @ParentCommand DemoCommand parent;
 
@@ -153,7 +156,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "query", description = "Run the demo's analytic queries and show how many files each read.")
+  @Command(name = "query",
+    footer = {"%nExamples:", "  resurfacer demo query"}, description = "Run the demo's analytic queries and show how many files each read.")
   static final class Query implements Callable<Integer> {
     @ParentCommand DemoCommand parent;
 
@@ -166,7 +170,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "maintain", description = "Run the maintenance this build can do on the demo table.")
+  @Command(name = "maintain",
+    footer = {"%nExamples:", "  resurfacer demo maintain", "  resurfacer demo --dir /tmp/demo maintain"},
+    description = "Run the maintenance this build can do on the demo table.")
   static final class Maintain implements Callable<Integer> {
     @ParentCommand DemoCommand parent;
 
