@@ -1,0 +1,106 @@
+package dev.resurfacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/resurfacer in a copy of the tree, with a fake mvn that records its calls and a fake java. */
+class LauncherScriptTest {
+  private static final Instant OLD = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Instant JAR_BUILT = Instant.parse("2026-06-01T00:00:00Z");
+
+  @TempDir Path tree;
+  Path jar;
+  Path source;
+  Path mvnLog;
+
+  @BeforeEach
+  void copyTheScriptIntoAFakeTree() throws IOException {
+    Path bin = Files.createDirectories(tree.resolve("bin"));
+    Files.copy(Path.of("..", "bin", "resurfacer"), bin.resolve("resurfacer"));
+    executable(bin.resolve("resurfacer"));
+    Files.writeString(tree.resolve("pom.xml"), "<project/>");
+    Files.writeString(Files.createDirectories(tree.resolve("resurfacer-core")).resolve("pom.xml"), "<project/>");
+    source = Files.createDirectories(tree.resolve("resurfacer-core/src/main/java")).resolve("A.java");
+    Files.writeString(source, "class A {}");
+    jar = Files.createDirectories(tree.resolve("resurfacer-cli/target")).resolve("resurfacer.jar");
+    Files.writeString(jar, "jar");
+    mvnLog = tree.resolve("mvn.log");
+    Path fakeBin = Files.createDirectories(tree.resolve("fake-bin"));
+    Files.writeString(fakeBin.resolve("mvn"), "#!/usr/bin/env bash\necho \"$@\" >> '" + mvnLog + "'\n"
+        + "touch '" + jar + "'\n");
+    Files.writeString(fakeBin.resolve("java"), "#!/usr/bin/env bash\necho \"java $*\"\n");
+    executable(fakeBin.resolve("mvn"));
+    executable(fakeBin.resolve("java"));
+    for (Path p : new Path[] {tree.resolve("pom.xml"), tree.resolve("resurfacer-core/pom.xml"), source}) {
+      Files.setLastModifiedTime(p, FileTime.from(OLD));
+    }
+    Files.setLastModifiedTime(jar, FileTime.from(JAR_BUILT));
+  }
+
+  @Test
+  void aFreshJarRunsWithoutBuilding() throws Exception {
+    Run run = launch("--version");
+    assertThat(run.out).contains("java").contains("resurfacer.jar --version");
+    assertThat(run.err).isEmpty();
+    assertThat(mvnLog).doesNotExist();
+  }
+
+  @Test
+  void aSourceNewerThanTheJarRebuildsAndSaysWhy() throws Exception {
+    Files.setLastModifiedTime(source, FileTime.from(JAR_BUILT.plusSeconds(60)));
+    Run run = launch("describe", "shop.orders");
+    assertThat(run.err).contains("rebuilding").contains("resurfacer-core/src/main/java/A.java is newer than the jar");
+    assertThat(Files.readString(mvnLog)).contains("package");
+    assertThat(run.out).contains("resurfacer.jar describe shop.orders");
+
+    Files.delete(mvnLog);
+    assertThat(launch("describe", "shop.orders").err).as("the rebuilt jar is fresh").isEmpty();
+    assertThat(mvnLog).doesNotExist();
+  }
+
+  @Test
+  void aNewerPomRebuilds() throws Exception {
+    Files.setLastModifiedTime(tree.resolve("resurfacer-core/pom.xml"), FileTime.from(JAR_BUILT.plusSeconds(60)));
+    assertThat(launch("--help").err).contains("resurfacer-core/pom.xml is newer");
+    assertThat(mvnLog).exists();
+  }
+
+  @Test
+  void aMissingJarIsBuiltOnFirstRun() throws Exception {
+    Files.delete(jar);
+    assertThat(launch("--help").err).contains("first run only");
+    assertThat(mvnLog).exists();
+  }
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private Run launch(String... args) throws IOException, InterruptedException {
+    String[] command = new String[args.length + 1];
+    command[0] = tree.resolve("bin/resurfacer").toString();
+    System.arraycopy(args, 0, command, 1, args.length);
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("PATH", tree.resolve("fake-bin") + ":/usr/bin:/bin");
+    Path err = tree.resolve("stderr.txt");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    int code = p.waitFor();
+    Run run = new Run(code, out, Files.readString(err));
+    assertThat(run.exitCode).as(run.err).isZero();
+    return run;
+  }
+
+  private static void executable(Path p) throws IOException {
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+}
