@@ -57,6 +57,9 @@ final class MaintainCommand implements Callable<Integer> {
   @Option(names = "--metrics-file", paramLabel = "FILE", description = "Also write Prometheus metrics here (node-exporter textfile collector).")
   String metricsFile;
 
+  @Option(names = "--quiet", description = "No progress lines on stderr (for cron): only the report, warnings and errors.")
+  boolean quiet;
+
   MaintainCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -65,6 +68,10 @@ final class MaintainCommand implements Callable<Integer> {
   public Integer call() {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
+    }
+    if (quiet) {
+      // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are made once the run starts, after this.
+      System.setProperty("org.slf4j.simpleLogger.log.dev.resurfacer.maintain", "warn");
     }
     ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
