@@ -40,13 +40,18 @@ class MaintainCliTest {
   }
 
   private void config(String policy) throws Exception {
-    Files.writeString(dir.resolve("resurfacer.yml"), """
+    Files.writeString(dir.resolve("resurfacer.yml"), catalogYml(lake) + policy);
+  }
+
+  /** A resurfacer.yml naming the SQLite catalog at {@code lake} as {@code lake}. */
+  static String catalogYml(Path lake) {
+    return """
         catalogs:
           lake:
             type: jdbc
             uri: %s
             warehouse: %s
-        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)) + policy);
+        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake));
   }
 
   private String yml() {

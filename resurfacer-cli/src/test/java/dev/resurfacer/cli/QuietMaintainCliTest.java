@@ -23,15 +23,7 @@ class QuietMaintainCliTest {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", lake)) {
       Fleet.smallFiles(catalog, "raw", "a", 3);
     }
-    Files.writeString(dir.resolve("resurfacer.yml"), """
-        catalogs:
-          lake:
-            type: jdbc
-            uri: %s
-            warehouse: %s
-        defaults:
-          compact: {min-input-files: 2}
-        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
+    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + "defaults:\n  compact: {min-input-files: 2}\n");
 
     Run loud = cli("maintain", "--yes");
     assertThat(loud.code).as(loud.err).isZero();
