@@ -117,6 +117,19 @@ public record StoredFile(String scheme, String authority, String path) {
 
   /** Dot segments and empty segments first (on the raw text, so an escaped dot stays a name), then decoding. */
   private static String normalize(String rawPath) {
+    List<String> segments = segments(rawPath);
+    if (segments.isEmpty()) {
+      return "/";
+    }
+    StringBuilder b = new StringBuilder(rawPath.length());
+    for (String seg : segments) {
+      b.append('/').append(decode(seg));
+    }
+    return b.toString();
+  }
+
+  /** The path's segments with empty and {@code .} ones dropped and each {@code ..} taking back one, as text. */
+  private static List<String> segments(String rawPath) {
     List<String> segments = new ArrayList<>();
     for (String seg : rawPath.split("/")) {
       if (seg.isEmpty() || seg.equals(".")) {
@@ -130,14 +143,7 @@ public record StoredFile(String scheme, String authority, String path) {
       }
       segments.add(seg);
     }
-    if (segments.isEmpty()) {
-      return "/";
-    }
-    StringBuilder b = new StringBuilder(rawPath.length());
-    for (String seg : segments) {
-      b.append('/').append(decode(seg));
-    }
-    return b.toString();
+    return segments;
   }
 
   private static String decode(String segment) {
@@ -254,20 +260,7 @@ public record StoredFile(String scheme, String authority, String path) {
 
     /** Dot segments removed as text, escapes kept: the name Hadoop opens. */
     private static String lexicalRaw(String rawPath) {
-      List<String> segments = new ArrayList<>();
-      for (String seg : rawPath.split("/")) {
-        if (seg.isEmpty() || seg.equals(".")) {
-          continue;
-        }
-        if (seg.equals("..")) {
-          if (!segments.isEmpty()) {
-            segments.remove(segments.size() - 1);
-          }
-          continue;
-        }
-        segments.add(seg);
-      }
-      return "/" + String.join("/", segments);
+      return "/" + String.join("/", segments(rawPath));
     }
 
     /** The real path of a local location, as the disk spells it (escapes not decoded); null when it is not local. */
