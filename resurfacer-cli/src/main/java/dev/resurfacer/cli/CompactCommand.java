@@ -25,6 +25,7 @@ final class CompactCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions act;
+  @Mixin EngineOptions engineOptions;
   @Mixin CompactionFlags flags;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table, or a Delta table (path or delta-catalog name)")
@@ -39,6 +40,10 @@ final class CompactCommand implements Callable<Integer> {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
       return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
+    }
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, flags.toOperation(), act.yes);
     }
     CompactionOptions options = flags.toOptions();
     PrintWriter out = spec.commandLine().getOut();
