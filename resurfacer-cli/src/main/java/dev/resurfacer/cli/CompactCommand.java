@@ -39,6 +39,10 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
+      if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+        throw new dev.resurfacer.UsageException("--engine " + engineOptions.engine + " does not compact Delta tables yet; "
+            + "Delta tables compact on the local engine");
+      }
       return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
     }
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
