@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
     description = "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
-      RewritePositionDeletesCommand.class, UpgradeCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
+      RewritePositionDeletesCommand.class, ConvertEqualityDeletesCommand.class, UpgradeCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
       CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
       DoctorCommand.class, DemoCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
     footer = {"%nExamples:",

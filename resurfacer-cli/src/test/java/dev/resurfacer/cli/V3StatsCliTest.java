@@ -85,6 +85,13 @@ class V3StatsCliTest {
     assertThat(rpd.out()).contains("committed snapshot");
     assertThat(deleteFormats()).containsExactlyInAnyOrder(FileFormat.PUFFIN, FileFormat.PUFFIN, FileFormat.PARQUET);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
+
+    CliRun convertPreview = run("convert-equality-deletes", "shop.orders");
+    assertThat(convertPreview.out()).contains("1 equality-delete files resolved against 1 data files: 1 deleted rows -> deletion vectors")
+        .contains("preview only");
+    assertThat(run("convert-equality-deletes", "shop.orders", "--yes").exitCode()).isZero();
+    assertThat(deleteFormats()).containsOnly(FileFormat.PUFFIN);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
   }
 
   int formatVersion() {

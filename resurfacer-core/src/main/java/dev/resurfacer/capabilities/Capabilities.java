@@ -29,6 +29,7 @@ public final class Capabilities {
         new Capability("rewrite-manifests", Status.WORKS,
             "core RewriteManifests clustered by partition; sequence numbers kept; no-op when already clustered"),
         new Capability("rewrite-position-deletes", Status.WORKS, "v2: core planner and commit manager, keeps entries of live data files only; v3: position-delete files become deletion vectors (core DV writer), one per data file, validated RowDelta"),
+        new Capability("convert-equality-deletes", Status.WORKS, "equality deletes resolved per data file by the scan's rules (core delete filter) into deletion vectors (v3) or position deletes (v2); no data file rewritten; validated RowDelta"),
         new Capability("upgrade --format-version", Status.WORKS, "core metadata upgrade (v1/v2 -> v2/v3) through the catalog's atomic swap; preview lists the consequences; downgrades refused"),
         new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
         new Capability("maintain", Status.WORKS,
