@@ -3,22 +3,16 @@ package dev.resurfacer.iceberg.deletes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
@@ -52,7 +46,7 @@ public final class DeletionVectorRewrite {
     if (base == null) {
       return new Result(table.name(), false, 0, 0, 0, 0, null);
     }
-    List<DeleteFile> v2Files = positionDeleteFiles(table, base);
+    List<DeleteFile> v2Files = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.POSITION_DELETES && file.format() != FileFormat.PUFFIN);
     if (v2Files.isEmpty()) {
       return new Result(table.name(), false, 0, 0, 0, 0, base.snapshotId());
     }
@@ -83,12 +77,7 @@ public final class DeletionVectorRewrite {
       return new Result(table.name(), false, converted.size(), v2Files.size(), positions, converted.size(), base.snapshotId());
     }
     List<DeleteFile> written = vectors.written();
-    RowDelta delta = table.newRowDelta()
-        .validateFromSnapshot(base.snapshotId())
-        .conflictDetectionFilter(Expressions.alwaysTrue())
-        .validateDataFilesExist(converted)
-        .validateDeletedFiles()
-        .validateNoConflictingDeleteFiles();
+    RowDelta delta = Commits.validatedDelta(table, base.snapshotId(), converted);
     written.forEach(delta::addDeletes);
     v2Files.forEach(delta::removeDeletes);
     beforeCommit.run();
@@ -96,22 +85,5 @@ public final class DeletionVectorRewrite {
     table.refresh();
     return new Result(table.name(), true, converted.size(), v2Files.size(), positions, written.size(),
         table.currentSnapshot().snapshotId());
-  }
-
-  /** The v2 (Parquet/Avro/ORC) position-delete files live in {@code snapshot}. */
-  static List<DeleteFile> positionDeleteFiles(Table table, Snapshot snapshot) {
-    Map<String, DeleteFile> out = new LinkedHashMap<>();
-    for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
-        for (DeleteFile file : reader) {
-          if (file.content() == FileContent.POSITION_DELETES && file.format() != FileFormat.PUFFIN) {
-            out.putIfAbsent(file.location(), file.copyWithoutStats());
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return new ArrayList<>(out.values());
   }
 }

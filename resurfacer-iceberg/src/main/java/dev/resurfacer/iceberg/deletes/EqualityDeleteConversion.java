@@ -6,16 +6,11 @@ import dev.resurfacer.iceberg.write.TableWrites.Position;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
@@ -26,7 +21,6 @@ import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.Deletes;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
@@ -60,7 +54,7 @@ public final class EqualityDeleteConversion {
     if (base == null) {
       return new Result(table.name(), false, 0, 0, 0, 0, vectors, null);
     }
-    List<DeleteFile> equalityFiles = equalityDeleteFiles(table, base);
+    List<DeleteFile> equalityFiles = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.EQUALITY_DELETES);
     if (equalityFiles.isEmpty()) {
       return new Result(table.name(), false, 0, 0, 0, 0, vectors, base.snapshotId());
     }
@@ -103,12 +97,7 @@ public final class EqualityDeleteConversion {
     if (!commit) {
       return new Result(table.name(), false, resolved.size(), equalityFiles.size(), deletedRows, 0, vectors, base.snapshotId());
     }
-    RowDelta delta = table.newRowDelta()
-        .validateFromSnapshot(base.snapshotId())
-        .conflictDetectionFilter(Expressions.alwaysTrue())
-        .validateDataFilesExist(resolved)
-        .validateDeletedFiles()
-        .validateNoConflictingDeleteFiles();
+    RowDelta delta = Commits.validatedDelta(table, base.snapshotId(), resolved);
     written.forEach(delta::addDeletes);
     equalityFiles.forEach(delta::removeDeletes);
     replacedVectors.forEach(delta::removeDeletes);
@@ -126,22 +115,5 @@ public final class EqualityDeleteConversion {
     int posIndex = required.columns().indexOf(required.findField(MetadataColumns.ROW_POSITION.fieldId()));
     CloseableIterable<Record> rows = filter.findEqualityDeleteRows(DataFileRows.read(table, task, required, true));
     return Deletes.toPositionIndex(CloseableIterable.transform(rows, row -> (Long) row.get(posIndex)));
-  }
-
-  /** The equality-delete files live in {@code snapshot}. */
-  static List<DeleteFile> equalityDeleteFiles(Table table, Snapshot snapshot) {
-    Map<String, DeleteFile> out = new LinkedHashMap<>();
-    for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
-        for (DeleteFile file : reader) {
-          if (file.content() == FileContent.EQUALITY_DELETES) {
-            out.putIfAbsent(file.location(), file.copyWithoutStats());
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return new ArrayList<>(out.values());
   }
 }
