@@ -23,7 +23,7 @@ import java.util.Set;
  * runs.
  */
 public final class ConfigFile {
-  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables");
+  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "serve");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
   private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "properties");
   private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
@@ -76,7 +76,8 @@ public final class ConfigFile {
     }
     rejectDuplicateDeltaNames(catalogs, source);
     Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
-    return new ResurfacerConfig(catalogs, defaultCatalog, policies);
+    return new ResurfacerConfig(catalogs, defaultCatalog, policies,
+        dev.resurfacer.serve.ServeSettings.parse(root.get("serve"), source));
   }
 
   private static CatalogConfig catalog(String name, JsonNode node, String source, Secrets secrets) {

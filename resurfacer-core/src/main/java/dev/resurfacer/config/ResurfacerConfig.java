@@ -26,10 +26,16 @@ import java.util.Map;
  * default-catalog: lake
  * </pre>
  */
-public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
+public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies,
+    dev.resurfacer.serve.ServeSettings serve) {
   public ResurfacerConfig {
     catalogs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(catalogs));
     policies = policies == null ? Policies.none() : policies;
+    serve = serve == null ? dev.resurfacer.serve.ServeSettings.DEFAULTS : serve;
+  }
+
+  public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
+    this(catalogs, defaultCatalog, policies, null);
   }
 
   public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog) {
