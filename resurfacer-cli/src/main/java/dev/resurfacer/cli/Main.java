@@ -41,6 +41,7 @@ import picocli.CommandLine.Command;
       CheckpointCommand.class,
       CleanupLogCommand.class,
       MaintainCommand.class,
+      ServeCommand.class,
       PolicyCommand.class,
       EnginesCommand.class,
       DoctorCommand.class,

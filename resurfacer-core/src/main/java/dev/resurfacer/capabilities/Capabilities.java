@@ -34,6 +34,10 @@ public final class Capabilities {
         new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
         new Capability("maintain", Status.WORKS,
             "every table of every configured catalog by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
+        new Capability("serve", Status.WORKS,
+            "triggers from metadata on an interval run the table's policy; concurrency limit, min interval, backoff, lease; "
+                + "SQLite/Postgres run history (kill -9 shows interrupted); /metrics, /healthz, dashboard; loopback or token"),
+        new Capability("serve: Delta tables, 10-minute streaming benchmark", Status.NOT_YET, "serves Iceberg catalogs only"),
         new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml; strict one-line errors"),
         new Capability("engines", Status.WORKS,
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),

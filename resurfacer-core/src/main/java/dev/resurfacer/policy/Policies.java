@@ -43,6 +43,19 @@ public final class Policies {
   }
 
   public EffectivePolicy effective(String table) {
+    List<Rule> matching = matching(table);
+    Map<String, Map<String, Object>> merged = merged(matching);
+    TablePolicy policy = build(merged);
+    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
+    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+  }
+
+  /** The table's {@code triggers:}, merged key by key like the rest of the policy ({@link Triggers#NONE} when none is set). */
+  public Triggers triggers(String table) {
+    return Triggers.from(merged(matching(table)).getOrDefault("triggers", Map.of()));
+  }
+
+  private List<Rule> matching(String table) {
     List<Rule> matching = new ArrayList<>();
     for (Rule r : rules) {
       if (r.pattern().matches(table)) {
@@ -50,14 +63,16 @@ public final class Policies {
       }
     }
     matching.sort((a, b) -> TablePattern.SPECIFICITY.compare(a.pattern(), b.pattern()));
+    return matching;
+  }
+
+  private Map<String, Map<String, Object>> merged(List<Rule> matching) {
     Map<String, Map<String, Object>> merged = new LinkedHashMap<>();
     defaults.mergeInto(merged);
     for (Rule r : matching) {
       r.layer().mergeInto(merged);
     }
-    TablePolicy policy = build(merged);
-    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
-    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+    return merged;
   }
 
   private static TablePolicy build(Map<String, Map<String, Object>> m) {

@@ -115,7 +115,7 @@ class PolicyTest {
             + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
     assertError("defaults:\n  vacuum: {enabled: true}\n",
         "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, engine, expire, remove-dangling-deletes, "
-            + "remove-orphans, rewrite-manifests)");
+            + "remove-orphans, rewrite-manifests, triggers)");
     assertError("tables:\n  raw.*:\n    expire: {keep: 3}\n",
         "resurfacer.yml: unknown key 'tables.raw.*.expire.keep' (expected one of enabled, older-than, retain-last)");
     assertError("defaults:\n  expire: {enabled: yes please}\n",

@@ -7,6 +7,7 @@ import dev.resurfacer.iceberg.health.TableHealth;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableSignals;
 import dev.resurfacer.report.TableStats;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,15 +24,21 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
   private final OrphanFences fences;
+  private final SignalReader signals;
 
   IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences) {
+    this(catalog, clock, fences, new SignalReader());
+  }
+
+  private IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, SignalReader signals) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
+    this.signals = signals;
   }
 
   IcebergEngine withFences(OrphanFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences);
+    return new IcebergEngine(catalog, clock, newFences, signals);
   }
 
   @Override
@@ -94,6 +101,11 @@ final class IcebergEngine implements Engine<IcebergTable> {
         h.snapshots(), h.manifests(), h.metadataBytes(),
         h.sizeHistogram().stream()
             .map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes())).toList());
+  }
+
+  @Override
+  public TableSignals signals(IcebergTable table, java.time.Instant since) {
+    return signals.read(table.table(), since);
   }
 
   @Override

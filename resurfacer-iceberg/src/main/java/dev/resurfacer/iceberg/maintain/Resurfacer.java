@@ -105,6 +105,14 @@ public final class Resurfacer implements AutoCloseable {
     return engine.catalogName();
   }
 
+  /**
+   * This catalog as {@code serve} maintains it: the same engine, executors (custom ones included)
+   * and lease as {@link #run}.
+   */
+  public dev.resurfacer.serve.ServedCatalog<IcebergTable> served() {
+    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom);
+  }
+
   public RunReport run(MaintenancePlan plan, Mode mode) {
     return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease).run(plan, mode);
   }
