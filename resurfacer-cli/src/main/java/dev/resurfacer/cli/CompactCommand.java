@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
@@ -38,7 +39,8 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
-      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
+      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes,
+          ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()));
     }
     CompactionOptions options = flags.toOptions();
     PrintWriter out = spec.commandLine().getOut();
@@ -51,8 +53,11 @@ final class CompactCommand implements Callable<Integer> {
         return Main.OK;
       }
       PrintWriter err = spec.commandLine().getErr();
-      CompactionResult result = Compaction.execute(open.table(), options, message -> {
-        if (!outputOptions.json()) {
+      Progress progress = ProgressDisplay.choose(ctx, outputOptions, false, err);
+      // on a terminal the bar says what the group lines would
+      boolean groupLines = !outputOptions.json() && !(progress instanceof TerminalProgress);
+      CompactionResult result = Compaction.execute(open.table(), options, progress, message -> {
+        if (groupLines) {
           err.println(message);
           err.flush();
         }

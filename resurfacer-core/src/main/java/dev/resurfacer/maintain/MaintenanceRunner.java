@@ -2,6 +2,7 @@ package dev.resurfacer.maintain;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.OperationResult;
 import dev.resurfacer.report.Outcome;
 import dev.resurfacer.report.RunReport;
@@ -36,8 +37,15 @@ public final class MaintenanceRunner<T> {
   private final Map<Class<?>, OperationExecutor<?, T>> executors;
   private final int parallel;
   private final Duration leaseTtl;
+  private final Progress progress;
 
   public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
+    this(engine, executors, parallel, leaseTtl, Progress.NONE);
+  }
+
+  /** @param progress told of every operation of every table as it finishes */
+  public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl,
+      Progress progress) {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
@@ -52,6 +60,7 @@ public final class MaintenanceRunner<T> {
     this.executors = Map.copyOf(byType);
     this.parallel = parallel;
     this.leaseTtl = leaseTtl;
+    this.progress = progress;
   }
 
   /** Per table, its operations in run order. Namespaces are expanded here; an unknown one is an error before anything runs. */
@@ -90,9 +99,11 @@ public final class MaintenanceRunner<T> {
       th.setDaemon(true);
       return th;
     });
-    try {
+    long operations = work.values().stream().mapToLong(List::size).sum();
+    try (Progress.Task task = progress.start("maintain " + engine.catalogName() + " (" + work.size() + (work.size() == 1 ? " table)" : " tables)"), "operations",
+        operations, Progress.UNKNOWN)) {
       List<Future<TableReport>> futures = new ArrayList<>();
-      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner))));
+      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner, task))));
       for (Future<TableReport> f : futures) {
         try {
           reports.add(f.get());
@@ -110,7 +121,22 @@ public final class MaintenanceRunner<T> {
         millisSince(t0), reports);
   }
 
-  private TableReport maintainTable(String table, List<Operation> ops, Mode mode, String owner) {
+  private TableReport maintainTable(String table, List<Operation> ops, Mode mode, String owner, Progress.Task task) {
+    int[] advanced = {0};
+    try {
+      return maintainTable(table, ops, mode, owner, () -> {
+        advanced[0]++;
+        task.advance(1, 0);
+      }, task);
+    } finally {
+      // a table that could not be opened or leased skips all its operations: they are behind us too
+      task.advance(ops.size() - advanced[0], 0);
+    }
+  }
+
+  /** @param operationDone called once an operation has its result */
+  private TableReport maintainTable(String table, List<Operation> ops, Mode mode, String owner, Runnable operationDone,
+      Progress.Task task) {
     long t0 = System.nanoTime();
     String catalog = engine.catalogName();
     T handle;
@@ -147,10 +173,13 @@ public final class MaintenanceRunner<T> {
       for (Operation op : ops) {
         if (tableOutcome == Outcome.FAILED || tableOutcome == Outcome.REFUSED) {
           results.add(skipped(op, "an earlier operation on this table " + tableOutcome.json()));
+          operationDone.run();
           continue;
         }
+        task.note(table + " " + op.name());
         OperationResult r = runOne(op, handle, mode);
         results.add(r);
+        operationDone.run();
         log(catalog, table, op.name(), r.outcome(), r.durationMs(), r.message());
         if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.REFUSED) {
           tableOutcome = r.outcome();

@@ -7,6 +7,7 @@ import dev.resurfacer.iceberg.health.TableHealth;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.TableStats;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,15 +24,25 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
   private final OrphanFences fences;
+  private final Progress progress;
 
-  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences) {
+  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
+    this.progress = progress;
   }
 
   IcebergEngine withFences(OrphanFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences);
+    return new IcebergEngine(catalog, clock, newFences, progress);
+  }
+
+  IcebergEngine withProgress(Progress newProgress) {
+    return new IcebergEngine(catalog, clock, fences, newProgress);
+  }
+
+  Progress progress() {
+    return progress;
   }
 
   @Override
@@ -93,7 +104,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all(fences);
+    return BuiltInExecutors.all(fences, progress);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.MaintenanceRunner;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.RunReport;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,7 +58,7 @@ public final class Resurfacer implements AutoCloseable {
    * this catalog lists; give {@link #orphanFences} to check more.
    */
   public static Resurfacer connect(Catalog catalog) {
-    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null), List.of(), 1, DEFAULT_LEASE);
+    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null, Progress.NONE), List.of(), 1, DEFAULT_LEASE);
   }
 
   /**
@@ -80,6 +81,11 @@ public final class Resurfacer implements AutoCloseable {
     return new Resurfacer(engine, custom, tables, lease);
   }
 
+  /** Where the run reports its tables and operations, and each operation its own work (nothing by default). */
+  public Resurfacer progress(Progress progress) {
+    return new Resurfacer(engine.withProgress(progress), custom, parallel, lease);
+  }
+
   public Resurfacer leaseDuration(Duration duration) {
     return new Resurfacer(engine, custom, parallel, duration);
   }
@@ -94,7 +100,7 @@ public final class Resurfacer implements AutoCloseable {
   }
 
   public RunReport run(MaintenancePlan plan, Mode mode) {
-    return new MaintenanceRunner<>(engine, custom, parallel, lease).run(plan, mode);
+    return new MaintenanceRunner<>(engine, custom, parallel, lease, engine.progress()).run(plan, mode);
   }
 
   @Override
