@@ -179,7 +179,7 @@ public final class Compaction {
     List<CompactionResult.Group> results = new ArrayList<>();
     Set<RewriteFileGroup> verified = new HashSet<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
-    Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + " groups)", "files",
+    Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + (groups.size() == 1 ? " group)" : " groups)"), "files",
         planned.plan().filesToRewrite(), planned.plan().bytesToRewrite());
     try {
       List<Future<CompactionResult.Group>> futures = new ArrayList<>();
