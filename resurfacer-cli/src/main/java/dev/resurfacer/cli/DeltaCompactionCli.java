@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
@@ -22,7 +23,7 @@ final class DeltaCompactionCli {
 
   private DeltaCompactionCli() {}
 
-  static int run(CommandSpec spec, DeltaTable table, CompactionFlags flags, OutputOptions output, boolean act) {
+  static int run(CommandSpec spec, DeltaTable table, CompactionFlags flags, OutputOptions output, boolean act, Progress progress) {
     CommandSpec flagSpec = spec.mixins().get("flags");
     for (OptionSpec o : flagSpec.options()) {
       if (!APPLICABLE.contains(o.longestName()) && spec.commandLine().getParseResult().hasMatchedOption(o.longestName())) {
@@ -40,7 +41,7 @@ final class DeltaCompactionCli {
       out.flush();
       return Main.OK;
     }
-    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC(), progress);
     out.println(output.json() ? Json.write(new ResultJson(PlanJson.of(result.plan()), result.committedVersions(),
         result.removedFiles(), result.removedBytes(), result.addedFiles(), result.addedBytes(), result.rows(), result.failedBins()))
         : render(result));

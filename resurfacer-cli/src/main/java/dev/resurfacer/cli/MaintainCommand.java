@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
@@ -83,6 +84,8 @@ final class MaintainCommand implements Callable<Integer> {
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     Policies policies = config.policies();
     List<CatalogConfig> catalogs = catalogs(config);
+    Progress progress = ProgressDisplay.choose(ctx, outputOptions, quiet, spec.commandLine().getErr());
+    ProgressDisplay.quietLogsUnder(progress);
     Mode mode = act.yes ? Mode.COMMIT : Mode.PREVIEW;
     Instant started = Instant.now();
     long t0 = System.nanoTime();
@@ -100,7 +103,7 @@ final class MaintainCommand implements Callable<Integer> {
         new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
     try {
       for (CatalogConfig c : catalogs) {
-        Resurfacer r = Resurfacer.connect(c).parallel(parallel).orphanFences(fences);
+        Resurfacer r = Resurfacer.connect(c).parallel(parallel).orphanFences(fences).progress(progress);
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {

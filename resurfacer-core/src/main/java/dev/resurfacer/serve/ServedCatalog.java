@@ -21,10 +21,18 @@ import java.util.List;
 public final class ServedCatalog<T> implements AutoCloseable {
   private final Engine<T> engine;
   private final List<OperationExecutor<?, T>> executors;
+  private final List<dev.resurfacer.engines.ExecutionEngine> executionEngines;
 
   public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors) {
+    this(engine, executors, List.of());
+  }
+
+  /** @param executionEngines engines other than local that a table's {@code engine:} policy may name */
+  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
+      List<dev.resurfacer.engines.ExecutionEngine> executionEngines) {
     this.engine = engine;
     this.executors = List.copyOf(executors);
+    this.executionEngines = List.copyOf(executionEngines);
   }
 
   public String name() {
@@ -45,7 +53,7 @@ public final class ServedCatalog<T> implements AutoCloseable {
    */
   public TableReport maintain(String table, TablePolicy policy, List<String> operations, Duration lease) {
     Maintain m = Maintain.fromPolicy(table, operations.isEmpty() ? policy : only(policy, operations));
-    return new MaintenanceRunner<>(engine, executors, 1, lease).run(new MaintenancePlan(List.of(m)), Mode.COMMIT).tables().get(0);
+    return new MaintenanceRunner<>(engine, executors, executionEngines, 1, lease, dev.resurfacer.progress.Progress.NONE).run(new MaintenancePlan(List.of(m)), Mode.COMMIT).tables().get(0);
   }
 
   static TablePolicy only(TablePolicy p, List<String> ops) {

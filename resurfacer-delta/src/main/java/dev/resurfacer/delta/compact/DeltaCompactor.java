@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
@@ -57,11 +58,21 @@ public final class DeltaCompactor {
   }
 
   public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock) {
-    return execute(table, options, clock, () -> {});
+    return execute(table, options, clock, () -> {}, Progress.NONE);
+  }
+
+  /** As {@link #execute(DeltaTable, CompactionOptions, Clock)}, telling {@code progress} of each bin as it is done. */
+  public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Progress progress) {
+    return execute(table, options, clock, () -> {}, progress);
+  }
+
+  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
+    return execute(table, options, clock, beforeCommit, Progress.NONE);
   }
 
   /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
-  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
+  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
+      Progress progress) {
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
     Engine engine = table.engine();
@@ -78,7 +89,10 @@ public final class DeltaCompactor {
     List<Long> versions = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     long removedFiles = 0, removedBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
+    Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
+        plan.inputBytes());
     for (CompactionPlan.Bin bin : plan.bins()) {
+      task.note(describe(bin));
       Map<String, String> metrics = new LinkedHashMap<>();
       // written against the version read; committed (below) on the newest version once the inputs are
       // known untouched since, so the bins of one run do not collide with each other's commits
@@ -151,7 +165,9 @@ public final class DeltaCompactor {
         deleteQuietly(written);
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
+      task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
     }
+    task.close();
     return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
   }
 

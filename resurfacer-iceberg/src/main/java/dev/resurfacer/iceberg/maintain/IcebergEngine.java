@@ -8,6 +8,7 @@ import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.TableStats;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,20 +26,30 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final Clock clock;
   private final OrphanFences fences;
   private final SignalReader signals;
+  private final Progress progress;
 
-  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences) {
-    this(catalog, clock, fences, new SignalReader());
+  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, Progress progress) {
+    this(catalog, clock, fences, new SignalReader(), progress);
   }
 
-  private IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, SignalReader signals) {
+  private IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, SignalReader signals, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
     this.signals = signals;
+    this.progress = progress;
   }
 
   IcebergEngine withFences(OrphanFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences, signals);
+    return new IcebergEngine(catalog, clock, newFences, signals, progress);
+  }
+
+  IcebergEngine withProgress(Progress newProgress) {
+    return new IcebergEngine(catalog, clock, fences, signals, newProgress);
+  }
+
+  Progress progress() {
+    return progress;
   }
 
   @Override
@@ -115,7 +126,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all(fences);
+    return BuiltInExecutors.all(fences, progress);
   }
 
   @Override
