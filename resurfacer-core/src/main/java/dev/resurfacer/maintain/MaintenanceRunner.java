@@ -54,6 +54,11 @@ public final class MaintenanceRunner<T> {
     this.leaseTtl = leaseTtl;
   }
 
+  /** Whether an executor is registered for {@code operation}: what a policy's operations are filtered by for this format. */
+  public boolean supports(Operation operation) {
+    return executors.containsKey(operation.getClass());
+  }
+
   /** Per table, its operations in run order. Namespaces are expanded here; an unknown one is an error before anything runs. */
   Map<String, List<Operation>> resolve(MaintenancePlan plan) {
     Map<String, Map<String, Operation>> byTable = new LinkedHashMap<>();

@@ -30,7 +30,10 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       "expire", Set.of("enabled", "older-than", "retain-last"),
       "remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention"),
       "remove-dangling-deletes", Set.of("enabled"),
-      "rewrite-manifests", Set.of("enabled"));
+      "rewrite-manifests", Set.of("enabled"),
+      "vacuum", Set.of("enabled", "retention"),
+      "checkpoint", Set.of("enabled"),
+      "cleanup-log", Set.of("enabled", "retention"));
 
   private static final Map<String, String> SIZE_OPTIONS = Map.of(
       "target-file-size", "target-file-size-bytes",
@@ -83,7 +86,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
     switch (key) {
       case "enabled" -> out.put(key, check.bool(v, keyPath));
-      case "older-than", "quarantine-retention" -> out.put(key, check.duration(v, keyPath));
+      case "older-than", "quarantine-retention", "retention" -> out.put(key, check.duration(v, keyPath));
       case "quarantine" -> out.put(key, check.bool(v, keyPath));
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {

@@ -93,8 +93,17 @@ public final class Resurfacer implements AutoCloseable {
     return engine.catalogName();
   }
 
+  /** Whether Iceberg tables have {@code operation} (expire does; vacuum does not): what a policy is filtered by. */
+  public boolean supports(dev.resurfacer.maintain.Operation operation) {
+    return runner().supports(operation);
+  }
+
   public RunReport run(MaintenancePlan plan, Mode mode) {
-    return new MaintenanceRunner<>(engine, custom, parallel, lease).run(plan, mode);
+    return runner().run(plan, mode);
+  }
+
+  private MaintenanceRunner<IcebergTable> runner() {
+    return new MaintenanceRunner<>(engine, custom, parallel, lease);
   }
 
   @Override
