@@ -36,7 +36,7 @@ final class DeltaExecutors {
   }
 
   /**
-   * Delta compaction reads {@code target-file-size-bytes} and {@code delete-ratio-threshold} of the
+   * Delta compaction reads the strategy (binpack or zorder with its columns), {@code target-file-size-bytes} and {@code delete-ratio-threshold} of the
    * compaction options; the other (Iceberg rewrite) options have no Delta meaning and are not read,
    * so one {@code defaults:} section can serve both formats.
    */
@@ -46,10 +46,13 @@ final class DeltaExecutors {
         ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
     double ratio = o.containsKey("delete-ratio-threshold")
         ? Double.parseDouble(o.get("delete-ratio-threshold")) : CompactionOptions.DEFAULT_DELETED_ROW_RATIO;
-    if (!op.strategy().equals("binpack")) {
-      throw new UsageException("compaction strategy " + op.strategy() + " is not available for Delta tables on this build (binpack only)");
-    }
-    return new CompactionOptions(target, ratio);
+    CompactionOptions options = new CompactionOptions(target, ratio);
+    return switch (op.strategy()) {
+      case "binpack" -> options;
+      case "zorder" -> options.zOrder(java.util.Arrays.stream(op.orderBy().split(",")).map(String::trim).toList());
+      default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
+          + "zorder; Delta tables have no declared sort order)");
+    };
   }
 
   record CompactExecutor(Clock clock) implements OperationExecutor<Compact, DeltaTable> {
