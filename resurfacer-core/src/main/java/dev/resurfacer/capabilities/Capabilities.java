@@ -33,7 +33,7 @@ public final class Capabilities {
         new Capability("upgrade --format-version", Status.WORKS, "core metadata upgrade (v1/v2 -> v2/v3) through the catalog's atomic swap; preview lists the consequences; downgrades refused"),
         new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
         new Capability("maintain", Status.WORKS,
-            "every table of every configured catalog by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
+            "every table of every configured catalog (Iceberg and Delta) by its policy, in design order; one failure does not stop the rest; table lease against overlapping runs"),
         new Capability("serve", Status.WORKS,
             "triggers from metadata on an interval run the table's policy; concurrency limit, min interval, backoff, lease; "
                 + "SQLite/Postgres run history (kill -9 shows interrupted); /metrics, /healthz, dashboard; loopback or token"),
@@ -50,7 +50,10 @@ public final class Capabilities {
             "bin-pack per partition into delta.targetFileSize (100MB default), DV purge over 0.3; Kernel read/write, content-verified; OPTIMIZE, dataChange=false"),
         new Capability("Delta: checkpoint / cleanup-log", Status.WORKS,
             "Kernel checkpoint (refused while unexpired tombstones precede the newest checkpoint); log entries before an old checkpoint"),
-        new Capability("Delta: z-order, --where, maintain", Status.NOT_YET, "bin-pack only; maintain runs Iceberg catalogs only"),
+        new Capability("Delta: maintain, policies, library", Status.WORKS,
+            "one run and report with Iceberg; compact, vacuum, checkpoint, cleanup-log by policy; namespace globs; lease file with atomic create"),
+        new Capability("Delta: z-order, --where", Status.WORKS,
+            "same z-value as Iceberg's (ZKeys), each partition one sorted bin in the heap; --where on partition columns; clustered tables bin-pack only"),
         new Capability("Delta: s3:// tables", Status.NOT_YET, "local paths and file: URIs only"),
         new Capability("Delta: compact on column mapping, row tracking, type widening, variant", Status.REFUSED,
             "Kernel 4.4.0 cannot write column-mapped tables; the others need their own handling"));

@@ -91,6 +91,11 @@ public final class MaintenanceRunner<T> {
     this.progress = progress;
   }
 
+  /** Whether an executor is registered for {@code operation}: what a policy's operations are filtered by for this format. */
+  public boolean supports(Operation operation) {
+    return executors.containsKey(operation.getClass());
+  }
+
   /**
    * Per table, its operations in run order with who runs each. Namespaces are expanded here; an unknown
    * namespace, operation or engine is an error before anything runs.

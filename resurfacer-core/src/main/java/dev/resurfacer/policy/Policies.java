@@ -86,6 +86,8 @@ public final class Policies {
     });
     Map<String, Object> e = m.getOrDefault("expire", Map.of());
     Map<String, Object> o = m.getOrDefault("remove-orphans", Map.of());
+    Map<String, Object> v = m.getOrDefault("vacuum", Map.of());
+    Map<String, Object> l = m.getOrDefault("cleanup-log", Map.of());
     String strategy = (String) c.getOrDefault("strategy", b.compact().strategy());
     String order = null;
     if (strategy.equals("sort") && c.get("sort-by") instanceof PolicyLayer.Order sortBy) {
@@ -106,6 +108,9 @@ public final class Policies {
             (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention())),
         new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
         new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)),
+        new TablePolicy.Vacuum(flag(v, b.vacuum().enabled()), (Duration) v.getOrDefault("retention", b.vacuum().retention())),
+        new TablePolicy.Checkpoint(flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
+        new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration) l.getOrDefault("retention", b.cleanupLog().retention())),
         (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of()).getOrDefault(PolicyLayer.ENGINE, b.engine()));
   }
 

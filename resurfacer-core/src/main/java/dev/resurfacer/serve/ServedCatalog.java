@@ -52,8 +52,11 @@ public final class ServedCatalog<T> implements AutoCloseable {
    * those (each with the policy's settings, even where the policy switches it off for scheduled runs).
    */
   public TableReport maintain(String table, TablePolicy policy, List<String> operations, Duration lease) {
-    Maintain m = Maintain.fromPolicy(table, operations.isEmpty() ? policy : only(policy, operations));
-    return new MaintenanceRunner<>(engine, executors, executionEngines, 1, lease, dev.resurfacer.progress.Progress.NONE).run(new MaintenancePlan(List.of(m)), Mode.COMMIT).tables().get(0);
+    MaintenanceRunner<T> runner = new MaintenanceRunner<>(engine, executors, executionEngines, 1, lease,
+        dev.resurfacer.progress.Progress.NONE);
+    // a policy names the operations of both formats; the table gets its own format's
+    Maintain m = Maintain.fromPolicy(table, operations.isEmpty() ? policy : only(policy, operations)).retainOnly(runner::supports);
+    return runner.run(new MaintenancePlan(List.of(m)), Mode.COMMIT).tables().get(0);
   }
 
   static TablePolicy only(TablePolicy p, List<String> ops) {
@@ -63,7 +66,11 @@ public final class ServedCatalog<T> implements AutoCloseable {
         new TablePolicy.RemoveOrphans(ops.contains("remove-orphans"), p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
             p.removeOrphans().quarantineRetention()),
         new TablePolicy.RemoveDanglingDeletes(ops.contains("remove-dangling-deletes")),
-        new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests")));
+        new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests")),
+        new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention()),
+        new TablePolicy.Checkpoint(ops.contains("checkpoint")),
+        new TablePolicy.CleanupLog(ops.contains("cleanup-log"), p.cleanupLog().retention()),
+        p.engine());
   }
 
   @Override

@@ -103,11 +103,17 @@ public final class DeltaCompactor {
       ContentFingerprint in = new ContentFingerprint();
       List<DataFileStatus> written = new ArrayList<>();
       try {
+        if (plan.zOrdered()) {
+          refuseBinBeyondHeap(bin);
+        }
         CloseableIterator<FilteredColumnarBatch> logical = liveRows(engine, scanState, bin, scanFiles)
             .map(b -> {
               in.add(b.getData(), b.getSelectionVector(), dataColumns);
               return b;
             });
+        if (plan.zOrdered()) {
+          logical = ZOrder.sorted(logical, plan.zOrderColumns());
+        }
         var context = Transaction.getWriteContext(engine, txnState, partition);
         try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
             Transaction.transformLogicalData(engine, txnState, logical, partition), context.getStatisticsColumns())) {
@@ -146,7 +152,8 @@ public final class DeltaCompactor {
         metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
         Snapshot latest = TableManager.loadSnapshot(table.uri())
             .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
-                Map.of("predicate", "[]", "auto", "false", "zOrderBy", "[]", "clusterBy", "[]"), () -> metrics))
+                Map.of("predicate", jsonArray(options.where().all() ? List.of() : List.of(options.where().text())), "auto", "false",
+                    "zOrderBy", jsonArray(plan.zOrderColumns()), "clusterBy", "[]"), () -> metrics))
             .build(engine);
         // checked after the newest snapshot is loaded: every commit it includes has been looked at
         Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
@@ -169,6 +176,31 @@ public final class DeltaCompactor {
     }
     task.close();
     return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+  }
+
+  /**
+   * The Kernel runner holds a z-order bin's decoded rows in the heap to sort them; Parquet expands
+   * several times when decoded, so a bin above an eighth of the heap fails before anything is read.
+   */
+  private static void refuseBinBeyondHeap(CompactionPlan.Bin bin) {
+    long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
+    long limit = Runtime.getRuntime().maxMemory() / 8;
+    if (bytes > limit) {
+      throw new IllegalStateException("z-order of " + bytes + " bytes of Parquet in one partition exceeds what the in-heap runner "
+          + "sorts (" + limit + " bytes, an eighth of the heap); narrow it with --where or give the JVM more heap");
+    }
+  }
+
+  /** A JSON array of strings, as commitInfo's operation parameters carry them. */
+  static String jsonArray(List<String> values) {
+    StringBuilder b = new StringBuilder("[");
+    for (String v : values) {
+      if (b.length() > 1) {
+        b.append(',');
+      }
+      b.append('"').append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+    return b.append(']').toString();
   }
 
   private static Map<String, Row> scanFileRows(Engine engine, Scan scan) {

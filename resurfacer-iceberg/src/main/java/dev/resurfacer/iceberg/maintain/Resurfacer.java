@@ -119,8 +119,17 @@ public final class Resurfacer implements AutoCloseable {
     return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines);
   }
 
+  /** Whether Iceberg tables have {@code operation} (expire does; vacuum does not): what a policy is filtered by. */
+  public boolean supports(dev.resurfacer.maintain.Operation operation) {
+    return runner().supports(operation);
+  }
+
   public RunReport run(MaintenancePlan plan, Mode mode) {
-    return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease, engine.progress()).run(plan, mode);
+    return runner().run(plan, mode);
+  }
+
+  private MaintenanceRunner<IcebergTable> runner() {
+    return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease, engine.progress());
   }
 
   @Override
