@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
       RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
       CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
-      DoctorCommand.class, DemoCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
+      DoctorCommand.class, DemoCommand.class, CompletionCommand.class, CompleteTablesCommand.class, CommandLine.HelpCommand.class},
     footer = {"%nExamples:",
       "  resurfacer demo                       # the whole story on a demo table",
       "  resurfacer describe shop.orders       # a table's health",
