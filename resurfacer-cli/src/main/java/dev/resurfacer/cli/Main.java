@@ -47,6 +47,7 @@ import picocli.CommandLine.Command;
       DoctorCommand.class,
       DemoCommand.class,
       CompletionCommand.class,
+      CompleteTablesCommand.class,
       CommandLine.HelpCommand.class},
     footer = {"%nExamples:",
       "  resurfacer demo                       # the whole story on a demo table",
