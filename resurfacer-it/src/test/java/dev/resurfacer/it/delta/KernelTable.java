@@ -1,6 +1,7 @@
 package dev.resurfacer.it.delta;
 
 import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.kernel.VectorBatch;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -71,7 +72,7 @@ final class KernelTable {
         ids[i] = from + i;
         vs[i] = "v" + (from + i);
       }
-      ColumnarBatch batch = new Batch(new ColumnVector[] {new Longs(ids), new Strings(vs)}, n);
+      ColumnarBatch batch = new VectorBatch(SCHEMA, new ColumnVector[] {new Longs(ids), new Strings(vs)}, n);
       CloseableIterator<FilteredColumnarBatch> data = KernelIterators.of(List.of(new FilteredColumnarBatch(batch, Optional.empty())));
       var context = Transaction.getWriteContext(engine, state, Map.of());
       CloseableIterator<DataFileStatus> files = engine.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
@@ -122,23 +123,6 @@ final class KernelTable {
     }
     out.sort(null);
     return out;
-  }
-
-  private record Batch(ColumnVector[] vectors, int size) implements ColumnarBatch {
-    @Override
-    public StructType getSchema() {
-      return SCHEMA;
-    }
-
-    @Override
-    public ColumnVector getColumnVector(int ordinal) {
-      return vectors[ordinal];
-    }
-
-    @Override
-    public int getSize() {
-      return size;
-    }
   }
 
   private record Longs(long[] values) implements ColumnVector {
