@@ -3,6 +3,7 @@ package dev.resurfacer.delta.compact;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.kernel.VectorBatch;
 import dev.resurfacer.zorder.ZKeys;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
@@ -170,54 +171,12 @@ final class ZOrder {
           }
           vectors[c] = new Gathered(outSchema.at(c).getDataType(), sources, batch, row);
         }
-        return new FilteredColumnarBatch(new Batch(outSchema, vectors, n), Optional.empty());
+        return new FilteredColumnarBatch(new VectorBatch(outSchema, vectors, n), Optional.empty());
       }
 
       @Override
       public void close() {}
     };
-  }
-
-  private record Batch(StructType schema, ColumnVector[] vectors, int size) implements ColumnarBatch {
-    @Override
-    public StructType getSchema() {
-      return schema;
-    }
-
-    @Override
-    public ColumnVector getColumnVector(int ordinal) {
-      return vectors[ordinal];
-    }
-
-    @Override
-    public int getSize() {
-      return size;
-    }
-
-    // Kernel's write path reshapes batches (partition columns dropped, schema renamed): the interface's defaults refuse that
-
-    @Override
-    public ColumnarBatch withNewColumn(int ordinal, StructField field, ColumnVector vector) {
-      List<StructField> fields = new ArrayList<>(schema.fields());
-      fields.add(ordinal, field);
-      List<ColumnVector> all = new ArrayList<>(Arrays.asList(vectors));
-      all.add(ordinal, vector);
-      return new Batch(new StructType(fields), all.toArray(ColumnVector[]::new), size);
-    }
-
-    @Override
-    public ColumnarBatch withDeletedColumnAt(int ordinal) {
-      List<StructField> fields = new ArrayList<>(schema.fields());
-      fields.remove(ordinal);
-      List<ColumnVector> all = new ArrayList<>(Arrays.asList(vectors));
-      all.remove(ordinal);
-      return new Batch(new StructType(fields), all.toArray(ColumnVector[]::new), size);
-    }
-
-    @Override
-    public ColumnarBatch withNewSchema(StructType newSchema) {
-      return new Batch(newSchema, vectors, size);
-    }
   }
 
   /** Row i is row {@code row[i]} of {@code sources[batch[i]]}; nested columns gather their children the same way. */
