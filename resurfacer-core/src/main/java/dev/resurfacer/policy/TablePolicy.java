@@ -17,15 +17,32 @@ public record TablePolicy(
     Expire expire,
     RemoveOrphans removeOrphans,
     RemoveDanglingDeletes removeDanglingDeletes,
-    RewriteManifests rewriteManifests) {
+    RewriteManifests rewriteManifests,
+    ApplyRetention applyRetention,
+    Condense condense,
+    RewritePositionDeletes rewritePositionDeletes,
+    ConvertEqualityDeletes convertEqualityDeletes,
+    ComputeStats computeStats,
+    ComputePartitionStats computePartitionStats) {
 
-  /** Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a 3-day orphan guard). */
+  /**
+   * The reclaiming operations on, with the engines' own defaults (Spark's option defaults, table
+   * properties, a 3-day orphan guard); the operations that change a table's layout, properties or
+   * delete representation, or read every row (retention, condense, delete conversions, statistics)
+   * only when a policy enables them.
+   */
   public static final TablePolicy BUILT_IN = new TablePolicy(
       new Compact(true, "binpack", null, Map.of()),
       new Expire(true, null, null),
       new RemoveOrphans(true, Duration.ofDays(3), false, Duration.ofDays(7)),
       new RemoveDanglingDeletes(true),
-      new RewriteManifests(true));
+      new RewriteManifests(true),
+      new ApplyRetention(false, 100, true),
+      new Condense(false, "month", Duration.ofDays(90)),
+      new RewritePositionDeletes(false, Map.of()),
+      new ConvertEqualityDeletes(false),
+      new ComputeStats(false, java.util.List.of()),
+      new ComputePartitionStats(false));
 
   /**
    * @param strategy {@code binpack}, {@code sort} or {@code zorder}
@@ -51,4 +68,28 @@ public record TablePolicy(
   public record RemoveDanglingDeletes(boolean enabled) {}
 
   public record RewriteManifests(boolean enabled) {}
+
+  /** @param keep metadata.json versions kept in the log ({@code write.metadata.previous-versions-max}) */
+  public record ApplyRetention(boolean enabled, int keep, boolean deleteAfterCommit) {}
+
+  /** @param to {@code day}, {@code month} or {@code year} */
+  public record Condense(boolean enabled, String to, Duration olderThan) {}
+
+  /** @param options by Spark's {@code rewrite_position_delete_files} names (format v2 tables) */
+  public record RewritePositionDeletes(boolean enabled, Map<String, String> options) {
+    public RewritePositionDeletes {
+      options = Map.copyOf(options);
+    }
+  }
+
+  public record ConvertEqualityDeletes(boolean enabled) {}
+
+  /** @param columns columns to sketch; empty for every primitive top-level column */
+  public record ComputeStats(boolean enabled, java.util.List<String> columns) {
+    public ComputeStats {
+      columns = java.util.List.copyOf(columns);
+    }
+  }
+
+  public record ComputePartitionStats(boolean enabled) {}
 }

@@ -93,7 +93,9 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all(fences);
+    List<OperationExecutor<?, IcebergTable>> all = new java.util.ArrayList<>(BuiltInExecutors.all(fences));
+    all.addAll(LayoutExecutors.all());
+    return List.copyOf(all);
   }
 
   @Override
