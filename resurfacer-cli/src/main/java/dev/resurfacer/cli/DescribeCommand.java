@@ -82,6 +82,12 @@ final class DescribeCommand implements Callable<Integer> {
       line(b, "metadata bytes", h.metadataBytes() < 0 ? "unknown"
           : bytes(h.metadataBytes()) + " (" + ratio(h.metadataBytes(), h.dataBytes()) + " of data bytes)");
       line(b, "properties", h.maintenanceProperties().isEmpty() ? "(defaults)" : h.maintenanceProperties().toString());
+      line(b, "statistics", h.statistics().isEmpty() ? "none" : h.statistics().size() + " files");
+      for (TableHealth.Statistics st : h.statistics()) {
+        b.append(String.format(java.util.Locale.ROOT, "  %-9s snapshot %d%s, %s, %s%n", st.kind(), st.snapshotId(),
+            st.current() ? " (current)" : "", bytes(st.bytes()), st.path()));
+        st.blobs().forEach(blob -> b.append("    ").append(blob).append(System.lineSeparator()));
+      }
       return b.toString().stripTrailing();
     }
 

@@ -36,6 +36,8 @@ import picocli.CommandLine.Command;
       RewritePositionDeletesCommand.class,
       ConvertEqualityDeletesCommand.class,
       UpgradeCommand.class,
+      ComputeStatsCommand.class,
+      ComputePartitionStatsCommand.class,
       ApplyRetentionCommand.class,
       VacuumCommand.class,
       CheckpointCommand.class,

@@ -62,6 +62,9 @@ final class PolicyCommand implements Callable<Integer> {
     compact.put("strategy", p.compact().strategy());
     compact.put("order", p.compact().orderBy());
     compact.put("options", new java.util.TreeMap<>(p.compact().options()));
+    ops.put("apply-retention", Map.of("enabled", p.applyRetention().enabled(), "keep", p.applyRetention().keep(),
+        "delete-after-commit", p.applyRetention().deleteAfterCommit()));
+    ops.put("condense", Map.of("enabled", p.condense().enabled(), "to", p.condense().to(), "older-than", duration(p.condense().olderThan())));
     ops.put("compact", compact);
     if (delta) {
       Map<String, Object> vacuum = new LinkedHashMap<>();
@@ -76,7 +79,12 @@ final class PolicyCommand implements Callable<Integer> {
       return document(e, "delta", ops);
     }
     ops.put("remove-dangling-deletes", Map.of("enabled", p.removeDanglingDeletes().enabled()));
+    ops.put("convert-equality-deletes", Map.of("enabled", p.convertEqualityDeletes().enabled()));
+    ops.put("rewrite-position-deletes", Map.of("enabled", p.rewritePositionDeletes().enabled(),
+        "options", new java.util.TreeMap<>(p.rewritePositionDeletes().options())));
     ops.put("rewrite-manifests", Map.of("enabled", p.rewriteManifests().enabled()));
+    ops.put("compute-stats", Map.of("enabled", p.computeStats().enabled(), "columns", p.computeStats().columns()));
+    ops.put("compute-partition-stats", Map.of("enabled", p.computePartitionStats().enabled()));
     Map<String, Object> expire = new LinkedHashMap<>();
     expire.put("enabled", p.expire().enabled());
     expire.put("older-than", duration(p.expire().olderThan()));
@@ -110,6 +118,9 @@ final class PolicyCommand implements Callable<Integer> {
     b.append(e.table()).append(delta ? " (delta)" : "").append("  matched: ")
         .append(e.matched().isEmpty() ? "(defaults only)" : String.join(", ", e.matched()))
         .append("  (operations run in this order)\n");
+    b.append(line("apply-retention", p.applyRetention().enabled(), "keep " + p.applyRetention().keep()
+        + (p.applyRetention().deleteAfterCommit() ? ", delete after commit" : ", keep trimmed files")));
+    b.append(line("condense", p.condense().enabled(), "to " + p.condense().to() + ", older-than " + Durations.format(p.condense().olderThan())));
     b.append(line("compact", p.compact().enabled(), "strategy " + p.compact().strategy()
         + (p.compact().orderBy() == null ? "" : " (" + p.compact().orderBy() + ")")
         + (p.compact().options().isEmpty() ? (delta ? ", the table's delta.targetFileSize" : ", Spark's option defaults")
@@ -123,7 +134,13 @@ final class PolicyCommand implements Callable<Integer> {
       return b.toString().stripTrailing();
     }
     b.append(line("remove-dangling-deletes", p.removeDanglingDeletes().enabled(), ""));
+    b.append(line("convert-equality-deletes", p.convertEqualityDeletes().enabled(), ""));
+    b.append(line("rewrite-position-deletes", p.rewritePositionDeletes().enabled(),
+        p.rewritePositionDeletes().options().isEmpty() ? "" : new java.util.TreeMap<>(p.rewritePositionDeletes().options()).toString()));
     b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), ""));
+    b.append(line("compute-stats", p.computeStats().enabled(),
+        p.computeStats().columns().isEmpty() ? "every primitive column" : String.join(", ", p.computeStats().columns())));
+    b.append(line("compute-partition-stats", p.computePartitionStats().enabled(), ""));
     b.append(line("expire", p.expire().enabled(), "older-than "
         + (p.expire().olderThan() == null ? "table property (history.expire.max-snapshot-age-ms)" : Durations.format(p.expire().olderThan()))
         + ", retain-last " + (p.expire().retainLast() == null ? "table property (history.expire.min-snapshots-to-keep)" : p.expire().retainLast())));

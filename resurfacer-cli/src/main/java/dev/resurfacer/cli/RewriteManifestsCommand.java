@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "rewrite-manifests",
-    footer = {"%nExamples:", "  resurfacer rewrite-manifests shop.orders", "  resurfacer rewrite-manifests shop.orders --yes"}, description = {
+    footer = {"%nExamples:", "  resurfacer rewrite-manifests shop.orders", "  resurfacer rewrite-manifests shop.orders --yes", "  resurfacer rewrite-manifests shop.orders --sort-by day --yes"}, description = {
     "Regroup data manifests by partition (Iceberg core RewriteManifests), honouring commit.manifest.target-size-bytes.",
     "Metadata only: data files, snapshot ids and sequence numbers are kept."})
 final class RewriteManifestsCommand implements Callable<Integer> {
@@ -28,6 +28,10 @@ final class RewriteManifestsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
+  @picocli.CommandLine.Option(names = "--sort-by", split = ",", paramLabel = "FIELD",
+      description = "Cluster manifests by these partition fields, in order (default: the whole partition).")
+  java.util.List<String> sortBy = new java.util.ArrayList<>();
+
   RewriteManifestsCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -40,8 +44,8 @@ final class RewriteManifestsCommand implements Callable<Integer> {
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       ManifestRewriteResult result = actOptions.yes
-          ? ManifestRewriter.rewrite(tableName, open.table())
-          : ManifestRewriter.preview(tableName, open.table());
+          ? ManifestRewriter.rewrite(tableName, open.table(), sortBy)
+          : ManifestRewriter.preview(tableName, open.table(), sortBy);
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(result) : render(result, actOptions.yes));
       out.flush();

@@ -94,6 +94,30 @@ class V3StatsCliTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
   }
 
+  @Test
+  void computeStatsAndPartitionStatsShowInDescribe() {
+    State before = state();
+    CliRun preview = run("compute-stats", "shop.orders", "--columns", "id,day");
+    assertThat(preview.out()).contains("would estimate distinct values of id, day").contains("preview only");
+    assertThat(state()).isEqualTo(before);
+    assertThat(run("compute-stats", "shop.orders", "--columns", "nope").exitCode()).isEqualTo(Main.USAGE);
+
+    CliRun stats = run("compute-stats", "shop.orders", "--yes");
+    assertThat(stats.exitCode()).as(stats.err()).isZero();
+    // 40 rows, two deleted by position and one by equality: 37 distinct ids, 2 days
+    assertThat(stats.out()).containsPattern("id\\s+ndv 37").containsPattern("day\\s+ndv 2").contains("statistics for snapshot");
+    CliRun partitions = run("compute-partition-stats", "shop.orders", "--yes");
+    assertThat(partitions.exitCode()).as(partitions.err()).isZero();
+    assertThat(run("compute-partition-stats", "shop.orders", "--yes").out()).contains("already in");
+
+    CliRun describe = run("describe", "shop.orders");
+    table.refresh();
+    assertThat(describe.out()).contains("statistics         2 files")
+        .contains("table     snapshot " + table.currentSnapshot().snapshotId() + " (current)")
+        .contains("partition snapshot " + table.currentSnapshot().snapshotId() + " (current)")
+        .contains("apache-datasketches-theta-v1 [1] {ndv=37}");
+  }
+
   int formatVersion() {
     table.refresh();
     return ((HasTableOperations) table).operations().current().formatVersion();

@@ -52,14 +52,32 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
   /** Every operation the policy enables, with its settings. */
   public static Maintain fromPolicy(String table, TablePolicy p) {
     Maintain m = table(table).engine(p.engine());
+    if (p.applyRetention().enabled()) {
+      m = m.then(new ApplyRetention(p.applyRetention().keep(), p.applyRetention().deleteAfterCommit()));
+    }
+    if (p.condense().enabled()) {
+      m = m.then(new Condense(p.condense().to(), p.condense().olderThan()));
+    }
     if (p.compact().enabled()) {
       m = m.then(new Compact(p.compact().strategy(), p.compact().orderBy(), p.compact().options()));
     }
     if (p.removeDanglingDeletes().enabled()) {
       m = m.removeDanglingDeletes();
     }
+    if (p.convertEqualityDeletes().enabled()) {
+      m = m.then(new ConvertEqualityDeletes());
+    }
+    if (p.rewritePositionDeletes().enabled()) {
+      m = m.then(new RewritePositionDeletes(p.rewritePositionDeletes().options()));
+    }
     if (p.rewriteManifests().enabled()) {
       m = m.rewriteManifests();
+    }
+    if (p.computeStats().enabled()) {
+      m = m.then(new ComputeStats(p.computeStats().columns()));
+    }
+    if (p.computePartitionStats().enabled()) {
+      m = m.then(new ComputePartitionStats());
     }
     if (p.expire().enabled()) {
       m = m.then(new ExpireSnapshots(p.expire().olderThan(), p.expire().retainLast()));
@@ -147,6 +165,32 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
 
   public Maintain removeOrphans(Duration olderThan) {
     return then(new RemoveOrphans(olderThan));
+  }
+
+  public Maintain applyRetention(int keep) {
+    return then(new ApplyRetention(keep, true));
+  }
+
+  /** @param to {@code day}, {@code month} or {@code year} */
+  public Maintain condense(String to, Duration olderThan) {
+    return then(new Condense(to, olderThan));
+  }
+
+  public Maintain rewritePositionDeletes() {
+    return then(new RewritePositionDeletes(Map.of()));
+  }
+
+  public Maintain convertEqualityDeletes() {
+    return then(new ConvertEqualityDeletes());
+  }
+
+  /** Distinct-value sketches for {@code columns}, or every primitive top-level column when none are named. */
+  public Maintain computeStats(String... columns) {
+    return then(new ComputeStats(List.of(columns)));
+  }
+
+  public Maintain computePartitionStats() {
+    return then(new ComputePartitionStats());
   }
 
   /** Adds any operation, built-in or custom. */

@@ -4,20 +4,30 @@ package dev.resurfacer.maintain;
  * One maintenance step on one table. The built-in set is closed (records in this package); anything
  * else is a {@link CustomOperation} run by an {@link OperationExecutor} registered with the runner.
  *
- * <p>{@link #order()} places the step within a table's run: compaction supersedes files, dangling
- * deletes and manifests are tidied next, expiry then frees superseded files, and orphan removal
- * sweeps what nothing ever referenced. Delta tables: compaction, then vacuum (Delta's expiry and
- * orphan removal in one), then a checkpoint, and log cleanup last, since it needs a checkpoint to keep.
- * Each format runs the operations it has executors for. Steps with equal order keep the order they
- * were declared in.
+ * <p>{@link #order()} places the step within a table's run: retention → condense → compact → deletes →
+ * manifests → stats → expire → orphans. Retention settings come first so every later commit honours
+ * them; condensing and compaction supersede files; delete files are tidied (dangling ones dropped,
+ * equality deletes resolved, position deletes compacted or turned into vectors) and manifests
+ * regrouped next; statistics then describe the final snapshot; expiry frees what was superseded, and
+ * orphan removal sweeps what nothing ever referenced. Delta tables: compaction, then vacuum (Delta's
+ * expiry and orphan removal in one), then a checkpoint, and log cleanup last, since it needs a
+ * checkpoint to keep. Each format runs the operations it has executors for. Steps with equal order
+ * keep the order they were declared in.
  */
 public sealed interface Operation
-    permits Compact, RemoveDanglingDeletes, RewriteManifests, ExpireSnapshots, RemoveOrphans, Vacuum, Checkpoint, CleanupLog,
-    CustomOperation {
+    permits ApplyRetention, Condense, Compact, RemoveDanglingDeletes, ConvertEqualityDeletes, RewritePositionDeletes,
+        RewriteManifests, ComputeStats, ComputePartitionStats, ExpireSnapshots, RemoveOrphans, Vacuum, Checkpoint, CleanupLog,
+        CustomOperation {
 
+  int APPLY_RETENTION = 100;
+  int CONDENSE = 200;
   int COMPACT = 300;
   int REMOVE_DANGLING_DELETES = 400;
+  int CONVERT_EQUALITY_DELETES = 420;
+  int REWRITE_POSITION_DELETES = 440;
   int REWRITE_MANIFESTS = 500;
+  int COMPUTE_STATS = 550;
+  int COMPUTE_PARTITION_STATS = 560;
   int EXPIRE_SNAPSHOTS = 600;
   int REMOVE_ORPHANS = 700;
   int VACUUM = 700;

@@ -111,7 +111,35 @@ public final class Policies {
         new TablePolicy.Vacuum(flag(v, b.vacuum().enabled()), (Duration) v.getOrDefault("retention", b.vacuum().retention())),
         new TablePolicy.Checkpoint(flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
         new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration) l.getOrDefault("retention", b.cleanupLog().retention())),
+        applyRetention(m.getOrDefault("apply-retention", Map.of()), b.applyRetention()),
+        new TablePolicy.Condense(flag(m.getOrDefault("condense", Map.of()), b.condense().enabled()),
+            (String) m.getOrDefault("condense", Map.of()).getOrDefault("to", b.condense().to()),
+            (Duration) m.getOrDefault("condense", Map.of()).getOrDefault("older-than", b.condense().olderThan())),
+        rewritePositionDeletes(m.getOrDefault("rewrite-position-deletes", Map.of()), b.rewritePositionDeletes()),
+        new TablePolicy.ConvertEqualityDeletes(flag(m.getOrDefault("convert-equality-deletes", Map.of()), b.convertEqualityDeletes().enabled())),
+        computeStats(m.getOrDefault("compute-stats", Map.of()), b.computeStats()),
+        new TablePolicy.ComputePartitionStats(flag(m.getOrDefault("compute-partition-stats", Map.of()), b.computePartitionStats().enabled())),
         (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of()).getOrDefault(PolicyLayer.ENGINE, b.engine()));
+  }
+
+  private static TablePolicy.ApplyRetention applyRetention(Map<String, Object> r, TablePolicy.ApplyRetention b) {
+    return new TablePolicy.ApplyRetention(flag(r, b.enabled()), (Integer) r.getOrDefault("keep", b.keep()),
+        (Boolean) r.getOrDefault("delete-after-commit", b.deleteAfterCommit()));
+  }
+
+  private static TablePolicy.RewritePositionDeletes rewritePositionDeletes(Map<String, Object> r, TablePolicy.RewritePositionDeletes b) {
+    Map<String, String> options = new LinkedHashMap<>(b.options());
+    r.forEach((k, v) -> {
+      if (v instanceof String s) {
+        options.put(k, s);
+      }
+    });
+    return new TablePolicy.RewritePositionDeletes(flag(r, b.enabled()), options);
+  }
+
+  private static TablePolicy.ComputeStats computeStats(Map<String, Object> c, TablePolicy.ComputeStats b) {
+    return new TablePolicy.ComputeStats(flag(c, b.enabled()),
+        c.get("columns") instanceof PolicyLayer.Columns columns ? columns.names() : b.columns());
   }
 
   private static boolean flag(Map<String, Object> section, boolean fallback) {

@@ -21,25 +21,34 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   /** A sort-by list or z-order columns: kept apart from the Spark options, which are plain strings. */
   record Order(String text) {}
 
+  /** The columns {@code compute-stats} sketches. */
+  record Columns(java.util.List<String> names) {}
+
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
 
   /** {@code engine: spark} — a scalar beside the operation sections, stored as a section of its own. */
   static final String ENGINE = "engine";
   private static final java.util.regex.Pattern ENGINE_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*");
 
-  private static final Map<String, Set<String>> KEYS = Map.of(
-      "compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
+  private static final Map<String, Set<String>> KEYS = Map.ofEntries(
+      Map.entry("compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns"),
-      "expire", Set.of("enabled", "older-than", "retain-last"),
-      "remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention"),
-      "remove-dangling-deletes", Set.of("enabled"),
-      "rewrite-manifests", Set.of("enabled"),
-      "triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
-          "oldest-snapshot-age", "metadata-files", "since-last-run", "operations"),
-      "vacuum", Set.of("enabled", "retention"),
-      "checkpoint", Set.of("enabled"),
-      "cleanup-log", Set.of("enabled", "retention"));
+          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns")),
+      Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
+      Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention")),
+      Map.entry("remove-dangling-deletes", Set.of("enabled")),
+      Map.entry("rewrite-manifests", Set.of("enabled")),
+      Map.entry("triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
+          "oldest-snapshot-age", "metadata-files", "since-last-run", "operations")),
+      Map.entry("vacuum", Set.of("enabled", "retention")),
+      Map.entry("checkpoint", Set.of("enabled")),
+      Map.entry("cleanup-log", Set.of("enabled", "retention")),
+      Map.entry("apply-retention", Set.of("enabled", "keep", "delete-after-commit")),
+      Map.entry("condense", Set.of("enabled", "to", "older-than")),
+      Map.entry("rewrite-position-deletes", Set.of("enabled", "options")),
+      Map.entry("convert-equality-deletes", Set.of("enabled")),
+      Map.entry("compute-stats", Set.of("enabled", "columns")),
+      Map.entry("compute-partition-stats", Set.of("enabled")));
 
   private static final Map<String, String> SIZE_OPTIONS = Map.of(
       "target-file-size", "target-file-size-bytes",
@@ -101,7 +110,16 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
 
   private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
     switch (key) {
-      case "enabled" -> out.put(key, check.bool(v, keyPath));
+      case "enabled", "delete-after-commit" -> out.put(key, check.bool(v, keyPath));
+      case "keep" -> out.put(key, (int) check.count(v, keyPath));
+      case "to" -> {
+        String s = check.scalar(v, keyPath);
+        if (!dev.resurfacer.maintain.Condense.GRANULARITIES.contains(s)) {
+          throw check.fail(keyPath + " '" + s + "' is not one of day, month, year");
+        }
+        out.put(key, s);
+      }
+      case "columns" -> out.put(key, new Columns(columnList(check, v, keyPath)));
       case "older-than", "quarantine-retention", "oldest-snapshot-age", "since-last-run", "retention" -> out.put(key, check.duration(v, keyPath));
       case "commits", "small-files", "delete-files", "snapshots", "metadata-files" -> out.put(key, check.count(v, keyPath));
       case "operations" -> out.put(key, Triggers.parseOperations(check, v, keyPath));
@@ -115,20 +133,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         out.put(key, s);
       }
       case "sort-by" -> out.put(key, new Order(check.scalar(v, keyPath)));
-      case "zorder-columns" -> {
-        java.util.List<String> cols = new java.util.ArrayList<>();
-        if (v.isArray()) {
-          v.forEach(c -> cols.add(check.scalar(c, keyPath).trim()));
-        } else {
-          for (String c : check.scalar(v, keyPath).split(",")) {
-            cols.add(c.trim());
-          }
-        }
-        if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
-          throw check.fail(keyPath + " must list column names, e.g. [user_id, ts]");
-        }
-        out.put(key, new Order(String.join(",", cols)));
-      }
+      case "zorder-columns" -> out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
       case "delete-ratio-threshold", "deleted-row-ratio" -> {
@@ -161,6 +166,22 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
       }
     }
+  }
+
+  /** A YAML list or a comma-separated string of column names, none empty. */
+  private static java.util.List<String> columnList(Check check, JsonNode v, String keyPath) {
+    java.util.List<String> cols = new java.util.ArrayList<>();
+    if (v.isArray()) {
+      v.forEach(c -> cols.add(check.scalar(c, keyPath).trim()));
+    } else {
+      for (String c : check.scalar(v, keyPath).split(",")) {
+        cols.add(c.trim());
+      }
+    }
+    if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
+      throw check.fail(keyPath + " must list column names, e.g. [user_id, ts]");
+    }
+    return cols;
   }
 
   private static Map<String, String> stringOptions(Map<String, Object> values) {

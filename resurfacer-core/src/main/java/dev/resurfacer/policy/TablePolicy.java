@@ -22,19 +22,22 @@ public record TablePolicy(
     Vacuum vacuum,
     Checkpoint checkpoint,
     CleanupLog cleanupLog,
+    ApplyRetention applyRetention,
+    Condense condense,
+    RewritePositionDeletes rewritePositionDeletes,
+    ConvertEqualityDeletes convertEqualityDeletes,
+    ComputeStats computeStats,
+    ComputePartitionStats computePartitionStats,
     String engine) {
-
-  public TablePolicy(Compact compact, Expire expire, RemoveOrphans removeOrphans, RemoveDanglingDeletes removeDanglingDeletes,
-      RewriteManifests rewriteManifests, Vacuum vacuum, Checkpoint checkpoint, CleanupLog cleanupLog) {
-    this(compact, expire, removeOrphans, removeDanglingDeletes, rewriteManifests, vacuum, checkpoint, cleanupLog, LOCAL_ENGINE);
-  }
 
   /** The engine a table runs on unless {@code engine:} says otherwise. */
   public static final String LOCAL_ENGINE = "local";
 
   /**
-   * Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a
-   * 3-day orphan guard), except the Delta checkpoint (see {@link Checkpoint}).
+   * The reclaiming operations on, with the engines' own defaults (Spark's option defaults, table
+   * properties, a 3-day orphan guard), except the Delta checkpoint (see {@link Checkpoint}); the
+   * operations that change a table's layout, properties or delete representation, or read every row
+   * (retention, condense, delete conversions, statistics) only when a policy enables them.
    */
   public static final TablePolicy BUILT_IN = new TablePolicy(
       new Compact(true, "binpack", null, Map.of()),
@@ -44,7 +47,14 @@ public record TablePolicy(
       new RewriteManifests(true),
       new Vacuum(true, null),
       new Checkpoint(false),
-      new CleanupLog(true, null));
+      new CleanupLog(true, null),
+      new ApplyRetention(false, 100, true),
+      new Condense(false, "month", Duration.ofDays(90)),
+      new RewritePositionDeletes(false, Map.of()),
+      new ConvertEqualityDeletes(false),
+      new ComputeStats(false, java.util.List.of()),
+      new ComputePartitionStats(false),
+      LOCAL_ENGINE);
 
   /**
    * @param strategy {@code binpack}, {@code sort} or {@code zorder}
@@ -82,4 +92,28 @@ public record TablePolicy(
 
   /** Delta. @param retention null means the table's {@code delta.logRetentionDuration} (30 days) */
   public record CleanupLog(boolean enabled, Duration retention) {}
+
+  /** @param keep metadata.json versions kept in the log ({@code write.metadata.previous-versions-max}) */
+  public record ApplyRetention(boolean enabled, int keep, boolean deleteAfterCommit) {}
+
+  /** @param to {@code day}, {@code month} or {@code year} */
+  public record Condense(boolean enabled, String to, Duration olderThan) {}
+
+  /** @param options by Spark's {@code rewrite_position_delete_files} names (format v2 tables) */
+  public record RewritePositionDeletes(boolean enabled, Map<String, String> options) {
+    public RewritePositionDeletes {
+      options = Map.copyOf(options);
+    }
+  }
+
+  public record ConvertEqualityDeletes(boolean enabled) {}
+
+  /** @param columns columns to sketch; empty for every primitive top-level column */
+  public record ComputeStats(boolean enabled, java.util.List<String> columns) {
+    public ComputeStats {
+      columns = java.util.List.copyOf(columns);
+    }
+  }
+
+  public record ComputePartitionStats(boolean enabled) {}
 }

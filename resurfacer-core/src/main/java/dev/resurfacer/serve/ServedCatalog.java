@@ -70,6 +70,12 @@ public final class ServedCatalog<T> implements AutoCloseable {
         new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention()),
         new TablePolicy.Checkpoint(ops.contains("checkpoint")),
         new TablePolicy.CleanupLog(ops.contains("cleanup-log"), p.cleanupLog().retention()),
+        new TablePolicy.ApplyRetention(ops.contains("apply-retention"), p.applyRetention().keep(), p.applyRetention().deleteAfterCommit()),
+        new TablePolicy.Condense(ops.contains("condense"), p.condense().to(), p.condense().olderThan()),
+        new TablePolicy.RewritePositionDeletes(ops.contains("rewrite-position-deletes"), p.rewritePositionDeletes().options()),
+        new TablePolicy.ConvertEqualityDeletes(ops.contains("convert-equality-deletes")),
+        new TablePolicy.ComputeStats(ops.contains("compute-stats"), p.computeStats().columns()),
+        new TablePolicy.ComputePartitionStats(ops.contains("compute-partition-stats")),
         p.engine());
   }
 

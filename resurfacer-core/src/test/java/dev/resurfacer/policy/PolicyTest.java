@@ -61,6 +61,37 @@ class PolicyTest {
   }
 
   @Test
+  void everyOperationHasPolicyKeysAndTheNewOnesAreOffUnlessEnabled() {
+    Policies policies = parse("""
+        defaults:
+          apply-retention: {enabled: true, keep: 20}
+          compute-stats: {enabled: true, columns: [id, day]}
+        tables:
+          "raw.*":
+            condense: {enabled: true, to: year, older-than: 400d}
+            rewrite-position-deletes: {enabled: true, options: {min-input-files: "3"}}
+            convert-equality-deletes: {enabled: true}
+            compute-partition-stats: {enabled: true}
+            apply-retention: {delete-after-commit: false}
+        """);
+    TablePolicy raw = policies.effective("raw.events").policy();
+    assertThat(raw.applyRetention()).isEqualTo(new TablePolicy.ApplyRetention(true, 20, false));
+    assertThat(raw.condense()).isEqualTo(new TablePolicy.Condense(true, "year", java.time.Duration.ofDays(400)));
+    assertThat(raw.rewritePositionDeletes().options()).containsEntry("min-input-files", "3");
+    assertThat(raw.convertEqualityDeletes().enabled()).isTrue();
+    assertThat(raw.computeStats().columns()).containsExactly("id", "day");
+    assertThat(raw.computePartitionStats().enabled()).isTrue();
+    TablePolicy other = policies.effective("web.clicks").policy();
+    assertThat(other.condense().enabled()).isFalse();
+    assertThat(other.convertEqualityDeletes().enabled()).isFalse();
+    assertThat(TablePolicy.BUILT_IN.computeStats().enabled()).isFalse();
+    assertError("defaults:\n  condense: {to: week}\n", "resurfacer.yml: defaults.condense.to 'week' is not one of day, month, year");
+    assertError("defaults:\n  compute-stats: {columns: []}\n",
+        "resurfacer.yml: defaults.compute-stats.columns must list column names, e.g. [user_id, ts]");
+    assertError("defaults:\n  apply-retention: {keep: 0}\n", "resurfacer.yml: defaults.apply-retention.keep must be at least 1 (got 0)");
+  }
+
+  @Test
   void mostSpecificEntryWinsKeyByKey() {
     Policies policies = parse(FLEET);
     EffectivePolicy events = policies.effective("raw.events");
@@ -149,8 +180,9 @@ class PolicyTest {
             + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
             + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
     assertError("defaults:\n  vacum: {enabled: true}\n",
-        "resurfacer.yml: unknown key 'defaults.vacum' (expected one of checkpoint, cleanup-log, compact, engine, expire, "
-            + "remove-dangling-deletes, remove-orphans, rewrite-manifests, triggers, vacuum)");
+        "resurfacer.yml: unknown key 'defaults.vacum' (expected one of apply-retention, checkpoint, cleanup-log, compact, "
+            + "compute-partition-stats, compute-stats, condense, convert-equality-deletes, engine, expire, remove-dangling-deletes, "
+            + "remove-orphans, rewrite-manifests, rewrite-position-deletes, triggers, vacuum)");
     assertError("tables:\n  raw.*:\n    expire: {keep: 3}\n",
         "resurfacer.yml: unknown key 'tables.raw.*.expire.keep' (expected one of enabled, older-than, retain-last)");
     assertError("defaults:\n  expire: {enabled: yes please}\n",

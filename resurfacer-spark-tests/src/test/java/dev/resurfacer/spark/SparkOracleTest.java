@@ -190,4 +190,93 @@ class SparkOracleTest {
     original.refresh();
     assertThat(Rows.sortedStrings(original)).isEqualTo(Rows.sortedStrings(copy));
   }
+
+  /** Registers a second catalog entry on the same metadata: Spark's procedures act on it, ours on the original. */
+  static Table registerCopy(String name, String copy) {
+    Table original = catalog.loadTable(TableIdentifier.parse(name));
+    String metadata = ((HasTableOperations) original).operations().current().metadataFileLocation();
+    sql("CALL " + CATALOG + ".system.register_table(table => '" + copy + "', metadata_file => '" + metadata + "')");
+    return catalog.loadTable(TableIdentifier.parse(copy));
+  }
+
+  @Test
+  void sparksV2PositionDeletesUpgradedAndTurnedIntoDeletionVectorsReadIdentically() throws IOException {
+    writeMessy("db.conv", 2);
+    // Spark writes no equality deletes, and Iceberg's writers in this JVM are the Spark runtime's shaded
+    // ones: equality-delete conversion is proven against Iceberg's reader in EqualityDeleteConversionTest
+    Table table = catalog.loadTable(TableIdentifier.of("db", "conv"));
+    List<String> sparkBefore = sparkRows("db.conv");
+    List<String> oursBefore = Rows.sortedStrings(table);
+    assertThat(oursBefore).hasSize(sparkBefore.size());
+    assertThat(deleteFiles(table, FileContent.POSITION_DELETES)).isPositive();
+
+    // Spark's own position-delete rewrite on a copy holds the same rows
+    registerCopy("db.conv", "db.conv_copy");
+    sql("CALL " + CATALOG + ".system.rewrite_position_delete_files(table => 'db.conv_copy', options => map('rewrite-all', 'true'))");
+    assertThat(sparkRows("db.conv_copy")).isEqualTo(sparkBefore);
+
+    resurfacer("upgrade", "db.conv", "--format-version", "3", "--yes");
+    resurfacer("convert-equality-deletes", "db.conv", "--yes");
+    resurfacer("rewrite-position-deletes", "db.conv", "--yes");
+    table.refresh();
+    assertThat(((HasTableOperations) table).operations().current().formatVersion()).isEqualTo(3);
+    assertThat(deleteFiles(table, FileContent.EQUALITY_DELETES)).isZero();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        assertThat(task.deletes()).allSatisfy(d -> assertThat(d.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN));
+      }
+    }
+    assertThat(sparkRows("db.conv")).isEqualTo(sparkBefore);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(oursBefore);
+  }
+
+  @Test
+  void ourNdvSketchesMatchSparksComputeTableStatsAndSparkPlansWithThem() throws IOException {
+    writeMessy("db.stats", 2);
+    Table copy = registerCopy("db.stats", "db.stats_copy");
+    sql("CALL " + CATALOG + ".system.compute_table_stats(table => 'db.stats_copy')");
+    copy.refresh();
+    resurfacer("compute-stats", "db.stats", "--yes");
+    Table ours = catalog.loadTable(TableIdentifier.of("db", "stats"));
+    java.util.Map<Integer, Long> sparkNdv = ndvByField(copy);
+    java.util.Map<Integer, Long> ourNdv = ndvByField(ours);
+    assertThat(ourNdv.keySet()).containsExactlyInAnyOrderElementsOf(sparkNdv.keySet());
+    Row exact = sql("SELECT count(DISTINCT id), count(DISTINCT cat), count(DISTINCT amount), count(DISTINCT note) FROM "
+        + CATALOG + ".db.stats").get(0);
+    String[] columns = {"id", "cat", "amount", "note"};
+    for (int i = 0; i < columns.length; i++) {
+      int field = ours.schema().findField(columns[i]).fieldId();
+      // same sketch family, same value serialization, same live rows: Spark's estimate and ours agree
+      assertThat(ourNdv.get(field)).as(columns[i]).isEqualTo(sparkNdv.get(field));
+      assertThat((double) ourNdv.get(field)).as(columns[i]).isCloseTo(exact.getLong(i), org.assertj.core.data.Percentage.withPercentage(5));
+    }
+    // Spark's planner reads our file: with CBO on, Iceberg's scan reports the distinct counts it holds
+    spark.conf().set("spark.sql.cbo.enabled", "true");
+    try {
+      var stats = spark.table(CATALOG + ".db.stats").queryExecution().optimizedPlan().stats();
+      java.util.Map<String, Long> planned = new java.util.HashMap<>();
+      var it = stats.attributeStats().iterator();
+      while (it.hasNext()) {
+        var entry = it.next();
+        if (entry._2().distinctCount().isDefined()) {
+          planned.put(entry._1().name(), entry._2().distinctCount().get().longValue());
+        }
+      }
+      assertThat(planned).containsEntry("id", ourNdv.get(ours.schema().findField("id").fieldId()));
+    } finally {
+      spark.conf().set("spark.sql.cbo.enabled", "false");
+    }
+  }
+
+  static java.util.Map<Integer, Long> ndvByField(Table table) {
+    java.util.Map<Integer, Long> out = new java.util.HashMap<>();
+    assertThat(table.statisticsFiles()).singleElement().satisfies(f -> {
+      assertThat(f.snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+      f.blobMetadata().forEach(b -> {
+        assertThat(b.type()).isEqualTo("apache-datasketches-theta-v1");
+        out.put(b.fields().get(0), Long.parseLong(b.properties().get("ndv")));
+      });
+    });
+    return out;
+  }
 }

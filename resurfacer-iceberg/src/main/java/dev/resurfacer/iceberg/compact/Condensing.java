@@ -213,13 +213,33 @@ public final class Condensing {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata base = ops.refresh();
     // UpdatePartitionSpec always makes its spec the default; the metadata builder can add one without
-    ops.commit(base, TableMetadata.buildFrom(base).addPartitionSpec(spec.toUnbound()).build());
+    ops.commit(base, TableMetadata.buildFrom(base).addPartitionSpec(freshCoarseFieldId(spec, fine, base.lastAssignedPartitionId())).build());
     table.refresh();
     PartitionSpec added = findCoarse(table, fine, field, transform);
     if (added == null || table.spec().specId() != fine.specId()) {
       throw new IllegalStateException("the coarse spec was not added as a non-default spec");
     }
     return added;
+  }
+
+  /**
+   * The spec with the ids partition fields must have: carried fields keep the fine spec's ids, the
+   * coarse field (a new transform) gets the next unassigned id, as UpdatePartitionSpec would give it.
+   * A reused id would name two different transforms, which core's partition statistics and every
+   * reader that unifies partition types across specs refuse.
+   */
+  private static PartitionSpec freshCoarseFieldId(PartitionSpec spec, PartitionSpec fine, int lastAssignedPartitionId) {
+    com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
+    json.put("spec-id", spec.specId());
+    com.fasterxml.jackson.databind.node.ArrayNode fields = json.putArray("fields");
+    for (PartitionField f : spec.fields()) {
+      Integer carried = fine.fields().stream()
+          .filter(g -> g.sourceId() == f.sourceId() && g.transform().toString().equals(f.transform().toString()))
+          .map(PartitionField::fieldId).findFirst().orElse(null);
+      fields.addObject().put("name", f.name()).put("transform", f.transform().toString()).put("source-id", f.sourceId())
+          .put("field-id", carried != null ? carried : lastAssignedPartitionId + 1);
+    }
+    return org.apache.iceberg.PartitionSpecParser.fromJson(spec.schema(), json.toString());
   }
 
   /** Live files of the fine spec by the coarse partition they go to, for coarse partitions old enough. */

@@ -192,7 +192,23 @@ public final class HealthInspector {
         inLog,
         onDisk,
         metadataBytes,
-        props);
+        props,
+        statistics(table, current == null ? null : current.snapshotId()));
+  }
+
+  private static List<TableHealth.Statistics> statistics(Table table, Long currentSnapshotId) {
+    List<TableHealth.Statistics> out = new ArrayList<>();
+    for (org.apache.iceberg.StatisticsFile f : table.statisticsFiles()) {
+      List<String> blobs = f.blobMetadata().stream().map(b -> b.type() + " " + b.fields()
+          + (b.properties().isEmpty() ? "" : " " + new TreeMap<>(b.properties()))).toList();
+      out.add(new TableHealth.Statistics("table", f.snapshotId(), Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
+          f.path(), f.fileSizeInBytes(), blobs));
+    }
+    for (org.apache.iceberg.PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
+      out.add(new TableHealth.Statistics("partition", f.snapshotId(), Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
+          f.path(), f.fileSizeInBytes(), List.of()));
+    }
+    return out;
   }
 
   /** Where the table writes metadata: {@code write.metadata.path}, else {@code <location>/metadata}. */

@@ -41,7 +41,14 @@ public record TableHealth(
     int metadataFiles,
     int metadataFilesOnDisk,
     long metadataBytes,
-    Map<String, String> maintenanceProperties) {
+    Map<String, String> maintenanceProperties,
+    List<Statistics> statistics) {
+
+  /**
+   * A statistics file the table metadata names: {@code kind} is {@code table} (Puffin, e.g. NDV
+   * sketches) or {@code partition}; {@code current} when it belongs to the current snapshot.
+   */
+  public record Statistics(String kind, long snapshotId, boolean current, String path, long bytes, List<String> blobs) {}
 
   /** A named branch or tag and the snapshot it points at. */
   public record Ref(String name, String type, long snapshotId) {}

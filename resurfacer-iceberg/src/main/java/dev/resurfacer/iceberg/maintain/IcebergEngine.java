@@ -126,7 +126,9 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all(fences, progress);
+    List<OperationExecutor<?, IcebergTable>> all = new java.util.ArrayList<>(BuiltInExecutors.all(fences, progress));
+    all.addAll(LayoutExecutors.all());
+    return List.copyOf(all);
   }
 
   @Override

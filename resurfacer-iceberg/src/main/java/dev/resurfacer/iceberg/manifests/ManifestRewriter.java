@@ -7,6 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import dev.resurfacer.UsageException;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -27,23 +29,65 @@ public final class ManifestRewriter {
 
   /** Counts and the expected outcome. Reads manifests; writes nothing. */
   public static ManifestRewriteResult preview(String name, Table table) {
+    return preview(name, table, List.of());
+  }
+
+  /** @param sortBy partition field names to cluster by, in order; empty for the whole partition */
+  public static ManifestRewriteResult preview(String name, Table table, List<String> sortBy) {
     table.refresh();
-    return plan(name, table).result(name, false, current(table), null);
+    return plan(name, table, clusterKey(table, sortBy)).result(name, false, current(table), null);
   }
 
   /** Rewrites the data manifests clustered by partition, unless they already are. */
   public static ManifestRewriteResult rewrite(String name, Table table) {
+    return rewrite(name, table, List.of());
+  }
+
+  /**
+   * Rewrites the data manifests clustered by the values of {@code sortBy} (partition field names; empty
+   * for the whole partition), unless they already are: a scan filtering on those fields opens the
+   * fewest manifests.
+   */
+  public static ManifestRewriteResult rewrite(String name, Table table, List<String> sortBy) {
     table.refresh();
-    Plan plan = plan(name, table);
+    Function<DataFile, String> key = clusterKey(table, sortBy);
+    Plan plan = plan(name, table, key);
     if (plan.dataManifests <= 1 || plan.alreadyClustered()) {
       return plan.result(name, false, current(table), null);
     }
-    table.rewriteManifests()
-        .clusterBy(file -> table.specs().get(file.specId()).partitionToPath(file.partition()))
-        .commit();
+    table.rewriteManifests().clusterBy(key::apply).commit();
     table.refresh();
-    Plan after = plan(name, table);
+    Plan after = plan(name, table, key);
     return plan.result(name, true, current(table), after);
+  }
+
+  /** The value manifests are clustered by: the chosen partition fields' values, a field a spec lacks counting as null. */
+  static Function<DataFile, String> clusterKey(Table table, List<String> sortBy) {
+    if (sortBy.isEmpty()) {
+      return file -> table.specs().get(file.specId()).partitionToPath(file.partition());
+    }
+    Set<String> known = new java.util.TreeSet<>();
+    table.specs().values().forEach(spec -> spec.fields().forEach(f -> known.add(f.name())));
+    for (String field : sortBy) {
+      if (!known.contains(field)) {
+        throw new UsageException("--sort-by: " + table.name() + " has no partition field '" + field + "' (partition fields: "
+            + String.join(", ", known) + ")");
+      }
+    }
+    return file -> {
+      List<org.apache.iceberg.PartitionField> fields = table.specs().get(file.specId()).fields();
+      StringBuilder b = new StringBuilder();
+      for (String field : sortBy) {
+        int pos = -1;
+        for (int i = 0; i < fields.size(); i++) {
+          if (fields.get(i).name().equals(field)) {
+            pos = i;
+          }
+        }
+        b.append(field).append('=').append(pos < 0 ? "null" : String.valueOf(file.partition().get(pos, Object.class))).append('/');
+      }
+      return b.toString();
+    };
   }
 
   private static Long current(Table table) {
@@ -51,7 +95,7 @@ public final class ManifestRewriter {
     return s == null ? null : s.snapshotId();
   }
 
-  static Plan plan(String name, Table table) {
+  static Plan plan(String name, Table table, Function<DataFile, String> clusterKey) {
     long target = PropertyUtil.propertyAsLong(table.properties(),
         TableProperties.MANIFEST_TARGET_SIZE_BYTES, TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
     Plan plan = new Plan(target);
@@ -67,7 +111,7 @@ public final class ManifestRewriter {
       try (ManifestReader<DataFile> reader = ManifestFiles.read(m, table.io(), table.specs())
           .select(List.of("file_path", "partition"))) {
         for (DataFile f : reader) {
-          String key = f.specId() + "/" + table.specs().get(f.specId()).partitionToPath(f.partition());
+          String key = f.specId() + "/" + clusterKey.apply(f);
           keys.add(key);
           plan.entriesByPartition.merge(key, 1L, Long::sum);
           plan.manifestsByPartition.computeIfAbsent(key, k -> new HashSet<>()).add(m.path());

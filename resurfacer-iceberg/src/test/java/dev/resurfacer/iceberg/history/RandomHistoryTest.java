@@ -13,6 +13,10 @@ import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.testing.TableState;
+import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
+import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
+import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
+import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
 import dev.resurfacer.iceberg.write.TableWrites;
 import dev.resurfacer.iceberg.write.TableWrites.Position;
 import java.io.IOException;
@@ -88,6 +92,7 @@ class RandomHistoryTest {
     long nextId = 0;
     int maintenanceRuns = 0;
     boolean specChanged = false;
+    boolean upgraded = false;
     for (int step = 0; step < 30; step++) {
       table.refresh();
       int action = rng.nextInt(100);
@@ -138,6 +143,19 @@ class RandomHistoryTest {
         table.manageSnapshots().createTag(tag, table.currentSnapshot().snapshotId()).commit();
         refModels.put(tag, new TreeMap<>(model));
       } else if (table.currentSnapshot() != null) {
+        if (formatVersion == 2 && rng.nextInt(3) == 0) {
+          // an upgrade mid-history: the v2 position and equality deletes stay until maintenance converts them;
+          // a write right after it gives the older rows their v3 row ids
+          FormatUpgrade.run(table, 3, true);
+          formatVersion = 3;
+          Record r = GenericRecord.create(table.schema());
+          r.setField("id", nextId);
+          r.setField("category", "c1");
+          r.setField("v", 1L);
+          model.put(nextId++, "c1|1");
+          table.newAppend().appendFile(TableWrites.writeData(table, List.of(r)).get(0)).commit();
+          upgraded = true;
+        }
         maintenanceRuns++;
         maintain(catalog, table, rng);
         assertModel(table, model, refModels);
@@ -147,8 +165,8 @@ class RandomHistoryTest {
     assertModel(catalog.loadTable(ID), model, refModels);
     Invariants.sweepLeavesExactlyTheReachableFiles(catalog, ID);
     assertModel(catalog.loadTable(ID), model, refModels);
-    System.out.printf("random history seed %d: v%d, %s, %d rows, %d tags, %d maintenance runs, %d invariants so far%n",
-        seed, formatVersion, spec.isUnpartitioned() ? "unpartitioned" : spec.fields(), model.size(), refModels.size(),
+    System.out.printf("random history seed %d: v%d%s, %s, %d rows, %d tags, %d maintenance runs, %d invariants so far%n",
+        seed, formatVersion, upgraded ? " (upgraded from v2)" : "", spec.isUnpartitioned() ? "unpartitioned" : spec.fields(), model.size(), refModels.size(),
         maintenanceRuns + 1, Invariants.checked());
   }
 
@@ -163,6 +181,12 @@ class RandomHistoryTest {
     CompactionResult c = Compaction.execute(table, options);
     assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     DanglingDeletes.remove("db.history", table);
+    if (rng.nextBoolean()) {
+      EqualityDeleteConversion.run(table, true);
+    }
+    if (PositionDeleteRewrite.carriesDeletionVectors(table) && rng.nextBoolean()) {
+      DeletionVectorRewrite.run(table, true);
+    }
     ManifestRewriter.rewrite("db.history", table);
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     table.refresh();

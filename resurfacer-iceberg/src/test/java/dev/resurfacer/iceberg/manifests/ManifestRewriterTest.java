@@ -81,6 +81,26 @@ class ManifestRewriterTest {
   }
 
   @Test
+  void sortByClustersOnTheChosenPartitionFieldsOnly() {
+    table.updateSpec().addField(Expressions.bucket("id", 3)).commit();
+    for (int i = 0; i < 12; i++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i, 1, i % 2)).get(0)).commit();
+    }
+    List<String> rowsBefore = Rows.sortedStrings(table);
+    ManifestRewriteResult byPartition = ManifestRewriter.preview("db.events", table);
+    assertThat(byPartition.partitions()).as("day x bucket combinations").isGreaterThan(2);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ManifestRewriter.preview("db.events", table, List.of("nope")))
+        .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("no partition field 'nope'");
+
+    ManifestRewriteResult byDay = ManifestRewriter.rewrite("db.events", table, List.of("day"));
+    assertThat(byDay.committed()).isTrue();
+    assertThat(byDay.partitions()).isEqualTo(2);
+    assertThat(byDay.dataManifestsAfter()).isEqualTo(2);
+    assertThat(ManifestRewriter.rewrite("db.events", table, List.of("day")).committed()).isFalse();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
+  }
+
+  @Test
   void deleteManifestsAreKeptAndAnEmptyTableIsANoOp() {
     assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
     for (int i = 0; i < 4; i++) {
