@@ -149,6 +149,11 @@ class EveryOperationMaintainTest {
   @Test
   void thePolicyEnablesTheNewOperationsOnlyWhenAsked() {
     assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).operations()).extracting(o -> o.name())
-        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
+        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "cleanup-log");
+    // a policy names both formats' operations; an Iceberg table keeps its own
+    try (Resurfacer r = Resurfacer.connect(dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", dir.resolve("only-iceberg")))) {
+      assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).retainOnly(r::supports).operations()).extracting(o -> o.name())
+          .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
+    }
   }
 }
