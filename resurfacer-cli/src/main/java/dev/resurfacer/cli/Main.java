@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
     subcommands = {DescribeCommand.class, PlanCommand.class, CompactCommand.class, CondenseCommand.class, ExpireCommand.class,
       RemoveOrphansCommand.class, RestoreOrphansCommand.class, RemoveDanglingDeletesCommand.class, RewriteManifestsCommand.class,
       RewritePositionDeletesCommand.class, ApplyRetentionCommand.class, VacuumCommand.class, CheckpointCommand.class,
-      CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class,
+      CleanupLogCommand.class, MaintainCommand.class, PolicyCommand.class, EnginesCommand.class,
       DoctorCommand.class, DemoCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
     footer = {"%nExamples:",
       "  resurfacer demo                       # the whole story on a demo table",
