@@ -53,10 +53,10 @@ public record SparkTable(String catalog, List<String> parts) {
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
-  /** A {@code map('k', 'v', ...)} literal. */
+  /** A {@code map('k', 'v', ...)} literal, keys sorted so the statement is the same on every run. */
   static String map(Map<String, String> entries) {
     List<String> items = new ArrayList<>();
-    entries.forEach((k, v) -> {
+    new java.util.TreeMap<>(entries).forEach((k, v) -> {
       items.add(string(k));
       items.add(string(v));
     });
