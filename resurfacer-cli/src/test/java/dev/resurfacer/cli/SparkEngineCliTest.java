@@ -85,16 +85,24 @@ class SparkEngineCliTest {
 
   static void writeMessyTable(String name) {
     String t = "lake.db." + name;
-    sql.rows("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE) USING iceberg"
+    sql.rows("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE,"
+        + " tags MAP<STRING, STRING>) USING iceberg"
         + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read',"
         + " 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
     for (int batch = 0; batch < 4; batch++) {
       sql.rows("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END, CAST(id * 1.25 AS DECIMAL(12,2)),"
-          + " CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END, date_add(DATE '2026-01-01', CAST(id % 30 AS INT))"
+          + " CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END, date_add(DATE '2026-01-01', CAST(id % 30 AS INT)),"
+          + " map('k', concat('v', id), 'z', CASE WHEN id % 3 = 0 THEN NULL ELSE 'x' END)"
           + " FROM range(" + batch * 50 + ", " + (batch * 50 + 50) + ")");
     }
     sql.rows("DELETE FROM " + t + " WHERE id % 7 = 0");
     sql.rows("UPDATE " + t + " SET score = -0.0 WHERE id % 5 = 0");
+  }
+
+  /** A small table in one Spark statement pair: enough where only the fences or the refusal are under test. */
+  static void writeTable(String name) {
+    sql.rows("CREATE TABLE lake.db." + name + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
+    sql.rows("INSERT INTO lake.db." + name + " VALUES (1, 'a'), (2, 'b'), (3, 'a')");
   }
 
   static Table table(String name) {
@@ -139,6 +147,7 @@ class SparkEngineCliTest {
     assertThat(compacted.at("/metrics/rewritten_files").asLong()).isPositive()
         .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
     assertThat(compacted.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(compacted.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ");
     assertThat(table("events").currentSnapshot().operation()).isEqualTo("replace");
     assertThat(Content.of(table("events"))).isEqualTo(before);
 
@@ -175,7 +184,7 @@ class SparkEngineCliTest {
 
   @Test
   void whatSparkDoesNotRunIsRefusedWithItsReasonAndNothingChanges() throws Exception {
-    writeMessyTable("refused");
+    writeTable("refused");
     long snapshot = table("refused").currentSnapshot().snapshotId();
     CliRun r = cli("remove-dangling-deletes", "db.refused", "--yes");
     assertThat(r.exitCode()).isEqualTo(2);
@@ -186,7 +195,7 @@ class SparkEngineCliTest {
 
   @Test
   void aFileSparkProposesButOurFencesRefuseIsNotDeleted() throws Exception {
-    writeMessyTable("fenced");
+    writeTable("fenced");
     sql.rows("CREATE TABLE lake.db.neighbour (id BIGINT) USING iceberg");
     sql.rows("INSERT INTO lake.db.neighbour VALUES (1), (2)");
     Table neighbour = table("neighbour");
@@ -210,7 +219,7 @@ class SparkEngineCliTest {
 
   @Test
   void aNeighbourTableInsideTheLocationRefusesTheRun() throws Exception {
-    writeMessyTable("outer");
+    writeTable("outer");
     String inner = table("outer").location() + "/data/inner";
     sql.rows("CREATE TABLE lake.db.inner (id BIGINT) USING iceberg LOCATION '" + inner + "'");
     sql.rows("INSERT INTO lake.db.inner VALUES (1), (2)");
@@ -232,7 +241,7 @@ class SparkEngineCliTest {
 
   @Test
   void anUnreachableClusterIsOneLineExitTwoAndNothingChanges() throws Exception {
-    writeMessyTable("unreached");
+    writeTable("unreached");
     long snapshot = table("unreached").currentSnapshot().snapshotId();
     int closed;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

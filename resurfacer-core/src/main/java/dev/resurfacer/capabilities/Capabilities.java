@@ -37,7 +37,7 @@ public final class Capabilities {
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),
         new Capability("--engine spark (Iceberg)", Status.WORKS,
             "Iceberg's Spark procedures over Spark Connect: compact, rewrite-manifests, expire, remove-orphans (dry run + our fences);"
-                + " local previews; row counts checked after Spark's commit"),
+                + " local previews; row count + checksum compared after Spark's commit"),
         new Capability("Spark job jar, Delta on Spark", Status.NOT_YET,
             "spark-submit entry point not built (needs its own classloader beside Iceberg's runtime); delta-spark not wired"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),

@@ -70,11 +70,26 @@ public final class ConnectSql implements SparkSql {
       String[] names = row.schema().fieldNames();
       Map<String, Object> values = new LinkedHashMap<>();
       for (int i = 0; i < row.size(); i++) {
-        values.put(names[i], row.get(i));
+        values.put(names[i], plain(row.get(i)));
       }
       out.add(values);
     }
     return out;
+  }
+
+  /** Scala collections (maps, arrays) as Java ones, so callers see plain Java values only. */
+  static Object plain(Object value) {
+    if (value instanceof scala.collection.Map<?, ?> m) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      scala.jdk.javaapi.CollectionConverters.asJava(m).forEach((k, v) -> out.put(plain(k), plain(v)));
+      return out;
+    }
+    if (value instanceof scala.collection.Seq<?> seq) {
+      List<Object> out = new ArrayList<>();
+      scala.jdk.javaapi.CollectionConverters.asJava(seq).forEach(v -> out.add(plain(v)));
+      return out;
+    }
+    return value;
   }
 
   @Override

@@ -26,8 +26,8 @@ public final class SparkEngine implements ExecutionEngine {
 
   static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact",
-          "rewrite_data_files (binpack, sort, zorder; same option names); local preview; row counts checked after Spark's commit, rolled back on a mismatch"),
-      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "rewrite_manifests; local preview; row counts checked"),
+          "rewrite_data_files (binpack, sort, zorder; same option names); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "rewrite_manifests; local preview; content checked before/after"),
       EngineCapability.works(NAME, "iceberg", "expire",
           "expire_snapshots with the previewed cutoff and snapshot ids; refused when a file is referenced under two spellings"),
       EngineCapability.works(NAME, "iceberg", "remove-orphans",

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Compaction on the cluster: Iceberg's {@code rewrite_data_files} procedure with our option names
  * (they are Spark's), strategy and order. The preview is our own planner's (Iceberg core's bin-pack
  * planner, metadata only), the same planner the procedure runs, so it names the files Spark then
- * rewrites. Spark commits inside the procedure, so the row count is checked right after its commit,
+ * rewrites. Spark commits inside the procedure, so the content (row count and a checksum of every
+ * row) is checked right after its commit,
  * on the cluster, between the snapshot before and the one it made; a mismatch rolls the table back
  * to the snapshot before (when nothing else committed since) and fails the step.
  */
@@ -86,19 +87,19 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
         verified, drift), m);
   }
 
-  /** Row counts of the snapshots before and after, on the cluster; on a mismatch the table goes back to {@code before}. */
+  /** Content of the snapshots before and after, on the cluster; on a mismatch the table goes back to {@code before}. */
   private String verify(SparkTable table, IcebergTable t, long before, long after) {
-    long rowsBefore = spark.rowsAt(table, before);
-    long rowsAfter = spark.rowsAt(table, after);
-    if (rowsBefore == rowsAfter) {
-      return rowsAfter + " rows before and after";
+    SparkIceberg.Content rowsBefore = spark.contentAt(table, before);
+    SparkIceberg.Content rowsAfter = spark.contentAt(table, after);
+    if (rowsBefore.equals(rowsAfter)) {
+      return rowsAfter + " before and after";
     }
     t.table().refresh();
     boolean stillOurs = t.table().currentSnapshot().snapshotId() == after;
     if (stillOurs) {
       spark.sql().rows(table.call("rollback_to_snapshot", "snapshot_id => " + before));
     }
-    throw new IllegalStateException("row count changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + after
+    throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + after
         + (stillOurs ? "; rolled back to snapshot " + before : "; not rolled back: another commit followed"));
   }
 

@@ -31,9 +31,26 @@ public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, OrphanFen
     return List.of(new SparkCompact(this), new SparkRewriteManifests(this), new SparkExpire(this), new SparkRemoveOrphans(this));
   }
 
-  /** Live rows of the table at one snapshot, counted on the cluster. */
-  long rowsAt(SparkTable table, long snapshotId) {
-    return asLong(callOne("SELECT count(*) AS n FROM " + table.qualified() + " VERSION AS OF " + snapshotId).get("n"));
+  /**
+   * The live rows of the table at one snapshot, summarised on the cluster: their count and an
+   * order-independent checksum, the sum of each row's 64-bit xxhash over every column (Spark hashes
+   * doubles by their bits, so -0.0 and 0.0 differ; the sum is exact in decimal(38,0)).
+   */
+  Content contentAt(SparkTable table, long snapshotId) {
+    // Spark refuses to hash map columns unless asked; a map hashes by its entries in stored order,
+    // which a rewrite keeps, and a false mismatch only fails (and rolls back) the step
+    sql.rows("SET spark.sql.legacy.allowHashOnMapType=true");
+    Map<String, Object> r = callOne("SELECT count(*) AS n, coalesce(sum(CAST(xxhash64(*) AS DECIMAL(38,0))), 0) AS h FROM "
+        + table.qualified() + " VERSION AS OF " + snapshotId);
+    return new Content(asLong(r.get("n")), String.valueOf(r.get("h")));
+  }
+
+  /** A snapshot's live rows as {@link #contentAt} measures them. */
+  record Content(long rows, String checksum) {
+    @Override
+    public String toString() {
+      return rows + " rows, checksum " + checksum;
+    }
   }
 
   /** One statement's single result row, by column name. */

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Manifests regrouped on the cluster by Iceberg's {@code rewrite_manifests}; our preview decides whether it is needed. */
+/** Manifests regrouped on the cluster by Iceberg's {@code rewrite_manifests}; our preview decides whether it is needed; content checked before/after. */
 final class SparkRewriteManifests implements OperationExecutor<RewriteManifests, IcebergTable> {
   private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
@@ -47,12 +47,12 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
     long added = SparkIceberg.asLong(r.get("added_manifests_count"));
     t.table().refresh();
     long after = t.table().currentSnapshot().snapshotId();
-    long rowsBefore = spark.rowsAt(table, before);
-    long rowsAfter = spark.rowsAt(table, after);
-    if (rowsBefore != rowsAfter) {
-      throw new IllegalStateException("row count changed from " + rowsBefore + " to " + rowsAfter + " across the manifest rewrite");
+    SparkIceberg.Content rowsBefore = spark.contentAt(table, before);
+    SparkIceberg.Content rowsAfter = spark.contentAt(table, after);
+    if (!rowsBefore.equals(rowsAfter)) {
+      throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " across the manifest rewrite");
     }
-    return Step.done("spark rewrote " + rewritten + " manifest(s) into " + added + ", " + rowsAfter + " rows before and after",
+    return Step.done("spark rewrote " + rewritten + " manifest(s) into " + added + ", verified: " + rowsAfter + " before and after",
         Map.of("data_manifests_before", (long) p.dataManifestsBefore(), "rewritten_manifests", rewritten, "added_manifests", added));
   }
 }
