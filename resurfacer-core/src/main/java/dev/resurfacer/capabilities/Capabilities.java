@@ -43,6 +43,11 @@ public final class Capabilities {
         new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml for every operation; strict one-line errors"),
         new Capability("engines", Status.WORKS,
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),
+        new Capability("--engine spark (Iceberg)", Status.WORKS,
+            "Iceberg's Spark procedures over Spark Connect: compact, rewrite-manifests, expire, remove-orphans (dry run + our fences);"
+                + " local previews; row count + checksum compared after Spark's commit"),
+        new Capability("Spark job jar, Delta on Spark", Status.NOT_YET,
+            "spark-submit entry point not built (needs its own classloader beside Iceberg's runtime); delta-spark not wired"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),

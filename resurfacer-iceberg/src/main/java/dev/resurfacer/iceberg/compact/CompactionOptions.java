@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.maintain.Compact;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -72,6 +73,19 @@ public record CompactionOptions(
   public static CompactionOptions defaults() {
     return new CompactionOptions(Map.of(), Expressions.alwaysTrue(), null, Runner.AUTO, defaultMemory(),
         Verification.CONTENT, Path.of(System.getProperty("java.io.tmpdir")), new Ordering.BinPack());
+  }
+
+  /** The options a maintenance {@link Compact} step stands for: its Spark-named options and its ordering. */
+  public static CompactionOptions of(Compact op) {
+    CompactionOptions options = defaults();
+    for (Map.Entry<String, String> e : op.options().entrySet()) {
+      options = options.withOption(e.getKey(), e.getValue());
+    }
+    return options.withOrdering(switch (op.strategy()) {
+      case "sort" -> new Ordering.Sort(op.orderBy());
+      case "zorder" -> new Ordering.ZOrder(java.util.List.of(op.orderBy().split(",")));
+      default -> new Ordering.BinPack();
+    });
   }
 
   /** A quarter of physical memory, at least 256 MB and at most 8 GB. */

@@ -141,7 +141,7 @@ final class ReachableFiles {
     return false;
   }
 
-  private static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {
+  static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {
     try (ManifestReader<? extends ContentFile<?>> reader = manifest.content() == ManifestContent.DATA
         ? ManifestFiles.read(manifest, table.io(), table.specs())
         : ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {

@@ -4,7 +4,6 @@ import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
 import dev.resurfacer.iceberg.compact.CompactionResult;
-import dev.resurfacer.iceberg.compact.Ordering;
 import dev.resurfacer.iceberg.deletes.DanglingDeletes;
 import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
@@ -55,15 +54,7 @@ final class BuiltInExecutors {
 
     @Override
     public Step execute(Compact op, IcebergTable t, Mode mode) {
-      CompactionOptions options = CompactionOptions.defaults();
-      for (Map.Entry<String, String> e : op.options().entrySet()) {
-        options = options.withOption(e.getKey(), e.getValue());
-      }
-      options = options.withOrdering(switch (op.strategy()) {
-        case "sort" -> new Ordering.Sort(op.orderBy());
-        case "zorder" -> new Ordering.ZOrder(List.of(op.orderBy().split(",")));
-        default -> new Ordering.BinPack();
-      });
+      CompactionOptions options = CompactionOptions.of(op);
       if (mode == Mode.PREVIEW) {
         CompactionPlan plan = Compaction.plan(t.table(), options);
         Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),

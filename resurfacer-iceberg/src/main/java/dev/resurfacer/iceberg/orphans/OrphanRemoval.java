@@ -67,6 +67,7 @@ public final class OrphanRemoval {
   private String memoryLimit = "512MB";
   private NeighbourIndex neighbours;
   private List<String> protectedLocations = List.of();
+  private Set<String> candidateLocations;
   private boolean quarantine;
   private Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
   private Consumer<String> warningListener = w -> { };
@@ -132,6 +133,17 @@ public final class OrphanRemoval {
   /** Files never listed nor deleted whatever they look like: a SQLite catalog and its side files, a configuration file. */
   public OrphanRemoval protect(Collection<String> locations) {
     this.protectedLocations = List.copyOf(locations);
+    return this;
+  }
+
+  /**
+   * Only these files may be removed: another engine's candidates (e.g. Spark's dry-run list). Every
+   * fence still applies; a listed file not among them is kept like a file too young to remove (and
+   * counted so), a candidate that is referenced, out of scope or behind a link is never listed as an
+   * orphan, so {@code orphanFiles} counts the candidates our fences agree on.
+   */
+  public OrphanRemoval onlyAmong(Collection<String> candidates) {
+    this.candidateLocations = Set.copyOf(candidates);
     return this;
   }
 
@@ -243,7 +255,18 @@ public final class OrphanRemoval {
 
     long now = clock.millis();
     long cutoff = now - olderThan.toMillis();
-    Listing listing = new Listing(cutoff, quarantineDir, protectedKeys);
+    Set<String> candidateKeys = null;
+    if (candidateLocations != null) {
+      candidateKeys = new HashSet<>();
+      for (String c : candidateLocations) {
+        try {
+          candidateKeys.add(StoredFile.parse(c).key());
+        } catch (SafetyRefusal unparseable) {
+          warn.accept("candidate '" + c + "' is not a location our fences can compare; kept");
+        }
+      }
+    }
+    Listing listing = new Listing(cutoff, quarantineDir, protectedKeys, candidateKeys);
     try (Ledger ledger = new Ledger(memoryLimit)) {
       try (Progress.Task task = progress.start("remove-orphans " + name + ": list", "files", Progress.UNKNOWN, Progress.UNKNOWN)) {
         for (Scope.Root root : scope.roots()) {
@@ -361,14 +384,16 @@ public final class OrphanRemoval {
     private final long cutoff;
     private final StoredFile quarantineDir;
     private final Set<String> protectedKeys;
+    private final Set<String> candidateKeys;
     long links;
     long protectedSkipped;
     String sampleLink;
 
-    Listing(long cutoff, StoredFile quarantineDir, Set<String> protectedKeys) {
+    Listing(long cutoff, StoredFile quarantineDir, Set<String> protectedKeys, Set<String> candidateKeys) {
       this.cutoff = cutoff;
       this.quarantineDir = quarantineDir;
       this.protectedKeys = protectedKeys;
+      this.candidateKeys = candidateKeys;
     }
 
     void list(SupportsPrefixOperations lister, boolean nioForLocal, Scope.Root root, Ledger ledger, Consumer<String> warn,
@@ -420,7 +445,8 @@ public final class OrphanRemoval {
         return;
       }
       // an unknown modification time is treated as new: a file that cannot be dated is never old enough
-      boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff;
+      boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff
+          || (candidateKeys != null && !candidateKeys.contains(file.key()));
       ledger.addListed(file, f.location(), f.size(), f.createdAtMillis(), young);
     }
   }

@@ -1,12 +1,9 @@
 package dev.resurfacer.iceberg.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -45,7 +42,7 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
     s3.start();
     try {
       dir = Files.createTempDirectory("rest-catalog");
-      port = freePort();
+      port = ChildJvms.freePort();
       Map<String, String> catalog = new LinkedHashMap<>();
       catalog.put("rest.port", String.valueOf(port));
       catalog.put("catalog.name", "rest_backend");
@@ -56,7 +53,7 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
           "-Daws.requestChecksumCalculation=WHEN_REQUIRED", "-Daws.responseChecksumValidation=WHEN_REQUIRED",
-          "-cp", serverClasspath(), "org.apache.iceberg.rest.RESTCatalogServer"));
+          "-cp", ChildJvms.classpath("rest-server.classpath", "resurfacer-rest-fixture"), "org.apache.iceberg.rest.RESTCatalogServer"));
       catalog.forEach((k, v) -> pb.environment().put(environmentName(k), v));
       pb.redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile());
       process = pb.start();
@@ -152,20 +149,5 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
     p.put("scope", "catalog");
     p.putAll(s3.clientProperties());
     return p;
-  }
-
-  private static String serverClasspath() throws IOException {
-    try (InputStream in = RestCatalogServer.class.getClassLoader().getResourceAsStream("rest-server.classpath")) {
-      if (in == null) {
-        throw new IllegalStateException("rest-server.classpath is missing: build with the resurfacer-rest-fixture module");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

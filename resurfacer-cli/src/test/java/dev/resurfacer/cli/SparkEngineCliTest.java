@@ -1,0 +1,265 @@
+package dev.resurfacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.resurfacer.iceberg.testing.Content;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.spark.ConnectSql;
+import dev.resurfacer.spark.testing.SparkCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --engine spark} through the CLI against a real standalone Spark cluster with Spark Connect on
+ * loopback (one cluster for the class). Spark writes the tables; every supported operation previews
+ * locally and runs on the cluster; Spark and Iceberg's own reader read back identical rows,
+ * type-tagged; the preview equals what Spark did; our fences hold on Spark's candidates.
+ */
+class SparkEngineCliTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final Path DIR = tempDir();
+  static final SparkCluster CLUSTER = new SparkCluster().jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR));
+  static JdbcCatalog catalog;
+  static ConnectSql sql;
+
+  static Path tempDir() {
+    try {
+      return Files.createTempDirectory("spark-cli");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    CLUSTER.start();
+    catalog = SqliteCatalogs.create("lake", DIR);
+    sql = ConnectSql.open(CLUSTER.remote(), Map.of());
+    sql.rows("CREATE NAMESPACE IF NOT EXISTS lake.db");
+    Files.writeString(DIR.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(DIR) + """
+        engines:
+          spark:
+            remote: %s
+        """.formatted(CLUSTER.remote()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (sql != null) {
+      sql.close();
+    }
+    CLUSTER.close();
+  }
+
+  static CliRun cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--config", DIR.resolve("resurfacer.yml").toString(), "--engine", "spark"));
+    return CliRun.run(DIR, all.toArray(String[]::new));
+  }
+
+  /** One verb's JSON result; the run must succeed. */
+  static JsonNode json(String... args) throws Exception {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--output", "json"));
+    CliRun r = cli(all.toArray(String[]::new));
+    assertThat(r.exitCode()).as("%s%n%s%n%s", String.join(" ", args), r.out(), r.err()).isZero();
+    return JSON.readTree(r.out());
+  }
+
+  static void writeMessyTable(String name) {
+    String t = "lake.db." + name;
+    sql.rows("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE,"
+        + " tags MAP<STRING, STRING>) USING iceberg"
+        + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read',"
+        + " 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
+    for (int batch = 0; batch < 4; batch++) {
+      sql.rows("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END, CAST(id * 1.25 AS DECIMAL(12,2)),"
+          + " CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END, date_add(DATE '2026-01-01', CAST(id % 30 AS INT)),"
+          + " map('k', concat('v', id), 'z', CASE WHEN id % 3 = 0 THEN NULL ELSE 'x' END)"
+          + " FROM range(" + batch * 50 + ", " + (batch * 50 + 50) + ")");
+    }
+    sql.rows("DELETE FROM " + t + " WHERE id % 7 = 0");
+    sql.rows("UPDATE " + t + " SET score = -0.0 WHERE id % 5 = 0");
+  }
+
+  /** A small table in one Spark statement pair: enough where only the fences or the refusal are under test. */
+  static void writeTable(String name) {
+    sql.rows("CREATE TABLE lake.db." + name + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
+    sql.rows("INSERT INTO lake.db." + name + " VALUES (1, 'a'), (2, 'b'), (3, 'a')");
+  }
+
+  static Table table(String name) {
+    return catalog.loadTable(TableIdentifier.of("db", name));
+  }
+
+  /** The rows as Spark reads them, rendered type-tagged by the table's schema exactly as {@link Content} renders ours. */
+  static List<String> sparkContent(String name) {
+    Schema schema = table(name).schema();
+    List<GenericRecord> records = new ArrayList<>();
+    for (Map<String, Object> row : sql.rows("SELECT * FROM lake.db." + name)) {
+      GenericRecord r = GenericRecord.create(schema);
+      for (Types.NestedField f : schema.columns()) {
+        Object v = row.get(f.name());
+        r.setField(f.name(), v instanceof java.sql.Date d ? d.toLocalDate() : v);
+      }
+      records.add(r);
+    }
+    return Content.of(schema, records);
+  }
+
+  static void age(Path file) throws Exception {
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+  }
+
+  @Test
+  void everyOperationRunsOnSparkWithThePreviewItPlannedAndTheSameRows() throws Exception {
+    writeMessyTable("events");
+    List<String> before = Content.of(table("events"));
+    assertThat(before).hasSize(200 - 29);
+    assertThat(sparkContent("events")).isEqualTo(before);
+    int snapshots = 0;
+    for (var s : table("events").snapshots()) {
+      snapshots++;
+    }
+
+    JsonNode plan = json("compact", "db.events", "--min-input-files", "2");
+    assertThat(plan.get("outcome").asText()).isEqualTo("previewed");
+    assertThat(table("events").currentSnapshot().operation()).isNotEqualTo("replace");
+    JsonNode compacted = json("compact", "db.events", "--min-input-files", "2", "--yes");
+    assertThat(compacted.get("outcome").asText()).as(compacted.toString()).isEqualTo("done");
+    assertThat(compacted.at("/metrics/rewritten_files").asLong()).isPositive()
+        .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(compacted.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(compacted.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ");
+    assertThat(table("events").currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(Content.of(table("events"))).isEqualTo(before);
+
+    JsonNode sorted = json("compact", "db.events", "--strategy", "sort", "--sort-by", "id DESC", "--rewrite-all", "--yes");
+    assertThat(sorted.get("outcome").asText()).as(sorted.toString()).isEqualTo("done");
+    JsonNode zordered = json("compact", "db.events", "--strategy", "zorder", "--columns", "id,day", "--rewrite-all", "--yes");
+    assertThat(zordered.get("outcome").asText()).as(zordered.toString()).isEqualTo("done");
+
+    JsonNode manifests = json("rewrite-manifests", "db.events", "--yes");
+    assertThat(manifests.get("outcome").asText()).as(manifests.toString()).isIn("done", "nothing_to_do");
+
+    JsonNode expirePlan = json("expire", "db.events", "--older-than", "0s", "--retain-last", "1");
+    assertThat(expirePlan.at("/metrics/expired_snapshots").asLong()).isGreaterThanOrEqualTo(snapshots);
+    JsonNode expired = json("expire", "db.events", "--older-than", "0s", "--retain-last", "1", "--yes");
+    assertThat(expired.get("outcome").asText()).as(expired.toString()).isEqualTo("done");
+    assertThat(expired.at("/metrics/expired_snapshots").asLong()).isEqualTo(expirePlan.at("/metrics/expired_snapshots").asLong());
+    assertThat(expired.at("/metrics/deleted_files").asLong()).isEqualTo(expirePlan.at("/metrics/deleted_files").asLong());
+    assertThat(table("events").snapshots()).hasSize(1);
+
+    Path orphan = Path.of(table("events").location().replaceFirst("^file:", ""), "data", "cat=a", "left-behind.parquet");
+    Files.write(orphan, new byte[] {1, 2, 3});
+    age(orphan);
+    JsonNode orphanPlan = json("remove-orphans", "db.events", "--older-than", "1d");
+    assertThat(orphanPlan.at("/metrics/spark_candidates").asLong()).isEqualTo(1);
+    assertThat(orphanPlan.at("/metrics/orphan_files").asLong()).isEqualTo(1);
+    assertThat(orphan).exists();
+    JsonNode removed = json("remove-orphans", "db.events", "--older-than", "1d", "--yes");
+    assertThat(removed.at("/metrics/deleted_files").asLong()).isEqualTo(1);
+    assertThat(orphan).doesNotExist();
+
+    assertThat(Content.of(table("events"))).isEqualTo(before);
+    assertThat(sparkContent("events")).isEqualTo(before);
+  }
+
+  @Test
+  void whatSparkDoesNotRunIsRefusedWithItsReasonAndNothingChanges() throws Exception {
+    writeTable("refused");
+    long snapshot = table("refused").currentSnapshot().snapshotId();
+    CliRun r = cli("remove-dangling-deletes", "db.refused", "--yes");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err().strip()).startsWith("error: engine spark does not run remove-dangling-deletes on iceberg tables")
+        .doesNotContain("\n");
+    assertThat(table("refused").currentSnapshot().snapshotId()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void aFileSparkProposesButOurFencesRefuseIsNotDeleted() throws Exception {
+    writeTable("fenced");
+    sql.rows("CREATE TABLE lake.db.neighbour (id BIGINT) USING iceberg");
+    sql.rows("INSERT INTO lake.db.neighbour VALUES (1), (2)");
+    Table neighbour = table("neighbour");
+    Path neighbourFile = Path.of(neighbour.currentSnapshot().addedDataFiles(neighbour.io()).iterator().next().location()
+        .replaceFirst("^file:", ""));
+    // a link in our data directory to the neighbour's live data file: Spark's listing follows it, ours does not
+    Path link = Path.of(table("fenced").location().replaceFirst("^file:", ""), "data", "cat=a", "looks-orphaned.parquet");
+    Files.createSymbolicLink(link, neighbourFile);
+    age(neighbourFile);
+    List<String> neighbourRows = Content.of(neighbour);
+
+    JsonNode r = json("remove-orphans", "db.fenced", "--older-than", "1d", "--yes");
+
+    assertThat(r.at("/metrics/spark_candidates").asLong()).as(r.toString()).isEqualTo(1);
+    assertThat(r.at("/metrics/refused_by_fences").asLong()).isEqualTo(1);
+    assertThat(r.at("/metrics/deleted_files").asLong()).isZero();
+    assertThat(link).exists();
+    assertThat(neighbourFile).exists();
+    assertThat(Content.of(table("neighbour"))).isEqualTo(neighbourRows);
+  }
+
+  @Test
+  void aNeighbourTableInsideTheLocationRefusesTheRun() throws Exception {
+    writeTable("outer");
+    String inner = table("outer").location() + "/data/inner";
+    sql.rows("CREATE TABLE lake.db.inner (id BIGINT) USING iceberg LOCATION '" + inner + "'");
+    sql.rows("INSERT INTO lake.db.inner VALUES (1), (2)");
+    List<Path> innerFiles;
+    try (var files = Files.walk(Path.of(inner.replaceFirst("^file:", "")))) {
+      innerFiles = files.filter(Files::isRegularFile).toList();
+    }
+    for (Path f : innerFiles) {
+      age(f);
+    }
+
+    CliRun r = cli("remove-orphans", "db.outer", "--older-than", "1d", "--yes");
+
+    assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(3);
+    assertThat(r.err()).contains("inner");
+    assertThat(innerFiles).allMatch(Files::exists);
+    assertThat(Content.of(table("inner"))).hasSize(2);
+  }
+
+  @Test
+  void anUnreachableClusterIsOneLineExitTwoAndNothingChanges() throws Exception {
+    writeTable("unreached");
+    long snapshot = table("unreached").currentSnapshot().snapshotId();
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    Path yml = DIR.resolve("unreachable.yml");
+    Files.writeString(yml, MaintainCliTest.catalogYml(DIR) + """
+        engines:
+          spark:
+            remote: sc://127.0.0.1:%d/;token=${env:SPARK_TOKEN}
+        """.formatted(closed));
+    for (String verb : new String[] {"compact", "expire", "remove-orphans", "rewrite-manifests"}) {
+      CliRun r = CliRun.run(DIR, Map.of("SPARK_TOKEN", "s3cr3t-token"), verb, "db.unreached", "--engine", "spark", "--yes",
+          "--config", yml.toString());
+      assertThat(r.exitCode()).as(verb + r.err()).isEqualTo(2);
+      assertThat(r.err().strip()).as(verb).startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed)
+          .doesNotContain("\n").doesNotContain("s3cr3t-token");
+    }
+    assertThat(table("unreached").currentSnapshot().snapshotId()).isEqualTo(snapshot);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.resurfacer.spark;
+
+import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.EngineSettings;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngineProvider;
+import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.spark.iceberg.SparkIceberg;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code --engine spark}: Iceberg's own Spark procedures on the user's cluster, reached through Spark
+ * Connect ({@code engines.spark.remote: sc://host:port}) or, inside a spark-submit job, through the
+ * job's session. Previews, fences and verification stay ours (see each executor). Settings:
+ * {@code remote}, {@code catalogs.<ours>: <spark catalog>} where the cluster names a catalog
+ * differently, and {@code conf.<key>} session conf set on connect (values may be secrets: never shown).
+ */
+public final class SparkEngine implements ExecutionEngine {
+  public static final String NAME = "spark";
+  static final Set<String> KEYS = Set.of("remote");
+  static final Set<String> PREFIXES = Set.of("catalogs", "conf");
+
+  static final List<EngineCapability> CAPABILITIES = List.of(
+      EngineCapability.works(NAME, "iceberg", "compact",
+          "rewrite_data_files (binpack, sort, zorder; same option names); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "rewrite_manifests; local preview; content checked before/after"),
+      EngineCapability.works(NAME, "iceberg", "expire",
+          "expire_snapshots with the previewed cutoff and snapshot ids; refused when a file is referenced under two spellings"),
+      EngineCapability.works(NAME, "iceberg", "remove-orphans",
+          "remove_orphan_files as a dry run; our fences check each candidate and delete through the table's FileIO"),
+      EngineCapability.refused(NAME, "iceberg", "remove-dangling-deletes",
+          "Iceberg's Spark procedures have none on its own (only inside rewrite_data_files); run it with --engine local"),
+      EngineCapability.refused(NAME, "iceberg", "rewrite-position-deletes",
+          "rewrite_position_delete_files is not wired yet; run it with --engine local"),
+      EngineCapability.refused(NAME, "iceberg", "condense", "Spark has no procedure for it; run it with --engine local"),
+      EngineCapability.refused(NAME, "iceberg", "apply-retention", "metadata only; run it with --engine local"),
+      EngineCapability.refused(NAME, "delta", "compact", "delta-spark not wired"),
+      EngineCapability.refused(NAME, "delta", "vacuum", "delta-spark not wired"),
+      EngineCapability.refused(NAME, "delta", "checkpoint", "delta-spark not wired"),
+      EngineCapability.refused(NAME, "delta", "cleanup-log", "delta-spark not wired"));
+
+  private final SparkSql sql;
+  private final SparkIceberg iceberg;
+
+  SparkEngine(SparkSql sql, Map<String, String> catalogs) {
+    this.sql = sql;
+    this.iceberg = new SparkIceberg(sql, catalogs, null);
+  }
+
+  /** The engine on a session the caller already has (a spark-submit job's); closing the engine closes it. */
+  public static SparkEngine on(SparkSql sql, EngineSettings settings) {
+    settings.rejectUnknown(KEYS, PREFIXES);
+    return new SparkEngine(sql, settings.under("catalogs"));
+  }
+
+  static SparkEngine connect(EngineSettings settings, Function<EngineSettings, SparkSql> connector) {
+    settings.rejectUnknown(KEYS, PREFIXES);
+    return new SparkEngine(connector.apply(settings), settings.under("catalogs"));
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<EngineCapability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> List<OperationExecutor<?, T>> executors(String format, Class<T> handleType) {
+    if (!"iceberg".equals(format) || handleType != IcebergTable.class) {
+      return List.of();
+    }
+    List<OperationExecutor<?, IcebergTable>> out = iceberg.executors();
+    return (List<OperationExecutor<?, T>>) (List<?>) out;
+  }
+
+  @Override
+  public void close() {
+    sql.close();
+  }
+
+  /** Found by {@link java.util.ServiceLoader}; {@link #capabilities()} connects to nothing. */
+  public static final class Provider implements ExecutionEngineProvider {
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public List<EngineCapability> capabilities() {
+      return CAPABILITIES;
+    }
+
+    @Override
+    public ExecutionEngine open(EngineSettings settings) {
+      return connect(settings, s -> ConnectSql.open(s.require("remote"), s.under("conf")));
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package dev.resurfacer.spark.iceberg;
+
+import dev.resurfacer.iceberg.compact.Compaction;
+import dev.resurfacer.iceberg.compact.CompactionOptions;
+import dev.resurfacer.iceberg.compact.CompactionPlan;
+import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Step;
+import dev.resurfacer.units.ByteSizes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compaction on the cluster: Iceberg's {@code rewrite_data_files} procedure with our option names
+ * (they are Spark's), strategy and order. The preview is our own planner's (Iceberg core's bin-pack
+ * planner, metadata only), the same planner the procedure runs, so it names the files Spark then
+ * rewrites. Spark commits inside the procedure, so the content (row count and a checksum of every
+ * row) is checked right after its commit,
+ * on the cluster, between the snapshot before and the one it made; a mismatch rolls the table back
+ * to the snapshot before (when nothing else committed since) and fails the step.
+ */
+final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
+  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private final SparkIceberg spark;
+
+  SparkCompact(SparkIceberg spark) {
+    this.spark = spark;
+  }
+
+  @Override
+  public Class<Compact> operationType() {
+    return Compact.class;
+  }
+
+  @Override
+  public Step execute(Compact op, IcebergTable t, Mode mode) {
+    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(op));
+    Map<String, Long> planned = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
+        "bytes_to_rewrite", plan.bytesToRewrite());
+    if (plan.groups().isEmpty()) {
+      String why = plan.liveDataFiles() == 0 ? "no live data files"
+          : "nothing to compact: " + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
+      return Step.nothingToDo(why, planned);
+    }
+    String what = String.format("%d file(s) (%s) in %d group(s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()),
+        plan.groups().size());
+    if (mode == Mode.PREVIEW) {
+      return Step.previewed("would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
+    }
+    SparkTable table = spark.table(t);
+    Snapshot before = t.table().currentSnapshot();
+    String statement = call(table, op);
+    PROGRESS.info("table={} operation=compact engine=spark {}", t.name(), statement);
+    Map<String, Object> r = spark.callOne(statement);
+    long rewritten = SparkIceberg.asLong(r.get("rewritten_data_files_count"));
+    long added = SparkIceberg.asLong(r.get("added_data_files_count"));
+    long bytes = SparkIceberg.asLong(r.get("rewritten_bytes_count"));
+    long failed = SparkIceberg.asLong(r.get("failed_data_files_count"));
+    long deletesRemoved = SparkIceberg.asLong(r.get("removed_delete_files_count"));
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("planned_files", plan.filesToRewrite());
+    m.put("planned_bytes", plan.bytesToRewrite());
+    m.put("rewritten_files", rewritten);
+    m.put("rewritten_bytes", bytes);
+    m.put("added_files", added);
+    m.put("failed_files", failed);
+    m.put("removed_delete_files", deletesRemoved);
+    if (failed > 0) {
+      throw new IllegalStateException("spark could not rewrite " + failed + " file(s); see the cluster's driver log");
+    }
+    t.table().refresh();
+    Snapshot after = t.table().currentSnapshot();
+    if (rewritten == 0 || after == null || before == null || after.snapshotId() == before.snapshotId()) {
+      return Step.nothingToDo("spark rewrote nothing (the preview planned " + what + ")", m);
+    }
+    String verified = verify(table, t, before.snapshotId(), after.snapshotId());
+    String drift = rewritten == plan.filesToRewrite() && bytes == plan.bytesToRewrite() ? ""
+        : String.format("; the preview planned %d file(s) (%s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()));
+    return Step.done(String.format("spark rewrote %d file(s) (%s) into %d, verified: %s%s", rewritten, ByteSizes.format(bytes), added,
+        verified, drift), m);
+  }
+
+  /** Content of the snapshots before and after, on the cluster; on a mismatch the table goes back to {@code before}. */
+  private String verify(SparkTable table, IcebergTable t, long before, long after) {
+    SparkIceberg.Content rowsBefore = spark.contentAt(table, before);
+    SparkIceberg.Content rowsAfter = spark.contentAt(table, after);
+    if (rowsBefore.equals(rowsAfter)) {
+      return rowsAfter + " before and after";
+    }
+    t.table().refresh();
+    boolean stillOurs = t.table().currentSnapshot().snapshotId() == after;
+    if (stillOurs) {
+      spark.sql().rows(table.call("rollback_to_snapshot", "snapshot_id => " + before));
+    }
+    throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + after
+        + (stillOurs ? "; rolled back to snapshot " + before : "; not rolled back: another commit followed"));
+  }
+
+  static String call(SparkTable table, Compact op) {
+    List<String> args = new ArrayList<>();
+    args.add("strategy => " + SparkTable.string("binpack".equals(op.strategy()) ? "binpack" : "sort"));
+    if ("sort".equals(op.strategy()) && op.orderBy() != null) {
+      args.add("sort_order => " + SparkTable.string(op.orderBy()));
+    } else if ("zorder".equals(op.strategy())) {
+      args.add("sort_order => " + SparkTable.string("zorder(" + op.orderBy() + ")"));
+    }
+    if (!op.options().isEmpty()) {
+      args.add("options => " + SparkTable.map(op.options()));
+    }
+    return table.call("rewrite_data_files", args.toArray(String[]::new));
+  }
+}

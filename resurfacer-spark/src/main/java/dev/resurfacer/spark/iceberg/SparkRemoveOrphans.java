@@ -1,0 +1,89 @@
+package dev.resurfacer.spark.iceberg;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanReport;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RemoveOrphans;
+import dev.resurfacer.maintain.Step;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Orphan removal with the cluster's candidates and our fences: Iceberg's {@code remove_orphan_files}
+ * runs as a dry run (Spark lists storage and computes reachability, deleting nothing); our own
+ * removal then runs with every fence (stored-file identity, scope, neighbour tables, links, complete
+ * listing, the age guard, the re-read before deleting) restricted to those candidates, and deletes
+ * through the table's FileIO only the files both agree on. A candidate our fences refuse is kept
+ * and counted.
+ */
+final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
+  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private final SparkIceberg spark;
+
+  SparkRemoveOrphans(SparkIceberg spark) {
+    this.spark = spark;
+  }
+
+  @Override
+  public Class<RemoveOrphans> operationType() {
+    return RemoveOrphans.class;
+  }
+
+  @Override
+  public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
+    if (op.olderThan().compareTo(Duration.ofDays(1)) < 0) {
+      throw new SafetyRefusal("remove-orphans on spark: Iceberg's remove_orphan_files refuses an age guard under 24h (got "
+          + Durations.format(op.olderThan()) + "); nothing was deleted");
+    }
+    SparkTable table = spark.table(t);
+    long cutoff = System.currentTimeMillis() - op.olderThan().toMillis();
+    String statement = table.call("remove_orphan_files", "older_than => TIMESTAMP_MILLIS(" + cutoff + ")", "dry_run => true");
+    PROGRESS.info("table={} operation=remove-orphans engine=spark {}", t.name(), statement);
+    List<String> candidates = new ArrayList<>();
+    for (Map<String, Object> row : spark.sql().rows(statement)) {
+      candidates.add(String.valueOf(row.get("orphan_file_location")));
+    }
+    OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
+        .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention()).onlyAmong(candidates)
+        .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
+    if (spark.fences() != null) {
+      removal = spark.fences().applyTo(removal);
+    }
+    OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
+    long refused = Math.max(0, candidates.size() - r.orphanFiles());
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("spark_candidates", (long) candidates.size());
+    m.put("refused_by_fences", refused);
+    m.put("listed_files", r.listedFiles());
+    m.put("orphan_files", r.orphanFiles());
+    m.put("orphan_bytes", r.orphanBytes());
+    m.put("deleted_files", r.deletedFiles());
+    m.put("deleted_bytes", r.deletedBytes());
+    m.put("quarantined_files", r.quarantinedFiles());
+    m.put("other_tables_checked", (long) r.otherTablesChecked());
+    if (r.failedDeletes() > 0) {
+      throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
+    }
+    String kept = refused == 0 ? "" : "; " + refused + " of spark's " + candidates.size() + " candidate(s) kept by our fences";
+    if (r.orphanFiles() == 0) {
+      return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " that spark and our fences agree on"
+          + " (spark proposed " + candidates.size() + ")", m);
+    }
+    String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
+    if (r.quarantineRun() != null) {
+      return Step.done("quarantined " + what + " as run " + r.quarantineRun() + kept, m);
+    }
+    return r.deleted() ? Step.done("deleted " + what + " found by spark and checked by our fences" + kept, m)
+        : Step.previewed("would delete " + what + " found by spark and checked by our fences" + kept, m);
+  }
+}

@@ -1,0 +1,193 @@
+package dev.resurfacer.spark.testing;
+
+import dev.resurfacer.iceberg.testing.ChildJvms;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real Spark cluster on loopback: a standalone master, one worker and a Spark Connect server (the
+ * application driver, attached to that master), each a child JVM on the classpath the
+ * {@code resurfacer-spark-cluster} module resolved at build time (Spark with Connect, the Iceberg Spark
+ * runtime with its SQL extensions, SQLite JDBC). The worker starts executors from
+ * {@code SPARK_HOME/jars}, so a SPARK_HOME whose {@code jars} directory links to those jars is laid out
+ * first. Spark writes local files through Hadoop's checksummed local file system (Iceberg's Spark reads
+ * call {@code FileSystem.getScheme()}, which the raw one does not implement), so {@code .crc} side files
+ * appear next to table files, as on any Spark cluster writing to local disk. Catalogs are added as Spark conf ({@code spark.sql.catalog.NAME...}).
+ */
+public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+  private final Map<String, String> conf = new LinkedHashMap<>();
+  private final List<Process> processes = new ArrayList<>();
+  private Path dir;
+  private int masterPort;
+  private int connectPort;
+
+  /** Adds Spark conf for the Connect server (the driver), e.g. a catalog's {@code spark.sql.catalog.*} keys. */
+  public SparkCluster conf(String key, String value) {
+    conf.put(key, value);
+    return this;
+  }
+
+  /** An Iceberg JDBC catalog on SQLite, as our CLI's {@code type: jdbc} catalog with the same URI and warehouse. */
+  public SparkCluster jdbcCatalog(String name, String uri, String warehouse) {
+    conf("spark.sql.catalog." + name, "org.apache.iceberg.spark.SparkCatalog");
+    conf("spark.sql.catalog." + name + ".type", "jdbc");
+    conf("spark.sql.catalog." + name + ".uri", uri);
+    conf("spark.sql.catalog." + name + ".warehouse", warehouse);
+    return conf("spark.sql.catalog." + name + ".cache-enabled", "false");
+  }
+
+  public SparkCluster start() {
+    if (!processes.isEmpty()) {
+      return this;
+    }
+    try {
+      dir = Files.createTempDirectory("spark-cluster");
+      String classpath = ChildJvms.classpath("spark-cluster.classpath", "resurfacer-spark-cluster");
+      Path jars = Files.createDirectories(dir.resolve("spark-home/jars"));
+      for (String jar : classpath.split(java.io.File.pathSeparator)) {
+        Path p = Path.of(jar);
+        Files.createSymbolicLink(jars.resolve(p.getFileName()), p);
+      }
+      Files.createDirectories(dir.resolve("spark-home/conf"));
+      masterPort = ChildJvms.freePort();
+      connectPort = ChildJvms.freePort();
+      start("master", classpath, "256m", List.of(), "org.apache.spark.deploy.master.Master",
+          "--host", "127.0.0.1", "--port", String.valueOf(masterPort), "--webui-port", String.valueOf(ChildJvms.freePort()));
+      start("worker", classpath, "256m", List.of(), "org.apache.spark.deploy.worker.Worker",
+          "--host", "127.0.0.1", "--cores", "2", "--memory", "1g", "--webui-port", String.valueOf(ChildJvms.freePort()),
+          "--work-dir", dir.resolve("work").toString(), masterUrl());
+      Map<String, String> driver = new LinkedHashMap<>();
+      driver.put("spark.master", masterUrl());
+      driver.put("spark.app.name", "resurfacer-test-connect");
+      driver.put("spark.connect.grpc.binding.address", "127.0.0.1");
+      driver.put("spark.connect.grpc.binding.port", String.valueOf(connectPort));
+      driver.put("spark.driver.host", "127.0.0.1");
+      driver.put("spark.driver.bindAddress", "127.0.0.1");
+      driver.put("spark.ui.enabled", "false");
+      driver.put("spark.executor.memory", "768m");
+      driver.put("spark.cores.max", "2");
+      driver.put("spark.sql.shuffle.partitions", "2");
+      driver.put("spark.local.dir", dir.resolve("local").toString());
+      driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+      driver.putAll(conf);
+      List<String> props = new ArrayList<>();
+      driver.forEach((k, v) -> props.add("-D" + k + "=" + v));
+      start("connect", classpath, "1g", props, "org.apache.spark.sql.connect.service.SparkConnectServer");
+      awaitPort(connectPort, "connect");
+      return this;
+    } catch (IOException e) {
+      close();
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void start(String name, String classpath, String heap, List<String> props, String mainClass, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
+        "-Dlog4j2.level=WARN"));
+    command.addAll(props);
+    command.addAll(List.of("-cp", classpath, mainClass));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("SPARK_HOME", dir.resolve("spark-home").toString());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    pb.environment().put("SPARK_LOG_DIR", dir.toString());
+    pb.environment().put("SPARK_SCALA_VERSION", "2.13");
+    pb.redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
+    processes.add(pb.start());
+  }
+
+  private void awaitPort(int port, String name) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      for (Process p : processes) {
+        if (!p.isAlive()) {
+          throw new IllegalStateException("a Spark process exited with " + p.exitValue() + ":\n" + logs());
+        }
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+        return;
+      } catch (IOException notYet) {
+        // still starting
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new IllegalStateException(name + " did not listen within 120s:\n" + logs());
+  }
+
+  public String masterUrl() {
+    return "spark://127.0.0.1:" + masterPort;
+  }
+
+  public String remote() {
+    return "sc://127.0.0.1:" + connectPort;
+  }
+
+  public Path sparkHome() {
+    return dir.resolve("spark-home");
+  }
+
+  /** The tail of every process's log, for failure messages. */
+  public String logs() {
+    StringBuilder b = new StringBuilder();
+    for (String name : List.of("master", "worker", "connect")) {
+      try {
+        String log = Files.readString(dir.resolve(name + ".log"));
+        b.append("--- ").append(name).append('\n').append(log.length() > 4000 ? log.substring(log.length() - 4000) : log);
+      } catch (IOException e) {
+        b.append("--- ").append(name).append(": no log\n");
+      }
+    }
+    return b.toString();
+  }
+
+  @Override
+  public void close() {
+    // the driver first, so its executors end before the worker does
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      Process p = processes.get(i);
+      p.destroy();
+      try {
+        if (!p.waitFor(15, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    processes.clear();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext ctx) {
+    start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext ctx) {
+    close();
+  }
+}
