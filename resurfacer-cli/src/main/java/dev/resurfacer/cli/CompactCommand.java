@@ -25,6 +25,7 @@ final class CompactCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions act;
+  @Mixin EngineOptions engineOptions;
   @Mixin CompactionFlags flags;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table, or a Delta table (path or delta-catalog name)")
@@ -38,7 +39,15 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
+      if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+        throw new dev.resurfacer.UsageException("--engine " + engineOptions.engine + " does not compact Delta tables yet; "
+            + "Delta tables compact on the local engine");
+      }
       return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
+    }
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, flags.toOperation(), act.yes);
     }
     CompactionOptions options = flags.toOptions();
     PrintWriter out = spec.commandLine().getOut();

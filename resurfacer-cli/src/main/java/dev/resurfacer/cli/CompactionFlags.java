@@ -75,8 +75,23 @@ final class CompactionFlags {
           + "or count (row count only, faster). Default: ${DEFAULT-VALUE}.")
   String verify;
 
-  CompactionOptions toOptions() {
-    CompactionOptions o = CompactionOptions.defaults();
+  /**
+   * The same request as the operation record a policy builds, for an execution engine other than
+   * local. Flags that only our runners know (--runner, --memory, --verify) stay with the local engine;
+   * the options are checked exactly as for a local run first.
+   */
+  dev.resurfacer.maintain.Compact toOperation() {
+    toOptions();
+    String order = switch (strategy.toLowerCase(java.util.Locale.ROOT)) {
+      case "sort" -> sortBy;
+      case "zorder" -> String.join(",", columns);
+      default -> null;
+    };
+    return new dev.resurfacer.maintain.Compact(strategy.toLowerCase(java.util.Locale.ROOT), order, sparkOptions());
+  }
+
+  /** The rewrite options by their Spark {@code rewrite_data_files} names. */
+  private Map<String, String> sparkOptions() {
     Map<String, String> opts = new LinkedHashMap<>(extra);
     putSize(opts, "target-file-size-bytes", targetFileSize, "--target-file-size");
     putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
@@ -113,6 +128,12 @@ final class CompactionFlags {
     if (outputSpecId != null) {
       opts.put("output-spec-id", outputSpecId.toString());
     }
+    return opts;
+  }
+
+  CompactionOptions toOptions() {
+    CompactionOptions o = CompactionOptions.defaults();
+    Map<String, String> opts = sparkOptions();
     for (Map.Entry<String, String> e : opts.entrySet()) {
       o = o.withOption(e.getKey(), e.getValue());
     }

@@ -31,6 +31,7 @@ final class ExpireCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions actOptions;
+  @Mixin EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
@@ -56,6 +57,13 @@ final class ExpireCommand implements Callable<Integer> {
     // options are checked before the catalog is opened: a usage error changes and creates nothing
     Duration age = olderThan == null ? null : Durations.parse(olderThan);
     ExpireOptions options = new ExpireOptions(age, retainLast, snapshotIds, expireRefs);
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      if (!snapshotIds.isEmpty() || expireRefs) {
+        throw new dev.resurfacer.UsageException("--expire-snapshot-id and --expire-refs run on the local engine only");
+      }
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.ExpireSnapshots(age, retainLast), actOptions.yes);
+    }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       ExpireResult result = actOptions.yes
           ? SnapshotExpiry.expire(tableName, open.table(), options)

@@ -5,6 +5,8 @@ import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.iceberg.maintain.Resurfacer;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Maintain;
@@ -44,6 +46,7 @@ final class MaintainCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions act;
+  @Mixin EngineOptions engineOptions;
 
   @Option(names = "--tables", paramLabel = "GLOB", description = "Only tables matching this, e.g. raw.* or *.events (default: all).")
   String tables;
@@ -69,6 +72,9 @@ final class MaintainCommand implements Callable<Integer> {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
+    if (engineOptions.engine != null) {
+      ExecutionEngines.provider(engineOptions.engine);
+    }
     if (quiet) {
       // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are made once the run starts, after this.
       System.setProperty("org.slf4j.simpleLogger.log.dev.resurfacer.maintain", "warn");
@@ -84,6 +90,7 @@ final class MaintainCommand implements Callable<Integer> {
     // Everything that can be wrong with the configuration is found before the first table is touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
     List<Resurfacer> open = new ArrayList<>();
+    Map<String, ExecutionEngine> engines = new LinkedHashMap<>();
     // one neighbour index for the whole run, over every catalog maintained and configured (Delta ones
     // included): a table of one catalog may sit in another's storage
     Map<String, CatalogConfig> known = new LinkedHashMap<>();
@@ -98,7 +105,15 @@ final class MaintainCommand implements Callable<Integer> {
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {
           if (tables == null || Policies.globMatches(tables, table)) {
-            entries.add(Maintain.fromPolicy(table, policies.effective(table).policy()));
+            Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy());
+            if (engineOptions.engine != null) {
+              m = m.engine(engineOptions.engine);
+            }
+            String name = m.engine();
+            if (!engines.containsKey(name)) {
+              engines.put(name, ExecutionEngines.provider(name).open(config.engine(name)));
+            }
+            entries.add(m);
           }
         }
         plans.put(c, new MaintenancePlan(entries));
@@ -106,7 +121,7 @@ final class MaintainCommand implements Callable<Integer> {
       List<RunReport> parts = new ArrayList<>();
       int i = 0;
       for (MaintenancePlan plan : plans.values()) {
-        parts.add(open.get(i++).run(plan, mode));
+        parts.add(open.get(i++).executionEngines(List.copyOf(engines.values())).run(plan, mode));
       }
       RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
           (System.nanoTime() - t0) / 1_000_000, parts);
@@ -128,6 +143,7 @@ final class MaintainCommand implements Callable<Integer> {
       return written ? report.exitCode() : Math.max(report.exitCode(), Main.FAILED);
     } finally {
       open.forEach(Resurfacer::close);
+      engines.values().forEach(ExecutionEngine::close);
     }
   }
 

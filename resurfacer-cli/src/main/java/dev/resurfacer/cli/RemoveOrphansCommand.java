@@ -28,6 +28,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions actOptions;
+  @Mixin EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
@@ -56,6 +57,10 @@ final class RemoveOrphansCommand implements Callable<Integer> {
   public Integer call() {
     Duration age = Durations.parse(olderThan);
     Duration keepQuarantine = Durations.parse(quarantineRetention);
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RemoveOrphans(age, quarantine, keepQuarantine), actOptions.yes);
+    }
     PrintWriter err = spec.commandLine().getErr();
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       OrphanRemoval removal = OrphanRemoval.of(open.catalog(), Catalogs.parseIdentifier(tableName), open.table())

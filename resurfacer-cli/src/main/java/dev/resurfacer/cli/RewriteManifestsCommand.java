@@ -23,6 +23,7 @@ final class RewriteManifestsCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions actOptions;
+  @Mixin EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
@@ -33,6 +34,10 @@ final class RewriteManifestsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RewriteManifests(), actOptions.yes);
+    }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       ManifestRewriteResult result = actOptions.yes
           ? ManifestRewriter.rewrite(tableName, open.table())

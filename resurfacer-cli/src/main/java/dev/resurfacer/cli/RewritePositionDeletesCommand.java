@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
 import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
 import dev.resurfacer.units.ByteSizes;
 import java.io.PrintWriter;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "rewrite-position-deletes",
     footer = {"%nExamples:", "  resurfacer rewrite-position-deletes shop.orders", "  resurfacer rewrite-position-deletes shop.orders --option min-input-files=2 --yes"}, description = {
-    "Compact small position-delete files per partition (format v2), dropping entries whose data file is gone.",
+    "Format v2: compact small position-delete files per partition, dropping entries whose data file is gone.",
+    "Format v3: turn position-delete files into deletion vectors, one per data file (data files are not rewritten).",
     "Previews unless --yes is given."})
 final class RewritePositionDeletesCommand implements Callable<Integer> {
   private final CliContext ctx;
@@ -39,8 +41,12 @@ final class RewritePositionDeletesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);
       PrintWriter out = spec.commandLine().getOut();
+      if (PositionDeleteRewrite.carriesDeletionVectors(open.table())) {
+        printVectors(out, DeletionVectorRewrite.run(open.table(), act.yes));
+        return Main.OK;
+      }
+      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);
       if (outputOptions.json()) {
         out.println(Json.write(r));
       } else {
@@ -55,5 +61,18 @@ final class RewritePositionDeletesCommand implements Callable<Integer> {
       out.flush();
       return Main.OK;
     }
+  }
+
+  private void printVectors(PrintWriter out, DeletionVectorRewrite.Result r) {
+    if (outputOptions.json()) {
+      out.println(Json.write(r));
+    } else if (r.positionDeleteFiles() == 0) {
+      out.println("no position-delete files to turn into deletion vectors in " + r.table());
+    } else {
+      out.printf(Locale.ROOT, "%s (format v3): %d position-delete files -> %d deletion vectors for %d data files, %d deleted positions%n",
+          r.table(), r.positionDeleteFiles(), r.deletionVectors(), r.dataFiles(), r.positions());
+      out.println(r.committed() ? "committed snapshot " + r.snapshotId() : "preview only: nothing was changed (run with --yes to rewrite)");
+    }
+    out.flush();
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.policy.Policies;
 import dev.resurfacer.policy.PolicyParser;
 import java.io.IOException;
@@ -23,7 +24,7 @@ import java.util.Set;
  * runs.
  */
 public final class ConfigFile {
-  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables");
+  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "engines");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
   private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "properties");
   private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
@@ -76,7 +77,52 @@ public final class ConfigFile {
     }
     rejectDuplicateDeltaNames(catalogs, source);
     Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
-    return new ResurfacerConfig(catalogs, defaultCatalog, policies);
+    return new ResurfacerConfig(catalogs, defaultCatalog, policies, engines(root.get("engines"), source, secrets));
+  }
+
+  /**
+   * {@code engines:}: per engine name a mapping of settings; one nested level (such as Spark's
+   * {@code conf:}) is flattened to {@code conf.<key>}. Each engine checks its own keys when it opens.
+   */
+  private static Map<String, EngineSettings> engines(JsonNode node, String source, Secrets secrets) {
+    Map<String, EngineSettings> out = new LinkedHashMap<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    requireObject(node, source, "engines");
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String path = "engines." + e.getKey();
+      requireObject(e.getValue(), source, path);
+      Map<String, String> values = new LinkedHashMap<>();
+      Set<String> secretKeys = new HashSet<>();
+      for (Iterator<Map.Entry<String, JsonNode>> f = e.getValue().fields(); f.hasNext(); ) {
+        Map.Entry<String, JsonNode> kv = f.next();
+        if (kv.getValue().isObject()) {
+          for (Iterator<Map.Entry<String, JsonNode>> g = kv.getValue().fields(); g.hasNext(); ) {
+            Map.Entry<String, JsonNode> inner = g.next();
+            engineValue(kv.getKey() + "." + inner.getKey(), inner.getValue(), source, path, secrets, values, secretKeys);
+          }
+        } else {
+          engineValue(kv.getKey(), kv.getValue(), source, path, secrets, values, secretKeys);
+        }
+      }
+      out.put(e.getKey(), new EngineSettings(e.getKey(), values, secretKeys));
+    }
+    return out;
+  }
+
+  private static void engineValue(String key, JsonNode v, String source, String path, Secrets secrets,
+      Map<String, String> values, Set<String> secretKeys) {
+    String keyPath = path + "." + key;
+    if (!v.isValueNode() || v.isNull()) {
+      throw new UsageException(source + ": " + keyPath + " must be a single value");
+    }
+    String raw = v.asText();
+    if (Secrets.hasReference(raw)) {
+      secretKeys.add(key);
+    }
+    values.put(key, secrets.resolve(raw, keyPath));
   }
 
   private static CatalogConfig catalog(String name, JsonNode node, String source, Secrets secrets) {

@@ -1,6 +1,7 @@
 package dev.resurfacer.config;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.policy.Policies;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,12 +25,26 @@ import java.util.Map;
  *       raw.events: s3://bucket/raw/events
  *       raw.clicks: /data/raw/clicks
  * default-catalog: lake
+ * engines:
+ *   spark:
+ *     remote: sc://spark-connect:15002
  * </pre>
  */
-public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
+public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies,
+    Map<String, EngineSettings> engines) {
   public ResurfacerConfig {
     catalogs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(catalogs));
     policies = policies == null ? Policies.none() : policies;
+    engines = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(engines));
+  }
+
+  public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
+    this(catalogs, defaultCatalog, policies, Map.of());
+  }
+
+  /** The {@code engines.<name>:} section, or none: the engine's own defaults. */
+  public EngineSettings engine(String name) {
+    return engines.getOrDefault(name, EngineSettings.none(name));
   }
 
   public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog) {

@@ -7,11 +7,18 @@ import java.util.List;
 /**
  * What a table format or engine supplies so the runner can maintain its tables without knowing
  * which one it is: listing, opening, measuring and leasing tables, and executors for the built-in
- * operations. Iceberg implements it today; Delta and Spark engines implement the same interface.
+ * operations. Iceberg and Delta implement it; who executes the operations is the separate
+ * execution-engine SPI ({@link dev.resurfacer.engines.ExecutionEngine}).
  *
  * @param <T> the engine's handle for one open table
  */
 public interface Engine<T> extends AutoCloseable {
+  /** The format's name as engines declare it: {@code iceberg} or {@code delta}. */
+  String format();
+
+  /** The handle type, by which an execution engine hands out its executors for this format. */
+  Class<T> handleType();
+
   /** The catalog's name, shown in reports. */
   String catalogName();
 

@@ -17,13 +17,24 @@ import java.util.Map;
  * Declaring an operation a second time replaces the first declaration.
  *
  * @param target {@code namespace.table}, or a namespace when {@code namespace} is true
+ * @param engine the execution engine that runs the built-in operations ({@code local}, {@code spark}, ...)
  */
-public record Maintain(String target, boolean namespace, List<Operation> operations) {
+public record Maintain(String target, boolean namespace, List<Operation> operations, String engine) {
   public Maintain {
     if (target == null || target.isBlank()) {
       throw new IllegalArgumentException("target must not be empty");
     }
     operations = List.copyOf(operations);
+    engine = engine == null ? TablePolicy.LOCAL_ENGINE : engine;
+  }
+
+  public Maintain(String target, boolean namespace, List<Operation> operations) {
+    this(target, namespace, operations, TablePolicy.LOCAL_ENGINE);
+  }
+
+  /** Runs the built-in operations on this execution engine, e.g. {@code spark}; custom operations always run here. */
+  public Maintain engine(String name) {
+    return new Maintain(target, namespace, operations, name);
   }
 
   public static Maintain table(String name) {
@@ -39,7 +50,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
 
   /** Every operation the policy enables, with its settings. */
   public static Maintain fromPolicy(String table, TablePolicy p) {
-    Maintain m = table(table);
+    Maintain m = table(table).engine(p.engine());
     if (p.compact().enabled()) {
       m = m.then(new Compact(p.compact().strategy(), p.compact().orderBy(), p.compact().options()));
     }
@@ -99,6 +110,6 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
       }
     }
     ops.add(operation);
-    return new Maintain(target, namespace, ops);
+    return new Maintain(target, namespace, ops, engine);
   }
 }

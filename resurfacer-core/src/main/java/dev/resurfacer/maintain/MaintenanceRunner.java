@@ -2,6 +2,9 @@ package dev.resurfacer.maintain;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.report.OperationResult;
 import dev.resurfacer.report.Outcome;
 import dev.resurfacer.report.RunReport;
@@ -34,10 +37,25 @@ public final class MaintenanceRunner<T> {
 
   private final Engine<T> engine;
   private final Map<Class<?>, OperationExecutor<?, T>> executors;
+  /** Per execution engine other than local: its executors for this format, by operation type. */
+  private final Map<String, Map<Class<?>, OperationExecutor<?, T>>> remote;
+  private final Map<String, ExecutionEngine> executionEngines;
   private final int parallel;
   private final Duration leaseTtl;
 
+  /** An operation and who runs it; {@code executor} is null when the table's engine refuses it, for {@code refusal}. */
+  record Planned<T>(Operation operation, OperationExecutor<?, T> executor, String refusal) {}
+
   public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
+    this(engine, executors, List.of(), parallel, leaseTtl);
+  }
+
+  /**
+   * @param executionEngines opened engines other than local that a plan entry may name; the local engine
+   *     is always there and runs the format's built-in executors and {@code executors}
+   */
+  public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, List<ExecutionEngine> executionEngines,
+      int parallel, Duration leaseTtl) {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
@@ -50,39 +68,83 @@ public final class MaintenanceRunner<T> {
     }
     this.engine = engine;
     this.executors = Map.copyOf(byType);
+    Map<String, Map<Class<?>, OperationExecutor<?, T>>> byEngine = new LinkedHashMap<>();
+    Map<String, ExecutionEngine> named = new LinkedHashMap<>();
+    for (ExecutionEngine e : executionEngines) {
+      if (e.name().equals(ExecutionEngines.LOCAL)) {
+        continue;
+      }
+      Map<Class<?>, OperationExecutor<?, T>> ops = new LinkedHashMap<>();
+      for (OperationExecutor<?, T> x : e.executors(engine.format(), engine.handleType())) {
+        ops.put(x.operationType(), x);
+      }
+      byEngine.put(e.name(), Map.copyOf(ops));
+      named.put(e.name(), e);
+    }
+    this.remote = Map.copyOf(byEngine);
+    this.executionEngines = Map.copyOf(named);
     this.parallel = parallel;
     this.leaseTtl = leaseTtl;
   }
 
-  /** Per table, its operations in run order. Namespaces are expanded here; an unknown one is an error before anything runs. */
-  Map<String, List<Operation>> resolve(MaintenancePlan plan) {
-    Map<String, Map<String, Operation>> byTable = new LinkedHashMap<>();
+  /**
+   * Per table, its operations in run order with who runs each. Namespaces are expanded here; an unknown
+   * namespace, operation or engine is an error before anything runs.
+   */
+  Map<String, List<Planned<T>>> resolve(MaintenancePlan plan) {
+    Map<String, Map<String, Planned<T>>> byTable = new LinkedHashMap<>();
     for (Maintain m : plan.entries()) {
+      if (!m.engine().equals(ExecutionEngines.LOCAL) && !remote.containsKey(m.engine())) {
+        throw new UsageException("engine '" + m.engine() + "' is not open for this run (opened: "
+            + String.join(", ", concat(ExecutionEngines.LOCAL, remote.keySet())) + ")");
+      }
       List<String> tables = m.namespace() ? engine.tablesIn(m.target()) : List.of(m.target());
       for (String t : tables) {
-        Map<String, Operation> ops = byTable.computeIfAbsent(t, k -> new LinkedHashMap<>());
+        Map<String, Planned<T>> ops = byTable.computeIfAbsent(t, k -> new LinkedHashMap<>());
         for (Operation o : m.operations()) {
           if (!executors.containsKey(o.getClass())) {
             throw new UsageException("no executor is registered for operation '" + o.name() + "' (" + o.getClass().getName() + ")");
           }
           ops.remove(o.name());
-          ops.put(o.name(), o);
+          ops.put(o.name(), plan(o, m.engine()));
         }
       }
     }
-    Map<String, List<Operation>> out = new LinkedHashMap<>();
+    Map<String, List<Planned<T>>> out = new LinkedHashMap<>();
     byTable.forEach((t, ops) -> {
-      List<Operation> sorted = new ArrayList<>(ops.values());
-      sorted.sort(Comparator.comparingInt(Operation::order));
+      List<Planned<T>> sorted = new ArrayList<>(ops.values());
+      sorted.sort(Comparator.comparingInt(p -> p.operation().order()));
       out.put(t, List.copyOf(sorted));
     });
+    return out;
+  }
+
+  /** Custom operations run here whatever the engine: their executor is the user's code in this JVM. */
+  private Planned<T> plan(Operation o, String engineName) {
+    if (engineName.equals(ExecutionEngines.LOCAL) || o instanceof CustomOperation) {
+      return new Planned<>(o, executors.get(o.getClass()), null);
+    }
+    OperationExecutor<?, T> x = remote.get(engineName).get(o.getClass());
+    if (x != null) {
+      return new Planned<>(o, x, null);
+    }
+    String why = executionEngines.get(engineName).capabilities().stream()
+        .filter(c -> c.format().equals(engine.format()) && c.operation().equals(o.name()) && !c.works())
+        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
+    return new Planned<>(o, null, "engine " + engineName + " does not run " + o.name() + " on " + engine.format() + " tables: " + why);
+  }
+
+  private static List<String> concat(String first, java.util.Collection<String> rest) {
+    List<String> out = new ArrayList<>();
+    out.add(first);
+    out.addAll(rest);
     return out;
   }
 
   public RunReport run(MaintenancePlan plan, Mode mode) {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
-    Map<String, List<Operation>> work = resolve(plan);
+    Map<String, List<Planned<T>>> work = resolve(plan);
     String owner = owner();
     List<TableReport> reports = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, work.size())), r -> {
@@ -110,7 +172,8 @@ public final class MaintenanceRunner<T> {
         millisSince(t0), reports);
   }
 
-  private TableReport maintainTable(String table, List<Operation> ops, Mode mode, String owner) {
+  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner) {
+    List<Operation> ops = planned.stream().map(Planned::operation).toList();
     long t0 = System.nanoTime();
     String catalog = engine.catalogName();
     T handle;
@@ -144,12 +207,15 @@ public final class MaintenanceRunner<T> {
     Outcome tableOutcome = mode == Mode.COMMIT ? Outcome.DONE : Outcome.PREVIEWED;
     String tableMessage = null;
     try {
-      for (Operation op : ops) {
+      for (Planned<T> p : planned) {
+        Operation op = p.operation();
         if (tableOutcome == Outcome.FAILED || tableOutcome == Outcome.REFUSED) {
           results.add(skipped(op, "an earlier operation on this table " + tableOutcome.json()));
           continue;
         }
-        OperationResult r = runOne(op, handle, mode);
+        OperationResult r = p.executor() == null
+            ? new OperationResult(op.name(), Outcome.REFUSED, p.refusal(), 0, Map.of())
+            : runOne(op, p.executor(), handle, mode);
         results.add(r);
         log(catalog, table, op.name(), r.outcome(), r.durationMs(), r.message());
         if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.REFUSED) {
@@ -179,8 +245,8 @@ public final class MaintenanceRunner<T> {
   }
 
   @SuppressWarnings("unchecked")
-  private OperationResult runOne(Operation op, T handle, Mode mode) {
-    OperationExecutor<Operation, T> executor = (OperationExecutor<Operation, T>) executors.get(op.getClass());
+  private OperationResult runOne(Operation op, OperationExecutor<?, T> chosen, T handle, Mode mode) {
+    OperationExecutor<Operation, T> executor = (OperationExecutor<Operation, T>) chosen;
     long t0 = System.nanoTime();
     try {
       engine.refresh(handle);

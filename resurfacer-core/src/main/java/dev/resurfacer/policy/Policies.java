@@ -90,7 +90,8 @@ public final class Policies {
             (Boolean) o.getOrDefault("quarantine", b.removeOrphans().quarantine()),
             (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention())),
         new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
-        new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)));
+        new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)),
+        (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of()).getOrDefault(PolicyLayer.ENGINE, b.engine()));
   }
 
   private static boolean flag(Map<String, Object> section, boolean fallback) {

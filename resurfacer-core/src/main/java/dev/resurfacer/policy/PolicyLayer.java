@@ -23,6 +23,10 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
 
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
 
+  /** {@code engine: spark} — a scalar beside the operation sections, stored as a section of its own. */
+  static final String ENGINE = "engine";
+  private static final java.util.regex.Pattern ENGINE_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*");
+
   private static final Map<String, Set<String>> KEYS = Map.of(
       "compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
@@ -58,13 +62,23 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   static PolicyLayer parse(JsonNode node, String where, String path) {
     Check check = new Check(where);
     check.object(node, path);
-    check.known(node, new TreeSet<>(KEYS.keySet()), path);
+    TreeSet<String> known = new TreeSet<>(KEYS.keySet());
+    known.add(ENGINE);
+    check.known(node, known, path);
     Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String op = e.getKey();
       String opPath = path + "." + op;
       JsonNode section = e.getValue();
+      if (op.equals(ENGINE)) {
+        String name = check.scalar(section, opPath);
+        if (!ENGINE_NAME.matcher(name).matches()) {
+          throw check.fail(opPath + " '" + name + "' is not an engine name (local, spark, trino, ...)");
+        }
+        sections.put(ENGINE, Map.of(ENGINE, name));
+        continue;
+      }
       check.object(section, opPath);
       check.known(section, new TreeSet<>(KEYS.get(op)), opPath);
       Map<String, Object> values = new LinkedHashMap<>();

@@ -10,6 +10,7 @@ import java.util.Map;
  * <pre>
  * TablePolicy p = policies.effective("raw.events").policy();
  * if (p.compact().enabled()) { ... p.compact().options().get("target-file-size-bytes") ... }
+ * p.engine();   // "local", or the {@code engine:} the policy names, e.g. "spark"
  * </pre>
  */
 public record TablePolicy(
@@ -17,7 +18,16 @@ public record TablePolicy(
     Expire expire,
     RemoveOrphans removeOrphans,
     RemoveDanglingDeletes removeDanglingDeletes,
-    RewriteManifests rewriteManifests) {
+    RewriteManifests rewriteManifests,
+    String engine) {
+
+  public TablePolicy(Compact compact, Expire expire, RemoveOrphans removeOrphans, RemoveDanglingDeletes removeDanglingDeletes,
+      RewriteManifests rewriteManifests) {
+    this(compact, expire, removeOrphans, removeDanglingDeletes, rewriteManifests, LOCAL_ENGINE);
+  }
+
+  /** The engine a table runs on unless {@code engine:} says otherwise. */
+  public static final String LOCAL_ENGINE = "local";
 
   /** Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a 3-day orphan guard). */
   public static final TablePolicy BUILT_IN = new TablePolicy(

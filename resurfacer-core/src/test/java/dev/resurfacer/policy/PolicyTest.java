@@ -114,7 +114,7 @@ class PolicyTest {
             + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
             + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
     assertError("defaults:\n  vacuum: {enabled: true}\n",
-        "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, expire, remove-dangling-deletes, "
+        "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, engine, expire, remove-dangling-deletes, "
             + "remove-orphans, rewrite-manifests)");
     assertError("tables:\n  raw.*:\n    expire: {keep: 3}\n",
         "resurfacer.yml: unknown key 'tables.raw.*.expire.keep' (expected one of enabled, older-than, retain-last)");

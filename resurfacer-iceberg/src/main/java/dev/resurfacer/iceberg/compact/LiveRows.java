@@ -4,22 +4,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import dev.resurfacer.iceberg.read.DataFileRows;
 import org.apache.iceberg.data.GenericDeleteFilter;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.mapping.NameMapping;
-import org.apache.iceberg.mapping.NameMappingParser;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * Reads the live rows of scan tasks with Iceberg's own delete-aware generic reader. It is the
@@ -53,47 +47,9 @@ final class LiveRows {
   static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection, boolean reuse) {
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = deletes.requiredSchema();
-    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
-    org.apache.iceberg.io.InputFile input = table.io().newInputFile(task.file());
-    // files written without field ids (migrated, or added from elsewhere) are read through the
-    // table's name mapping, as Iceberg's own scans do; without it the reader would guess ids by position
-    NameMapping mapping = nameMapping(table);
     // No residual filter: a rewrite must carry every live row of a selected file, not only the rows
     // that match --where (the filter selects files, it does not delete rows).
-    CloseableIterable<Record> rows = switch (task.file().format()) {
-      case PARQUET -> {
-        Parquet.ReadBuilder read = Parquet.read(input)
-            .project(required)
-            .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
-            .split(task.start(), task.length());
-        if (reuse) {
-          read = read.reuseContainers();
-        }
-        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
-      }
-      case AVRO -> {
-        org.apache.iceberg.avro.Avro.ReadBuilder read = org.apache.iceberg.avro.Avro.read(input)
-            .project(required)
-            .createResolvingReader(schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
-            .split(task.start(), task.length());
-        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
-      }
-      case ORC -> {
-        org.apache.iceberg.orc.ORC.ReadBuilder read = org.apache.iceberg.orc.ORC.read(input)
-            .project(required)
-            .createReaderFunc(fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(required, fileSchema, constants))
-            .split(task.start(), task.length());
-        yield (mapping == null ? read : read.withNameMapping(mapping)).build();
-      }
-      default -> throw new UnsupportedOperationException("reading " + task.file().format() + " data files is not supported");
-    };
-    return deletes.filter(rows);
-  }
-
-  /** The table's default name mapping ({@code schema.name-mapping.default}), or null when it has none. */
-  static NameMapping nameMapping(Table table) {
-    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
-    return json == null ? null : NameMappingParser.fromJson(json);
+    return deletes.filter(DataFileRows.read(table, task, required, reuse));
   }
 
   /** Live rows across tasks, reading one narrow column (plus what delete application needs). */

@@ -52,13 +52,17 @@ public final class PositionDeleteRewrite {
     }
   }
 
+  /** Format v3 and later: position deletes are deletion vectors, and {@link DeletionVectorRewrite} converts v2 files to them. */
+  public static boolean carriesDeletionVectors(Table table) {
+    return ((HasTableOperations) table).operations().current().formatVersion() >= 3;
+  }
+
   /** Previews ({@code commit == false}) or rewrites every planned group in one commit. */
   public static Result run(Table table, Map<String, String> options, boolean commit) {
     table.refresh();
-    int formatVersion = ((HasTableOperations) table).operations().current().formatVersion();
-    if (formatVersion >= 3) {
-      throw new UsageException(table.name() + " is format v" + formatVersion
-          + ": its position deletes are deletion vectors, one per data file, and are not rewritten");
+    if (carriesDeletionVectors(table)) {
+      throw new UsageException(table.name() + " is format v3: its position deletes are deletion vectors, one per data file;"
+          + " DeletionVectorRewrite converts position-delete files to them");
     }
     if (table.currentSnapshot() == null) {
       return new Result(table.name(), false, List.of(), null);

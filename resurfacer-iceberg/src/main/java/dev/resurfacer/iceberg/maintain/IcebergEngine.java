@@ -35,6 +35,16 @@ final class IcebergEngine implements Engine<IcebergTable> {
   }
 
   @Override
+  public String format() {
+    return "iceberg";
+  }
+
+  @Override
+  public Class<IcebergTable> handleType() {
+    return IcebergTable.class;
+  }
+
+  @Override
   public String catalogName() {
     return catalog.name();
   }

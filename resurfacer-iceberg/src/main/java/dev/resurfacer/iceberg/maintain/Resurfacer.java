@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.maintain;
 
 import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.MaintenancePlan;
@@ -37,12 +38,15 @@ public final class Resurfacer implements AutoCloseable {
 
   private final IcebergEngine engine;
   private final List<OperationExecutor<?, IcebergTable>> custom;
+  private final List<ExecutionEngine> executionEngines;
   private final int parallel;
   private final Duration lease;
 
-  private Resurfacer(IcebergEngine engine, List<OperationExecutor<?, IcebergTable>> custom, int parallel, Duration lease) {
+  private Resurfacer(IcebergEngine engine, List<OperationExecutor<?, IcebergTable>> custom, List<ExecutionEngine> executionEngines,
+      int parallel, Duration lease) {
     this.engine = engine;
     this.custom = List.copyOf(custom);
+    this.executionEngines = List.copyOf(executionEngines);
     this.parallel = parallel;
     this.lease = lease;
   }
@@ -57,7 +61,7 @@ public final class Resurfacer implements AutoCloseable {
    * this catalog lists; give {@link #orphanFences} to check more.
    */
   public static Resurfacer connect(Catalog catalog) {
-    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null), List.of(), 1, DEFAULT_LEASE);
+    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null), List.of(), List.of(), 1, DEFAULT_LEASE);
   }
 
   /**
@@ -65,23 +69,31 @@ public final class Resurfacer implements AutoCloseable {
    * several catalogs so every table of every catalog is checked, with one index per run.
    */
   public Resurfacer orphanFences(OrphanFences fences) {
-    return new Resurfacer(engine.withFences(fences), custom, parallel, lease);
+    return new Resurfacer(engine.withFences(fences), custom, executionEngines, parallel, lease);
   }
 
   /** Adds the executor of a custom operation (or replaces a built-in one of the same type). */
   public Resurfacer register(OperationExecutor<?, IcebergTable> executor) {
     List<OperationExecutor<?, IcebergTable>> all = new ArrayList<>(custom);
     all.add(executor);
-    return new Resurfacer(engine, all, parallel, lease);
+    return new Resurfacer(engine, all, executionEngines, parallel, lease);
   }
 
   /** Tables maintained at once (operations within a table always run one after another). */
   public Resurfacer parallel(int tables) {
-    return new Resurfacer(engine, custom, tables, lease);
+    return new Resurfacer(engine, custom, executionEngines, tables, lease);
   }
 
   public Resurfacer leaseDuration(Duration duration) {
-    return new Resurfacer(engine, custom, parallel, duration);
+    return new Resurfacer(engine, custom, executionEngines, parallel, duration);
+  }
+
+  /**
+   * Execution engines a plan entry may name with {@link dev.resurfacer.maintain.Maintain#engine(String)}
+   * (the local engine is always there). The caller opened them and closes them.
+   */
+  public Resurfacer executionEngines(List<ExecutionEngine> engines) {
+    return new Resurfacer(engine, custom, engines, parallel, lease);
   }
 
   /** Every table ({@code namespace.table}) of the catalog. */
@@ -94,7 +106,7 @@ public final class Resurfacer implements AutoCloseable {
   }
 
   public RunReport run(MaintenancePlan plan, Mode mode) {
-    return new MaintenanceRunner<>(engine, custom, parallel, lease).run(plan, mode);
+    return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease).run(plan, mode);
   }
 
   @Override

@@ -1,0 +1,69 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngines;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.Operation;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Step;
+import dev.resurfacer.report.Outcome;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * One verb on an engine other than local: the verb's flags become the same {@link Operation} record
+ * a policy would build, and the engine's executor for it runs on the opened table. An operation the
+ * engine does not declare is refused with the engine's own reason before anything is touched.
+ */
+final class EngineRoute {
+  private EngineRoute() {}
+
+  static int run(CommandSpec spec, CliContext ctx, CatalogOptions catalogOptions, OutputOptions output, String engineName,
+      String tableName, Operation operation, boolean yes) {
+    OperationExecutor<?, IcebergTable> executor;
+    try (ExecutionEngine engine = ExecutionEngines.provider(engineName).open(EngineOptions.config(ctx, catalogOptions).engine(engineName))) {
+      executor = engine.executors("iceberg", IcebergTable.class).stream()
+          .filter(x -> x.operationType() == operation.getClass()).findFirst()
+          .orElseThrow(() -> new UsageException(refusal(engine, operation)));
+      try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+        IcebergTable table = new IcebergTable(open.catalog(), Catalogs.parseIdentifier(tableName), open.table(), tableName);
+        Step step = execute(executor, operation, table, yes ? Mode.COMMIT : Mode.PREVIEW);
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json()) {
+          out.println(Json.write(Map.of("table", tableName, "engine", engineName, "operation", operation.name(),
+              "outcome", step.outcome().json(), "message", step.message(), "metrics", step.metrics())));
+        } else {
+          out.println(tableName + ": " + operation.name() + " on " + engineName + ": " + step.message());
+          if (!yes) {
+            out.println("preview only: nothing was changed (run with --yes to act)");
+          }
+        }
+        out.flush();
+        return step.outcome() == Outcome.FAILED ? Main.FAILED : step.outcome() == Outcome.REFUSED ? Main.REFUSED : Main.OK;
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Step execute(OperationExecutor<?, IcebergTable> executor, Operation operation, IcebergTable table, Mode mode) {
+    try {
+      return ((OperationExecutor<Operation, IcebergTable>) executor).execute(operation, table, mode);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private static String refusal(ExecutionEngine engine, Operation operation) {
+    String why = engine.capabilities().stream()
+        .filter(c -> c.format().equals("iceberg") && c.operation().equals(operation.name()) && !c.works())
+        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
+    return "engine " + engine.name() + " does not run " + operation.name() + " on iceberg tables: " + why;
+  }
+}
