@@ -37,6 +37,8 @@ public final class Capabilities {
         new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml; strict one-line errors"),
         new Capability("engines", Status.WORKS,
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),
+        new Capability("engine: trino", Status.WORKS,
+            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta declared refused"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),

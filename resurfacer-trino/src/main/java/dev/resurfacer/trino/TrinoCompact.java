@@ -57,8 +57,8 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     refuseWhatTrinoCannotDo(op, t.table());
     Table table = t.table();
     long threshold = threshold(op, table);
-    String where = TrinoFilters.where(table, op.options().get("where"), op.options().get("partition"));
-    Candidates candidates = candidates(table, threshold, op.options().get("where"), op.options().get("partition"));
+    String where = TrinoFilters.where(table, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
+    Candidates candidates = candidates(table, threshold, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("candidate_files", candidates.files());
     metrics.put("candidate_bytes", candidates.bytes());

@@ -48,6 +48,7 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     if (op.quarantine()) {
       throw new SafetyRefusal("Trino's remove_orphan_files deletes and cannot quarantine; --quarantine needs --engine local");
     }
+    TrinoFloors.REMOVE_ORPHAN_FILES.check(trino, op.olderThan());
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(Integer.MAX_VALUE);
     if (fences != null) {
       removal = fences.applyTo(removal);

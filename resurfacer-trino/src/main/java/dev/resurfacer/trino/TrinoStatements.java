@@ -64,4 +64,35 @@ final class TrinoStatements {
       throw TrinoFailures.translate(trino, what, e);
     }
   }
+
+  /** A session property's current value ({@code SHOW SESSION}); null when Trino has no such property. */
+  String sessionProperty(String what, String name) {
+    try (Connection c = trino.open(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW SESSION LIKE " + TrinoTableName.literal(name))) {
+      while (rs.next()) {
+        if (name.equals(rs.getString("Name"))) {
+          return rs.getString("Value");
+        }
+      }
+      return null;
+    } catch (SQLException e) {
+      throw TrinoFailures.translate(trino, what, e);
+    }
+  }
+
+  /** Reaches the server and checks that the catalog exists (one line naming the catalogs there otherwise). */
+  void requireCatalog() {
+    try (Connection c = trino.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CATALOGS")) {
+      java.util.List<String> catalogs = new java.util.ArrayList<>();
+      while (rs.next()) {
+        catalogs.add(rs.getString(1));
+      }
+      if (!catalogs.contains(trino.catalog())) {
+        throw new dev.resurfacer.UsageException("Trino at " + trino.url() + " has no catalog '" + trino.catalog() + "' (it has: "
+            + String.join(", ", catalogs) + ")");
+      }
+    } catch (SQLException e) {
+      throw TrinoFailures.translate(trino, "connect", e);
+    }
+  }
 }
