@@ -93,6 +93,9 @@ public final class TrinoServer implements AutoCloseable {
       ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
       pb.redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile());
       process = pb.start();
+      // a test JVM that dies without closing its fixtures must not leave a Trino server running
+      Process started = process;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "stop-trino"));
       awaitReady();
       startupMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       return this;
