@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
@@ -43,7 +44,8 @@ final class CompactCommand implements Callable<Integer> {
         throw new dev.resurfacer.UsageException("--engine " + engineOptions.engine + " does not compact Delta tables yet; "
             + "Delta tables compact on the local engine");
       }
-      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes);
+      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes,
+          ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()));
     }
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
@@ -60,8 +62,11 @@ final class CompactCommand implements Callable<Integer> {
         return Main.OK;
       }
       PrintWriter err = spec.commandLine().getErr();
-      CompactionResult result = Compaction.execute(open.table(), options, message -> {
-        if (!outputOptions.json()) {
+      Progress progress = ProgressDisplay.choose(ctx, outputOptions, false, err);
+      // on a terminal the bar says what the group lines would
+      boolean groupLines = !outputOptions.json() && !(progress instanceof TerminalProgress);
+      CompactionResult result = Compaction.execute(open.table(), options, progress, message -> {
+        if (groupLines) {
           err.println(message);
           err.flush();
         }

@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
@@ -18,21 +19,33 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /** {@code plan} and {@code compact} on a Delta table: bin-pack per partition, the two flags that apply to it. */
 final class DeltaCompactionCli {
-  private static final Set<String> APPLICABLE = Set.of("--target-file-size", "--delete-ratio-threshold");
+  private static final Set<String> APPLICABLE = Set.of("--target-file-size", "--delete-ratio-threshold", "--strategy", "--columns",
+      "--where");
 
   private DeltaCompactionCli() {}
 
-  static int run(CommandSpec spec, DeltaTable table, CompactionFlags flags, OutputOptions output, boolean act) {
+  static int run(CommandSpec spec, DeltaTable table, CompactionFlags flags, OutputOptions output, boolean act, Progress progress) {
     CommandSpec flagSpec = spec.mixins().get("flags");
     for (OptionSpec o : flagSpec.options()) {
       if (!APPLICABLE.contains(o.longestName()) && spec.commandLine().getParseResult().hasMatchedOption(o.longestName())) {
-        throw new UsageException(o.longestName() + " does not apply to Delta tables (Delta compaction bin-packs each partition; "
-            + "it takes --target-file-size and --delete-ratio-threshold)");
+        throw new UsageException(o.longestName() + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
+            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where)");
       }
     }
+    String strategy = flags.strategy.toLowerCase(Locale.ROOT);
+    if (!strategy.equals("binpack") && !strategy.equals("zorder")) {
+      throw new UsageException("--strategy " + flags.strategy + " does not apply to Delta tables (binpack or zorder; Delta tables "
+          + "have no declared sort order)");
+    }
+    if (strategy.equals("zorder") == flags.columns.isEmpty()) {
+      throw new UsageException(strategy.equals("zorder") ? "--strategy zorder needs --columns a,b" : "--columns needs --strategy zorder");
+    }
+    var snapshot = table.latest();
     CompactionOptions options = new CompactionOptions(
         flags.targetFileSize == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(flags.targetFileSize)),
-        flags.deleteRatioThreshold == null ? CompactionOptions.DEFAULT_DELETED_ROW_RATIO : flags.deleteRatioThreshold);
+        flags.deleteRatioThreshold == null ? CompactionOptions.DEFAULT_DELETED_ROW_RATIO : flags.deleteRatioThreshold)
+        .zOrder(flags.columns.stream().map(String::trim).toList())
+        .where(DeltaWhere.parse(flags.where, snapshot.getSchema(), snapshot.getPartitionColumnNames()));
     PrintWriter out = spec.commandLine().getOut();
     if (!act) {
       CompactionPlan plan = DeltaCompactor.plan(table, options);
@@ -40,7 +53,7 @@ final class DeltaCompactionCli {
       out.flush();
       return Main.OK;
     }
-    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC(), progress);
     out.println(output.json() ? Json.write(new ResultJson(PlanJson.of(result.plan()), result.committedVersions(),
         result.removedFiles(), result.removedBytes(), result.addedFiles(), result.addedBytes(), result.rows(), result.failedBins()))
         : render(result));
@@ -48,9 +61,10 @@ final class DeltaCompactionCli {
     return result.failedBins().isEmpty() ? Main.OK : Main.FAILED;
   }
 
-  record PlanJson(String table, String format, long version, long targetFileSize, List<BinJson> bins, List<String> skipped) {
+  record PlanJson(String table, String format, long version, String strategy, List<String> zOrderColumns, long targetFileSize,
+      List<BinJson> bins, List<String> skipped) {
     static PlanJson of(CompactionPlan p) {
-      return new PlanJson(p.table(), "delta", p.version(), p.targetFileSize(), p.bins().stream().map(b -> new BinJson(b.partition(),
+      return new PlanJson(p.table(), "delta", p.version(), p.zOrdered() ? "zorder" : "binpack", p.zOrderColumns(), p.targetFileSize(), p.bins().stream().map(b -> new BinJson(b.partition(),
           b.files().stream().map(f -> f.file().toString()).toList(), b.files().stream().mapToLong(f -> f.size()).sum(),
           b.files().stream().filter(f -> f.deletionVector().isPresent()).count())).toList(), p.skipped());
     }
@@ -63,7 +77,8 @@ final class DeltaCompactionCli {
 
   static String render(CompactionPlan p) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "compaction plan for %s at version %d: target file size %s%n", p.table(), p.version(),
+    b.append(String.format(Locale.ROOT, "compaction plan for %s at version %d: %s, target file size %s%n", p.table(), p.version(),
+        p.zOrdered() ? "z-order by " + String.join(", ", p.zOrderColumns()) + " (every file of each partition)" : "bin-pack",
         ByteSizes.format(p.targetFileSize())));
     int i = 0;
     for (CompactionPlan.Bin bin : p.bins()) {

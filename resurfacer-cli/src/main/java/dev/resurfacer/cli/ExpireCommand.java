@@ -66,7 +66,8 @@ final class ExpireCommand implements Callable<Integer> {
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       ExpireResult result = actOptions.yes
-          ? SnapshotExpiry.expire(tableName, open.table(), options)
+          ? SnapshotExpiry.expire(tableName, open.table(), options,
+              ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()))
           : SnapshotExpiry.preview(tableName, open.table(), options);
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(result) : render(result, outputOptions.verbose));

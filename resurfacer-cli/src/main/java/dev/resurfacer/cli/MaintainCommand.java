@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
@@ -7,7 +8,6 @@ import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "maintain",
     footer = {"%nExamples:", "  resurfacer maintain                       # preview every table", "  resurfacer maintain --tables 'raw.*' --parallel 4 --yes", "  resurfacer maintain --yes --report report.html --metrics-file /var/lib/node_exporter/resurfacer.prom"}, description = {
-    "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml: compact, remove",
-    "dangling deletes, rewrite manifests, expire snapshots, remove orphans. Previews unless --yes is given.",
+    "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml, Iceberg and Delta in one",
+    "run and one report. Iceberg: compact, remove dangling deletes, rewrite manifests, expire snapshots, remove",
+    "orphans. Delta: compact, vacuum, checkpoint, cleanup-log. Previews unless --yes is given.",
     "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."})
 final class MaintainCommand implements Callable<Integer> {
   private final CliContext ctx;
@@ -83,13 +84,15 @@ final class MaintainCommand implements Callable<Integer> {
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     Policies policies = config.policies();
     List<CatalogConfig> catalogs = catalogs(config);
+    Progress progress = ProgressDisplay.choose(ctx, outputOptions, quiet, spec.commandLine().getErr());
+    ProgressDisplay.quietLogsUnder(progress);
     Mode mode = act.yes ? Mode.COMMIT : Mode.PREVIEW;
     Instant started = Instant.now();
     long t0 = System.nanoTime();
 
     // Everything that can be wrong with the configuration is found before the first table is touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
-    List<Resurfacer> open = new ArrayList<>();
+    List<CatalogRun> open = new ArrayList<>();
     Map<String, ExecutionEngine> engines = new LinkedHashMap<>();
     // one neighbour index for the whole run, over every catalog maintained and configured (Delta ones
     // included): a table of one catalog may sit in another's storage
@@ -100,12 +103,13 @@ final class MaintainCommand implements Callable<Integer> {
         new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
     try {
       for (CatalogConfig c : catalogs) {
-        Resurfacer r = Resurfacer.connect(c).parallel(parallel).orphanFences(fences);
+        CatalogRun r = CatalogRun.connect(c, parallel, fences, ctx.workingDir(), progress);
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {
           if (tables == null || Policies.globMatches(tables, table)) {
-            Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy());
+            // a policy names the operations of both formats; each table gets its own format's
+            Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy()).retainOnly(r::supports);
             if (engineOptions.engine != null) {
               m = m.engine(engineOptions.engine);
             }
@@ -121,7 +125,7 @@ final class MaintainCommand implements Callable<Integer> {
       List<RunReport> parts = new ArrayList<>();
       int i = 0;
       for (MaintenancePlan plan : plans.values()) {
-        parts.add(open.get(i++).executionEngines(List.copyOf(engines.values())).run(plan, mode));
+        parts.add(open.get(i++).run(plan, mode, List.copyOf(engines.values())));
       }
       RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
           (System.nanoTime() - t0) / 1_000_000, parts);
@@ -142,7 +146,7 @@ final class MaintainCommand implements Callable<Integer> {
       out.flush();
       return written ? report.exitCode() : Math.max(report.exitCode(), Main.FAILED);
     } finally {
-      open.forEach(Resurfacer::close);
+      open.forEach(CatalogRun::close);
       engines.values().forEach(ExecutionEngine::close);
     }
   }
@@ -153,10 +157,9 @@ final class MaintainCommand implements Callable<Integer> {
         || ctx.env().containsKey("RESURFACER_CATALOG_URI") || ctx.env().containsKey("RESURFACER_CATALOG")) {
       return List.of(catalogOptions.resolve(ctx));
     }
-    // Delta catalogs are maintained verb by verb (describe, vacuum); maintain runs Iceberg catalogs only.
-    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values().stream().filter(c -> !c.isDelta()).toList());
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
     if (catalogOptions.warehouse != null) {
-      all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
+      all.replaceAll(c -> c.isDelta() ? c : c.withWarehouse(catalogOptions.warehouse));
     }
     return all;
   }

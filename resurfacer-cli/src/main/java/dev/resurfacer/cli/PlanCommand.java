@@ -33,7 +33,7 @@ final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
-      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, false);
+      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, false, dev.resurfacer.progress.Progress.NONE);
     }
     var options = flags.toOptions();
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {

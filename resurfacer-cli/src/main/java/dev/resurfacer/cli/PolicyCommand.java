@@ -42,13 +42,19 @@ final class PolicyCommand implements Callable<Integer> {
     ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     EffectivePolicy p = config.policies().effective(tableName);
+    boolean delta = config.deltaLocation(tableName).isPresent();
     PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(json(p)) : render(p));
+    out.println(outputOptions.json() ? Json.write(json(p, delta)) : render(p, delta));
     out.flush();
     return Main.OK;
   }
 
   static Map<String, Object> json(EffectivePolicy e) {
+    return json(e, false);
+  }
+
+  /** @param delta the table is a Delta table: its operations (compact, vacuum, checkpoint, cleanup-log) instead of Iceberg's */
+  static Map<String, Object> json(EffectivePolicy e, boolean delta) {
     TablePolicy p = e.policy();
     Map<String, Object> ops = new LinkedHashMap<>();
     Map<String, Object> compact = new LinkedHashMap<>();
@@ -57,6 +63,18 @@ final class PolicyCommand implements Callable<Integer> {
     compact.put("order", p.compact().orderBy());
     compact.put("options", new java.util.TreeMap<>(p.compact().options()));
     ops.put("compact", compact);
+    if (delta) {
+      Map<String, Object> vacuum = new LinkedHashMap<>();
+      vacuum.put("enabled", p.vacuum().enabled());
+      vacuum.put("retention", duration(p.vacuum().retention()));
+      ops.put("vacuum", vacuum);
+      ops.put("checkpoint", Map.of("enabled", p.checkpoint().enabled()));
+      Map<String, Object> cleanup = new LinkedHashMap<>();
+      cleanup.put("enabled", p.cleanupLog().enabled());
+      cleanup.put("retention", duration(p.cleanupLog().retention()));
+      ops.put("cleanup-log", cleanup);
+      return document(e, "delta", ops);
+    }
     ops.put("remove-dangling-deletes", Map.of("enabled", p.removeDanglingDeletes().enabled()));
     ops.put("rewrite-manifests", Map.of("enabled", p.rewriteManifests().enabled()));
     Map<String, Object> expire = new LinkedHashMap<>();
@@ -70,21 +88,40 @@ final class PolicyCommand implements Callable<Integer> {
     orphans.put("quarantine", p.removeOrphans().quarantine());
     orphans.put("quarantine-retention", duration(p.removeOrphans().quarantineRetention()));
     ops.put("remove-orphans", orphans);
+    return document(e, "iceberg", ops);
+  }
+
+  private static Map<String, Object> document(EffectivePolicy e, String format, Map<String, Object> ops) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("table", e.table());
+    out.put("format", format);
     out.put("matched", e.matched());
     out.put("operations", ops);
     return out;
   }
 
   static String render(EffectivePolicy e) {
+    return render(e, false);
+  }
+
+  static String render(EffectivePolicy e, boolean delta) {
     TablePolicy p = e.policy();
     StringBuilder b = new StringBuilder();
-    b.append(e.table()).append("  matched: ").append(e.matched().isEmpty() ? "(defaults only)" : String.join(", ", e.matched()))
+    b.append(e.table()).append(delta ? " (delta)" : "").append("  matched: ")
+        .append(e.matched().isEmpty() ? "(defaults only)" : String.join(", ", e.matched()))
         .append("  (operations run in this order)\n");
     b.append(line("compact", p.compact().enabled(), "strategy " + p.compact().strategy()
         + (p.compact().orderBy() == null ? "" : " (" + p.compact().orderBy() + ")")
-        + (p.compact().options().isEmpty() ? ", Spark's option defaults" : ", " + new java.util.TreeMap<>(p.compact().options()))));
+        + (p.compact().options().isEmpty() ? (delta ? ", the table's delta.targetFileSize" : ", Spark's option defaults")
+            : ", " + new java.util.TreeMap<>(p.compact().options()))));
+    if (delta) {
+      b.append(line("vacuum", p.vacuum().enabled(), "retention " + (p.vacuum().retention() == null
+          ? "table property (delta.deletedFileRetentionDuration, 7 days)" : Durations.format(p.vacuum().retention()))));
+      b.append(line("checkpoint", p.checkpoint().enabled(), "of the latest version"));
+      b.append(line("cleanup-log", p.cleanupLog().enabled(), "retention " + (p.cleanupLog().retention() == null
+          ? "table property (delta.logRetentionDuration, 30 days)" : Durations.format(p.cleanupLog().retention()))));
+      return b.toString().stripTrailing();
+    }
     b.append(line("remove-dangling-deletes", p.removeDanglingDeletes().enabled(), ""));
     b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), ""));
     b.append(line("expire", p.expire().enabled(), "older-than "

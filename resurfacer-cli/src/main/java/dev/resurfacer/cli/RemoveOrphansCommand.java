@@ -72,7 +72,8 @@ final class RemoveOrphansCommand implements Callable<Integer> {
             // said as soon as it is known, so a user sees it before anything is deleted
             err.println("warning: " + w);
             err.flush();
-          });
+          })
+          .progress(ProgressDisplay.choose(ctx, outputOptions, false, err));
       removal = catalogOptions.orphanFences(ctx, open.config())
           .applyToOnly(removal, open.catalog().name(), Catalogs.parseIdentifier(tableName));
       OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();

@@ -62,7 +62,8 @@ final class VacuumCommand implements Callable<Integer> {
     VacuumPlan plan = DeltaVacuum.plan(table, options, Clock.systemUTC());
     Report report;
     if (actOptions.yes) {
-      VacuumResult r = DeltaVacuum.execute(table, plan, options, Clock.systemUTC());
+      VacuumResult r = DeltaVacuum.execute(table, plan, options, Clock.systemUTC(),
+          ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()));
       report = new Report(plan, true, r.deleted(), r.deletedBytes(), r.skipped());
     } else {
       report = new Report(plan, false, null, null, java.util.List.of());

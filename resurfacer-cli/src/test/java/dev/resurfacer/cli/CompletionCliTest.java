@@ -40,6 +40,38 @@ class CompletionCliTest {
     assertThat(CliRun.run(dir, "completion", "fish").exitCode()).isEqualTo(Main.USAGE);
   }
 
+  @Test
+  void aTableArgumentCompletesFromTheConfiguredCatalog() throws Exception {
+    assertThat(CliRun.run(dir, "demo", "reset").exitCode()).isZero();
+    Files.writeString(dir.resolve("resurfacer.yml"), """
+        catalogs:
+          demo:
+            type: jdbc
+            uri: jdbc:sqlite:%s
+            warehouse: %s
+        """.formatted(dir.resolve("resurfacer-demo/catalog.db"), dir.resolve("resurfacer-demo/warehouse")));
+    Path script = dir.resolve("resurfacer.bash");
+    Files.writeString(script, CliRun.run(dir, "completion", "bash").out());
+    // the command a user has on PATH: the real CLI in its own JVM
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path launcher = bin.resolve("resurfacer");
+    Files.writeString(launcher, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' "
+        + Main.class.getName() + " \"$@\"\n");
+    assertThat(launcher.toFile().setExecutable(true)).isTrue();
+
+    String program = "cd '" + dir + "' && PATH='" + bin + "':$PATH && source '" + script + "' 2>/dev/null; "
+        + "COMP_WORDS=(resurfacer describe sh); COMP_CWORD=2; COMP_LINE='resurfacer describe sh'; COMP_POINT=${#COMP_LINE}; "
+        + "_complete_resurfacer_tables 2>/dev/null; echo \"${COMPREPLY[@]}\"";
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", program).redirectErrorStream(true);
+    pb.environment().put("CLASSPATH", System.getProperty("java.class.path"));
+    Process p = pb.start();
+    String offered = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).isZero();
+    assertThat(offered.trim()).isEqualTo("shop.orders");
+    // a flag still completes as before through the wrapper
+    assertThat(complete(script, "resurfacer", "describe", "--out")).contains("--output");
+  }
+
   /** What bash's completion function offers for the last word, as a shell would call it. */
   private String complete(Path script, String... words) throws Exception {
     String line = String.join(" ", words);

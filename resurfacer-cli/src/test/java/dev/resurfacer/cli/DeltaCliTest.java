@@ -100,9 +100,9 @@ class DeltaCliTest {
     assertThat(new ObjectMapper().readTree(plan.out()).get("format").asText()).isEqualTo("delta");
     assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out()).contains("nothing to compact");
 
-    CliRun zorder = CliRun.run(dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id");
+    CliRun zorder = CliRun.run(dir, "compact", t.toString(), "--runner", "duckdb");
     assertThat(zorder.exitCode()).isEqualTo(Main.USAGE);
-    assertThat(zorder.err()).contains("--strategy does not apply to Delta tables");
+    assertThat(zorder.err()).contains("--runner does not apply to Delta tables");
   }
 
   @Test

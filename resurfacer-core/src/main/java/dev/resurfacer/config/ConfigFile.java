@@ -24,7 +24,7 @@ import java.util.Set;
  * runs.
  */
 public final class ConfigFile {
-  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "engines");
+  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "engines", "serve");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
   private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "properties");
   private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
@@ -77,7 +77,8 @@ public final class ConfigFile {
     }
     rejectDuplicateDeltaNames(catalogs, source);
     Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
-    return new ResurfacerConfig(catalogs, defaultCatalog, policies, engines(root.get("engines"), source, secrets));
+    return new ResurfacerConfig(catalogs, defaultCatalog, policies, engines(root.get("engines"), source, secrets),
+        dev.resurfacer.serve.ServeSettings.parse(root.get("serve"), source));
   }
 
   /**

@@ -31,15 +31,16 @@ import java.util.Map;
  * </pre>
  */
 public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies,
-    Map<String, EngineSettings> engines) {
+    Map<String, EngineSettings> engines, dev.resurfacer.serve.ServeSettings serve) {
   public ResurfacerConfig {
     catalogs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(catalogs));
     policies = policies == null ? Policies.none() : policies;
     engines = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(engines));
+    serve = serve == null ? dev.resurfacer.serve.ServeSettings.DEFAULTS : serve;
   }
 
   public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
-    this(catalogs, defaultCatalog, policies, Map.of());
+    this(catalogs, defaultCatalog, policies, Map.of(), null);
   }
 
   /** The {@code engines.<name>:} section, or none: the engine's own defaults. */

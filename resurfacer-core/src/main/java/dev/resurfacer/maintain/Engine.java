@@ -41,6 +41,19 @@ public interface Engine<T> extends AutoCloseable {
    */
   AutoCloseable lease(T table, String owner, Duration ttl);
 
+  /**
+   * The signals {@code serve}'s triggers read, from metadata only. This default measures the table
+   * with {@link #stats} and leaves unknown what stats do not hold; engines override it with a
+   * cheaper reading.
+   *
+   * @param since count commits after this instant (null: every snapshot)
+   */
+  default TableSignals signals(T table, java.time.Instant since) {
+    dev.resurfacer.report.TableStats s = stats(table);
+    return new TableSignals(s.dataFiles(), s.smallDataFiles(), s.deleteFiles(), s.dataRecords(), null, s.snapshots(),
+        null, null, null);
+  }
+
   /** Executors for the built-in operations. */
   List<OperationExecutor<?, T>> builtInExecutors();
 

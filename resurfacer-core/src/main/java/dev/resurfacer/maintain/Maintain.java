@@ -12,6 +12,7 @@ import java.util.Map;
  * <pre>
  * Maintain.namespace("raw").compact().expireSnapshots(Duration.ofDays(5), 1)
  * Maintain.table("analytics.events").compact(Map.of("min-input-files", "2")).removeOrphans(Duration.ofDays(3))
+ * Maintain.table("staging.orders").vacuum(Duration.ofDays(7)).zOrder("run_date", "_id")   // a Delta table
  * </pre>
  *
  * Declaring an operation a second time replaces the first declaration.
@@ -67,7 +68,24 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
       m = m.then(new RemoveOrphans(p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
           p.removeOrphans().quarantineRetention()));
     }
+    if (p.vacuum().enabled()) {
+      m = m.then(new Vacuum(p.vacuum().retention(), false));
+    }
+    if (p.checkpoint().enabled()) {
+      m = m.then(new Checkpoint());
+    }
+    if (p.cleanupLog().enabled()) {
+      m = m.then(new CleanupLog(p.cleanupLog().retention()));
+    }
     return m;
+  }
+
+  /**
+   * Only the operations {@code applies} accepts: a policy names the operations of every format, and
+   * each table gets those its format has (Iceberg: expire, remove-orphans, ...; Delta: vacuum, checkpoint, ...).
+   */
+  public Maintain retainOnly(java.util.function.Predicate<Operation> applies) {
+    return new Maintain(target, namespace, operations.stream().filter(applies).toList());
   }
 
   /** Bin-pack with Spark's defaults. */
@@ -78,6 +96,36 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
   /** Bin-pack with Spark-named options, e.g. {@code target-file-size-bytes}, {@code min-input-files}. */
   public Maintain compact(Map<String, String> options) {
     return then(new Compact("binpack", null, options));
+  }
+
+  /** Bin-pack into files of {@code targetFileSizeBytes}. */
+  public Maintain compact(long targetFileSizeBytes) {
+    return then(Compact.binpack().withOption("target-file-size-bytes", Long.toString(targetFileSizeBytes)));
+  }
+
+  /** Rewrite into files clustered by the z-value of {@code columns}. */
+  public Maintain zOrder(String... columns) {
+    return then(Compact.zOrder(columns));
+  }
+
+  /** Delta: vacuum with the table's {@code delta.deletedFileRetentionDuration}. */
+  public Maintain vacuum() {
+    return then(Vacuum.tableDefaults());
+  }
+
+  /** Delta: vacuum keeping removed files for {@code retention}; shorter than the table's retention is refused. */
+  public Maintain vacuum(Duration retention) {
+    return then(new Vacuum(retention, false));
+  }
+
+  /** Delta: write a checkpoint of the latest version. */
+  public Maintain checkpoint() {
+    return then(new Checkpoint());
+  }
+
+  /** Delta: delete log entries past the table's {@code delta.logRetentionDuration}. */
+  public Maintain cleanupLog() {
+    return then(CleanupLog.tableDefaults());
   }
 
   public Maintain removeDanglingDeletes() {

@@ -5,6 +5,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.OperationResult;
 import dev.resurfacer.report.Outcome;
 import dev.resurfacer.report.RunReport;
@@ -42,20 +43,22 @@ public final class MaintenanceRunner<T> {
   private final Map<String, ExecutionEngine> executionEngines;
   private final int parallel;
   private final Duration leaseTtl;
+  private final Progress progress;
 
   /** An operation and who runs it; {@code executor} is null when the table's engine refuses it, for {@code refusal}. */
   record Planned<T>(Operation operation, OperationExecutor<?, T> executor, String refusal) {}
 
   public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
-    this(engine, executors, List.of(), parallel, leaseTtl);
+    this(engine, executors, List.of(), parallel, leaseTtl, Progress.NONE);
   }
 
   /**
    * @param executionEngines opened engines other than local that a plan entry may name; the local engine
    *     is always there and runs the format's built-in executors and {@code executors}
+   * @param progress told of every operation of every table as it finishes
    */
   public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, List<ExecutionEngine> executionEngines,
-      int parallel, Duration leaseTtl) {
+      int parallel, Duration leaseTtl, Progress progress) {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
@@ -85,6 +88,12 @@ public final class MaintenanceRunner<T> {
     this.executionEngines = Map.copyOf(named);
     this.parallel = parallel;
     this.leaseTtl = leaseTtl;
+    this.progress = progress;
+  }
+
+  /** Whether an executor is registered for {@code operation}: what a policy's operations are filtered by for this format. */
+  public boolean supports(Operation operation) {
+    return executors.containsKey(operation.getClass());
   }
 
   /**
@@ -152,9 +161,11 @@ public final class MaintenanceRunner<T> {
       th.setDaemon(true);
       return th;
     });
-    try {
+    long operations = work.values().stream().mapToLong(List::size).sum();
+    try (Progress.Task task = progress.start("maintain " + engine.catalogName() + " (" + work.size() + (work.size() == 1 ? " table)" : " tables)"), "operations",
+        operations, Progress.UNKNOWN)) {
       List<Future<TableReport>> futures = new ArrayList<>();
-      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner))));
+      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner, task))));
       for (Future<TableReport> f : futures) {
         try {
           reports.add(f.get());
@@ -172,7 +183,22 @@ public final class MaintenanceRunner<T> {
         millisSince(t0), reports);
   }
 
-  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner) {
+  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner, Progress.Task task) {
+    int[] advanced = {0};
+    try {
+      return maintainTable(table, planned, mode, owner, () -> {
+        advanced[0]++;
+        task.advance(1, 0);
+      }, task);
+    } finally {
+      // a table that could not be opened or leased skips all its operations: they are behind us too
+      task.advance(planned.size() - advanced[0], 0);
+    }
+  }
+
+  /** @param operationDone called once an operation has its result */
+  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner, Runnable operationDone,
+      Progress.Task task) {
     List<Operation> ops = planned.stream().map(Planned::operation).toList();
     long t0 = System.nanoTime();
     String catalog = engine.catalogName();
@@ -211,12 +237,15 @@ public final class MaintenanceRunner<T> {
         Operation op = p.operation();
         if (tableOutcome == Outcome.FAILED || tableOutcome == Outcome.REFUSED) {
           results.add(skipped(op, "an earlier operation on this table " + tableOutcome.json()));
+          operationDone.run();
           continue;
         }
+        task.note(table + " " + op.name());
         OperationResult r = p.executor() == null
             ? new OperationResult(op.name(), Outcome.REFUSED, p.refusal(), 0, Map.of())
             : runOne(op, p.executor(), handle, mode);
         results.add(r);
+        operationDone.run();
         log(catalog, table, op.name(), r.outcome(), r.durationMs(), r.message());
         if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.REFUSED) {
           tableOutcome = r.outcome();

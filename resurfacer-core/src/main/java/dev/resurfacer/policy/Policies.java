@@ -43,6 +43,19 @@ public final class Policies {
   }
 
   public EffectivePolicy effective(String table) {
+    List<Rule> matching = matching(table);
+    Map<String, Map<String, Object>> merged = merged(matching);
+    TablePolicy policy = build(merged);
+    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
+    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+  }
+
+  /** The table's {@code triggers:}, merged key by key like the rest of the policy ({@link Triggers#NONE} when none is set). */
+  public Triggers triggers(String table) {
+    return Triggers.from(merged(matching(table)).getOrDefault("triggers", Map.of()));
+  }
+
+  private List<Rule> matching(String table) {
     List<Rule> matching = new ArrayList<>();
     for (Rule r : rules) {
       if (r.pattern().matches(table)) {
@@ -50,14 +63,16 @@ public final class Policies {
       }
     }
     matching.sort((a, b) -> TablePattern.SPECIFICITY.compare(a.pattern(), b.pattern()));
+    return matching;
+  }
+
+  private Map<String, Map<String, Object>> merged(List<Rule> matching) {
     Map<String, Map<String, Object>> merged = new LinkedHashMap<>();
     defaults.mergeInto(merged);
     for (Rule r : matching) {
       r.layer().mergeInto(merged);
     }
-    TablePolicy policy = build(merged);
-    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
-    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+    return merged;
   }
 
   private static TablePolicy build(Map<String, Map<String, Object>> m) {
@@ -71,6 +86,8 @@ public final class Policies {
     });
     Map<String, Object> e = m.getOrDefault("expire", Map.of());
     Map<String, Object> o = m.getOrDefault("remove-orphans", Map.of());
+    Map<String, Object> v = m.getOrDefault("vacuum", Map.of());
+    Map<String, Object> l = m.getOrDefault("cleanup-log", Map.of());
     String strategy = (String) c.getOrDefault("strategy", b.compact().strategy());
     String order = null;
     if (strategy.equals("sort") && c.get("sort-by") instanceof PolicyLayer.Order sortBy) {
@@ -91,6 +108,9 @@ public final class Policies {
             (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention())),
         new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
         new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)),
+        new TablePolicy.Vacuum(flag(v, b.vacuum().enabled()), (Duration) v.getOrDefault("retention", b.vacuum().retention())),
+        new TablePolicy.Checkpoint(flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
+        new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration) l.getOrDefault("retention", b.cleanupLog().retention())),
         (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of()).getOrDefault(PolicyLayer.ENGINE, b.engine()));
   }
 

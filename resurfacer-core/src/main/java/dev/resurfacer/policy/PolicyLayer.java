@@ -34,7 +34,12 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       "expire", Set.of("enabled", "older-than", "retain-last"),
       "remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention"),
       "remove-dangling-deletes", Set.of("enabled"),
-      "rewrite-manifests", Set.of("enabled"));
+      "rewrite-manifests", Set.of("enabled"),
+      "triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
+          "oldest-snapshot-age", "metadata-files", "since-last-run", "operations"),
+      "vacuum", Set.of("enabled", "retention"),
+      "checkpoint", Set.of("enabled"),
+      "cleanup-log", Set.of("enabled", "retention"));
 
   private static final Map<String, String> SIZE_OPTIONS = Map.of(
       "target-file-size", "target-file-size-bytes",
@@ -97,7 +102,9 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
     switch (key) {
       case "enabled" -> out.put(key, check.bool(v, keyPath));
-      case "older-than", "quarantine-retention" -> out.put(key, check.duration(v, keyPath));
+      case "older-than", "quarantine-retention", "oldest-snapshot-age", "since-last-run", "retention" -> out.put(key, check.duration(v, keyPath));
+      case "commits", "small-files", "delete-files", "snapshots", "metadata-files" -> out.put(key, check.count(v, keyPath));
+      case "operations" -> out.put(key, Triggers.parseOperations(check, v, keyPath));
       case "quarantine" -> out.put(key, check.bool(v, keyPath));
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {
@@ -124,7 +131,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       }
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
-      case "delete-ratio-threshold" -> {
+      case "delete-ratio-threshold", "deleted-row-ratio" -> {
         String s = check.scalar(v, keyPath);
         double d;
         try {

@@ -19,23 +19,32 @@ public record TablePolicy(
     RemoveOrphans removeOrphans,
     RemoveDanglingDeletes removeDanglingDeletes,
     RewriteManifests rewriteManifests,
+    Vacuum vacuum,
+    Checkpoint checkpoint,
+    CleanupLog cleanupLog,
     String engine) {
 
   public TablePolicy(Compact compact, Expire expire, RemoveOrphans removeOrphans, RemoveDanglingDeletes removeDanglingDeletes,
-      RewriteManifests rewriteManifests) {
-    this(compact, expire, removeOrphans, removeDanglingDeletes, rewriteManifests, LOCAL_ENGINE);
+      RewriteManifests rewriteManifests, Vacuum vacuum, Checkpoint checkpoint, CleanupLog cleanupLog) {
+    this(compact, expire, removeOrphans, removeDanglingDeletes, rewriteManifests, vacuum, checkpoint, cleanupLog, LOCAL_ENGINE);
   }
 
   /** The engine a table runs on unless {@code engine:} says otherwise. */
   public static final String LOCAL_ENGINE = "local";
 
-  /** Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a 3-day orphan guard). */
+  /**
+   * Every operation on, with the engines' own defaults (Spark's option defaults, table properties, a
+   * 3-day orphan guard), except the Delta checkpoint (see {@link Checkpoint}).
+   */
   public static final TablePolicy BUILT_IN = new TablePolicy(
       new Compact(true, "binpack", null, Map.of()),
       new Expire(true, null, null),
       new RemoveOrphans(true, Duration.ofDays(3), false, Duration.ofDays(7)),
       new RemoveDanglingDeletes(true),
-      new RewriteManifests(true));
+      new RewriteManifests(true),
+      new Vacuum(true, null),
+      new Checkpoint(false),
+      new CleanupLog(true, null));
 
   /**
    * @param strategy {@code binpack}, {@code sort} or {@code zorder}
@@ -61,4 +70,16 @@ public record TablePolicy(
   public record RemoveDanglingDeletes(boolean enabled) {}
 
   public record RewriteManifests(boolean enabled) {}
+
+  /** Delta. @param retention null means the table's {@code delta.deletedFileRetentionDuration} (7 days) */
+  public record Vacuum(boolean enabled, Duration retention) {}
+
+  /**
+   * Delta. Off unless turned on: Delta writers checkpoint every {@code delta.checkpointInterval}
+   * commits themselves; turn it on for tables whose writers do not.
+   */
+  public record Checkpoint(boolean enabled) {}
+
+  /** Delta. @param retention null means the table's {@code delta.logRetentionDuration} (30 days) */
+  public record CleanupLog(boolean enabled, Duration retention) {}
 }

@@ -15,18 +15,45 @@ public final class HtmlReport {
   private static final int H = 150;
   private static final int AXIS = 34;
 
+  /** The page's CSS, shared with pages that embed {@link #tableSection} (serve's dashboard). */
+  public static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24;max-width:1100px}"
+      + "h1{font-size:20px}h2{font-size:16px;margin:28px 0 6px}table{border-collapse:collapse;margin:6px 0}"
+      + "td,th{padding:3px 10px;border-bottom:1px solid #e2e5e9;text-align:left;vertical-align:top}"
+      + "td.n{text-align:right;font-variant-numeric:tabular-nums}.charts{display:flex;gap:24px;flex-wrap:wrap}"
+      + "figure{margin:0}figcaption{font-size:12px;color:#57606a}"
+      + ".done,.nothing_to_do,.previewed{color:#1a7f37}.skipped{color:#9a6700}.failed,.refused{color:#cf222e;font-weight:600}";
+
   private HtmlReport() {}
+
+  /** One table's section of the report: outcome, before and after numbers and histograms, operations. */
+  public static String tableSection(TableReport t) {
+    StringBuilder b = new StringBuilder();
+    table(b, t);
+    return b.toString();
+  }
+
+  /** The before and after file-size histograms on one scale ({@code after} may be null). */
+  public static String histograms(TableStats before, TableStats after) {
+    StringBuilder b = new StringBuilder("<div class=\"charts\">\n");
+    charts(b, before, after);
+    return b.append("</div>\n").toString();
+  }
+
+  private static void charts(StringBuilder b, TableStats before, TableStats a) {
+    long max = maxFiles(before);
+    if (a != null) {
+      max = Math.max(max, maxFiles(a));
+    }
+    histogram(b, "before", before, max);
+    if (a != null) {
+      histogram(b, "after", a, max);
+    }
+  }
 
   public static String render(RunReport r) {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Resurfacer maintain report</title>\n<style>\n")
-        .append("body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24;max-width:1100px}")
-        .append("h1{font-size:20px}h2{font-size:16px;margin:28px 0 6px}table{border-collapse:collapse;margin:6px 0}")
-        .append("td,th{padding:3px 10px;border-bottom:1px solid #e2e5e9;text-align:left;vertical-align:top}")
-        .append("td.n{text-align:right;font-variant-numeric:tabular-nums}.charts{display:flex;gap:24px;flex-wrap:wrap}")
-        .append("figure{margin:0}figcaption{font-size:12px;color:#57606a}")
-        .append(".done,.nothing_to_do,.previewed{color:#1a7f37}.skipped{color:#9a6700}.failed,.refused{color:#cf222e;font-weight:600}")
-        .append("\n</style></head><body>\n");
+        .append(STYLE).append("\n</style></head><body>\n");
     b.append("<h1>Resurfacer maintain report</h1>\n<p>").append(esc(r.mode())).append(" run started ").append(esc(r.startedAt()))
         .append(", ").append(String.format(Locale.ROOT, "%.1f", r.durationMs() / 1000.0)).append(" s. ");
     b.append(r.tables().size()).append(" table(s): ");
@@ -63,14 +90,7 @@ public final class HtmlReport {
       row(b, "snapshots", t.before().snapshots(), a == null ? null : (long) a.snapshots(), false);
       row(b, "manifests", t.before().manifests(), a == null ? null : a.manifests(), false);
       b.append("</table>\n<div class=\"charts\">\n");
-      long max = maxFiles(t.before());
-      if (a != null) {
-        max = Math.max(max, maxFiles(a));
-      }
-      histogram(b, "before", t.before(), max);
-      if (a != null) {
-        histogram(b, "after", a, max);
-      }
+      charts(b, t.before(), a);
       b.append("</div>\n");
     }
     b.append("<table><tr><th>operation</th><th>outcome</th><th>duration</th><th>what it did, or why not</th></tr>\n");
@@ -124,7 +144,7 @@ public final class HtmlReport {
         .append(ByteSizes.format(s.dataBytes())).append("</figcaption></figure>\n");
   }
 
-  static String esc(String s) {
+  public static String esc(String s) {
     if (s == null) {
       return "";
     }

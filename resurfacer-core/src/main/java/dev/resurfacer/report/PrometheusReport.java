@@ -72,7 +72,7 @@ public final class PrometheusReport {
     return String.format(Locale.ROOT, "%.3f", ms / 1000.0);
   }
 
-  static String escape(String v) {
+  public static String escape(String v) {
     return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 }

@@ -80,7 +80,7 @@ class ConfigTest {
   void errorsNameTheFileAndTheKeyPath() {
     assertError("catalogs:\n  a:\n    type: jdbc\n    uri: jdbc:sqlite:x\n    warehous: /tmp\n",
         "resurfacer.yml: unknown key 'catalogs.a.warehous' (expected one of properties, type, uri, warehouse)");
-    assertError("catalog: {}\n", "resurfacer.yml: unknown key 'catalog' (expected one of catalogs, default-catalog, defaults, engines, tables)");
+    assertError("catalog: {}\n", "resurfacer.yml: unknown key 'catalog' (expected one of catalogs, default-catalog, defaults, engines, serve, tables)");
     assertError("catalogs:\n  a:\n    type: glue\n", "resurfacer.yml: catalogs.a.type 'glue' is not one of jdbc, rest, hadoop, delta");
     assertError("catalogs:\n  a:\n    type: jdbc\n", "resurfacer.yml: catalogs.a.uri is required for a jdbc catalog");
     assertError("catalogs:\n  a:\n    type: jdbc\n    uri: [1, 2]\n", "resurfacer.yml: catalogs.a.uri must be a single value, not a array");

@@ -98,6 +98,41 @@ class PolicyTest {
   }
 
   @Test
+  void deltaOperationsHaveTheirOwnKeysAndEachFormatKeepsItsOwnOperations() {
+    Policies p = parse("""
+        defaults:
+          vacuum: {retention: 10d}
+          cleanup-log: {enabled: false}
+        tables:
+          raw.*:
+            checkpoint: {enabled: true}
+            cleanup-log: {enabled: true, retention: 40d}
+        """);
+    TablePolicy raw = p.effective("raw.events").policy();
+    assertThat(raw.vacuum()).isEqualTo(new TablePolicy.Vacuum(true, Duration.ofDays(10)));
+    assertThat(raw.checkpoint().enabled()).isTrue();
+    assertThat(raw.cleanupLog()).isEqualTo(new TablePolicy.CleanupLog(true, Duration.ofDays(40)));
+    TablePolicy other = p.effective("web.events").policy();
+    assertThat(other.checkpoint().enabled()).as("checkpoint is off by default").isFalse();
+    assertThat(other.cleanupLog().enabled()).isFalse();
+    assertThat(TablePolicy.BUILT_IN.vacuum()).isEqualTo(new TablePolicy.Vacuum(true, null));
+
+    var all = dev.resurfacer.maintain.Maintain.fromPolicy("raw.events", raw);
+    assertThat(all.operations().stream().map(dev.resurfacer.maintain.Operation::name))
+        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "checkpoint",
+            "cleanup-log");
+    var delta = all.retainOnly(o -> o instanceof dev.resurfacer.maintain.Compact || o instanceof dev.resurfacer.maintain.Vacuum
+        || o instanceof dev.resurfacer.maintain.Checkpoint || o instanceof dev.resurfacer.maintain.CleanupLog);
+    assertThat(delta.operations()).containsExactly(dev.resurfacer.maintain.Compact.binpack(),
+        new dev.resurfacer.maintain.Vacuum(Duration.ofDays(10), false), new dev.resurfacer.maintain.Checkpoint(),
+        new dev.resurfacer.maintain.CleanupLog(Duration.ofDays(40)));
+
+    assertError("defaults:\n  vacuum: {retain: 3d}\n", "resurfacer.yml: unknown key 'defaults.vacuum.retain' (expected one of enabled, retention)");
+    assertError("defaults:\n  cleanup-log: {retention: -1d}\n", "resurfacer.yml: defaults.cleanup-log.retention must not be negative (got -1d)");
+    assertError("defaults:\n  checkpoint: {enabled: yes please}\n", "resurfacer.yml: defaults.checkpoint.enabled must be true or false (got 'yes please')");
+  }
+
+  @Test
   void globsMatchWholeNamesOnly() {
     assertThat(new TablePattern("raw.*", 0).matches("raw.a")).isTrue();
     assertThat(new TablePattern("raw.*", 0).matches("rawx.a")).isFalse();
@@ -113,9 +148,9 @@ class PolicyTest {
         "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of delete-file-threshold, "
             + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
             + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
-    assertError("defaults:\n  vacuum: {enabled: true}\n",
-        "resurfacer.yml: unknown key 'defaults.vacuum' (expected one of compact, engine, expire, remove-dangling-deletes, "
-            + "remove-orphans, rewrite-manifests)");
+    assertError("defaults:\n  vacum: {enabled: true}\n",
+        "resurfacer.yml: unknown key 'defaults.vacum' (expected one of checkpoint, cleanup-log, compact, engine, expire, "
+            + "remove-dangling-deletes, remove-orphans, rewrite-manifests, triggers, vacuum)");
     assertError("tables:\n  raw.*:\n    expire: {keep: 3}\n",
         "resurfacer.yml: unknown key 'tables.raw.*.expire.keep' (expected one of enabled, older-than, retain-last)");
     assertError("defaults:\n  expire: {enabled: yes please}\n",

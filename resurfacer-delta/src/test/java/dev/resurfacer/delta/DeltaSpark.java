@@ -52,4 +52,18 @@ public final class DeltaSpark {
   public static List<String> rows(Path dir) {
     return rows(dir, -1);
   }
+
+  /** Every row of the latest version as sorted strings whose every value carries its Spark type, e.g. {@code id:bigint=7}. */
+  public static List<String> typedRows(Path dir) {
+    var df = session().sql("SELECT * FROM " + table(dir));
+    var fields = df.schema().fields();
+    return df.collectAsList().stream().map(r -> {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < fields.length; i++) {
+        b.append(fields[i].name()).append(':').append(fields[i].dataType().simpleString()).append('=')
+            .append(r.isNullAt(i) ? "null" : r.get(i) + "/" + r.get(i).getClass().getSimpleName()).append(' ');
+      }
+      return b.toString();
+    }).sorted().collect(Collectors.toList());
+  }
 }

@@ -51,6 +51,18 @@ final class DemoMaintenance {
     out.printf(Locale.ROOT, "expire (keep the last snapshot): %d snapshots expired, %d files (%s) deleted%n",
         e.snapshots().size(), e.files(), ByteSizes.format(e.bytes()));
     out.println("remove-orphans: skipped in the demo (its 3-day age guard protects files this young)");
+    MetadataRetention.Result left = MetadataRetention.apply(demo.table(), 10, true, false);
+    if (left.strandedFiles() > 0) {
+      out.println(strandedExplained(name, left.strandedFiles(), left.strandedBytes()));
+    }
     out.flush();
+  }
+
+  /** What describe will call stranded metadata.json, said before it does: why those files are still there and what sweeps them. */
+  static String strandedExplained(String table, int files, long bytes) {
+    return String.format(Locale.ROOT, "stranded metadata: %d old metadata.json file(s) (%s) stay on disk. They left the table's "
+        + "metadata log before delete-after-commit was on, so no commit deletes them and nothing references them; "
+        + "'resurfacer remove-orphans %s --yes' sweeps them once they are older than its age guard (3 days, or --older-than).",
+        files, ByteSizes.format(bytes), table);
   }
 }

@@ -7,12 +7,19 @@ import java.util.Map;
 /**
  * Bins of one partition's files to rewrite together, planned against {@code version}.
  *
+ * @param zOrderColumns empty for bin-pack; otherwise each bin is a whole partition, written in z-value order
  * @param skipped why files were left alone (one line per reason)
  */
-public record CompactionPlan(String table, long version, long targetFileSize, List<Bin> bins, List<String> skipped) {
+public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, List<Bin> bins,
+    List<String> skipped) {
   public CompactionPlan {
+    zOrderColumns = List.copyOf(zOrderColumns);
     bins = List.copyOf(bins);
     skipped = List.copyOf(skipped);
+  }
+
+  public boolean zOrdered() {
+    return !zOrderColumns.isEmpty();
   }
 
   public long inputFiles() {

@@ -23,20 +23,40 @@ public final class CompactionPlanner {
   /** Table features whose data files compaction can rewrite without changing what they mean. */
   static final Set<String> SUPPORTED_FEATURES = Set.of("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
       "generatedColumns", "deletionVectors", "timestampNtz", "domainMetadata", "v2Checkpoint", "inCommitTimestamp",
-      "vacuumProtocolCheck");
+      "vacuumProtocolCheck", "clustering");
 
   private CompactionPlanner() {}
 
   public static CompactionPlan plan(DeltaTable table, Snapshot snapshot, CompactionOptions options) {
     refuseUnsupportedFeatures(snapshot);
+    if (options.zOrdered()) {
+      ZOrder.check(snapshot, options.zOrderColumns());
+    }
     long target = options.targetFileSize().orElse(CompactionDefaults.targetFileSize(snapshot.getTableProperties()));
     Map<Map<String, String>, List<LiveFile>> byPartition = new LinkedHashMap<>();
+    long outside = 0;
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
+      if (!options.where().matches().test(f.partitionValues())) {
+        outside++;
+        continue;
+      }
       byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
     }
     List<CompactionPlan.Bin> bins = new ArrayList<>();
     long singles = 0, large = 0;
-    for (var e : byPartition.entrySet()) {
+    if (options.zOrdered()) {
+      // as Delta's OPTIMIZE ZORDER BY: each partition is one bin of all its files, sorted as a whole
+      for (var e : byPartition.entrySet()) {
+        List<LiveFile> files = new ArrayList<>(e.getValue());
+        files.sort(Comparator.comparing(LiveFile::logPath));
+        if (files.size() == 1 && files.get(0).deletionVector().isEmpty()) {
+          singles++;
+        } else {
+          bins.add(new CompactionPlan.Bin(e.getKey(), files));
+        }
+      }
+    }
+    for (var e : options.zOrdered() ? Map.<Map<String, String>, List<LiveFile>>of().entrySet() : byPartition.entrySet()) {
       List<LiveFile> candidates = new ArrayList<>();
       for (LiveFile f : e.getValue()) {
         if (f.size() < target * 3 / 4 || purge(f, options)) {
@@ -70,13 +90,16 @@ public final class CompactionPlanner {
       }
     }
     List<String> skipped = new ArrayList<>();
+    if (outside > 0) {
+      skipped.add(outside + " files in partitions outside --where " + options.where().text());
+    }
     if (large > 0) {
       skipped.add(large + " files at or above 75% of the target size");
     }
     if (singles > 0) {
       skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
     }
-    return new CompactionPlan(table.name(), snapshot.getVersion(), target, bins, skipped);
+    return new CompactionPlan(table.name(), snapshot.getVersion(), target, options.zOrderColumns(), bins, skipped);
   }
 
   static boolean purge(LiveFile f, CompactionOptions options) {
@@ -89,7 +112,7 @@ public final class CompactionPlanner {
     Set<String> unsupported = new TreeSet<>(p.writerFeatures());
     unsupported.addAll(p.readerFeatures());
     unsupported.removeAll(SUPPORTED_FEATURES);
-    if (p.minReaderVersion() < 3 && p.minWriterVersion() >= 5) {
+    if (p.minWriterVersion() >= 5 && p.minWriterVersion() < 7) {
       // legacy protocol versions imply column mapping (writer 5) and more without naming them
       unsupported.add("legacy writer version " + p.minWriterVersion());
     }

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
@@ -57,11 +58,21 @@ public final class DeltaCompactor {
   }
 
   public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock) {
-    return execute(table, options, clock, () -> {});
+    return execute(table, options, clock, () -> {}, Progress.NONE);
+  }
+
+  /** As {@link #execute(DeltaTable, CompactionOptions, Clock)}, telling {@code progress} of each bin as it is done. */
+  public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Progress progress) {
+    return execute(table, options, clock, () -> {}, progress);
+  }
+
+  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
+    return execute(table, options, clock, beforeCommit, Progress.NONE);
   }
 
   /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
-  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
+  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
+      Progress progress) {
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
     Engine engine = table.engine();
@@ -78,7 +89,10 @@ public final class DeltaCompactor {
     List<Long> versions = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     long removedFiles = 0, removedBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
+    Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
+        plan.inputBytes());
     for (CompactionPlan.Bin bin : plan.bins()) {
+      task.note(describe(bin));
       Map<String, String> metrics = new LinkedHashMap<>();
       // written against the version read; committed (below) on the newest version once the inputs are
       // known untouched since, so the bins of one run do not collide with each other's commits
@@ -89,11 +103,17 @@ public final class DeltaCompactor {
       ContentFingerprint in = new ContentFingerprint();
       List<DataFileStatus> written = new ArrayList<>();
       try {
+        if (plan.zOrdered()) {
+          refuseBinBeyondHeap(bin);
+        }
         CloseableIterator<FilteredColumnarBatch> logical = liveRows(engine, scanState, bin, scanFiles)
             .map(b -> {
               in.add(b.getData(), b.getSelectionVector(), dataColumns);
               return b;
             });
+        if (plan.zOrdered()) {
+          logical = ZOrder.sorted(logical, plan.zOrderColumns());
+        }
         var context = Transaction.getWriteContext(engine, txnState, partition);
         try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
             Transaction.transformLogicalData(engine, txnState, logical, partition), context.getStatisticsColumns())) {
@@ -132,7 +152,8 @@ public final class DeltaCompactor {
         metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
         Snapshot latest = TableManager.loadSnapshot(table.uri())
             .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
-                Map.of("predicate", "[]", "auto", "false", "zOrderBy", "[]", "clusterBy", "[]"), () -> metrics))
+                Map.of("predicate", jsonArray(options.where().all() ? List.of() : List.of(options.where().text())), "auto", "false",
+                    "zOrderBy", jsonArray(plan.zOrderColumns()), "clusterBy", "[]"), () -> metrics))
             .build(engine);
         // checked after the newest snapshot is loaded: every commit it includes has been looked at
         Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
@@ -151,8 +172,35 @@ public final class DeltaCompactor {
         deleteQuietly(written);
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
+      task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
     }
+    task.close();
     return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+  }
+
+  /**
+   * The Kernel runner holds a z-order bin's decoded rows in the heap to sort them; Parquet expands
+   * several times when decoded, so a bin above an eighth of the heap fails before anything is read.
+   */
+  private static void refuseBinBeyondHeap(CompactionPlan.Bin bin) {
+    long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
+    long limit = Runtime.getRuntime().maxMemory() / 8;
+    if (bytes > limit) {
+      throw new IllegalStateException("z-order of " + bytes + " bytes of Parquet in one partition exceeds what the in-heap runner "
+          + "sorts (" + limit + " bytes, an eighth of the heap); narrow it with --where or give the JVM more heap");
+    }
+  }
+
+  /** A JSON array of strings, as commitInfo's operation parameters carry them. */
+  static String jsonArray(List<String> values) {
+    StringBuilder b = new StringBuilder("[");
+    for (String v : values) {
+      if (b.length() > 1) {
+        b.append(',');
+      }
+      b.append('"').append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+    return b.append(']').toString();
   }
 
   private static Map<String, Row> scanFileRows(Engine engine, Scan scan) {

@@ -1,6 +1,7 @@
 package dev.resurfacer.delta.vacuum;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.log.DeltaLogFiles;
 import dev.resurfacer.delta.log.LogFile;
 import dev.resurfacer.delta.log.Retention;
@@ -119,29 +120,38 @@ public final class DeltaVacuum {
    * age under the table.
    */
   public static VacuumResult execute(DeltaTable table, VacuumPlan preview, VacuumOptions options, Clock clock) {
+    return execute(table, preview, options, clock, Progress.NONE);
+  }
+
+  /** As {@link #execute(DeltaTable, VacuumPlan, VacuumOptions, Clock)}, telling {@code progress} of each file as it goes. */
+  public static VacuumResult execute(DeltaTable table, VacuumPlan preview, VacuumOptions options, Clock clock, Progress progress) {
     VacuumPlan now = plan(table, options, clock);
     Set<Path> stillEligible = new HashSet<>();
     now.deletions().forEach(c -> stillEligible.add(c.file()));
     long deleted = 0, bytes = 0;
     List<String> skipped = new ArrayList<>();
-    for (VacuumPlan.Candidate c : preview.deletions()) {
-      if (!stillEligible.contains(c.file()) || !table.paths().inside(c.file())) {
-        skipped.add(c.file() + ": referenced or changed since the preview");
-        continue;
-      }
-      try {
-        BasicFileAttributes a = Files.readAttributes(c.file(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!a.isRegularFile() || a.lastModifiedTime().toMillis() != c.modificationTime()) {
-          skipped.add(c.file() + ": no longer the previewed regular file");
+    try (Progress.Task task = progress.start("vacuum " + table.name() + ": delete", "files", preview.deletions().size(),
+        preview.deletions().stream().mapToLong(VacuumPlan.Candidate::size).sum())) {
+      for (VacuumPlan.Candidate c : preview.deletions()) {
+        task.advance(1, c.size());
+        if (!stillEligible.contains(c.file()) || !table.paths().inside(c.file())) {
+          skipped.add(c.file() + ": referenced or changed since the preview");
           continue;
         }
-        Files.delete(c.file());
-        deleted++;
-        bytes += c.size();
-      } catch (java.nio.file.NoSuchFileException e) {
-        skipped.add(c.file() + ": already gone");
-      } catch (IOException e) {
-        skipped.add(c.file() + ": " + e.getMessage());
+        try {
+          BasicFileAttributes a = Files.readAttributes(c.file(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (!a.isRegularFile() || a.lastModifiedTime().toMillis() != c.modificationTime()) {
+            skipped.add(c.file() + ": no longer the previewed regular file");
+            continue;
+          }
+          Files.delete(c.file());
+          deleted++;
+          bytes += c.size();
+        } catch (java.nio.file.NoSuchFileException e) {
+          skipped.add(c.file() + ": already gone");
+        } catch (IOException e) {
+          skipped.add(c.file() + ": " + e.getMessage());
+        }
       }
     }
     return new VacuumResult(preview, deleted, bytes, skipped);

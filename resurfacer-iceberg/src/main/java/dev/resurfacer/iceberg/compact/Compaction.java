@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import dev.resurfacer.progress.Progress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -56,11 +57,19 @@ public final class Compaction {
   }
 
   public static CompactionResult execute(Table table, CompactionOptions options) {
-    return execute(table, options, message -> { }, null);
+    return execute(table, options, message -> { }, Progress.NONE, null);
   }
 
   public static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress) {
-    return execute(table, options, progress, null);
+    return execute(table, options, progress, Progress.NONE, null);
+  }
+
+  /**
+   * @param bar told of each group as it finishes: its files and bytes, out of the plan's
+   * @param progress one line per finished group, for a log
+   */
+  public static CompactionResult execute(Table table, CompactionOptions options, Progress bar, Consumer<String> progress) {
+    return execute(table, options, progress, bar, null);
   }
 
   /** @param whyNotDuckDb per group, why DuckDB cannot rewrite it exactly (empty when it can) */
@@ -131,6 +140,11 @@ public final class Compaction {
   /** @param override picks each group's runner instead of the plan (tests inject faults); null to follow the plan */
   static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress,
       RewriterChoice override) {
+    return execute(table, options, progress, Progress.NONE, override);
+  }
+
+  private static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress, Progress bar,
+      RewriterChoice override) {
     long started = System.nanoTime();
     Planned planned = planGroups(table, options);
     List<RewriteFileGroup> groups = planned.groups();
@@ -165,6 +179,8 @@ public final class Compaction {
     List<CompactionResult.Group> results = new ArrayList<>();
     Set<RewriteFileGroup> verified = new HashSet<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+    Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + (groups.size() == 1 ? " group)" : " groups)"), "files",
+        planned.plan().filesToRewrite(), planned.plan().bytesToRewrite());
     try {
       List<Future<CompactionResult.Group>> futures = new ArrayList<>();
       for (int i = 0; i < groups.size(); i++) {
@@ -195,6 +211,8 @@ public final class Compaction {
               index + 1, groups.size(), r.partition(), r.status().name().toLowerCase(java.util.Locale.ROOT),
               r.inputFiles(), r.outputFiles(), dev.resurfacer.units.ByteSizes.format(r.inputBytes() * 1000 / Math.max(1, r.millis())),
               r.message() == null ? r.runner() : r.message()));
+          task.note("group " + (index + 1) + "/" + groups.size() + " " + r.partition());
+          task.advance(group.inputFileNum(), group.inputFilesSizeInBytes());
           return r;
         }));
       }
@@ -209,6 +227,7 @@ public final class Compaction {
         }
       }
     } finally {
+      task.close();
       pool.shutdownNow();
       DuckDbRewriter.deleteRecursively(scratch);
     }

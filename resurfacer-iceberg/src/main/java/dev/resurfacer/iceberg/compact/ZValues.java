@@ -1,7 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -9,11 +8,13 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import dev.resurfacer.zorder.ZKeys;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The z-value Resurfacer orders by. Each column contributes a 64-bit key that preserves its order
+ * The z-value Resurfacer orders by, on Iceberg's types; the arithmetic is {@link ZKeys} (resurfacer-core),
+ * shared with Delta's z-order. Each column contributes a 64-bit key that preserves its order
  * when compared as an unsigned number; the keys' bits are interleaved most significant first, one
  * bit from each column in turn, into {@code 8 * n} bytes compared as unsigned bytes.
  *
@@ -29,8 +30,6 @@ import org.apache.iceberg.types.Types;
  * </ul>
  */
 public final class ZValues {
-  private static final long SIGN = Long.MIN_VALUE;
-
   private ZValues() {}
 
   /** Why a column cannot take part in a z-order, or empty when it can. */
@@ -47,42 +46,23 @@ public final class ZValues {
   /** The order-preserving key of one value (in Iceberg's generic representation). */
   static long key(Type type, Object v) {
     if (v == null) {
-      return 0L;
+      return ZKeys.NULL;
     }
     return switch (type.typeId()) {
-      case BOOLEAN -> (Boolean) v ? SIGN : 0L;
-      case INTEGER -> ((Integer) v).longValue() ^ SIGN;
-      case LONG -> (Long) v ^ SIGN;
-      case DATE -> (v instanceof LocalDate d ? d.toEpochDay() : ((Integer) v).longValue()) ^ SIGN;
-      case TIMESTAMP -> micros(v) ^ SIGN;
-      case DECIMAL -> ((BigDecimal) v).unscaledValue().longValueExact() ^ SIGN;
-      case FLOAT, DOUBLE -> {
-        long bits = Double.doubleToLongBits(((Number) v).doubleValue());
-        yield bits < 0 ? ~bits : bits ^ SIGN;
-      }
-      case STRING -> {
-        byte[] utf8 = v.toString().getBytes(StandardCharsets.UTF_8);
-        long k = 0;
-        for (int i = 0; i < 8; i++) {
-          k = (k << 8) | (i < utf8.length ? utf8[i] & 0xFF : 0);
-        }
-        yield k;
-      }
+      case BOOLEAN -> ZKeys.ofBoolean((Boolean) v);
+      case INTEGER -> ZKeys.ofLong(((Integer) v).longValue());
+      case LONG -> ZKeys.ofLong((Long) v);
+      case DATE -> ZKeys.ofLong(v instanceof LocalDate d ? d.toEpochDay() : ((Integer) v).longValue());
+      case TIMESTAMP -> ZKeys.ofLong(micros(v));
+      case DECIMAL -> ZKeys.ofLong(((BigDecimal) v).unscaledValue().longValueExact());
+      case FLOAT, DOUBLE -> ZKeys.ofDouble(((Number) v).doubleValue());
+      case STRING -> ZKeys.ofString(v.toString());
       default -> throw new IllegalArgumentException("z-order does not support " + type);
     };
   }
 
-  /** Interleaves keys: output bit t is bit (63 - t / n) of key (t % n). */
   static byte[] interleave(long[] keys) {
-    int n = keys.length;
-    byte[] out = new byte[8 * n];
-    for (int t = 0; t < 64 * n; t++) {
-      long bit = (keys[t % n] >>> (63 - t / n)) & 1L;
-      if (bit != 0) {
-        out[t >>> 3] |= (byte) (0x80 >>> (t & 7));
-      }
-    }
-    return out;
+    return ZKeys.interleave(keys);
   }
 
   static byte[] zValue(List<Types.NestedField> columns, Object[] values) {
@@ -94,7 +74,7 @@ public final class ZValues {
   }
 
   static int compareUnsigned(byte[] a, byte[] b) {
-    return java.util.Arrays.compareUnsigned(a, b);
+    return ZKeys.compare(a, b);
   }
 
   private static long micros(Object v) {

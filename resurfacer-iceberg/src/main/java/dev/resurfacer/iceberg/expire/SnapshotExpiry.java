@@ -5,6 +5,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.expire.ExpireResult.CategoryTotal;
 import dev.resurfacer.iceberg.expire.ExpireResult.ExpiredSnapshot;
 import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,10 +39,19 @@ public final class SnapshotExpiry {
 
   /** Expires, then deletes exactly the files the preview computed (never more). */
   public static ExpireResult expire(String name, Table table, ExpireOptions options) {
-    return run(name, table, options, true);
+    return run(name, table, options, true, Progress.NONE);
+  }
+
+  /** As {@link #expire(String, Table, ExpireOptions)}, telling {@code progress} of the deletes as they go. */
+  public static ExpireResult expire(String name, Table table, ExpireOptions options, Progress progress) {
+    return run(name, table, options, true, progress);
   }
 
   private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act) {
+    return run(name, table, options, act, Progress.NONE);
+  }
+
+  private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act, Progress progress) {
     table.refresh();
     Map<String, String> props = table.properties();
     long maxAgeMs = options.olderThan() != null ? options.olderThan().toMillis()
@@ -102,14 +112,18 @@ public final class SnapshotExpiry {
     // and every statistics file the metadata names now: one may have been attached to a retained snapshot meanwhile
     table.statisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
     table.partitionStatisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
-    for (String path : offered) {
-      // the fence: nothing outside the preview is ever deleted, whatever core computes
-      if (previewed.containsKey(path) && !ReachableFiles.isKept(stillKept, resolver, path)) {
-        try {
-          table.io().deleteFile(path);
-          deleted.add(path);
-        } catch (RuntimeException e) {
-          // the commit stands; a file that could not be deleted is reported in not_deleted and swept later
+    long previewedBytes = previewed.values().stream().mapToLong(ReclaimedFile::bytes).sum();
+    try (Progress.Task task = progress.start("expire " + name + ": delete", "files", previewed.size(), previewedBytes)) {
+      for (String path : offered) {
+        // the fence: nothing outside the preview is ever deleted, whatever core computes
+        if (previewed.containsKey(path) && !ReachableFiles.isKept(stillKept, resolver, path)) {
+          try {
+            table.io().deleteFile(path);
+            deleted.add(path);
+          } catch (RuntimeException e) {
+            // the commit stands; a file that could not be deleted is reported in not_deleted and swept later
+          }
+          task.advance(1, previewed.get(path).bytes());
         }
       }
     }

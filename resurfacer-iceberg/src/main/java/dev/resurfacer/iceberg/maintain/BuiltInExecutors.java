@@ -23,6 +23,7 @@ import dev.resurfacer.maintain.RemoveDanglingDeletes;
 import dev.resurfacer.maintain.RemoveOrphans;
 import dev.resurfacer.maintain.RewriteManifests;
 import dev.resurfacer.maintain.Step;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.util.List;
@@ -35,12 +36,18 @@ final class BuiltInExecutors {
   private BuiltInExecutors() {}
 
   /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
-  static List<OperationExecutor<?, IcebergTable>> all(OrphanFences fences) {
-    return List.of(new CompactExecutor(), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(),
-        new OrphansExecutor(fences));
+  static List<OperationExecutor<?, IcebergTable>> all(OrphanFences fences, Progress progress) {
+    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(progress),
+        new OrphansExecutor(fences, progress));
   }
 
   static final class CompactExecutor implements OperationExecutor<Compact, IcebergTable> {
+    private final Progress progress;
+
+    CompactExecutor(Progress progress) {
+      this.progress = progress;
+    }
+
     @Override
     public Class<Compact> operationType() {
       return Compact.class;
@@ -68,7 +75,7 @@ final class BuiltInExecutors {
             ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
       }
       // one plain log line per finished group: the progress of a long run, with its bytes/s
-      CompactionResult r = Compaction.execute(t.table(), options,
+      CompactionResult r = Compaction.execute(t.table(), options, progress,
           line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
       Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
           "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied());
@@ -137,6 +144,12 @@ final class BuiltInExecutors {
   }
 
   static final class ExpireExecutor implements OperationExecutor<ExpireSnapshots, IcebergTable> {
+    private final Progress progress;
+
+    ExpireExecutor(Progress progress) {
+      this.progress = progress;
+    }
+
     @Override
     public Class<ExpireSnapshots> operationType() {
       return ExpireSnapshots.class;
@@ -146,7 +159,7 @@ final class BuiltInExecutors {
     public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
       ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
       ExpireResult r = mode == Mode.COMMIT
-          ? SnapshotExpiry.expire(t.name(), t.table(), options)
+          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress)
           : SnapshotExpiry.preview(t.name(), t.table(), options);
       Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
           "deleted_bytes", r.bytes());
@@ -162,9 +175,11 @@ final class BuiltInExecutors {
 
   static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
     private final OrphanFences fences;
+    private final Progress progress;
 
-    OrphansExecutor(OrphanFences fences) {
+    OrphansExecutor(OrphanFences fences, Progress progress) {
       this.fences = fences;
+      this.progress = progress;
     }
 
     @Override
@@ -176,7 +191,7 @@ final class BuiltInExecutors {
     public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
       OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
           .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
-          .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
+          .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w)).progress(progress);
       if (fences != null) {
         removal = fences.applyTo(removal);
       }

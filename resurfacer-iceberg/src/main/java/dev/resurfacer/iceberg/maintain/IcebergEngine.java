@@ -7,6 +7,8 @@ import dev.resurfacer.iceberg.health.TableHealth;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableSignals;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.TableStats;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,15 +25,31 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
   private final OrphanFences fences;
+  private final SignalReader signals;
+  private final Progress progress;
 
-  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences) {
+  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, Progress progress) {
+    this(catalog, clock, fences, new SignalReader(), progress);
+  }
+
+  private IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, SignalReader signals, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
+    this.signals = signals;
+    this.progress = progress;
   }
 
   IcebergEngine withFences(OrphanFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences);
+    return new IcebergEngine(catalog, clock, newFences, signals, progress);
+  }
+
+  IcebergEngine withProgress(Progress newProgress) {
+    return new IcebergEngine(catalog, clock, fences, signals, newProgress);
+  }
+
+  Progress progress() {
+    return progress;
   }
 
   @Override
@@ -97,13 +115,18 @@ final class IcebergEngine implements Engine<IcebergTable> {
   }
 
   @Override
+  public TableSignals signals(IcebergTable table, java.time.Instant since) {
+    return signals.read(table.table(), since);
+  }
+
+  @Override
   public AutoCloseable lease(IcebergTable table, String owner, Duration ttl) {
     return TableLease.acquire(table.table(), owner, ttl, clock);
   }
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
-    return BuiltInExecutors.all(fences);
+    return BuiltInExecutors.all(fences, progress);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.MaintenanceRunner;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.RunReport;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +62,7 @@ public final class Resurfacer implements AutoCloseable {
    * this catalog lists; give {@link #orphanFences} to check more.
    */
   public static Resurfacer connect(Catalog catalog) {
-    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null), List.of(), List.of(), 1, DEFAULT_LEASE);
+    return new Resurfacer(new IcebergEngine(catalog, Clock.systemUTC(), null, Progress.NONE), List.of(), List.of(), 1, DEFAULT_LEASE);
   }
 
   /**
@@ -82,6 +83,11 @@ public final class Resurfacer implements AutoCloseable {
   /** Tables maintained at once (operations within a table always run one after another). */
   public Resurfacer parallel(int tables) {
     return new Resurfacer(engine, custom, executionEngines, tables, lease);
+  }
+
+  /** Where the run reports its tables and operations, and each operation its own work (nothing by default). */
+  public Resurfacer progress(Progress progress) {
+    return new Resurfacer(engine.withProgress(progress), custom, executionEngines, parallel, lease);
   }
 
   public Resurfacer leaseDuration(Duration duration) {
@@ -105,8 +111,25 @@ public final class Resurfacer implements AutoCloseable {
     return engine.catalogName();
   }
 
+  /**
+   * This catalog as {@code serve} maintains it: the same engine, executors (custom ones included)
+   * and lease as {@link #run}.
+   */
+  public dev.resurfacer.serve.ServedCatalog<IcebergTable> served() {
+    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines);
+  }
+
+  /** Whether Iceberg tables have {@code operation} (expire does; vacuum does not): what a policy is filtered by. */
+  public boolean supports(dev.resurfacer.maintain.Operation operation) {
+    return runner().supports(operation);
+  }
+
   public RunReport run(MaintenancePlan plan, Mode mode) {
-    return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease).run(plan, mode);
+    return runner().run(plan, mode);
+  }
+
+  private MaintenanceRunner<IcebergTable> runner() {
+    return new MaintenanceRunner<>(engine, custom, executionEngines, parallel, lease, engine.progress());
   }
 
   @Override

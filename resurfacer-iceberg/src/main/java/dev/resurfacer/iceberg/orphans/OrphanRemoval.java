@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.orphans;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.units.Durations;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
@@ -69,6 +70,7 @@ public final class OrphanRemoval {
   private boolean quarantine;
   private Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
   private Consumer<String> warningListener = w -> { };
+  private Progress progress = Progress.NONE;
 
   private OrphanRemoval(Catalog catalog, TableIdentifier identifier, Table table) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -151,6 +153,12 @@ public final class OrphanRemoval {
   /** Called with each warning as soon as it is known — before anything is deleted. */
   public OrphanRemoval onWarning(Consumer<String> listener) {
     this.warningListener = Objects.requireNonNull(listener);
+    return this;
+  }
+
+  /** Told of the listing as it goes (files and bytes listed) and of the deletes or quarantine moves. */
+  public OrphanRemoval progress(Progress progress) {
+    this.progress = Objects.requireNonNull(progress);
     return this;
   }
 
@@ -237,8 +245,11 @@ public final class OrphanRemoval {
     long cutoff = now - olderThan.toMillis();
     Listing listing = new Listing(cutoff, quarantineDir, protectedKeys);
     try (Ledger ledger = new Ledger(memoryLimit)) {
-      for (Scope.Root root : scope.roots()) {
-        listing.list(lister, nioForLocal, root, ledger, warn);
+      try (Progress.Task task = progress.start("remove-orphans " + name + ": list", "files", Progress.UNKNOWN, Progress.UNKNOWN)) {
+        for (Scope.Root root : scope.roots()) {
+          task.note(root.id().toString());
+          listing.list(lister, nioForLocal, root, ledger, warn, task);
+        }
       }
       if (listing.links > 0) {
         warn.accept(listing.links + " symbolic link(s) in the table's storage were neither followed nor deleted (e.g. "
@@ -280,18 +291,24 @@ public final class OrphanRemoval {
       long[] purged = {0, 0};
       if (act && orphans.files() > 0) {
         requireUnchangedSince(ops, after, walker, ledger, resolver);
-        if (quarantine) {
-          runId = Quarantine.newRunId(now);
-          long[] moved = holding.quarantine(name, runId, now, ledger::forEachOrphan);
-          acted = moved[0];
-          actedBytes = moved[1];
-        } else {
-          Deleter deleter = new Deleter(fileIO);
-          ledger.forEachOrphan(deleter::add);
-          deleter.flush();
-          acted = deleter.deleted;
-          actedBytes = deleter.deletedBytes;
-          failed = deleter.failed;
+        try (Progress.Task task = progress.start("remove-orphans " + name + (quarantine ? ": quarantine" : ": delete"), "files",
+            orphans.files(), orphans.bytes())) {
+          if (quarantine) {
+            runId = Quarantine.newRunId(now);
+            long[] moved = holding.quarantine(name, runId, now, sink -> ledger.forEachOrphan(f -> {
+              sink.accept(f);
+              task.advance(1, Math.max(0, f.sizeBytes()));
+            }));
+            acted = moved[0];
+            actedBytes = moved[1];
+          } else {
+            Deleter deleter = new Deleter(fileIO, task);
+            ledger.forEachOrphan(deleter::add);
+            deleter.flush();
+            acted = deleter.deleted;
+            actedBytes = deleter.deletedBytes;
+            failed = deleter.failed;
+          }
         }
       }
       if (act) {
@@ -354,9 +371,13 @@ public final class OrphanRemoval {
       this.protectedKeys = protectedKeys;
     }
 
-    void list(SupportsPrefixOperations lister, boolean nioForLocal, Scope.Root root, Ledger ledger, Consumer<String> warn) {
+    void list(SupportsPrefixOperations lister, boolean nioForLocal, Scope.Root root, Ledger ledger, Consumer<String> warn,
+        Progress.Task task) {
       try {
-        Consumer<FileInfo> sink = f -> add(f, root, ledger);
+        Consumer<FileInfo> sink = f -> {
+          add(f, root, ledger);
+          task.advance(1, Math.max(0, f.size()));
+        };
         if (nioForLocal && root.isLocal()) {
           LocalListing.Skipped skipped = LocalListing.walk(root.localDirectory(),
               Set.of(Path.of(quarantineDir.path())), sink);
@@ -424,13 +445,15 @@ public final class OrphanRemoval {
   /** Deletes in batches through the FileIO's bulk API when it has one, else one file at a time. */
   private static final class Deleter {
     private final FileIO io;
+    private final Progress.Task task;
     private final List<Ledger.Listed> batch = new ArrayList<>();
     long deleted;
     long deletedBytes;
     long failed;
 
-    Deleter(FileIO io) {
+    Deleter(FileIO io, Progress.Task task) {
       this.io = io;
+      this.task = task;
     }
 
     void add(Ledger.Listed f) {
@@ -468,6 +491,7 @@ public final class OrphanRemoval {
           }
         }
       }
+      task.advance(batch.size(), batch.stream().mapToLong(f -> Math.max(0, f.sizeBytes())).sum());
       batch.clear();
     }
 

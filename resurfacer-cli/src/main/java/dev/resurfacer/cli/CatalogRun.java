@@ -1,0 +1,58 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.delta.maintain.DeltaResurfacer;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.maintain.MaintenancePlan;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.Operation;
+import dev.resurfacer.progress.Progress;
+import dev.resurfacer.report.RunReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * One configured catalog opened for {@code maintain}, whichever its format: the library entry point
+ * of that format ({@link Resurfacer} for Iceberg, {@link DeltaResurfacer} for Delta) behind one shape.
+ * This is the only place {@code maintain} tells the formats apart: by the catalog's configured type.
+ */
+record CatalogRun(Supplier<List<String>> tableLister, Predicate<Operation> supported, Runner runner, AutoCloseable closer) {
+  /** Runs a plan with the execution engines its entries may name. */
+  interface Runner {
+    RunReport run(MaintenancePlan plan, Mode mode, List<ExecutionEngine> engines);
+  }
+
+  /** @param progress told of Iceberg catalogs' tables and operations as they finish */
+  static CatalogRun connect(CatalogConfig config, int parallel, OrphanFences fences, Path workingDir, Progress progress) {
+    if (config.isDelta()) {
+      DeltaResurfacer d = DeltaResurfacer.connect(config, workingDir).parallel(parallel);
+      return new CatalogRun(d::tables, d::supports, (plan, mode, engines) -> d.executionEngines(engines).run(plan, mode), d);
+    }
+    Resurfacer r = Resurfacer.connect(config).parallel(parallel).orphanFences(fences).progress(progress);
+    return new CatalogRun(r::tables, r::supports, (plan, mode, engines) -> r.executionEngines(engines).run(plan, mode), r);
+  }
+
+  List<String> tables() {
+    return tableLister.get();
+  }
+
+  boolean supports(Operation operation) {
+    return supported.test(operation);
+  }
+
+  RunReport run(MaintenancePlan plan, Mode mode, List<ExecutionEngine> engines) {
+    return runner.run(plan, mode, engines);
+  }
+
+  void close() {
+    try {
+      closer.close();
+    } catch (Exception ignored) {
+      // the run's report is complete; a failing close changes nothing in it
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.config.ResurfacerConfig;
+import dev.resurfacer.config.Secrets;
+import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.policy.Policies;
+import dev.resurfacer.serve.MaintenanceService;
+import dev.resurfacer.serve.RunHistory;
+import dev.resurfacer.serve.ServeHttp;
+import dev.resurfacer.serve.ServeSettings;
+import dev.resurfacer.serve.ServedCatalog;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "serve",
+    footer = {"%nExamples:", "  resurfacer serve                          # watch: evaluate triggers, run nothing",
+      "  resurfacer serve --yes                    # maintain tables whose triggers fire",
+      "  resurfacer serve --yes --port 0           # any free port (printed on start)"},
+    description = {
+      "Keep every table of the configured catalog(s) healthy continuously: evaluate each table's triggers",
+      "(resurfacer.yml triggers:) from metadata on an interval and run its policy when one fires; keep a run",
+      "history; serve /metrics, /healthz and a dashboard on one port (serve: section; loopback by default).",
+      "Without --yes it only watches. SIGTERM lets running work finish its commits. See docs/serve.md."})
+final class ServeCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Spec CommandSpec spec;
+  @Mixin CatalogOptions catalogOptions;
+  @Mixin ActOptions act;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default serve.bind, else 127.0.0.1).")
+  String bind;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on; 0 picks a free one (default serve.port, else 8650).")
+  Integer port;
+
+  @Option(names = "--history", paramLabel = "FILE|URL", description = "Run history: a SQLite file or a jdbc:postgresql: URL (default serve.history).")
+  String history;
+
+  ServeCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (port != null && (port < 0 || port > 65535)) {
+      throw new UsageException("--port must be from 0 to 65535 (got " + port + ")");
+    }
+    Secrets secrets = new Secrets(ctx.env());
+    CatalogSelection selection = new CatalogSelection(catalogOptions.configFile, null, null, null, null);
+    ResurfacerConfig config = selection.loadConfig(secrets, ctx.workingDir(), ctx.home());
+    ServeSettings settings = config.serve().withListen(bind, port);
+    if (history != null) {
+      settings = settings.withHistory(history);
+    }
+    String token = settings.token(secrets);
+    Policies policies = config.policies();
+    List<CatalogConfig> catalogs = catalogs(config);
+    Map<String, CatalogConfig> known = new LinkedHashMap<>();
+    catalogs.forEach(c -> known.put(c.name(), c));
+    config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
+    OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()));
+
+    List<Resurfacer> open = new ArrayList<>();
+    List<ServedCatalog<?>> served = new ArrayList<>();
+    int tables = 0;
+    for (CatalogConfig c : catalogs) {
+      Resurfacer r = Resurfacer.connect(c).orphanFences(fences).leaseDuration(settings.lease());
+      open.add(r);
+      served.add(r.served());
+      // a policy no table can follow is a configuration error: found now, not at the first trigger
+      for (String table : r.tables()) {
+        policies.effective(table);
+        policies.triggers(table);
+        tables++;
+      }
+    }
+    String location = settings.history().startsWith("jdbc:") ? settings.history()
+        : ctx.workingDir().resolve(settings.history()).toString();
+    RunHistory runs = RunHistory.open(location, settings.historyUser(), settings.historyPassword(secrets));
+    MaintenanceService service = new MaintenanceService(served, policies, settings, runs, Clock.systemUTC(), act.yes);
+    ServeHttp http;
+    try {
+      http = ServeHttp.start(service, settings.bind(), settings.port(), token);
+    } catch (RuntimeException e) {
+      open.forEach(Resurfacer::close);
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    ServeSettings finalSettings = settings;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      service.stop(finalSettings.shutdownGrace());
+      http.close();
+      open.forEach(Resurfacer::close);
+      stopped.countDown();
+    }, "resurfacer-serve-stop"));
+    service.start();
+    PrintWriter out = spec.commandLine().getOut();
+    String host = settings.bind().contains(":") ? "[" + settings.bind() + "]" : settings.bind();
+    out.println("resurfacer serve: " + tables + " table(s) in " + catalogs.size() + " catalog(s), "
+        + (act.yes ? "maintaining tables whose triggers fire" : "watching only (no --yes): fired triggers run nothing")
+        + "; history " + (location.startsWith("jdbc:") ? "in the configured database" : location));
+    out.println("listening on http://" + host + ":" + http.port() + "/" + (token == null ? "" : " (token required)"));
+    out.flush();
+    stopped.await();
+    return Main.OK;
+  }
+
+  /** --catalog names one; otherwise every Iceberg catalog of the file, or the ad-hoc or embedded one. */
+  private List<CatalogConfig> catalogs(ResurfacerConfig config) {
+    if (catalogOptions.catalogUri != null || catalogOptions.catalog != null || config.catalogs().isEmpty()) {
+      return List.of(catalogOptions.resolve(ctx));
+    }
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values().stream().filter(c -> !c.isDelta()).toList());
+    if (catalogOptions.warehouse != null) {
+      all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
+    }
+    return all;
+  }
+}

@@ -1,0 +1,95 @@
+package dev.resurfacer.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * When {@code serve} maintains a table: the {@code triggers:} section of its effective policy. Any
+ * condition that is set and reached fires; null means the condition is not set.
+ *
+ * <pre>
+ * defaults:
+ *   triggers: {small-files: 50, snapshots: 200, since-last-run: 1d}
+ * tables:
+ *   raw.events:
+ *     triggers: {commits: 100, operations: [compact, expire]}
+ * </pre>
+ *
+ * @param commits snapshots committed since the last run
+ * @param smallFiles live data files below the small-file threshold
+ * @param deletedRowRatio rows named by delete files over data rows
+ * @param metadataFiles metadata.json files the table keeps
+ * @param operations the operations a fired trigger runs; empty means every operation the policy enables
+ */
+public record Triggers(
+    boolean enabled,
+    Long commits,
+    Long smallFiles,
+    Long deleteFiles,
+    Double deletedRowRatio,
+    Long snapshots,
+    Duration oldestSnapshotAge,
+    Long metadataFiles,
+    Duration sinceLastRun,
+    List<String> operations) {
+
+  /** The operation names a trigger may name, as reports spell them. */
+  public static final Set<String> OPERATIONS =
+      Set.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
+
+  public static final Triggers NONE = new Triggers(true, null, null, null, null, null, null, null, null, List.of());
+
+  public Triggers {
+    operations = List.copyOf(operations);
+  }
+
+  /** Whether any condition is set (and the section is not switched off). */
+  public boolean any() {
+    return enabled && (commits != null || smallFiles != null || deleteFiles != null || deletedRowRatio != null
+        || snapshots != null || oldestSnapshotAge != null || metadataFiles != null || sinceLastRun != null);
+  }
+
+  static Triggers from(Map<String, Object> m) {
+    Object ratio = m.get("deleted-row-ratio");
+    @SuppressWarnings("unchecked")
+    List<String> ops = (List<String>) m.getOrDefault("operations", List.of());
+    return new Triggers(
+        !Boolean.FALSE.equals(m.get("enabled")),
+        (Long) m.get("commits"),
+        (Long) m.get("small-files"),
+        (Long) m.get("delete-files"),
+        ratio == null ? null : Double.parseDouble((String) ratio),
+        (Long) m.get("snapshots"),
+        (Duration) m.get("oldest-snapshot-age"),
+        (Long) m.get("metadata-files"),
+        (Duration) m.get("since-last-run"),
+        ops);
+  }
+
+  static List<String> parseOperations(PolicyLayer.Check check, JsonNode v, String path) {
+    List<String> raw = new ArrayList<>();
+    if (v != null && v.isArray()) {
+      v.forEach(o -> raw.add(check.scalar(o, path).trim()));
+    } else {
+      for (String o : check.scalar(v, path).split(",")) {
+        raw.add(o.trim());
+      }
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (String o : raw) {
+      if (!OPERATIONS.contains(o)) {
+        throw check.fail(path + ": '" + o + "' is not one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS)));
+      }
+      out.add(o);
+    }
+    if (out.isEmpty()) {
+      throw check.fail(path + " must name at least one operation, e.g. [compact]");
+    }
+    return List.copyOf(out);
+  }
+}

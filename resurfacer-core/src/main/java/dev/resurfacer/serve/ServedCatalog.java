@@ -1,0 +1,80 @@
+package dev.resurfacer.serve;
+
+import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.Maintain;
+import dev.resurfacer.maintain.MaintenancePlan;
+import dev.resurfacer.maintain.MaintenanceRunner;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableSignals;
+import dev.resurfacer.policy.TablePolicy;
+import dev.resurfacer.report.TableReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One catalog as {@code serve} sees it, over any format's {@link Engine}: list tables, read their
+ * signals, and maintain one table through {@link MaintenanceRunner} (with the same lease as
+ * {@code maintain}).
+ */
+public final class ServedCatalog<T> implements AutoCloseable {
+  private final Engine<T> engine;
+  private final List<OperationExecutor<?, T>> executors;
+  private final List<dev.resurfacer.engines.ExecutionEngine> executionEngines;
+
+  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors) {
+    this(engine, executors, List.of());
+  }
+
+  /** @param executionEngines engines other than local that a table's {@code engine:} policy may name */
+  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
+      List<dev.resurfacer.engines.ExecutionEngine> executionEngines) {
+    this.engine = engine;
+    this.executors = List.copyOf(executors);
+    this.executionEngines = List.copyOf(executionEngines);
+  }
+
+  public String name() {
+    return engine.catalogName();
+  }
+
+  public List<String> tables() {
+    return engine.allTables();
+  }
+
+  public TableSignals signals(String table, Instant since) {
+    return engine.signals(engine.open(table), since);
+  }
+
+  /**
+   * Runs the policy's operations on one table in commit mode; with {@code operations} named, only
+   * those (each with the policy's settings, even where the policy switches it off for scheduled runs).
+   */
+  public TableReport maintain(String table, TablePolicy policy, List<String> operations, Duration lease) {
+    MaintenanceRunner<T> runner = new MaintenanceRunner<>(engine, executors, executionEngines, 1, lease,
+        dev.resurfacer.progress.Progress.NONE);
+    // a policy names the operations of both formats; the table gets its own format's
+    Maintain m = Maintain.fromPolicy(table, operations.isEmpty() ? policy : only(policy, operations)).retainOnly(runner::supports);
+    return runner.run(new MaintenancePlan(List.of(m)), Mode.COMMIT).tables().get(0);
+  }
+
+  static TablePolicy only(TablePolicy p, List<String> ops) {
+    return new TablePolicy(
+        new TablePolicy.Compact(ops.contains("compact"), p.compact().strategy(), p.compact().orderBy(), p.compact().options()),
+        new TablePolicy.Expire(ops.contains("expire"), p.expire().olderThan(), p.expire().retainLast()),
+        new TablePolicy.RemoveOrphans(ops.contains("remove-orphans"), p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
+            p.removeOrphans().quarantineRetention()),
+        new TablePolicy.RemoveDanglingDeletes(ops.contains("remove-dangling-deletes")),
+        new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests")),
+        new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention()),
+        new TablePolicy.Checkpoint(ops.contains("checkpoint")),
+        new TablePolicy.CleanupLog(ops.contains("cleanup-log"), p.cleanupLog().retention()),
+        p.engine());
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}

@@ -1,0 +1,100 @@
+package dev.resurfacer.delta.maintain;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.delta.describe.DeltaDescriber;
+import dev.resurfacer.delta.describe.DeltaHealth;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.report.TableStats;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Delta {@link Engine}: the tables one {@code type: delta} catalog maps by name, measured from
+ * their logs, leased by {@link DeltaLease}, maintained by {@link DeltaExecutors}. Nothing is scanned
+ * for: the catalog's {@code tables:} are the tables.
+ */
+final class DeltaEngine implements Engine<DeltaTable> {
+  private final String catalogName;
+  private final Map<String, String> locations;
+  private final Path workingDir;
+  private final Clock clock;
+
+  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, Clock clock) {
+    this.catalogName = catalogName;
+    this.locations = Map.copyOf(locations);
+    this.workingDir = workingDir;
+    this.clock = clock;
+  }
+
+  @Override
+  public String format() {
+    return "delta";
+  }
+
+  @Override
+  public Class<DeltaTable> handleType() {
+    return DeltaTable.class;
+  }
+
+  @Override
+  public String catalogName() {
+    return catalogName;
+  }
+
+  @Override
+  public List<String> allTables() {
+    return locations.keySet().stream().sorted().toList();
+  }
+
+  /** The tables named {@code namespace.*}, nested namespaces included, as the glob {@code namespace.*} matches them. */
+  @Override
+  public List<String> tablesIn(String namespace) {
+    List<String> in = allTables().stream().filter(t -> t.startsWith(namespace + ".")).toList();
+    if (in.isEmpty()) {
+      throw new UsageException("namespace " + namespace + " names no table of delta catalog '" + catalogName + "'");
+    }
+    return in;
+  }
+
+  @Override
+  public DeltaTable open(String table) {
+    String location = locations.get(table);
+    if (location == null) {
+      throw new UsageException("table " + table + " is not in delta catalog '" + catalogName + "'");
+    }
+    return DeltaTables.open(table, location, workingDir);
+  }
+
+  /** Nothing to do: every operation and measurement loads the newest snapshot itself. */
+  @Override
+  public void refresh(DeltaTable table) {}
+
+  /**
+   * Deletion vectors count as delete files; {@code snapshots} are the JSON commits still in the log,
+   * {@code manifests} its checkpoint files and {@code metadataBytes} the whole {@code _delta_log}.
+   */
+  @Override
+  public TableStats stats(DeltaTable table) {
+    DeltaHealth h = DeltaDescriber.describe(table, clock);
+    return new TableStats(h.dataFiles(), h.dataBytes(), h.records() == null ? 0 : h.records() - h.deletedRows(), h.smallDataFiles(),
+        h.filesWithDeletionVectors(), 0, (int) Math.min(Integer.MAX_VALUE, h.logCommits()), h.logCheckpointFiles(), h.logBytes(),
+        h.sizeHistogram().stream().map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
+            .toList());
+  }
+
+  @Override
+  public AutoCloseable lease(DeltaTable table, String owner, Duration ttl) {
+    return DeltaLease.acquire(table.root(), owner, ttl, clock);
+  }
+
+  @Override
+  public List<OperationExecutor<?, DeltaTable>> builtInExecutors() {
+    return DeltaExecutors.all(clock);
+  }
+}

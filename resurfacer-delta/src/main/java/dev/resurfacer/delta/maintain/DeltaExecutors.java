@@ -1,0 +1,169 @@
+package dev.resurfacer.delta.maintain;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.delta.compact.CompactionOptions;
+import dev.resurfacer.delta.compact.CompactionPlan;
+import dev.resurfacer.delta.compact.CompactionResult;
+import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.log.Checkpointer;
+import dev.resurfacer.delta.log.LogCleanup;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.vacuum.DeltaVacuum;
+import dev.resurfacer.delta.vacuum.VacuumOptions;
+import dev.resurfacer.delta.vacuum.VacuumPlan;
+import dev.resurfacer.delta.vacuum.VacuumResult;
+import dev.resurfacer.maintain.Checkpoint;
+import dev.resurfacer.maintain.CleanupLog;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Step;
+import dev.resurfacer.maintain.Vacuum;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.Durations;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** The built-in operations on Delta tables, each delegating to the verb's own class. */
+final class DeltaExecutors {
+  private DeltaExecutors() {}
+
+  static List<OperationExecutor<?, DeltaTable>> all(Clock clock) {
+    return List.of(new CompactExecutor(clock), new VacuumExecutor(clock), new CheckpointExecutor(clock), new CleanupLogExecutor(clock));
+  }
+
+  /**
+   * Delta compaction reads the strategy (binpack or zorder with its columns), {@code target-file-size-bytes} and {@code delete-ratio-threshold} of the
+   * compaction options; the other (Iceberg rewrite) options have no Delta meaning and are not read,
+   * so one {@code defaults:} section can serve both formats.
+   */
+  static CompactionOptions options(Compact op) {
+    Map<String, String> o = op.options();
+    OptionalLong target = o.containsKey("target-file-size-bytes")
+        ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
+    double ratio = o.containsKey("delete-ratio-threshold")
+        ? Double.parseDouble(o.get("delete-ratio-threshold")) : CompactionOptions.DEFAULT_DELETED_ROW_RATIO;
+    CompactionOptions options = new CompactionOptions(target, ratio);
+    return switch (op.strategy()) {
+      case "binpack" -> options;
+      case "zorder" -> options.zOrder(java.util.Arrays.stream(op.orderBy().split(",")).map(String::trim).toList());
+      default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
+          + "zorder; Delta tables have no declared sort order)");
+    };
+  }
+
+  record CompactExecutor(Clock clock) implements OperationExecutor<Compact, DeltaTable> {
+    @Override
+    public Class<Compact> operationType() {
+      return Compact.class;
+    }
+
+    @Override
+    public Step execute(Compact op, DeltaTable t, Mode mode) {
+      CompactionOptions options = options(op);
+      if (mode == Mode.PREVIEW) {
+        CompactionPlan plan = DeltaCompactor.plan(t, options);
+        Map<String, Long> m = Map.of("groups", (long) plan.bins().size(), "files_to_rewrite", plan.inputFiles(),
+            "bytes_to_rewrite", plan.inputBytes());
+        if (plan.bins().isEmpty()) {
+          return Step.nothingToDo(nothing(plan), m);
+        }
+        return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d bin(s)", plan.inputFiles(),
+            ByteSizes.format(plan.inputBytes()), plan.bins().size()), m);
+      }
+      CompactionResult r = DeltaCompactor.execute(t, options, clock);
+      Map<String, Long> m = Map.of("rewritten_files", r.removedFiles(), "rewritten_bytes", r.removedBytes(), "added_files", r.addedFiles(),
+          "added_bytes", r.addedBytes(), "commits", (long) r.committedVersions().size());
+      if (!r.failedBins().isEmpty()) {
+        throw new IllegalStateException(r.failedBins().size() + " of " + r.plan().bins().size() + " bin(s) failed, first: "
+            + r.failedBins().get(0));
+      }
+      if (r.plan().bins().isEmpty()) {
+        return Step.nothingToDo(nothing(r.plan()), m);
+      }
+      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)", r.removedFiles(),
+          ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.rows(), r.committedVersions()), m);
+    }
+
+    private static String nothing(CompactionPlan plan) {
+      return "nothing to compact" + (plan.skipped().isEmpty() ? "" : ": skips " + String.join("; ", plan.skipped()));
+    }
+  }
+
+  record VacuumExecutor(Clock clock) implements OperationExecutor<Vacuum, DeltaTable> {
+    @Override
+    public Class<Vacuum> operationType() {
+      return Vacuum.class;
+    }
+
+    @Override
+    public Step execute(Vacuum op, DeltaTable t, Mode mode) {
+      VacuumOptions options = new VacuumOptions(Optional.ofNullable(op.retention()), op.forceShorterRetention());
+      VacuumPlan plan = DeltaVacuum.plan(t, options, clock);
+      String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
+      if (plan.deletions().isEmpty()) {
+        return Step.nothingToDo("no file past the " + rule + " among " + plan.listedFiles() + " listed",
+            Map.of("listed_files", plan.listedFiles(), "deleted_files", 0L, "deleted_bytes", 0L));
+      }
+      String what = plan.deletions().size() + " file(s) (" + ByteSizes.format(plan.bytes()) + ")";
+      if (mode == Mode.PREVIEW) {
+        return Step.previewed("would delete " + what + ", " + rule, Map.of("listed_files", plan.listedFiles(),
+            "files_to_delete", (long) plan.deletions().size(), "bytes_to_delete", plan.bytes()));
+      }
+      VacuumResult r = DeltaVacuum.execute(t, plan, options, clock);
+      return Step.done("deleted " + r.deleted() + " file(s) (" + ByteSizes.format(r.deletedBytes()) + "), " + rule
+          + (r.skipped().isEmpty() ? "" : "; left " + r.skipped().size() + " that changed since the plan"),
+          Map.of("listed_files", plan.listedFiles(), "deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+    }
+  }
+
+  record CheckpointExecutor(Clock clock) implements OperationExecutor<Checkpoint, DeltaTable> {
+    @Override
+    public Class<Checkpoint> operationType() {
+      return Checkpoint.class;
+    }
+
+    @Override
+    public Step execute(Checkpoint op, DeltaTable t, Mode mode) {
+      Checkpointer.Outcome o = Checkpointer.preview(t, clock);
+      Map<String, Long> m = Map.of("version", o.version());
+      if (o.message().contains("already has")) {
+        return Step.nothingToDo(o.message(), m);
+      }
+      if (mode == Mode.PREVIEW) {
+        return Step.previewed(o.message(), m);
+      }
+      Checkpointer.Outcome w = Checkpointer.write(t, clock);
+      return w.written() ? Step.done(w.message(), m) : Step.nothingToDo(w.message(), m);
+    }
+  }
+
+  record CleanupLogExecutor(Clock clock) implements OperationExecutor<CleanupLog, DeltaTable> {
+    @Override
+    public Class<CleanupLog> operationType() {
+      return CleanupLog.class;
+    }
+
+    @Override
+    public Step execute(CleanupLog op, DeltaTable t, Mode mode) {
+      LogCleanup.Plan plan = LogCleanup.plan(t, Optional.ofNullable(op.retention()), clock);
+      String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
+      if (plan.deletions().isEmpty()) {
+        return Step.nothingToDo("no log entry before a checkpoint is past the " + rule, Map.of("deleted_files", 0L));
+      }
+      String what = plan.deletions().size() + " log entr(ies) (" + ByteSizes.format(plan.bytes()) + ") before version "
+          + plan.keepFromVersion();
+      if (mode == Mode.PREVIEW) {
+        return Step.previewed("would delete " + what + ", " + rule, Map.of("files_to_delete", (long) plan.deletions().size()));
+      }
+      LogCleanup.Result r = LogCleanup.execute(t, plan);
+      if (r.deleted() < plan.deletions().size() && r.skipped().stream().anyMatch(s -> !s.endsWith("already gone"))) {
+        throw new IllegalStateException("deleted " + r.deleted() + " of " + plan.deletions().size() + " log entries: " + r.skipped().get(0));
+      }
+      return Step.done("deleted " + what, Map.of("deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+    }
+  }
+}
