@@ -87,7 +87,15 @@ final class CompactionFlags {
       case "zorder" -> String.join(",", columns);
       default -> null;
     };
-    return new dev.resurfacer.maintain.Compact(strategy.toLowerCase(java.util.Locale.ROOT), order, sparkOptions());
+    Map<String, String> options = sparkOptions();
+    // the row filter and the partition travel as text: each engine renders them its own way (Trino: a typed WHERE)
+    if (where != null && !where.isBlank()) {
+      options.put(dev.resurfacer.maintain.Compact.WHERE, where);
+    }
+    if (partition != null && !partition.isBlank()) {
+      options.put(dev.resurfacer.maintain.Compact.PARTITION, partition);
+    }
+    return new dev.resurfacer.maintain.Compact(strategy.toLowerCase(java.util.Locale.ROOT), order, options);
   }
 
   /** The rewrite options by their Spark {@code rewrite_data_files} names. */

@@ -48,6 +48,8 @@ public final class Capabilities {
                 + " local previews; row count + checksum compared after Spark's commit"),
         new Capability("Spark job jar, Delta on Spark", Status.NOT_YET,
             "spark-submit entry point not built (needs its own classloader beside Iceberg's runtime); delta-spark not wired"),
+        new Capability("engine: trino", Status.WORKS,
+            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta declared refused"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),

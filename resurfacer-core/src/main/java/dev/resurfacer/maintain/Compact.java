@@ -8,9 +8,14 @@ import java.util.Map;
  * @param strategy {@code binpack}, {@code sort} or {@code zorder}
  * @param orderBy with sort: "col [ASC|DESC] [NULLS FIRST|LAST], ..." (null: the table's sort order);
  *     with zorder: the columns, comma-separated
- * @param options Spark {@code rewrite_data_files} option names and values, e.g. {@code min-input-files=2}
+ * @param options Spark {@code rewrite_data_files} option names and values, e.g. {@code min-input-files=2};
+ *     for an execution engine other than local also {@link #WHERE} (the {@code --where} filter text) and
+ *     {@link #PARTITION} (a partition path such as {@code cat=a})
  */
 public record Compact(String strategy, String orderBy, Map<String, String> options) implements Operation {
+  public static final String WHERE = "where";
+  public static final String PARTITION = "partition";
+
   public Compact {
     options = Map.copyOf(options);
   }

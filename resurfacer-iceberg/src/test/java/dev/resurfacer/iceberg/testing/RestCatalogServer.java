@@ -97,26 +97,13 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
   }
 
   public String log() {
-    try {
-      return Files.readString(dir.resolve("server.log"));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return ChildProcesses.log(dir.resolve("server.log"));
   }
 
   @Override
   public void close() {
-    if (process != null) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      process = null;
-    }
+    ChildProcesses.stop(process, 10);
+    process = null;
   }
 
   @Override

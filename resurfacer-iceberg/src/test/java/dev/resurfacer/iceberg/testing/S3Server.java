@@ -98,7 +98,7 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         context.close();
         context = null;
       }
-      deleteTree(root);
+      ChildProcesses.deleteTree(root);
       root = null;
     }
   }
@@ -169,20 +169,4 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     return root.resolve(bucket).resolve(s3Location.substring(prefix.length()));
   }
 
-  private static void deleteTree(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -1,0 +1,90 @@
+package dev.resurfacer.trino;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.EngineSettings;
+import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngineProvider;
+import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.OperationExecutor;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code --engine trino}: the verbs run as Trino's own table procedures on a Trino server the user
+ * already runs, reached with trino-jdbc. Settings ({@code engines.trino:} in resurfacer.yml):
+ * {@code url} ({@code jdbc:trino://host:port}), {@code catalog} (the Trino catalog that exposes the
+ * tables, default {@code iceberg}), {@code user}, and {@code password} or {@code access-token} —
+ * only as a secret reference, never inline.
+ */
+public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngine {
+  public static final String NAME = "trino";
+  static final Set<String> SETTINGS = Set.of("url", "catalog", "user", "password", "access-token");
+  private static final String NO_DELTA = "Delta format not yet on the engine SPI";
+
+  private static final List<EngineCapability> CAPABILITIES = List.of(
+      EngineCapability.works(NAME, "iceberg", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) [WHERE partition];"
+          + " bin-pack, or sort by the table's declared order only; no z-order; verified after Trino's commit (count + checksum), rolled back on mismatch"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "EXECUTE optimize_manifests; rows checked after Trino's commit"),
+      EngineCapability.works(NAME, "iceberg", "expire", "EXECUTE expire_snapshots(retention_threshold); our preview first (same core rule),"
+          + " keeps history.expire.min-snapshots-to-keep (no retain-last); floor iceberg.expire-snapshots.min-retention"),
+      EngineCapability.works(NAME, "iceberg", "remove-orphans", "EXECUTE remove_orphan_files(retention_threshold), no dry run: runs only when"
+          + " every file Trino could delete is an orphan by our fences too; floor iceberg.remove-orphan-files.min-retention"),
+      EngineCapability.refused(NAME, "iceberg", "remove-dangling-deletes", "Trino has no procedure for it (optimize applies deletes to the files it rewrites)"),
+      EngineCapability.refused(NAME, "iceberg", "rewrite-position-deletes", "Trino has no procedure for it"),
+      EngineCapability.refused(NAME, "iceberg", "condense", "Trino cannot rewrite into a non-default partition spec"),
+      EngineCapability.refused(NAME, "iceberg", "apply-retention", "table properties, not a Trino procedure: use --engine local"),
+      EngineCapability.refused(NAME, "delta", "compact", NO_DELTA + " (Trino's Delta connector: ALTER TABLE ... EXECUTE optimize)"),
+      EngineCapability.refused(NAME, "delta", "vacuum", NO_DELTA + " (Trino's Delta connector: CALL system.vacuum, floor delta.vacuum.min-retention;"
+          + " refuses tables with deletion vectors)"),
+      EngineCapability.refused(NAME, "delta", "checkpoint", "Trino has no checkpoint procedure (it checkpoints on its own commits)"),
+      EngineCapability.refused(NAME, "delta", "cleanup-log", "Trino has no log cleanup procedure"));
+
+  private final TrinoConnection connection;
+
+  /** The provider ServiceLoader instantiates; {@link #open} makes the connected engine. */
+  public TrinoEngine() {
+    this(null);
+  }
+
+  private TrinoEngine(TrinoConnection connection) {
+    this.connection = connection;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<EngineCapability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  /** Checks the settings, reaches the server and checks that the catalog exists: bad input fails here, before any table is opened. */
+  @Override
+  public ExecutionEngine open(EngineSettings settings) {
+    settings.rejectUnknown(SETTINGS, Set.of());
+    for (String secret : List.of("password", "access-token")) {
+      if (settings.values().containsKey(secret) && !settings.secretKeys().contains(secret)) {
+        throw new UsageException("engines." + NAME + "." + secret + " must be a secret reference (${env:NAME} or ${file:PATH}), not inline");
+      }
+    }
+    TrinoConnection c = new TrinoConnection(settings.require("url"), settings.get("catalog", "iceberg"), settings.get("user", "resurfacer"),
+        settings.values().get("password"), settings.values().get("access-token"));
+    new TrinoStatements(c).requireCatalog();
+    return new TrinoEngine(c);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> List<OperationExecutor<?, T>> executors(String format, Class<T> handleType) {
+    if (connection == null) {
+      throw new IllegalStateException("open the Trino engine before asking for executors");
+    }
+    if ("iceberg".equals(format) && handleType == IcebergTable.class) {
+      return (List<OperationExecutor<?, T>>) (List<?>) IcebergOnTrino.executors(connection, null);
+    }
+    return List.of();
+  }
+}
