@@ -79,7 +79,11 @@ public record CompactionOptions(
   public static CompactionOptions of(Compact op) {
     CompactionOptions options = defaults();
     for (Map.Entry<String, String> e : op.options().entrySet()) {
-      options = options.withOption(e.getKey(), e.getValue());
+      switch (e.getKey()) {
+        case Compact.WHERE -> options = options.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(e.getValue()));
+        case Compact.PARTITION -> options = options.withPartition(e.getValue());
+        default -> options = options.withOption(e.getKey(), e.getValue());
+      }
     }
     return options.withOrdering(switch (op.strategy()) {
       case "sort" -> new Ordering.Sort(op.orderBy());

@@ -41,6 +41,10 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
 
   @Override
   public Step execute(Compact op, IcebergTable t, Mode mode) {
+    if (op.options().containsKey(Compact.WHERE) || op.options().containsKey(Compact.PARTITION)) {
+      // rewrite_data_files takes a where clause in Spark SQL; ours is parsed, not passed through, so it is not sent yet
+      throw new dev.resurfacer.UsageException("--where and --partition do not run on spark yet; compact them on the local or trino engine");
+    }
     CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(op));
     Map<String, Long> planned = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
         "bytes_to_rewrite", plan.bytesToRewrite());
