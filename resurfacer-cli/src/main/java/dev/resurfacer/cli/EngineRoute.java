@@ -31,7 +31,9 @@ final class EngineRoute {
           .filter(x -> x.operationType() == operation.getClass()).findFirst()
           .orElseThrow(() -> new UsageException(refusal(engine, operation)));
       try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-        IcebergTable table = new IcebergTable(open.catalog(), Catalogs.parseIdentifier(tableName), open.table(), tableName);
+        // the same fences a local run would apply: every configured catalog's tables, the catalog's own files
+        IcebergTable table = new IcebergTable(open.catalog(), Catalogs.parseIdentifier(tableName), open.table(), tableName,
+            catalogOptions.orphanFences(ctx, open.config()));
         Step step = execute(executor, operation, table, yes ? Mode.COMMIT : Mode.PREVIEW);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {

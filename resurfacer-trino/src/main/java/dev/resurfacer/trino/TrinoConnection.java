@@ -20,7 +20,12 @@ public record TrinoConnection(String url, String catalog, String user, String pa
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(catalog, "catalog");
     if (!url.startsWith("jdbc:trino://")) {
-      throw new UsageException("engines.trino.url must start with jdbc:trino:// (got " + url + ")");
+      throw new UsageException("engines.trino.url must start with jdbc:trino:// (got " + url.replaceAll("[?;].*", "") + ")");
+    }
+    // the URL is printed in messages: credentials go only in password/access-token, by secret reference
+    if (url.contains("?") || url.contains(";") || url.matches("jdbc:trino://[^/]*@.*")) {
+      throw new UsageException("engines.trino.url takes no parameters or credentials (jdbc:trino://host:port); "
+          + "give password or access-token by secret reference");
     }
     if (catalog.isBlank() || !catalog.matches("[A-Za-z0-9_]+")) {
       throw new UsageException("engines.trino.catalog must be a plain Trino catalog name (got '" + catalog + "')");

@@ -66,6 +66,11 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
       return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", metrics);
     }
     String what = preview.snapshots().size() + " snapshot(s) and " + preview.files() + " file(s) (" + ByteSizes.format(preview.bytes()) + ")";
+    List<String> conflicts = dev.resurfacer.iceberg.expire.Spellings.conflicts(table, 3);
+    if (!conflicts.isEmpty()) {
+      throw new SafetyRefusal("expire on trino: the table names a file under two spellings (" + String.join("; ", conflicts)
+          + "); Trino's expiry compares location strings and could delete a kept file; run it with --engine local");
+    }
     if (mode == Mode.PREVIEW) {
       return Step.previewed("Trino's expire_snapshots would expire " + what, metrics);
     }

@@ -50,8 +50,8 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     TrinoFloors.REMOVE_ORPHAN_FILES.check(trino, op.olderThan());
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(Integer.MAX_VALUE);
-    if (fences != null) {
-      removal = fences.applyTo(removal);
+    if (t.fencesOr(fences) != null) {
+      removal = t.fencesOr(fences).applyTo(removal);
     }
     OrphanReport ours = removal.plan();
     if (ours.orphansTruncated()) {

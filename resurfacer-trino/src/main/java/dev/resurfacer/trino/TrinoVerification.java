@@ -7,30 +7,39 @@ import org.apache.iceberg.Table;
 /**
  * The check after a rewrite that Trino committed itself: the row count and Trino's
  * order-independent {@code checksum} of every row at the snapshot before and at the one Trino
- * wrote must be equal. On a mismatch the table goes back to the snapshot before (when nothing
- * else committed since) and the step fails.
+ * wrote must be equal to those of its parent. On a mismatch the table goes back to the parent (only
+ * by a compare-and-set, when nothing else committed since) and the step fails.
  */
 final class TrinoVerification {
   private TrinoVerification() {}
 
+  /**
+   * Every rewrite committed since {@code before} against its own parent (a writer may have appended
+   * between); a mismatch undoes that rewrite only if nothing committed on top of it.
+   */
   static String sameRows(TrinoStatements trino, IcebergTable t, long before, long after) {
     Table table = t.table();
     String columns = table.schema().columns().stream().map(c -> TrinoTableName.quote(c.name())).collect(Collectors.joining(", "));
     String name = TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql();
-    String fingerprintBefore = fingerprint(trino, name, columns, before);
-    String fingerprintAfter = fingerprint(trino, name, columns, after);
-    if (!fingerprintBefore.equals(fingerprintAfter)) {
-      table.refresh();
-      boolean rolledBack = false;
-      if (table.currentSnapshot() != null && table.currentSnapshot().snapshotId() == after) {
-        table.manageSnapshots().setCurrentSnapshot(before).commit();
-        rolledBack = true;
+    java.util.List<String> checked = new java.util.ArrayList<>();
+    for (org.apache.iceberg.Snapshot rewrite : dev.resurfacer.iceberg.engines.RemoteRewrites.since(table, before)) {
+      String fingerprintBefore = fingerprint(trino, name, columns, rewrite.parentId());
+      String fingerprintAfter = fingerprint(trino, name, columns, rewrite.snapshotId());
+      if (!fingerprintBefore.equals(fingerprintAfter)) {
+        boolean rolledBack = dev.resurfacer.iceberg.engines.RemoteRewrites.rollBackIfStillCurrent(table, rewrite);
+        throw new IllegalStateException("Trino's rewrite " + rewrite.snapshotId() + " changed the rows (count and checksum "
+            + fingerprintBefore + " before, " + fingerprintAfter + " after); " + (rolledBack
+                ? "the table is back at snapshot " + rewrite.parentId()
+                : "another commit followed, so the table was left as it is: inspect it and roll back to snapshot "
+                    + rewrite.parentId() + " by hand"));
       }
-      throw new IllegalStateException("Trino's rewrite changed the rows (count and checksum " + fingerprintBefore + " before, "
-          + fingerprintAfter + " after); " + (rolledBack ? "the table is back at snapshot " + before
-          : "another commit followed, so the table was left as it is: roll back to snapshot " + before + " by hand"));
+      checked.add(rewrite.snapshotId() + " (" + fingerprintAfter + ")");
     }
-    return "row count and checksum of every column equal at snapshots " + before + " and " + after + " (" + fingerprintAfter + ")";
+    if (checked.isEmpty()) {
+      throw new IllegalStateException("Trino committed snapshot " + after + " but no rewrite snapshot follows " + before
+          + "; it was not verified");
+    }
+    return "row count and checksum of every column equal to each rewrite's parent: " + String.join(", ", checked);
   }
 
   private static String fingerprint(TrinoStatements trino, String table, String columns, long snapshot) {

@@ -59,7 +59,12 @@ final class DeltaLease implements AutoCloseable {
         Path mine = dir.resolve(name(generation));
         Path tmp = Files.createTempFile(dir, ".lease-", ".tmp");
         try {
-          Files.writeString(tmp, value, StandardCharsets.UTF_8);
+          // on disk before it becomes visible: a crash must not leave an empty lease that reads as held forever
+          try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE,
+              java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(java.nio.ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+          }
           Files.createLink(mine, tmp);
         } catch (FileAlreadyExistsException e) {
           continue; // another run took this generation: look again

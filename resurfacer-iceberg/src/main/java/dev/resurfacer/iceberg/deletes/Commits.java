@@ -60,6 +60,11 @@ final class Commits {
       // the commit may have landed: its files may be live, so none is deleted
       throw e;
     } catch (RuntimeException e) {
+      if (!(e instanceof org.apache.iceberg.exceptions.CleanableFailure)) {
+        // only a failure Iceberg itself would clean up after is certain not to have landed; a lost
+        // connection or an interrupted commit may have, and then these files are live
+        throw e;
+      }
       for (String location : written.stream().map(ContentFile::location).distinct().toList()) {
         try {
           table.io().deleteFile(location);

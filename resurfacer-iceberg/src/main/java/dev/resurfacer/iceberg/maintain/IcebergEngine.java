@@ -97,7 +97,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public IcebergTable open(String table) {
-    return new IcebergTable(catalog, Catalogs.parseIdentifier(table), Catalogs.loadTable(catalog, table), table);
+    return new IcebergTable(catalog, Catalogs.parseIdentifier(table), Catalogs.loadTable(catalog, table), table, fences);
   }
 
   @Override

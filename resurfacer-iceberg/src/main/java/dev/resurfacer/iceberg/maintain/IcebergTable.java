@@ -10,4 +10,19 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * @param name {@code namespace.table}
  */
-public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name) {}
+public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name,
+    dev.resurfacer.iceberg.orphans.OrphanFences fences) {
+
+  /** A table whose orphan removal checks only its own catalog. */
+  public IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name) {
+    this(catalog, identifier, table, name, null);
+  }
+
+  /**
+   * The fences orphan removal must respect for this run: every engine's executor applies these, so a
+   * remote engine never checks less than the local one would (null: this table's own catalog only).
+   */
+  public dev.resurfacer.iceberg.orphans.OrphanFences fencesOr(dev.resurfacer.iceberg.orphans.OrphanFences own) {
+    return own != null ? own : fences;
+  }
+}

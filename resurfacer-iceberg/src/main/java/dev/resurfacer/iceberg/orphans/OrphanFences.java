@@ -15,11 +15,21 @@ import java.util.List;
 public final class OrphanFences {
   private final List<CatalogConfig> catalogs;
   private final List<String> protectedLocations;
+  private final boolean shareIndex;
   private NeighbourIndex index;
 
-  private OrphanFences(List<CatalogConfig> catalogs, List<String> protectedLocations) {
+  private OrphanFences(List<CatalogConfig> catalogs, List<String> protectedLocations, boolean shareIndex) {
     this.catalogs = List.copyOf(catalogs);
     this.protectedLocations = List.copyOf(protectedLocations);
+    this.shareIndex = shareIndex;
+  }
+
+  /**
+   * The same fences for a long-running process ({@code serve}): every removal reads the catalogs
+   * afresh, since a table created or a file referenced after the first run must still be seen.
+   */
+  public OrphanFences rereadEachRun() {
+    return new OrphanFences(catalogs, protectedLocations, false);
   }
 
   /** Fences over {@code catalogs}, protecting their own files and {@code configFile} (may be null). */
@@ -31,11 +41,16 @@ public final class OrphanFences {
     if (configFile != null) {
       protect.add(configFile.toAbsolutePath().toString());
     }
-    return new OrphanFences(catalogs, protect);
+    return new OrphanFences(catalogs, protect, true);
   }
 
   /** The neighbour index, built by the first caller and shared after: one per run for {@code maintain}. */
   public synchronized NeighbourIndex neighbours() {
+    if (!shareIndex) {
+      try (CatalogCensus census = CatalogCensus.of(catalogs)) {
+        return NeighbourIndex.build(census);
+      }
+    }
     if (index == null) {
       try (CatalogCensus census = CatalogCensus.of(catalogs)) {
         index = NeighbourIndex.build(census);

@@ -47,7 +47,10 @@ public final class PartitionStats {
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {
-      table.io().deleteFile(file.path());
+      // deleted only when the commit certainly failed (as Iceberg's own cleanup decides)
+      if (e instanceof org.apache.iceberg.exceptions.CleanableFailure) {
+        table.io().deleteFile(file.path());
+      }
       throw e;
     }
     table.refresh();

@@ -96,7 +96,10 @@ public final class TableStatistics {
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {
-      table.io().deleteFile(location);
+      // deleted only when the commit certainly failed (as Iceberg's own cleanup decides)
+      if (e instanceof org.apache.iceberg.exceptions.CleanableFailure) {
+        table.io().deleteFile(location);
+      }
       throw e;
     }
     table.refresh();

@@ -3,6 +3,7 @@ package dev.resurfacer.spark.iceberg;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
+import dev.resurfacer.iceberg.engines.RemoteRewrites;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
@@ -76,35 +77,47 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
     m.put("added_files", added);
     m.put("failed_files", failed);
     m.put("removed_delete_files", deletesRemoved);
-    if (failed > 0) {
-      throw new IllegalStateException("spark could not rewrite " + failed + " file(s); see the cluster's driver log");
-    }
     t.table().refresh();
     Snapshot after = t.table().currentSnapshot();
-    if (rewritten == 0 || after == null || before == null || after.snapshotId() == before.snapshotId()) {
+    boolean moved = after != null && before != null && after.snapshotId() != before.snapshotId();
+    if (failed > 0) {
+      // with partial progress some groups are committed already: they are checked before we fail
+      String committed = moved ? "; what it committed was verified: " + verify(spark, table, t, before.snapshotId(), after.snapshotId()) : "";
+      throw new IllegalStateException("spark could not rewrite " + failed + " file(s)" + committed + "; see the cluster's driver log");
+    }
+    if (!moved) {
       return Step.nothingToDo("spark rewrote nothing (the preview planned " + what + ")", m);
     }
-    String verified = verify(table, t, before.snapshotId(), after.snapshotId());
+    String verified = verify(spark, table, t, before.snapshotId(), after.snapshotId());
     String drift = rewritten == plan.filesToRewrite() && bytes == plan.bytesToRewrite() ? ""
         : String.format("; the preview planned %d file(s) (%s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()));
     return Step.done(String.format("spark rewrote %d file(s) (%s) into %d, verified: %s%s", rewritten, ByteSizes.format(bytes), added,
         verified, drift), m);
   }
 
-  /** Content of the snapshots before and after, on the cluster; on a mismatch the table goes back to {@code before}. */
-  private String verify(SparkTable table, IcebergTable t, long before, long after) {
-    SparkIceberg.Content rowsBefore = spark.contentAt(table, before);
-    SparkIceberg.Content rowsAfter = spark.contentAt(table, after);
-    if (rowsBefore.equals(rowsAfter)) {
-      return rowsAfter + " before and after";
+  /**
+   * Every rewrite committed since {@code before}, on the cluster, against its own parent (a writer may
+   * have appended between); a mismatch undoes that rewrite only by a compare-and-set, when nothing
+   * committed on top of it.
+   */
+  static String verify(SparkIceberg spark, SparkTable table, IcebergTable t, long before, long after) {
+    List<String> checked = new ArrayList<>();
+    for (Snapshot rewrite : RemoteRewrites.since(t.table(), before)) {
+      SparkIceberg.Content rowsBefore = spark.contentAt(table, rewrite.parentId());
+      SparkIceberg.Content rowsAfter = spark.contentAt(table, rewrite.snapshotId());
+      if (!rowsBefore.equals(rowsAfter)) {
+        boolean rolledBack = RemoteRewrites.rollBackIfStillCurrent(t.table(), rewrite);
+        throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + rewrite.snapshotId()
+            + (rolledBack ? "; rolled back to snapshot " + rewrite.parentId()
+                : "; not rolled back: another commit followed (inspect it and roll back to " + rewrite.parentId() + " by hand)"));
+      }
+      checked.add(rowsAfter + " at " + rewrite.snapshotId());
     }
-    t.table().refresh();
-    boolean stillOurs = t.table().currentSnapshot().snapshotId() == after;
-    if (stillOurs) {
-      spark.sql().rows(table.call("rollback_to_snapshot", "snapshot_id => " + before));
+    if (checked.isEmpty()) {
+      throw new IllegalStateException("spark committed snapshot " + after + " but no rewrite snapshot follows " + before
+          + "; it was not verified");
     }
-    throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + after
-        + (stillOurs ? "; rolled back to snapshot " + before : "; not rolled back: another commit followed"));
+    return String.join(", ", checked) + ", each equal to its parent";
   }
 
   static String call(SparkTable table, Compact op) {

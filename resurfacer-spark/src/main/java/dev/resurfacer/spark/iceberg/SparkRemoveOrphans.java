@@ -56,8 +56,8 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
         .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention()).onlyAmong(candidates)
         .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
-    if (spark.fences() != null) {
-      removal = spark.fences().applyTo(removal);
+    if (t.fencesOr(spark.fences()) != null) {
+      removal = t.fencesOr(spark.fences()).applyTo(removal);
     }
     OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
     long refused = Math.max(0, candidates.size() - r.orphanFiles());
