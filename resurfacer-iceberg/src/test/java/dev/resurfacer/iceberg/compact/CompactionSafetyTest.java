@@ -125,6 +125,14 @@ class CompactionSafetyTest {
     assertThat(after).noneMatch(r -> r.startsWith("5|") || r.startsWith("205|"));
     assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
     assertThat(filesNamed("resurfacer-")).as("the group's new files are removed").isEmpty();
+
+    CompactionResult next = Compaction.execute(table, opts());
+    assertThat(next.allCommitted()).as("the next run compacts with the delete applied").isTrue();
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(after);
+    try (var tasks = table.newScan().planFiles()) {
+      assertThat(tasks).as("the delete was applied by the rewrite, no file still needs it").allMatch(t -> t.deletes().isEmpty());
+    }
   }
 
   @Test
