@@ -167,8 +167,10 @@ public final class Compaction {
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering());
 
+    // at the starting sequence number a delete committed meanwhile must outlive the commit: see NewDeletesFence
+    Table committing = options.useStartingSequenceNumber() ? NewDeletesFence.around(table, planned.startingSnapshotId()) : table;
     RewriteDataFilesCommitManager commits = new RewriteDataFilesCommitManager(
-        table, planned.startingSnapshotId(), options.useStartingSequenceNumber(), Map.of(SUMMARY_PROPERTY, "compact"));
+        committing, planned.startingSnapshotId(), options.useStartingSequenceNumber(), Map.of(SUMMARY_PROPERTY, "compact"));
     RewriteDataFilesCommitManager.CommitService service = null;
     if (options.partialProgress()) {
       int perCommit = (int) Math.ceil(groups.size() / (double) options.maxCommits());

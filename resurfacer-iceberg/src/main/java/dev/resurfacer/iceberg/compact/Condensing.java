@@ -102,7 +102,8 @@ public final class Condensing {
         CompactionResult.Group r = Compaction.rewriteGroup(table, group, index++, new GenericRewriter(), settings, options);
         if (r.status() == Status.COMMITTED) {
           try {
-            new RewriteDataFilesCommitManager(table, starting, true, Map.of(Compaction.SUMMARY_PROPERTY, "condense"))
+            new RewriteDataFilesCommitManager(NewDeletesFence.around(table, starting), starting, true,
+                Map.of(Compaction.SUMMARY_PROPERTY, "condense"))
                 .commitOrClean(Set.of(group));
             results.add(new Partition(e.getKey(), tasks.size(), bytes, "committed", null));
           } catch (RuntimeException ex) {

@@ -135,20 +135,9 @@ public final class HealthInspector {
     int onDisk = -1;
     long metadataBytes = -1;
     if (io instanceof SupportsPrefixOperations prefixIo) {
-      onDisk = 0;
-      metadataBytes = 0;
-      try {
-        for (FileInfo info : prefixIo.listPrefix(metadataLocation(table))) {
-          metadataBytes += info.size();
-          if (info.location().endsWith(".metadata.json") || info.location().endsWith(".metadata.json.gz")) {
-            onDisk++;
-          }
-        }
-      } catch (RuntimeException e) {
-        if (!isMissing(e)) {
-          throw e;
-        }
-      }
+      long[] listed = listMetadata(prefixIo, metadataLocation(table));
+      onDisk = (int) listed[0];
+      metadataBytes = listed[1];
     }
 
     Map<String, String> props = new TreeMap<>();
@@ -219,6 +208,50 @@ public final class HealthInspector {
 
   private static String stripSlash(String s) {
     return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
+
+  private static final int LISTING_ATTEMPTS = 3;
+
+  /**
+   * Metadata JSON files and bytes under the metadata directory, or -1s when no listing completes. A
+   * concurrent commit's cleanup deletes the manifest lists and manifests of its failed attempts
+   * while we list; Hadoop's local file system then fails on the vanished file (it reads each file's
+   * permissions after listing it). That is a measurement race, not a table fault: list again, and
+   * if it keeps happening say "unknown" rather than fail the whole table.
+   */
+  private static long[] listMetadata(SupportsPrefixOperations io, String location) {
+    for (int attempt = 1; ; attempt++) {
+      long files = 0;
+      long bytes = 0;
+      try {
+        for (FileInfo info : io.listPrefix(location)) {
+          bytes += info.size();
+          if (info.location().endsWith(".metadata.json") || info.location().endsWith(".metadata.json.gz")) {
+            files++;
+          }
+        }
+        return new long[] {files, bytes};
+      } catch (RuntimeException e) {
+        if (isMissing(e) && !mentionsVanishedFile(e)) {
+          return new long[] {files, bytes}; // no metadata directory (yet)
+        }
+        if (!mentionsVanishedFile(e)) {
+          throw e;
+        }
+        if (attempt == LISTING_ATTEMPTS) {
+          return new long[] {-1, -1};
+        }
+      }
+    }
+  }
+
+  private static boolean mentionsVanishedFile(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("No such file or directory")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isMissing(Throwable e) {

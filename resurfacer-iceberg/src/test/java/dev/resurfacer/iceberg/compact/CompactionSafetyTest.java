@@ -88,11 +88,7 @@ class CompactionSafetyTest {
 
     CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
-          Table other = catalog.loadTable(ID);
-          Schema idOnly = SCHEMA.select("id");
-          DeleteFile eq = TableWrites.writeEqualityDeletes(other, other.spec(), null, idOnly,
-              List.of(CompactionTest.id(idOnly, 5), CompactionTest.id(idOnly, 205)));
-          other.newRowDelta().addDeletes(eq).commit();
+          deleteEqualIds(5, 205);
         }));
 
     // core's validation refuses the rewrite; had it committed at the starting sequence number the
@@ -101,6 +97,41 @@ class CompactionSafetyTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(expected);
     if (result.groups().get(0).status() != Status.COMMITTED) {
       assertThat(filesNamed("resurfacer-")).isEmpty();
+    }
+  }
+
+  /**
+   * The race two compaction loops beside a streaming writer hit: an equality delete, then an append,
+   * both committed while the group is rewritten. At the starting sequence number Iceberg core (1.12)
+   * would drop the delete from the table as "older than every live data file", counting only the
+   * files it keeps, not the rewritten output that still needs it, and the two rows came back.
+   */
+  @Test
+  void anEqualityDeleteThenAnAppendDuringTheRewriteAreBothKept() throws IOException {
+    Table table = table(2, PartitionSpec.unpartitioned(), 4);
+    List<Record> late = CompactionTest.rows(10_000, 10, "late");
+    List<String> expected = new ArrayList<>(withoutIds(Rows.sortedStrings(table), List.of(5L, 205L)));
+
+    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
+        new DuckDbRewriter(), () -> {
+          deleteEqualIds(5, 205);
+          Table other = catalog.loadTable(ID);
+          other.newAppend().appendFile(TableWrites.writeData(other, late).get(0)).commit();
+        }));
+
+    table.refresh();
+    List<String> after = Rows.sortedStrings(table);
+    assertThat(after).as("the deleted rows stay deleted, the late rows stay").hasSize(expected.size() + 10).containsAll(expected);
+    assertThat(after).noneMatch(r -> r.startsWith("5|") || r.startsWith("205|"));
+    assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
+    assertThat(filesNamed("resurfacer-")).as("the group's new files are removed").isEmpty();
+
+    CompactionResult next = Compaction.execute(table, opts());
+    assertThat(next.allCommitted()).as("the next run compacts with the delete applied").isTrue();
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).isEqualTo(after);
+    try (var tasks = table.newScan().planFiles()) {
+      assertThat(tasks).as("the delete was applied by the rewrite, no file still needs it").allMatch(t -> t.deletes().isEmpty());
     }
   }
 
@@ -290,6 +321,15 @@ class CompactionSafetyTest {
       throw new java.io.UncheckedIOException(e);
     }
     return (Long) rows.get(pos).getField("id");
+  }
+
+  /** Commits, as another writer, an equality delete of the rows with these ids. */
+  private void deleteEqualIds(long... ids) {
+    Table other = catalog.loadTable(ID);
+    Schema idOnly = SCHEMA.select("id");
+    List<Record> keys = java.util.Arrays.stream(ids).mapToObj(id -> CompactionTest.id(idOnly, id)).toList();
+    DeleteFile eq = TableWrites.writeEqualityDeletes(other, other.spec(), null, idOnly, keys);
+    other.newRowDelta().addDeletes(eq).commit();
   }
 
   private static List<String> withoutIds(List<String> rows, List<Long> ids) {

@@ -123,6 +123,90 @@ class HealthInspectorTest {
     assertThat(h.dataRecords()).isEqualTo(40);
   }
 
+  /**
+   * A concurrent commit's cleanup deletes a failed attempt's manifest list while the metadata
+   * directory is listed: Hadoop's local file system lists the file, then fails reading its
+   * permissions. Two compaction loops beside a writer hit it as "cannot open table". The real
+   * HadoopFileIO fails here; only the moment of the delete is injected.
+   */
+  @Test
+  void aFileDeletedWhileTheMetadataDirectoryIsListedIsNotATableFault() throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    table.refresh();
+    TableHealth clean = HealthInspector.inspect("db.t", table);
+    Path metadata = Path.of(table.location(), "metadata");
+    List<Path> failedAttempts = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      failedAttempts.add(Files.writeString(metadata.resolve("snap-" + i + "-2-failed-attempt.avro"), "x"));
+    }
+
+    var ops = ((org.apache.iceberg.HasTableOperations) table).operations();
+    var io = (org.apache.iceberg.io.SupportsPrefixOperations) table.io();
+    org.apache.iceberg.io.FileIO deletingWhileListed = new DeletingWhileListed(io, failedAttempts);
+    Table racing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
+      public org.apache.iceberg.TableMetadata current() { return ops.current(); }
+      public org.apache.iceberg.TableMetadata refresh() { return ops.refresh(); }
+      public void commit(org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) { ops.commit(base, metadata); }
+      public org.apache.iceberg.io.FileIO io() { return deletingWhileListed; }
+      public String metadataFileLocation(String fileName) { return ops.metadataFileLocation(fileName); }
+      public org.apache.iceberg.io.LocationProvider locationProvider() { return ops.locationProvider(); }
+    }, table.name());
+
+    TableHealth h = HealthInspector.inspect("db.t", racing);
+
+    assertThat(failedAttempts).as("the cleanup ran during the listing").noneMatch(Files::exists);
+    assertThat(h.dataFiles()).isEqualTo(clean.dataFiles());
+    assertThat(h.metadataFilesOnDisk()).isEqualTo(clean.metadataFilesOnDisk());
+    assertThat(h.metadataBytes()).isEqualTo(clean.metadataBytes());
+  }
+
+  /** The real FileIO, whose listing deletes the given files once its first entry has been read. */
+  private record DeletingWhileListed(org.apache.iceberg.io.SupportsPrefixOperations io, List<Path> doomed)
+      implements org.apache.iceberg.io.SupportsPrefixOperations {
+    @Override
+    public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
+      return () -> {
+        var it = io.listPrefix(prefix).iterator();
+        return new java.util.Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public org.apache.iceberg.io.FileInfo next() {
+            var info = it.next();
+            doomed.forEach(p -> p.toFile().delete());
+            return info;
+          }
+        };
+      };
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+      io.deletePrefix(prefix);
+    }
+
+    @Override
+    public org.apache.iceberg.io.InputFile newInputFile(String path) {
+      return io.newInputFile(path);
+    }
+
+    @Override
+    public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
+      return io.newOutputFile(path);
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      io.deleteFile(path);
+    }
+  }
+
   static List<Record> rows(long start, int n, String category) {
     List<Record> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
