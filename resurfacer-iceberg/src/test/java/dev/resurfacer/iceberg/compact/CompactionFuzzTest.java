@@ -48,12 +48,12 @@ import org.junit.jupiter.api.io.TempDir;
  * reader returns unchanged, value for value and type-tagged, and auto may only hand a group to the
  * generic runner for a reason DuckDB states up front, never because its output failed verification.
  *
- * <p>Cases: -Dfuzz.cases (200 by default, 3000 with -Plong); seed: -Dfuzz.seed (random by
+ * <p>Cases: -Dfuzz.cases (100 by default, 3000 with -Plong); seed: -Dfuzz.seed (random by
  * default). Every run prints both; a failure names the case seed that reproduces it alone
  * ({@code -Dfuzz.seed=S -Dfuzz.cases=1}).
  */
 class CompactionFuzzTest {
-  static final int CASES = Integer.getInteger("fuzz.cases", 200);
+  static final int CASES = Integer.getInteger("fuzz.cases", 100);
   static final long SEED = Long.getLong("fuzz.seed", new Random().nextLong());
 
   @TempDir Path dir;
