@@ -1,7 +1,7 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.ExecutionEngineProvider;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.iceberg.catalog.Catalogs;
@@ -26,10 +26,15 @@ final class EngineRoute {
   static int run(CommandSpec spec, CliContext ctx, CatalogOptions catalogOptions, OutputOptions output, String engineName,
       String tableName, Operation operation, boolean yes) {
     OperationExecutor<?, IcebergTable> executor;
-    try (ExecutionEngine engine = ExecutionEngines.provider(engineName).open(EngineOptions.config(ctx, catalogOptions).engine(engineName))) {
+    ExecutionEngineProvider provider = ExecutionEngines.provider(engineName);
+    // what the engine declares refused is refused before connecting to it
+    if (ExecutionEngines.declaresRefused(provider.capabilities(), "iceberg", operation.name())) {
+      throw new UsageException(ExecutionEngines.refusal(engineName, provider.capabilities(), "iceberg", operation.name()));
+    }
+    try (ExecutionEngine engine = provider.open(EngineOptions.config(ctx, catalogOptions).engine(engineName))) {
       executor = engine.executors("iceberg", IcebergTable.class).stream()
           .filter(x -> x.operationType() == operation.getClass()).findFirst()
-          .orElseThrow(() -> new UsageException(refusal(engine, operation)));
+          .orElseThrow(() -> new UsageException(ExecutionEngines.refusal(engineName, engine.capabilities(), "iceberg", operation.name())));
       try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
         // the same fences a local run would apply: every configured catalog's tables, the catalog's own files
         IcebergTable table = new IcebergTable(open.catalog(), Catalogs.parseIdentifier(tableName), open.table(), tableName,
@@ -60,12 +65,5 @@ final class EngineRoute {
     } catch (Exception e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-  }
-
-  private static String refusal(ExecutionEngine engine, Operation operation) {
-    String why = engine.capabilities().stream()
-        .filter(c -> c.format().equals("iceberg") && c.operation().equals(operation.name()) && !c.works())
-        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
-    return "engine " + engine.name() + " does not run " + operation.name() + " on iceberg tables: " + why;
   }
 }

@@ -34,4 +34,20 @@ public final class ExecutionEngines {
   public static List<EngineCapability> capabilities() {
     return available().stream().flatMap(p -> p.capabilities().stream()).toList();
   }
+
+  /**
+   * Why {@code engine} does not run {@code operation} on {@code format} tables, from its declarations:
+   * the sentence the runner reports and a single verb prints.
+   */
+  public static String refusal(String engine, List<EngineCapability> declared, String format, String operation) {
+    String why = declared.stream()
+        .filter(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works())
+        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
+    return "engine " + engine + " does not run " + operation + " on " + format + " tables: " + why;
+  }
+
+  /** Whether {@code engine} declares {@code operation} on {@code format} tables refused. */
+  public static boolean declaresRefused(List<EngineCapability> declared, String format, String operation) {
+    return declared.stream().anyMatch(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works());
+  }
 }

@@ -2,7 +2,6 @@ package dev.resurfacer.maintain;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
-import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.progress.Progress;
@@ -137,10 +136,8 @@ public final class MaintenanceRunner<T> {
     if (x != null) {
       return new Planned<>(o, x, null);
     }
-    String why = executionEngines.get(engineName).capabilities().stream()
-        .filter(c -> c.format().equals(engine.format()) && c.operation().equals(o.name()) && !c.works())
-        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
-    return new Planned<>(o, null, "engine " + engineName + " does not run " + o.name() + " on " + engine.format() + " tables: " + why);
+    return new Planned<>(o, null,
+        ExecutionEngines.refusal(engineName, executionEngines.get(engineName).capabilities(), engine.format(), o.name()));
   }
 
   private static List<String> concat(String first, java.util.Collection<String> rest) {

@@ -50,8 +50,9 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     TrinoFloors.REMOVE_ORPHAN_FILES.check(trino, op.olderThan());
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(Integer.MAX_VALUE);
-    if (t.fencesOr(fences) != null) {
-      removal = t.fencesOr(fences).applyTo(removal);
+    OrphanFences runFences = t.fencesOr(fences);
+    if (runFences != null) {
+      removal = runFences.applyTo(removal);
     }
     OrphanReport ours = removal.plan();
     if (ours.orphansTruncated()) {
