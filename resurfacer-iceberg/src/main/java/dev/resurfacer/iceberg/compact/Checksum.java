@@ -38,6 +38,8 @@ import org.apache.iceberg.types.Types;
  */
 final class Checksum {
   private static final long NULL_VALUE = 0x6a09e667f3bcc909L;
+  /** Far below any row id or sequence number, with room for every row position of a file above it. */
+  private static final long STORED_NULL = Long.MIN_VALUE / 2;
 
   private final long rows;
   private final long[] columns;
@@ -69,21 +71,40 @@ final class Checksum {
     return acc.result();
   }
 
-  /** The rows of freshly written Parquet files (they carry every field id and explicit lineage). */
+  /**
+   * The rows of freshly written Parquet files as they are stored: every field id, and the row-lineage
+   * values the rewrite wrote, null included. A null there means "assign at commit", which is what an
+   * input row without lineage (written before the upgrade to v3) must get, so it must compare equal to
+   * the null Iceberg's reader reports for that input row.
+   */
   static Checksum ofFiles(Table table, List<String> locations, Schema schema) {
     Accumulator acc = new Accumulator(schema);
-    // Row-lineage columns are only read from the file when the reader has an inherited value to
-    // fall back on; the rewritten files carry explicit values, so any constant works here.
+    // Iceberg's reader reads a lineage column only when it has an inherited value to fall back on,
+    // and returns the fallback for a null it finds. Row ids and sequence numbers are never negative,
+    // so a negative fallback marks exactly the nulls the file holds.
     Map<Integer, Object> lineage = Map.of(
-        MetadataColumns.ROW_ID.fieldId(), 0L,
-        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 0L);
+        MetadataColumns.ROW_ID.fieldId(), STORED_NULL,
+        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), STORED_NULL);
+    List<Integer> lineagePositions = new ArrayList<>();
+    for (int i = 0; i < schema.columns().size(); i++) {
+      if (lineage.containsKey(schema.columns().get(i).fieldId())) {
+        lineagePositions.add(i);
+      }
+    }
     for (String location : locations) {
       try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(location))
           .project(schema)
           .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
           .reuseContainers()
           .build()) {
-        rows.forEach(acc::add);
+        for (Record row : rows) {
+          for (int p : lineagePositions) {
+            if (row.get(p) instanceof Long v && v < 0) {
+              row.set(p, null);
+            }
+          }
+          acc.add(row);
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import dev.resurfacer.iceberg.upgrade.RowLineage;
 import dev.resurfacer.progress.Progress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -114,6 +115,9 @@ public final class Compaction {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (!groups.isEmpty() && RowLineage.unassigned(table)) {
+      warnings.add(RowLineage.PLAN_NOTE);
+    }
     List<CompactionPlan.Group> planned = new ArrayList<>();
     Map<RewriteFileGroup, Optional<String>> whyNotDuckDb = new java.util.IdentityHashMap<>();
     for (int i = 0; i < groups.size(); i++) {
@@ -137,6 +141,16 @@ public final class Compaction {
     return new Planned(result, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
   }
 
+  /** The plan, made after the table's rows got their row ids when it has some to rewrite: see {@link RowLineage}. */
+  private static Planned assigningRowIds(Table table, CompactionOptions options, Consumer<String> progress) {
+    Planned planned = planGroups(table, options);
+    if (!planned.groups().isEmpty() && RowLineage.assign(table, SUMMARY_PROPERTY) != null) {
+      progress.accept("row ids assigned to the rows written before the upgrade to v3 (a snapshot that changes no file)");
+      return planGroups(table, options);
+    }
+    return planned;
+  }
+
   /** @param override picks each group's runner instead of the plan (tests inject faults); null to follow the plan */
   static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress,
       RewriterChoice override) {
@@ -146,7 +160,7 @@ public final class Compaction {
   private static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress, Progress bar,
       RewriterChoice override) {
     long started = System.nanoTime();
-    Planned planned = planGroups(table, options);
+    Planned planned = assigningRowIds(table, options, progress);
     List<RewriteFileGroup> groups = planned.groups();
     String verification = options.verification().label();
     if (groups.isEmpty()) {

@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.compact.CompactionResult.Status;
+import dev.resurfacer.iceberg.upgrade.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -72,10 +73,14 @@ public final class Condensing {
           existingCoarse == null ? null : existingCoarse.specId(), false, results, false);
     }
 
+    // each coarse partition commits on its own: its rows need the ids the first v3 commit gives them before any is rewritten
+    boolean lineageAssigned = RowLineage.assign(table, Compaction.SUMMARY_PROPERTY) != null;
     boolean added = false;
     if (existingCoarse == null) {
       coarse = addSpecKeepingDefault(table, coarse, fine, field, coarseTransform);
       added = true;
+    }
+    if (added || lineageAssigned) {
       groups = plan(table, fine, pos, coarse, to, olderThan);
     }
     Path scratch;

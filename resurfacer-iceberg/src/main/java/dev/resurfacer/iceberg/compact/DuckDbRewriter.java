@@ -200,10 +200,14 @@ final class DuckDbRewriter implements GroupRewriter {
             .append(" AS ").append(DuckTypes.ident(f.name()));
       }
       if (lineage) {
-        select.append(", CAST(COALESCE(src.").append(col(MetadataColumns.ROW_ID.fieldId()))
-            .append(", src.__first_row_id + src.file_row_number) AS BIGINT) AS \"_row_id\"")
-            .append(", CAST(COALESCE(src.").append(col(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()))
-            .append(", src.__data_seq) AS BIGINT) AS \"_last_updated_sequence_number\"");
+        // Iceberg's reader reports no lineage for a file without first_row_id (written before the
+        // upgrade to v3, not yet given ids by a commit): write null, as it reads, so the commit assigns ids
+        select.append(", CAST(CASE WHEN src.__first_row_id IS NULL THEN NULL ELSE COALESCE(src.")
+            .append(col(MetadataColumns.ROW_ID.fieldId()))
+            .append(", src.__first_row_id + src.file_row_number) END AS BIGINT) AS \"_row_id\"")
+            .append(", CAST(CASE WHEN src.__first_row_id IS NULL THEN NULL ELSE COALESCE(src.")
+            .append(col(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()))
+            .append(", src.__data_seq) END AS BIGINT) AS \"_last_updated_sequence_number\"");
       }
 
       // only what the output needs travels through the sort: the file name (a long string per row)

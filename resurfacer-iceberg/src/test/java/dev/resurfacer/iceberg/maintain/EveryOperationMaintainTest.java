@@ -89,10 +89,8 @@ class EveryOperationMaintainTest {
     Record gone = GenericRecord.create(idOnly);
     gone.setField("id", 1_015L);
     table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), recent.get(0).partition(), idOnly, List.of(gone))).commit();
+    // maintained right after the upgrade: the rows written before it have no v3 row ids yet
     FormatUpgrade.run(table, 3, true);
-    // a write after the upgrade assigns row ids to the rows written before it (v3 row lineage); rewriting
-    // rows that have none yet is refused by verification (reported, not hidden here)
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(500L, 10, LocalDate.of(2020, 2, 1))).get(0)).commit();
     table.refresh();
     return table;
   }
