@@ -82,7 +82,7 @@ final class PolicyCommand implements Callable<Integer> {
     ops.put("convert-equality-deletes", Map.of("enabled", p.convertEqualityDeletes().enabled()));
     ops.put("rewrite-position-deletes", Map.of("enabled", p.rewritePositionDeletes().enabled(),
         "options", new java.util.TreeMap<>(p.rewritePositionDeletes().options())));
-    ops.put("rewrite-manifests", Map.of("enabled", p.rewriteManifests().enabled()));
+    ops.put("rewrite-manifests", Map.of("enabled", p.rewriteManifests().enabled(), "sort-by", p.rewriteManifests().sortBy()));
     ops.put("compute-stats", Map.of("enabled", p.computeStats().enabled(), "columns", p.computeStats().columns()));
     ops.put("compute-partition-stats", Map.of("enabled", p.computePartitionStats().enabled()));
     Map<String, Object> expire = new LinkedHashMap<>();
@@ -137,7 +137,8 @@ final class PolicyCommand implements Callable<Integer> {
     b.append(line("convert-equality-deletes", p.convertEqualityDeletes().enabled(), ""));
     b.append(line("rewrite-position-deletes", p.rewritePositionDeletes().enabled(),
         p.rewritePositionDeletes().options().isEmpty() ? "" : new java.util.TreeMap<>(p.rewritePositionDeletes().options()).toString()));
-    b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), ""));
+    b.append(line("rewrite-manifests", p.rewriteManifests().enabled(), p.rewriteManifests().sortBy().isEmpty()
+        ? "clustered by partition" : "clustered by " + String.join(", ", p.rewriteManifests().sortBy())));
     b.append(line("compute-stats", p.computeStats().enabled(),
         p.computeStats().columns().isEmpty() ? "every primitive column" : String.join(", ", p.computeStats().columns())));
     b.append(line("compute-partition-stats", p.computePartitionStats().enabled(), ""));

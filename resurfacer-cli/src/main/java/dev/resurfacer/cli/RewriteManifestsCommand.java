@@ -40,7 +40,11 @@ final class RewriteManifestsCommand implements Callable<Integer> {
   public Integer call() {
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RewriteManifests(), actOptions.yes);
+      if (!sortBy.isEmpty()) {
+        // Spark's rewrite_manifests and Trino's optimize_manifests take no clustering fields
+        throw new dev.resurfacer.UsageException("--sort-by runs on the local engine only; engine " + engine + " clusters by whole partition");
+      }
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RewriteManifests(sortBy), actOptions.yes);
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       ManifestRewriteResult result = actOptions.yes

@@ -254,6 +254,11 @@ class MaintainCliTest {
     assertThat(json.get("operations").get("remove-orphans").toString()).isEqualTo("{\"enabled\":true,\"older-than\":\"5d\",\"quarantine\":false,\"quarantine-retention\":\"7d\"}");
     assertThat(json.get("operations").get("expire").get("retain-last").isNull()).isTrue();
 
+    config("tables:\n  raw.*:\n    rewrite-manifests: {sort-by: [day, bucket]}\n");
+    assertThat(run("policy", "raw.events").out()).contains("rewrite-manifests        enabled  clustered by day, bucket");
+    assertThat(new ObjectMapper().readTree(run("policy", "raw.events", "--output", "json").out())
+        .get("operations").get("rewrite-manifests").get("sort-by").toString()).isEqualTo("[\"day\",\"bucket\"]");
+
     config("tables:\n  raw.*:\n    compact: {enabeld: false}\n");
     CliRun bad = run("policy", "raw.events");
     assertThat(bad.exitCode()).isEqualTo(2);

@@ -71,7 +71,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
       m = m.then(new RewritePositionDeletes(p.rewritePositionDeletes().options()));
     }
     if (p.rewriteManifests().enabled()) {
-      m = m.rewriteManifests();
+      m = m.then(new RewriteManifests(p.rewriteManifests().sortBy()));
     }
     if (p.computeStats().enabled()) {
       m = m.then(new ComputeStats(p.computeStats().columns()));
@@ -152,6 +152,11 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
 
   public Maintain rewriteManifests() {
     return then(new RewriteManifests());
+  }
+
+  /** Manifests clustered by these partition fields, in order. */
+  public Maintain rewriteManifests(String... sortBy) {
+    return then(new RewriteManifests(List.of(sortBy)));
   }
 
   /** Expiry by the table's own retention properties. */

@@ -1,7 +1,22 @@
 package dev.resurfacer.maintain;
 
-/** Regroup data manifests by partition so filtered scans open fewer of them (metadata only). */
-public record RewriteManifests() implements Operation {
+import java.util.List;
+
+/**
+ * Regroup data manifests by partition so filtered scans open fewer of them (metadata only).
+ *
+ * @param sortBy partition field names to cluster by, in order (policy {@code rewrite-manifests.sort-by},
+ *     CLI {@code --sort-by}); empty for the whole partition
+ */
+public record RewriteManifests(List<String> sortBy) implements Operation {
+  public RewriteManifests {
+    sortBy = List.copyOf(sortBy);
+  }
+
+  public RewriteManifests() {
+    this(List.of());
+  }
+
   @Override
   public String name() {
     return "rewrite-manifests";

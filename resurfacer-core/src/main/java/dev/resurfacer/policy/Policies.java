@@ -107,7 +107,7 @@ public final class Policies {
             (Boolean) o.getOrDefault("quarantine", b.removeOrphans().quarantine()),
             (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention())),
         new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
-        new TablePolicy.RewriteManifests(flag(m.getOrDefault("rewrite-manifests", Map.of()), true)),
+        rewriteManifests(m.getOrDefault("rewrite-manifests", Map.of()), b.rewriteManifests()),
         new TablePolicy.Vacuum(flag(v, b.vacuum().enabled()), (Duration) v.getOrDefault("retention", b.vacuum().retention())),
         new TablePolicy.Checkpoint(flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
         new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration) l.getOrDefault("retention", b.cleanupLog().retention())),
@@ -135,6 +135,11 @@ public final class Policies {
       }
     });
     return new TablePolicy.RewritePositionDeletes(flag(r, b.enabled()), options);
+  }
+
+  private static TablePolicy.RewriteManifests rewriteManifests(Map<String, Object> r, TablePolicy.RewriteManifests b) {
+    return new TablePolicy.RewriteManifests(flag(r, b.enabled()),
+        r.get("sort-by") instanceof PolicyLayer.Columns fields ? fields.names() : b.sortBy());
   }
 
   private static TablePolicy.ComputeStats computeStats(Map<String, Object> c, TablePolicy.ComputeStats b) {

@@ -21,7 +21,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   /** A sort-by list or z-order columns: kept apart from the Spark options, which are plain strings. */
   record Order(String text) {}
 
-  /** The columns {@code compute-stats} sketches. */
+  /** A list of names: the columns {@code compute-stats} sketches, the partition fields {@code rewrite-manifests} clusters by. */
   record Columns(java.util.List<String> names) {}
 
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
@@ -37,7 +37,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
       Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
-      Map.entry("rewrite-manifests", Set.of("enabled")),
+      Map.entry("rewrite-manifests", Set.of("enabled", "sort-by")),
       Map.entry("triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
           "oldest-snapshot-age", "metadata-files", "since-last-run", "operations")),
       Map.entry("vacuum", Set.of("enabled", "retention")),
@@ -132,7 +132,9 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
         out.put(key, s);
       }
-      case "sort-by" -> out.put(key, new Order(check.scalar(v, keyPath)));
+      case "sort-by" -> out.put(key, op.equals("rewrite-manifests")
+          ? new Columns(names(check, v, keyPath, "partition field names, e.g. [day, bucket]"))
+          : new Order(check.scalar(v, keyPath)));
       case "zorder-columns" -> out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
@@ -170,6 +172,11 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
 
   /** A YAML list or a comma-separated string of column names, none empty. */
   private static java.util.List<String> columnList(Check check, JsonNode v, String keyPath) {
+    return names(check, v, keyPath, "column names, e.g. [user_id, ts]");
+  }
+
+  /** A YAML list or a comma-separated string of names, none empty. */
+  private static java.util.List<String> names(Check check, JsonNode v, String keyPath, String expected) {
     java.util.List<String> cols = new java.util.ArrayList<>();
     if (v.isArray()) {
       v.forEach(c -> cols.add(check.scalar(c, keyPath).trim()));
@@ -179,7 +186,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       }
     }
     if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
-      throw check.fail(keyPath + " must list column names, e.g. [user_id, ts]");
+      throw check.fail(keyPath + " must list " + expected);
     }
     return cols;
   }

@@ -79,7 +79,16 @@ public record TablePolicy(
 
   public record RemoveDanglingDeletes(boolean enabled) {}
 
-  public record RewriteManifests(boolean enabled) {}
+  /** @param sortBy partition field names manifests are clustered by, in order; empty for the whole partition */
+  public record RewriteManifests(boolean enabled, java.util.List<String> sortBy) {
+    public RewriteManifests {
+      sortBy = java.util.List.copyOf(sortBy);
+    }
+
+    public RewriteManifests(boolean enabled) {
+      this(enabled, java.util.List.of());
+    }
+  }
 
   /** Delta. @param retention null means the table's {@code delta.deletedFileRetentionDuration} (7 days) */
   public record Vacuum(boolean enabled, Duration retention) {}

@@ -37,6 +37,25 @@ class PolicyTest {
   }
 
   @Test
+  void rewriteManifestsSortByIsAListOfPartitionFields() {
+    Policies policies = parse("""
+        defaults:
+          rewrite-manifests: {sort-by: [day, bucket]}
+        tables:
+          raw.flat:
+            rewrite-manifests: {sort-by: "day"}
+        """);
+    assertThat(policies.effective("raw.events").policy().rewriteManifests().sortBy()).containsExactly("day", "bucket");
+    assertThat(policies.effective("raw.flat").policy().rewriteManifests().sortBy()).containsExactly("day");
+    assertThat(parse("defaults: {}").effective("raw.events").policy().rewriteManifests().sortBy()).isEmpty();
+    assertThatThrownBy(() -> parse("""
+        defaults:
+          rewrite-manifests: {sort-by: [day, ""]}
+        """)).isInstanceOf(UsageException.class)
+        .hasMessage("resurfacer.yml: defaults.rewrite-manifests.sort-by must list partition field names, e.g. [day, bucket]");
+  }
+
+  @Test
   void sortAndZOrderStrategiesCarryTheirOrder() {
     Policies policies = parse("""
         defaults:

@@ -121,8 +121,8 @@ final class BuiltInExecutors {
     @Override
     public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
       ManifestRewriteResult r = mode == Mode.COMMIT
-          ? ManifestRewriter.rewrite(t.name(), t.table())
-          : ManifestRewriter.preview(t.name(), t.table());
+          ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
+          : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
       Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
           "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
       if (r.alreadyClustered() || r.dataManifestsBefore() == 0) {

@@ -70,7 +70,7 @@ public final class ManifestRewriter {
     table.specs().values().forEach(spec -> spec.fields().forEach(f -> known.add(f.name())));
     for (String field : sortBy) {
       if (!known.contains(field)) {
-        throw new UsageException("--sort-by: " + table.name() + " has no partition field '" + field + "' (partition fields: "
+        throw new UsageException("rewrite-manifests sort-by: " + table.name() + " has no partition field '" + field + "' (partition fields: "
             + String.join(", ", known) + ")");
       }
     }

@@ -82,10 +82,7 @@ class ManifestRewriterTest {
 
   @Test
   void sortByClustersOnTheChosenPartitionFieldsOnly() {
-    table.updateSpec().addField(Expressions.bucket("id", 3)).commit();
-    for (int i = 0; i < 12; i++) {
-      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i, 1, i % 2)).get(0)).commit();
-    }
+    dayAndBucketCommits();
     List<String> rowsBefore = Rows.sortedStrings(table);
     ManifestRewriteResult byPartition = ManifestRewriter.preview("db.events", table);
     assertThat(byPartition.partitions()).as("day x bucket combinations").isGreaterThan(2);
@@ -98,6 +95,54 @@ class ManifestRewriterTest {
     assertThat(byDay.dataManifestsAfter()).isEqualTo(2);
     assertThat(ManifestRewriter.rewrite("db.events", table, List.of("day")).committed()).isFalse();
     assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
+  }
+
+  /** {@code rewrite-manifests.sort-by} in a policy reaches {@code maintain}; a field no spec has fails that operation in one line. */
+  @Test
+  void thePolicySortByClustersManifestsInMaintain() {
+    dayAndBucketCommits();
+    List<String> rowsBefore = Rows.sortedStrings(table);
+    try (dev.resurfacer.iceberg.maintain.Resurfacer r = dev.resurfacer.iceberg.maintain.Resurfacer.connect(SqliteCatalogs.create("test", dir))) {
+      dev.resurfacer.report.OperationResult unknown = runPolicy(r, "[day, nope]");
+      assertThat(unknown.outcome()).isEqualTo(dev.resurfacer.report.Outcome.FAILED);
+      assertThat(unknown.message()).isEqualTo("rewrite-manifests sort-by: test.db.events has no partition field 'nope'"
+          + " (partition fields: day, id_bucket_3)");
+      table.refresh();
+      assertThat(table.currentSnapshot().allManifests(table.io())).hasSize(12);
+
+      dev.resurfacer.report.OperationResult byDay = runPolicy(r, "[day]");
+      assertThat(byDay.outcome()).as(byDay.message()).isEqualTo(dev.resurfacer.report.Outcome.DONE);
+    }
+    table.refresh();
+    assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(2);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
+  }
+
+  private static dev.resurfacer.report.OperationResult runPolicy(dev.resurfacer.iceberg.maintain.Resurfacer r, String sortBy) {
+    dev.resurfacer.policy.TablePolicy policy = dev.resurfacer.config.ConfigFile.parse("""
+        defaults:
+          compact: {enabled: false}
+          remove-dangling-deletes: {enabled: false}
+          expire: {enabled: false}
+          remove-orphans: {enabled: false}
+        tables:
+          db.events:
+            rewrite-manifests: {sort-by: %s}
+        """.formatted(sortBy), "resurfacer.yml", new dev.resurfacer.config.Secrets(java.util.Map.of()))
+        .policies().effective("db.events").policy();
+    var plan = dev.resurfacer.maintain.MaintenancePlan.of(
+        dev.resurfacer.maintain.Maintain.fromPolicy("db.events", policy).retainOnly(r::supports));
+    var report = r.run(plan, dev.resurfacer.maintain.Mode.COMMIT);
+    assertThat(report.tables().get(0).operations()).extracting(o -> o.operation()).containsExactly("rewrite-manifests");
+    return report.tables().get(0).operations().get(0);
+  }
+
+  /** A bucket field added to the day spec, then 12 single-file commits over 2 days: one manifest each. */
+  private void dayAndBucketCommits() {
+    table.updateSpec().addField(Expressions.bucket("id", 3)).commit();
+    for (int i = 0; i < 12; i++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i, 1, i % 2)).get(0)).commit();
+    }
   }
 
   @Test
