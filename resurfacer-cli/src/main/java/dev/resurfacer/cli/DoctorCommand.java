@@ -54,6 +54,13 @@ final class DoctorCommand implements Callable<Integer> {
     }
     if (config != null) {
       checks.add(new Check("configuration", true, "catalog '" + config.name() + "' (" + config.type() + ") " + config.redactedUri()));
+    }
+    java.util.Optional<java.nio.file.Path> missingSqlite = config == null ? java.util.Optional.empty() : missingSqliteFile(config.uri());
+    if (missingSqlite.isPresent()) {
+      // opening a SQLite catalog creates its file and directories: a check must leave nothing behind
+      checks.add(new Check("catalog", true, missingSqlite.get() + " does not exist yet (created on first use; not opened)"));
+      checks.add(warehouse(null, config));
+    } else if (config != null) {
       Catalog catalog = null;
       try {
         catalog = Catalogs.open(config);
@@ -103,13 +110,31 @@ final class DoctorCommand implements Callable<Integer> {
     }
   }
 
+  /** The file of a {@code jdbc:sqlite:} catalog that does not exist yet, or empty. */
+  static java.util.Optional<java.nio.file.Path> missingSqliteFile(String uri) {
+    if (uri == null || !uri.startsWith("jdbc:sqlite:")) {
+      return java.util.Optional.empty();
+    }
+    String file = uri.substring("jdbc:sqlite:".length());
+    int query = file.indexOf('?');
+    file = query < 0 ? file : file.substring(0, query);
+    if (file.isEmpty() || file.equals(":memory:") || file.startsWith("file:")) {
+      return java.util.Optional.empty();
+    }
+    java.nio.file.Path path = java.nio.file.Path.of(file).toAbsolutePath().normalize();
+    return java.nio.file.Files.exists(path) ? java.util.Optional.empty() : java.util.Optional.of(path);
+  }
+
   private static Check warehouse(Catalog catalog, CatalogConfig config) {
     if (config.warehouse() == null) {
       return new Check("warehouse", true, "managed by the catalog (not probed)");
     }
-    String base = config.warehouse().contains("://") || config.warehouse().startsWith("file:")
-        ? config.warehouse()
-        : java.nio.file.Path.of(config.warehouse()).toAbsolutePath().normalize().toString();
+    boolean local = !(config.warehouse().contains("://") || config.warehouse().startsWith("file:"));
+    String base = local ? java.nio.file.Path.of(config.warehouse()).toAbsolutePath().normalize().toString() : config.warehouse();
+    if (local && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(base))) {
+      // the probe would create the directory: report instead of creating it
+      return new Check("warehouse", true, base + " does not exist yet (created on first write; not probed)");
+    }
     String probe = (base.endsWith("/") ? base : base + "/") + ".resurfacer-doctor-" + UUID.randomUUID();
     FileIO io = org.apache.iceberg.CatalogUtil.loadFileIO(
         "org.apache.iceberg.io.ResolvingFileIO", config.properties(), Catalogs.localHadoopConf());

@@ -136,6 +136,9 @@ class FoundationCliTest {
     JsonNode json = new ObjectMapper().readTree(r.out());
     assertThat(json.get("checks").size()).isGreaterThanOrEqualTo(6);
     assertThat(json.get("capabilities").findValuesAsText("operation")).contains("describe", "remove-orphans");
+    // no configuration: the embedded default is described, not created
+    assertThat(json.get("checks").findValuesAsText("detail")).anyMatch(d -> d.contains("does not exist yet"));
+    assertThat(dir.resolve("resurfacer-data")).doesNotExist();
   }
 
   @Test

@@ -200,10 +200,8 @@ public final class MaintenanceRunner<T> {
     long t0 = System.nanoTime();
     String catalog = engine.catalogName();
     T handle;
-    TableStats before;
     try {
       handle = engine.open(table);
-      before = engine.stats(handle);
     } catch (Exception e) {
       String msg = "cannot open table: " + rootMessage(e);
       log(catalog, table, "open", Outcome.FAILED, millisSince(t0), msg);
@@ -217,14 +215,26 @@ public final class MaintenanceRunner<T> {
       } catch (LeaseHeld e) {
         String msg = "skipped: " + e.getMessage();
         log(catalog, table, "lease", Outcome.SKIPPED, millisSince(t0), msg);
-        return new TableReport(catalog, table, Outcome.SKIPPED, msg, millisSince(t0), before, null,
+        return new TableReport(catalog, table, Outcome.SKIPPED, msg, millisSince(t0), null, null,
             ops.stream().map(o -> skipped(o, "another run holds the table's lease")).toList());
       } catch (Exception e) {
         String msg = "cannot take the table's lease: " + rootMessage(e);
         log(catalog, table, "lease", Outcome.FAILED, millisSince(t0), msg);
-        return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), before, null,
+        return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
             ops.stream().map(o -> skipped(o, "the lease could not be taken")).toList());
       }
+    }
+    // measured under the lease: another run's commits cannot land between the measurement and our first operation
+    TableStats before;
+    try {
+      engine.refresh(handle);
+      before = engine.stats(handle);
+    } catch (Exception e) {
+      release(lease, catalog, table);
+      String msg = "cannot measure the table: " + rootMessage(e);
+      log(catalog, table, "measure", Outcome.FAILED, millisSince(t0), msg);
+      return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
+          ops.stream().map(o -> skipped(o, "the table could not be measured")).toList());
     }
     List<OperationResult> results = new ArrayList<>();
     Outcome tableOutcome = mode == Mode.COMMIT ? Outcome.DONE : Outcome.PREVIEWED;
@@ -250,13 +260,7 @@ public final class MaintenanceRunner<T> {
         }
       }
     } finally {
-      if (lease != null) {
-        try {
-          lease.close();
-        } catch (Exception e) {
-          LOG.warn("table={}.{} operation=lease outcome=failed message=\"cannot release: {}\"", catalog, table, rootMessage(e));
-        }
-      }
+      release(lease, catalog, table);
     }
     TableStats after = null;
     if (mode == Mode.COMMIT) {
@@ -268,6 +272,16 @@ public final class MaintenanceRunner<T> {
       }
     }
     return new TableReport(catalog, table, tableOutcome, tableMessage, millisSince(t0), before, after, results);
+  }
+
+  private static void release(AutoCloseable lease, String catalog, String table) {
+    if (lease != null) {
+      try {
+        lease.close();
+      } catch (Exception e) {
+        LOG.warn("table={}.{} operation=lease outcome=failed message=\"cannot release: {}\"", catalog, table, rootMessage(e));
+      }
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -66,7 +66,7 @@ public final class ServedCatalog<T> implements AutoCloseable {
         new TablePolicy.RemoveOrphans(ops.contains("remove-orphans"), p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
             p.removeOrphans().quarantineRetention()),
         new TablePolicy.RemoveDanglingDeletes(ops.contains("remove-dangling-deletes")),
-        new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests")),
+        new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests"), p.rewriteManifests().sortBy()),
         new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention()),
         new TablePolicy.Checkpoint(ops.contains("checkpoint")),
         new TablePolicy.CleanupLog(ops.contains("cleanup-log"), p.cleanupLog().retention()),

@@ -188,6 +188,8 @@ class MaintenanceRunnerTest {
       assertThat(clicks.outcome()).isEqualTo(Outcome.SKIPPED);
       assertThat(clicks.message()).startsWith("skipped: another maintain run holds the lease on this table (resurfacer@");
       assertThat(clicks.operations()).extracting(OperationResult::outcome).containsExactly(Outcome.SKIPPED);
+      assertThat(clicks.before()).as("measured only under the run's own lease").isNull();
+      assertThat(overlapping.tables().get(1).before().dataFiles()).isEqualTo(2);
       assertThat(overlapping.tables().get(1).outcome()).isEqualTo(Outcome.DONE);
       assertThat(overlapping.exitCode()).isZero();
 
