@@ -253,18 +253,7 @@ class SparkOracleTest {
     sql("UPDATE " + t + " SET note = 'updated' WHERE id % 5 = 0");
     List<String> sparkBefore = sparkRows("db.every");
     Path policy = dir.resolve("every.yml");
-    Files.writeString(policy, """
-        defaults:
-          apply-retention: {enabled: true, keep: 10}
-          condense: {enabled: true, to: month, older-than: 30d}
-          compact: {min-input-files: 2}
-          convert-equality-deletes: {enabled: true}
-          rewrite-position-deletes: {enabled: true}
-          compute-stats: {enabled: true}
-          compute-partition-stats: {enabled: true}
-          expire: {older-than: 0s, retain-last: 1}
-          remove-orphans: {older-than: 0s}
-        """);
+    Files.writeString(policy, dev.resurfacer.iceberg.testing.EveryOperation.POLICY);
 
     resurfacer("upgrade", "db.every", "--format-version", "3", "--yes");
     String out = resurfacer("maintain", "--config", policy.toString(), "--tables", "db.every", "--quiet", "--output", "json", "--yes");
@@ -277,9 +266,7 @@ class SparkOracleTest {
       operations.add(o.get("operation").asText());
       assertThat(o.get("outcome").asText()).as(o.toString()).isIn("done", "nothing_to_do");
     });
-    assertThat(operations).containsExactly("apply-retention", "condense", "compact", "remove-dangling-deletes",
-        "convert-equality-deletes", "rewrite-position-deletes", "rewrite-manifests", "compute-stats", "compute-partition-stats",
-        "expire", "remove-orphans");
+    assertThat(operations).containsExactlyElementsOf(dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER);
     Table every = catalog.loadTable(TableIdentifier.of("db", "every"));
     assertThat(every.snapshots()).hasSize(1);
     // Spark's v2 position deletes are applied by compaction or are deletion vectors now

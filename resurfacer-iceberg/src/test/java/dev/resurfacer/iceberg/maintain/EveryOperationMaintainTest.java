@@ -44,9 +44,7 @@ class EveryOperationMaintainTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.required(2, "day", Types.DateType.get()),
       Types.NestedField.optional(3, "note", Types.StringType.get()));
-  static final List<String> DESIGN_ORDER = List.of("apply-retention", "condense", "compact", "remove-dangling-deletes",
-      "convert-equality-deletes", "rewrite-position-deletes", "rewrite-manifests", "compute-stats", "compute-partition-stats",
-      "expire", "remove-orphans");
+  static final List<String> DESIGN_ORDER = dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER;
 
   @TempDir Path dir;
 
