@@ -29,3 +29,11 @@ SPARK_OPENS=(
 
 QUIET=(-Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 now_ms() { date +%s%3N; }
+
+# Only the harness (Resurfacer + Iceberg), for the scripts that need no Spark.
+ensure_harness_built() {
+  if [[ ! -f "$HARNESS_CP_FILE" || -n "${BENCH_REBUILD:-}" ]]; then
+    (cd "$ROOT" && mvn -B -q -Pbench -pl bench/harness -am package -DskipTests) >&2
+  fi
+  HARNESS_CP="$BENCH_DIR/harness/target/classes:$(cat "$HARNESS_CP_FILE")"
+}

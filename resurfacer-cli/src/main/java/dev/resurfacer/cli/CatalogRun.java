@@ -36,6 +36,17 @@ record CatalogRun(Supplier<List<String>> tableLister, Predicate<Operation> suppo
     return new CatalogRun(r::tables, r::supports, (plan, mode, engines) -> r.executionEngines(engines).run(plan, mode), r);
   }
 
+  /**
+   * One configured catalog as {@code serve} watches it, whichever its format: the scheduler sees only
+   * {@link dev.resurfacer.serve.ServedCatalog} over the format's engine.
+   */
+  static dev.resurfacer.serve.ServedCatalog<?> served(CatalogConfig config, OrphanFences fences, java.time.Duration lease, Path workingDir) {
+    if (config.isDelta()) {
+      return DeltaResurfacer.connect(config, workingDir).leaseDuration(lease).served();
+    }
+    return Resurfacer.connect(config).orphanFences(fences).leaseDuration(lease).served();
+  }
+
   List<String> tables() {
     return tableLister.get();
   }

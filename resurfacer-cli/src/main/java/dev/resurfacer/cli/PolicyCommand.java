@@ -6,6 +6,7 @@ import dev.resurfacer.config.Secrets;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.policy.EffectivePolicy;
 import dev.resurfacer.policy.TablePolicy;
+import dev.resurfacer.policy.Triggers;
 import dev.resurfacer.units.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "policy",
     footer = {"%nExamples:", "  resurfacer policy shop.orders", "  resurfacer policy shop.orders --config prod.yml --output json"}, description = {
     "Print the effective maintenance policy of a table: built-in defaults, then defaults:, then every",
-    "matching tables: entry of resurfacer.yml from least to most specific. Reads only the configuration."})
+    "matching tables: entry of resurfacer.yml from least to most specific, and its serve triggers (merged",
+    "the same way, key by key). Reads only the configuration."})
 final class PolicyCommand implements Callable<Integer> {
   private final CliContext ctx;
 
@@ -42,19 +44,19 @@ final class PolicyCommand implements Callable<Integer> {
     ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     EffectivePolicy p = config.policies().effective(tableName);
+    Triggers triggers = config.policies().triggers(tableName);
     boolean delta = config.deltaLocation(tableName).isPresent();
     PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(json(p, delta)) : render(p, delta));
+    out.println(outputOptions.json() ? Json.write(json(p, triggers, delta)) : render(p, triggers, delta));
     out.flush();
     return Main.OK;
   }
 
-  static Map<String, Object> json(EffectivePolicy e) {
-    return json(e, false);
-  }
-
-  /** @param delta the table is a Delta table: its operations (compact, vacuum, checkpoint, cleanup-log) instead of Iceberg's */
-  static Map<String, Object> json(EffectivePolicy e, boolean delta) {
+  /**
+   * @param triggers the table's effective {@code triggers:} (when {@code serve} runs its policy)
+   * @param delta the table is a Delta table: its operations (compact, vacuum, checkpoint, cleanup-log) instead of Iceberg's
+   */
+  static Map<String, Object> json(EffectivePolicy e, Triggers triggers, boolean delta) {
     TablePolicy p = e.policy();
     Map<String, Object> ops = new LinkedHashMap<>();
     Map<String, Object> compact = new LinkedHashMap<>();
@@ -76,7 +78,7 @@ final class PolicyCommand implements Callable<Integer> {
       cleanup.put("enabled", p.cleanupLog().enabled());
       cleanup.put("retention", duration(p.cleanupLog().retention()));
       ops.put("cleanup-log", cleanup);
-      return document(e, "delta", ops);
+      return document(e, triggers, "delta", ops);
     }
     ops.put("remove-dangling-deletes", Map.of("enabled", p.removeDanglingDeletes().enabled()));
     ops.put("convert-equality-deletes", Map.of("enabled", p.convertEqualityDeletes().enabled()));
@@ -96,20 +98,53 @@ final class PolicyCommand implements Callable<Integer> {
     orphans.put("quarantine", p.removeOrphans().quarantine());
     orphans.put("quarantine-retention", duration(p.removeOrphans().quarantineRetention()));
     ops.put("remove-orphans", orphans);
-    return document(e, "iceberg", ops);
+    return document(e, triggers, "iceberg", ops);
   }
 
-  private static Map<String, Object> document(EffectivePolicy e, String format, Map<String, Object> ops) {
+  private static Map<String, Object> document(EffectivePolicy e, Triggers triggers, String format, Map<String, Object> ops) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("table", e.table());
     out.put("format", format);
     out.put("matched", e.matched());
     out.put("operations", ops);
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("enabled", triggers.enabled());
+    conditions(triggers).forEach(t::put);
+    t.put("operations", triggers.operations());
+    out.put("triggers", t);
     return out;
   }
 
-  static String render(EffectivePolicy e) {
-    return render(e, false);
+  /** The trigger conditions that are set, by their resurfacer.yml keys, in the order docs/serve.md lists them. */
+  private static Map<String, Object> conditions(Triggers t) {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("commits", t.commits());
+    c.put("small-files", t.smallFiles());
+    c.put("delete-files", t.deleteFiles());
+    c.put("deleted-row-ratio", t.deletedRowRatio());
+    c.put("snapshots", t.snapshots());
+    c.put("oldest-snapshot-age", duration(t.oldestSnapshotAge()));
+    c.put("metadata-files", t.metadataFiles());
+    c.put("since-last-run", duration(t.sinceLastRun()));
+    c.values().removeIf(java.util.Objects::isNull);
+    return c;
+  }
+
+  static String render(EffectivePolicy e, Triggers triggers, boolean delta) {
+    return render(e, delta) + "\n" + triggersLine(triggers);
+  }
+
+  private static String triggersLine(Triggers t) {
+    if (!t.enabled()) {
+      return String.format("  %-24s %s", "triggers", "disabled (serve watches this table, never maintains it)");
+    }
+    if (!t.any()) {
+      return String.format("  %-24s %s", "triggers", "none set (serve watches this table, never maintains it)");
+    }
+    StringBuilder d = new StringBuilder();
+    conditions(t).forEach((k, v) -> d.append(d.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+    d.append("; a fired trigger runs ").append(t.operations().isEmpty() ? "every enabled operation above" : String.join(", ", t.operations()));
+    return String.format("  %-24s %-8s %s", "triggers", "any of", d);
   }
 
   static String render(EffectivePolicy e, boolean delta) {

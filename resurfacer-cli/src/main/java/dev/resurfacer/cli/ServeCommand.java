@@ -5,7 +5,6 @@ import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.policy.Policies;
 import dev.resurfacer.serve.MaintenanceService;
@@ -79,15 +78,13 @@ final class ServeCommand implements Callable<Integer> {
     OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()))
         .rereadEachRun();
 
-    List<Resurfacer> open = new ArrayList<>();
     List<ServedCatalog<?>> served = new ArrayList<>();
     int tables = 0;
     for (CatalogConfig c : catalogs) {
-      Resurfacer r = Resurfacer.connect(c).orphanFences(fences).leaseDuration(settings.lease());
-      open.add(r);
-      served.add(r.served());
+      ServedCatalog<?> catalog = CatalogRun.served(c, fences, settings.lease(), ctx.workingDir());
+      served.add(catalog);
       // a policy no table can follow is a configuration error: found now, not at the first trigger
-      for (String table : r.tables()) {
+      for (String table : catalog.tables()) {
         policies.effective(table);
         policies.triggers(table);
         tables++;
@@ -101,7 +98,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       http = ServeHttp.start(service, settings.bind(), settings.port(), token);
     } catch (RuntimeException e) {
-      open.forEach(Resurfacer::close);
+      served.forEach(ServedCatalog::close);
       throw e;
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -109,7 +106,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.stop(finalSettings.shutdownGrace());
       http.close();
-      open.forEach(Resurfacer::close);
+      served.forEach(ServedCatalog::close);
       stopped.countDown();
     }, "resurfacer-serve-stop"));
     service.start();
@@ -124,14 +121,14 @@ final class ServeCommand implements Callable<Integer> {
     return Main.OK;
   }
 
-  /** --catalog names one; otherwise every Iceberg catalog of the file, or the ad-hoc or embedded one. */
+  /** --catalog names one; otherwise every catalog of the file (Iceberg and Delta), or the ad-hoc or embedded one. */
   private List<CatalogConfig> catalogs(ResurfacerConfig config) {
     if (catalogOptions.catalogUri != null || catalogOptions.catalog != null || config.catalogs().isEmpty()) {
       return List.of(catalogOptions.resolve(ctx));
     }
-    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values().stream().filter(c -> !c.isDelta()).toList());
+    List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
     if (catalogOptions.warehouse != null) {
-      all.replaceAll(c -> c.withWarehouse(catalogOptions.warehouse));
+      all.replaceAll(c -> c.isDelta() ? c : c.withWarehouse(catalogOptions.warehouse));
     }
     return all;
   }

@@ -264,4 +264,31 @@ class MaintainCliTest {
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).startsWith("error: " + yml() + ": unknown key 'tables.raw.*.compact.enabeld' (expected one of");
   }
+
+  @Test
+  void policyPrintsTheEffectiveTriggersMostSpecificWinning() throws Exception {
+    config("""
+        defaults:
+          triggers: {small-files: 50, since-last-run: 1d}
+        tables:
+          raw.*:
+            triggers: {commits: 200, small-files: 30}
+          raw.events:
+            triggers: {small-files: 20, operations: [compact]}
+          archive.*:
+            triggers: {enabled: false}
+        """);
+    CliRun text = run("policy", "raw.events");
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("triggers                 any of   commits 200, small-files 20, since-last-run 1d; a fired trigger runs compact");
+    JsonNode json = new ObjectMapper().readTree(run("policy", "raw.events", "--output", "json").out());
+    assertThat(json.get("triggers").toString())
+        .isEqualTo("{\"enabled\":true,\"commits\":200,\"small-files\":20,\"since-last-run\":\"1d\",\"operations\":[\"compact\"]}");
+
+    assertThat(run("policy", "raw.clicks").out())
+        .contains("triggers                 any of   commits 200, small-files 30, since-last-run 1d; a fired trigger runs every enabled operation above");
+    assertThat(run("policy", "archive.old").out()).contains("triggers                 disabled (serve watches this table, never maintains it)");
+    config("defaults:\n  compact: {min-input-files: 2}\n");
+    assertThat(run("policy", "raw.events").out()).contains("triggers                 none set (serve watches this table, never maintains it)");
+  }
 }

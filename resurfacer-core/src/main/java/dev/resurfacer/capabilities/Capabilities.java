@@ -37,10 +37,12 @@ public final class Capabilities {
         new Capability("maintain", Status.WORKS,
             "every table of every configured catalog (Iceberg and Delta) by its policy, in design order (retention, condense, compact, deletes, manifests, stats, expire, orphans; Delta: compact, vacuum, checkpoint, cleanup-log); one failure does not stop the rest; table lease against overlapping runs"),
         new Capability("serve", Status.WORKS,
-            "triggers from metadata on an interval run the table's policy; concurrency limit, min interval, backoff, lease; "
-                + "SQLite/Postgres run history (kill -9 shows interrupted); /metrics, /healthz, dashboard; loopback or token"),
-        new Capability("serve: Delta tables, 10-minute streaming benchmark", Status.NOT_YET, "serves Iceberg catalogs only"),
-        new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml for every operation; strict one-line errors"),
+            "Iceberg and Delta catalogs: triggers from metadata (Delta: its log) on an interval run the table's policy; concurrency limit, "
+                + "min interval, backoff, lease (Delta: DeltaLease); SQLite/Postgres run history (kill -9 shows interrupted); "
+                + "/metrics, /healthz, dashboard; loopback or token"),
+        new Capability("serve: per-trigger operations, lease hand-back after kill -9", Status.NOT_YET,
+            "one operations: list per table; a killed run's lease lapses after serve.lease"),
+        new Capability("policy", Status.WORKS, "defaults and tables (exact or glob, most specific wins) in resurfacer.yml for every operation and serve's triggers; strict one-line errors"),
         new Capability("engines", Status.WORKS,
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),
         new Capability("--engine spark (Iceberg)", Status.WORKS,

@@ -38,9 +38,9 @@ public record Triggers(
     Duration sinceLastRun,
     List<String> operations) {
 
-  /** The operation names a trigger may name, as reports spell them. */
+  /** The operation names a trigger may name, as reports spell them: Iceberg's and Delta's (each table runs its own format's). */
   public static final Set<String> OPERATIONS =
-      Set.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
+      Set.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "checkpoint", "cleanup-log");
 
   public static final Triggers NONE = new Triggers(true, null, null, null, null, null, null, null, null, List.of());
 

@@ -60,9 +60,9 @@ class ServeConfigTest {
         "resurfacer.yml: defaults.triggers.deleted-row-ratio must be a number in (0, 1] (got 2)");
     assertError("defaults:\n  triggers: {since-last-run: soon}\n",
         "resurfacer.yml: defaults.triggers.since-last-run: invalid duration 'soon' (write it like 90d, 12h, 30m or 0s)");
-    assertError("defaults:\n  triggers: {operations: [compact, vacuum]}\n",
-        "resurfacer.yml: defaults.triggers.operations: 'vacuum' is not one of compact, expire, remove-dangling-deletes, "
-            + "remove-orphans, rewrite-manifests");
+    assertError("defaults:\n  triggers: {operations: [compact, optimize]}\n",
+        "resurfacer.yml: defaults.triggers.operations: 'optimize' is not one of checkpoint, cleanup-log, compact, expire, "
+            + "remove-dangling-deletes, remove-orphans, rewrite-manifests, vacuum");
   }
 
   @Test

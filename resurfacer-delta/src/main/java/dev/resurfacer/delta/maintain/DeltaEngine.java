@@ -3,14 +3,24 @@ package dev.resurfacer.delta.maintain;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.describe.DeltaDescriber;
 import dev.resurfacer.delta.describe.DeltaHealth;
+import dev.resurfacer.delta.compact.CompactionDefaults;
+import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.log.CommitInfos;
+import dev.resurfacer.delta.log.DeltaLogFiles;
+import dev.resurfacer.delta.log.LogFile;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableSignals;
+import io.delta.kernel.Snapshot;
 import dev.resurfacer.report.TableStats;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -86,6 +96,43 @@ final class DeltaEngine implements Engine<DeltaTable> {
         h.filesWithDeletionVectors(), 0, (int) Math.min(Integer.MAX_VALUE, h.logCommits()), h.logCheckpointFiles(), h.logBytes(),
         h.sizeHistogram().stream().map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
             .toList());
+  }
+
+  /**
+   * From the log only: the live files of the newest snapshot (their sizes, deletion vectors and
+   * {@code numRecords} stats) and the {@code _delta_log} listing. {@code snapshots} are the JSON
+   * commits still in the log, {@code metadataFiles} every entry of the log (commits, checkpoints,
+   * checksums), delete files the files carrying a deletion vector. Commits since {@code since} are
+   * those whose commitInfo is newer, this tool's own ({@code engineInfo} ending in
+   * {@value DeltaCompactor#ENGINE_INFO}) left out; only commit files written since then are opened.
+   */
+  @Override
+  public TableSignals signals(DeltaTable table, Instant since) {
+    Snapshot snapshot = table.latest();
+    long target = CompactionDefaults.targetFileSize(snapshot.getTableProperties());
+    long files = 0, small = 0, withDv = 0, records = 0, deleted = 0;
+    for (LiveFile f : LiveFiles.of(table, snapshot)) {
+      files++;
+      if (f.size() < target * 3 / 4) {
+        small++;
+      }
+      if (f.deletionVector().isPresent()) {
+        withDv++;
+        deleted += f.deletedRows();
+      }
+      records += f.numRecords().orElse(0);
+    }
+    DeltaLogFiles log = DeltaLogFiles.list(table.logDir());
+    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
+    // a commit file is written after its commitInfo timestamp: one older than since cannot be newer than since
+    List<LogFile> recent = since == null ? commits : commits.stream().filter(c -> c.modificationTime() > since.toEpochMilli()).toList();
+    int commitsSince = (int) CommitInfos.read(table, recent).stream()
+        .filter(c -> since == null || c.timestamp() > since.toEpochMilli())
+        .filter(c -> !c.engineInfo().endsWith("/" + DeltaCompactor.ENGINE_INFO) && !c.engineInfo().equals(DeltaCompactor.ENGINE_INFO))
+        .count();
+    Instant oldest = commits.isEmpty() ? null
+        : Instant.ofEpochMilli(commits.stream().mapToLong(LogFile::modificationTime).min().getAsLong());
+    return new TableSignals(files, small, withDv, records, deleted, commits.size(), oldest, log.files().size(), commitsSince);
   }
 
   @Override

@@ -85,6 +85,11 @@ public final class DeltaResurfacer implements AutoCloseable {
     return new DeltaResurfacer(engine, custom, engines, parallel, lease);
   }
 
+  /** This catalog as {@code serve} watches and maintains it (serve passes its own lease duration to each run). */
+  public dev.resurfacer.serve.ServedCatalog<DeltaTable> served() {
+    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines);
+  }
+
   public List<String> tables() {
     return engine.allTables();
   }

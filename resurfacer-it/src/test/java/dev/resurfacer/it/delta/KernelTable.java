@@ -35,7 +35,7 @@ import org.apache.hadoop.conf.Configuration;
  * A Delta table written and read by Delta Kernel alone (no Spark in the crash suite): an
  * unpartitioned {@code (id bigint, v string)} table, appended one small file per commit.
  */
-final class KernelTable {
+public final class KernelTable {
   static final StructType SCHEMA = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
 
   private final Path root;
@@ -53,7 +53,7 @@ final class KernelTable {
     return "file:" + root.toAbsolutePath() + "/";
   }
 
-  static KernelTable create(Path root) {
+  public static KernelTable create(Path root) {
     KernelTable t = new KernelTable(root);
     TableManager.buildCreateTableTransaction(t.uri(), SCHEMA, "resurfacer-tests").build(t.engine)
         .commit(t.engine, CloseableIterable.emptyIterable());
@@ -61,7 +61,7 @@ final class KernelTable {
   }
 
   /** One commit adding one file with rows {@code from .. from + n - 1}. */
-  void append(long from, int n) {
+  public void append(long from, int n) {
     try {
       Snapshot s = TableManager.loadSnapshot(uri()).build(engine);
       Transaction txn = s.buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
@@ -84,12 +84,12 @@ final class KernelTable {
     }
   }
 
-  long version() {
+  public long version() {
     return TableManager.loadSnapshot(uri()).build(engine).getVersion();
   }
 
   /** Every row of the latest version as {@code id:v}, sorted; deletion vectors applied by Kernel. */
-  List<String> rows() {
+  public List<String> rows() {
     List<String> out = new ArrayList<>();
     Snapshot s = TableManager.loadSnapshot(uri()).build(engine);
     Scan scan = s.getScanBuilder().build();

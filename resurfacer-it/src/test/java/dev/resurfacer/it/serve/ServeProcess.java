@@ -34,17 +34,37 @@ final class ServeProcess implements AutoCloseable {
   }
 
   static ServeProcess start(Path dir, String name, String... args) throws Exception {
+    return startAll(dir, List.of(name), args).get(0);
+  }
+
+  /** Starts one process per name at once (their JVMs warm up side by side), then waits until every one listens. */
+  static List<ServeProcess> startAll(Path dir, List<String> names, String... args) throws Exception {
     Files.createDirectories(dir.resolve("tmp"));
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + dir.resolve("tmp"),
         "-Duser.home=" + dir.resolve("home"), "-jar", ChildCli.jar().toString(), "serve"));
     command.addAll(List.of(args));
-    Path out = dir.resolve(name + ".out");
-    Path err = dir.resolve(name + ".err");
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("RESURFACER_"));
-    Process p = pb.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    List<Process> processes = new ArrayList<>();
+    for (String name : names) {
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+          .redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(dir.resolve(name + ".err").toFile());
+      pb.environment().keySet().removeIf(k -> k.startsWith("RESURFACER_"));
+      processes.add(pb.start());
+    }
+    List<ServeProcess> started = new ArrayList<>();
+    try {
+      for (int i = 0; i < names.size(); i++) {
+        started.add(awaitListening(processes.get(i), dir.resolve(names.get(i) + ".out"), dir.resolve(names.get(i) + ".err")));
+      }
+      return started;
+    } catch (Exception e) {
+      processes.forEach(Process::destroyForcibly);
+      throw e;
+    }
+  }
+
+  private static ServeProcess awaitListening(Process p, Path out, Path err) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < deadline) {
       Matcher m = LISTENING.matcher(Files.readString(out));
       if (m.find()) {
@@ -55,8 +75,7 @@ final class ServeProcess implements AutoCloseable {
       }
       Thread.sleep(100);
     }
-    p.destroyForcibly();
-    throw new IllegalStateException("serve did not start listening in 60 s: " + Files.readString(err));
+    throw new IllegalStateException("serve did not start listening in 90 s: " + Files.readString(err));
   }
 
   long pid() {
