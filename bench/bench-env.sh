@@ -29,3 +29,13 @@ SPARK_OPENS=(
 
 QUIET=(-Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 now_ms() { date +%s%3N; }
+
+# One run's files: sets stamp, log (WORK/PREFIX-run-STAMP.log) and results (WORK/PREFIX-results-STAMP.txt); note() logs a step
+open_run() {
+  mkdir -p "$WORK"
+  stamp=$(date +%Y%m%d-%H%M%S)
+  log="$WORK/$1-run-$stamp.log"; results="$WORK/$1-results-$stamp.txt"
+  : > "$results"
+  echo "bench: logs in $log, results in $results" >&2
+}
+note() { echo "== $(date +%H:%M:%S) $*" | tee -a "$log" >&2; }
