@@ -5,7 +5,7 @@
 #   zorder    ours: bin/resurfacer compact T --strategy zorder --columns a,b --yes   Spark: OPTIMIZE T ZORDER BY (a,b)
 #   vacuum    ours: bin/resurfacer vacuum T --retention 0h --force-retention --yes   Spark: VACUUM T RETAIN 0 HOURS
 # compact/zorder run on WORK/delta (10M rows, 1,000 files, 4 day partitions, 10 commits); vacuum on
-# WORK/delta-log (COMMITS commits, each adding 2 small files, every 50th removing all files added so far, so thousands of
+# WORK/delta-log (COMMITS commits, each adding FILES_PER_COMMIT small files, every REMOVE_EVERY-th removing all files added so far, so thousands of
 # files are tombstoned; retention 0 makes every tombstone past retention for both engines).
 # Wall time = the whole process (JVM and Spark start included) measured outside it; peak RSS = GNU
 # time's maximum resident set of that process. After every run a separate Spark process (untimed)
@@ -14,7 +14,7 @@
 #
 #   bench/run-delta.sh                       # RUNS=2 OPS="compact zorder vacuum"
 #   RUNS=1 OPS=vacuum bench/run-delta.sh
-# Environment: RUNS, OPS, REGENERATE=1, ROWS=10000000 FILES=1000 DAYS=4 GEN_COMMITS=10, COMMITS=2000
+# Environment: RUNS, OPS, REGENERATE=1, ROWS=10000000 FILES=1000 DAYS=4 GEN_COMMITS=10, COMMITS=2000 FILES_PER_COMMIT=2 REMOVE_EVERY=50
 #   (vacuum table), SKIP_SPARK=1 (re-measure ours only, e.g. after a change to the Delta runner),
 #   RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags; default -Xmx2g).
 set -euo pipefail
@@ -36,12 +36,15 @@ kv() { grep -o " $2=[^ ]*" <<< " $1" | head -1 | cut -d= -f2; }
 if [[ -n "${REGENERATE:-}" || ! -d "$WORK/delta/pristine/_delta_log" ]]; then
   note "generate delta: $ROWS rows, $FILES files, $DAYS days, $GEN_COMMITS commits"
   rm -rf "$WORK/delta"; mkdir -p "$WORK/delta"
-  delta_spark generate --table "$WORK/delta/pristine" --rows "$ROWS" --files "$FILES" --days "$DAYS" --commits "$GEN_COMMITS" >> "$log" 2>&1
+  # generate prints the new table's row count and content hash: the expected content of every run
+  delta_spark generate --table "$WORK/delta/pristine" --rows "$ROWS" --files "$FILES" --days "$DAYS" --commits "$GEN_COMMITS" 2>> "$log" \
+    | tee -a "$log" | grep '^RESULT' > "$WORK/delta/expected.txt"
 fi
 if [[ " $OPS " == *" vacuum "* && ( -n "${REGENERATE:-}" || ! -d "$WORK/delta-log/pristine/_delta_log" ) ]]; then
   note "generate delta-log: $COMMITS commits"
   rm -rf "$WORK/delta-log"; mkdir -p "$WORK/delta-log"
-  delta_spark generate-log --table "$WORK/delta-log/pristine" --commits "$COMMITS" >> "$log" 2>&1
+  delta_spark generate-log --table "$WORK/delta-log/pristine" --commits "$COMMITS" --files-per-commit "${FILES_PER_COMMIT:-2}" \
+    --remove-every "${REMOVE_EVERY:-50}" >> "$log" 2>&1
 fi
 # the expected content of each pristine table, once per table (cached beside it)
 expected() {

@@ -104,7 +104,10 @@ timed() {
     "$cli" compact db.events --config "$dir/resurfacer.yml" --engine "$engine" --yes --output json > "$WORK/scaling-out.json" 2>> "$log" || rc=$?
   local wall=$(( $(now_ms) - t0 ))
   cat "$WORK/scaling-out.json" >> "$log"
-  local line="label=$label table=$name engine=$engine rc=$rc wall_ms=$wall $(cat "$WORK/scaling-time.txt" | tail -1) load_start=$load0 load_end=$(cut -d' ' -f1 /proc/loadavg) input_bytes=$(du -sb --apparent-size "$dir/pristine/warehouse" | cut -f1)"
+  # the report's totals: rows and Parquet bytes rewritten, the in-process time
+  local json; json=$(tr -d ' \n' < "$WORK/scaling-out.json")
+  field() { grep -o "\"$1\":[0-9]*" <<< "$json" | tail -1 | cut -d: -f2; }
+  local line="label=$label table=$name engine=$engine rc=$rc wall_ms=$wall $(tail -1 "$WORK/scaling-time.txt") load_start=$load0 load_end=$(cut -d' ' -f1 /proc/loadavg) rows=$(field rows) rewritten_bytes=$(field rewritten_bytes) added_files=$(field added_files) report_millis=$(field millis)"
   echo "$line" | tee -a "$results" >&2
 }
 
