@@ -67,10 +67,10 @@ timed() {
   local load0; load0=$(cut -d' ' -f1 /proc/loadavg)
   local t0; t0=$(now_ms)
   local rc=0
-  /usr/bin/time -f "TIME max_rss_kb=%M" -o "$WORK/delta-time.txt" "${args[@]}" >> "$log" 2>&1 || rc=$?
+  /usr/bin/time -f "TIME max_rss_kb=%M" -o "$WORK/delta-time-$stamp.txt" "${args[@]}" >> "$log" 2>&1 || rc=$?
   local wall=$(( $(now_ms) - t0 ))
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
-  local rss; rss=$(grep -o 'max_rss_kb=[0-9]*' "$WORK/delta-time.txt" | cut -d= -f2)
+  local rss; rss=$(grep -o 'max_rss_kb=[0-9]*' "$WORK/delta-time-$stamp.txt" | cut -d= -f2)
   local parquet; parquet=$(find "$live" -name '*.parquet' -type f | wc -l)
   local got; got=$(delta_spark check --table "$live" 2>>"$log" | grep '^RESULT' || true)
   local want; want=$(expected "$dir")
