@@ -37,3 +37,13 @@ ensure_harness_built() {
   fi
   HARNESS_CP="$BENCH_DIR/harness/target/classes:$(cat "$HARNESS_CP_FILE")"
 }
+
+# One run's files: sets stamp, log (WORK/PREFIX-run-STAMP.log) and results (WORK/PREFIX-results-STAMP.txt); note() logs a step
+open_run() {
+  mkdir -p "$WORK"
+  stamp=$(date +%Y%m%d-%H%M%S)
+  log="$WORK/$1-run-$stamp.log"; results="$WORK/$1-results-$stamp.txt"
+  : > "$results"
+  echo "bench: logs in $log, results in $results" >&2
+}
+note() { echo "== $(date +%H:%M:%S) $*" | tee -a "$log" >&2; }
