@@ -33,6 +33,7 @@ final class VacuumCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions actOptions;
+  @Mixin EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
   String tableName;
@@ -59,6 +60,11 @@ final class VacuumCommand implements Callable<Integer> {
     VacuumOptions options = new VacuumOptions(Optional.ofNullable(retention).map(Durations::parse), forceRetention);
     DeltaTable table = DeltaTargets.require(catalogOptions, ctx, tableName, "vacuum",
         " (for Iceberg tables use expire and remove-orphans)");
+    if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.runDelta(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, table,
+          new dev.resurfacer.maintain.Vacuum(Optional.ofNullable(retention).map(Durations::parse).orElse(null), forceRetention),
+          actOptions.yes);
+    }
     VacuumPlan plan = DeltaVacuum.plan(table, options, Clock.systemUTC());
     Report report;
     if (actOptions.yes) {

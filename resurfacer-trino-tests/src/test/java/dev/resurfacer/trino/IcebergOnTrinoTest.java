@@ -263,9 +263,9 @@ class IcebergOnTrinoTest {
     assertThatThrownBy(() -> new TrinoStatements(down).value("probe", "SELECT 1"))
         .isInstanceOf(UsageException.class).hasMessageStartingWith("cannot reach Trino at jdbc:trino://127.0.0.1:1");
     assertThatThrownBy(() -> run("no_such_catalog", Compact.binpack(), t, Mode.COMMIT))
-        .isInstanceOf(UsageException.class).hasMessageContaining("'no_such_catalog.ops.bad_input' does not exist");
+        .isInstanceOf(UsageException.class).hasMessageContaining("Catalog 'no_such_catalog' not found");
     assertThatThrownBy(() -> new TrinoStatements(trino("no_such_catalog")).requireCatalog())
-        .isInstanceOf(UsageException.class).hasMessageContaining("has no catalog 'no_such_catalog' (it has: iceberg, iceberg_floored, system)");
+        .isInstanceOf(UsageException.class).hasMessageContaining("has no catalog 'no_such_catalog' (it has: delta, delta_floored, iceberg, iceberg_floored, iceberg_guarded");
     t.table().refresh();
     assertThat(t.table().currentSnapshot().snapshotId()).isEqualTo(snapshot);
   }

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.Invariants;
+import dev.resurfacer.trino.testing.ResurfacerCli;
+import dev.resurfacer.trino.testing.ResurfacerCli.Run;
 import dev.resurfacer.trino.testing.TrinoLake;
 import dev.resurfacer.trino.testing.TrinoTables;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,12 +29,15 @@ class TrinoCliTest {
   static final TrinoTables TABLES = new TrinoTables(LAKE);
   @TempDir static Path dir;
 
-  record Run(int exit, String out, String err) {}
-
   static Path config(String engineSection) throws Exception {
-    StringBuilder yaml = new StringBuilder("catalogs:\n  lake:\n    type: rest\n    uri: " + LAKE.rest().uri()
-        + "\n    warehouse: " + LAKE.rest().warehouse() + "\n    properties:\n");
-    for (Map.Entry<String, String> e : LAKE.rest().clientProperties().entrySet()) {
+    return config(LAKE, dir, engineSection);
+  }
+
+  /** resurfacer.yml in {@code dir}: the REST catalog as {@code lake}, and {@code engineSection} under engines.trino. */
+  static Path config(TrinoLake lake, Path dir, String engineSection) throws Exception {
+    StringBuilder yaml = new StringBuilder("catalogs:\n  lake:\n    type: rest\n    uri: " + lake.rest().uri()
+        + "\n    warehouse: " + lake.rest().warehouse() + "\n    properties:\n");
+    for (Map.Entry<String, String> e : lake.rest().clientProperties().entrySet()) {
       yaml.append("      ").append(e.getKey()).append(": \"").append(e.getValue()).append("\"\n");
     }
     yaml.append("engines:\n  trino:\n").append(engineSection);
@@ -48,19 +51,7 @@ class TrinoCliTest {
   }
 
   static Run resurfacer(Path config, Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-Daws.requestChecksumCalculation=WHEN_REQUIRED", "-Daws.responseChecksumValidation=WHEN_REQUIRED",
-        "-jar", System.getProperty("resurfacer.jar")));
-    command.addAll(List.of(args));
-    if (config != null) {
-      command.addAll(List.of("--config", config.toString(), "--catalog", "lake"));
-    }
-    Path err = Files.createTempFile(dir, "stderr", ".txt");
-    ProcessBuilder pb = new ProcessBuilder(command).redirectError(err.toFile());
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Run(p.waitFor(), out, Files.readString(err).strip());
+    return ResurfacerCli.run(dir, config, "lake", env, args);
   }
 
   static Run resurfacer(Path config, String... args) throws Exception {
@@ -148,7 +139,7 @@ class TrinoCliTest {
   void enginesListsTrinosColumn() throws Exception {
     String out = ok(resurfacer(null, "engines"));
     assertThat(out).contains("trino    iceberg  compact", "trino    iceberg  remove-dangling-deletes    refused",
-        "trino    delta    vacuum                     refused");
+        "trino    delta    vacuum                     works", "trino    delta    checkpoint                 refused");
   }
 
   static String metadata(IcebergTable t) {

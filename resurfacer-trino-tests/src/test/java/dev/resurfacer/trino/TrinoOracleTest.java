@@ -16,7 +16,10 @@ import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.trino.testing.TrinoLake;
 import dev.resurfacer.trino.testing.TrinoTables;
+import dev.resurfacer.iceberg.stats.TableStatistics;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,6 +63,30 @@ class TrinoOracleTest {
     assertThat(swept.deleted()).isTrue();
     same(t, trino, ours, "remove-orphans");
     assertThat(LAKE.count("SELECT count(*) FROM iceberg.ops.\"oracle$snapshots\"")).isEqualTo(1);
+  }
+
+  /** Our compute-stats writes the Puffin NDV blobs Trino plans with: SHOW STATS shows our numbers. */
+  @Test
+  void trinoShowsTheDistinctValueCountsOurComputeStatsWrote() throws Exception {
+    IcebergTable t = TABLES.create("ndv", 2, null);
+    TableStatistics.Result computed = TableStatistics.computeNdv(t.table(), List.of("id", "qty", "cat", "note"), true);
+    assertThat(computed.committed()).isTrue();
+    t.table().refresh();
+    // Trino writes statistics of its own on INSERT; the current snapshot's (after the DELETE) are ours
+    assertThat(t.table().statisticsFiles()).filteredOn(f -> f.snapshotId() == t.table().currentSnapshot().snapshotId())
+        .singleElement().satisfies(f -> assertThat(f.path()).isEqualTo(computed.path()));
+
+    Map<String, Double> shown = new HashMap<>();
+    for (Map<String, Object> row : LAKE.table("SHOW STATS FOR iceberg.ops.ndv")) {
+      if (row.get("column_name") != null && row.get("distinct_values_count") != null) {
+        shown.put((String) row.get("column_name"), ((Number) row.get("distinct_values_count")).doubleValue());
+      }
+    }
+    for (TableStatistics.ColumnNdv column : computed.columns()) {
+      assertThat(shown.get(column.column())).as("Trino's distinct_values_count of %s", column.column()).isEqualTo((double) column.ndv());
+    }
+    // the numbers are the table's, not a default: qty takes 7 values, cat 2, id one per live row
+    assertThat(shown).containsEntry("qty", 7.0).containsEntry("cat", 2.0);
   }
 
   private static void same(IcebergTable t, List<String> trino, List<String> ours, String after) {

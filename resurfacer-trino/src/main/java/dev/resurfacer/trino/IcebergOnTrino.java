@@ -2,22 +2,60 @@ package dev.resurfacer.trino;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Step;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The operations Trino's Iceberg connector runs for us: compact (optimize), rewrite-manifests
  * (optimize_manifests), expire (expire_snapshots) and remove-orphans (remove_orphan_files). The
  * rest (dangling deletes, position-delete rewrites, condense, retention properties) has no Trino
  * procedure and is refused by the runner with the capability's note.
+ *
+ * <p>Each table goes through the Trino catalog that exposes our catalog: {@code catalogs.<ours>}
+ * when configured, else the engine's {@code catalog}.
  */
 public final class IcebergOnTrino {
   private IcebergOnTrino() {}
 
   /** @param fences what orphan removal respects beyond the table; null for the table's own catalog */
   public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, OrphanFences fences) {
-    TrinoStatements statements = new TrinoStatements(trino);
-    return List.of(new TrinoCompact(statements), new TrinoRewriteManifests(statements), new TrinoExpire(statements),
-        new TrinoRemoveOrphans(statements, fences));
+    return executors(trino, Map.of(), fences);
+  }
+
+  /**
+   * @param catalogs our catalog name to the Trino catalog that exposes it, where they differ from
+   *     {@code trino.catalog()}
+   */
+  public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, Map<String, String> catalogs,
+      OrphanFences fences) {
+    return List.of(
+        new Routed<>(trino, catalogs, TrinoCompact::new),
+        new Routed<>(trino, catalogs, TrinoRewriteManifests::new),
+        new Routed<>(trino, catalogs, TrinoExpire::new),
+        new Routed<>(trino, catalogs, s -> new TrinoRemoveOrphans(s, fences)));
+  }
+
+  /** One operation's executor, made for the Trino catalog of the table at hand. */
+  private record Routed<O extends Operation>(TrinoConnection trino, Map<String, String> catalogs,
+      Function<TrinoStatements, OperationExecutor<O, IcebergTable>> make) implements OperationExecutor<O, IcebergTable> {
+    Routed {
+      catalogs = Map.copyOf(catalogs);
+    }
+
+    @Override
+    public Class<O> operationType() {
+      return make.apply(new TrinoStatements(trino)).operationType();
+    }
+
+    @Override
+    public Step execute(O op, IcebergTable t, Mode mode) throws Exception {
+      TrinoConnection forTable = trino.withCatalog(catalogs.getOrDefault(t.catalog().name(), trino.catalog()));
+      return make.apply(new TrinoStatements(forTable)).execute(op, t, mode);
+    }
   }
 }

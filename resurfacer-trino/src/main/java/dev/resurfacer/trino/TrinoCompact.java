@@ -66,6 +66,7 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     if (candidates.files() == 0) {
       return Step.nothingToDo("no data file below " + ByteSizes.format(threshold) + " (" + rule + ")", metrics);
     }
+    TrinoVerification.requireReadable(trino, t);
     if (mode == Mode.PREVIEW) {
       return Step.previewed(rule + ": " + candidates.files() + " candidate file(s) (" + ByteSizes.format(candidates.bytes())
           + ")" + (where == null ? "" : " where " + where) + "; Trino groups them per partition itself", metrics);

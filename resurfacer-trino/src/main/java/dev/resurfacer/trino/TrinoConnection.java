@@ -33,6 +33,11 @@ public record TrinoConnection(String url, String catalog, String user, String pa
     user = user == null || user.isBlank() ? "resurfacer" : user;
   }
 
+  /** The same server and user, exposing tables through another Trino catalog. */
+  public TrinoConnection withCatalog(String other) {
+    return other.equals(catalog) ? this : new TrinoConnection(url, other, user, password, accessToken);
+  }
+
   /**
    * A connection with the catalog as its default. Connection failures become one clear line: the
    * driver connects lazily, so this runs a trivial query to surface an unreachable server here.

@@ -28,7 +28,9 @@ import org.apache.iceberg.util.PropertyUtil;
  * and has no retain-last argument, so a different {@code --retain-last} is refused. Our preview is
  * the same Iceberg core computation and runs first in both modes, so our fences (aged tags and
  * branches are never dropped without {@code --expire-refs}) hold before Trino is asked; after Trino
- * commits, the snapshots it expired must be among those we previewed.
+ * commits, the snapshots it expired must be among those we previewed. Trino's cutoff comes from its
+ * own clock, so the threshold passed is widened by the time since our preview and by how far Trino's
+ * clock may be ahead ({@link TrinoClock}).
  */
 final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTable> {
   private final TrinoStatements trino;
@@ -71,12 +73,14 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
       throw new SafetyRefusal("expire on trino: the table names a file under two spellings (" + String.join("; ", conflicts)
           + "); Trino's expiry compares location strings and could delete a kept file; run it with --engine local");
     }
+    TrinoClock clock = TrinoClock.measure(trino, "expire_snapshots");
     if (mode == Mode.PREVIEW) {
       return Step.previewed("Trino's expire_snapshots would expire " + what, metrics);
     }
     Set<Long> before = snapshotIds(table);
+    // Trino's cutoff is its own clock minus the threshold: never later than the one we previewed
     trino.execute("expire_snapshots", "ALTER TABLE " + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-        + " EXECUTE expire_snapshots(retention_threshold => " + TrinoTableName.literal(olderThan.toMillis() + "ms") + ")");
+        + " EXECUTE expire_snapshots(retention_threshold => " + TrinoTableName.literal(clock.threshold(preview.cutoffMillis()) + "ms") + ")");
     table.refresh();
     Set<Long> expired = new HashSet<>(before);
     expired.removeAll(snapshotIds(table));

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 enum TrinoFloors {
   EXPIRE_SNAPSHOTS("expire_snapshots", "expire_snapshots_min_retention", "iceberg.expire-snapshots.min-retention"),
-  REMOVE_ORPHAN_FILES("remove_orphan_files", "remove_orphan_files_min_retention", "iceberg.remove-orphan-files.min-retention");
+  REMOVE_ORPHAN_FILES("remove_orphan_files", "remove_orphan_files_min_retention", "iceberg.remove-orphan-files.min-retention"),
+  DELTA_VACUUM("vacuum", "vacuum_min_retention", "delta.vacuum.min-retention");
 
   private static final Pattern AIRLIFT_DURATION = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)\\s*$");
 

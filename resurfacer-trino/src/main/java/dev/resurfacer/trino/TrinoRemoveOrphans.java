@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  * protected files, missing references — plans to delete every file Trino could delete
  * ({@link TrinoOrphanRule}); otherwise it is refused with the files that differ, in preview as in
  * commit. Trino's cutoff is never later than ours: the threshold passed is the age guard plus the
- * time since our cutoff was fixed, so a file that became old enough while we compared stays.
+ * time since our cutoff was fixed plus how far Trino's clock may be ahead ({@link TrinoClock}), so a
+ * file that became old enough while we compared stays.
  */
 final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
   private static final int SHOWN = 5;
@@ -76,11 +77,12 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
           + ours.orphanFiles() + " by our own rule)", metrics);
     }
     String what = trinos.size() + " file(s)";
+    TrinoClock clock = TrinoClock.measure(trino, "remove_orphan_files");
     if (mode == Mode.PREVIEW) {
       return Step.previewed("Trino's remove_orphan_files would delete " + what + ", each one our fences also find orphaned ("
           + ours.orphanFiles() + " orphan file(s), " + ByteSizes.format(ours.orphanBytes()) + ", by our own rule)", metrics);
     }
-    long threshold = op.olderThan().toMillis() + Math.max(0, System.currentTimeMillis() - (ours.cutoffMillis() + op.olderThan().toMillis()));
+    long threshold = clock.threshold(ours.cutoffMillis());
     Set<String> before = listed(t);
     trino.execute("remove_orphan_files", "ALTER TABLE " + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
         + " EXECUTE remove_orphan_files(retention_threshold => " + TrinoTableName.literal(threshold + "ms") + ")");

@@ -38,6 +38,7 @@ final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests,
     if (plan.dataManifestsBefore() <= 1) {
       return Step.nothingToDo(plan.dataManifestsBefore() == 0 ? "no data manifests" : "one data manifest: nothing to merge", metrics);
     }
+    TrinoVerification.requireReadable(trino, t);
     if (mode == Mode.PREVIEW) {
       return Step.previewed("Trino's optimize_manifests would rewrite " + plan.dataManifestsBefore() + " data manifest(s)", metrics);
     }

@@ -42,7 +42,22 @@ final class TrinoVerification {
     return "row count and checksum of every column equal to each rewrite's parent: " + String.join(", ", checked);
   }
 
-  private static String fingerprint(TrinoStatements trino, String table, String columns, long snapshot) {
+  /**
+   * Fails before anything is changed when Trino's user may not read the table: the check after
+   * Trino's commit reads every row, and a rewrite we cannot verify must not be started. Trino
+   * checks the privilege while analysing the query, so no row is read here.
+   */
+  static void requireReadable(TrinoStatements trino, IcebergTable t) {
+    requireReadable(trino, t.name(), TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql(),
+        t.table().schema().columns().stream().map(c -> TrinoTableName.quote(c.name())).collect(Collectors.joining(", ")));
+  }
+
+  static void requireReadable(TrinoStatements trino, String name, String table, String columns) {
+    trino.value("read " + name + " (needed to verify the rewrite)", "SELECT " + columns + " FROM " + table + " WHERE false");
+  }
+
+  /** Row count and Trino's checksum of every column at one version ({@code columns} quoted, comma-separated). */
+  static String fingerprint(TrinoStatements trino, String table, String columns, long snapshot) {
     return trino.value("verify", "SELECT CAST(count(*) AS varchar) || '/' || COALESCE(to_hex(checksum(ROW(" + columns + "))), '-')"
         + " FROM " + table + " FOR VERSION AS OF " + snapshot);
   }

@@ -34,6 +34,11 @@ public record PostgresServer(String url, String user, String password) {
     return server;
   }
 
+  /** Whether the server answers (for fixtures that add a Postgres catalog only when there is one). */
+  public boolean reachable() {
+    return problem() == null;
+  }
+
   String problem() {
     Properties p = new Properties();
     p.setProperty("user", user);

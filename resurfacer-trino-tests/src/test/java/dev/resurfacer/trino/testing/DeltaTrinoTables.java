@@ -1,0 +1,149 @@
+package dev.resurfacer.trino.testing;
+
+import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Delta tables written by Trino's Delta Lake connector on s3proxy (many small files, nulls,
+ * decimals, dates, a partition column), opened by our Delta engine, and their rows read both ways:
+ * by Trino and by Delta Kernel, in one text form ({@code id|qty|price|note|day|flag|cat}).
+ */
+public final class DeltaTrinoTables {
+  public static final String SCHEMA = "dops";
+  static final String COLUMNS = "id, qty, price, note, day, flag, cat";
+
+  private final TrinoLake lake;
+
+  public DeltaTrinoTables(TrinoLake lake) {
+    this.lake = lake;
+  }
+
+  /** Where Trino writes the table. */
+  public String location(String name) {
+    return lake.s3().warehouse("delta/" + SCHEMA + "/" + name);
+  }
+
+  /** Where s3proxy's filesystem backend keeps it: what our Delta engine opens. */
+  public Path localPath(String name) {
+    return lake.s3().localFile(location(name));
+  }
+
+  /** {@code delta.dops.NAME} in {@code batches} inserts of 40 rows, then a delete of every fifth row. */
+  public DeltaTable create(String name, int batches, String with) {
+    lake.sql("CREATE SCHEMA IF NOT EXISTS delta." + SCHEMA + " WITH (location = '" + lake.s3().warehouse("delta/" + SCHEMA) + "')");
+    lake.sql("CREATE TABLE delta." + SCHEMA + "." + name + " (id BIGINT, qty INTEGER, price DECIMAL(10,2), note VARCHAR, day DATE,"
+        + " flag BOOLEAN, cat VARCHAR) WITH (location = '" + location(name) + "', partitioned_by = ARRAY['cat']"
+        + (with == null ? "" : ", " + with) + ")");
+    for (int b = 0; b < batches; b++) {
+      lake.sql("INSERT INTO delta." + SCHEMA + "." + name + " SELECT x, CAST(x % 7 AS INTEGER), CAST(x AS DECIMAL(10,2)) / 4,"
+          + " IF(x % 11 = 0, NULL, 'n-' || CAST(x AS VARCHAR)), date_add('day', x, DATE '2026-01-01'), x % 2 = 0,"
+          + " IF(x % 3 = 0, 'a', 'b') FROM UNNEST(sequence(" + (b * 40) + ", " + (b * 40 + 39) + ")) AS s(x)");
+    }
+    lake.sql("DELETE FROM delta." + SCHEMA + "." + name + " WHERE id % 5 = 0");
+    return open(name);
+  }
+
+  public DeltaTable open(String name) {
+    return DeltaTables.open(SCHEMA + "." + name, localPath(name).toString(), localPath(name).getParent());
+  }
+
+  /** The rows as Trino reads them now, sorted. */
+  public List<String> trinoRows(String name) {
+    List<String> out = new ArrayList<>();
+    for (var row : lake.table("SELECT format('%s|%s|%s|%s|%s|%s|%s', " + COLUMNS + ") AS r FROM delta." + SCHEMA + "." + name)) {
+      out.add((String) row.get("r"));
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** The rows of the latest version as Delta Kernel reads them (deletion vectors applied), sorted. */
+  public static List<String> kernelRows(DeltaTable t) {
+    List<String> out = new ArrayList<>();
+    Snapshot s = t.latest();
+    Scan scan = s.getScanBuilder().build();
+    Row scanState = scan.getScanState(t.engine());
+    StructType physical = KernelInternals.physicalReadSchema(scanState);
+    try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(t.engine())) {
+      while (files.hasNext()) {
+        try (CloseableIterator<Row> rows = files.next().getRows()) {
+          while (rows.hasNext()) {
+            Row scanFile = rows.next();
+            Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+            String path = add.getString(add.getSchema().indexOf("path"));
+            long size = add.getLong(add.getSchema().indexOf("size"));
+            FileStatus status = FileStatus.of(URI.create(t.uri()).resolve(path).toString(), size, 0);
+            CloseableIterator<ColumnarBatch> data = t.engine().getParquetHandler()
+                .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty()).map(FileReadResult::getData);
+            try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(t.engine(), scanState, scanFile, data)) {
+              while (logical.hasNext()) {
+                try (CloseableIterator<Row> r = logical.next().getRows()) {
+                  while (r.hasNext()) {
+                    out.add(text(r.next()));
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static String text(Row row) {
+    StringBuilder b = new StringBuilder();
+    for (String column : COLUMNS.split(", ")) {
+      int i = row.getSchema().indexOf(column);
+      if (b.length() > 0) {
+        b.append('|');
+      }
+      if (row.isNullAt(i)) {
+        b.append("null");
+        continue;
+      }
+      var type = row.getSchema().at(i).getDataType();
+      if (type instanceof LongType) {
+        b.append(row.getLong(i));
+      } else if (type instanceof IntegerType) {
+        b.append(row.getInt(i));
+      } else if (type instanceof DecimalType) {
+        b.append(row.getDecimal(i).toPlainString());
+      } else if (type instanceof DateType) {
+        b.append(LocalDate.ofEpochDay(row.getInt(i)));
+      } else if (type instanceof BooleanType) {
+        b.append(row.getBoolean(i));
+      } else {
+        b.append(row.getString(i));
+      }
+    }
+    return b.toString();
+  }
+}
