@@ -26,7 +26,7 @@ final class EngineRoute {
   static int run(CommandSpec spec, CliContext ctx, CatalogOptions catalogOptions, OutputOptions output, String engineName,
       String tableName, Operation operation, boolean yes) {
     OperationExecutor<?, IcebergTable> executor;
-    ExecutionEngineProvider provider = ExecutionEngines.provider(engineName);
+    ExecutionEngineProvider provider = ctx.engine(engineName);
     // what the engine declares refused is refused before connecting to it
     if (ExecutionEngines.declaresRefused(provider.capabilities(), "iceberg", operation.name())) {
       throw new UsageException(ExecutionEngines.refusal(engineName, provider.capabilities(), "iceberg", operation.name()));
