@@ -20,7 +20,7 @@ final class EngineOptions {
       ResurfacerConfig config = config(ctx, catalogOptions);
       name = table == null ? ExecutionEngines.LOCAL : config.policies().effective(table).policy().engine();
     }
-    ExecutionEngines.provider(name);
+    ctx.engine(name);
     return name;
   }
 

@@ -47,7 +47,7 @@ final class EngineRoute {
   }
 
   private static ExecutionEngine open(CliContext ctx, CatalogOptions catalogOptions, String engineName, String format, Operation operation) {
-    ExecutionEngineProvider provider = ExecutionEngines.provider(engineName);
+    ExecutionEngineProvider provider = ctx.engine(engineName);
     // what the engine declares refused is refused before connecting to it
     if (ExecutionEngines.declaresRefused(provider.capabilities(), format, operation.name())) {
       throw new UsageException(ExecutionEngines.refusal(engineName, provider.capabilities(), format, operation.name()));

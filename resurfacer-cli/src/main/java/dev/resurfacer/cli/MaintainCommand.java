@@ -7,7 +7,6 @@ import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
-import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
@@ -74,7 +73,7 @@ final class MaintainCommand implements Callable<Integer> {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
     if (engineOptions.engine != null) {
-      ExecutionEngines.provider(engineOptions.engine);
+      ctx.engine(engineOptions.engine);
     }
     if (quiet) {
       // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are made once the run starts, after this.
@@ -115,7 +114,7 @@ final class MaintainCommand implements Callable<Integer> {
             }
             String name = m.engine();
             if (!engines.containsKey(name)) {
-              engines.put(name, ExecutionEngines.provider(name).open(config.engine(name)));
+              engines.put(name, ctx.engine(name).open(config.engine(name)));
             }
             entries.add(m);
           }

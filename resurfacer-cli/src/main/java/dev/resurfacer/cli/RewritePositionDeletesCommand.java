@@ -27,6 +27,7 @@ final class RewritePositionDeletesCommand implements Callable<Integer> {
   @Mixin CatalogOptions catalogOptions;
   @Mixin OutputOptions outputOptions;
   @Mixin ActOptions act;
+  @Mixin EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
@@ -40,6 +41,11 @@ final class RewritePositionDeletesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName,
+          new dev.resurfacer.maintain.RewritePositionDeletes(options), act.yes);
+    }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       PrintWriter out = spec.commandLine().getOut();
       if (PositionDeleteRewrite.carriesDeletionVectors(open.table())) {

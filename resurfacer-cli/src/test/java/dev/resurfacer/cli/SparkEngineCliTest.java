@@ -8,6 +8,7 @@ import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.spark.ConnectSql;
 import dev.resurfacer.spark.testing.SparkCluster;
+import dev.resurfacer.spark.testing.SparkTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -84,19 +85,7 @@ class SparkEngineCliTest {
   }
 
   static void writeMessyTable(String name) {
-    String t = "lake.db." + name;
-    sql.rows("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE,"
-        + " tags MAP<STRING, STRING>) USING iceberg"
-        + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read',"
-        + " 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
-    for (int batch = 0; batch < 4; batch++) {
-      sql.rows("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END, CAST(id * 1.25 AS DECIMAL(12,2)),"
-          + " CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END, date_add(DATE '2026-01-01', CAST(id % 30 AS INT)),"
-          + " map('k', concat('v', id), 'z', CASE WHEN id % 3 = 0 THEN NULL ELSE 'x' END)"
-          + " FROM range(" + batch * 50 + ", " + (batch * 50 + 50) + ")");
-    }
-    sql.rows("DELETE FROM " + t + " WHERE id % 7 = 0");
-    sql.rows("UPDATE " + t + " SET score = -0.0 WHERE id % 5 = 0");
+    SparkTables.writeMessy(sql, "lake.db." + name);
   }
 
   /** A small table in one Spark statement pair: enough where only the fences or the refusal are under test. */
@@ -180,6 +169,76 @@ class SparkEngineCliTest {
 
     assertThat(Content.of(table("events"))).isEqualTo(before);
     assertThat(sparkContent("events")).isEqualTo(before);
+  }
+
+  /** Every live data file's location and the partition it is in. */
+  static java.util.Map<String, String> dataFiles(String name) {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    Table t = table(name);
+    try (var tasks = t.newScan().planFiles()) {
+      tasks.forEach(task -> out.put(task.file().location(), t.spec().partitionToPath(task.file().partition())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  @Test
+  void whereAndPartitionSelectOnSparkWhatThePreviewPlanned() throws Exception {
+    writeMessyTable("filtered");
+    List<String> before = Content.of(table("filtered"));
+    java.util.Map<String, String> filesBefore = dataFiles("filtered");
+
+    JsonNode plan = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a");
+    assertThat(plan.get("message").asText()).as(plan.toString()).contains("where `cat` = 'a'");
+    JsonNode done = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a", "--yes");
+    assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
+    assertThat(done.at("/metrics/rewritten_files").asLong()).isPositive().isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(done.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    java.util.Map<String, String> filesAfter = dataFiles("filtered");
+    // partition b is untouched: the same files, none added
+    assertThat(filesAfter.entrySet().stream().filter(e -> e.getValue().equals("cat=b")).map(java.util.Map.Entry::getKey).toList())
+        .isEqualTo(filesBefore.entrySet().stream().filter(e -> e.getValue().equals("cat=b")).map(java.util.Map.Entry::getKey).toList());
+    assertThat(Content.of(table("filtered"))).isEqualTo(before);
+
+    // ids 0..99 went into the first two inserts: their files cannot match and stay
+    JsonNode wherePlan = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=b", "--where", "id >= 100");
+    JsonNode whereDone = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=b", "--where", "id >= 100", "--yes");
+    assertThat(whereDone.get("outcome").asText()).as(whereDone.toString()).isEqualTo("done");
+    assertThat(whereDone.at("/metrics/rewritten_files").asLong()).isPositive()
+        .isEqualTo(wherePlan.at("/metrics/files_to_rewrite").asLong())
+        .isLessThan(filesAfter.values().stream().filter("cat=b"::equals).count());
+    assertThat(whereDone.at("/metrics/rewritten_bytes").asLong()).isEqualTo(wherePlan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(Content.of(table("filtered"))).isEqualTo(before);
+    assertThat(sparkContent("filtered")).isEqualTo(before);
+
+    CliRun transform = cli("compact", "db.filtered", "--partition", "nope=1", "--yes");
+    assertThat(transform.exitCode()).isEqualTo(2);
+    assertThat(transform.err().strip()).isEqualTo("error: --partition: lake.db.filtered has no partition field nope");
+  }
+
+  @Test
+  void positionDeletesAreRewrittenOnSparkAsPreviewedAndTheRowsStay() throws Exception {
+    writeMessyTable("deletes");
+    List<String> before = Content.of(table("deletes"));
+    JsonNode plan = json("rewrite-position-deletes", "db.deletes", "--option", "min-input-files=2");
+    assertThat(plan.get("outcome").asText()).as(plan.toString()).isEqualTo("previewed");
+    assertThat(plan.at("/metrics/files_to_rewrite").asLong()).isPositive();
+
+    JsonNode done = json("rewrite-position-deletes", "db.deletes", "--option", "min-input-files=2", "--yes");
+
+    assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
+    assertThat(done.at("/metrics/rewritten_files").asLong()).isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(done.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(done.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ");
+    // Spark writes file-scoped position deletes (one file per data file), and the rewrite keeps that
+    // granularity: the replace swaps exactly the files it reports, the count may stay the same
+    org.apache.iceberg.Snapshot rewrite = table("deletes").currentSnapshot();
+    assertThat(rewrite.operation()).isEqualTo("replace");
+    assertThat(Long.parseLong(rewrite.summary().get("removed-position-delete-files"))).isEqualTo(done.at("/metrics/rewritten_files").asLong());
+    assertThat(Long.parseLong(rewrite.summary().get("added-position-delete-files"))).isEqualTo(done.at("/metrics/added_files").asLong());
+    assertThat(Content.of(table("deletes"))).isEqualTo(before);
+    assertThat(sparkContent("deletes")).isEqualTo(before);
   }
 
   @Test

@@ -46,10 +46,12 @@ public final class Capabilities {
         new Capability("engines", Status.WORKS,
             "execution-engine SPI: --engine and engine: per table; each engine declares what it runs per format (resurfacer engines)"),
         new Capability("--engine spark (Iceberg)", Status.WORKS,
-            "Iceberg's Spark procedures over Spark Connect: compact, rewrite-manifests, expire, remove-orphans (dry run + our fences);"
-                + " local previews; row count + checksum compared after Spark's commit"),
-        new Capability("Spark job jar, Delta on Spark", Status.NOT_YET,
-            "spark-submit entry point not built (needs its own classloader beside Iceberg's runtime); delta-spark not wired"),
+            "Iceberg's Spark procedures over Spark Connect: compact (--where, identity --partition), rewrite-manifests, expire,"
+                + " remove-orphans (dry run + our fences), rewrite-position-deletes (v2); local previews; row count + checksum compared after Spark's commit"),
+        new Capability("Spark job jar", Status.WORKS,
+            "spark-submit --class dev.resurfacer.spark.job.JobMain resurfacer-spark.jar maintain ...: our CLI in the driver in its own"
+                + " class loader beside the cluster's Iceberg runtime, the spark engine on the job's session; Spark job progress logged"),
+        new Capability("Delta on Spark", Status.NOT_YET, "delta-spark not wired: refused with the reason"),
         new Capability("engine: trino", Status.WORKS,
             "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta declared refused"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),

@@ -103,7 +103,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
    * each table gets those its format has (Iceberg: expire, remove-orphans, ...; Delta: vacuum, checkpoint, ...).
    */
   public Maintain retainOnly(java.util.function.Predicate<Operation> applies) {
-    return new Maintain(target, namespace, operations.stream().filter(applies).toList());
+    return new Maintain(target, namespace, operations.stream().filter(applies).toList(), engine);
   }
 
   /** Bin-pack with Spark's defaults. */

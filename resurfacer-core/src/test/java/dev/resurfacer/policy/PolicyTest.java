@@ -80,6 +80,21 @@ class PolicyTest {
   }
 
   @Test
+  void thePolicysEngineSurvivesKeepingOnlyTheTablesFormatOperations() {
+    Policies policies = parse("""
+        defaults:
+          engine: spark
+        tables:
+          "raw.*":
+            engine: trino
+        """);
+    var plain = dev.resurfacer.maintain.Maintain.fromPolicy("web.clicks", policies.effective("web.clicks").policy());
+    assertThat(plain.retainOnly(o -> true).engine()).isEqualTo("spark");
+    var raw = dev.resurfacer.maintain.Maintain.fromPolicy("raw.events", policies.effective("raw.events").policy());
+    assertThat(raw.retainOnly(o -> o instanceof dev.resurfacer.maintain.Compact).engine()).isEqualTo("trino");
+  }
+
+  @Test
   void everyOperationHasPolicyKeysAndTheNewOnesAreOffUnlessEnabled() {
     Policies policies = parse("""
         defaults:

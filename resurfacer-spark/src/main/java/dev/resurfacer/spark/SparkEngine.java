@@ -26,7 +26,7 @@ public final class SparkEngine implements ExecutionEngine {
 
   static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact",
-          "rewrite_data_files (binpack, sort, zorder; same option names); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
+          "rewrite_data_files (binpack, sort, zorder; same option names; --where and identity --partition as its where); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
       EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "rewrite_manifests; local preview; content checked before/after"),
       EngineCapability.works(NAME, "iceberg", "expire",
           "expire_snapshots with the previewed cutoff and snapshot ids; refused when a file is referenced under two spellings"),
@@ -34,8 +34,8 @@ public final class SparkEngine implements ExecutionEngine {
           "remove_orphan_files as a dry run; our fences check each candidate and delete through the table's FileIO"),
       EngineCapability.refused(NAME, "iceberg", "remove-dangling-deletes",
           "Iceberg's Spark procedures have none on its own (only inside rewrite_data_files); run it with --engine local"),
-      EngineCapability.refused(NAME, "iceberg", "rewrite-position-deletes",
-          "rewrite_position_delete_files is not wired yet; run it with --engine local"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-position-deletes",
+          "rewrite_position_delete_files (format v2; v3 deletion vectors are refused: --engine local converts to them); local preview; content checked on the cluster after Spark's commit, rolled back on a mismatch"),
       EngineCapability.refused(NAME, "iceberg", "condense", "Spark has no procedure for it; run it with --engine local"),
       EngineCapability.refused(NAME, "iceberg", "apply-retention", "metadata only; run it with --engine local"),
       EngineCapability.refused(NAME, "delta", "compact", "delta-spark not wired"),

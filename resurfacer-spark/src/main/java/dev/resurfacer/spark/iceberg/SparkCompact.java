@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.expressions.Expression;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,11 +43,10 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
 
   @Override
   public Step execute(Compact op, IcebergTable t, Mode mode) {
-    if (op.options().containsKey(Compact.WHERE) || op.options().containsKey(Compact.PARTITION)) {
-      // rewrite_data_files takes a where clause in Spark SQL; ours is parsed, not passed through, so it is not sent yet
-      throw new dev.resurfacer.UsageException("--where and --partition do not run on spark yet; compact them on the local or trino engine");
-    }
-    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(op));
+    Expression filter = SparkFilters.filter(t.table(), op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
+    Compact rewrite = withoutSelection(op);
+    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(rewrite).withFilter(filter));
+    String where = SparkFilters.sql(t.table(), filter);
     Map<String, Long> planned = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
         "bytes_to_rewrite", plan.bytesToRewrite());
     if (plan.groups().isEmpty()) {
@@ -55,13 +55,13 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
       return Step.nothingToDo(why, planned);
     }
     String what = String.format("%d file(s) (%s) in %d group(s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()),
-        plan.groups().size());
+        plan.groups().size()) + (where == null ? "" : " where " + where);
     if (mode == Mode.PREVIEW) {
       return Step.previewed("would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
     }
     SparkTable table = spark.table(t);
     Snapshot before = t.table().currentSnapshot();
-    String statement = call(table, op);
+    String statement = call(table, rewrite, where);
     PROGRESS.info("table={} operation=compact engine=spark {}", t.name(), statement);
     Map<String, Object> r = spark.callOne(statement);
     long rewritten = SparkIceberg.asLong(r.get("rewritten_data_files_count"));
@@ -120,7 +120,16 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
     return String.join(", ", checked) + ", each equal to its parent";
   }
 
-  static String call(SparkTable table, Compact op) {
+  /** The operation without {@code where}/{@code partition}: they travel as the procedure's {@code where}, not as options. */
+  static Compact withoutSelection(Compact op) {
+    Map<String, String> options = new LinkedHashMap<>(op.options());
+    options.remove(Compact.WHERE);
+    options.remove(Compact.PARTITION);
+    return new Compact(op.strategy(), op.orderBy(), options);
+  }
+
+  /** @param where Spark SQL from {@link SparkFilters#sql}, or null for the whole table */
+  static String call(SparkTable table, Compact op, String where) {
     List<String> args = new ArrayList<>();
     args.add("strategy => " + SparkTable.string("binpack".equals(op.strategy()) ? "binpack" : "sort"));
     if ("sort".equals(op.strategy()) && op.orderBy() != null) {
@@ -130,6 +139,9 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
     }
     if (!op.options().isEmpty()) {
       args.add("options => " + SparkTable.map(op.options()));
+    }
+    if (where != null) {
+      args.add("where => " + SparkTable.string(where));
     }
     return table.call("rewrite_data_files", args.toArray(String[]::new));
   }

@@ -28,7 +28,8 @@ public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, OrphanFen
 
   /** The operations Iceberg's Spark procedures run for us. */
   public List<OperationExecutor<?, IcebergTable>> executors() {
-    return List.of(new SparkCompact(this), new SparkRewriteManifests(this), new SparkExpire(this), new SparkRemoveOrphans(this));
+    return List.of(new SparkCompact(this), new SparkRewriteManifests(this), new SparkExpire(this), new SparkRemoveOrphans(this),
+        new SparkRewritePositionDeletes(this));
   }
 
   /**

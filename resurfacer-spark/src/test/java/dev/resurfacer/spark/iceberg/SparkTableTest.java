@@ -27,12 +27,12 @@ class SparkTableTest {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("min-input-files", "2");
     options.put("rewrite-all", "true");
-    assertThat(SparkCompact.call(t, new Compact("binpack", null, options)))
+    assertThat(SparkCompact.call(t, new Compact("binpack", null, options), null))
         .isEqualTo("CALL `lake`.system.rewrite_data_files(table => '`db`.`t`', strategy => 'binpack',"
             + " options => map('min-input-files', '2', 'rewrite-all', 'true'))");
-    assertThat(SparkCompact.call(t, Compact.sort("id DESC NULLS LAST")))
+    assertThat(SparkCompact.call(t, Compact.sort("id DESC NULLS LAST"), null))
         .isEqualTo("CALL `lake`.system.rewrite_data_files(table => '`db`.`t`', strategy => 'sort', sort_order => 'id DESC NULLS LAST')");
-    assertThat(SparkCompact.call(t, Compact.zOrder("a", "b")))
+    assertThat(SparkCompact.call(t, Compact.zOrder("a", "b"), null))
         .isEqualTo("CALL `lake`.system.rewrite_data_files(table => '`db`.`t`', strategy => 'sort', sort_order => 'zorder(a,b)')");
   }
 

@@ -32,10 +32,22 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
   private Path dir;
   private int masterPort;
   private int connectPort;
+  private int workerCores = 2;
+  private String workerMemory = "1g";
 
   /** Adds Spark conf for the Connect server (the driver), e.g. a catalog's {@code spark.sql.catalog.*} keys. */
   public SparkCluster conf(String key, String value) {
     conf.put(key, value);
+    return this;
+  }
+
+  /**
+   * What the worker offers (default 2 cores, 1g). The Connect server holds 2 cores and a 768m executor
+   * for its whole life, so a class that also submits jobs gives the worker room for a second application.
+   */
+  public SparkCluster worker(int cores, String memory) {
+    workerCores = cores;
+    workerMemory = memory;
     return this;
   }
 
@@ -66,22 +78,12 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
       start("master", classpath, "256m", List.of(), "org.apache.spark.deploy.master.Master",
           "--host", "127.0.0.1", "--port", String.valueOf(masterPort), "--webui-port", String.valueOf(ChildJvms.freePort()));
       start("worker", classpath, "256m", List.of(), "org.apache.spark.deploy.worker.Worker",
-          "--host", "127.0.0.1", "--cores", "2", "--memory", "1g", "--webui-port", String.valueOf(ChildJvms.freePort()),
+          "--host", "127.0.0.1", "--cores", String.valueOf(workerCores), "--memory", workerMemory, "--webui-port", String.valueOf(ChildJvms.freePort()),
           "--work-dir", dir.resolve("work").toString(), masterUrl());
-      Map<String, String> driver = new LinkedHashMap<>();
-      driver.put("spark.master", masterUrl());
+      Map<String, String> driver = driverConf("768m");
       driver.put("spark.app.name", "resurfacer-test-connect");
       driver.put("spark.connect.grpc.binding.address", "127.0.0.1");
       driver.put("spark.connect.grpc.binding.port", String.valueOf(connectPort));
-      driver.put("spark.driver.host", "127.0.0.1");
-      driver.put("spark.driver.bindAddress", "127.0.0.1");
-      driver.put("spark.ui.enabled", "false");
-      driver.put("spark.executor.memory", "768m");
-      driver.put("spark.cores.max", "2");
-      driver.put("spark.sql.shuffle.partitions", "2");
-      driver.put("spark.local.dir", dir.resolve("local").toString());
-      driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
-      driver.putAll(conf);
       List<String> props = new ArrayList<>();
       driver.forEach((k, v) -> props.add("-D" + k + "=" + v));
       start("connect", classpath, "1g", props, "org.apache.spark.sql.connect.service.SparkConnectServer");
@@ -93,25 +95,89 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     }
   }
 
-  private void start(String name, String classpath, String heap, List<String> props, String mainClass, String... args)
-      throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+  /** What every application on this cluster runs with: loopback, no UI, small executors, the Iceberg extensions and the added conf. */
+  private Map<String, String> driverConf(String executorMemory) {
+    Map<String, String> driver = new LinkedHashMap<>();
+    driver.put("spark.master", masterUrl());
+    driver.put("spark.driver.host", "127.0.0.1");
+    driver.put("spark.driver.bindAddress", "127.0.0.1");
+    driver.put("spark.ui.enabled", "false");
+    driver.put("spark.executor.memory", executorMemory);
+    driver.put("spark.cores.max", "2");
+    driver.put("spark.sql.shuffle.partitions", "2");
+    driver.put("spark.local.dir", dir.resolve("local").toString());
+    driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+    driver.putAll(conf);
+    return driver;
+  }
+
+  private List<String> java(String heap) {
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
         "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
         "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
         "-Dlog4j2.level=WARN"));
-    command.addAll(props);
-    command.addAll(List.of("-cp", classpath, mainClass));
-    command.addAll(List.of(args));
+  }
+
+  private ProcessBuilder spark(List<String> command) {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("SPARK_HOME", dir.resolve("spark-home").toString());
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     pb.environment().put("SPARK_LOG_DIR", dir.toString());
     pb.environment().put("SPARK_SCALA_VERSION", "2.13");
+    return pb;
+  }
+
+  private void start(String name, String classpath, String heap, List<String> props, String mainClass, String... args)
+      throws IOException {
+    List<String> command = java(heap);
+    command.addAll(props);
+    command.addAll(List.of("-cp", classpath, mainClass));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = spark(command);
     pb.redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
     processes.add(pb.start());
+  }
+
+  /** How a {@link #submit} ended: its exit code, stdout and stderr. */
+  public record Submitted(int exitCode, String out, String err) {}
+
+  /**
+   * Spark's own spark-submit ({@code org.apache.spark.deploy.SparkSubmit}, what {@code bin/spark-submit}
+   * runs) in client mode against this master: the driver is a child JVM on the cluster's classpath (the
+   * Iceberg Spark runtime included, as on a real cluster), started in {@code workDir}, with the same
+   * catalogs and extensions as the Connect server and a 512m executor.
+   */
+  public Submitted submit(Path workDir, Map<String, String> env, Path jar, String mainClass, String... args) {
+    try {
+      String classpath = ChildJvms.classpath("spark-cluster.classpath", "resurfacer-spark-cluster");
+      Path tmp = Files.createDirectories(workDir.resolve("tmp"));
+      List<String> command = java("1g");
+      command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", classpath, "org.apache.spark.deploy.SparkSubmit",
+          "--deploy-mode", "client", "--class", mainClass));
+      Map<String, String> driver = driverConf("512m");
+      driver.put("spark.app.name", "resurfacer-test-job");
+      driver.forEach((k, v) -> command.addAll(List.of("--conf", k + "=" + v)));
+      command.add(jar.toString());
+      command.addAll(List.of(args));
+      Path out = workDir.resolve("submit-stdout.txt");
+      Path err = workDir.resolve("submit-stderr.txt");
+      ProcessBuilder pb = spark(command).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        throw new IllegalStateException("spark-submit did not finish in 5 minutes:\n" + Files.readString(err));
+      }
+      return new Submitted(p.exitValue(), Files.readString(out), Files.readString(err));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private void awaitPort(int port, String name) {

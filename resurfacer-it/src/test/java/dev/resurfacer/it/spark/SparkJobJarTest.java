@@ -1,0 +1,256 @@
+package dev.resurfacer.it.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.resurfacer.iceberg.testing.Content;
+import dev.resurfacer.iceberg.testing.SqliteCatalogs;
+import dev.resurfacer.it.child.ChildCli;
+import dev.resurfacer.spark.ConnectSql;
+import dev.resurfacer.spark.testing.SparkCluster;
+import dev.resurfacer.spark.testing.SparkTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job jar ({@code resurfacer-spark-job/target/resurfacer-spark.jar}) through Spark's real
+ * spark-submit against a standalone cluster on loopback, side by side with the runnable jar over Spark
+ * Connect to the same cluster: the same policy over two tables Spark wrote identically gives the same
+ * report (outcomes, messages, metrics, refusals), previewed and committed, and the same rows read back.
+ * The job's driver has the Iceberg Spark runtime on its classpath, as a real cluster does, next to our
+ * own Iceberg inside the job jar.
+ */
+class SparkJobJarTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String MAIN = "dev.resurfacer.spark.job.JobMain";
+  static final Path DIR = tempDir();
+  // the Connect server keeps 2 cores for its whole life; the job gets the other 2
+  static final SparkCluster CLUSTER = new SparkCluster().worker(4, "2g")
+      .jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR));
+  static JdbcCatalog catalog;
+  static ConnectSql sql;
+  static Path yml;
+
+  static Path tempDir() {
+    try {
+      return Files.createTempDirectory("spark-job");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Path jobJar() {
+    Path jar = Path.of(System.getProperty("resurfacer-spark.jar", "../resurfacer-spark-job/target/resurfacer-spark.jar"));
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException("job jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
+    }
+    return jar.toAbsolutePath();
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    CLUSTER.start();
+    catalog = SqliteCatalogs.create("lake", DIR);
+    sql = ConnectSql.open(CLUSTER.remote(), Map.of());
+    sql.rows("CREATE NAMESPACE IF NOT EXISTS lake.db");
+    for (String via : List.of("c", "j")) {
+      SparkTables.writeMessy(sql, "lake.db.events_" + via);
+      sql.rows("CREATE TABLE lake.db.refused_" + via + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
+      sql.rows("INSERT INTO lake.db.refused_" + via + " VALUES (1, 'a'), (2, 'b'), (3, 'a')");
+    }
+    yml = DIR.resolve("resurfacer.yml");
+    Files.writeString(yml, """
+        catalogs:
+          lake:
+            type: jdbc
+            uri: %s
+            warehouse: %s
+        engines:
+          spark:
+            remote: %s
+        defaults:
+          engine: spark
+          compact: {min-input-files: 2}
+          remove-dangling-deletes: {enabled: false}
+          expire: {older-than: 0s, retain-last: 1}
+          remove-orphans: {older-than: 1d}
+        tables:
+          "db.refused_*":
+            remove-dangling-deletes: {enabled: true}
+        """.formatted(SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR), CLUSTER.remote()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (sql != null) {
+      sql.close();
+    }
+    CLUSTER.close();
+  }
+
+  static Table table(String name) {
+    return catalog.loadTable(TableIdentifier.of("db", name));
+  }
+
+  static Path orphanIn(String name) throws IOException {
+    Path orphan = Path.of(table(name).location().replaceFirst("^file:", ""), "data", "cat=a", "left-behind.parquet");
+    Files.write(orphan, new byte[] {1, 2, 3});
+    Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+    return orphan;
+  }
+
+  /** {@code maintain} through the runnable jar over Spark Connect, on the tables ending in {@code _c}. */
+  static JsonNode overConnect(Path dir, String... extra) throws IOException {
+    ChildCli.Result r = new ChildCli(dir, Map.of()).run(args("*_c", extra));
+    assertThat(r.exitCode()).as("%s%n%s", r.out(), r.err()).isEqualTo(3);
+    return report(r.out());
+  }
+
+  /** {@code maintain} through spark-submit and the job jar, on the tables ending in {@code _j}. */
+  static SparkCluster.Submitted asJob(Path dir, String... extra) {
+    SparkCluster.Submitted r = CLUSTER.submit(dir, Map.of(), jobJar(), MAIN, args("*_j", extra));
+    assertThat(r.exitCode()).as("%s%n%s", r.out(), r.err()).isEqualTo(3);
+    return r;
+  }
+
+  /** The JSON report: stdout from its opening brace (a driver may log to stdout before it). */
+  static JsonNode report(String out) throws IOException {
+    int start = out.startsWith("{") ? 0 : out.indexOf("\n{") + 1;
+    return JSON.readTree(out.substring(start));
+  }
+
+  static String[] args(String tables, String... extra) {
+    List<String> all = new java.util.ArrayList<>(List.of("maintain", "--config", yml.toString(), "--tables", "db." + tables,
+        "--output", "json"));
+    all.addAll(List.of(extra));
+    return all.toArray(String[]::new);
+  }
+
+  /**
+   * The report with what must differ taken out: durations and start times, the tables' suffixes,
+   * where the statements ran ({@code sc://...} or the job's master), snapshot ids, and byte sizes
+   * (metadata and delete files hold random snapshot ids and file names, so their sizes may differ by a
+   * few bytes between two tables with the same rows; compaction's data bytes are compared apart).
+   */
+  static JsonNode comparable(JsonNode report, String suffix) {
+    JsonNode copy = report.deepCopy();
+    normalize(copy, suffix);
+    return copy;
+  }
+
+  private static void normalize(JsonNode node, String suffix) {
+    if (node instanceof ObjectNode o) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
+        if (key.contains("duration") || key.contains("started") || key.contains("bytes")) {
+          it.remove();
+        } else if (e.getValue().isTextual()) {
+          e.setValue(new TextNode(e.getValue().asText().replace(suffix, "_T")
+              .replaceAll("sc://127\\.0\\.0\\.1:\\d+|job on spark://127\\.0\\.0\\.1:\\d+", "CLUSTER")
+              .replaceAll("(snapshot|at) -?\\d{6,}", "$1 ID")
+              .replaceAll("\\(\\d+(\\.\\d+)? (B|KB|MB|GB)\\)", "(SIZE)")));
+        } else {
+          normalize(e.getValue(), suffix);
+        }
+      }
+    } else if (node.isArray()) {
+      node.forEach(n -> normalize(n, suffix));
+    }
+  }
+
+  @Test
+  void theJobJarRunsThePolicyAsSparkConnectDoesWithTheSameReportAndTheSameRows() throws Exception {
+    List<String> rows = Content.of(table("events_c"));
+    assertThat(rows).hasSize(171).isEqualTo(Content.of(table("events_j")));
+    long refusedSnapshot = table("refused_j").currentSnapshot().snapshotId();
+    Path connectOrphan = orphanIn("events_c");
+    Path jobOrphan = orphanIn("events_j");
+
+    JsonNode connectPreview = overConnect(DIR.resolve("connect-preview"), "--quiet");
+    JsonNode jobPreview = report(asJob(DIR.resolve("job-preview"), "--quiet").out());
+    assertThat(comparable(jobPreview, "_j")).isEqualTo(comparable(connectPreview, "_c"));
+    assertThat(jobPreview.toString()).contains("\"previewed\"");
+    assertThat(jobOrphan).exists();
+    assertThat(table("events_j").currentSnapshot().operation()).isNotEqualTo("replace");
+
+    JsonNode connectRun = overConnect(DIR.resolve("connect-run"), "--quiet", "--yes");
+    SparkCluster.Submitted job = asJob(DIR.resolve("job-run"), "--yes");
+    JsonNode jobRun = report(job.out());
+    assertThat(comparable(jobRun, "_j")).isEqualTo(comparable(connectRun, "_c"));
+    // the cluster's progress reaches ours: each statement's Spark jobs, from the driver's status tracker
+    assertThat(job.err()).containsPattern("engine=spark job on spark://127\\.0\\.0\\.1:\\d+: job \\d+ succeeded \\(\\d+ stage\\(s\\), (\\d+)/\\1 task\\(s\\) done\\)");
+
+    JsonNode events = tableReport(jobRun, "db.events_j");
+    assertThat(events.get("outcome").asText()).as(events.toString()).isEqualTo("done");
+    JsonNode compact = operation(events, "compact");
+    JsonNode compactPlan = operation(tableReport(jobPreview, "db.events_j"), "compact");
+    assertThat(compact.at("/metrics/rewritten_files").asLong()).isPositive().isEqualTo(compactPlan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(compact.at("/metrics/rewritten_bytes").asLong()).isEqualTo(compactPlan.at("/metrics/bytes_to_rewrite").asLong())
+        .isEqualTo(operation(tableReport(connectRun, "db.events_c"), "compact").at("/metrics/rewritten_bytes").asLong());
+    assertThat(compact.get("message").asText()).contains("verified: 171 rows, checksum ");
+    assertThat(operation(events, "expire").at("/metrics/expired_snapshots").asLong()).isPositive();
+    assertThat(operation(events, "remove-orphans").at("/metrics/deleted_files").asLong()).isEqualTo(1);
+    assertThat(jobOrphan).doesNotExist();
+    assertThat(connectOrphan).doesNotExist();
+    assertThat(table("events_j").snapshots()).hasSize(1);
+    assertThat(Content.of(table("events_j"))).isEqualTo(rows);
+    assertThat(Content.of(table("events_c"))).isEqualTo(rows);
+    assertThat(sql.rows("SELECT count(*) AS n FROM lake.db.events_j").get(0).get("n")).isEqualTo(171L);
+
+    JsonNode refused = tableReport(jobRun, "db.refused_j");
+    assertThat(refused.get("outcome").asText()).isEqualTo("refused");
+    assertThat(operation(refused, "remove-dangling-deletes").get("message").asText())
+        .startsWith("engine spark does not run remove-dangling-deletes on iceberg tables");
+    assertThat(table("refused_j").currentSnapshot().snapshotId()).isEqualTo(refusedSnapshot);
+  }
+
+  static JsonNode tableReport(JsonNode report, String table) {
+    for (JsonNode t : report.get("tables")) {
+      if (t.get("table").asText().equals(table)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no " + table + " in " + report);
+  }
+
+  static JsonNode operation(JsonNode table, String name) {
+    for (JsonNode o : table.get("operations")) {
+      if (o.get("operation").asText().equals(name)) {
+        return o;
+      }
+    }
+    throw new AssertionError("no " + name + " in " + table);
+  }
+
+  @Test
+  void badInputInTheJobIsOneLineExitTwoAndNoApplicationStarts() throws Exception {
+    Path bad = DIR.resolve("bad.yml");
+    Files.writeString(bad, Files.readString(yml).replace("engines:\n  spark:\n", "engines:\n  spark:\n    bogus: 1\n"));
+    SparkCluster.Submitted r = CLUSTER.submit(DIR.resolve("job-bad"), Map.of(), jobJar(), MAIN,
+        "maintain", "--config", bad.toString(), "--tables", "db.refused_j", "--yes");
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+    List<String> errors = r.err().lines().filter(l -> l.startsWith("error: ")).toList();
+    assertThat(errors).hasSize(1);
+    assertThat(errors.get(0)).startsWith("error: unknown key 'engines.spark.bogus'");
+    // the session is started on first use: a run that stops at its configuration never registers an application
+    assertThat(r.err()).doesNotContain("Connected to Spark cluster").doesNotContain("SparkContext: Running Spark");
+  }
+}
