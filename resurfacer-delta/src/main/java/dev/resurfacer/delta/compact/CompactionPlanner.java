@@ -104,7 +104,7 @@ public final class CompactionPlanner {
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     var dataSchema = new io.delta.kernel.types.StructType(snapshot.getSchema().fields().stream()
         .filter(f -> !partitionColumns.contains(f.getName())).toList());
-    Optional<String> inexact = DuckDbBinRunner.unsupported(dataSchema, options.zOrderColumns());
+    Optional<String> inexact = DuckDbBinRunner.unsupported(dataSchema, options.zOrderColumns(), bins);
     String runner;
     String reason;
     switch (options.runner()) {

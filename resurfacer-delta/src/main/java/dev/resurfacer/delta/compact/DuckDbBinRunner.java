@@ -65,8 +65,16 @@ record DuckDbBinRunner() implements BinRunner {
     return "duckdb";
   }
 
-  /** Why DuckDB cannot rewrite this table's data exactly, or empty when it can. */
-  static Optional<String> unsupported(StructType dataSchema, List<String> zOrderColumns) {
+  /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
+  static Optional<String> unsupported(StructType dataSchema, List<String> zOrderColumns, List<CompactionPlan.Bin> bins) {
+    for (CompactionPlan.Bin bin : bins) {
+      for (LiveFile f : bin.files()) {
+        if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
+          // read_parquet takes its paths as glob patterns
+          return Optional.of("input " + f.file() + " has a glob character in its path");
+        }
+      }
+    }
     for (StructField f : dataSchema.fields()) {
       if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
         return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
@@ -300,12 +308,16 @@ record DuckDbBinRunner() implements BinRunner {
     return placed;
   }
 
-  /** DuckDB rolls to a new file only between row groups, so a row group is a quarter of the target at most. */
+  /**
+   * DuckDB rolls to a new file only between row groups, so a row group is a quarter of the target
+   * at most; and at most about 8 MB, so the read-back that verifies the bin (Kernel's reader holds a
+   * whole row group) stays small in the heap.
+   */
   static long rowGroupRows(CompactionPlan.Bin bin, long targetFileSize) {
     long rows = bin.files().stream().mapToLong(f -> f.numRecords().orElse(0)).sum();
     long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
     long bytesPerRow = Math.max(1, bytes / Math.max(1, rows));
-    return Math.max(1024, Math.min(122_880, targetFileSize / bytesPerRow / 4));
+    return Math.max(1024, Math.min(122_880, Math.min(targetFileSize / 4, 8L << 20) / bytesPerRow));
   }
 
   static String ident(String name) {

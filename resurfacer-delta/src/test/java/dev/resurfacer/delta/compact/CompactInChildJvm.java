@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 
 /**
  * Compacts a table in a JVM of its own, so a test can give it a heap smaller than the bin:
- * {@code CompactInChildJvm TABLE_DIR MEMORY_BYTES TARGET_BYTES [ZORDER_COLUMN...]}. Prints the
+ * {@code CompactInChildJvm TABLE_DIR MEMORY_BYTES TARGET_BYTES RUNNER [ZORDER_COLUMN...]}. Prints the
  * plan's runner and the result; exits 0 only when every bin committed.
  */
 public final class CompactInChildJvm {
@@ -20,7 +20,8 @@ public final class CompactInChildJvm {
     DeltaTable table = DeltaTables.open("big", args[0], Path.of("."));
     CompactionOptions options = new CompactionOptions(OptionalLong.of(Long.parseLong(args[2])), 0.3)
         .memory(Long.parseLong(args[1]))
-        .zOrder(List.of(Arrays.copyOfRange(args, 3, args.length)));
+        .runner(CompactionOptions.Runner.valueOf(args[3]))
+        .zOrder(List.of(Arrays.copyOfRange(args, 4, args.length)));
     CompactionResult r = DeltaCompactor.execute(table, options, Clock.systemUTC());
     System.out.println("runner=" + r.plan().runner() + " heap=" + Runtime.getRuntime().maxMemory() + " inputBytes="
         + r.plan().inputBytes() + " removed=" + r.removedFiles() + " added=" + r.addedFiles() + " rows=" + r.rows()
