@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /** {@code plan} and {@code compact} on a Delta table: bin-pack per partition, the two flags that apply to it. */
 final class DeltaCompactionCli {
   private static final Set<String> APPLICABLE = Set.of("--target-file-size", "--delete-ratio-threshold", "--strategy", "--columns",
-      "--where");
+      "--where", "--runner", "--memory");
 
   private DeltaCompactionCli() {}
 
@@ -29,7 +29,7 @@ final class DeltaCompactionCli {
     for (OptionSpec o : flagSpec.options()) {
       if (!APPLICABLE.contains(o.longestName()) && spec.commandLine().getParseResult().hasMatchedOption(o.longestName())) {
         throw new UsageException(o.longestName() + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
-            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where)");
+            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory)");
       }
     }
     String strategy = flags.strategy.toLowerCase(Locale.ROOT);
@@ -45,7 +45,17 @@ final class DeltaCompactionCli {
         flags.targetFileSize == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(flags.targetFileSize)),
         flags.deleteRatioThreshold == null ? CompactionOptions.DEFAULT_DELETED_ROW_RATIO : flags.deleteRatioThreshold)
         .zOrder(flags.columns.stream().map(String::trim).toList())
-        .where(DeltaWhere.parse(flags.where, snapshot.getSchema(), snapshot.getPartitionColumnNames()));
+        .where(DeltaWhere.parse(flags.where, snapshot.getSchema(), snapshot.getPartitionColumnNames()))
+        .runner(switch (flags.runner.toLowerCase(Locale.ROOT)) {
+          case "auto" -> CompactionOptions.Runner.AUTO;
+          case "duckdb" -> CompactionOptions.Runner.DUCKDB;
+          // Delta's generic runner is Kernel's own reader and writer
+          case "generic", "kernel" -> CompactionOptions.Runner.KERNEL;
+          default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + flags.runner + "')");
+        });
+    if (flags.memory != null) {
+      options = options.memory(ByteSizes.parse(flags.memory));
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (!act) {
       CompactionPlan plan = DeltaCompactor.plan(table, options);
@@ -62,9 +72,10 @@ final class DeltaCompactionCli {
   }
 
   record PlanJson(String table, String format, long version, String strategy, List<String> zOrderColumns, long targetFileSize,
-      List<BinJson> bins, List<String> skipped) {
+      String runner, String runnerReason, List<BinJson> bins, List<String> skipped) {
     static PlanJson of(CompactionPlan p) {
-      return new PlanJson(p.table(), "delta", p.version(), p.zOrdered() ? "zorder" : "binpack", p.zOrderColumns(), p.targetFileSize(), p.bins().stream().map(b -> new BinJson(b.partition(),
+      return new PlanJson(p.table(), "delta", p.version(), p.zOrdered() ? "zorder" : "binpack", p.zOrderColumns(), p.targetFileSize(),
+          p.runner(), p.runnerReason(), p.bins().stream().map(b -> new BinJson(b.partition(),
           b.files().stream().map(f -> f.file().toString()).toList(), b.files().stream().mapToLong(f -> f.size()).sum(),
           b.files().stream().filter(f -> f.deletionVector().isPresent()).count())).toList(), p.skipped());
     }
@@ -80,6 +91,7 @@ final class DeltaCompactionCli {
     b.append(String.format(Locale.ROOT, "compaction plan for %s at version %d: %s, target file size %s%n", p.table(), p.version(),
         p.zOrdered() ? "z-order by " + String.join(", ", p.zOrderColumns()) + " (every file of each partition)" : "bin-pack",
         ByteSizes.format(p.targetFileSize())));
+    b.append(String.format(Locale.ROOT, "runner %s: %s%n", p.runner(), p.runnerReason()));
     int i = 0;
     for (CompactionPlan.Bin bin : p.bins()) {
       long bytes = bin.files().stream().mapToLong(f -> f.size()).sum();

@@ -100,9 +100,21 @@ class DeltaCliTest {
     assertThat(new ObjectMapper().readTree(plan.out()).get("format").asText()).isEqualTo("delta");
     assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out()).contains("nothing to compact");
 
-    CliRun zorder = CliRun.run(dir, "compact", t.toString(), "--runner", "duckdb");
-    assertThat(zorder.exitCode()).isEqualTo(Main.USAGE);
-    assertThat(zorder.err()).contains("--runner does not apply to Delta tables");
+    CliRun sortBy = CliRun.run(dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id", "--sort-by", "id");
+    assertThat(sortBy.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(sortBy.err()).contains("--sort-by does not apply to Delta tables");
+
+    var duck = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--memory", "512MB", "--output", "json").out());
+    assertThat(duck.get("runner").asText()).isEqualTo("duckdb");
+    assertThat(duck.get("runnerReason").asText()).contains("memory limit 512");
+    var kernel = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--runner", "generic", "--output", "json").out());
+    assertThat(kernel.get("runner").asText()).isEqualTo("kernel");
+    CliRun tooLittle = CliRun.run(dir, "plan", t.toString(), "--memory", "10MB");
+    assertThat(tooLittle.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(tooLittle.err().lines()).hasSize(1).first().asString().contains("--memory must be at least");
+    CliRun badRunner = CliRun.run(dir, "plan", t.toString(), "--runner", "spark");
+    assertThat(badRunner.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(badRunner.err()).contains("--runner must be auto, duckdb or generic");
   }
 
   @Test

@@ -1,5 +1,9 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.UsageException;
+import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.units.MemoryBudget;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -10,16 +14,29 @@ import java.util.OptionalLong;
  * @param zOrderColumns empty to bin-pack; otherwise every file of each matched partition is rewritten
  *     ordered by the z-value of these columns (docs/ordering.md), as Delta's {@code OPTIMIZE ZORDER BY}
  * @param where which partitions to compact (on partition columns only)
+ * @param runner who reads and writes the rows: DuckDB (bounded by {@code memoryBytes}, spilling to
+ *     {@code scratchDir}) or Kernel's own reader and writer (in the heap); {@code AUTO} takes DuckDB
+ *     whenever it writes the table exactly
+ * @param memoryBytes DuckDB's memory_limit for one bin
+ * @param scratchDir where the DuckDB runner writes its output and spill before the files move into the table
  */
-public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where) {
+public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where,
+    Runner runner, long memoryBytes, Path scratchDir) {
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
+
+  public enum Runner { AUTO, DUCKDB, KERNEL }
 
   public CompactionOptions {
     zOrderColumns = List.copyOf(zOrderColumns);
+    if (memoryBytes < MemoryBudget.MINIMUM_BYTES) {
+      throw new UsageException("--memory must be at least " + ByteSizes.format(MemoryBudget.MINIMUM_BYTES) + " (got "
+          + ByteSizes.format(memoryBytes) + ")");
+    }
   }
 
   public CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio) {
-    this(targetFileSize, deletedRowRatio, List.of(), PartitionFilter.ALL);
+    this(targetFileSize, deletedRowRatio, List.of(), PartitionFilter.ALL, Runner.AUTO, MemoryBudget.defaultBytes(),
+        Path.of(System.getProperty("java.io.tmpdir")));
   }
 
   public static CompactionOptions defaults() {
@@ -27,11 +44,23 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
   }
 
   public CompactionOptions zOrder(List<String> columns) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, columns, where);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, columns, where, runner, memoryBytes, scratchDir);
   }
 
   public CompactionOptions where(PartitionFilter filter) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, filter);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, filter, runner, memoryBytes, scratchDir);
+  }
+
+  public CompactionOptions runner(Runner newRunner) {
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, newRunner, memoryBytes, scratchDir);
+  }
+
+  public CompactionOptions memory(long bytes) {
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, bytes, scratchDir);
+  }
+
+  public CompactionOptions scratchDir(Path dir) {
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, dir);
   }
 
   public boolean zOrdered() {

@@ -8,9 +8,12 @@ import java.util.Map;
  * Bins of one partition's files to rewrite together, planned against {@code version}.
  *
  * @param zOrderColumns empty for bin-pack; otherwise each bin is a whole partition, written in z-value order
+ * @param runner who rewrites the bins: {@code duckdb} (bounded by --memory) or {@code kernel} (in the heap)
+ * @param runnerReason why that runner: the memory limit, or why DuckDB could not be exact
  * @param skipped why files were left alone (one line per reason)
  */
-public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, List<Bin> bins,
+public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, String runner,
+    String runnerReason, List<Bin> bins,
     List<String> skipped) {
   public CompactionPlan {
     zOrderColumns = List.copyOf(zOrderColumns);

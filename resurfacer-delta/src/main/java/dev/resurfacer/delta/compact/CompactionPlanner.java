@@ -1,6 +1,7 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -99,7 +101,34 @@ public final class CompactionPlanner {
     if (singles > 0) {
       skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
     }
-    return new CompactionPlan(table.name(), snapshot.getVersion(), target, options.zOrderColumns(), bins, skipped);
+    List<String> partitionColumns = snapshot.getPartitionColumnNames();
+    var dataSchema = new io.delta.kernel.types.StructType(snapshot.getSchema().fields().stream()
+        .filter(f -> !partitionColumns.contains(f.getName())).toList());
+    Optional<String> inexact = DuckDbBinRunner.unsupported(dataSchema, options.zOrderColumns(), bins);
+    String runner;
+    String reason;
+    switch (options.runner()) {
+      case KERNEL -> {
+        runner = "kernel";
+        reason = "asked for (--runner generic): Kernel's reader and writer in the heap" + (options.zOrdered() ? "; a z-order bin above "
+            + "an eighth of the heap is refused" : "");
+      }
+      case DUCKDB -> {
+        if (inexact.isPresent()) {
+          throw new SafetyRefusal("--runner duckdb cannot rewrite " + table.name() + " exactly: " + inexact.get()
+              + " (--runner auto uses Kernel's runner for it)");
+        }
+        runner = "duckdb";
+        reason = "memory limit " + ByteSizes.format(options.memoryBytes()) + ", spilling to " + options.scratchDir();
+      }
+      default -> {
+        runner = inexact.isPresent() ? "kernel" : "duckdb";
+        reason = inexact.map(why -> "DuckDB cannot be exact here: " + why + "; Kernel's runner works in the heap"
+            + (options.zOrdered() ? " and refuses a z-order bin above an eighth of it" : ""))
+            .orElse("memory limit " + ByteSizes.format(options.memoryBytes()) + ", spilling to " + options.scratchDir());
+      }
+    }
+    return new CompactionPlan(table.name(), snapshot.getVersion(), target, options.zOrderColumns(), runner, reason, bins, skipped);
   }
 
   static boolean purge(LiveFile f, CompactionOptions options) {

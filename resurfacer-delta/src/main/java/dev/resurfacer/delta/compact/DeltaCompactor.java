@@ -42,8 +42,9 @@ import java.util.Set;
 /**
  * Rewrites each planned bin into new files and commits it as Delta's OPTIMIZE does: the inputs
  * removed and the outputs added with {@code dataChange=false}, {@code commitInfo.operation =
- * OPTIMIZE}. Rows are read through Kernel with deletion vectors applied and written by Kernel's
- * Parquet writer with full stats. Before a bin commits, its output is read back and must hold the
+ * OPTIMIZE}. The plan's runner rewrites each bin: DuckDB bounded by {@code --memory}
+ * ({@link DuckDbBinRunner}), or Kernel's own reader and writer ({@link KernelBinRunner}); either way
+ * the new files carry the stats Kernel's writer gives its files. Before a bin commits, its output is read back and must hold the
  * same rows (count and order-independent content fingerprint) as its live input, and no commit
  * since the read version may have touched an input; otherwise the bin's new files are deleted and
  * the table is left as it was.
@@ -84,7 +85,9 @@ public final class DeltaCompactor {
     List<String> dataColumns = schema.fieldNames().stream().filter(c -> !partitionColumns.contains(c)).toList();
     StructType dataSchema = new StructType(schema.fields().stream().filter(f -> dataColumns.contains(f.getName())).toList());
     StructType physicalSchema = KernelInternals.physicalSchema(read);
-    Engine writer = DeltaTables.writingEngine(plan.targetFileSize());
+    StructType physicalDataSchema = new StructType(physicalSchema.fields().stream()
+        .filter(f -> dataColumns.contains(f.getName())).toList());
+    BinRunner runner = plan.runner().equals("duckdb") ? new DuckDbBinRunner() : new KernelBinRunner();
 
     List<Long> versions = new ArrayList<>();
     List<String> failed = new ArrayList<>();
@@ -99,26 +102,13 @@ public final class DeltaCompactor {
       Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
           .getTransactionState(engine);
       Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
+      BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, dataColumns, dataSchema, physicalDataSchema,
+          plan.zOrderColumns(), plan.targetFileSize(), options);
 
       ContentFingerprint in = new ContentFingerprint();
       List<DataFileStatus> written = new ArrayList<>();
       try {
-        if (plan.zOrdered()) {
-          refuseBinBeyondHeap(bin);
-        }
-        CloseableIterator<FilteredColumnarBatch> logical = liveRows(engine, scanState, bin, scanFiles)
-            .map(b -> {
-              in.add(b.getData(), b.getSelectionVector(), dataColumns);
-              return b;
-            });
-        if (plan.zOrdered()) {
-          logical = ZOrder.sorted(logical, plan.zOrderColumns());
-        }
-        var context = Transaction.getWriteContext(engine, txnState, partition);
-        try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
-            Transaction.transformLogicalData(engine, txnState, logical, partition), context.getStatisticsColumns())) {
-          out.forEachRemaining(written::add);
-        }
+        written.addAll(runner.write(work, bin, in));
         ContentFingerprint outPrint = new ContentFingerprint();
         for (DataFileStatus f : written) {
           try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
@@ -178,19 +168,6 @@ public final class DeltaCompactor {
     return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
   }
 
-  /**
-   * The Kernel runner holds a z-order bin's decoded rows in the heap to sort them; Parquet expands
-   * several times when decoded, so a bin above an eighth of the heap fails before anything is read.
-   */
-  private static void refuseBinBeyondHeap(CompactionPlan.Bin bin) {
-    long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
-    long limit = Runtime.getRuntime().maxMemory() / 8;
-    if (bytes > limit) {
-      throw new IllegalStateException("z-order of " + bytes + " bytes of Parquet in one partition exceeds what the in-heap runner "
-          + "sorts (" + limit + " bytes, an eighth of the heap); narrow it with --where or give the JVM more heap");
-    }
-  }
-
   /** A JSON array of strings, as commitInfo's operation parameters carry them. */
   static String jsonArray(List<String> values) {
     StringBuilder b = new StringBuilder("[");
@@ -221,34 +198,11 @@ public final class DeltaCompactor {
     return out;
   }
 
-  /** The bin's rows as the table sees them: each file read, its deletion vector applied, partition values added. */
-  private static CloseableIterator<FilteredColumnarBatch> liveRows(Engine engine, Row scanState, CompactionPlan.Bin bin,
-      Map<String, Row> scanFiles) {
-    StructType physicalRead = KernelInternals.physicalReadSchema(scanState);
-    CloseableIterator<FilteredColumnarBatch> all = KernelIterators.of(List.<FilteredColumnarBatch>of());
-    for (LiveFile f : bin.files()) {
-      Row scanFile = scanFiles.get(f.logPath());
-      CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
-        try {
-          CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(TablePaths.kernelPath(file.file()), file.size(),
-                  file.modificationTime()))), physicalRead, Optional.empty())
-              .map(FileReadResult::getData);
-          return Scan.transformPhysicalData(engine, scanState, scanFile, physical);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      all = all.combine(one);
-    }
-    return all;
-  }
-
   private static String describe(CompactionPlan.Bin bin) {
     return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
   }
 
-  private static void deleteQuietly(List<DataFileStatus> files) {
+  static void deleteQuietly(List<DataFileStatus> files) {
     for (DataFileStatus f : files) {
       try {
         Files.deleteIfExists(TablePaths.fromKernelPath(f.getPath()));

@@ -14,11 +14,18 @@ import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter;
 import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
+import io.delta.kernel.defaults.internal.parquet.ParquetStatsReader;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.deletionvectors.Base85Codec;
+import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -110,5 +117,29 @@ public final class KernelInternals {
         return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(engine, renamed, metadata);
       }
     };
+  }
+
+  /**
+   * The row positions a file's deletion vector deletes, decoded by Kernel from wherever the
+   * vector lives (inline, a UUID-named file, an absolute path).
+   *
+   * @param deletionVector the {@code deletionVector} struct of the file's {@code add} action
+   */
+  public static long[] deletedPositions(Engine engine, String tableUri, Row deletionVector) {
+    return DeletionVectorUtils.loadNewDvAndBitmap(engine, tableUri, DeletionVectorDescriptor.fromRow(deletionVector))._2.toArray();
+  }
+
+  /**
+   * A Parquet file written outside Kernel as Kernel's own writer reports the files it writes:
+   * numRecords, and min, max and null count of {@code statsColumns} read from the file's footer
+   * by the same reader Kernel's writer uses.
+   *
+   * @param dataSchema the file's physical schema (the table's data columns)
+   */
+  public static DataFileStatus withKernelStats(org.apache.hadoop.conf.Configuration conf, String kernelPath, long size,
+      long modificationTime, StructType dataSchema, List<Column> statsColumns) throws IOException {
+    var stats = ParquetStatsReader.readDataFileStatistics(new HadoopFileIO(conf).newInputFile(kernelPath, size), dataSchema,
+        statsColumns);
+    return new DataFileStatus(kernelPath, size, modificationTime, Optional.of(stats));
   }
 }

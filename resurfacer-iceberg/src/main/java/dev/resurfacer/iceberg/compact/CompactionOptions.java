@@ -2,7 +2,6 @@ package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.maintain.Compact;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -92,13 +91,9 @@ public record CompactionOptions(
     });
   }
 
-  /** A quarter of physical memory, at least 256 MB and at most 8 GB. */
+  /** A quarter of physical memory, at least 256 MB and at most 8 GB ({@link dev.resurfacer.units.MemoryBudget}). */
   public static long defaultMemory() {
-    long physical = 4L << 30;
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-      physical = os.getTotalMemorySize();
-    }
-    return Math.max(256L << 20, Math.min(8L << 30, physical / 4));
+    return dev.resurfacer.units.MemoryBudget.defaultBytes();
   }
 
   public CompactionOptions withOption(String name, String value) {

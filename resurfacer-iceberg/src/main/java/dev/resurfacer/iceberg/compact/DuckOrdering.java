@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.zorder.ZKeysSql;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.NullOrder;
@@ -35,40 +36,21 @@ final class DuckOrdering {
             + (f.nullOrder() == NullOrder.NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST"));
       }
     } else if (ordering instanceof ResolvedOrdering.Z z) {
-      int n = z.columns().size();
-      // 64-bit chunks of the interleaved bits, compared in order, equal the byte-wise comparison.
-      // UBIGINT, not UHUGEINT: DuckDB's 128-bit integers are emulated, and 128-bit chunks made the
-      // z-value about 8x more expensive to compute than these (and z-order 5x slower than a sort)
-      for (int chunk = 0; chunk * 64 < 64 * n; chunk++) {
-        StringBuilder b = new StringBuilder("(");
-        for (int t = chunk * 64; t < Math.min(64 * n, (chunk + 1) * 64); t++) {
-          if (t > chunk * 64) {
-            b.append(" | ");
-          }
-          int source = 63 - t / n;
-          b.append("(((src.__k").append(t % n).append(" >> ").append(source).append(") & 1::UBIGINT) << ")
-              .append(63 - (t - chunk * 64)).append(')');
-        }
-        terms.add(b.append(')').toString());
-      }
+      terms.addAll(ZKeysSql.interleavedChunks("src.__k", z.columns().size()));
     }
     return terms;
   }
 
   static String key(Type type, String x) {
     return switch (type.typeId()) {
-      case BOOLEAN -> "CASE WHEN " + x + " THEN 9223372036854775808::UBIGINT ELSE 0::UBIGINT END";
-      case INTEGER, LONG -> flip(x);
-      case DATE -> flip("date_diff('day', DATE '1970-01-01', " + x + ")");
-      case TIMESTAMP -> flip("epoch_us(" + x + ")");
-      case DECIMAL -> flip(x + " * " + java.math.BigInteger.TEN.pow(((Types.DecimalType) type).scale()));
-      case STRING -> "('0x' || rpad(left(hex(encode(" + x + ")), 16), 16, '0'))::UBIGINT";
+      case BOOLEAN -> ZKeysSql.ofBoolean(x);
+      case INTEGER, LONG -> ZKeysSql.ofLong(x);
+      case DATE -> ZKeysSql.ofDate(x);
+      case TIMESTAMP -> ZKeysSql.ofTimestamp(x);
+      case DECIMAL -> ZKeysSql.ofDecimal(x, ((Types.DecimalType) type).scale());
+      case STRING -> ZKeysSql.ofString(x);
       default -> throw new IllegalArgumentException("no DuckDB z-order key for " + type);
     };
-  }
-
-  private static String flip(String x) {
-    return "(CAST(" + x + " AS HUGEINT) + 9223372036854775808)::UBIGINT";
   }
 
   /** Iceberg's monotone transforms in DuckDB (the session time zone is UTC). */

@@ -1,0 +1,338 @@
+package dev.resurfacer.delta.compact;
+
+import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.zorder.ZKeysSql;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Rewrites a bin inside an in-process DuckDB, as our Iceberg compaction does: the bin's Parquet
+ * files are read by column name, the rows each file's deletion vector deletes (decoded by Kernel)
+ * are an anti-join on the file row number, a z-order is an ORDER BY on the z-value of
+ * {@link ZKeysSql} with ties in input order (the same order as the in-heap {@link ZOrder}), and
+ * the output is Parquet with the table's physical column names and types as Kernel's writer
+ * writes them (timestamps as UTC-adjusted microseconds, snappy). DuckDB's memory_limit bounds the
+ * work and its temp_directory takes the spill, so a bin larger than the heap compacts. The new
+ * files get the stats Kernel's writer computes for its own files, from their footers.
+ */
+record DuckDbBinRunner() implements BinRunner {
+  /** Columns read_parquet adds; a data column of the same name would be shadowed. */
+  private static final Set<String> RESERVED = Set.of("filename", "file_row_number");
+
+  @Override
+  public String name() {
+    return "duckdb";
+  }
+
+  /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
+  static Optional<String> unsupported(StructType dataSchema, List<String> zOrderColumns, List<CompactionPlan.Bin> bins) {
+    for (CompactionPlan.Bin bin : bins) {
+      for (LiveFile f : bin.files()) {
+        if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
+          // read_parquet takes its paths as glob patterns
+          return Optional.of("input " + f.file() + " has a glob character in its path");
+        }
+      }
+    }
+    for (StructField f : dataSchema.fields()) {
+      if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
+        return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
+      }
+      if (type(f.getDataType()).isEmpty()) {
+        return Optional.of("column " + f.getName() + " has type " + f.getDataType() + ", which the DuckDB runner does not write "
+            + "as Kernel does");
+      }
+    }
+    for (String c : zOrderColumns) {
+      DataType t = dataSchema.get(c).getDataType();
+      if (t instanceof FloatType || t instanceof DoubleType) {
+        return Optional.of("z-order column " + c + " is floating-point, whose z-value key (the IEEE bits) DuckDB cannot compute");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The DuckDB type holding a Delta type exactly and written to Parquet as Kernel writes it, or empty. */
+  static Optional<String> type(DataType t) {
+    if (t instanceof BooleanType) {
+      return Optional.of("BOOLEAN");
+    } else if (t instanceof ByteType) {
+      return Optional.of("TINYINT");
+    } else if (t instanceof ShortType) {
+      return Optional.of("SMALLINT");
+    } else if (t instanceof IntegerType) {
+      return Optional.of("INTEGER");
+    } else if (t instanceof LongType) {
+      return Optional.of("BIGINT");
+    } else if (t instanceof FloatType) {
+      return Optional.of("FLOAT");
+    } else if (t instanceof DoubleType) {
+      return Optional.of("DOUBLE");
+    } else if (t instanceof DateType) {
+      return Optional.of("DATE");
+    } else if (t instanceof TimestampType) {
+      // Parquet INT64 TIMESTAMP(MICROS, isAdjustedToUTC=true), as Kernel writes Delta's timestamp
+      return Optional.of("TIMESTAMPTZ");
+    } else if (t instanceof TimestampNTZType) {
+      return Optional.of("TIMESTAMP");
+    } else if (t instanceof DecimalType d) {
+      return Optional.of("DECIMAL(" + d.getPrecision() + "," + d.getScale() + ")");
+    } else if (t instanceof StringType) {
+      return Optional.of("VARCHAR");
+    } else if (t instanceof BinaryType) {
+      return Optional.of("BLOB");
+    } else if (t instanceof StructType s) {
+      List<String> fields = new ArrayList<>();
+      for (StructField f : s.fields()) {
+        Optional<String> inner = type(f.getDataType());
+        if (inner.isEmpty()) {
+          return Optional.empty();
+        }
+        fields.add(ident(f.getName()) + " " + inner.get());
+      }
+      return fields.isEmpty() ? Optional.empty() : Optional.of("STRUCT(" + String.join(", ", fields) + ")");
+    }
+    // arrays, maps and variants: DuckDB's list and map layouts are not checked against Kernel's here
+    return Optional.empty();
+  }
+
+  /** {@link dev.resurfacer.zorder.ZKeys}' key of a column as SQL, null for null. */
+  static String zKey(DataType t, String x) {
+    if (t instanceof BooleanType) {
+      return ZKeysSql.ofBoolean(x);
+    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+      return ZKeysSql.ofLong(x);
+    } else if (t instanceof DateType) {
+      return ZKeysSql.ofDate(x);
+    } else if (t instanceof TimestampType || t instanceof TimestampNTZType) {
+      return ZKeysSql.ofTimestamp(x);
+    } else if (t instanceof DecimalType d) {
+      return ZKeysSql.ofDecimal(x, d.getScale());
+    } else if (t instanceof StringType) {
+      return ZKeysSql.ofString(x);
+    }
+    throw new IllegalArgumentException("no DuckDB z-value key for " + t);
+  }
+
+  @Override
+  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin, ContentFingerprint input) throws IOException {
+    // the input's content is read by Kernel, deletion vectors applied by Kernel: an independent
+    // account of the live rows that DuckDB's anti-join must reproduce
+    try (CloseableIterator<FilteredColumnarBatch> rows = KernelBinRunner.liveRows(work, bin)) {
+      rows.forEachRemaining(b -> input.add(b.getData(), b.getSelectionVector(), work.dataColumns()));
+    }
+    Files.createDirectories(work.options().scratchDir());
+    Path scratch = Files.createTempDirectory(work.options().scratchDir(), "delta-bin-");
+    List<DataFileStatus> placed = new ArrayList<>();
+    try (Connection conn = DriverManager.getConnection("jdbc:duckdb:"); Statement st = conn.createStatement()) {
+      configure(st, work, scratch);
+      List<String> locals = bin.files().stream().map(f -> f.file().toString()).toList();
+      st.execute("CREATE TEMP TABLE files(idx INTEGER, local VARCHAR)");
+      try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
+        for (int i = 0; i < locals.size(); i++) {
+          app.beginRow();
+          app.append(i);
+          app.append(locals.get(i));
+          app.endRow();
+        }
+      }
+      boolean deletes = loadDeletedPositions(work, bin, conn, st);
+      String files = locals.stream().map(DuckDbBinRunner::string).collect(Collectors.joining(", ", "[", "]"));
+      Set<String> present = new HashSet<>();
+      try (ResultSet r = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + files + ", union_by_name=true)")) {
+        while (r.next()) {
+          present.add(r.getString(1).toLowerCase(Locale.ROOT));
+        }
+      }
+      StringBuilder source = new StringBuilder("SELECT ");
+      StringBuilder select = new StringBuilder();
+      for (StructField f : work.dataSchema().fields()) {
+        String type = type(f.getDataType()).orElseThrow();
+        // a column added after some files were written is null in them, as Delta reads it
+        source.append(present.contains(f.getName().toLowerCase(Locale.ROOT)) ? "t." + ident(f.getName()) : "NULL")
+            .append(" AS ").append(ident(f.getName())).append(", ");
+        select.append(select.length() == 0 ? "" : ", ").append("CAST(src.").append(ident(f.getName())).append(" AS ").append(type)
+            .append(") AS ").append(ident(f.getName()));
+      }
+      source.append("f.idx AS __file, t.file_row_number AS __row");
+      for (int i = 0; i < work.zOrderColumns().size(); i++) {
+        String c = work.zOrderColumns().get(i);
+        DataType t = work.dataSchema().get(c).getDataType();
+        String value = "CAST(t." + ident(c) + " AS " + type(t).orElseThrow() + ")";
+        source.append(", COALESCE(").append(zKey(t, value)).append(", 0::UBIGINT) AS __k").append(i);
+      }
+      source.append(" FROM read_parquet(").append(files).append(", union_by_name=true, filename=true, file_row_number=true) t")
+          .append(" JOIN files f ON f.local = t.filename");
+      if (deletes) {
+        source.append(" ANTI JOIN deleted d ON d.idx = f.idx AND d.pos = t.file_row_number");
+      }
+      StringBuilder sql = new StringBuilder("WITH src AS (").append(source).append(") SELECT ").append(select).append(" FROM src");
+      if (!work.zOrderColumns().isEmpty()) {
+        List<String> order = new ArrayList<>(ZKeysSql.interleavedChunks("src.__k", work.zOrderColumns().size()));
+        // ties in input order, as the in-heap z-order's stable sort keeps them
+        order.add("src.__file");
+        order.add("src.__row");
+        sql.append(" ORDER BY ").append(String.join(", ", order));
+      }
+      Path out = scratch.resolve("out");
+      st.execute("COPY (" + sql + ") TO " + string(out.toString()) + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
+          + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}')");
+      placed.addAll(place(work, out));
+      return placed;
+    } catch (SQLException e) {
+      DeltaCompactor.deleteQuietly(placed);
+      throw new IllegalStateException("DuckDB runner: " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      DeltaCompactor.deleteQuietly(placed);
+      throw e;
+    } finally {
+      deleteRecursively(scratch);
+    }
+  }
+
+  private static void configure(Statement st, BinWork work, Path scratch) throws SQLException {
+    long mb = Math.max(64, work.options().memoryBytes() >> 20);
+    st.execute("SET memory_limit='" + mb + "MB'");
+    int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+    // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread DuckDB fails
+    // to pin blocks instead of spilling (measured for our Iceberg runner), so it gets one thread
+    boolean ordered = !work.zOrderColumns().isEmpty();
+    st.execute("SET threads=" + (ordered && mb / cores < 256 ? 1 : cores));
+    st.execute("SET temp_directory=" + string(scratch.resolve("spill").toString()));
+    // ordered output keeps its order across the files DuckDB rolls over to
+    st.execute("SET preserve_insertion_order=" + ordered);
+    st.execute("SET TimeZone='UTC'");
+    // DuckDB never touches the network: it reads local files only
+    st.execute("SET autoinstall_known_extensions=false");
+    st.execute("SET autoload_known_extensions=false");
+  }
+
+  /** The positions each file's deletion vector deletes, as (file index, row position) rows of table {@code deleted}. */
+  private static boolean loadDeletedPositions(BinWork work, CompactionPlan.Bin bin, Connection conn, Statement st) throws SQLException {
+    if (bin.files().stream().allMatch(f -> f.deletionVector().isEmpty())) {
+      return false;
+    }
+    st.execute("CREATE TEMP TABLE deleted(idx INTEGER, pos BIGINT)");
+    try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "deleted")) {
+      for (int i = 0; i < bin.files().size(); i++) {
+        LiveFile f = bin.files().get(i);
+        if (f.deletionVector().isEmpty()) {
+          continue;
+        }
+        Row scanFile = work.scanFiles().get(f.logPath());
+        Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+        Row dv = add.getStruct(add.getSchema().indexOf("deletionVector"));
+        for (long pos : KernelInternals.deletedPositions(work.engine(), work.table().uri(), dv)) {
+          app.beginRow();
+          app.append(i);
+          app.append(pos);
+          app.endRow();
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Moves DuckDB's files into the bin's partition directory under Delta's usual names and reads
+   * their stats; an empty last file DuckDB may leave when it rolls over is dropped.
+   */
+  private static List<DataFileStatus> place(BinWork work, Path out) throws IOException {
+    var context = Transaction.getWriteContext(work.engine(), work.txnState(), work.partition());
+    Path target = TablePaths.fromKernelPath(context.getTargetDirectory());
+    Files.createDirectories(target);
+    StructType physical = work.physicalDataSchema();
+    List<DataFileStatus> placed = new ArrayList<>();
+    List<Path> produced;
+    try (Stream<Path> s = Files.walk(out)) {
+      produced = s.filter(Files::isRegularFile).sorted().toList();
+    }
+    try {
+      for (int i = 0; i < produced.size(); i++) {
+        Path file = target.resolve(String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i, UUID.randomUUID()));
+        Files.move(produced.get(i), file);
+        String path = TablePaths.kernelPath(file);
+        DataFileStatus status = KernelInternals.withKernelStats(DeltaTables.hadoopConf(), path, Files.size(file),
+            Files.getLastModifiedTime(file).toMillis(), physical, context.getStatisticsColumns());
+        placed.add(status);
+        if (status.getStatistics().orElseThrow().getNumRecords() == 0) {
+          placed.remove(placed.size() - 1);
+          Files.delete(file);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      DeltaCompactor.deleteQuietly(placed);
+      throw e;
+    }
+    return placed;
+  }
+
+  /**
+   * DuckDB rolls to a new file only between row groups, so a row group is a quarter of the target
+   * at most; and at most about 8 MB, so the read-back that verifies the bin (Kernel's reader holds a
+   * whole row group) stays small in the heap.
+   */
+  static long rowGroupRows(CompactionPlan.Bin bin, long targetFileSize) {
+    long rows = bin.files().stream().mapToLong(f -> f.numRecords().orElse(0)).sum();
+    long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
+    long bytesPerRow = Math.max(1, bytes / Math.max(1, rows));
+    return Math.max(1024, Math.min(122_880, Math.min(targetFileSize / 4, 8L << 20) / bytesPerRow));
+  }
+
+  static String ident(String name) {
+    return '"' + name.replace("\"", "\"\"") + '"';
+  }
+
+  static String string(String s) {
+    return "'" + s.replace("'", "''") + "'";
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // scratch space only; a leftover is not a correctness problem
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.resurfacer.delta.compact;
+
+import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.TablePaths;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Kernel's own reader and Parquet writer, in the heap: rows stream from reader to writer, except
+ * that a z-order bin is held whole to sort it ({@link ZOrder}), so a z-order bin above an eighth
+ * of the heap is refused before anything is read.
+ */
+record KernelBinRunner() implements BinRunner {
+  @Override
+  public String name() {
+    return "kernel";
+  }
+
+  @Override
+  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin, ContentFingerprint input) throws IOException {
+    if (!work.zOrderColumns().isEmpty()) {
+      refuseBinBeyondHeap(bin);
+    }
+    Engine engine = work.engine();
+    CloseableIterator<FilteredColumnarBatch> logical = liveRows(work, bin).map(b -> {
+      input.add(b.getData(), b.getSelectionVector(), work.dataColumns());
+      return b;
+    });
+    if (!work.zOrderColumns().isEmpty()) {
+      logical = ZOrder.sorted(logical, work.zOrderColumns());
+    }
+    var context = Transaction.getWriteContext(engine, work.txnState(), work.partition());
+    Engine writer = DeltaTables.writingEngine(work.targetFileSize());
+    List<DataFileStatus> written = new ArrayList<>();
+    try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
+        Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition()), context.getStatisticsColumns())) {
+      out.forEachRemaining(written::add);
+    } catch (IOException | RuntimeException e) {
+      // the compactor deletes what it is handed back; files of a failed write are found here
+      DeltaCompactor.deleteQuietly(written);
+      throw e;
+    }
+    return written;
+  }
+
+  /**
+   * Kernel's in-heap z-order holds a bin's decoded rows; Parquet expands several times when
+   * decoded, so a bin above an eighth of the heap fails before anything is read.
+   */
+  private static void refuseBinBeyondHeap(CompactionPlan.Bin bin) {
+    long bytes = bin.files().stream().mapToLong(LiveFile::size).sum();
+    long limit = Runtime.getRuntime().maxMemory() / 8;
+    if (bytes > limit) {
+      throw new IllegalStateException("z-order of " + bytes + " bytes of Parquet in one partition exceeds what the in-heap Kernel "
+          + "runner sorts (" + limit + " bytes, an eighth of the heap); narrow it with --where or give the JVM more heap");
+    }
+  }
+
+  /** The bin's rows as the table sees them: each file read by Kernel, its deletion vector applied, partition values added. */
+  static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, CompactionPlan.Bin bin) {
+    Engine engine = work.engine();
+    StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
+    CloseableIterator<FilteredColumnarBatch> all = KernelIterators.of(List.<FilteredColumnarBatch>of());
+    for (LiveFile f : bin.files()) {
+      Row scanFile = work.scanFiles().get(f.logPath());
+      CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
+        try {
+          CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
+              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(TablePaths.kernelPath(file.file()), file.size(),
+                  file.modificationTime()))), physicalRead, Optional.empty())
+              .map(FileReadResult::getData);
+          return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      all = all.combine(one);
+    }
+    return all;
+  }
+}

@@ -1,0 +1,159 @@
+package dev.resurfacer.delta.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.TestTables;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The DuckDB runner against Kernel's own runner on the same delta-spark table of odd values
+ * (NaN, -0.0, infinities, nulls, decimals, timestamps with and without time zone, a nested struct,
+ * deletion vectors): the same rows, the same stats on the new files, the same z-order.
+ */
+class DeltaDuckDbRunnerTest {
+  @TempDir static Path shared;
+  @TempDir Path dir;
+
+  private static Path source;
+
+  @BeforeAll
+  static void writeTable() {
+    source = shared.resolve("odd");
+    String t = DeltaSpark.table(source);
+    DeltaSpark.sql("CREATE TABLE " + t + " (id BIGINT, part STRING, d DOUBLE, f FLOAT, small DECIMAL(10,2), big DECIMAL(30,5),"
+        + " ts TIMESTAMP, ntz TIMESTAMP_NTZ, day DATE, s STRING, tiny TINYINT, short SMALLINT, flag BOOLEAN,"
+        + " nested STRUCT<a: INT, at: TIMESTAMP, inner: STRUCT<x: STRING>>) USING delta PARTITIONED BY (part)"
+        + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+    for (int i = 0; i < 3; i++) {
+      DeltaSpark.sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
+          + " CASE id % 7 WHEN 0 THEN double('NaN') WHEN 1 THEN -0.0D WHEN 2 THEN 0.0D WHEN 3 THEN double('-Infinity')"
+          + "   WHEN 4 THEN NULL ELSE id / 3.0D END,"
+          + " CASE id % 5 WHEN 0 THEN float('NaN') WHEN 1 THEN float(-0.0) WHEN 2 THEN NULL ELSE float(id) / 7 END,"
+          + " CASE WHEN id % 6 = 0 THEN NULL ELSE CAST(id * 1.25 - 40 AS DECIMAL(10,2)) END,"
+          + " CAST(id AS DECIMAL(30,5)) * 123456789012.34567,"
+          + " CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_micros(id * 86400000123 - 2000000000000000) END,"
+          + " CASE WHEN id % 9 = 0 THEN NULL ELSE CAST(timestamp_micros(id * 3600000007) AS TIMESTAMP_NTZ) END,"
+          + " date_add(DATE '1969-12-25', CAST(id AS INT)),"
+          + " CASE WHEN id % 8 = 0 THEN NULL WHEN id % 8 = 1 THEN '' ELSE concat('s', id, 'é✓', repeat('x', CAST(id % 13 AS INT))) END,"
+          + " CAST(id % 120 - 60 AS TINYINT), CAST(id * 31 % 30000 AS SMALLINT), CASE WHEN id % 3 = 0 THEN NULL ELSE id % 3 = 1 END,"
+          + " CASE WHEN id % 10 = 0 THEN NULL ELSE named_struct('a', CAST(id AS INT), 'at', timestamp_micros(id * 1000003),"
+          + "   'inner', CASE WHEN id % 4 = 0 THEN NULL ELSE named_struct('x', concat('in', id)) END) END"
+          + " FROM range(" + i * 200 + ", " + (i * 200 + 200) + ")");
+    }
+    DeltaSpark.sql("DELETE FROM " + t + " WHERE id % 11 = 0");
+  }
+
+  private DeltaTable copy(String name) throws IOException {
+    return DeltaTables.open(name, TestTables.copy(source, dir.resolve(name)).toString(), dir);
+  }
+
+  @Test
+  void binPackGivesTheRowsAndStatsOfKernelsRunner() throws Exception {
+    DeltaTable duck = copy("duck");
+    DeltaTable kernel = copy("kernel");
+    List<String> before = DeltaSpark.typedRows(duck.root());
+    assertThat(before).hasSize(600 - 55);
+
+    CompactionPlan plan = DeltaCompactor.plan(duck, CompactionOptions.defaults());
+    assertThat(plan.runner()).isEqualTo("duckdb");
+    assertThat(plan.runnerReason()).startsWith("memory limit");
+    CompactionResult byDuck = DeltaCompactor.execute(duck, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult byKernel = DeltaCompactor.execute(kernel, CompactionOptions.defaults().runner(CompactionOptions.Runner.KERNEL),
+        Clock.systemUTC());
+
+    assertThat(byDuck.failedBins()).isEmpty();
+    assertThat(byKernel.failedBins()).isEmpty();
+    assertThat(byDuck.plan().runner()).isEqualTo("duckdb");
+    assertThat(byKernel.plan().runner()).isEqualTo("kernel");
+    assertThat(byDuck.removedFiles()).isEqualTo(6);
+    assertThat(byDuck.addedFiles()).isEqualTo(2);
+    assertThat(DeltaSpark.typedRows(duck.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(kernel.root())).isEqualTo(before);
+    assertThat(LiveFiles.of(duck, duck.latest())).allMatch(f -> f.deletionVector().isEmpty());
+    assertThat(addStats(duck)).as("stats of the new files, by partition").isEqualTo(addStats(kernel));
+  }
+
+  @Test
+  void zOrderWritesTheRowsInTheOrderOfKernelsRunner() throws Exception {
+    DeltaTable duck = copy("duck");
+    DeltaTable kernel = copy("kernel");
+    List<String> before = DeltaSpark.typedRows(duck.root());
+    CompactionOptions z = CompactionOptions.defaults().zOrder(List.of("s", "ts", "small", "day"));
+
+    CompactionResult byDuck = DeltaCompactor.execute(duck, z, Clock.systemUTC());
+    CompactionResult byKernel = DeltaCompactor.execute(kernel, z.runner(CompactionOptions.Runner.KERNEL), Clock.systemUTC());
+
+    assertThat(byDuck.failedBins()).isEmpty();
+    assertThat(byDuck.plan().runner()).isEqualTo("duckdb");
+    assertThat(byKernel.failedBins()).isEmpty();
+    assertThat(DeltaSpark.typedRows(duck.root())).isEqualTo(before);
+    assertThat(fileOrder(duck)).as("rows in file order, per partition").isEqualTo(fileOrder(kernel));
+  }
+
+  @Test
+  void aFloatingPointZOrderFallsBackToKernelSayingWhyAndDuckDbAloneRefuses() throws Exception {
+    DeltaTable table = copy("fallback");
+    List<String> before = DeltaSpark.typedRows(table.root());
+    CompactionOptions z = CompactionOptions.defaults().zOrder(List.of("d", "id"));
+
+    CompactionPlan plan = DeltaCompactor.plan(table, z);
+    assertThat(plan.runner()).isEqualTo("kernel");
+    assertThat(plan.runnerReason()).contains("z-order column d is floating-point");
+    assertThatThrownBy(() -> DeltaCompactor.plan(table, z.runner(CompactionOptions.Runner.DUCKDB)))
+        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("--runner duckdb cannot rewrite");
+
+    CompactionResult r = DeltaCompactor.execute(table, z, Clock.systemUTC());
+    assertThat(r.failedBins()).isEmpty();
+    assertThat(r.removedFiles()).isEqualTo(6);
+    assertThat(DeltaSpark.typedRows(table.root())).isEqualTo(before);
+  }
+
+  /** The stats JSON of every file the latest version added, by partition value, without the paths. */
+  private static Map<String, List<JsonNode>> addStats(DeltaTable table) throws IOException {
+    long version = table.latest().getVersion();
+    Map<String, List<JsonNode>> out = new TreeMap<>();
+    ObjectMapper json = new ObjectMapper();
+    for (long v = version - 1; v <= version; v++) {
+      for (String line : Files.readAllLines(table.logDir().resolve(String.format("%020d.json", v)))) {
+        JsonNode a = json.readTree(line);
+        if (a.has("add")) {
+          out.computeIfAbsent(a.get("add").get("partitionValues").get("part").asText(), k -> new ArrayList<>())
+              .add(json.readTree(a.get("add").get("stats").asText()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Each live file's rows in the order the file holds them, by partition. */
+  private static Map<String, List<String>> fileOrder(DeltaTable table) {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (LiveFile f : LiveFiles.of(table, table.latest())) {
+      List<String> rows = out.computeIfAbsent(f.partitionValues().get("part"), k -> new ArrayList<>());
+      for (Row r : DeltaSpark.session().read().parquet(f.file().toString()).collectAsList()) {
+        rows.add(r.toString());
+      }
+    }
+    return out;
+  }
+}
