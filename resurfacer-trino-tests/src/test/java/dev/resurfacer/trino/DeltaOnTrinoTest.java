@@ -119,6 +119,24 @@ class DeltaOnTrinoTest {
     assertThat(files(dv)).isEqualTo(before);
   }
 
+  /** Trino's table under our table's name must be the table we read: another one's storage was never fenced or verified. */
+  @Test
+  void anotherTableUnderTheSameNameInTrinoIsRefused() throws Exception {
+    DeltaTable ours = TABLES.create("d_ours", 2, null);
+    DeltaTable other = TABLES.create("d_other", 2, null);
+    DeltaTable misnamed = new DeltaTable(other.name(), ours.root(), ours.realRoot(), ours.engine());
+    Set<Path> before = files(ours);
+    Set<Path> otherBefore = files(other);
+    for (Operation op : List.<Operation>of(Compact.binpack(), new Vacuum(Duration.ZERO, true))) {
+      for (Mode mode : Mode.values()) {
+        assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, op, misnamed, mode))
+            .isInstanceOf(SafetyRefusal.class).hasMessageContaining("the same table").hasMessageNotContaining("\n");
+      }
+    }
+    assertThat(files(ours)).isEqualTo(before);
+    assertThat(files(other)).isEqualTo(otherBefore);
+  }
+
   @Test
   void compactAndVacuumWithEngineTrinoThroughTheCli() throws Exception {
     DeltaTable t = TABLES.create("d_cli", 2, null);

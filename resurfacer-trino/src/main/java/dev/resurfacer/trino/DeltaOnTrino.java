@@ -1,9 +1,15 @@
 package dev.resurfacer.trino;
 
+import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.maintain.OperationExecutor;
+import io.delta.kernel.Snapshot;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The operations Trino's Delta Lake connector runs for us: compact ({@code ALTER TABLE … EXECUTE
@@ -29,5 +35,33 @@ public final class DeltaOnTrino {
           + trino.connection().catalog() + " has it under)");
     }
     return new TrinoTableName(trino.connection().catalog(), parts[0], parts[1]);
+  }
+
+  /**
+   * The table as Trino names it, once Trino's table under that name is shown to be the one we read:
+   * the same log version, and every data file Trino reads among our live files (compared by file
+   * name: Delta writers put a UUID in each). A name alone could send Trino to another table (another
+   * environment's, a clone) whose storage our fences and verification never looked at.
+   */
+  static TrinoTableName sameTable(TrinoStatements trino, DeltaTable t, Snapshot snapshot) {
+    TrinoTableName name = name(trino, t);
+    String trinoVersion = trino.value("identify " + name, "SELECT max(version) FROM " + TrinoTableName.quote(name.catalog()) + "."
+        + TrinoTableName.quote(name.schema()) + "." + TrinoTableName.quote(name.table() + "$history"));
+    if (trinoVersion == null || Long.parseLong(trinoVersion) != snapshot.getVersion()) {
+      throw new SafetyRefusal("Trino's " + name + " is at version " + trinoVersion + " and " + t.name() + " at "
+          + snapshot.getVersion() + ": not shown to be the same table (or a commit landed between the reads); nothing was run");
+    }
+    Set<String> ours = new HashSet<>();
+    for (LiveFile f : LiveFiles.of(t, snapshot)) {
+      ours.add(f.file().getFileName().toString());
+    }
+    for (String path : trino.strings("identify " + name, "SELECT DISTINCT \"$path\" FROM " + name.sql())) {
+      String file = path.substring(path.lastIndexOf('/') + 1);
+      if (!ours.contains(file)) {
+        throw new SafetyRefusal("Trino's " + name + " reads " + path + ", which is not a live file of " + t.name()
+            + ": not the same table; nothing was run");
+      }
+    }
+    return name;
   }
 }

@@ -52,8 +52,8 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
       throw new SafetyRefusal("Trino's Delta optimize has no equivalent of " + String.join(", ", unmapped)
           + " (it takes only file_size_threshold and the target file size); drop them or use --engine local");
     }
-    TrinoTableName name = DeltaOnTrino.name(trino, t);
     Snapshot snapshot = t.latest();
+    TrinoTableName name = DeltaOnTrino.sameTable(trino, t, snapshot);
     long target = op.options().containsKey("target-file-size-bytes") ? Long.parseLong(op.options().get("target-file-size-bytes"))
         : CompactionDefaults.targetFileSize(snapshot.getTableProperties());
     long threshold = op.options().containsKey("min-file-size-bytes") ? Long.parseLong(op.options().get("min-file-size-bytes"))

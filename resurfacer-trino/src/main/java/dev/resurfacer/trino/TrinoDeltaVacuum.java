@@ -67,6 +67,7 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
       throw new SafetyRefusal("Trino's vacuum refuses " + t.name() + ": the table has the deletionVectors writer feature,"
           + " which Trino's Delta connector does not vacuum; use --engine local");
     }
+    DeltaOnTrino.sameTable(trino, t, t.latest());
     Set<Path> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
     List<Path> trinos = trinoCouldDelete(t, plan.cutoffMs());
     List<Path> refused = trinos.stream().filter(p -> !ours.contains(p)).toList();

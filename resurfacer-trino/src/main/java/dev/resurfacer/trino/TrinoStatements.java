@@ -65,6 +65,19 @@ final class TrinoStatements {
     }
   }
 
+  /** The first column of every row of a query, as strings. */
+  java.util.List<String> strings(String what, String sql) {
+    try (Connection c = trino.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      java.util.List<String> out = new java.util.ArrayList<>();
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw TrinoFailures.translate(trino, what, e);
+    }
+  }
+
   /** A session property's current value ({@code SHOW SESSION}); null when Trino has no such property. */
   String sessionProperty(String what, String name) {
     try (Connection c = trino.open(); Statement s = c.createStatement();
