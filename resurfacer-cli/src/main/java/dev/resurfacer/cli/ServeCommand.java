@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -115,14 +116,17 @@ final class ServeCommand implements Callable<Integer> {
     };
     // SIGTERM/SIGINT are taken before the JVM starts shutting down: its shutdown hooks (Iceberg's
     // worker pool is one) would stop the pools a running commit needs while the grace period runs.
-    // Running work finishes first; only then does the JVM exit and run its hooks.
+    // Running work finishes first; then this command returns the signal's status and the JVM exits.
+    // A second signal changes nothing: the first one's stop is still waiting for the work.
+    AtomicInteger signalled = new AtomicInteger(Main.OK);
     for (String name : List.of("TERM", "INT")) {
       int status = name.equals("TERM") ? 143 : 130;
       try {
-        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> new Thread(() -> {
-          stop.run();
-          System.exit(status);
-        }, "resurfacer-serve-" + name.toLowerCase(java.util.Locale.ROOT)).start());
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+          if (signalled.compareAndSet(Main.OK, status)) {
+            new Thread(stop, "resurfacer-serve-" + name.toLowerCase(java.util.Locale.ROOT)).start();
+          }
+        });
       } catch (IllegalArgumentException unsupported) {
         // a platform without this signal: the shutdown hook below still stops the service
       }
@@ -137,7 +141,7 @@ final class ServeCommand implements Callable<Integer> {
     out.println("listening on http://" + host + ":" + http.port() + "/" + (token == null ? "" : " (token required)"));
     out.flush();
     stopped.await();
-    return Main.OK;
+    return signalled.get();
   }
 
   /** --catalog names one; otherwise every catalog of the file (Iceberg and Delta), or the ad-hoc or embedded one. */

@@ -107,6 +107,7 @@ public final class DeltaCompactor {
 
       ContentFingerprint in = new ContentFingerprint();
       List<DataFileStatus> written = new ArrayList<>();
+      boolean committing = false;
       try {
         written.addAll(runner.write(work, bin, in));
         ContentFingerprint outPrint = new ContentFingerprint();
@@ -151,6 +152,7 @@ public final class DeltaCompactor {
           throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
         }
         Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        committing = true;
         var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
         versions.add(result.getVersion());
         removedFiles += bin.files().size();
@@ -159,7 +161,11 @@ public final class DeltaCompactor {
         addedBytes += binAddedBytes;
         rows += in.value().rows();
       } catch (IOException | RuntimeException e) {
-        deleteQuietly(written);
+        // a commit can fail after its log entry landed (a lost reply, a timeout): then the new
+        // files are the table's, and deleting them would lose rows
+        if (!committing || !anyLive(table, written)) {
+          deleteQuietly(written);
+        }
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
       task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
@@ -200,6 +206,22 @@ public final class DeltaCompactor {
 
   private static String describe(CompactionPlan.Bin bin) {
     return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
+  }
+
+  /** Whether the table's newest version references any of {@code files}; true when that cannot be read. */
+  private static boolean anyLive(DeltaTable table, List<DataFileStatus> files) {
+    try {
+      Set<Path> mine = new HashSet<>();
+      files.forEach(f -> mine.add(TablePaths.fromKernelPath(f.getPath()).toAbsolutePath().normalize()));
+      for (LiveFile f : dev.resurfacer.delta.scan.LiveFiles.of(table, table.latest())) {
+        if (mine.contains(f.file().toAbsolutePath().normalize())) {
+          return true;
+        }
+      }
+      return false;
+    } catch (RuntimeException unreadable) {
+      return true; // kept: young unreferenced files are vacuum's after the retention
+    }
   }
 
   static void deleteQuietly(List<DataFileStatus> files) {

@@ -179,8 +179,10 @@ record DuckDbBinRunner() implements BinRunner {
       }
       boolean deletes = loadDeletedPositions(work, bin, conn, st);
       String files = locals.stream().map(DuckDbBinRunner::string).collect(Collectors.joining(", ", "[", "]"));
+      // no columns from key=value folders: Delta's partition values come from the log, and a folder
+      // above the table named like a data column would replace that column's values
       Set<String> present = new HashSet<>();
-      try (ResultSet r = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + files + ", union_by_name=true)")) {
+      try (ResultSet r = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + files + ", union_by_name=true, hive_partitioning=false)")) {
         while (r.next()) {
           present.add(r.getString(1).toLowerCase(Locale.ROOT));
         }
@@ -202,7 +204,7 @@ record DuckDbBinRunner() implements BinRunner {
         String value = "CAST(t." + ident(c) + " AS " + type(t).orElseThrow() + ")";
         source.append(", COALESCE(").append(zKey(t, value)).append(", 0::UBIGINT) AS __k").append(i);
       }
-      source.append(" FROM read_parquet(").append(files).append(", union_by_name=true, filename=true, file_row_number=true) t")
+      source.append(" FROM read_parquet(").append(files).append(", union_by_name=true, hive_partitioning=false, filename=true, file_row_number=true) t")
           .append(" JOIN files f ON f.local = t.filename");
       if (deletes) {
         source.append(" ANTI JOIN deleted d ON d.idx = f.idx AND d.pos = t.file_row_number");
