@@ -41,14 +41,7 @@ class ServeCrashAndDashboardTest {
       Table table = Fleet.smallFiles(catalog, "raw", "big", 60);
       TableState before = TableState.capture(table);
       List<String> content = Content.of(table);
-      Files.writeString(dir.resolve("resurfacer.yml"), """
-          catalogs:
-            lake: {type: jdbc, uri: "%s", warehouse: "%s"}
-          defaults:
-            compact: {min-input-files: 2}
-            triggers: {small-files: 5, operations: [compact]}
-          serve: {interval: 1s, min-interval: 0s, lease: 5s, backoff: 1s, max-backoff: 2s, port: 0, history: history.db}
-          """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
+      writeConfig(lake, "{interval: 1s, min-interval: 0s, lease: 5s, backoff: 1s, max-backoff: 2s, port: 0, history: history.db}");
       Path db = dir.resolve("history.db");
 
       long killedRun;
@@ -108,14 +101,7 @@ class ServeCrashAndDashboardTest {
       Table table = Fleet.smallFiles(catalog, "raw", "big", 60);
       TableState before = TableState.capture(table);
       List<String> content = Content.of(table);
-      Files.writeString(dir.resolve("resurfacer.yml"), """
-          catalogs:
-            lake: {type: jdbc, uri: "%s", warehouse: "%s"}
-          defaults:
-            compact: {min-input-files: 2}
-            triggers: {small-files: 5, operations: [compact]}
-          serve: {interval: 1s, min-interval: 0s, lease: 5m, port: 0, history: history.db, shutdown-grace: 5m}
-          """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
+      writeConfig(lake, "{interval: 1s, min-interval: 0s, lease: 5m, port: 0, history: history.db, shutdown-grace: 5m}");
       Path db = dir.resolve("history.db");
 
       long run;
@@ -129,6 +115,18 @@ class ServeCrashAndDashboardTest {
       assertThat(Content.of(catalog.loadTable(ID))).as("rows after the run").isEqualTo(content);
       Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     }
+  }
+
+  /** resurfacer.yml in {@code dir}: the SQLite catalog at {@code lake}, compaction on 5 small files, and {@code serve} as the serve section. */
+  private void writeConfig(Path lake, String serve) throws Exception {
+    Files.writeString(dir.resolve("resurfacer.yml"), """
+        catalogs:
+          lake: {type: jdbc, uri: "%s", warehouse: "%s"}
+        defaults:
+          compact: {min-input-files: 2}
+          triggers: {small-files: 5, operations: [compact]}
+        serve: %s
+        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), serve));
   }
 
   private void dashboard(ServeProcess serve, long runId, int files) throws Exception {
