@@ -5,8 +5,8 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -27,8 +27,6 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +71,7 @@ public final class DeltaCompactor {
   /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
   private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
       Progress progress) {
+    table.storage().requireSafeCommits();
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
     Engine engine = table.engine();
@@ -84,7 +83,7 @@ public final class DeltaCompactor {
     List<String> dataColumns = schema.fieldNames().stream().filter(c -> !partitionColumns.contains(c)).toList();
     StructType dataSchema = new StructType(schema.fields().stream().filter(f -> dataColumns.contains(f.getName())).toList());
     StructType physicalSchema = KernelInternals.physicalSchema(read);
-    Engine writer = DeltaTables.writingEngine(plan.targetFileSize());
+    Engine writer = table.storage().writingEngine(plan.targetFileSize());
 
     List<Long> versions = new ArrayList<>();
     List<String> failed = new ArrayList<>();
@@ -106,7 +105,7 @@ public final class DeltaCompactor {
         if (plan.zOrdered()) {
           refuseBinBeyondHeap(bin);
         }
-        CloseableIterator<FilteredColumnarBatch> logical = liveRows(engine, scanState, bin, scanFiles)
+        CloseableIterator<FilteredColumnarBatch> logical = liveRows(table.storage(), engine, scanState, bin, scanFiles)
             .map(b -> {
               in.add(b.getData(), b.getSelectionVector(), dataColumns);
               return b;
@@ -132,7 +131,7 @@ public final class DeltaCompactor {
               + outPrint.value().rows() + " rows" + (in.value().rows() == outPrint.value().rows() ? " with different content" : ""));
         }
         beforeCommit.run();
-        Set<Path> inputs = new HashSet<>();
+        Set<StoredFile> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
         long now = clock.millis();
         List<Row> actions = new ArrayList<>();
@@ -143,7 +142,7 @@ public final class DeltaCompactor {
           binRemovedBytes += f.size();
         }
         for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.root().toUri(), f, partition));
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, partition));
           binAddedBytes += f.getSize();
         }
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
@@ -169,7 +168,7 @@ public final class DeltaCompactor {
         addedBytes += binAddedBytes;
         rows += in.value().rows();
       } catch (IOException | RuntimeException e) {
-        deleteQuietly(written);
+        deleteQuietly(table.storage(), written);
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
       task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
@@ -222,7 +221,7 @@ public final class DeltaCompactor {
   }
 
   /** The bin's rows as the table sees them: each file read, its deletion vector applied, partition values added. */
-  private static CloseableIterator<FilteredColumnarBatch> liveRows(Engine engine, Row scanState, CompactionPlan.Bin bin,
+  private static CloseableIterator<FilteredColumnarBatch> liveRows(TableStorage storage, Engine engine, Row scanState, CompactionPlan.Bin bin,
       Map<String, Row> scanFiles) {
     StructType physicalRead = KernelInternals.physicalReadSchema(scanState);
     CloseableIterator<FilteredColumnarBatch> all = KernelIterators.of(List.<FilteredColumnarBatch>of());
@@ -231,7 +230,7 @@ public final class DeltaCompactor {
       CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
         try {
           CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(TablePaths.kernelPath(file.file()), file.size(),
+              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(storage.kernelPath(file.file()), file.size(),
                   file.modificationTime()))), physicalRead, Optional.empty())
               .map(FileReadResult::getData);
           return Scan.transformPhysicalData(engine, scanState, scanFile, physical);
@@ -248,10 +247,10 @@ public final class DeltaCompactor {
     return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
   }
 
-  private static void deleteQuietly(List<DataFileStatus> files) {
+  private static void deleteQuietly(TableStorage storage, List<DataFileStatus> files) {
     for (DataFileStatus f : files) {
       try {
-        Files.deleteIfExists(TablePaths.fromKernelPath(f.getPath()));
+        storage.delete(storage.fromKernelPath(f.getPath()));
       } catch (IOException | RuntimeException ignored) {
         // a leftover is unreferenced and young; vacuum removes it after the retention
       }

@@ -5,6 +5,7 @@ import dev.resurfacer.delta.describe.DeltaDescriber;
 import dev.resurfacer.delta.describe.DeltaHealth;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.S3Settings;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.report.TableStats;
@@ -23,10 +24,12 @@ final class DeltaEngine implements Engine<DeltaTable> {
   private final String catalogName;
   private final Map<String, String> locations;
   private final Path workingDir;
+  private final S3Settings s3;
   private final Clock clock;
 
-  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, Clock clock) {
+  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
     this.catalogName = catalogName;
+    this.s3 = s3;
     this.locations = Map.copyOf(locations);
     this.workingDir = workingDir;
     this.clock = clock;
@@ -68,7 +71,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
     if (location == null) {
       throw new UsageException("table " + table + " is not in delta catalog '" + catalogName + "'");
     }
-    return DeltaTables.open(table, location, workingDir);
+    return DeltaTables.open(table, location, workingDir, s3);
   }
 
   /** Nothing to do: every operation and measurement loads the newest snapshot itself. */
@@ -90,7 +93,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
 
   @Override
   public AutoCloseable lease(DeltaTable table, String owner, Duration ttl) {
-    return DeltaLease.acquire(table.root(), owner, ttl, clock);
+    return DeltaLease.acquire(table.storage(), owner, ttl, clock);
   }
 
   @Override
