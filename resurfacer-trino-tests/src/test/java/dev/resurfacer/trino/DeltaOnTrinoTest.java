@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
@@ -53,7 +54,7 @@ class DeltaOnTrinoTest {
   }
 
   static Set<Path> files(DeltaTable t) throws Exception {
-    try (Stream<Path> walk = Files.walk(t.realRoot())) {
+    try (Stream<Path> walk = Files.walk(t.localRealRoot())) {
       return walk.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
     }
   }
@@ -82,7 +83,7 @@ class DeltaOnTrinoTest {
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
 
     // a leftover in a hidden folder: our vacuum never touches it, Trino's might, so the run is refused
-    Path hidden = Files.createDirectories(t.realRoot().resolve("_scratch")).resolve("old.parquet");
+    Path hidden = Files.createDirectories(t.localRealRoot().resolve("_scratch")).resolve("old.parquet");
     Files.write(hidden, new byte[] {1, 2, 3});
     Files.setLastModifiedTime(hidden, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
     Set<Path> filesBefore = files(t);
@@ -101,7 +102,7 @@ class DeltaOnTrinoTest {
     assertThat(vacuumed.metrics().get("deleted_files")).isPositive().isLessThanOrEqualTo(planned);
     assertThat(TABLES.trinoRows("d_verbs")).isEqualTo(trino);
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
-    LiveFiles.of(t, t.latest()).forEach(f -> assertThat(f.file()).exists());
+    LiveFiles.of(t, t.latest()).forEach(f -> assertThat(LocalStorage.path(f.file())).exists());
   }
 
   @Test

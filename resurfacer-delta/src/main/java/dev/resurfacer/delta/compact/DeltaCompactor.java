@@ -5,8 +5,8 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -27,8 +27,6 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,6 +72,7 @@ public final class DeltaCompactor {
   /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
   private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
       Progress progress) {
+    table.storage().requireSafeCommits();
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
     Engine engine = table.engine();
@@ -122,7 +121,7 @@ public final class DeltaCompactor {
               + outPrint.value().rows() + " rows" + (in.value().rows() == outPrint.value().rows() ? " with different content" : ""));
         }
         beforeCommit.run();
-        Set<Path> inputs = new HashSet<>();
+        Set<StoredFile> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
         long now = clock.millis();
         List<Row> actions = new ArrayList<>();
@@ -133,7 +132,7 @@ public final class DeltaCompactor {
           binRemovedBytes += f.size();
         }
         for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.root().toUri(), f, partition));
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, partition));
           binAddedBytes += f.getSize();
         }
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
@@ -159,7 +158,7 @@ public final class DeltaCompactor {
         addedBytes += binAddedBytes;
         rows += in.value().rows();
       } catch (IOException | RuntimeException e) {
-        deleteQuietly(written);
+        deleteQuietly(table.storage(), written);
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
       task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
@@ -202,10 +201,10 @@ public final class DeltaCompactor {
     return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
   }
 
-  static void deleteQuietly(List<DataFileStatus> files) {
+  static void deleteQuietly(TableStorage storage, List<DataFileStatus> files) {
     for (DataFileStatus f : files) {
       try {
-        Files.deleteIfExists(TablePaths.fromKernelPath(f.getPath()));
+        storage.delete(storage.fromKernelPath(f.getPath()));
       } catch (IOException | RuntimeException ignored) {
         // a leftover is unreferenced and young; vacuum removes it after the retention
       }
