@@ -50,7 +50,7 @@ class LogMaintenanceTest {
     java.util.Set<String> removes = new java.util.TreeSet<>();
     StructType schema = new StructType().add("remove", new StructType().add("path", StringType.STRING));
     try (CloseableIterator<FileReadResult> r = table.engine().getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of("file:" + checkpoint.path(), checkpoint.size(), checkpoint.modificationTime()))),
+        KernelIterators.of(List.of(FileStatus.of(table.storage().kernelPath(checkpoint.path()), checkpoint.size(), checkpoint.modificationTime()))),
         schema, Optional.empty())) {
       while (r.hasNext()) {
         ColumnarBatch b = r.next().getData();
