@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -103,12 +104,30 @@ final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     ServeSettings finalSettings = settings;
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      service.stop(finalSettings.shutdownGrace());
-      http.close();
-      served.forEach(ServedCatalog::close);
-      stopped.countDown();
-    }, "resurfacer-serve-stop"));
+    AtomicBoolean stopping = new AtomicBoolean();
+    Runnable stop = () -> {
+      if (stopping.compareAndSet(false, true)) {
+        service.stop(finalSettings.shutdownGrace());
+        http.close();
+        served.forEach(ServedCatalog::close);
+        stopped.countDown();
+      }
+    };
+    // SIGTERM/SIGINT are taken before the JVM starts shutting down: its shutdown hooks (Iceberg's
+    // worker pool is one) would stop the pools a running commit needs while the grace period runs.
+    // Running work finishes first; only then does the JVM exit and run its hooks.
+    for (String name : List.of("TERM", "INT")) {
+      int status = name.equals("TERM") ? 143 : 130;
+      try {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> new Thread(() -> {
+          stop.run();
+          System.exit(status);
+        }, "resurfacer-serve-" + name.toLowerCase(java.util.Locale.ROOT)).start());
+      } catch (IllegalArgumentException unsupported) {
+        // a platform without this signal: the shutdown hook below still stops the service
+      }
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "resurfacer-serve-stop"));
     service.start();
     PrintWriter out = spec.commandLine().getOut();
     String host = settings.bind().contains(":") ? "[" + settings.bind() + "]" : settings.bind();

@@ -106,7 +106,7 @@ class DeltaCliTest {
 
     var duck = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--memory", "512MB", "--output", "json").out());
     assertThat(duck.get("runner").asText()).isEqualTo("duckdb");
-    assertThat(duck.get("runnerReason").asText()).contains("memory limit 512");
+    assertThat(duck.get("runner_reason").asText()).contains("memory limit 512");
     var kernel = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--runner", "generic", "--output", "json").out());
     assertThat(kernel.get("runner").asText()).isEqualTo("kernel");
     CliRun tooLittle = CliRun.run(dir, "plan", t.toString(), "--memory", "10MB");

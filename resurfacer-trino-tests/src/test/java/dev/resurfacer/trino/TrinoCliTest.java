@@ -97,6 +97,33 @@ class TrinoCliTest {
     assertThat(objects).doesNotContain(strayFile).containsAll(Invariants.reachable(t.table()));
   }
 
+  /** {@code engine: trino} under {@code defaults:} in resurfacer.yml: {@code maintain} compacts through Trino, in one report. */
+  @Test
+  void maintainWithEngineTrinoInThePolicyRunsThroughTrino() throws Exception {
+    IcebergTable t = TABLES.create("cli_maintain", 3, null);
+    List<String> trino = TABLES.trinoRows("cli_maintain");
+    List<String> ours = Content.of(t.table());
+    long filesBefore = IcebergOnTrinoTest.filesOf(t.table(), "a").size();
+    Path config = config(engine());
+    Files.writeString(config, Files.readString(config) + """
+        defaults:
+          engine: trino
+          remove-dangling-deletes: {enabled: false}
+          rewrite-manifests: {enabled: false}
+          expire: {enabled: false}
+          remove-orphans: {enabled: false}
+        """);
+
+    String report = ok(resurfacer(config, "maintain", "--tables", "ops.cli_maintain", "--yes"));
+
+    assertThat(report).contains("ops.cli_maintain", "Trino's optimize rewrote");
+    t.table().refresh();
+    assertThat(filesBefore).isGreaterThan(1);
+    assertThat(IcebergOnTrinoTest.filesOf(t.table(), "a")).hasSize(1);
+    assertThat(TABLES.trinoRows("cli_maintain")).isEqualTo(trino);
+    assertThat(Content.of(t.table())).isEqualTo(ours);
+  }
+
   @Test
   void refusalsAndBadInputAreOneLineAndChangeNothing() throws Exception {
     IcebergTable t = TABLES.create("cli_bad", 1, null);

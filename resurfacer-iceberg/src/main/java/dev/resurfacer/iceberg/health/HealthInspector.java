@@ -1,7 +1,18 @@
 package dev.resurfacer.iceberg.health;
 
+import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
+import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +145,12 @@ public final class HealthInspector {
     int inLog = meta.previousFiles().size() + 1;
     int onDisk = -1;
     long metadataBytes = -1;
-    if (io instanceof SupportsPrefixOperations prefixIo) {
+    StoredFile metadataDir = StoredFile.parse(metadataLocation(table));
+    if (metadataDir.isLocal()) {
+      long[] listed = listLocalMetadata(Path.of(metadataDir.path()), entry -> {});
+      onDisk = (int) listed[0];
+      metadataBytes = listed[1];
+    } else if (io instanceof SupportsPrefixOperations prefixIo) {
       long[] listed = listMetadata(prefixIo, metadataLocation(table));
       onDisk = (int) listed[0];
       metadataBytes = listed[1];
@@ -211,6 +227,51 @@ public final class HealthInspector {
   }
 
   private static final int LISTING_ATTEMPTS = 3;
+
+  /**
+   * As {@link #listMetadata} for a local directory, walked with java.nio: Hadoop's local listing
+   * forks {@code ls -ld} per file to read permissions (no native Hadoop library here), and a
+   * streaming table's metadata directory holds several files per commit while {@code serve}
+   * measures it before and after every run. A file a concurrent commit's cleanup deletes between
+   * the directory read and its attributes is simply not counted. {@code onEntry} sees each counted
+   * file (tests delete files there).
+   */
+  static long[] listLocalMetadata(Path dir, Consumer<Path> onEntry) {
+    long[] counted = new long[2];
+    try {
+      Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (!attrs.isRegularFile()) {
+            return FileVisitResult.CONTINUE;
+          }
+          String name = file.getFileName().toString();
+          if (name.startsWith(".") && name.endsWith(".crc")) {
+            return FileVisitResult.CONTINUE; // Hadoop's checksum sidecars, hidden by its listing too
+          }
+          onEntry.accept(file);
+          counted[1] += attrs.size();
+          if (name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz")) {
+            counted[0]++;
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          if (e instanceof NoSuchFileException || e instanceof FileSystemLoopException) {
+            return FileVisitResult.CONTINUE;
+          }
+          throw e;
+        }
+      });
+    } catch (NoSuchFileException e) {
+      return new long[] {0, 0}; // no metadata directory (yet)
+    } catch (IOException e) {
+      return new long[] {-1, -1};
+    }
+    return counted;
+  }
 
   /**
    * Metadata JSON files and bytes under the metadata directory, or -1s when no listing completes. A

@@ -125,9 +125,8 @@ class HealthInspectorTest {
 
   /**
    * A concurrent commit's cleanup deletes a failed attempt's manifest list while the metadata
-   * directory is listed: Hadoop's local file system lists the file, then fails reading its
-   * permissions. Two compaction loops beside a writer hit it as "cannot open table". The real
-   * HadoopFileIO fails here; only the moment of the delete is injected.
+   * directory is listed (two compaction loops beside a writer hit it as "cannot open table" when
+   * the listing went through Hadoop's local file system). The walk counts what is still there.
    */
   @Test
   void aFileDeletedWhileTheMetadataDirectoryIsListedIsNotATableFault() throws Exception {
@@ -143,47 +142,59 @@ class HealthInspectorTest {
       failedAttempts.add(Files.writeString(metadata.resolve("snap-" + i + "-2-failed-attempt.avro"), "x"));
     }
 
+    long[] listed = HealthInspector.listLocalMetadata(metadata, first -> failedAttempts.forEach(p -> p.toFile().delete()));
+
+    assertThat(failedAttempts).as("the cleanup ran during the listing").noneMatch(Files::exists);
+    assertThat(listed[0]).isEqualTo(clean.metadataFilesOnDisk());
+    assertThat(listed[1]).isBetween(clean.metadataBytes(), clean.metadataBytes() + failedAttempts.size());
+  }
+
+  /**
+   * A local metadata directory is never listed through the table's FileIO: Hadoop's local listing
+   * forks a process per file. The FileIO here refuses to list, and the counts still equal a walk.
+   */
+  @Test
+  void aLocalMetadataDirectoryIsWalkedWithoutTheFileIo() throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    for (int i = 0; i < 3; i++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, rows(i * 10, 10, "a")).get(0)).commit();
+    }
+    table.refresh();
     var ops = ((org.apache.iceberg.HasTableOperations) table).operations();
-    var io = (org.apache.iceberg.io.SupportsPrefixOperations) table.io();
-    org.apache.iceberg.io.FileIO deletingWhileListed = new DeletingWhileListed(io, failedAttempts);
-    Table racing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
+    org.apache.iceberg.io.FileIO noListing = new ListingRefused((org.apache.iceberg.io.SupportsPrefixOperations) table.io());
+    Table refusing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
       public org.apache.iceberg.TableMetadata current() { return ops.current(); }
       public org.apache.iceberg.TableMetadata refresh() { return ops.refresh(); }
       public void commit(org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) { ops.commit(base, metadata); }
-      public org.apache.iceberg.io.FileIO io() { return deletingWhileListed; }
+      public org.apache.iceberg.io.FileIO io() { return noListing; }
       public String metadataFileLocation(String fileName) { return ops.metadataFileLocation(fileName); }
       public org.apache.iceberg.io.LocationProvider locationProvider() { return ops.locationProvider(); }
     }, table.name());
 
-    TableHealth h = HealthInspector.inspect("db.t", racing);
+    TableHealth h = HealthInspector.inspect("db.t", refusing);
 
-    assertThat(failedAttempts).as("the cleanup ran during the listing").noneMatch(Files::exists);
-    assertThat(h.dataFiles()).isEqualTo(clean.dataFiles());
-    assertThat(h.metadataFilesOnDisk()).isEqualTo(clean.metadataFilesOnDisk());
-    assertThat(h.metadataBytes()).isEqualTo(clean.metadataBytes());
+    long jsonFiles;
+    long bytes = 0;
+    try (Stream<Path> files = Files.list(Path.of(table.location(), "metadata"))) {
+      List<Path> all = files.filter(p -> !p.getFileName().toString().endsWith(".crc")).toList();
+      jsonFiles = all.stream().filter(p -> p.toString().endsWith(".metadata.json")).count();
+      for (Path p : all) {
+        bytes += Files.size(p);
+      }
+    }
+    assertThat(jsonFiles).isEqualTo(4);
+    assertThat(h.metadataFilesOnDisk()).isEqualTo(jsonFiles);
+    assertThat(h.metadataBytes()).isEqualTo(bytes);
   }
 
-  /** The real FileIO, whose listing deletes the given files once its first entry has been read. */
-  private record DeletingWhileListed(org.apache.iceberg.io.SupportsPrefixOperations io, List<Path> doomed)
+  /** The real FileIO, except that it refuses to list. */
+  private record ListingRefused(org.apache.iceberg.io.SupportsPrefixOperations io)
       implements org.apache.iceberg.io.SupportsPrefixOperations {
     @Override
     public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
-      return () -> {
-        var it = io.listPrefix(prefix).iterator();
-        return new java.util.Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public org.apache.iceberg.io.FileInfo next() {
-            var info = it.next();
-            doomed.forEach(p -> p.toFile().delete());
-            return info;
-          }
-        };
-      };
+      throw new AssertionError("listed through the FileIO: " + prefix);
     }
 
     @Override

@@ -96,6 +96,41 @@ class ServeCrashAndDashboardTest {
     }
   }
 
+  /**
+   * SIGTERM while a compaction runs: the run finishes its commit within the grace period and is
+   * recorded done, then the process exits 143. (The JVM's shutdown hooks used to stop Iceberg's
+   * worker pool under the running commit, so such a run failed instead.)
+   */
+  @Test
+  void sigtermLetsTheRunningCompactionCommit() throws Exception {
+    Path lake = dir.resolve("lake");
+    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", lake)) {
+      Table table = Fleet.smallFiles(catalog, "raw", "big", 60);
+      TableState before = TableState.capture(table);
+      List<String> content = Content.of(table);
+      Files.writeString(dir.resolve("resurfacer.yml"), """
+          catalogs:
+            lake: {type: jdbc, uri: "%s", warehouse: "%s"}
+          defaults:
+            compact: {min-input-files: 2}
+            triggers: {small-files: 5, operations: [compact]}
+          serve: {interval: 1s, min-interval: 0s, lease: 5m, port: 0, history: history.db, shutdown-grace: 5m}
+          """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
+      Path db = dir.resolve("history.db");
+
+      long run;
+      try (ServeProcess serve = ServeProcess.start(dir, "term", "--yes")) {
+        run = waitForLeasedRun(catalog, db);
+        assertThat(serve.terminate()).as(serve.err()).isEqualTo(143);
+      }
+      assertThat(History.read(db).rows()).filteredOn(r -> r.id() == run).singleElement()
+          .satisfies(r -> assertThat(r.status()).as("the run SIGTERM found running").isEqualTo("done"));
+      assertThat(ServeUnderLoadTest.dataFiles(catalog, "raw.big")).as("data files after the run").isLessThan(60);
+      assertThat(Content.of(catalog.loadTable(ID))).as("rows after the run").isEqualTo(content);
+      Invariants.sameRowsAndNothingMissing(catalog, ID, before);
+    }
+  }
+
   private void dashboard(ServeProcess serve, long runId, int files) throws Exception {
     Chromium chromium = Chromium.find(dir);
     String tables = chromium.dom(serve.url("/"));
