@@ -53,7 +53,7 @@ public final class Capabilities {
                 + " class loader beside the cluster's Iceberg runtime, the spark engine on the job's session; Spark job progress logged"),
         new Capability("Delta on Spark", Status.NOT_YET, "delta-spark not wired: refused with the reason"),
         new Capability("engine: trino", Status.WORKS,
-            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta declared refused"),
+            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta optimize and vacuum (fenced by our vacuum plan) on s3:// tables"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),
