@@ -65,7 +65,7 @@ final class CleanupLogCommand implements Callable<Integer> {
           .append(plan.keepFromVersion() < 0 ? " (no checkpoint older than the retention has only old commits before it)"
               : " (versions before the checkpoint of version " + plan.keepFromVersion() + ")").append('\n');
       for (LogFile f : plan.deletions().stream().limit(10).toList()) {
-        b.append("  ").append(f.path().getFileName()).append('\n');
+        b.append("  ").append(dev.resurfacer.delta.table.TableStorage.name(f.path())).append('\n');
       }
       if (report.deleted()) {
         b.append("deleted        ").append(report.deletedFiles()).append(" files, ").append(ByteSizes.format(report.deletedBytes()));

@@ -91,7 +91,7 @@ final class VacuumCommand implements Callable<Integer> {
     line(b, "to delete", p.deletions().size() + " files, " + ByteSizes.format(p.bytes()));
     p.deletions().stream().limit(show).forEach(c -> b.append(String.format(Locale.ROOT, "  %8s  %10s  %-17s %s%n",
         Durations.humanAge(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - c.modificationTime()))),
-        ByteSizes.format(c.size()), c.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.file())));
+        ByteSizes.format(c.size()), c.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.file().isLocal() ? c.file().path() : c.file())));
     if (p.deletions().size() > show) {
       b.append("  … ").append(p.deletions().size() - show).append(" more (--show N lists more)\n");
     }

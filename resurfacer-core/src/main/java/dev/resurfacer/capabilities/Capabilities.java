@@ -53,7 +53,7 @@ public final class Capabilities {
                 + " class loader beside the cluster's Iceberg runtime, the spark engine on the job's session; Spark job progress logged"),
         new Capability("Delta on Spark", Status.NOT_YET, "delta-spark not wired: refused with the reason"),
         new Capability("engine: trino", Status.WORKS,
-            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta declared refused"),
+            "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta optimize and vacuum (fenced by our vacuum plan) on s3:// tables"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),
@@ -66,8 +66,9 @@ public final class Capabilities {
         new Capability("Delta: maintain, policies, library", Status.WORKS,
             "one run and report with Iceberg; compact, vacuum, checkpoint, cleanup-log by policy; namespace globs; lease file with atomic create"),
         new Capability("Delta: z-order, --where", Status.WORKS,
-            "same z-value as Iceberg's (ZKeys), each partition one sorted bin, spilling past --memory on DuckDB (in the heap on the Kernel fallback); --where on partition columns; clustered tables bin-pack only"),
-        new Capability("Delta: s3:// tables", Status.NOT_YET, "local paths and file: URIs only"),
+            "same z-value as Iceberg's (ZKeys), each partition one sorted bin, spilling past --memory on DuckDB (in the heap on the Kernel fallback, and on s3:// tables); --where on partition columns; clustered tables bin-pack only"),
+        new Capability("Delta: s3:// tables", Status.WORKS,
+            "every verb; Kernel FileIO on the AWS SDK (endpoint, path-style, static keys by secret reference); log entries and leases by conditional PUT, measured per table; stores that ignore it refused unless s3.single-writer: true; compaction by Kernel's runner in the heap (DuckDB reads local files only); tested on s3proxy"),
         new Capability("Delta: compact on column mapping, row tracking, type widening, variant", Status.REFUSED,
             "Kernel 4.4.0 cannot write column-mapped tables; the others need their own handling"));
   }

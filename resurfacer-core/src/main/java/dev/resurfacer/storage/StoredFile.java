@@ -43,7 +43,8 @@ public record StoredFile(String scheme, String authority, String path) {
     return new StoredFile(s.scheme, s.authority, normalize(s.rawPath));
   }
 
-  /** scheme://authority/path: what listed and referenced files are joined on. */
+  /** scheme://authority/path: what listed and referenced files are joined on (and how reports write it). */
+  @com.fasterxml.jackson.annotation.JsonValue
   public String key() {
     return scheme + "://" + authority + path;
   }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Delta tables through Trino's Delta Lake connector, on tables Trino wrote: optimize and vacuum run
- * by Trino, previewed and fenced by us, rows read back identical by Trino and by Delta Kernel; the
+ * Delta tables through Trino's Delta Lake connector, on tables Trino wrote on s3proxy and we open at
+ * the same {@code s3://} locations: optimize and vacuum run by Trino, previewed and fenced by us, rows read back identical by Trino and by Delta Kernel; the
  * refusals (a vacuum Trino could take further than our fences, its floor, deletion vectors, z-order).
  */
 class DeltaOnTrinoTest {
@@ -52,8 +52,9 @@ class DeltaOnTrinoTest {
     throw new AssertionError("no Trino executor for " + op.name());
   }
 
-  static Set<Path> files(DeltaTable t) throws Exception {
-    try (Stream<Path> walk = Files.walk(t.realRoot())) {
+  /** The table's files as s3proxy's filesystem backend stores them. */
+  static Set<Path> files(String name) throws Exception {
+    try (Stream<Path> walk = Files.walk(TABLES.localPath(name))) {
       return walk.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
     }
   }
@@ -82,14 +83,15 @@ class DeltaOnTrinoTest {
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
 
     // a leftover in a hidden folder: our vacuum never touches it, Trino's might, so the run is refused
-    Path hidden = Files.createDirectories(t.realRoot().resolve("_scratch")).resolve("old.parquet");
+    assertThat(t.storage().root().scheme()).isEqualTo("s3");
+    Path hidden = Files.createDirectories(TABLES.localPath("d_verbs").resolve("_scratch")).resolve("old.parquet");
     Files.write(hidden, new byte[] {1, 2, 3});
     Files.setLastModifiedTime(hidden, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
-    Set<Path> filesBefore = files(t);
+    Set<Path> filesBefore = files("d_verbs");
     Vacuum vacuum = new Vacuum(Duration.ZERO, true);
     assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, vacuum, t, Mode.COMMIT))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("our vacuum keeps").hasMessageContaining("_scratch/old.parquet");
-    assertThat(files(t)).isEqualTo(filesBefore);
+    assertThat(files("d_verbs")).isEqualTo(filesBefore);
     Files.delete(hidden);
 
     Step vacuumPreview = run(TrinoLake.DELTA_CATALOG, vacuum, t, Mode.PREVIEW);
@@ -101,7 +103,9 @@ class DeltaOnTrinoTest {
     assertThat(vacuumed.metrics().get("deleted_files")).isPositive().isLessThanOrEqualTo(planned);
     assertThat(TABLES.trinoRows("d_verbs")).isEqualTo(trino);
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
-    LiveFiles.of(t, t.latest()).forEach(f -> assertThat(f.file()).exists());
+    for (var f : LiveFiles.of(t, t.latest())) {
+      assertThat(t.storage().stat(f.file())).as(f.file().toString()).isPresent();
+    }
   }
 
   @Test
@@ -113,10 +117,10 @@ class DeltaOnTrinoTest {
           .hasMessageContaining("delta.vacuum.min-retention is 7.00d on catalog delta_floored");
     }
     DeltaTable dv = TABLES.create("d_dv", 1, "deletion_vectors_enabled = true");
-    Set<Path> before = files(dv);
+    Set<Path> before = files("d_dv");
     assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, new Vacuum(Duration.ZERO, true), dv, Mode.COMMIT))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("deletionVectors").hasMessageNotContaining("\n");
-    assertThat(files(dv)).isEqualTo(before);
+    assertThat(files("d_dv")).isEqualTo(before);
   }
 
   /** Trino's table under our table's name must be the table we read: another one's storage was never fenced or verified. */
@@ -124,25 +128,25 @@ class DeltaOnTrinoTest {
   void anotherTableUnderTheSameNameInTrinoIsRefused() throws Exception {
     DeltaTable ours = TABLES.create("d_ours", 2, null);
     DeltaTable other = TABLES.create("d_other", 2, null);
-    DeltaTable misnamed = new DeltaTable(other.name(), ours.root(), ours.realRoot(), ours.engine());
-    Set<Path> before = files(ours);
-    Set<Path> otherBefore = files(other);
+    DeltaTable misnamed = new DeltaTable(other.name(), ours.storage()); // shares our storage: not closed here
+    Set<Path> before = files("d_ours");
+    Set<Path> otherBefore = files("d_other");
     for (Operation op : List.<Operation>of(Compact.binpack(), new Vacuum(Duration.ZERO, true))) {
       for (Mode mode : Mode.values()) {
         assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, op, misnamed, mode))
             .isInstanceOf(SafetyRefusal.class).hasMessageContaining("the same table").hasMessageNotContaining("\n");
       }
     }
-    assertThat(files(ours)).isEqualTo(before);
-    assertThat(files(other)).isEqualTo(otherBefore);
+    assertThat(files("d_ours")).isEqualTo(before);
+    assertThat(files("d_other")).isEqualTo(otherBefore);
   }
 
   @Test
   void compactAndVacuumWithEngineTrinoThroughTheCli() throws Exception {
     DeltaTable t = TABLES.create("d_cli", 2, null);
     List<String> trino = TABLES.trinoRows("d_cli");
-    Path config = Files.writeString(dir.resolve("delta.yml"), "catalogs:\n  deltas:\n    type: delta\n    tables:\n      dops.d_cli: "
-        + TABLES.localPath("d_cli") + "\nengines:\n  trino:\n    url: " + LAKE.trino().jdbcUrl() + "\n    delta-catalog: delta\n");
+    Path config = Files.writeString(dir.resolve("delta.yml"), TABLES.catalogYaml("d_cli")
+        + "engines:\n  trino:\n    url: " + LAKE.trino().jdbcUrl() + "\n    delta-catalog: delta\n");
 
     Run compact = ResurfacerCli.run(dir, config, null, Map.of(), "compact", "dops.d_cli", "--engine", "trino", "--yes");
     assertThat(compact.exit()).as("%s%n%s", compact.out(), compact.err()).isZero();

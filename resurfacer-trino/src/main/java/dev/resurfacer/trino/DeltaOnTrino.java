@@ -53,7 +53,7 @@ public final class DeltaOnTrino {
     }
     Set<String> ours = new HashSet<>();
     for (LiveFile f : LiveFiles.of(t, snapshot)) {
-      ours.add(f.file().getFileName().toString());
+      ours.add(f.file().path().substring(f.file().path().lastIndexOf('/') + 1));
     }
     for (String path : trino.strings("identify " + name, "SELECT DISTINCT \"$path\" FROM " + name.sql())) {
       String file = path.substring(path.lastIndexOf('/') + 1);

@@ -6,6 +6,7 @@ import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
@@ -13,15 +14,14 @@ import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.maintain.Vacuum;
+import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Delta vacuum as Trino's {@code CALL <catalog>.system.vacuum(schema, table, retention)}, which has no
@@ -68,16 +67,16 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
           + " which Trino's Delta connector does not vacuum; use --engine local");
     }
     DeltaOnTrino.sameTable(trino, t, t.latest());
-    Set<Path> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
-    List<Path> trinos = trinoCouldDelete(t, plan.cutoffMs());
-    List<Path> refused = trinos.stream().filter(p -> !ours.contains(p)).toList();
+    Set<StoredFile> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
+    List<StoredFile> trinos = trinoCouldDelete(t, plan.cutoffMs());
+    List<StoredFile> refused = trinos.stream().filter(p -> !ours.contains(p)).toList();
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("listed_files", plan.listedFiles());
     metrics.put("files_to_delete", (long) plan.deletions().size());
     metrics.put("trino_candidates", (long) trinos.size());
     if (!refused.isEmpty()) {
       throw new SafetyRefusal("Trino's vacuum could delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
-          + refused.stream().limit(SHOWN).map(Path::toString).collect(Collectors.joining(", "))
+          + refused.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", "))
           + " (Trino has no dry run and does not skip what our fences skip); use --engine local");
     }
     String rule = "retention " + Durations.format(retention);
@@ -90,51 +89,46 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
       return Step.previewed("Trino's vacuum would delete at most " + what + ", " + rule + ", each one our own vacuum deletes too",
           metrics);
     }
-    Set<Path> before = listed(t);
+    Set<StoredFile> before = listed(t);
     trino.execute("vacuum", "CALL " + TrinoTableName.quote(name.catalog()) + ".system.vacuum(" + TrinoTableName.literal(name.schema())
         + ", " + TrinoTableName.literal(name.table()) + ", " + TrinoTableName.literal(clock.threshold(plan.cutoffMs()) + "ms") + ")");
-    Set<Path> gone = new HashSet<>(before);
+    Set<StoredFile> gone = new HashSet<>(before);
     gone.removeAll(listed(t));
-    Set<Path> unexpected = gone.stream().filter(p -> !ours.contains(p)).collect(Collectors.toCollection(TreeSet::new));
+    Set<StoredFile> unexpected = gone.stream().filter(p -> !ours.contains(p))
+        .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(StoredFile::toString))));
     if (!unexpected.isEmpty()) {
       throw new IllegalStateException("Trino's vacuum deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
-          + unexpected.stream().limit(SHOWN).map(Path::toString).collect(Collectors.joining(", ")));
+          + unexpected.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", ")));
     }
     metrics.put("deleted_files", (long) gone.size());
     return Step.done("Trino's vacuum deleted " + gone.size() + " file(s), " + rule + "; every one was in our own vacuum's plan ("
         + what + ")", metrics);
   }
 
-  /** Regular files under the table outside {@code _delta_log}, older than the cutoff, that the current version does not reference. */
-  static List<Path> trinoCouldDelete(DeltaTable t, long cutoffMillis) {
-    Set<Path> live = new HashSet<>();
+  /**
+   * Files under the table outside {@code _delta_log}, older than the cutoff, that the current version
+   * does not reference, listed through the table's storage (local disk or S3).
+   */
+  static List<StoredFile> trinoCouldDelete(DeltaTable t, long cutoffMillis) {
+    Set<StoredFile> live = new HashSet<>();
     for (LiveFile f : LiveFiles.of(t, t.latest())) {
       live.add(f.file());
       f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(live::add);
     }
-    List<Path> out = new java.util.ArrayList<>();
-    for (Path p : listed(t)) {
-      try {
-        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        if (!live.contains(p) && a.lastModifiedTime().toMillis() < cutoffMillis) {
-          out.add(p);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    out.sort(null);
-    return out;
+    return entries(t).stream().filter(e -> !live.contains(e.file()) && e.modificationTime() < cutoffMillis)
+        .map(TableStorage.Entry::file).sorted(Comparator.comparing(StoredFile::toString)).toList();
   }
 
-  /** Every regular file (and link) under the table root outside {@code _delta_log}, links not followed. */
-  private static Set<Path> listed(DeltaTable t) {
-    Path log = t.realRoot().resolve("_delta_log");
-    try (Stream<Path> walk = Files.walk(t.realRoot())) {
-      return walk.filter(p -> !p.startsWith(log) && !Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-          .collect(Collectors.toCollection(TreeSet::new));
+  /** Every file (and link) under the table root outside {@code _delta_log}, links not followed. */
+  private static Set<StoredFile> listed(DeltaTable t) {
+    return entries(t).stream().map(TableStorage.Entry::file).collect(Collectors.toSet());
+  }
+
+  private static List<TableStorage.Entry> entries(DeltaTable t) {
+    try {
+      return t.storage().listOutsideLog();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot list " + t.storage().root() + ": " + e.getMessage(), e);
     }
   }
 }

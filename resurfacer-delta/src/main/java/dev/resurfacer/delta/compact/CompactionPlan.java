@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param zOrderColumns empty for bin-pack; otherwise each bin is a whole partition, written in z-value order
  * @param runner who rewrites the bins: {@code duckdb} (bounded by --memory) or {@code kernel} (in the heap)
- * @param runnerReason why that runner: the memory limit, or why DuckDB could not be exact
+ * @param runnerReason why that runner: the memory limit, or why DuckDB could not be exact or cannot reach the files
  * @param skipped why files were left alone (one line per reason)
  */
 public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, String runner,

@@ -104,6 +104,7 @@ public final class CompactionPlanner {
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     var dataSchema = new io.delta.kernel.types.StructType(snapshot.getSchema().fields().stream()
         .filter(f -> !partitionColumns.contains(f.getName())).toList());
+    Optional<String> unreachable = DuckDbBinRunner.unreachable(table.storage());
     Optional<String> inexact = DuckDbBinRunner.unsupported(dataSchema, options.zOrderColumns(), bins);
     String runner;
     String reason;
@@ -114,6 +115,10 @@ public final class CompactionPlanner {
             + "an eighth of the heap is refused" : "");
       }
       case DUCKDB -> {
+        if (unreachable.isPresent()) {
+          throw new SafetyRefusal("--runner duckdb cannot rewrite " + table.name() + ": " + unreachable.get()
+              + " (--runner auto uses Kernel's runner for it)");
+        }
         if (inexact.isPresent()) {
           throw new SafetyRefusal("--runner duckdb cannot rewrite " + table.name() + " exactly: " + inexact.get()
               + " (--runner auto uses Kernel's runner for it)");
@@ -122,9 +127,11 @@ public final class CompactionPlanner {
         reason = "memory limit " + ByteSizes.format(options.memoryBytes()) + ", spilling to " + options.scratchDir();
       }
       default -> {
-        runner = inexact.isPresent() ? "kernel" : "duckdb";
-        reason = inexact.map(why -> "DuckDB cannot be exact here: " + why + "; Kernel's runner works in the heap"
-            + (options.zOrdered() ? " and refuses a z-order bin above an eighth of it" : ""))
+        runner = unreachable.isPresent() || inexact.isPresent() ? "kernel" : "duckdb";
+        reason = unreachable.map(why -> why + "; Kernel's runner reads and writes it through the table's storage, in the heap"
+            + (options.zOrdered() ? ", and refuses a z-order bin above an eighth of it" : ""))
+            .or(() -> inexact.map(why -> "DuckDB cannot be exact here: " + why + "; Kernel's runner works in the heap"
+            + (options.zOrdered() ? " and refuses a z-order bin above an eighth of it" : "")))
             .orElse("memory limit " + ByteSizes.format(options.memoryBytes()) + ", spilling to " + options.scratchDir());
       }
     }

@@ -13,7 +13,7 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
+import dev.resurfacer.storage.StoredFile;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -34,11 +34,11 @@ final class ConcurrentChanges {
   private ConcurrentChanges() {}
 
   /** Why the inputs can no longer be replaced, or empty when no commit after {@code readVersion} touched them. */
-  static Optional<String> conflict(DeltaTable table, long readVersion, Set<Path> inputs) {
-    List<LogFile> commits = DeltaLogFiles.list(table.logDir()).of(LogFile.Kind.COMMIT).stream()
+  static Optional<String> conflict(DeltaTable table, long readVersion, Set<StoredFile> inputs) {
+    List<LogFile> commits = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
         .filter(c -> c.version() > readVersion).toList();
     for (LogFile commit : commits) {
-      FileStatus status = FileStatus.of(dev.resurfacer.delta.table.TablePaths.kernelPath(commit.path()), commit.size(), commit.modificationTime());
+      FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
       try (CloseableIterator<ColumnarBatch> batches =
           table.engine().getJsonHandler().readJsonFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())) {
         while (batches.hasNext()) {
@@ -46,7 +46,7 @@ final class ConcurrentChanges {
             while (rows.hasNext()) {
               Row action = rows.next();
               for (int i = 0; i < 2; i++) {
-                if (!action.isNullAt(i) && inputs.contains(table.paths().resolve(action.getStruct(i).getString(0)))) {
+                if (!action.isNullAt(i) && inputs.contains(table.storage().resolve(action.getStruct(i).getString(0)))) {
                   return Optional.of("version " + commit.version() + " changed input " + action.getStruct(i).getString(0)
                       + " (" + (i == 0 ? "re-added, e.g. with a new deletion vector" : "removed") + ")");
                 }

@@ -5,8 +5,8 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -27,8 +27,6 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,6 +72,7 @@ public final class DeltaCompactor {
   /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
   private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
       Progress progress) {
+    table.storage().requireSafeCommits();
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
     Engine engine = table.engine();
@@ -123,7 +122,7 @@ public final class DeltaCompactor {
               + outPrint.value().rows() + " rows" + (in.value().rows() == outPrint.value().rows() ? " with different content" : ""));
         }
         beforeCommit.run();
-        Set<Path> inputs = new HashSet<>();
+        Set<StoredFile> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
         long now = clock.millis();
         List<Row> actions = new ArrayList<>();
@@ -134,7 +133,7 @@ public final class DeltaCompactor {
           binRemovedBytes += f.size();
         }
         for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.root().toUri(), f, partition));
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, partition));
           binAddedBytes += f.getSize();
         }
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
@@ -164,7 +163,7 @@ public final class DeltaCompactor {
         // a commit can fail after its log entry landed (a lost reply, a timeout): then the new
         // files are the table's, and deleting them would lose rows
         if (!committing || !anyLive(table, written)) {
-          deleteQuietly(written);
+          deleteQuietly(table.storage(), written);
         }
         failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
@@ -211,10 +210,10 @@ public final class DeltaCompactor {
   /** Whether the table's newest version references any of {@code files}; true when that cannot be read. */
   private static boolean anyLive(DeltaTable table, List<DataFileStatus> files) {
     try {
-      Set<Path> mine = new HashSet<>();
-      files.forEach(f -> mine.add(TablePaths.fromKernelPath(f.getPath()).toAbsolutePath().normalize()));
+      Set<StoredFile> mine = new HashSet<>();
+      files.forEach(f -> mine.add(table.storage().fromKernelPath(f.getPath())));
       for (LiveFile f : dev.resurfacer.delta.scan.LiveFiles.of(table, table.latest())) {
-        if (mine.contains(f.file().toAbsolutePath().normalize())) {
+        if (mine.contains(f.file())) {
           return true;
         }
       }
@@ -224,10 +223,10 @@ public final class DeltaCompactor {
     }
   }
 
-  static void deleteQuietly(List<DataFileStatus> files) {
+  static void deleteQuietly(TableStorage storage, List<DataFileStatus> files) {
     for (DataFileStatus f : files) {
       try {
-        Files.deleteIfExists(TablePaths.fromKernelPath(f.getPath()));
+        storage.delete(storage.fromKernelPath(f.getPath()));
       } catch (IOException | RuntimeException ignored) {
         // a leftover is unreferenced and young; vacuum removes it after the retention
       }

@@ -3,7 +3,9 @@ package dev.resurfacer.delta.compact;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.LocalStorage;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.zorder.ZKeysSql;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.FilteredColumnarBatch;
@@ -54,7 +56,9 @@ import org.duckdb.DuckDBConnection;
  * the output is Parquet with the table's physical column names and types as Kernel's writer
  * writes them (timestamps as UTC-adjusted microseconds, snappy). DuckDB's memory_limit bounds the
  * work and its temp_directory takes the spill, so a bin larger than the heap compacts. The new
- * files get the stats Kernel's writer computes for its own files, from their footers.
+ * files get the stats Kernel's writer computes for its own files, from their footers. DuckDB reads
+ * and writes local paths only (it never loads httpfs): the planner gives a table on an object store
+ * to {@link KernelBinRunner}, which goes through the table's storage.
  */
 record DuckDbBinRunner() implements BinRunner {
   /** Columns read_parquet adds; a data column of the same name would be shadowed. */
@@ -63,6 +67,16 @@ record DuckDbBinRunner() implements BinRunner {
   @Override
   public String name() {
     return "duckdb";
+  }
+
+  /**
+   * Why DuckDB cannot reach the table's files, or empty when they are local: it would need its
+   * httpfs extension for an object store, which it never loads (no network from DuckDB).
+   */
+  static Optional<String> unreachable(TableStorage storage) {
+    StoredFile root = storage.root();
+    return root.isLocal() ? Optional.empty()
+        : Optional.of("DuckDB reads local files only (no httpfs) and the table is on " + root.scheme() + "://" + root.authority());
   }
 
   /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
@@ -167,7 +181,7 @@ record DuckDbBinRunner() implements BinRunner {
     List<DataFileStatus> placed = new ArrayList<>();
     try (Connection conn = DriverManager.getConnection("jdbc:duckdb:"); Statement st = conn.createStatement()) {
       configure(st, work, scratch);
-      List<String> locals = bin.files().stream().map(f -> f.file().toString()).toList();
+      List<String> locals = bin.files().stream().map(f -> LocalStorage.path(f.file()).toString()).toList();
       st.execute("CREATE TEMP TABLE files(idx INTEGER, local VARCHAR)");
       try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
         for (int i = 0; i < locals.size(); i++) {
@@ -223,10 +237,10 @@ record DuckDbBinRunner() implements BinRunner {
       placed.addAll(place(work, out));
       return placed;
     } catch (SQLException e) {
-      DeltaCompactor.deleteQuietly(placed);
+      DeltaCompactor.deleteQuietly(work.table().storage(), placed);
       throw new IllegalStateException("DuckDB runner: " + e.getMessage(), e);
     } catch (IOException | RuntimeException e) {
-      DeltaCompactor.deleteQuietly(placed);
+      DeltaCompactor.deleteQuietly(work.table().storage(), placed);
       throw e;
     } finally {
       deleteRecursively(scratch);
@@ -282,7 +296,8 @@ record DuckDbBinRunner() implements BinRunner {
    */
   private static List<DataFileStatus> place(BinWork work, Path out) throws IOException {
     var context = Transaction.getWriteContext(work.engine(), work.txnState(), work.partition());
-    Path target = TablePaths.fromKernelPath(context.getTargetDirectory());
+    TableStorage storage = work.table().storage();
+    Path target = LocalStorage.path(storage.fromKernelPath(context.getTargetDirectory()));
     Files.createDirectories(target);
     StructType physical = work.physicalDataSchema();
     List<DataFileStatus> placed = new ArrayList<>();
@@ -294,7 +309,7 @@ record DuckDbBinRunner() implements BinRunner {
       for (int i = 0; i < produced.size(); i++) {
         Path file = target.resolve(String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i, UUID.randomUUID()));
         Files.move(produced.get(i), file);
-        String path = TablePaths.kernelPath(file);
+        String path = storage.kernelPath(LocalStorage.of(file));
         DataFileStatus status = KernelInternals.withKernelStats(DeltaTables.hadoopConf(), path, Files.size(file),
             Files.getLastModifiedTime(file).toMillis(), physical, context.getStatisticsColumns());
         placed.add(status);
@@ -304,7 +319,7 @@ record DuckDbBinRunner() implements BinRunner {
         }
       }
     } catch (IOException | RuntimeException e) {
-      DeltaCompactor.deleteQuietly(placed);
+      DeltaCompactor.deleteQuietly(storage, placed);
       throw e;
     }
     return placed;

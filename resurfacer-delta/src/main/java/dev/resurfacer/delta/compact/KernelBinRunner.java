@@ -3,8 +3,6 @@ package dev.resurfacer.delta.compact;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
-import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.TablePaths;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.ColumnarBatch;
@@ -47,14 +45,14 @@ record KernelBinRunner() implements BinRunner {
       logical = ZOrder.sorted(logical, work.zOrderColumns());
     }
     var context = Transaction.getWriteContext(engine, work.txnState(), work.partition());
-    Engine writer = DeltaTables.writingEngine(work.targetFileSize());
+    Engine writer = work.table().storage().writingEngine(work.targetFileSize());
     List<DataFileStatus> written = new ArrayList<>();
     try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
         Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition()), context.getStatisticsColumns())) {
       out.forEachRemaining(written::add);
     } catch (IOException | RuntimeException e) {
       // the compactor deletes what it is handed back; files of a failed write are found here
-      DeltaCompactor.deleteQuietly(written);
+      DeltaCompactor.deleteQuietly(work.table().storage(), written);
       throw e;
     }
     return written;
@@ -83,7 +81,7 @@ record KernelBinRunner() implements BinRunner {
       CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
         try {
           CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(TablePaths.kernelPath(file.file()), file.size(),
+              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(work.table().storage().kernelPath(file.file()), file.size(),
                   file.modificationTime()))), physicalRead, Optional.empty())
               .map(FileReadResult::getData);
           return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);

@@ -61,7 +61,7 @@ public final class DeltaDescriber {
       histogram.add(new DeltaHealth.SizeBucket(LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
     }
 
-    DeltaLogFiles log = DeltaLogFiles.list(table.logDir());
+    DeltaLogFiles log = DeltaLogFiles.list(table);
     List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
     Duration fileRetention = Retention.deletedFileRetention(props);
     List<Tombstone> tombstones = Tombstones.read(table, commits);

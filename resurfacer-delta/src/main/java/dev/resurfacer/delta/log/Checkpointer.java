@@ -24,7 +24,7 @@ public final class Checkpointer {
 
   public static Outcome preview(DeltaTable table, Clock clock) {
     Snapshot snapshot = table.latest();
-    DeltaLogFiles log = DeltaLogFiles.list(table.logDir());
+    DeltaLogFiles log = DeltaLogFiles.list(table);
     if (log.latestCheckpoint(snapshot.getVersion()).map(c -> c.version() == snapshot.getVersion()).orElse(false)) {
       return new Outcome(table.name(), snapshot.getVersion(), false, "version " + snapshot.getVersion() + " already has a checkpoint");
     }

@@ -3,11 +3,9 @@ package dev.resurfacer.delta.log;
 import dev.resurfacer.delta.log.LogFile.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,18 +25,17 @@ public record DeltaLogFiles(List<LogFile> files) {
     files = List.copyOf(files);
   }
 
-  public static DeltaLogFiles list(Path logDir) {
+  public static DeltaLogFiles list(DeltaTable table) {
+    return list(table.storage());
+  }
+
+  public static DeltaLogFiles list(TableStorage storage) {
     List<LogFile> out = new ArrayList<>();
+    StoredFile logDir = storage.logDir();
     try {
-      Files.walkFileTree(logDir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (attrs.isRegularFile()) {
-            out.add(classify(logDir, file, attrs.size(), attrs.lastModifiedTime().toMillis()));
-          }
-          return FileVisitResult.CONTINUE;
-        }
-      });
+      for (TableStorage.Entry e : storage.listLog()) {
+        out.add(classify(logDir, e.file(), e.size(), e.modificationTime()));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + logDir, e);
     }
@@ -46,10 +43,10 @@ public record DeltaLogFiles(List<LogFile> files) {
     return new DeltaLogFiles(out);
   }
 
-  static LogFile classify(Path logDir, Path file, long size, long mtime) {
-    String name = file.getFileName().toString();
-    if (!file.getParent().equals(logDir)) {
-      return new LogFile(file, file.getParent().getFileName().toString().equals("_sidecars") ? Kind.SIDECAR : Kind.OTHER,
+  static LogFile classify(StoredFile logDir, StoredFile file, long size, long mtime) {
+    String name = TableStorage.name(file);
+    if (!file.parent().equals(logDir)) {
+      return new LogFile(file, TableStorage.name(file.parent()).equals("_sidecars") ? Kind.SIDECAR : Kind.OTHER,
           -1, size, mtime);
     }
     Matcher m;

@@ -2,7 +2,6 @@ package dev.resurfacer.delta.log;
 
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.TablePaths;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.types.StructType;
@@ -20,7 +19,7 @@ final class LogActions {
 
   /** Calls {@code action} with each line's struct of {@code schema}'s single field, skipping lines without it. */
   static void read(DeltaTable table, LogFile commit, StructType schema, Consumer<Row> action) {
-    FileStatus status = FileStatus.of(TablePaths.kernelPath(commit.path()), commit.size(), commit.modificationTime());
+    FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
     try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
         .readJsonFiles(KernelIterators.of(List.of(status)), schema, Optional.empty())) {
       while (batches.hasNext()) {

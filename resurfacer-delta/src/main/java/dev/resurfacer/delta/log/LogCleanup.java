@@ -2,9 +2,8 @@ package dev.resurfacer.delta.log;
 
 import dev.resurfacer.delta.table.DeltaTable;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ public final class LogCleanup {
     Map<String, String> props = snapshot.getTableProperties();
     Duration retention = retentionOverride.orElse(Retention.logRetention(props));
     long cutoff = clock.millis() - retention.toMillis();
-    DeltaLogFiles log = DeltaLogFiles.list(table.logDir());
+    DeltaLogFiles log = DeltaLogFiles.list(table);
     List<LogFile> commits = log.of(LogFile.Kind.COMMIT);
     Set<Long> checkpointVersions = completeCheckpoints(log.of(LogFile.Kind.CHECKPOINT));
 
@@ -86,16 +85,14 @@ public final class LogCleanup {
   public static Result execute(DeltaTable table, Plan plan) {
     long deleted = 0, bytes = 0;
     List<String> skipped = new ArrayList<>();
+    StoredFile logDir = table.storage().logDir();
     for (LogFile f : plan.deletions()) {
       try {
-        BasicFileAttributes a = Files.readAttributes(f.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!a.isRegularFile() || !f.path().startsWith(table.logDir())) {
-          skipped.add(f.path() + ": not a regular file of this log");
+        if (!f.path().parent().equals(logDir) || table.storage().stat(f.path()).isEmpty()) {
+          skipped.add(f.path() + ": not a regular file of this log (or already gone)");
           continue;
         }
-        Files.delete(f.path());
-        // Hadoop's local file system writes a hidden checksum beside each file; it goes with its file
-        Files.deleteIfExists(f.path().resolveSibling("." + f.path().getFileName() + ".crc"));
+        table.storage().delete(f.path());
         deleted++;
         bytes += f.size();
       } catch (java.nio.file.NoSuchFileException e) {
@@ -111,7 +108,7 @@ public final class LogCleanup {
   /** Versions whose checkpoint is whole: a single file, or every part {@code i.n} of a multi-part one. */
   static Set<Long> completeCheckpoints(List<LogFile> checkpoints) {
     Map<Long, List<String>> byVersion = checkpoints.stream().collect(Collectors.groupingBy(LogFile::version,
-        Collectors.mapping(f -> f.path().getFileName().toString(), Collectors.toList())));
+        Collectors.mapping(f -> TableStorage.name(f.path()), Collectors.toList())));
     Set<Long> out = new TreeSet<>();
     byVersion.forEach((v, names) -> {
       var multi = names.stream().filter(n -> n.matches("\\d{20}\\.checkpoint\\.\\d{10}\\.\\d{10}\\.parquet")).toList();

@@ -40,7 +40,7 @@ public final class Tombstones {
   public static List<Tombstone> read(DeltaTable table, List<LogFile> commits) {
     List<Tombstone> out = new ArrayList<>();
     for (LogFile commit : commits) {
-      FileStatus status = FileStatus.of(dev.resurfacer.delta.table.TablePaths.kernelPath(commit.path()), commit.size(), commit.modificationTime());
+      FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
       try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
           .readJsonFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())) {
         while (batches.hasNext()) {
@@ -53,8 +53,8 @@ public final class Tombstones {
               Row remove = action.getStruct(0);
               String path = remove.getString(0);
               long ts = remove.isNullAt(1) ? commit.modificationTime() : remove.getLong(1);
-              out.add(new Tombstone(path, table.paths().resolve(path), ts, commit.version(),
-                  DeletionVectorRef.of(remove, 2, table.paths())));
+              out.add(new Tombstone(path, table.storage().resolve(path), ts, commit.version(),
+                  DeletionVectorRef.of(remove, 2, table.storage())));
             }
           }
         }

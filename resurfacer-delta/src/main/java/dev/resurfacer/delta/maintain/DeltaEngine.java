@@ -12,6 +12,7 @@ import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.S3Settings;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
@@ -33,10 +34,12 @@ final class DeltaEngine implements Engine<DeltaTable> {
   private final String catalogName;
   private final Map<String, String> locations;
   private final Path workingDir;
+  private final S3Settings s3;
   private final Clock clock;
 
-  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, Clock clock) {
+  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
     this.catalogName = catalogName;
+    this.s3 = s3;
     this.locations = Map.copyOf(locations);
     this.workingDir = workingDir;
     this.clock = clock;
@@ -78,7 +81,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
     if (location == null) {
       throw new UsageException("table " + table + " is not in delta catalog '" + catalogName + "'");
     }
-    return DeltaTables.open(table, location, workingDir);
+    return DeltaTables.open(table, location, workingDir, s3);
   }
 
   /** Nothing to do: every operation and measurement loads the newest snapshot itself. */
@@ -122,7 +125,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
       }
       records += f.numRecords().orElse(0);
     }
-    DeltaLogFiles log = DeltaLogFiles.list(table.logDir());
+    DeltaLogFiles log = DeltaLogFiles.list(table);
     List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
     // a commit file is written after its commitInfo timestamp: one older than since cannot be newer than since
     List<LogFile> recent = since == null ? commits : commits.stream().filter(c -> c.modificationTime() > since.toEpochMilli()).toList();
@@ -137,7 +140,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
 
   @Override
   public AutoCloseable lease(DeltaTable table, String owner, Duration ttl) {
-    return DeltaLease.acquire(table.root(), owner, ttl, clock);
+    return DeltaLease.acquire(table.storage(), owner, ttl, clock);
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.resurfacer.delta.scan;
 
 import dev.resurfacer.delta.kernel.KernelInternals;
-import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.data.Row;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -14,10 +14,10 @@ import java.util.Optional;
  * @param cardinality the number of rows it deletes
  */
 public record DeletionVectorRef(String storageType, String pathOrInlineDv, Integer offset, int sizeInBytes, long cardinality,
-    Optional<Path> file) {
+    Optional<StoredFile> file) {
 
   /** Reads the log's {@code deletionVector} struct; empty when it is null. */
-  public static Optional<DeletionVectorRef> of(Row parent, int ordinal, TablePaths paths) {
+  public static Optional<DeletionVectorRef> of(Row parent, int ordinal, TableStorage paths) {
     if (ordinal < 0 || parent.isNullAt(ordinal)) {
       return Optional.empty();
     }
@@ -27,7 +27,7 @@ public record DeletionVectorRef(String storageType, String pathOrInlineDv, Integ
     Long offset = Rows.longOrNull(dv, "offset");
     Long size = Rows.longOrNull(dv, "sizeInBytes");
     Long cardinality = Rows.longOrNull(dv, "cardinality");
-    Optional<Path> file = switch (type) {
+    Optional<StoredFile> file = switch (type) {
       case "u" -> Optional.of(paths.resolve(KernelInternals.uuidDeletionVectorRelativePath(ref)));
       case "p" -> Optional.of(paths.resolve(ref));
       case "i" -> Optional.empty();

@@ -1,6 +1,6 @@
 package dev.resurfacer.delta.scan;
 
-import java.nio.file.Path;
+import dev.resurfacer.storage.StoredFile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * @param file the file it names
  * @param numRecords rows in the file before deletion vectors, from its stats when present
  */
-public record LiveFile(String logPath, Path file, long size, long modificationTime, Map<String, String> partitionValues,
+public record LiveFile(String logPath, StoredFile file, long size, long modificationTime, Map<String, String> partitionValues,
     Optional<DeletionVectorRef> deletionVector, OptionalLong numRecords) {
   public LiveFile {
     partitionValues = Collections.unmodifiableMap(new LinkedHashMap<>(partitionValues));

@@ -6,35 +6,50 @@ import io.delta.kernel.engine.Engine;
 import java.nio.file.Path;
 
 /**
- * One Delta table on local storage: the name it was asked for by, its root directory and the Kernel
- * engine that reads it. {@link #latest()} loads the newest snapshot each time, so a caller that
- * re-reads sees concurrent commits.
+ * One Delta table: the name it was asked for by and the storage holding it (local disk or S3).
+ * {@link #latest()} loads the newest snapshot each time, so a caller that re-reads sees concurrent
+ * commits.
  *
  * @param name a configured {@code namespace.table} name, or the location the user gave
- * @param root the table's directory as given (absolute, normalized)
- * @param realRoot the same directory with symbolic links resolved; listings start here
- * @param engine Kernel's engine for this table's storage
  */
-public record DeltaTable(String name, Path root, Path realRoot, Engine engine) {
+public record DeltaTable(String name, TableStorage storage) implements AutoCloseable {
+
+  public Engine engine() {
+    return storage.engine();
+  }
 
   public Snapshot latest() {
-    return TableManager.loadSnapshot(uri()).build(engine);
+    return TableManager.loadSnapshot(uri()).build(engine());
   }
 
   public Snapshot atVersion(long version) {
-    return TableManager.loadSnapshot(uri()).atVersion(version).build(engine);
+    return TableManager.loadSnapshot(uri()).atVersion(version).build(engine());
   }
 
-  /** The table root as Kernel addresses it: {@code file:} and the path, unencoded, with a trailing slash. */
+  /** The table root as Kernel addresses it, with a trailing slash. */
   public String uri() {
-    return TablePaths.kernelPath(root) + "/";
+    return storage.kernelRoot();
   }
 
-  public Path logDir() {
-    return root.resolve("_delta_log");
+  /** The directory of a table on local disk, as given; {@link IllegalStateException} for one on an object store. */
+  public Path localRoot() {
+    return local().directory();
   }
 
-  public TablePaths paths() {
-    return new TablePaths(root, realRoot);
+  /** The directory of a table on local disk with links resolved. */
+  public Path localRealRoot() {
+    return local().realDirectory();
+  }
+
+  private LocalStorage local() {
+    if (storage instanceof LocalStorage l) {
+      return l;
+    }
+    throw new IllegalStateException(name + " is not on local storage");
+  }
+
+  @Override
+  public void close() {
+    storage.close();
   }
 }

@@ -1,7 +1,10 @@
 package dev.resurfacer.delta.table;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.ResurfacerConfig;
+import dev.resurfacer.storage.StoredFile;
+import java.util.List;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import java.io.IOException;
 import java.net.URI;
@@ -22,12 +25,36 @@ public final class DeltaTables {
   public static Optional<DeltaTable> find(String target, ResurfacerConfig config, Path workingDir) {
     Optional<String> configured = config.deltaLocation(target);
     if (configured.isPresent()) {
-      return Optional.of(open(target, configured.get(), workingDir));
+      return Optional.of(open(target, configured.get(), workingDir, s3Settings(config, configured.get())));
     }
     if (!looksLikeLocation(target) && !Files.isDirectory(workingDir.resolve(target).resolve("_delta_log"))) {
       return Optional.empty();
     }
-    return Optional.of(open(target, target, workingDir));
+    return Optional.of(open(target, target, workingDir, s3Settings(config, target)));
+  }
+
+  /**
+   * The S3 settings for a location: those of the delta catalog that names it, else of the only
+   * delta catalog, else the SDK's defaults (environment, profile, instance role).
+   */
+  public static S3Settings s3Settings(ResurfacerConfig config, String location) {
+    List<CatalogConfig> deltas = config.catalogs().values().stream().filter(CatalogConfig::isDelta).toList();
+    StoredFile wanted = isS3(location) ? StoredFile.parse(location) : null;
+    for (CatalogConfig c : deltas) {
+      if (wanted != null && c.tables().values().stream().filter(DeltaTables::isS3).map(StoredFile::parse).anyMatch(wanted::equals)) {
+        return settings(c);
+      }
+    }
+    return deltas.size() == 1 ? settings(deltas.get(0)) : S3Settings.defaults();
+  }
+
+  public static S3Settings settings(CatalogConfig catalog) {
+    return S3Settings.of(catalog.properties(), "catalogs." + catalog.name() + ".properties");
+  }
+
+  static boolean isS3(String location) {
+    String l = location.toLowerCase(java.util.Locale.ROOT);
+    return l.startsWith("s3://") || l.startsWith("s3a://") || l.startsWith("s3n://");
   }
 
   /** A location rather than a {@code namespace.table} identifier. */
@@ -37,6 +64,25 @@ public final class DeltaTables {
   }
 
   public static DeltaTable open(String name, String location, Path workingDir) {
+    return open(name, location, workingDir, S3Settings.defaults());
+  }
+
+  public static DeltaTable open(String name, String location, Path workingDir, S3Settings s3) {
+    if (isS3(location)) {
+      S3Storage storage = S3Storage.open(location, s3);
+      try {
+        if (storage.listLog().isEmpty()) {
+          throw new UsageException(location + " is not a Delta table (no _delta_log entries)");
+        }
+      } catch (IOException e) {
+        storage.close();
+        throw new UsageException("cannot list " + location + ": " + e.getMessage());
+      } catch (RuntimeException e) {
+        storage.close();
+        throw e;
+      }
+      return new DeltaTable(name, storage);
+    }
     Path root = localPath(location, workingDir);
     if (!Files.isDirectory(root.resolve("_delta_log"))) {
       throw new UsageException(location + " is not a Delta table (no _delta_log directory)");
@@ -47,7 +93,7 @@ public final class DeltaTables {
     } catch (IOException e) {
       throw new UsageException("cannot resolve " + location + ": " + e.getMessage());
     }
-    return new DeltaTable(name, root, real, DefaultEngine.create(hadoopConf()));
+    return new DeltaTable(name, LocalStorage.open(root, real));
   }
 
   static Path localPath(String location, Path workingDir) {
@@ -56,23 +102,19 @@ public final class DeltaTables {
     }
     if (location.contains("://")) {
       String scheme = location.substring(0, location.indexOf("://"));
-      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported on this build (local paths and file: URIs only): "
+      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file: and s3:// URIs): "
           + location);
     }
     return workingDir.resolve(location).toAbsolutePath().normalize();
   }
 
+  /** Kernel's Parquet writer rolls to a new file at about this many bytes. */
+  public static final String TARGET_FILE_SIZE = "delta.kernel.default.parquet.writer.targetMaxFileSize";
+
   /**
    * Local file system without Hadoop's checksum side files: a {@code .crc} beside every file Kernel
    * writes would be one more file each other tool has to recognise.
    */
-  /** An engine whose Parquet writer rolls to a new file at about {@code targetFileSize} bytes. */
-  public static io.delta.kernel.engine.Engine writingEngine(long targetFileSize) {
-    Configuration conf = hadoopConf();
-    conf.setLong("delta.kernel.default.parquet.writer.targetMaxFileSize", targetFileSize);
-    return DefaultEngine.create(conf);
-  }
-
   public static Configuration hadoopConf() {
     Configuration conf = new Configuration();
     conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");

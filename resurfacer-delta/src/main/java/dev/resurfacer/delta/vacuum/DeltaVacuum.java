@@ -13,11 +13,9 @@ import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.units.Durations;
 import io.delta.kernel.Snapshot;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,19 +46,19 @@ public final class DeltaVacuum {
     long cutoff = now - retention.toMillis();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
 
-    TableListing listing = TableListing.list(table.realRoot(), partitionColumns);
+    TableStorage.Listing listing = table.storage().listForVacuum(partitionColumns);
 
     // re-read after listing: a commit that lands between the two only adds references
     snapshot = table.latest();
-    Set<Path> referenced = new HashSet<>();
-    Set<Path> live = new HashSet<>();
+    Set<StoredFile> referenced = new HashSet<>();
+    Set<StoredFile> live = new HashSet<>();
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
       live.add(f.file());
       f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(live::add);
     }
     referenced.addAll(live);
     List<Tombstone> tombstones = Tombstones.read(table, commitsCovering(table, snapshot.getVersion(), cutoff));
-    Set<Path> expired = new HashSet<>();
+    Set<StoredFile> expired = new HashSet<>();
     for (Tombstone t : tombstones) {
       if (t.deletionTimestamp() >= cutoff) {
         referenced.add(t.file());
@@ -71,17 +69,17 @@ public final class DeltaVacuum {
       }
     }
 
-    Set<Path> listed = new HashSet<>();
+    Set<StoredFile> listed = new HashSet<>();
     listing.files().forEach(l -> listed.add(l.file()));
-    for (Path p : live) {
-      if (table.paths().inside(p) && !TableListing.underHidden(table.realRoot(), p, partitionColumns) && !listed.contains(p)) {
+    for (StoredFile p : live) {
+      if (table.storage().inside(p) && !TableListing.underHidden(table.storage().root(), p, partitionColumns) && !listed.contains(p)) {
         throw new SafetyRefusal("the current version references " + p + ", which the listing did not find: "
             + "the table's files and its log disagree (or paths are not compared as stored); nothing is deleted");
       }
     }
 
     List<VacuumPlan.Candidate> deletions = new ArrayList<>();
-    for (TableListing.Listed l : listing.files()) {
+    for (TableStorage.Entry l : listing.files()) {
       if (!referenced.contains(l.file()) && l.modificationTime() < cutoff) {
         deletions.add(new VacuumPlan.Candidate(l.file(), l.size(), l.modificationTime(),
             expired.contains(l.file()) ? VacuumPlan.Reason.EXPIRED_TOMBSTONE : VacuumPlan.Reason.UNREFERENCED));
@@ -99,7 +97,7 @@ public final class DeltaVacuum {
    * drop those: refuse rather than guess.
    */
   static List<LogFile> commitsCovering(DeltaTable table, long version, long cutoff) {
-    List<LogFile> commits = DeltaLogFiles.list(table.logDir()).of(LogFile.Kind.COMMIT).stream()
+    List<LogFile> commits = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
         .filter(c -> c.version() <= version).toList();
     if (commits.isEmpty()) {
       throw new SafetyRefusal("the log of " + table.name() + " holds no JSON commits; cannot tell which removed files are still needed");
@@ -126,7 +124,7 @@ public final class DeltaVacuum {
   /** As {@link #execute(DeltaTable, VacuumPlan, VacuumOptions, Clock)}, telling {@code progress} of each file as it goes. */
   public static VacuumResult execute(DeltaTable table, VacuumPlan preview, VacuumOptions options, Clock clock, Progress progress) {
     VacuumPlan now = plan(table, options, clock);
-    Set<Path> stillEligible = new HashSet<>();
+    Set<StoredFile> stillEligible = new HashSet<>();
     now.deletions().forEach(c -> stillEligible.add(c.file()));
     long deleted = 0, bytes = 0;
     List<String> skipped = new ArrayList<>();
@@ -134,17 +132,17 @@ public final class DeltaVacuum {
         preview.deletions().stream().mapToLong(VacuumPlan.Candidate::size).sum())) {
       for (VacuumPlan.Candidate c : preview.deletions()) {
         task.advance(1, c.size());
-        if (!stillEligible.contains(c.file()) || !table.paths().inside(c.file())) {
+        if (!stillEligible.contains(c.file()) || !table.storage().inside(c.file())) {
           skipped.add(c.file() + ": referenced or changed since the preview");
           continue;
         }
         try {
-          BasicFileAttributes a = Files.readAttributes(c.file(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          if (!a.isRegularFile() || a.lastModifiedTime().toMillis() != c.modificationTime()) {
+          var current = table.storage().stat(c.file());
+          if (current.isEmpty() || current.get().modificationTime() != c.modificationTime()) {
             skipped.add(c.file() + ": no longer the previewed regular file");
             continue;
           }
-          Files.delete(c.file());
+          table.storage().delete(c.file());
           deleted++;
           bytes += c.size();
         } catch (java.nio.file.NoSuchFileException e) {

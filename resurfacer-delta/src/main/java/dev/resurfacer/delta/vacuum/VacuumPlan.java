@@ -1,6 +1,6 @@
 package dev.resurfacer.delta.vacuum;
 
-import java.nio.file.Path;
+import dev.resurfacer.storage.StoredFile;
 import java.util.List;
 
 /**
@@ -15,7 +15,7 @@ import java.util.List;
  * @param symlinksSkipped symbolic links found under the table: never followed, never deleted
  */
 public record VacuumPlan(String table, long version, long retentionMs, long cutoffMs, long listedFiles, long referencedFiles,
-    List<Candidate> deletions, List<Path> symlinksSkipped) {
+    List<Candidate> deletions, List<StoredFile> symlinksSkipped) {
   public VacuumPlan {
     deletions = List.copyOf(deletions);
     symlinksSkipped = List.copyOf(symlinksSkipped);
@@ -26,7 +26,7 @@ public record VacuumPlan(String table, long version, long retentionMs, long cuto
   }
 
   /** A file to delete and why it is no longer needed. */
-  public record Candidate(Path file, long size, long modificationTime, Reason reason) {}
+  public record Candidate(StoredFile file, long size, long modificationTime, Reason reason) {}
 
   public enum Reason {
     /** removed from the table longer ago than the retention */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
@@ -41,7 +42,7 @@ class DeltaCompactorTest {
   void binPacksEachPartitionAndSparkReadsTheSameRowsAsAfterItsOwnOptimize() throws Exception {
     DeltaTable table = copy("events");
     DeltaTable sparkCopy = copy("spark-optimized");
-    List<String> before = DeltaSpark.rows(table.root());
+    List<String> before = DeltaSpark.rows(table.localRoot());
     long filesBefore = LiveFiles.of(table, table.latest()).size();
     long versionBefore = table.latest().getVersion();
 
@@ -59,12 +60,12 @@ class DeltaCompactorTest {
     assertThat(after).hasSize(2).allMatch(f -> f.deletionVector().isEmpty());
     assertThat(after.stream().mapToLong(f -> f.numRecords().orElseThrow()).sum()).as("stats carry numRecords").isEqualTo(before.size());
     assertThat(after.stream().map(f -> f.partitionValues().get("part")).collect(Collectors.toSet())).containsExactlyInAnyOrder("a b", "x%y");
-    assertThat(DeltaSpark.rows(table.root())).isEqualTo(before);
+    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(before);
 
-    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(sparkCopy.root()));
-    assertThat(DeltaSpark.rows(sparkCopy.root())).isEqualTo(DeltaSpark.rows(table.root()));
+    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(sparkCopy.localRoot()));
+    assertThat(DeltaSpark.rows(sparkCopy.localRoot())).isEqualTo(DeltaSpark.rows(table.localRoot()));
 
-    var history = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(table.root()) + " LIMIT 1").collectAsList().get(0);
+    var history = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(table.localRoot()) + " LIMIT 1").collectAsList().get(0);
     assertThat(history.<String>getAs("operation")).isEqualTo("OPTIMIZE");
     for (long v : result.committedVersions()) {
       List<JsonNode> actions = commit(table, v);
@@ -107,20 +108,20 @@ class DeltaCompactorTest {
       public void run() {
         if (!done) {
           done = true;
-          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.root()) + " WHERE id % 5 = 1");
+          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.localRoot()) + " WHERE id % 5 = 1");
         }
       }
     });
 
     assertThat(result.failedBins()).isNotEmpty().allMatch(m -> m.contains("a concurrent commit touched this bin"));
-    assertThat(DeltaSpark.rows(table.root())).noneMatch(r -> {
+    assertThat(DeltaSpark.rows(table.localRoot())).noneMatch(r -> {
       long id = Long.parseLong(r.substring(1, r.indexOf(',')));
       return id % 5 == 1;
     });
     assertThat(table.latest().getVersion()).isEqualTo(versionBefore + 1);
     java.util.Set<String> expected = new java.util.TreeSet<>(dataFilesOnDisk(source));
-    LiveFiles.of(table, table.latest()).forEach(f -> expected.add(table.realRoot().relativize(f.file()).toString()));
-    assertThat(dataFilesOnDisk(table.root())).as("the failed bins' new files were deleted").isEqualTo(expected);
+    LiveFiles.of(table, table.latest()).forEach(f -> expected.add(table.localRealRoot().relativize(LocalStorage.path(f.file())).toString()));
+    assertThat(dataFilesOnDisk(table.localRoot())).as("the failed bins' new files were deleted").isEqualTo(expected);
   }
 
   private static java.util.Set<String> dataFilesOnDisk(Path root) throws IOException {
@@ -133,7 +134,7 @@ class DeltaCompactorTest {
   private static List<JsonNode> commit(DeltaTable table, long version) throws IOException {
     List<JsonNode> out = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();
-    for (String line : Files.readAllLines(table.logDir().resolve(String.format("%020d.json", version)))) {
+    for (String line : Files.readAllLines(table.localRoot().resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
       out.add(json.readTree(line));
     }
     return out;

@@ -12,6 +12,7 @@ import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ class DeltaDuckDbRunnerTest {
   void binPackGivesTheRowsAndStatsOfKernelsRunner() throws Exception {
     DeltaTable duck = copy("duck");
     DeltaTable kernel = copy("kernel");
-    List<String> before = DeltaSpark.typedRows(duck.root());
+    List<String> before = DeltaSpark.typedRows(duck.localRoot());
     assertThat(before).hasSize(600 - 55);
 
     CompactionPlan plan = DeltaCompactor.plan(duck, CompactionOptions.defaults());
@@ -87,8 +88,8 @@ class DeltaDuckDbRunnerTest {
     assertThat(byKernel.plan().runner()).isEqualTo("kernel");
     assertThat(byDuck.removedFiles()).isEqualTo(6);
     assertThat(byDuck.addedFiles()).isEqualTo(2);
-    assertThat(DeltaSpark.typedRows(duck.root())).isEqualTo(before);
-    assertThat(DeltaSpark.typedRows(kernel.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(duck.localRoot())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(kernel.localRoot())).isEqualTo(before);
     assertThat(LiveFiles.of(duck, duck.latest())).allMatch(f -> f.deletionVector().isEmpty());
     assertThat(addStats(duck)).as("stats of the new files, by partition").isEqualTo(addStats(kernel));
   }
@@ -97,7 +98,7 @@ class DeltaDuckDbRunnerTest {
   void zOrderWritesTheRowsInTheOrderOfKernelsRunner() throws Exception {
     DeltaTable duck = copy("duck");
     DeltaTable kernel = copy("kernel");
-    List<String> before = DeltaSpark.typedRows(duck.root());
+    List<String> before = DeltaSpark.typedRows(duck.localRoot());
     CompactionOptions z = CompactionOptions.defaults().zOrder(List.of("s", "ts", "small", "day"));
 
     CompactionResult byDuck = DeltaCompactor.execute(duck, z, Clock.systemUTC());
@@ -106,14 +107,14 @@ class DeltaDuckDbRunnerTest {
     assertThat(byDuck.failedBins()).isEmpty();
     assertThat(byDuck.plan().runner()).isEqualTo("duckdb");
     assertThat(byKernel.failedBins()).isEmpty();
-    assertThat(DeltaSpark.typedRows(duck.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(duck.localRoot())).isEqualTo(before);
     assertThat(fileOrder(duck)).as("rows in file order, per partition").isEqualTo(fileOrder(kernel));
   }
 
   @Test
   void aFloatingPointZOrderFallsBackToKernelSayingWhyAndDuckDbAloneRefuses() throws Exception {
     DeltaTable table = copy("fallback");
-    List<String> before = DeltaSpark.typedRows(table.root());
+    List<String> before = DeltaSpark.typedRows(table.localRoot());
     CompactionOptions z = CompactionOptions.defaults().zOrder(List.of("d", "id"));
 
     CompactionPlan plan = DeltaCompactor.plan(table, z);
@@ -125,7 +126,7 @@ class DeltaDuckDbRunnerTest {
     CompactionResult r = DeltaCompactor.execute(table, z, Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.removedFiles()).isEqualTo(6);
-    assertThat(DeltaSpark.typedRows(table.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
   }
 
   /** The stats JSON of every file the latest version added, by partition value, without the paths. */
@@ -134,7 +135,7 @@ class DeltaDuckDbRunnerTest {
     Map<String, List<JsonNode>> out = new TreeMap<>();
     ObjectMapper json = new ObjectMapper();
     for (long v = version - 1; v <= version; v++) {
-      for (String line : Files.readAllLines(table.logDir().resolve(String.format("%020d.json", v)))) {
+      for (String line : Files.readAllLines(table.localRoot().resolve("_delta_log").resolve(String.format("%020d.json", v)))) {
         JsonNode a = json.readTree(line);
         if (a.has("add")) {
           out.computeIfAbsent(a.get("add").get("partitionValues").get("part").asText(), k -> new ArrayList<>())
@@ -150,7 +151,7 @@ class DeltaDuckDbRunnerTest {
     Map<String, List<String>> out = new TreeMap<>();
     for (LiveFile f : LiveFiles.of(table, table.latest())) {
       List<String> rows = out.computeIfAbsent(f.partitionValues().get("part"), k -> new ArrayList<>());
-      for (Row r : DeltaSpark.session().read().parquet(f.file().toString()).collectAsList()) {
+      for (Row r : DeltaSpark.session().read().parquet(LocalStorage.path(f.file()).toString()).collectAsList()) {
         rows.add(r.toString());
       }
     }

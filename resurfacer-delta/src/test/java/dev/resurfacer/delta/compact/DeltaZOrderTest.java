@@ -46,7 +46,7 @@ class DeltaZOrderTest {
   void zOrderRewritesEachPartitionInZValueOrderWithTheSameRowsAsSparksZOrder() throws Exception {
     DeltaTable table = copy("events");
     DeltaTable sparkCopy = copy("spark");
-    List<String> before = DeltaSpark.typedRows(table.root());
+    List<String> before = DeltaSpark.typedRows(table.localRoot());
     CompactionOptions options = CompactionOptions.defaults().zOrder(List.of("id", "v"));
 
     CompactionPlan plan = DeltaCompactor.plan(table, options);
@@ -55,9 +55,9 @@ class DeltaZOrderTest {
     CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC());
 
     assertThat(result.failedBins()).isEmpty();
-    assertThat(DeltaSpark.typedRows(table.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
     for (LiveFile f : LiveFiles.of(table, table.latest())) {
-      List<Row> rows = DeltaSpark.session().read().parquet(f.file().toString()).select("id", "v").collectAsList();
+      List<Row> rows = DeltaSpark.session().read().parquet(f.file().path()).select("id", "v").collectAsList();
       byte[] previous = null;
       for (Row r : rows) {
         byte[] z = ZKeys.interleave(new long[] {ZKeys.ofLong(r.getLong(0)), ZKeys.ofString(r.getString(1))});
@@ -69,7 +69,7 @@ class DeltaZOrderTest {
     }
     long version = result.committedVersions().get(0);
     JsonNode info = null;
-    for (String line : Files.readAllLines(table.logDir().resolve(String.format("%020d.json", version)))) {
+    for (String line : Files.readAllLines(table.localRoot().resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
       JsonNode a = new ObjectMapper().readTree(line);
       if (a.has("commitInfo")) {
         info = a.get("commitInfo");
@@ -78,14 +78,14 @@ class DeltaZOrderTest {
     assertThat(info.get("operation").asText()).isEqualTo("OPTIMIZE");
     assertThat(info.get("operationParameters").get("zOrderBy").asText()).isEqualTo("[\"id\",\"v\"]");
 
-    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(sparkCopy.root()) + " ZORDER BY (id, v)");
-    assertThat(DeltaSpark.typedRows(sparkCopy.root())).isEqualTo(DeltaSpark.typedRows(table.root()));
+    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(sparkCopy.localRoot()) + " ZORDER BY (id, v)");
+    assertThat(DeltaSpark.typedRows(sparkCopy.localRoot())).isEqualTo(DeltaSpark.typedRows(table.localRoot()));
   }
 
   @Test
   void whereCompactsOnlyTheMatchingPartitions() throws Exception {
     DeltaTable table = copy("events");
-    List<String> before = DeltaSpark.typedRows(table.root());
+    List<String> before = DeltaSpark.typedRows(table.localRoot());
     Map<String, List<String>> filesBefore = files(table);
     CompactionOptions options = new CompactionOptions(OptionalLong.empty(), 0.3)
         .where(new PartitionFilter("part = 'a b'", p -> "a b".equals(p.get("part"))));
@@ -98,7 +98,7 @@ class DeltaZOrderTest {
     Map<String, List<String>> filesAfter = files(table);
     assertThat(filesAfter.get("x%y")).as("the other partition is untouched").isEqualTo(filesBefore.get("x%y"));
     assertThat(filesAfter.get("a b")).hasSize(1).isNotEqualTo(filesBefore.get("a b"));
-    assertThat(DeltaSpark.typedRows(table.root())).isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
   }
 
   @Test

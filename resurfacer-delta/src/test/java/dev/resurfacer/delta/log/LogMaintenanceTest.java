@@ -40,17 +40,17 @@ class LogMaintenanceTest {
   @Test
   void kernelCheckpointsKeepTheTombstonesOfLaterCommitsAndAreRefusedWhenTombstonesPrecedeOne() throws Exception {
     DeltaTable table = copy("events");
-    List<String> before = DeltaSpark.rows(table.root());
+    List<String> before = DeltaSpark.rows(table.localRoot());
 
     Checkpointer.Outcome outcome = Checkpointer.write(table, Clock.systemUTC());
 
     assertThat(outcome.written()).isTrue();
-    LogFile checkpoint = DeltaLogFiles.list(table.logDir()).latestCheckpoint(Long.MAX_VALUE).orElseThrow();
+    LogFile checkpoint = DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow();
     assertThat(checkpoint.version()).isEqualTo(9);
     java.util.Set<String> removes = new java.util.TreeSet<>();
     StructType schema = new StructType().add("remove", new StructType().add("path", StringType.STRING));
     try (CloseableIterator<FileReadResult> r = table.engine().getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of("file:" + checkpoint.path(), checkpoint.size(), checkpoint.modificationTime()))),
+        KernelIterators.of(List.of(FileStatus.of(table.storage().kernelPath(checkpoint.path()), checkpoint.size(), checkpoint.modificationTime()))),
         schema, Optional.empty())) {
       while (r.hasNext()) {
         ColumnarBatch b = r.next().getData();
@@ -62,16 +62,16 @@ class LogMaintenanceTest {
       }
     }
     java.util.Set<String> tombstoned = new java.util.TreeSet<>();
-    Tombstones.read(table, DeltaLogFiles.list(table.logDir()).of(LogFile.Kind.COMMIT)).forEach(t -> tombstoned.add(t.logPath()));
+    Tombstones.read(table, DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT)).forEach(t -> tombstoned.add(t.logPath()));
     assertThat(removes).as("every unexpired tombstone is in Kernel's checkpoint").isEqualTo(tombstoned);
-    assertThat(DeltaSpark.rows(table.root())).isEqualTo(before);
+    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(before);
 
     // version 10 (Spark checkpoints it: every fifth commit), version 11 without a checkpoint
-    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.root()) + " SET TBLPROPERTIES ('resurfacer.test' = '1')");
-    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.root()) + " SET TBLPROPERTIES ('resurfacer.test' = '2')");
+    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '1')");
+    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '2')");
     assertThatThrownBy(() -> Checkpointer.write(table, Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("precede the checkpoint of version 10");
-    assertThat(DeltaLogFiles.list(table.logDir()).latestCheckpoint(Long.MAX_VALUE).orElseThrow().version()).isEqualTo(10);
+    assertThat(DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow().version()).isEqualTo(10);
   }
 
   @Test
@@ -85,7 +85,7 @@ class LogMaintenanceTest {
     Checkpointer.Outcome outcome = Checkpointer.write(table, Clock.systemUTC());
 
     assertThat(outcome.written()).isTrue();
-    assertThat(DeltaLogFiles.list(table.logDir()).latestCheckpoint(0)).isPresent();
+    assertThat(DeltaLogFiles.list(table).latestCheckpoint(0)).isPresent();
     assertThat(Checkpointer.write(table, Clock.systemUTC()).written()).as("a second run finds the checkpoint").isFalse();
     assertThat(DeltaSpark.rows(t)).isEmpty();
   }
@@ -93,7 +93,7 @@ class LogMaintenanceTest {
   @Test
   void cleanupRemovesOnlyEntriesBeforeAnOldCheckpointAndEveryRetainedVersionStaysReadable() throws Exception {
     DeltaTable table = copy("events");
-    List<String> latest = DeltaSpark.rows(table.root());
+    List<String> latest = DeltaSpark.rows(table.localRoot());
     int filesAtFive = dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5)).size();
     ageLog(table, 5, Duration.ofDays(40));
 
@@ -105,10 +105,10 @@ class LogMaintenanceTest {
         .containsExactly(0L, 1L, 2L, 3L, 4L);
     LogCleanup.execute(table, plan);
 
-    DeltaLogFiles after = DeltaLogFiles.list(table.logDir());
+    DeltaLogFiles after = DeltaLogFiles.list(table);
     assertThat(after.oldestCommitVersion().getAsLong()).isEqualTo(5);
     assertThat(after.latestCheckpoint(9).orElseThrow().version()).isEqualTo(5);
-    assertThat(DeltaSpark.rows(table.root())).isEqualTo(latest);
+    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(latest);
     // Spark refuses time travel past the file retention by commit age; Kernel still rebuilds version 5 from its checkpoint
     assertThat(dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5))).hasSize(filesAtFive);
     assertThat(table.latest().getVersion()).isEqualTo(9);
@@ -126,7 +126,7 @@ class LogMaintenanceTest {
   /** Log entries of versions up to {@code through} get a modification time {@code age} ago. */
   private static void ageLog(DeltaTable table, long through, Duration age) throws Exception {
     FileTime t = FileTime.from(Instant.now().minus(age));
-    try (Stream<Path> s = Files.list(table.logDir())) {
+    try (Stream<Path> s = Files.list(table.localRoot().resolve("_delta_log"))) {
       for (Path p : s.toList()) {
         String n = p.getFileName().toString();
         if (n.matches("\\d{20}\\..*") && Long.parseLong(n.substring(0, 20)) <= through) {

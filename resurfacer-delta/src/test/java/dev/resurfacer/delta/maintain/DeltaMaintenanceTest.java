@@ -11,6 +11,7 @@ import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
@@ -105,14 +106,14 @@ class DeltaMaintenanceTest {
         assertThat(DeltaSpark.typedRows(root)).as("same rows, same types").isEqualTo(rowsBefore.get(t.table()));
         DeltaTable table = DeltaTables.open(t.table(), root.toString(), dir);
         long version = table.latest().getVersion();
-        Set<Path> live = LiveFiles.of(table, table.latest()).stream().map(LiveFile::file).collect(Collectors.toSet());
-        try (Stream<Path> s = Files.walk(table.realRoot())) {
+        Set<Path> live = LiveFiles.of(table, table.latest()).stream().map(f -> LocalStorage.path(f.file())).collect(Collectors.toSet());
+        try (Stream<Path> s = Files.walk(table.localRealRoot())) {
           assertThat(s.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".parquet"))
               .filter(p -> !p.toString().contains("_delta_log")).collect(Collectors.toSet()))
               .as("vacuum left exactly the live files").isEqualTo(live);
         }
-        assertThat(table.logDir().resolve(String.format("%020d.checkpoint.parquet", version))).exists();
-        try (Stream<Path> s = Files.list(table.logDir())) {
+        assertThat(table.localRoot().resolve("_delta_log").resolve(String.format("%020d.checkpoint.parquet", version))).exists();
+        try (Stream<Path> s = Files.list(table.localRoot().resolve("_delta_log"))) {
           assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")))
               .as("cleanup-log kept only what follows the new checkpoint").allMatch(n -> Long.parseLong(n.substring(0, 20)) >= version);
         }
@@ -130,7 +131,7 @@ class DeltaMaintenanceTest {
     var plan = MaintenancePlan.of(Maintain.table("raw.events").compact());
     try (DeltaResurfacer r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString())), dir)) {
       Map<String, String> before = files(events);
-      try (DeltaLease held = DeltaLease.acquire(events, "someone-else", Duration.ofHours(1), Clock.systemUTC())) {
+      try (DeltaLease held = DeltaLease.acquire(storage(events), "someone-else", Duration.ofHours(1), Clock.systemUTC())) {
         RunReport skipped = r.run(plan, Mode.COMMIT);
         assertThat(skipped.tables().get(0).outcome()).isEqualTo(Outcome.SKIPPED);
         assertThat(skipped.tables().get(0).message()).contains("someone-else");
@@ -138,7 +139,7 @@ class DeltaMaintenanceTest {
         now.keySet().removeIf(k -> k.startsWith(DeltaLease.DIRECTORY));
         assertThat(now).isEqualTo(before);
       }
-      DeltaLease.acquire(events, "crashed-run", Duration.ofSeconds(-1), Clock.systemUTC()); // never released
+      DeltaLease.acquire(storage(events), "crashed-run", Duration.ofSeconds(-1), Clock.systemUTC()); // never released
       RunReport done = r.run(plan, Mode.COMMIT);
       assertThat(done.tables().get(0).outcome()).as(done.tables().get(0).message() + "").isEqualTo(Outcome.DONE);
     }
@@ -157,7 +158,7 @@ class DeltaMaintenanceTest {
           tries.add(pool.submit(() -> {
             start.await();
             try {
-              return DeltaLease.acquire(root, owner, Duration.ofHours(1), Clock.systemUTC());
+              return DeltaLease.acquire(storage(root), owner, Duration.ofHours(1), Clock.systemUTC());
             } catch (dev.resurfacer.maintain.LeaseHeld e) {
               return null;
             }
@@ -188,5 +189,9 @@ class DeltaMaintenanceTest {
       assertThatThrownBy(() -> r.run(MaintenancePlan.of(Maintain.namespace("nope").vacuum()), Mode.PREVIEW))
           .isInstanceOf(UsageException.class).hasMessageContaining("namespace nope");
     }
+  }
+
+  private static LocalStorage storage(Path dir) throws java.io.IOException {
+    return LocalStorage.open(dir, dir.toRealPath());
   }
 }

@@ -10,6 +10,7 @@ import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.table.DeltaTables;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ class DeltaVacuumTest {
   @Test
   void previewMatchesSparkDryRunAndEveryRetainedVersionStaysReadable() throws Exception {
     DeltaTable table = copy();
-    Path t = table.root();
+    Path t = table.localRoot();
     Path oldOrphan = TestTables.write(t.resolve("part=c/part-00000-orphan.snappy.parquet"), OLD);
     Path oldTopOrphan = TestTables.write(t.resolve("stray.parquet"), OLD);
     Path young = TestTables.write(t.resolve("part=a b/young.parquet"), Duration.ofHours(1));
@@ -80,7 +81,7 @@ class DeltaVacuumTest {
   @Test
   void forcedZeroRetentionDeletesWhatSparkDeletesAndKeepsTheCurrentVersion() throws Exception {
     DeltaTable table = copy();
-    Path t = table.root();
+    Path t = table.localRoot();
     List<String> latest = DeltaSpark.rows(t);
 
     VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
@@ -88,7 +89,7 @@ class DeltaVacuumTest {
     assertThat(plan.deletions()).anyMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE);
     assertThat(paths(plan)).isEqualTo(sparkDryRun(t, 0));
     // the partition values 'a b' and 'x%y' are stored percent-encoded in the log; their live files are not candidates
-    Set<String> live = LiveFiles.of(table, table.latest()).stream().map(f -> f.file().toString()).collect(Collectors.toSet());
+    Set<String> live = LiveFiles.of(table, table.latest()).stream().map(f -> f.file().path()).collect(Collectors.toSet());
     assertThat(live).anyMatch(p -> p.contains("part=x%25y")).anyMatch(p -> p.contains("part=a b"));
     assertThat(paths(plan)).doesNotContainAnyElementsOf(live);
 
@@ -101,7 +102,7 @@ class DeltaVacuumTest {
   @Test
   void aRetentionShorterThanTheTablesIsRefusedUnlessForced() throws Exception {
     DeltaTable table = copy();
-    Path orphan = TestTables.write(table.root().resolve("stray.parquet"), Duration.ofDays(2));
+    Path orphan = TestTables.write(table.localRoot().resolve("stray.parquet"), Duration.ofDays(2));
     VacuumOptions oneDay = new VacuumOptions(Optional.of(Duration.ofDays(1)), false);
 
     assertThatThrownBy(() -> DeltaVacuum.plan(table, oneDay, Clock.systemUTC()))
@@ -118,19 +119,19 @@ class DeltaVacuumTest {
     DeltaTable table = copy();
     Path outside = dir.resolve("outside");
     Path outsideFile = TestTables.write(outside.resolve("precious.parquet"), OLD);
-    Path dirLink = Files.createSymbolicLink(table.root().resolve("part=c/linked"), outside);
-    Path fileLink = Files.createSymbolicLink(table.root().resolve("linked.parquet"), outsideFile);
+    Path dirLink = Files.createSymbolicLink(table.localRoot().resolve("part=c/linked"), outside);
+    Path fileLink = Files.createSymbolicLink(table.localRoot().resolve("linked.parquet"), outsideFile);
 
     VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
-    assertThat(plan.symlinksSkipped()).contains(dirLink, fileLink);
+    assertThat(plan.symlinksSkipped()).contains(LocalStorage.of(dirLink), LocalStorage.of(fileLink));
     DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
 
     assertThat(outsideFile).exists();
     assertThat(Files.isSymbolicLink(dirLink)).isTrue();
     assertThat(Files.isSymbolicLink(fileLink)).isTrue();
 
-    Files.createDirectories(table.root().resolve("part=c/nested/_delta_log"));
-    Path neighbour = TestTables.write(table.root().resolve("part=c/nested/part-0.parquet"), OLD);
+    Files.createDirectories(table.localRoot().resolve("part=c/nested/_delta_log"));
+    Path neighbour = TestTables.write(table.localRoot().resolve("part=c/nested/part-0.parquet"), OLD);
     assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table lives inside");
     assertThat(neighbour).exists();
@@ -139,13 +140,13 @@ class DeltaVacuumTest {
   @Test
   void aTableOpenedThroughASymlinkOrDotSegmentsComparesRealPaths() throws Exception {
     DeltaTable real = copy();
-    Path link = Files.createSymbolicLink(dir.resolve("alias"), real.root());
+    Path link = Files.createSymbolicLink(dir.resolve("alias"), real.localRoot());
     DeltaTable viaLink = DeltaTables.open("alias", dir.resolve("alias/../alias/.").toString(), dir);
 
     VacuumPlan plan = DeltaVacuum.plan(viaLink, ZERO, Clock.systemUTC());
 
-    Set<String> live = LiveFiles.of(real, real.latest()).stream().map(f -> f.file().toString()).collect(Collectors.toSet());
-    assertThat(paths(plan)).isNotEmpty().doesNotContainAnyElementsOf(live).allMatch(p -> p.startsWith(real.root().toString()));
+    Set<String> live = LiveFiles.of(real, real.latest()).stream().map(f -> f.file().path()).collect(Collectors.toSet());
+    assertThat(paths(plan)).isNotEmpty().doesNotContainAnyElementsOf(live).allMatch(p -> p.startsWith(real.localRoot().toString()));
     assertThat(link).exists();
   }
 
@@ -166,12 +167,12 @@ class DeltaVacuumTest {
   @Test
   void refusesWhenTheLogNoLongerReachesBackOverTheRetention() throws Exception {
     DeltaTable table = copy();
-    try (var s = Files.list(table.logDir())) {
+    try (var s = Files.list(table.localRoot().resolve("_delta_log"))) {
       for (Path p : s.filter(p -> p.getFileName().toString().matches("0{19}[0-4]\\.json")).toList()) {
         Files.delete(p);
       }
     }
-    Path orphan = TestTables.write(table.root().resolve("stray.parquet"), OLD);
+    Path orphan = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
 
     assertThatThrownBy(() -> DeltaVacuum.plan(table, VacuumOptions.tableDefaults(), Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("oldest commit (version 5) is younger than the retention");
@@ -182,8 +183,8 @@ class DeltaVacuumTest {
   void refusesWhenALiveFileIsMissingFromTheListing() throws Exception {
     DeltaTable table = copy();
     LiveFile victim = LiveFiles.of(table, table.latest()).get(0);
-    Files.delete(victim.file());
-    Path orphan = TestTables.write(table.root().resolve("stray.parquet"), OLD);
+    Files.delete(LocalStorage.path(victim.file()));
+    Path orphan = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
 
     assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("which the listing did not find");
@@ -191,7 +192,7 @@ class DeltaVacuumTest {
   }
 
   private static List<String> paths(VacuumPlan plan) {
-    return plan.deletions().stream().map(c -> c.file().toString()).sorted().toList();
+    return plan.deletions().stream().map(c -> c.file().path()).sorted().toList();
   }
 
   private static List<String> sparkDryRun(Path t, Integer hours) {
@@ -209,7 +210,7 @@ class DeltaVacuumTest {
     Map<Long, List<String>> out = new HashMap<>();
     long latest = table.latest().getVersion();
     for (long v : new long[] {6, 8, latest}) {
-      out.put(v, DeltaSpark.rows(table.root(), v));
+      out.put(v, DeltaSpark.rows(table.localRoot(), v));
     }
     return out;
   }
@@ -218,10 +219,10 @@ class DeltaVacuumTest {
     List<Path> missing = new ArrayList<>();
     for (long v = 0; v <= table.latest().getVersion(); v++) {
       for (LiveFile f : LiveFiles.of(table, table.atVersion(v))) {
-        if (!Files.exists(f.file())) {
-          missing.add(f.file());
+        if (!Files.exists(LocalStorage.path(f.file()))) {
+          missing.add(LocalStorage.path(f.file()));
         }
-        f.deletionVector().flatMap(DeletionVectorRef::file).filter(p -> !Files.exists(p)).ifPresent(missing::add);
+        f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).filter(p -> !Files.exists(p)).ifPresent(missing::add);
       }
     }
     assertThat(new TreeSet<>(missing)).isEmpty();

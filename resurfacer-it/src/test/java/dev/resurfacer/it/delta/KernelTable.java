@@ -90,8 +90,16 @@ public final class KernelTable {
 
   /** Every row of the latest version as {@code id:v}, sorted; deletion vectors applied by Kernel. */
   public List<String> rows() {
+    return rows(TableManager.loadSnapshot(uri()).build(engine));
+  }
+
+  /** Every row of {@code version} (time travel), as {@link #rows()}. */
+  List<String> rowsAt(long version) {
+    return rows(TableManager.loadSnapshot(uri()).atVersion(version).build(engine));
+  }
+
+  private List<String> rows(Snapshot s) {
     List<String> out = new ArrayList<>();
-    Snapshot s = TableManager.loadSnapshot(uri()).build(engine);
     Scan scan = s.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);
     try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {

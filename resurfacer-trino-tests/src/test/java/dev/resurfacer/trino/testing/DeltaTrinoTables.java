@@ -4,6 +4,7 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.S3Settings;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnarBatch;
@@ -29,7 +30,8 @@ import java.util.Optional;
 
 /**
  * Delta tables written by Trino's Delta Lake connector on s3proxy (many small files, nulls,
- * decimals, dates, a partition column), opened by our Delta engine, and their rows read both ways:
+ * decimals, dates, a partition column), opened by our Delta engine at the same {@code s3://}
+ * location (our S3 storage, not s3proxy's backing folder), and their rows read both ways:
  * by Trino and by Delta Kernel, in one text form ({@code id|qty|price|note|day|flag|cat}).
  */
 public final class DeltaTrinoTables {
@@ -67,8 +69,18 @@ public final class DeltaTrinoTables {
     return open(name);
   }
 
+  /** The table at its {@code s3://} location, read through our S3 storage (the settings a delta catalog gives). */
   public DeltaTable open(String name) {
-    return DeltaTables.open(SCHEMA + "." + name, localPath(name).toString(), localPath(name).getParent());
+    return DeltaTables.open(SCHEMA + "." + name, location(name), localPath(name).getParent(),
+        S3Settings.of(lake.s3().clientProperties(), "test"));
+  }
+
+  /** The delta catalog of {@code resurfacer.yml} mapping {@code dops.NAME} to its {@code s3://} location, with the S3 settings. */
+  public String catalogYaml(String name) {
+    StringBuilder b = new StringBuilder("catalogs:\n  deltas:\n    type: delta\n    tables:\n      " + SCHEMA + "." + name + ": "
+        + location(name) + "\n    properties:\n");
+    lake.s3().clientProperties().forEach((k, v) -> b.append("      ").append(k).append(": \"").append(v).append("\"\n"));
+    return b.toString();
   }
 
   /** The rows as Trino reads them now, sorted. */

@@ -1,0 +1,270 @@
+package dev.resurfacer.delta.table;
+
+import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.delta.vacuum.TableListing;
+import dev.resurfacer.storage.StoredFile;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A table on the local disk. Identities are real paths: the log's paths are resolved under the
+ * root, then mapped onto the real root when the table was opened through a symbolic link.
+ *
+ */
+public final class LocalStorage implements TableStorage {
+  private final Path root;
+  private final Path realRoot;
+  private final Engine engine;
+
+  /**
+   * @param root the table's directory as given (absolute, normalized)
+   * @param realRoot the same directory with symbolic links resolved; listings start here
+   */
+  private LocalStorage(Path root, Path realRoot) {
+    this.root = root;
+    this.realRoot = realRoot;
+    this.engine = DefaultEngine.create(DeltaTables.hadoopConf());
+  }
+
+  public static LocalStorage open(Path root, Path realRoot) {
+    return new LocalStorage(root, realRoot);
+  }
+
+  /** The directory as given. */
+  public Path directory() {
+    return root;
+  }
+
+  /** The directory with links resolved. */
+  public Path realDirectory() {
+    return realRoot;
+  }
+
+  @Override
+  public Engine engine() {
+    return engine;
+  }
+
+  public TablePaths paths() {
+    return new TablePaths(root, realRoot);
+  }
+
+  @Override
+  public StoredFile root() {
+    return of(realRoot);
+  }
+
+  public static StoredFile of(Path p) {
+    return new StoredFile("file", "", p.toAbsolutePath().normalize().toString());
+  }
+
+  public static Path path(StoredFile f) {
+    if (!f.isLocal()) {
+      throw new IllegalArgumentException(f + " is not a local file");
+    }
+    return Path.of(f.path());
+  }
+
+  @Override
+  public java.net.URI rootUri() {
+    return root.toUri();
+  }
+
+  @Override
+  public String kernelRoot() {
+    return TablePaths.kernelPath(root) + "/";
+  }
+
+  @Override
+  public Engine writingEngine(long targetFileSize) {
+    Configuration conf = DeltaTables.hadoopConf();
+    conf.setLong(DeltaTables.TARGET_FILE_SIZE, targetFileSize);
+    return DefaultEngine.create(conf);
+  }
+
+  @Override
+  public StoredFile resolve(String logPath) {
+    return of(paths().resolve(logPath));
+  }
+
+  @Override
+  public StoredFile fromKernelPath(String kernelPath) {
+    return of(paths().onRealRoot(TablePaths.fromKernelPath(kernelPath)));
+  }
+
+  @Override
+  public String kernelPath(StoredFile file) {
+    return TablePaths.kernelPath(path(file));
+  }
+
+  @Override
+  public List<Entry> listLog() throws IOException {
+    List<Entry> out = new ArrayList<>();
+    Files.walkFileTree(realRoot.resolve("_delta_log"), new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (attrs.isRegularFile()) {
+          out.add(new Entry(of(file), attrs.size(), attrs.lastModifiedTime().toMillis()));
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return out;
+  }
+
+  /** Walks the real root without following links; see {@link TableListing}. */
+  @Override
+  public Listing listForVacuum(List<String> partitionColumns) {
+    List<Entry> files = new ArrayList<>();
+    List<StoredFile> links = new ArrayList<>();
+    try {
+      Files.walkFileTree(realRoot, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+          if (dir.equals(realRoot)) {
+            return FileVisitResult.CONTINUE;
+          }
+          if (TableListing.hidden(dir.getFileName().toString(), partitionColumns)) {
+            return FileVisitResult.SKIP_SUBTREE;
+          }
+          if (Files.exists(dir.resolve("_delta_log"), LinkOption.NOFOLLOW_LINKS)
+              || Files.isRegularFile(dir.resolve("metadata/version-hint.text"), LinkOption.NOFOLLOW_LINKS)) {
+            throw TableListing.nestedTable(of(dir));
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (attrs.isSymbolicLink()) {
+            links.add(of(file));
+          } else if (attrs.isRegularFile() && !TableListing.hidden(file.getFileName().toString(), partitionColumns)) {
+            files.add(new Entry(of(file), attrs.size(), attrs.lastModifiedTime().toMillis()));
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          throw TableListing.partial(file.toString(), e);
+        }
+      });
+    } catch (IOException e) {
+      throw new SafetyRefusal("cannot list " + realRoot + ": " + e.getMessage());
+    }
+    return new Listing(files, links);
+  }
+
+  @Override
+  public List<Entry> listOutsideLog() throws IOException {
+    Path log = realRoot.resolve("_delta_log");
+    List<Entry> out = new ArrayList<>();
+    Files.walkFileTree(realRoot, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+        return dir.equals(log) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (!attrs.isDirectory()) {
+          out.add(new Entry(of(file), attrs.size(), attrs.lastModifiedTime().toMillis()));
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return out;
+  }
+
+  @Override
+  public Optional<Entry> stat(StoredFile file) throws IOException {
+    try {
+      BasicFileAttributes a = Files.readAttributes(path(file), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile() ? Optional.of(new Entry(file, a.size(), a.lastModifiedTime().toMillis())) : Optional.empty();
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void delete(StoredFile file) throws IOException {
+    Path p = path(file);
+    Files.delete(p);
+    // Hadoop's local file system writes a hidden checksum beside some files; it goes with its file
+    Files.deleteIfExists(p.resolveSibling("." + p.getFileName() + ".crc"));
+  }
+
+  /**
+   * Written in full to a temporary file, forced to disk, then hard-linked to its name: {@code link(2)}
+   * fails when the name exists, and no reader sees it half-written.
+   */
+  @Override
+  public void createIfAbsent(StoredFile file, byte[] content) throws IOException {
+    Path target = path(file);
+    Files.createDirectories(target.getParent());
+    Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        ch.write(ByteBuffer.wrap(content));
+        ch.force(true);
+      }
+      Files.createLink(target, tmp);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  @Override
+  public List<Entry> listDirectory(StoredFile dir) throws IOException {
+    List<Entry> out = new ArrayList<>();
+    Path d = path(dir);
+    if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+      return out;
+    }
+    try (Stream<Path> s = Files.list(d)) {
+      for (Path p : s.toList()) {
+        try {
+          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (a.isRegularFile()) {
+            out.add(new Entry(of(p), a.size(), a.lastModifiedTime().toMillis()));
+          }
+        } catch (NoSuchFileException gone) {
+          // removed meanwhile
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<String> read(StoredFile file) throws IOException {
+    try {
+      return Optional.of(Files.readString(path(file), StandardCharsets.UTF_8));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void requireSafeCommits() {}
+
+  @Override
+  public void close() {}
+}
