@@ -55,6 +55,10 @@ public final class DeltaOnTrino {
     for (LiveFile f : LiveFiles.of(t, snapshot)) {
       ours.add(f.file().path().substring(f.file().path().lastIndexOf('/') + 1));
     }
+    if (ours.isEmpty()) {
+      // with no file to compare, any table at the same version would pass
+      throw new SafetyRefusal(t.name() + " has no live files, so Trino's " + name + " cannot be shown to be the same table; nothing was run");
+    }
     for (String path : trino.strings("identify " + name, "SELECT DISTINCT \"$path\" FROM " + name.sql())) {
       String file = path.substring(path.lastIndexOf('/') + 1);
       if (!ours.contains(file)) {

@@ -115,10 +115,17 @@ public final class LogCleanup {
       if (multi.size() < names.size()) {
         out.add(v);
       } else {
-        int parts = Integer.parseInt(multi.get(0).split("\\.")[3]);
-        if (multi.stream().map(n -> n.split("\\.")[2]).distinct().count() == parts) {
-          out.add(v);
+        // parts of different sets (two writers, n=2 and n=3) never add up to one whole checkpoint
+        Map<Integer, Set<Integer>> partsBySetSize = new java.util.HashMap<>();
+        for (String n : multi) {
+          String[] f = n.split("\\.");
+          partsBySetSize.computeIfAbsent(Integer.parseInt(f[3]), k -> new TreeSet<>()).add(Integer.parseInt(f[2]));
         }
+        partsBySetSize.forEach((size, parts) -> {
+          if (parts.size() == size && parts.stream().allMatch(p -> p >= 1 && p <= size)) {
+            out.add(v);
+          }
+        });
       }
     });
     return out;

@@ -45,7 +45,9 @@ public final class DeltaTables {
         return settings(c);
       }
     }
-    return deltas.size() == 1 ? settings(deltas.get(0)) : S3Settings.defaults();
+    // a location the catalog does not name gets its connection but never its single-writer promise:
+    // that promise is about the tables the user declared, not about any other writer's table
+    return deltas.size() == 1 ? settings(deltas.get(0)).withoutSingleWriter() : S3Settings.defaults();
   }
 
   public static S3Settings settings(CatalogConfig catalog) {

@@ -177,7 +177,7 @@ final class S3KernelIO implements FileIO {
             try {
               out.close();
               if (putIfAbsent) {
-                createEntry(l, Files.readAllBytes(spool));
+                createEntry(l, () -> RequestBody.fromFile(spool));
               } else {
                 s3.put(l.bucket(), l.key(), RequestBody.fromFile(spool));
               }
@@ -200,20 +200,21 @@ final class S3KernelIO implements FileIO {
         if (overwrite) {
           s3.put(l.bucket(), l.key(), RequestBody.fromBytes(bytes.toByteArray()));
         } else {
-          createEntry(l, bytes.toByteArray());
+          byte[] content = bytes.toByteArray();
+          createEntry(l, () -> RequestBody.fromBytes(content));
         }
       }
     };
   }
 
-  private void createEntry(Location l, byte[] content) throws IOException {
+  private void createEntry(Location l, java.util.function.Supplier<RequestBody> content) throws IOException {
     switch (safety.get()) {
       case CONDITIONAL_PUT -> s3.putIfAbsent(l.bucket(), l.key(), content);
       case SINGLE_WRITER -> {
         if (s3.head(l.bucket(), l.key()).isPresent()) {
           throw new FileAlreadyExistsException(l.path(l.key()));
         }
-        s3.put(l.bucket(), l.key(), RequestBody.fromBytes(content));
+        s3.put(l.bucket(), l.key(), content.get());
       }
       case UNSAFE -> throw new IOException(S3Storage.unsafeCommits(l.path(l.key())));
     }
@@ -241,7 +242,7 @@ final class S3KernelIO implements FileIO {
     if (overwrite) {
       s3.put(dst.bucket(), dst.key(), RequestBody.fromBytes(content));
     } else {
-      createEntry(dst, content);
+      createEntry(dst, () -> RequestBody.fromBytes(content));
     }
   }
 

@@ -56,7 +56,12 @@ public final class S3Objects implements AutoCloseable {
             each.accept(new Listed(bucket, o.key(), o.size(), o.lastModified().toEpochMilli()));
           }
         }
-        token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        boolean truncated = Boolean.TRUE.equals(page.isTruncated());
+        if (truncated && (page.nextContinuationToken() == null || page.nextContinuationToken().isEmpty())) {
+          // a listing that says "more" but gives no way on is partial: callers must not read it as whole
+          throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": the store reported a truncated page without a continuation token");
+        }
+        token = truncated ? page.nextContinuationToken() : null;
       } while (token != null);
     } catch (SdkException e) {
       throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": " + e.getMessage(), e);
@@ -115,9 +120,14 @@ public final class S3Objects implements AutoCloseable {
    * retried: reporting it as "exists" could make a committer skip a version nobody wrote.
    */
   public void putIfAbsent(String bucket, String key, byte[] content) throws IOException {
+    putIfAbsent(bucket, key, () -> RequestBody.fromBytes(content));
+  }
+
+  /** As {@link #putIfAbsent(String, String, byte[])}, the body made afresh for each attempt (a file is streamed, not held). */
+  public void putIfAbsent(String bucket, String key, java.util.function.Supplier<RequestBody> body) throws IOException {
     for (int attempt = 1; ; attempt++) {
       try {
-        client.putObject(PutObjectRequest.builder().bucket(bucket).key(key).ifNoneMatch("*").build(), RequestBody.fromBytes(content));
+        client.putObject(PutObjectRequest.builder().bucket(bucket).key(key).ifNoneMatch("*").build(), body.get());
         return;
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {

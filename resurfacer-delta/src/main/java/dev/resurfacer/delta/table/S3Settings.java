@@ -53,15 +53,25 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
       try {
         u = URI.create(e);
       } catch (IllegalArgumentException bad) {
-        throw new UsageException(where + ": s3.endpoint '" + e + "' is not a URL");
+        throw new UsageException(where + ": s3.endpoint '" + withoutUserInfo(e) + "' is not a URL");
       }
       if (u.getScheme() == null || u.getHost() == null) {
-        throw new UsageException(where + ": s3.endpoint '" + e + "' is not an http(s) URL");
+        throw new UsageException(where + ": s3.endpoint '" + withoutUserInfo(e) + "' is not an http(s) URL");
       }
     });
     return new S3Settings(endpoint, bool(properties, "s3.path-style-access", where), key, secret,
         Optional.ofNullable(properties.get("s3.session-token")), Optional.ofNullable(properties.get("client.region")),
         bool(properties, SINGLE_WRITER, where));
+  }
+
+  /** An endpoint as it may be shown: a {@code user:password@} in it is a secret. */
+  static String withoutUserInfo(String endpoint) {
+    return endpoint.replaceAll("(?<=//)[^/@]*@", "****@");
+  }
+
+  /** These settings without the single-writer acknowledgement. */
+  public S3Settings withoutSingleWriter() {
+    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false);
   }
 
   private static boolean bool(Map<String, String> properties, String key, String where) {
@@ -100,7 +110,7 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   @Override
   public String toString() {
-    return "S3Settings[endpoint=" + endpoint.orElse("(AWS)") + ", pathStyle=" + pathStyle + ", keys="
+    return "S3Settings[endpoint=" + endpoint.map(S3Settings::withoutUserInfo).orElse("(AWS)") + ", pathStyle=" + pathStyle + ", keys="
         + (accessKeyId.isPresent() ? "static ****" : "default chain") + ", region=" + region.orElse("us-east-1")
         + ", singleWriter=" + singleWriter + "]";
   }

@@ -126,7 +126,15 @@ public final class S3Storage implements TableStorage {
     if (logPath.startsWith("/")) {
       throw new SafetyRefusal("the log names a rooted path without a bucket: " + logPath);
     }
-    return StoredFile.parse(root.key() + "/" + uri.getRawPath());
+    for (String seg : uri.getRawPath().split("/", -1)) {
+      if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
+        throw new SafetyRefusal("the log names a relative path with an empty or dot segment: " + logPath);
+      }
+    }
+    // only the relative part is escaped: the root is already decoded, and decoding it twice would turn
+    // a literal %41 in its key into A, putting every live file outside the root
+    String relative = StoredFile.parse("s3://" + root.authority() + "/" + uri.getRawPath()).path();
+    return new StoredFile("s3", root.authority(), root.path() + relative);
   }
 
   @Override
