@@ -39,7 +39,12 @@ public final class DeltaSpark {
   }
 
   public static String table(Path dir) {
-    return "delta.`" + dir.toAbsolutePath() + "`";
+    return table(dir.toAbsolutePath().toString());
+  }
+
+  /** A table by location, a local path or a URI such as {@code s3a://bucket/path}. */
+  public static String table(String location) {
+    return "delta.`" + location + "`";
   }
 
   /** Every row of the table (at {@code version}, or the latest when negative), as sorted strings: order-independent content. */
@@ -55,7 +60,12 @@ public final class DeltaSpark {
 
   /** Every row of the latest version as sorted strings whose every value carries its Spark type, e.g. {@code id:bigint=7}. */
   public static List<String> typedRows(Path dir) {
-    var df = session().sql("SELECT * FROM " + table(dir));
+    return typedRows(dir.toAbsolutePath().toString());
+  }
+
+  /** As {@link #typedRows(Path)} for a table by location. */
+  public static List<String> typedRows(String location) {
+    var df = session().sql("SELECT * FROM " + table(location));
     var fields = df.schema().fields();
     return df.collectAsList().stream().map(r -> {
       StringBuilder b = new StringBuilder();

@@ -36,6 +36,12 @@ public final class TestTables {
    * and deletion vectors.
    */
   public static Path partitionedWithDeletes(Path dir) {
+    partitionedWithDeletes(dir.toAbsolutePath().toString());
+    return dir;
+  }
+
+  /** As {@link #partitionedWithDeletes(Path)} at a location delta-spark reaches, such as {@code s3a://bucket/path}. */
+  public static void partitionedWithDeletes(String dir) {
     sql("CREATE TABLE " + table(dir) + " (id BIGINT, part STRING, v STRING) USING delta PARTITIONED BY (part)"
         + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', 'delta.checkpointInterval' = '5')");
     for (int i = 0; i < 6; i++) {
@@ -45,7 +51,6 @@ public final class TestTables {
     sql("DELETE FROM " + table(dir) + " WHERE id % 7 = 0");
     sql("UPDATE " + table(dir) + " SET v = 'updated' WHERE id % 11 = 0");
     sql("DELETE FROM " + table(dir) + " WHERE part = 'c'");
-    return dir;
   }
 
   /** Every regular file under {@code dir} outside {@code _delta_log} gets a modification time {@code age} ago. */

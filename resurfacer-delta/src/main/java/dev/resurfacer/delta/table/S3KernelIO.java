@@ -107,10 +107,14 @@ final class S3KernelIO implements FileIO {
   }
 
   @Override
-  public InputFile newInputFile(String path, long fileSize) {
+  public InputFile newInputFile(String path, long size) {
     Location l = Location.of(path);
+    // Kernel passes -1 when it does not know the size (deletion vector files), and 0 for _last_checkpoint
+    // (FileStatus.of(path, 0, 0)): a length of 0 taken as known reads nothing, Kernel then retries, sleeps
+    // and lists the log from version 0 on every snapshot
+    long fileSize = size > 0 ? size : -1;
     return new InputFile() {
-      /** Kernel passes -1 when it does not know the size (deletion vector files): then a HEAD tells. */
+      /** Unknown: a HEAD tells. */
       @Override
       public long length() throws IOException {
         return fileSize >= 0 ? fileSize : getFileStatus(path).getSize();

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.s3;
 
+import dev.resurfacer.delta.DeltaSpark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,6 +15,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.delta.DeltaLog;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -33,6 +37,7 @@ public final class S3Bucket implements AutoCloseable {
   private final Path root;
   private final BlobStoreContext context;
   private final S3Proxy proxy;
+  private boolean spark;
 
   public S3Bucket(String bucket) throws Exception {
     this(bucket, true);
@@ -82,6 +87,33 @@ public final class S3Bucket implements AutoCloseable {
     return "s3://" + bucket + "/" + prefix;
   }
 
+  /** The same objects as {@link #location}, as delta-spark reaches them through Hadoop's S3A. */
+  public String s3a(String prefix) {
+    return "s3a://" + bucket + "/" + prefix;
+  }
+
+  /**
+   * Lets the test JVM's delta-spark read and write {@code s3a://<bucket>/} on this server: per-bucket
+   * S3A settings (path-style, loopback endpoint, static keys), so buckets of other servers keep theirs.
+   * Delta's default log store for s3a, {@code S3SingleDriverLogStore}, is right for one driver.
+   */
+  public S3Bucket openToSpark() {
+    Configuration conf = DeltaSpark.session().sparkContext().hadoopConfiguration();
+    conf.set("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    String b = "fs.s3a.bucket." + bucket + ".";
+    conf.set(b + "endpoint", endpoint());
+    conf.set(b + "endpoint.region", "us-east-1");
+    conf.set(b + "path.style.access", "true");
+    conf.set(b + "connection.ssl.enabled", "false");
+    conf.set(b + "aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    conf.set(b + "access.key", ACCESS_KEY);
+    conf.set(b + "secret.key", SECRET_KEY);
+    conf.set(b + "retry.limit", "2");
+    conf.set(b + "attempts.maximum", "2");
+    spark = true;
+    return this;
+  }
+
   /** The backend directory holding the objects under {@code prefix}. */
   public Path backend(String prefix) {
     return root.resolve(bucket).resolve(prefix);
@@ -97,6 +129,12 @@ public final class S3Bucket implements AutoCloseable {
   public Path download(String prefix, Path to) throws IOException {
     copyTree(backend(prefix), to);
     return to;
+  }
+
+  /** Copies the objects under {@code from} to {@code to}, modification times kept: a Delta table's paths are relative, so the same table. */
+  public String copy(String from, String to) throws IOException {
+    copyTree(backend(from), backend(to));
+    return location(to);
   }
 
   /** Every object key under {@code prefix}, relative to it. */
@@ -132,6 +170,11 @@ public final class S3Bucket implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    if (spark) {
+      // Hadoop caches one S3A client per bucket name: the next server of this name has another port
+      FileSystem.get(URI.create(s3a("")), DeltaSpark.session().sparkContext().hadoopConfiguration()).close();
+      DeltaLog.clearCache();
+    }
     proxy.stop();
     context.close();
     try (Stream<Path> s = Files.walk(root)) {
