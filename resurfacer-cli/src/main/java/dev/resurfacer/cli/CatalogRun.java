@@ -19,8 +19,10 @@ import java.util.function.Supplier;
  * One configured catalog opened for {@code maintain}, whichever its format: the library entry point
  * of that format ({@link Resurfacer} for Iceberg, {@link DeltaResurfacer} for Delta) behind one shape.
  * This is the only place {@code maintain} tells the formats apart: by the catalog's configured type.
+ *
+ * @param format the name engines declare capabilities under: {@code iceberg} or {@code delta}
  */
-record CatalogRun(Supplier<List<String>> tableLister, Predicate<Operation> supported, Runner runner, AutoCloseable closer) {
+record CatalogRun(String format, Supplier<List<String>> tableLister, Predicate<Operation> supported, Runner runner, AutoCloseable closer) {
   /** Runs a plan with the execution engines its entries may name. */
   interface Runner {
     RunReport run(MaintenancePlan plan, Mode mode, List<ExecutionEngine> engines);
@@ -30,10 +32,10 @@ record CatalogRun(Supplier<List<String>> tableLister, Predicate<Operation> suppo
   static CatalogRun connect(CatalogConfig config, int parallel, OrphanFences fences, Path workingDir, Progress progress) {
     if (config.isDelta()) {
       DeltaResurfacer d = DeltaResurfacer.connect(config, workingDir).parallel(parallel);
-      return new CatalogRun(d::tables, d::supports, (plan, mode, engines) -> d.executionEngines(engines).run(plan, mode), d);
+      return new CatalogRun("delta", d::tables, d::supports, (plan, mode, engines) -> d.executionEngines(engines).run(plan, mode), d);
     }
     Resurfacer r = Resurfacer.connect(config).parallel(parallel).orphanFences(fences).progress(progress);
-    return new CatalogRun(r::tables, r::supports, (plan, mode, engines) -> r.executionEngines(engines).run(plan, mode), r);
+    return new CatalogRun("iceberg", r::tables, r::supports, (plan, mode, engines) -> r.executionEngines(engines).run(plan, mode), r);
   }
 
   /**

@@ -19,7 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * One verb on an engine other than local, for an Iceberg or a Delta table: the verb's flags become the same {@link Operation} record
  * a policy would build, and the engine's executor for it runs on the opened table. An operation the
- * engine does not declare is refused with the engine's own reason before anything is touched.
+ * engine does not declare, or a setting it has no argument for, is refused with the engine's own reason before
+ * anything is touched.
  */
 final class EngineRoute {
   private EngineRoute() {}
@@ -52,6 +53,9 @@ final class EngineRoute {
     if (ExecutionEngines.declaresRefused(provider.capabilities(), format, operation.name())) {
       throw new UsageException(ExecutionEngines.refusal(engineName, provider.capabilities(), format, operation.name()));
     }
+    ExecutionEngines.refusedSetting(engineName, provider.capabilities(), format, operation).ifPresent(why -> {
+      throw new UsageException(why);
+    });
     return provider.open(EngineOptions.config(ctx, catalogOptions).engine(engineName));
   }
 

@@ -7,6 +7,7 @@ import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
+import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.iceberg.orphans.OrphanFences;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
@@ -113,6 +114,12 @@ final class MaintainCommand implements Callable<Integer> {
               m = m.engine(engineOptions.engine);
             }
             String name = m.engine();
+            // a setting the engine has no argument for stops the run here, before the engine is reached
+            for (dev.resurfacer.maintain.Operation o : m.operations()) {
+              ExecutionEngines.refusedSetting(name, ctx.engine(name).capabilities(), r.format(), o).ifPresent(why -> {
+                throw new UsageException(table + ": " + why);
+              });
+            }
             if (!engines.containsKey(name)) {
               engines.put(name, ctx.engine(name).open(config.engine(name)));
             }

@@ -40,10 +40,7 @@ final class RewriteManifestsCommand implements Callable<Integer> {
   public Integer call() {
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      if (!sortBy.isEmpty()) {
-        // Spark's rewrite_manifests and Trino's optimize_manifests take no clustering fields
-        throw new dev.resurfacer.UsageException("--sort-by runs on the local engine only; engine " + engine + " clusters by whole partition");
-      }
+      // a --sort-by the engine has no argument for is refused by the route, before connecting
       return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RewriteManifests(sortBy), actOptions.yes);
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {

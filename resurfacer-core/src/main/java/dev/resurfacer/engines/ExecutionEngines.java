@@ -1,10 +1,13 @@
 package dev.resurfacer.engines;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.maintain.Operation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.TreeSet;
 
 /** The engines on the classpath, found by {@link ServiceLoader}; the local engine always first. */
 public final class ExecutionEngines {
@@ -44,6 +47,27 @@ public final class ExecutionEngines {
         .filter(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works())
         .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
     return "engine " + engine + " does not run " + operation + " on " + format + " tables: " + why;
+  }
+
+  /**
+   * Why {@code engine} refuses {@code operation} as given: the first of its settings
+   * ({@link Operation#givenSettings()}) the engine's capability declares it has no
+   * argument for; empty when it runs as given. One line naming the setting (flag and policy key) and the engine.
+   */
+  public static Optional<String> refusedSetting(String engine, List<EngineCapability> declared, String format,
+      Operation operation) {
+    for (EngineCapability c : declared) {
+      if (c.format().equals(format) && c.operation().equals(operation.name())) {
+        for (String setting : new TreeSet<>(operation.givenSettings())) {
+          String why = c.refusedSettings().get(setting);
+          if (why != null) {
+            return Optional.of("engine " + engine + " does not take " + operation.name() + " " + setting + " (--" + setting
+                + ", policy " + operation.name() + "." + setting + ") on " + format + " tables: " + why + "; run it with --engine local");
+          }
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** Whether {@code engine} declares {@code operation} on {@code format} tables refused. */

@@ -114,7 +114,7 @@ public final class MaintenanceRunner<T> {
             throw new UsageException("no executor is registered for operation '" + o.name() + "' (" + o.getClass().getName() + ")");
           }
           ops.remove(o.name());
-          ops.put(o.name(), plan(o, m.engine()));
+          ops.put(o.name(), plan(t, o, m.engine()));
         }
       }
     }
@@ -127,11 +127,17 @@ public final class MaintenanceRunner<T> {
     return out;
   }
 
-  /** Custom operations run here whatever the engine: their executor is the user's code in this JVM. */
-  private Planned<T> plan(Operation o, String engineName) {
+  /**
+   * Custom operations run here whatever the engine: their executor is the user's code in this JVM. A
+   * setting the table's engine would drop is a usage error here, before anything runs.
+   */
+  private Planned<T> plan(String table, Operation o, String engineName) {
     if (engineName.equals(ExecutionEngines.LOCAL) || o instanceof CustomOperation) {
       return new Planned<>(o, executors.get(o.getClass()), null);
     }
+    ExecutionEngines.refusedSetting(engineName, executionEngines.get(engineName).capabilities(), engine.format(), o).ifPresent(why -> {
+      throw new UsageException(table + ": " + why);
+    });
     OperationExecutor<?, T> x = remote.get(engineName).get(o.getClass());
     if (x != null) {
       return new Planned<>(o, x, null);

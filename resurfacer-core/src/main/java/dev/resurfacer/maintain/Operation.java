@@ -38,4 +38,14 @@ public sealed interface Operation
   String name();
 
   int order();
+
+  /**
+   * The settings this step carries beyond a plain run of it, by policy key (e.g. {@code sort-by}): what
+   * an execution engine's capability may declare it has no argument for
+   * ({@link dev.resurfacer.engines.EngineCapability#refusedSettings()}), so the step is refused rather
+   * than run without them.
+   */
+  default java.util.Set<String> givenSettings() {
+    return java.util.Set.of();
+  }
 }

@@ -26,4 +26,9 @@ public record RewriteManifests(List<String> sortBy) implements Operation {
   public int order() {
     return REWRITE_MANIFESTS;
   }
+
+  @Override
+  public java.util.Set<String> givenSettings() {
+    return sortBy.isEmpty() ? java.util.Set.of() : java.util.Set.of("sort-by");
+  }
 }

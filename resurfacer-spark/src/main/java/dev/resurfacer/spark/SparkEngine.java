@@ -27,7 +27,9 @@ public final class SparkEngine implements ExecutionEngine {
   static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact",
           "rewrite_data_files (binpack, sort, zorder; same option names; --where and identity --partition as its where); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
-      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "rewrite_manifests; local preview; content checked before/after"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-manifests",
+          "rewrite_manifests, clustered by whole partition (sort-by refused); local preview; content checked before/after")
+          .refusing("sort-by", "Iceberg's rewrite_manifests procedure takes no clustering fields, it clusters by whole partition"),
       EngineCapability.works(NAME, "iceberg", "expire",
           "expire_snapshots with the previewed cutoff and snapshot ids; refused when a file is referenced under two spellings"),
       EngineCapability.works(NAME, "iceberg", "remove-orphans",

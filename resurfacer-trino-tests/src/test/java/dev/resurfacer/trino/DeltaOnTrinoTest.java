@@ -158,4 +158,32 @@ class DeltaOnTrinoTest {
     assertThat(TABLES.trinoRows("d_cli")).isEqualTo(trino);
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
   }
+
+  /**
+   * Releases before 470 deleted live files whose paths need URI escaping (trinodb/trino#24872) and are
+   * refused such tables; the server here is 476, read by its own {@code version()}: it vacuums a table
+   * with a live file in the partition of {@code 'a b%c'}, and that file stays.
+   */
+  @Test
+  void aLivePathThatNeedsEscapingIsVacuumedByTheFixedTrinoAndKept() throws Exception {
+    DeltaTable t = TABLES.create("d_escaped", 1, null);
+    LAKE.sql("INSERT INTO delta." + DeltaTrinoTables.SCHEMA + ".d_escaped VALUES (1000, 1, 1.25, 'x', DATE '2026-01-01', true, 'a b%c')");
+    List<String> trino = TABLES.trinoRows("d_escaped");
+    var escaped = LiveFiles.of(t, t.latest()).stream().filter(f -> f.file().path().contains("/cat=a b")).toList();
+    assertThat(escaped).as("a live file in the partition folder of 'a b%%c'").isNotEmpty();
+    TrinoStatements statements = new TrinoStatements(new TrinoConnection(LAKE.trino().jdbcUrl(), TrinoLake.DELTA_CATALOG,
+        "resurfacer-test", null, null));
+    String version = statements.value("version", "SELECT version()");
+    assertThat(Integer.parseInt(version)).isGreaterThanOrEqualTo(TrinoDeltaVacuum.ESCAPED_PATHS_FIXED_IN);
+
+    Step vacuumed = run(TrinoLake.DELTA_CATALOG, new Vacuum(Duration.ZERO, true), t, Mode.COMMIT);
+    assertThat(vacuumed.outcome()).as(vacuumed.message()).isEqualTo(Outcome.DONE);
+    for (var f : escaped) {
+      assertThat(t.storage().stat(f.file())).as(f.file().toString()).isPresent();
+    }
+    assertThat(TABLES.trinoRows("d_escaped")).isEqualTo(trino);
+    assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
+    assertThat(TrinoDeltaVacuum.escapingRefusal("469", t.name(), escaped.stream()
+        .map(f -> f.file().path().substring(t.storage().root().path().length() + 1)).toList())).isPresent();
+  }
 }

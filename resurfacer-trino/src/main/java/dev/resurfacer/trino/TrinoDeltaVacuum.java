@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,6 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -41,9 +44,18 @@ import java.util.stream.Collectors;
  * vacuum refuses) are refused up front, and the retention passed is widened so that Trino's cutoff,
  * taken from its own clock, is never later than ours ({@link TrinoClock}). Afterwards every file
  * gone must be one our plan named.
+ *
+ * <p>Trino releases before {@value #ESCAPED_PATHS_FIXED_IN} compare listed files with the log's
+ * paths without URI escaping, so their vacuum deletes live files whose paths need it
+ * (trinodb/trino#24872): on such a server a table with any such live path is refused up front.
  */
 final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   private static final int SHOWN = 5;
+  /** The first Trino release whose Delta vacuum keeps live files with escaped paths (trinodb/trino#24872). */
+  static final int ESCAPED_PATHS_FIXED_IN = 470;
+  private static final Pattern RELEASE = Pattern.compile("^(\\d+)(?:[^\\d].*)?$");
+  /** Path characters no URI escaping changes; any other (a space, %, non-ASCII, ...) is what older releases mishandle. */
+  private static final Pattern PLAIN_PATH = Pattern.compile("[A-Za-z0-9._~/=-]*");
   private final TrinoStatements trino;
 
   TrinoDeltaVacuum(TrinoStatements trino) {
@@ -66,6 +78,9 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
       throw new SafetyRefusal("Trino's vacuum refuses " + t.name() + ": the table has the deletionVectors writer feature,"
           + " which Trino's Delta connector does not vacuum; use --engine local");
     }
+    escapingRefusal(trino.value("version", "SELECT version()"), t.name(), livePaths(t)).ifPresent(why -> {
+      throw new SafetyRefusal(why);
+    });
     DeltaOnTrino.sameTable(trino, t, t.latest());
     Set<StoredFile> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
     List<StoredFile> trinos = trinoCouldDelete(t, plan.cutoffMs());
@@ -103,6 +118,42 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     metrics.put("deleted_files", (long) gone.size());
     return Step.done("Trino's vacuum deleted " + gone.size() + " file(s), " + rule + "; every one was in our own vacuum's plan ("
         + what + ")", metrics);
+  }
+
+  /**
+   * Why a Trino server of {@code trinoVersion} must not vacuum a table with these live paths: a release
+   * before {@value #ESCAPED_PATHS_FIXED_IN} (or one whose version cannot be read) and a path that URI
+   * escaping changes; empty otherwise.
+   *
+   * @param livePaths the live files' paths under the table root, unescaped
+   */
+  static Optional<String> escapingRefusal(String trinoVersion, String table, List<String> livePaths) {
+    Matcher m = RELEASE.matcher(trinoVersion == null ? "" : trinoVersion.strip());
+    if (m.matches() && m.group(1).length() < 9 && Integer.parseInt(m.group(1)) >= ESCAPED_PATHS_FIXED_IN) {
+      return Optional.empty();
+    }
+    List<String> escaped = livePaths.stream().filter(p -> !PLAIN_PATH.matcher(p).matches()).sorted().toList();
+    if (escaped.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("Trino " + trinoVersion + "'s vacuum deletes live files whose paths need URI escaping (trinodb/trino#24872,"
+        + " fixed in " + ESCAPED_PATHS_FIXED_IN + ") and " + table + " has " + escaped.size() + ", e.g. "
+        + escaped.stream().limit(SHOWN).collect(Collectors.joining(", ")) + "; upgrade Trino or use --engine local");
+  }
+
+  /** The live data files' and deletion vectors' paths under the table root, unescaped. */
+  private static List<String> livePaths(DeltaTable t) {
+    String root = t.storage().root().path();
+    List<String> out = new ArrayList<>();
+    for (LiveFile f : LiveFiles.of(t, t.latest())) {
+      out.add(under(root, f.file()));
+      f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(dv -> out.add(under(root, dv)));
+    }
+    return out;
+  }
+
+  private static String under(String root, StoredFile file) {
+    return file.path().startsWith(root + "/") ? file.path().substring(root.length() + 1) : file.path();
   }
 
   /**

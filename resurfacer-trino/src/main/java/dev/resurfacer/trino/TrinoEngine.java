@@ -28,7 +28,9 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
   private static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) [WHERE partition];"
           + " bin-pack, or sort by the table's declared order only; no z-order; verified after Trino's commit (count + checksum), rolled back on mismatch"),
-      EngineCapability.works(NAME, "iceberg", "rewrite-manifests", "EXECUTE optimize_manifests; rows checked after Trino's commit"),
+      EngineCapability.works(NAME, "iceberg", "rewrite-manifests",
+          "EXECUTE optimize_manifests, clustered by whole partition (sort-by refused); rows checked after Trino's commit")
+          .refusing("sort-by", "Trino's optimize_manifests takes no clustering fields, it clusters by whole partition"),
       EngineCapability.works(NAME, "iceberg", "expire", "EXECUTE expire_snapshots(retention_threshold); our preview first (same core rule),"
           + " keeps history.expire.min-snapshots-to-keep (no retain-last); floor iceberg.expire-snapshots.min-retention"),
       EngineCapability.works(NAME, "iceberg", "remove-orphans", "EXECUTE remove_orphan_files(retention_threshold), no dry run: runs only when"

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * forwarded under one lock per key, as S3 serializes conditional writes. It stands in for a store
  * that honours the header, so two real Kernel committers can race on it; it counts the 412s it gave.
  * The backend runs without authentication (the front does not re-sign).
+ *
+ * <p>It can also inject one fault into the conditional PUT of a chosen key ({@link #inject}): the
+ * write lands but its reply is lost, or it never lands. Everything else is forwarded as is.
  */
 public final class ConditionalPutFront implements AutoCloseable {
   private static final Set<String> HOP = Set.of("host", "content-length", "connection", "expect", "transfer-encoding", "upgrade");
@@ -34,6 +37,20 @@ public final class ConditionalPutFront implements AutoCloseable {
   private final URI backend;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
   private final AtomicInteger refused = new AtomicInteger();
+  private volatile String faultyKey;
+  private volatile Fault fault;
+  private final AtomicInteger faults = new AtomicInteger();
+
+  /** A fault in the conditional PUT of one key, as a store or network may produce it. */
+  public enum Fault {
+    /** The first PUT is stored, then answered 500 as if its reply were lost; later requests see the stored object. */
+    LOSE_REPLY_AFTER_WRITING,
+    /**
+     * Every PUT is refused (403, which the S3 client does not retry) and nothing is stored. Kernel
+     * retries a failed log write 200 times; a 500 here would cost four client attempts each.
+     */
+    NEVER_WRITE
+  }
 
   public ConditionalPutFront(String backendEndpoint) throws IOException {
     this.backend = URI.create(backendEndpoint);
@@ -52,6 +69,17 @@ public final class ConditionalPutFront implements AutoCloseable {
     return refused.get();
   }
 
+  /** From now on, {@code fault} hits conditional PUTs of the key whose path ends with {@code keySuffix}. */
+  public void inject(String keySuffix, Fault fault) {
+    this.fault = fault;
+    this.faultyKey = keySuffix;
+  }
+
+  /** Requests the injected fault answered. */
+  public int faults() {
+    return faults.get();
+  }
+
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
       byte[] body = ex.getRequestBody().readAllBytes();
@@ -62,15 +90,23 @@ public final class ConditionalPutFront implements AutoCloseable {
         return;
       }
       synchronized (locks.computeIfAbsent(path, k -> new Object())) {
+        String key = faultyKey;
+        if (key != null && path.endsWith(key)) {
+          faults.incrementAndGet();
+          if (fault == Fault.NEVER_WRITE) {
+            error(ex, 403, "AccessDenied", "Access Denied");
+            return;
+          }
+          faultyKey = null;
+          send(ex, body);
+          error(ex, 500, "InternalError", "We encountered an internal error. Please try again.");
+          return;
+        }
         HttpResponse<Void> head = client.send(HttpRequest.newBuilder(backend.resolve(path)).method("HEAD", HttpRequest.BodyPublishers.noBody())
             .build(), HttpResponse.BodyHandlers.discarding());
         if (head.statusCode() == 200) {
           refused.incrementAndGet();
-          byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PreconditionFailed</Code>"
-              + "<Message>At least one of the pre-conditions you specified did not hold</Message></Error>").getBytes(StandardCharsets.UTF_8);
-          ex.getResponseHeaders().add("Content-Type", "application/xml");
-          ex.sendResponseHeaders(412, xml.length);
-          ex.getResponseBody().write(xml);
+          error(ex, 412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
           return;
         }
         forward(ex, body);
@@ -81,16 +117,16 @@ public final class ConditionalPutFront implements AutoCloseable {
     }
   }
 
+  private static void error(HttpExchange ex, int status, String code, String message) throws IOException {
+    byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>" + message + "</Message></Error>")
+        .getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().add("Content-Type", "application/xml");
+    ex.sendResponseHeaders(status, xml.length);
+    ex.getResponseBody().write(xml);
+  }
+
   private void forward(HttpExchange ex, byte[] body) throws IOException, InterruptedException {
-    String query = ex.getRequestURI().getRawQuery();
-    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(backend + ex.getRequestURI().getRawPath() + (query == null ? "" : "?" + query)))
-        .method(ex.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-    for (Map.Entry<String, List<String>> h : ex.getRequestHeaders().entrySet()) {
-      if (!HOP.contains(h.getKey().toLowerCase(Locale.ROOT)) && !h.getKey().equalsIgnoreCase("If-None-Match")) {
-        h.getValue().forEach(v -> req.header(h.getKey(), v));
-      }
-    }
-    HttpResponse<byte[]> res = client.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> res = send(ex, body);
     res.headers().map().forEach((k, vs) -> {
       if (!HOP.contains(k.toLowerCase(Locale.ROOT)) && !k.equals(":status")) {
         vs.forEach(v -> ex.getResponseHeaders().add(k, v));
@@ -107,6 +143,19 @@ public final class ConditionalPutFront implements AutoCloseable {
         o.write(out);
       }
     }
+  }
+
+  /** The request passed to the backend unchanged; its answer, not yet given to the client. */
+  private HttpResponse<byte[]> send(HttpExchange ex, byte[] body) throws IOException, InterruptedException {
+    String query = ex.getRequestURI().getRawQuery();
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(backend + ex.getRequestURI().getRawPath() + (query == null ? "" : "?" + query)))
+        .method(ex.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    for (Map.Entry<String, List<String>> h : ex.getRequestHeaders().entrySet()) {
+      if (!HOP.contains(h.getKey().toLowerCase(Locale.ROOT)) && !h.getKey().equalsIgnoreCase("If-None-Match")) {
+        h.getValue().forEach(v -> req.header(h.getKey(), v));
+      }
+    }
+    return client.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   @Override

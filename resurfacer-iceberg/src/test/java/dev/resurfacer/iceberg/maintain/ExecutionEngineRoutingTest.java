@@ -52,7 +52,8 @@ class ExecutionEngineRoutingTest {
 
     @Override
     public List<EngineCapability> capabilities() {
-      return List.of(EngineCapability.works("marking", "iceberg", "rewrite-manifests", "marks the table"),
+      return List.of(EngineCapability.works("marking", "iceberg", "rewrite-manifests", "marks the table")
+              .refusing("sort-by", "it marks whole tables only"),
           EngineCapability.refused("marking", "iceberg", "compact", "this engine cannot rewrite data files"));
     }
 
@@ -116,5 +117,24 @@ class ExecutionEngineRoutingTest {
     }
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void aSettingTheEngineDeclaresItHasNoArgumentForIsAUsageErrorBeforeAnythingRuns() {
+    Table table = Fleet.smallFiles(catalog, "raw", "clicks", 3);
+    long snapshot = table.currentSnapshot().snapshotId();
+    // expire would run first on the local engine: the refusal must come before it
+    MaintenancePlan plan = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests("day"),
+        Maintain.table("raw.clicks").expireSnapshots(java.time.Duration.ZERO, 1));
+    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
+        .executionEngines(List.of(new MarkingEngine()))) {
+      assertThatThrownBy(() -> r.run(plan, Mode.COMMIT)).isInstanceOf(UsageException.class).hasMessage(
+          "raw.clicks: engine marking does not take rewrite-manifests sort-by (--sort-by, policy rewrite-manifests.sort-by) on iceberg"
+              + " tables: it marks whole tables only; run it with --engine local");
+    }
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
+    assertThat(table.snapshots()).hasSize(3);
+    assertThat(table.properties()).doesNotContainKey("marked-by");
   }
 }

@@ -21,7 +21,6 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -108,7 +107,8 @@ public final class DeltaTrinoTables {
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
             String path = add.getString(add.getSchema().indexOf("path"));
             long size = add.getLong(add.getSchema().indexOf("size"));
-            FileStatus status = FileStatus.of(URI.create(t.uri()).resolve(path).toString(), size, 0);
+            // the log's path is URI-escaped; Kernel reads by the stored name
+            FileStatus status = FileStatus.of(t.storage().kernelPath(t.storage().resolve(path)), size, 0);
             CloseableIterator<ColumnarBatch> data = t.engine().getParquetHandler()
                 .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty()).map(FileReadResult::getData);
             try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(t.engine(), scanState, scanFile, data)) {
