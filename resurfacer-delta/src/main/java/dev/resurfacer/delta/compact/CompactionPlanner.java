@@ -102,7 +102,7 @@ public final class CompactionPlanner {
       skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
     }
     Optional<String> unreachable = DuckDbBinRunner.unreachable(table.storage());
-    Optional<String> inexact = DuckDbBinRunner.unsupported(DataColumns.of(snapshot), options.zOrderColumns(), bins);
+    Optional<String> inexact = DuckDbBinRunner.unsupported(DataColumns.of(snapshot), bins);
     String runner;
     String reason;
     switch (options.runner()) {

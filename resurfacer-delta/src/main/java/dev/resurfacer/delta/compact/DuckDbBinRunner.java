@@ -50,7 +50,7 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Rewrites a bin inside an in-process DuckDB, as our Iceberg compaction does: the bin's Parquet
- * files are read by column name, the rows each file's deletion vector deletes (decoded by Kernel)
+ * files are read by physical column name, the rows each file's deletion vector deletes (decoded by Kernel)
  * are an anti-join on the file row number, a z-order is an ORDER BY on the z-value of
  * {@link ZKeysSql} with ties in input order (the same order as the in-heap {@link ZOrder}), and
  * the output is Parquet with the table's physical column names and types as Kernel's writer
@@ -80,7 +80,7 @@ record DuckDbBinRunner() implements BinRunner {
   }
 
   /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
-  static Optional<String> unsupported(DataColumns columns, List<String> zOrderColumns, List<CompactionPlan.Bin> bins) {
+  static Optional<String> unsupported(DataColumns columns, List<CompactionPlan.Bin> bins) {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
@@ -96,12 +96,6 @@ record DuckDbBinRunner() implements BinRunner {
       if (type(f.getDataType()).isEmpty()) {
         return Optional.of("column " + f.getName() + " has type " + f.getDataType() + ", which the DuckDB runner does not write "
             + "as Kernel does");
-      }
-    }
-    for (String c : zOrderColumns) {
-      DataType t = columns.logical().get(c).getDataType();
-      if (t instanceof FloatType || t instanceof DoubleType) {
-        return Optional.of("z-order column " + c + " is floating-point, whose z-value key (the IEEE bits) DuckDB cannot compute");
       }
     }
     return Optional.empty();
@@ -165,6 +159,9 @@ record DuckDbBinRunner() implements BinRunner {
       return ZKeysSql.ofDecimal(x, d.getScale());
     } else if (t instanceof StringType) {
       return ZKeysSql.ofString(x);
+    } else if (t instanceof FloatType || t instanceof DoubleType) {
+      // a float widens to the double the in-heap z-order keys it by, exactly
+      return ZKeysSql.ofDouble("CAST(" + x + " AS DOUBLE)");
     }
     throw new IllegalArgumentException("no DuckDB z-value key for " + t);
   }

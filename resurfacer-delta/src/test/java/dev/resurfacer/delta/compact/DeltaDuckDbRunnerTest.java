@@ -1,11 +1,9 @@
 package dev.resurfacer.delta.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.scan.LiveFile;
@@ -123,21 +121,9 @@ class DeltaDuckDbRunnerTest {
   }
 
   @Test
-  void aFloatingPointZOrderFallsBackToKernelSayingWhyAndDuckDbAloneRefuses() throws Exception {
-    DeltaTable table = copy("fallback");
-    List<String> before = DeltaSpark.typedRows(table.localRoot());
-    CompactionOptions z = CompactionOptions.defaults().zOrder(List.of("d", "id"));
-
-    CompactionPlan plan = DeltaCompactor.plan(table, z);
-    assertThat(plan.runner()).isEqualTo("kernel");
-    assertThat(plan.runnerReason()).contains("z-order column d is floating-point");
-    assertThatThrownBy(() -> DeltaCompactor.plan(table, z.runner(CompactionOptions.Runner.DUCKDB)))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("--runner duckdb cannot rewrite");
-
-    CompactionResult r = DeltaCompactor.execute(table, z, Clock.systemUTC());
-    assertThat(r.failedBins()).isEmpty();
-    assertThat(r.removedFiles()).isEqualTo(6);
-    assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
+  void aFloatingPointZOrderGivesKernelsRowOrder() throws Exception {
+    // NaN, -0.0, +0.0, both infinities, nulls and subnormals in both columns; equal keys tie in input order
+    assertDuckDbZOrdersAsKernel(copy("duck"), copy("kernel"), List.of("d", "f"));
   }
 
   /** The stats JSON of every file the latest version added, by partition value, without the paths. */
