@@ -69,7 +69,9 @@ public final class Capabilities {
             "same z-value as Iceberg's (ZKeys), each partition one sorted bin, spilling past --memory on DuckDB (in the heap on the Kernel fallback, and on s3:// tables); --where on partition columns; clustered tables bin-pack only"),
         new Capability("Delta: s3:// tables", Status.WORKS,
             "every verb; Kernel FileIO on the AWS SDK (endpoint, path-style, static keys by secret reference); log entries and leases by conditional PUT, measured per table; stores that ignore it refused unless s3.single-writer: true; compaction by Kernel's runner in the heap (DuckDB reads local files only); tested on s3proxy"),
-        new Capability("Delta: compact on column mapping, row tracking, type widening, variant", Status.REFUSED,
-            "Kernel 4.4.0 cannot write column-mapped tables; the others need their own handling"));
+        new Capability("Delta: compact on column-mapped tables", Status.WORKS,
+            "name and id mode: physical names and Parquet field ids at every level as delta-spark writes them, stats keyed by physical names"),
+        new Capability("Delta: compact on row tracking, type widening, variant", Status.REFUSED,
+            "they need their own handling"));
   }
 }

@@ -23,6 +23,27 @@ public final class ZKeysSql {
     return "(CAST(" + x + " AS HUGEINT) + 9223372036854775808)::UBIGINT";
   }
 
+  /**
+   * {@link ZKeys#ofDouble} of a DOUBLE expression (a FLOAT widens exactly). DuckDB cannot
+   * reinterpret a double's bits, so they are computed: exponent from log2, corrected by one either
+   * way, and mantissa by exact scaling by powers of two (subnormals scaled by 2^1022, then 2^52),
+   * so every step is exact. NaN is Java's canonical NaN; -0.0 sorts before +0.0 by its sign bit.
+   */
+  public static String ofDouble(String x) {
+    String ax = "abs(" + x + ")";
+    String e0 = "CAST(floor(log2(" + ax + ")) AS INTEGER)";
+    String exponent = "(" + e0 + " + CASE WHEN " + ax + " >= pow(2.0, " + e0 + " + 1) THEN 1 WHEN " + ax + " < pow(2.0, " + e0
+        + ") THEN -1 ELSE 0 END)";
+    String magnitude = "CASE WHEN isinf(" + x + ") THEN 9218868437227405312::UBIGINT"
+        + " WHEN " + ax + " = 0 THEN 0::UBIGINT"
+        + " WHEN " + ax + " < pow(2.0, -1022) THEN CAST(" + ax + " * pow(2.0, 1022) * pow(2.0, 52) AS UBIGINT)"
+        + " ELSE (CAST(" + exponent + " + 1023 AS UBIGINT) << 52) | CAST((" + ax + " / pow(2.0, " + exponent + ") - 1) * pow(2.0, 52) AS UBIGINT)"
+        + " END";
+    return "CASE WHEN " + x + " IS NULL THEN NULL WHEN isnan(" + x + ") THEN 18444492273895866368::UBIGINT"
+        + " WHEN signbit(" + x + ") THEN 9223372036854775807::UBIGINT - (" + magnitude + ")"
+        + " ELSE 9223372036854775808::UBIGINT + (" + magnitude + ") END";
+  }
+
   /** {@link ZKeys#ofString}: the first 8 bytes of the UTF-8 form, zero-padded. */
   public static String ofString(String x) {
     return "('0x' || rpad(left(hex(encode(" + x + ")), 16), 16, '0'))::UBIGINT";

@@ -3,8 +3,8 @@ package dev.resurfacer.delta.compact;
 import dev.resurfacer.delta.table.DeltaTable;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.StructType;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +12,12 @@ import java.util.Map;
  * What a runner needs to rewrite one bin of a table read at one version.
  *
  * @param scanFiles Kernel's scan file row of every live file, by its log path
- * @param txnState the write transaction's state (target directory, stats columns, physical names)
- * @param dataColumns the table's columns minus its partition columns, as data files hold them
- * @param dataSchema the schema of {@code dataColumns}
- * @param physicalDataSchema the same columns as data files hold them (physical names)
+ * @param txnState the write transaction's state (target directory, physical partition values)
+ * @param partition the bin's partition values by logical column name
+ * @param columns the data columns, logical and as data files hold them
+ * @param statsColumns the physical leaf columns new files carry stats for
+ * @param columnMapped whether the table maps its columns to physical names
  */
 record BinWork(DeltaTable table, Engine engine, Row scanState, Map<String, Row> scanFiles, Row txnState,
-    Map<String, Literal> partition, List<String> dataColumns, StructType dataSchema, StructType physicalDataSchema, List<String> zOrderColumns, long targetFileSize,
-    CompactionOptions options) {}
+    Map<String, Literal> partition, DataColumns columns, List<Column> statsColumns, boolean columnMapped, List<String> zOrderColumns,
+    long targetFileSize, CompactionOptions options) {}

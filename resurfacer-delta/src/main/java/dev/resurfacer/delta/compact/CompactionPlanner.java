@@ -25,7 +25,7 @@ public final class CompactionPlanner {
   /** Table features whose data files compaction can rewrite without changing what they mean. */
   static final Set<String> SUPPORTED_FEATURES = Set.of("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
       "generatedColumns", "deletionVectors", "timestampNtz", "domainMetadata", "v2Checkpoint", "inCommitTimestamp",
-      "vacuumProtocolCheck", "clustering");
+      "vacuumProtocolCheck", "clustering", "columnMapping");
 
   private CompactionPlanner() {}
 
@@ -101,11 +101,8 @@ public final class CompactionPlanner {
     if (singles > 0) {
       skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
     }
-    List<String> partitionColumns = snapshot.getPartitionColumnNames();
-    var dataSchema = new io.delta.kernel.types.StructType(snapshot.getSchema().fields().stream()
-        .filter(f -> !partitionColumns.contains(f.getName())).toList());
     Optional<String> unreachable = DuckDbBinRunner.unreachable(table.storage());
-    Optional<String> inexact = DuckDbBinRunner.unsupported(dataSchema, options.zOrderColumns(), bins);
+    Optional<String> inexact = DuckDbBinRunner.unsupported(DataColumns.of(snapshot), bins);
     String runner;
     String reason;
     switch (options.runner()) {
@@ -148,17 +145,13 @@ public final class CompactionPlanner {
     Set<String> unsupported = new TreeSet<>(p.writerFeatures());
     unsupported.addAll(p.readerFeatures());
     unsupported.removeAll(SUPPORTED_FEATURES);
-    if (p.minWriterVersion() >= 5 && p.minWriterVersion() < 7) {
-      // legacy protocol versions imply column mapping (writer 5) and more without naming them
-      unsupported.add("legacy writer version " + p.minWriterVersion());
-    }
-    if (!snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none").equalsIgnoreCase("none")) {
-      unsupported.add("columnMapping");
+    if (p.minWriterVersion() == 6) {
+      // legacy writer version 6 implies identity columns without naming them (5 implies column mapping, supported)
+      unsupported.add("legacy writer version 6 (identityColumns)");
     }
     if (!unsupported.isEmpty()) {
       throw new SafetyRefusal("compaction does not rewrite tables with " + String.join(", ", unsupported)
-          + " on this build (Delta Kernel 4.4.0 cannot write column-mapped tables; row tracking, type widening and the rest "
-          + "need their own handling)");
+          + " on this build (row tracking, type widening and the rest need their own handling)");
     }
   }
 }

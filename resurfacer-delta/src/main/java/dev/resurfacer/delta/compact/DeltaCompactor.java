@@ -17,6 +17,7 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -81,11 +82,10 @@ public final class DeltaCompactor {
     Map<String, Row> scanFiles = scanFileRows(engine, scan);
     List<String> partitionColumns = read.getPartitionColumnNames();
     StructType schema = read.getSchema();
-    List<String> dataColumns = schema.fieldNames().stream().filter(c -> !partitionColumns.contains(c)).toList();
-    StructType dataSchema = new StructType(schema.fields().stream().filter(f -> dataColumns.contains(f.getName())).toList());
+    DataColumns columns = DataColumns.of(read);
     StructType physicalSchema = KernelInternals.physicalSchema(read);
-    StructType physicalDataSchema = new StructType(physicalSchema.fields().stream()
-        .filter(f -> dataColumns.contains(f.getName())).toList());
+    List<Column> statsColumns = KernelInternals.statisticsColumns(columns.physical(), read.getTableProperties());
+    boolean columnMapped = KernelInternals.columnMapped(read);
     BinRunner runner = plan.runner().equals("duckdb") ? new DuckDbBinRunner() : new KernelBinRunner();
 
     List<Long> versions = new ArrayList<>();
@@ -101,8 +101,11 @@ public final class DeltaCompactor {
       Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
           .getTransactionState(engine);
       Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
-      BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, dataColumns, dataSchema, physicalDataSchema,
+      BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
           plan.zOrderColumns(), plan.targetFileSize(), options);
+      // add.partitionValues are keyed by physical name on a column-mapped table
+      Map<String, Literal> physicalPartition = KernelInternals.physicalPartitionValues(
+          Transaction.getWriteContext(engine, txnState, partition));
 
       ContentFingerprint in = new ContentFingerprint();
       List<DataFileStatus> written = new ArrayList<>();
@@ -112,9 +115,10 @@ public final class DeltaCompactor {
         ContentFingerprint outPrint = new ContentFingerprint();
         for (DataFileStatus f : written) {
           try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
-              KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), dataSchema,
+              KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), columns.physical(),
               Optional.empty())) {
-            r.forEachRemaining(b -> outPrint.add(b.getData(), Optional.empty(), dataColumns));
+            // read back as written (physical names, by field id where present): the same columns in the same order
+            r.forEachRemaining(b -> outPrint.add(b.getData(), Optional.empty(), columns.physicalNames()));
           }
         }
         if (!in.value().equals(outPrint.value())) {
@@ -133,7 +137,7 @@ public final class DeltaCompactor {
           binRemovedBytes += f.size();
         }
         for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, partition));
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition));
           binAddedBytes += f.getSize();
         }
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));

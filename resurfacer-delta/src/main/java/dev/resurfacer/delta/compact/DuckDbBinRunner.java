@@ -50,7 +50,7 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Rewrites a bin inside an in-process DuckDB, as our Iceberg compaction does: the bin's Parquet
- * files are read by column name, the rows each file's deletion vector deletes (decoded by Kernel)
+ * files are read by physical column name, the rows each file's deletion vector deletes (decoded by Kernel)
  * are an anti-join on the file row number, a z-order is an ORDER BY on the z-value of
  * {@link ZKeysSql} with ties in input order (the same order as the in-heap {@link ZOrder}), and
  * the output is Parquet with the table's physical column names and types as Kernel's writer
@@ -80,7 +80,7 @@ record DuckDbBinRunner() implements BinRunner {
   }
 
   /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
-  static Optional<String> unsupported(StructType dataSchema, List<String> zOrderColumns, List<CompactionPlan.Bin> bins) {
+  static Optional<String> unsupported(DataColumns columns, List<CompactionPlan.Bin> bins) {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
@@ -89,19 +89,13 @@ record DuckDbBinRunner() implements BinRunner {
         }
       }
     }
-    for (StructField f : dataSchema.fields()) {
+    for (StructField f : columns.physical().fields()) {
       if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
         return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
       }
       if (type(f.getDataType()).isEmpty()) {
         return Optional.of("column " + f.getName() + " has type " + f.getDataType() + ", which the DuckDB runner does not write "
             + "as Kernel does");
-      }
-    }
-    for (String c : zOrderColumns) {
-      DataType t = dataSchema.get(c).getDataType();
-      if (t instanceof FloatType || t instanceof DoubleType) {
-        return Optional.of("z-order column " + c + " is floating-point, whose z-value key (the IEEE bits) DuckDB cannot compute");
       }
     }
     return Optional.empty();
@@ -165,6 +159,9 @@ record DuckDbBinRunner() implements BinRunner {
       return ZKeysSql.ofDecimal(x, d.getScale());
     } else if (t instanceof StringType) {
       return ZKeysSql.ofString(x);
+    } else if (t instanceof FloatType || t instanceof DoubleType) {
+      // a float widens to the double the in-heap z-order keys it by, exactly
+      return ZKeysSql.ofDouble("CAST(" + x + " AS DOUBLE)");
     }
     throw new IllegalArgumentException("no DuckDB z-value key for " + t);
   }
@@ -174,7 +171,7 @@ record DuckDbBinRunner() implements BinRunner {
     // the input's content is read by Kernel, deletion vectors applied by Kernel: an independent
     // account of the live rows that DuckDB's anti-join must reproduce
     try (CloseableIterator<FilteredColumnarBatch> rows = KernelBinRunner.liveRows(work, bin)) {
-      rows.forEachRemaining(b -> input.add(b.getData(), b.getSelectionVector(), work.dataColumns()));
+      rows.forEachRemaining(b -> input.add(b.getData(), b.getSelectionVector(), work.columns().names()));
     }
     Files.createDirectories(work.options().scratchDir());
     Path scratch = Files.createTempDirectory(work.options().scratchDir(), "delta-bin-");
@@ -201,9 +198,12 @@ record DuckDbBinRunner() implements BinRunner {
           present.add(r.getString(1).toLowerCase(Locale.ROOT));
         }
       }
+      // files are read and written by physical names (the logical ones unless the table maps its
+      // columns): a column dropped and added again under its old name has a new physical name, and
+      // the old files' values under the dropped name are not read
       StringBuilder source = new StringBuilder("SELECT ");
       StringBuilder select = new StringBuilder();
-      for (StructField f : work.dataSchema().fields()) {
+      for (StructField f : work.columns().physical().fields()) {
         String type = type(f.getDataType()).orElseThrow();
         // a column added after some files were written is null in them, as Delta reads it
         source.append(present.contains(f.getName().toLowerCase(Locale.ROOT)) ? "t." + ident(f.getName()) : "NULL")
@@ -213,9 +213,10 @@ record DuckDbBinRunner() implements BinRunner {
       }
       source.append("f.idx AS __file, t.file_row_number AS __row");
       for (int i = 0; i < work.zOrderColumns().size(); i++) {
-        String c = work.zOrderColumns().get(i);
-        DataType t = work.dataSchema().get(c).getDataType();
-        String value = "CAST(t." + ident(c) + " AS " + type(t).orElseThrow() + ")";
+        StructField f = work.columns().physicalOf(work.zOrderColumns().get(i));
+        DataType t = f.getDataType();
+        String value = present.contains(f.getName().toLowerCase(Locale.ROOT)) ? "CAST(t." + ident(f.getName()) + " AS "
+            + type(t).orElseThrow() + ")" : "NULL";
         source.append(", COALESCE(").append(zKey(t, value)).append(", 0::UBIGINT) AS __k").append(i);
       }
       source.append(" FROM read_parquet(").append(files).append(", union_by_name=true, hive_partitioning=false, filename=true, file_row_number=true) t")
@@ -233,7 +234,8 @@ record DuckDbBinRunner() implements BinRunner {
       }
       Path out = scratch.resolve("out");
       st.execute("COPY (" + sql + ") TO " + string(out.toString()) + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
-          + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}')");
+          + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}'"
+          + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().physical()) : "") + ")");
       placed.addAll(place(work, out));
       return placed;
     } catch (SQLException e) {
@@ -299,7 +301,7 @@ record DuckDbBinRunner() implements BinRunner {
     TableStorage storage = work.table().storage();
     Path target = LocalStorage.path(storage.fromKernelPath(context.getTargetDirectory()));
     Files.createDirectories(target);
-    StructType physical = work.physicalDataSchema();
+    StructType physical = work.columns().physical();
     List<DataFileStatus> placed = new ArrayList<>();
     List<Path> produced;
     try (Stream<Path> s = Files.walk(out)) {
@@ -311,7 +313,7 @@ record DuckDbBinRunner() implements BinRunner {
         Files.move(produced.get(i), file);
         String path = storage.kernelPath(LocalStorage.of(file));
         DataFileStatus status = KernelInternals.withKernelStats(DeltaTables.hadoopConf(), path, Files.size(file),
-            Files.getLastModifiedTime(file).toMillis(), physical, context.getStatisticsColumns());
+            Files.getLastModifiedTime(file).toMillis(), physical, work.statsColumns());
         placed.add(status);
         if (status.getStatistics().orElseThrow().getNumRecords() == 0) {
           placed.remove(placed.size() - 1);
@@ -323,6 +325,22 @@ record DuckDbBinRunner() implements BinRunner {
       throw e;
     }
     return placed;
+  }
+
+  /**
+   * COPY's FIELD_IDS value giving each column, and each field of a struct, its Parquet field id,
+   * e.g. {@code {"col-1": 1, "col-2": {__duckdb_field_id: 2, "col-3": 3}}}. Only structs nest:
+   * arrays and maps never reach this runner.
+   */
+  static String fieldIds(StructType physical) {
+    List<String> entries = new ArrayList<>();
+    for (StructField f : physical.fields()) {
+      long id = KernelInternals.parquetFieldId(f).orElseThrow(() -> new IllegalStateException("column " + f.getName()
+          + " of a column-mapped table has no field id"));
+      entries.add(ident(f.getName()) + ": " + (f.getDataType() instanceof StructType s
+          ? fieldIds(s).replaceFirst("^\\{", "{__duckdb_field_id: " + id + (s.length() == 0 ? "" : ", ")) : String.valueOf(id)));
+    }
+    return "{" + String.join(", ", entries) + "}";
   }
 
   /**

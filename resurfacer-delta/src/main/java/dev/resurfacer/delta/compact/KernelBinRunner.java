@@ -2,9 +2,11 @@ package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.kernel.VectorBatch;
 import dev.resurfacer.delta.scan.LiveFile;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
@@ -38,7 +40,7 @@ record KernelBinRunner() implements BinRunner {
     }
     Engine engine = work.engine();
     CloseableIterator<FilteredColumnarBatch> logical = liveRows(work, bin).map(b -> {
-      input.add(b.getData(), b.getSelectionVector(), work.dataColumns());
+      input.add(b.getData(), b.getSelectionVector(), work.columns().names());
       return b;
     });
     if (!work.zOrderColumns().isEmpty()) {
@@ -47,8 +49,11 @@ record KernelBinRunner() implements BinRunner {
     var context = Transaction.getWriteContext(engine, work.txnState(), work.partition());
     Engine writer = work.table().storage().writingEngine(work.targetFileSize());
     List<DataFileStatus> written = new ArrayList<>();
-    try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
-        Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition()), context.getStatisticsColumns())) {
+    // Kernel's transformLogicalData refuses column-mapped tables; their rows are renamed here instead
+    CloseableIterator<FilteredColumnarBatch> physical = work.columnMapped() ? logical.map(b -> physical(b, work.columns()))
+        : Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition());
+    try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(), physical,
+        work.statsColumns())) {
       out.forEachRemaining(written::add);
     } catch (IOException | RuntimeException e) {
       // the compactor deletes what it is handed back; files of a failed write are found here
@@ -56,6 +61,19 @@ record KernelBinRunner() implements BinRunner {
       throw e;
     }
     return written;
+  }
+
+  /**
+   * A batch of logical rows (partition columns included) as a column-mapped table's data files hold
+   * them: the data columns only, under their physical names and Parquet field ids. Nested vectors
+   * already carry physical names: Kernel reads the files by the physical schema and renames only
+   * the top level.
+   */
+  static FilteredColumnarBatch physical(FilteredColumnarBatch logical, DataColumns columns) {
+    ColumnarBatch data = logical.getData();
+    ColumnVector[] vectors = columns.names().stream().map(c -> data.getColumnVector(data.getSchema().indexOf(c)))
+        .toArray(ColumnVector[]::new);
+    return new FilteredColumnarBatch(new VectorBatch(columns.physical(), vectors, data.getSize()), logical.getSelectionVector());
   }
 
   /**

@@ -169,7 +169,8 @@ final class ZOrder {
           for (int s = 0; s < sources.length; s++) {
             sources[s] = batches.get(s).getColumnVector(c);
           }
-          vectors[c] = new Gathered(outSchema.at(c).getDataType(), sources, batch, row);
+          // the vectors' own type: on a column-mapped table nested fields keep the physical names they were read by
+          vectors[c] = new Gathered(sources[0].getDataType(), sources, batch, row);
         }
         return new FilteredColumnarBatch(new VectorBatch(outSchema, vectors, n), Optional.empty());
       }

@@ -8,7 +8,13 @@ import io.delta.kernel.commit.Committer;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.internal.DataWriteContextImpl;
+import io.delta.kernel.internal.TableConfig;
 import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.util.ColumnMapping;
+import io.delta.kernel.internal.util.SchemaUtils;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.internal.actions.CommitInfo;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
@@ -76,9 +82,50 @@ public final class KernelInternals {
     return ScanStateRow.getPhysicalDataReadSchema(scanState);
   }
 
-  /** The table's physical schema (what data files hold, partition columns included), for new files' stats. */
+  /** Whether the table maps its columns to physical names ({@code delta.columnMapping.mode} name or id). */
+  public static boolean columnMapped(Snapshot snapshot) {
+    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration()) != ColumnMapping.ColumnMappingMode.NONE;
+  }
+
+  /**
+   * The table's physical schema (what data files hold, partition columns included), for new files
+   * and their stats. On a column-mapped table: physical names at every level and each field's
+   * {@code delta.columnMapping.id} as its Parquet field id (with the nested ids of array elements
+   * and map keys and values where the table assigns them), in both modes: the protocol has
+   * writers put field ids in the files whichever mode the table reads by, as delta-spark does.
+   */
   public static StructType physicalSchema(Snapshot snapshot) {
-    return snapshot.getMetadata().getPhysicalSchema();
+    if (!columnMapped(snapshot)) {
+      return snapshot.getMetadata().getPhysicalSchema();
+    }
+    StructType schema = snapshot.getSchema();
+    return ColumnMapping.convertToPhysicalSchema(schema, schema, ColumnMapping.ColumnMappingMode.ID);
+  }
+
+  /** The Parquet field id a physical field carries, if any. */
+  public static Optional<Long> parquetFieldId(StructField physicalField) {
+    return Optional.ofNullable(physicalField.getMetadata().getLong(ColumnMapping.PARQUET_FIELD_ID_KEY));
+  }
+
+  /** The name a top-level field's values go by in data files and in {@code add.partitionValues}. */
+  public static String physicalName(StructField logicalField) {
+    return ColumnMapping.getPhysicalName(logicalField);
+  }
+
+  /**
+   * The leaf columns new data files carry stats for, as Kernel's writer picks them: the first
+   * {@code delta.dataSkippingNumIndexedCols} (32) leaves of the data columns, by physical name.
+   * Taken from the data columns' physical schema because Kernel's own list leaves a column-mapped
+   * table's partition columns in (it excludes them by logical name from the physical schema).
+   */
+  public static List<Column> statisticsColumns(StructType physicalDataSchema, Map<String, String> tableProperties) {
+    return SchemaUtils.collectLeafColumns(physicalDataSchema, Set.of(),
+        TableConfig.DATA_SKIPPING_NUM_INDEXED_COLS.fromMetadata(tableProperties));
+  }
+
+  /** The partition values of a write context keyed as {@code add.partitionValues} keys them (physical names). */
+  public static Map<String, Literal> physicalPartitionValues(DataWriteContext context) {
+    return ((DataWriteContextImpl) context).getPartitionValues();
   }
 
   /** A {@code remove} action for a scan file's {@code add}, with {@code dataChange=false}: the rows move, none change. */

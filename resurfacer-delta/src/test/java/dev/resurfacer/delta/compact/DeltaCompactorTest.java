@@ -82,21 +82,6 @@ class DeltaCompactorTest {
   }
 
   @Test
-  void aColumnMappedTableIsRefusedNamingTheFeatureAndLeftAsItWas() throws Exception {
-    Path t = dir.resolve("mapped");
-    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(t) + " (id BIGINT, v STRING) USING delta"
-        + " TBLPROPERTIES ('delta.columnMapping.mode' = 'name', 'delta.minReaderVersion' = '2', 'delta.minWriterVersion' = '5')");
-    DeltaSpark.sql("INSERT INTO " + DeltaSpark.table(t) + " VALUES (1, 'a')");
-    DeltaSpark.sql("INSERT INTO " + DeltaSpark.table(t) + " VALUES (2, 'b')");
-    DeltaTable table = DeltaTables.open("mapped", t.toString(), dir);
-    long version = table.latest().getVersion();
-
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()))
-        .isInstanceOf(dev.resurfacer.SafetyRefusal.class).hasMessageContaining("columnMapping");
-    assertThat(table.latest().getVersion()).isEqualTo(version);
-  }
-
-  @Test
   void aConcurrentDeleteOnAnInputFailsTheBinAndIsNeverLost() throws Exception {
     DeltaTable table = copy("events");
     long versionBefore = table.latest().getVersion();
