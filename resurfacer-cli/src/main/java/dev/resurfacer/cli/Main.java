@@ -2,6 +2,7 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.config.Secrets;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.cli.demo.DemoCommand;
 import java.io.PrintWriter;
@@ -92,7 +93,8 @@ public final class Main implements Runnable {
         code = FAILED;
         message = Catalogs.rootMessage(ex);
       }
-      err.println("error: " + message.lines().findFirst().orElse(message));
+      // messages are built without secrets; a library's own message may still carry one in a URL or key=value
+      err.println("error: " + Secrets.redactText(message.lines().findFirst().orElse(message)));
       if (verbose) {
         ex.printStackTrace(err);
       }

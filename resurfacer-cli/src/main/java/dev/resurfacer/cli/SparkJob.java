@@ -1,5 +1,6 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.config.Secrets;
 import dev.resurfacer.spark.JobSql;
 import java.util.Map;
 
@@ -8,28 +9,18 @@ import java.util.Map;
  * class loader of its own (so our Iceberg, Parquet and Hadoop never meet the cluster's Iceberg Spark
  * runtime) and calls {@link #run} with the job's session as plain functions ({@link JobSql}). The
  * {@code spark} engine then runs on that session; every verb, the policy and the report are the CLI's.
+ * The job's main class registers this jar's JDBC drivers before calling in (see its {@code registerJdbcDrivers}).
  */
 public final class SparkJob {
   private SparkJob() {}
 
   /** @return the CLI's exit code */
   public static int run(String[] args, Map<String, Object> session) {
-    registerOurJdbcDrivers();
     return Main.commandLine(CliContext.system().withEngine(JobSql.provider(session))).execute(args);
   }
 
-  /**
-   * DriverManager finds drivers once per JVM, through whichever class loader asks first; in a job
-   * that is Spark's, and it hands a caller only drivers its own loader can see. Our catalogs (SQLite,
-   * PostgreSQL) would then find "no suitable driver", so our loader's drivers are registered too.
-   */
-  private static void registerOurJdbcDrivers() {
-    for (java.sql.Driver driver : java.util.ServiceLoader.load(java.sql.Driver.class, SparkJob.class.getClassLoader())) {
-      try {
-        java.sql.DriverManager.registerDriver(driver);
-      } catch (java.sql.SQLException e) {
-        throw new IllegalStateException("cannot register JDBC driver " + driver.getClass().getName() + ": " + e.getMessage(), e);
-      }
-    }
+  /** The redaction the CLI gives its error line ({@link Secrets#redactText}), for the job's own last line. */
+  public static String redact(String line) {
+    return Secrets.redactText(line);
   }
 }

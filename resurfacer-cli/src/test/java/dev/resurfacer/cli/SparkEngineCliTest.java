@@ -298,6 +298,19 @@ class SparkEngineCliTest {
     assertThat(Content.of(table("inner"))).hasSize(2);
   }
 
+  /** Secret-valued engine options: by reference (a name Spark would not redact), and literal under credential names. */
+  static final Map<String, String> SECRET_ENV = Map.of("SPARK_TOKEN", "s3cr3t-token", "S3_SECRET", "s3cr3t-s3-key",
+      "CUSTOM_AUTH", "s3cr3t-custom-auth");
+  static final List<String> SECRET_VALUES = List.of("s3cr3t-token", "s3cr3t-s3-key", "s3cr3t-custom-auth", "AKIAPLAINS3CR3T",
+      "plain-s3cr3t-pw");
+  static final String SECRET_CONF = """
+          conf:
+            spark.hadoop.fs.s3a.secret.key: ${env:S3_SECRET}
+            spark.hadoop.fs.s3a.access.key: AKIAPLAINS3CR3T
+            spark.resurfacer.test.auth: ${env:CUSTOM_AUTH}
+            spark.resurfacer.test.password: plain-s3cr3t-pw
+      """;
+
   @Test
   void anUnreachableClusterIsOneLineExitTwoAndNothingChanges() throws Exception {
     writeTable("unreached");
@@ -311,14 +324,61 @@ class SparkEngineCliTest {
         engines:
           spark:
             remote: sc://127.0.0.1:%d/;token=${env:SPARK_TOKEN}
-        """.formatted(closed));
-    for (String verb : new String[] {"compact", "expire", "remove-orphans", "rewrite-manifests"}) {
-      CliRun r = CliRun.run(DIR, Map.of("SPARK_TOKEN", "s3cr3t-token"), verb, "db.unreached", "--engine", "spark", "--yes",
-          "--config", yml.toString());
+        """.formatted(closed) + SECRET_CONF);
+    for (String verb : new String[] {"compact", "expire", "remove-orphans", "rewrite-manifests", "maintain"}) {
+      String[] args = verb.equals("maintain")
+          ? new String[] {verb, "--tables", "db.unreached", "--engine", "spark", "--yes", "--config", yml.toString()}
+          : new String[] {verb, "db.unreached", "--engine", "spark", "--yes", "--config", yml.toString()};
+      CliRun r = CliRun.run(DIR, SECRET_ENV, args);
       assertThat(r.exitCode()).as(verb + r.err()).isEqualTo(2);
       assertThat(r.err().strip()).as(verb).startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed)
-          .doesNotContain("\n").doesNotContain("s3cr3t-token");
+          .doesNotContain("\n");
+      assertNoSecret(verb, r);
+    }
+    for (String[] args : List.of(new String[] {"policy", "db.unreached", "--output", "json"},
+        new String[] {"doctor", "--output", "json"})) {
+      List<String> all = new ArrayList<>(List.of(args));
+      all.addAll(List.of("--config", yml.toString()));
+      CliRun r = CliRun.run(DIR, SECRET_ENV, all.toArray(String[]::new));
+      assertThat(r.out()).as(String.join(" ", args)).isNotBlank();
+      assertNoSecret(String.join(" ", args), r);
     }
     assertThat(table("unreached").currentSnapshot().snapshotId()).isEqualTo(snapshot);
+  }
+
+  static void assertNoSecret(String what, CliRun r) {
+    for (String secret : SECRET_VALUES) {
+      assertThat(r.out()).as("%s stdout", what).doesNotContain(secret);
+      assertThat(r.err()).as("%s stderr", what).doesNotContain(secret);
+    }
+  }
+
+  @Test
+  void secretSessionConfIsRedactedBySparkAndARefusedValueIsNamedWithoutIt() {
+    Map<String, String> values = new java.util.LinkedHashMap<>();
+    values.put("remote", CLUSTER.remote());
+    values.put("conf.spark.resurfacer.test.auth", "s3cr3t-custom-auth");
+    values.put("conf.spark.hadoop.fs.s3a.secret.key", "s3cr3t-s3-key");
+    values.put("conf.spark.sql.shuffle.partitions", "3");
+    dev.resurfacer.engines.EngineSettings settings = new dev.resurfacer.engines.EngineSettings("spark", values,
+        java.util.Set.of("conf.spark.resurfacer.test.auth"));
+    try (ConnectSql secret = ConnectSql.open(settings)) {
+      Map<String, Object> shown = new java.util.HashMap<>();
+      for (Map<String, Object> row : secret.rows("SET")) {
+        shown.put(String.valueOf(row.get("key")), row.get("value"));
+      }
+      // the values are set (a non-secret one reads back), and Spark itself shows neither secret
+      assertThat(shown).containsEntry("spark.sql.shuffle.partitions", "3");
+      assertThat(shown).containsKeys("spark.resurfacer.test.auth", "spark.hadoop.fs.s3a.secret.key");
+      assertThat(shown.toString()).doesNotContain("s3cr3t-custom-auth").doesNotContain("s3cr3t-s3-key");
+    }
+
+    values.put("conf.spark.sql.shuffle.partitions", "not-a-number-s3cr3t");
+    dev.resurfacer.engines.EngineSettings refused = new dev.resurfacer.engines.EngineSettings("spark", values,
+        java.util.Set.of("conf.spark.resurfacer.test.auth", "conf.spark.sql.shuffle.partitions"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConnectSql.open(refused))
+        .isInstanceOf(dev.resurfacer.UsageException.class)
+        .hasMessageStartingWith("engines.spark.conf.spark.sql.shuffle.partitions: the cluster refused it: ")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("not-a-number-s3cr3t").doesNotContain("\n"));
   }
 }

@@ -55,14 +55,7 @@ public record CatalogConfig(
   }
 
   boolean isSecret(String key) {
-    String k = key.toLowerCase(java.util.Locale.ROOT);
-    return secretKeys.contains(key)
-        || k.contains("password")
-        || k.contains("secret")
-        || k.contains("token")
-        || k.contains("credential")
-        || k.endsWith("access-key-id")
-        || k.endsWith("session-token");
+    return secretKeys.contains(key) || Secrets.looksSecret(key);
   }
 
   /** The URI with any {@code user:password@} or {@code password=} part removed. */

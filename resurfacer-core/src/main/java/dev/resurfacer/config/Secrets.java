@@ -59,4 +59,31 @@ public final class Secrets {
     return uri.replaceAll("//[^/@]*:[^/@]*@", "//****@")
         .replaceAll("(?i)(password|secret|token)=[^&;]*", "$1=****");
   }
+
+  /**
+   * A key whose value is a credential by its name alone, given literally or by reference: the words
+   * Spark's own {@code spark.redaction.regex} redacts ({@code secret}, {@code password}, {@code token},
+   * {@code access.key}) and the names of our catalogs' credentials.
+   */
+  public static boolean looksSecret(String key) {
+    String k = key.toLowerCase(java.util.Locale.ROOT);
+    return k.contains("password")
+        || k.contains("secret")
+        || k.contains("token")
+        || k.contains("credential")
+        || k.matches(".*access[._-]?key.*");
+  }
+
+  /**
+   * A free-text line (an exception's message) with what looks like a credential in it replaced:
+   * {@code user:password@} in any URL and the value of any {@code password=}, {@code secret.key=},
+   * {@code token=}, {@code access.key=} style pair.
+   */
+  public static String redactText(String line) {
+    if (line == null) {
+      return null;
+    }
+    return line.replaceAll("//[^/@\\s]*:[^/@\\s]*@", "//****@")
+        .replaceAll("(?i)((?:password|secret|token|credential|access[._-]?key)[\\w.-]*\\s*=\\s*)[^\\s&;,'\")]+", "$1****");
+  }
 }

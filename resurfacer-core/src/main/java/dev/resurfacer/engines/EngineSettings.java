@@ -1,6 +1,7 @@
 package dev.resurfacer.engines;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.config.Secrets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -9,7 +10,7 @@ import java.util.TreeSet;
 /**
  * The {@code engines.<name>:} section of {@code resurfacer.yml}, flattened ({@code conf:} of a map
  * becomes {@code conf.<key>}) with secret references resolved. Values may hold secrets: print only
- * {@link #redacted()}.
+ * {@link #redacted()}, and pass any text that may echo a value (an engine's error) through {@link #scrub}.
  *
  * @param secretKeys keys whose value came from a secret reference
  */
@@ -59,11 +60,30 @@ public record EngineSettings(String name, Map<String, String> values, Set<String
     }
   }
 
+  /** A value that came from a secret reference, or whose key names a credential (e.g. {@code conf.spark.hadoop.fs.s3a.secret.key}). */
+  public boolean isSecret(String key) {
+    return secretKeys.contains(key) || Secrets.looksSecret(key);
+  }
+
   /** The values with every secret replaced, for messages and reports. */
   public Map<String, String> redacted() {
     Map<String, String> out = new LinkedHashMap<>();
-    values.forEach((k, v) -> out.put(k, secretKeys.contains(k) ? "****" : v));
+    values.forEach((k, v) -> out.put(k, isSecret(k) ? "****" : v));
     return out;
+  }
+
+  /** {@code text} with every secret value in it, and anything {@link Secrets#redactText} finds, replaced by {@code ****}. */
+  public String scrub(String text) {
+    if (text == null) {
+      return null;
+    }
+    String out = text;
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      if (isSecret(e.getKey()) && !e.getValue().isEmpty()) {
+        out = out.replace(e.getValue(), "****");
+      }
+    }
+    return Secrets.redactText(out);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.config.ConfigFile;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,39 @@ class EngineSettingsTest {
     assertThat(c.policies().effective("raw.events").policy().engine()).isEqualTo("spark");
     assertThat(c.policies().effective("raw.local").policy().engine()).isEqualTo("local");
     assertThat(ConfigFile.parse("", "r", new Secrets(Map.of())).policies().effective("a.b").policy().engine()).isEqualTo("local");
+  }
+
+  @Test
+  void sparkConfCredentialsAreSecretByReferenceOrByNameAndScrubbedFromAnyText() {
+    ResurfacerConfig c = ConfigFile.parse("""
+        engines:
+          spark:
+            remote: sc://127.0.0.1:15002/;token=${env:CONNECT_TOKEN}
+            conf:
+              spark.hadoop.fs.s3a.secret.key: plain-s3-secret-value
+              spark.hadoop.fs.s3a.access.key: AKIAPLAINACCESSKEY
+              spark.custom.auth: ${env:CUSTOM_AUTH}
+              spark.sql.shuffle.partitions: 4
+        """, "r", new Secrets(Map.of("CONNECT_TOKEN", "tok-by-reference", "CUSTOM_AUTH", "auth-by-reference")));
+    EngineSettings spark = c.engine("spark");
+    assertThat(spark.isSecret("remote")).isTrue();
+    assertThat(spark.isSecret("conf.spark.hadoop.fs.s3a.secret.key")).isTrue();
+    assertThat(spark.isSecret("conf.spark.hadoop.fs.s3a.access.key")).isTrue();
+    assertThat(spark.isSecret("conf.spark.custom.auth")).isTrue();
+    assertThat(spark.isSecret("conf.spark.sql.shuffle.partitions")).isFalse();
+    assertThat(spark.redacted()).containsEntry("conf.spark.hadoop.fs.s3a.secret.key", "****")
+        .containsEntry("conf.spark.custom.auth", "****").containsEntry("conf.spark.sql.shuffle.partitions", "4");
+    String leaky = "failed: value 'auth-by-reference' for sc://127.0.0.1:15002/;token=tok-by-reference with plain-s3-secret-value,"
+        + " AKIAPLAINACCESSKEY and fs.s3a.secret.key=other-secret at jdbc:postgresql://u:pw-in-url@h/db";
+    String scrubbed = spark.scrub(leaky);
+    for (String secret : List.of("auth-by-reference", "tok-by-reference", "plain-s3-secret-value", "AKIAPLAINACCESSKEY", "other-secret", "pw-in-url")) {
+      assertThat(scrubbed).doesNotContain(secret);
+    }
+    assertThat(scrubbed).startsWith("failed: value '****' for ****").contains("fs.s3a.secret.key=****")
+        .contains("//****@h/db");
+    for (String plain : List.of("cannot read secret file /run/x: no such file", "serve.token: environment variable T is not set")) {
+      assertThat(Secrets.redactText(plain)).isEqualTo(plain);
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.resurfacer.spark;
 
+import dev.resurfacer.UsageException;
 import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
@@ -10,7 +11,9 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * class (resurfacer-spark-job) holds the Spark session in the cluster's class loader; the two share
  * only JDK types, so it hands over plain functions: {@code sql} runs a statement under a Spark job group
  * and returns rows as maps of plain Java values, {@code jobs} describes a group's Spark jobs and their
- * stage progress, {@code conf} sets session conf, {@code describe} names the master without secrets.
+ * stage progress, {@code conf} sets session conf, {@code probe} says why the cluster cannot be reached (checked when the engine opens, before anything runs), {@code redact} adds conf keys to Spark's redaction
+ * (before the session starts, to {@code spark.redaction.regex}), {@code describe} names the master without secrets.
  * While a statement runs, its jobs' progress is logged every few seconds when it changes, and once
  * when it ends ({@code dev.resurfacer.maintain.progress}, like every step's progress line).
  */
@@ -29,6 +33,10 @@ public final class JobSql implements SparkSql {
   public static final String JOBS = "jobs";
   public static final String CONF = "conf";
   public static final String DESCRIBE = "describe";
+  /** Takes a regular expression alternative of conf keys for Spark to redact as well as its own patterns. */
+  public static final String REDACT = "redact";
+  /** Returns why the job's cluster cannot be reached before its session starts, or null. */
+  public static final String PROBE = "probe";
   private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private static final long POLL_MILLIS = 5000;
 
@@ -44,16 +52,26 @@ public final class JobSql implements SparkSql {
   }
 
   @SuppressWarnings("unchecked")
-  static JobSql of(Map<String, Object> session, Map<String, String> conf) {
+  static JobSql of(Map<String, Object> session, EngineSettings settings) {
+    SessionConf conf = SessionConf.of(settings);
+    Supplier<String> probe = (Supplier<String>) session.getOrDefault(PROBE, (Supplier<String>) () -> null);
+    String unreachable = probe.get();
+    if (unreachable != null) {
+      throw new UsageException(settings.scrub(unreachable));
+    }
     BiFunction<String, String, List<Map<String, Object>>> sql = (BiFunction<String, String, List<Map<String, Object>>>)
         Objects.requireNonNull(session.get(SQL), "the job hands over no sql function");
     Function<String, List<String>> jobs = (Function<String, List<String>>) session.getOrDefault(JOBS,
         (Function<String, List<String>>) group -> List.of());
     BiConsumer<String, String> setConf = (BiConsumer<String, String>) session.get(CONF);
-    if (!conf.isEmpty() && setConf == null) {
+    if (!conf.values().isEmpty() && setConf == null) {
       throw new IllegalStateException("the job hands over no conf function");
     }
-    conf.forEach(setConf);
+    if (!conf.secretKeys().isEmpty()) {
+      Consumer<String> redact = (Consumer<String>) Objects.requireNonNull(session.get(REDACT), "the job hands over no redact function");
+      redact.accept(conf.redactionAlternatives());
+    }
+    conf.applyTo(setConf);
     return new JobSql(sql, jobs, String.valueOf(session.get(DESCRIBE)));
   }
 
@@ -77,7 +95,7 @@ public final class JobSql implements SparkSql {
       @Override
       public ExecutionEngine open(EngineSettings settings) {
         settings.rejectUnknown(SparkEngine.KEYS, SparkEngine.PREFIXES);
-        return SparkEngine.on(of(handed, settings.under("conf")), settings);
+        return SparkEngine.on(of(handed, settings), settings);
       }
     };
   }

@@ -103,7 +103,7 @@ public final class SparkEngine implements ExecutionEngine {
 
     @Override
     public ExecutionEngine open(EngineSettings settings) {
-      return connect(settings, s -> ConnectSql.open(s.require("remote"), s.under("conf")));
+      return connect(settings, ConnectSql::open);
     }
   }
 }

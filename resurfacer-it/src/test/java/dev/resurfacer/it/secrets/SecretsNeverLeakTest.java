@@ -25,8 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
 class SecretsNeverLeakTest {
   static final String ENV_SECRET = "pw-Zq8xEnvSecret-4411";
   static final String FILE_SECRET = "tok-Kd2FileSecret-9071";
+  /** Given literally in resurfacer.yml under a credential's name (engines.spark.conf.*). */
+  static final String LITERAL_SECRET = "s3k-Lt5LiteralSecret-2290";
 
   @TempDir Path dir;
+
+  static long currentSnapshot(Path lake) {
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", lake);
+    try {
+      return catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("shop", "orders")).currentSnapshot().snapshotId();
+    } finally {
+      catalog.close();
+    }
+  }
 
   @Test
   void noOutputChannelEverCarriesASecretValue() throws Exception {
@@ -42,6 +53,10 @@ class SecretsNeverLeakTest {
     Files.writeString(secretFile, FILE_SECRET + "\n");
     Path work = dir.resolve("work");
     Files.createDirectories(work);
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
     Files.writeString(work.resolve("resurfacer.yml"), """
         catalogs:
           lake:
@@ -52,7 +67,14 @@ class SecretsNeverLeakTest {
               jdbc.user: ${file:%s}
               jdbc.password: ${env:LAKE_PASSWORD}
         default-catalog: lake
-        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), secretFile));
+        engines:
+          spark:
+            remote: sc://127.0.0.1:%d/;token=${env:LAKE_PASSWORD}
+            conf:
+              spark.hadoop.fs.s3a.secret.key: %s
+              spark.hadoop.fs.s3a.access.key: ${file:%s}
+              spark.resurfacer.auth: ${env:LAKE_PASSWORD}
+        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), secretFile, closed, LITERAL_SECRET, secretFile));
     ChildCli cli = new ChildCli(work, Map.of("LAKE_PASSWORD", ENV_SECRET));
 
     List<List<String>> runs = List.of(
@@ -64,13 +86,25 @@ class SecretsNeverLeakTest {
         List.of("doctor", "--verbose", "--output", "json"),
         List.of("compact", "shop.orders", "--verbose", "--target-file-size", "0"),
         List.of("expire", "shop.orders", "--verbose", "--output", "json"),
-        List.of("policy", "shop.orders", "--output", "json"));
+        List.of("policy", "shop.orders", "--output", "json"),
+        List.of("engines", "--output", "json"),
+        // the Spark engine's options, the cluster unreachable: one line, exit 2, nothing changed
+        List.of("maintain", "--engine", "spark", "--yes", "--verbose", "--report", "report3.html"),
+        List.of("compact", "shop.orders", "--engine", "spark", "--yes", "--verbose"));
     int scanned = 0;
     for (List<String> args : runs) {
+      long before = currentSnapshot(lake);
       ChildCli.Result r = cli.run(args.toArray(String[]::new));
       for (String channel : List.of(r.out(), r.err())) {
-        assertThat(channel).as("%s output", args).doesNotContain(ENV_SECRET).doesNotContain(FILE_SECRET);
+        assertThat(channel).as("%s output", args).doesNotContain(ENV_SECRET).doesNotContain(FILE_SECRET)
+            .doesNotContain(LITERAL_SECRET);
         scanned++;
+      }
+      if (args.contains("spark")) {
+        assertThat(r.exitCode()).as("%s%n%s", args, r.err()).isEqualTo(2);
+        assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList()).as("%s", args)
+            .containsExactly("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed + ": Connection refused");
+        assertThat(currentSnapshot(lake)).as("%s changed nothing", args).isEqualTo(before);
       }
     }
     assertThat(Files.readString(work.resolve("report.html"))).contains("shop.orders");

@@ -8,7 +8,13 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
  * {@code spark-submit --class dev.resurfacer.spark.job.JobMain resurfacer-spark.jar maintain --config
@@ -44,22 +50,66 @@ public final class JobMain {
     System.exit(code);
   }
 
+  /**
+   * DriverManager loads the JDBC drivers of one class loader, the context loader of whichever code
+   * asks first, once per JVM; and it hands a caller only the drivers of the caller's own loader. Our
+   * code asks first (Spark's session starts on first use), so without this the cluster's Iceberg
+   * runtime would find "no suitable driver" for its own JDBC catalog once Spark runs a statement
+   * on it, and our catalogs would if Spark had asked first. Each loader's drivers are registered
+   * before either side connects.
+   */
+  static void registerJdbcDrivers(ClassLoader... loaders) {
+    for (ClassLoader loader : loaders) {
+      Iterator<Driver> drivers = ServiceLoader.load(Driver.class, loader).iterator();
+      while (drivers.hasNext()) {
+        try {
+          DriverManager.registerDriver(drivers.next());
+        } catch (ServiceConfigurationError | SQLException e) {
+          // as DriverManager's own loading: a driver that cannot load is one nobody can connect through
+          System.err.println("warning: JDBC driver not registered: " + JobSession.firstLine(e));
+        }
+      }
+    }
+  }
+
   private static int run(Path jar, String[] args, Map<String, Object> session) throws IOException {
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     try (URLClassLoader ours = new URLClassLoader("resurfacer", new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
+      registerJdbcDrivers(JobMain.class.getClassLoader(), ours);
       // ServiceLoader, Hadoop and JDBC drivers look classes up through the context loader
       thread.setContextClassLoader(ours);
-      Method entry = ours.loadClass(ENTRY).getMethod("run", String[].class, Map.class);
-      return (Integer) entry.invoke(null, args, session);
-    } catch (InvocationTargetException e) {
-      System.err.println("error: " + JobSession.firstLine(e.getCause()));
-      return 1;
-    } catch (ReflectiveOperationException e) {
-      System.err.println("error: " + RUNNABLE + " in this job jar has no " + ENTRY + ".run: " + e);
-      return 1;
+      Class<?> entryClass;
+      Method entry;
+      Method redact;
+      try {
+        entryClass = ours.loadClass(ENTRY);
+        entry = entryClass.getMethod("run", String[].class, Map.class);
+        redact = entryClass.getMethod("redact", String.class);
+      } catch (ReflectiveOperationException e) {
+        System.err.println("error: " + RUNNABLE + " in this job jar has no " + ENTRY + ".run and .redact: " + e);
+        return 1;
+      }
+      try {
+        return (Integer) entry.invoke(null, args, session);
+      } catch (InvocationTargetException e) {
+        System.err.println("error: " + redacted(redact, JobSession.firstLine(e.getCause())));
+        return 1;
+      } catch (IllegalAccessException e) {
+        System.err.println("error: cannot call " + ENTRY + ".run: " + e.getMessage());
+        return 1;
+      }
     } finally {
       thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** The line through the CLI's own redaction (credentials in URLs and key=value pairs), or nothing of it if that fails. */
+  static String redacted(Method redact, String line) {
+    try {
+      return (String) redact.invoke(null, line);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return "the run failed (its message could not be redacted, so it is not shown)";
     }
   }
 }

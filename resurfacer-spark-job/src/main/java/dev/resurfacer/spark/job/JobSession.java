@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.spark.SparkConf;
+import org.apache.spark.JobExecutionStatus;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
@@ -24,7 +27,13 @@ import org.apache.spark.sql.SparkSession;
  * {@link IllegalStateException} carrying Spark's message.
  */
 final class JobSession implements AutoCloseable {
+  /** Spark's own {@code spark.redaction.regex} when a job sets none (Spark 4.1's default; JobSessionTest checks it against Spark's). */
+  static final String SPARK_REDACTION_DEFAULT = "(?i)secret|password|token|access[.]?key";
+  static final String REDACTION = "spark.redaction.regex";
+  static final String OPTIONS_REDACTION = "spark.sql.redaction.options.regex";
+  private static final int PROBE_MILLIS = 5000;
   private SparkSession session;
+  private final List<String> redact = new ArrayList<>();
 
   Map<String, Object> handedOver() {
     Map<String, Object> out = new LinkedHashMap<>();
@@ -34,6 +43,11 @@ final class JobSession implements AutoCloseable {
       session().conf().set(k, v);
       return null;
     }));
+    out.put("redact", (Consumer<String>) keys -> onSparksLoader(() -> {
+      redact(keys);
+      return null;
+    }));
+    out.put("probe", (Supplier<String>) this::probe);
     out.put("describe", describe(System.getProperty("spark.master", "the job's master")));
     return Map.copyOf(out);
   }
@@ -55,9 +69,35 @@ final class JobSession implements AutoCloseable {
 
   private synchronized SparkSession session() {
     if (session == null) {
-      session = SparkSession.builder().getOrCreate();
+      var builder = SparkSession.builder();
+      if (!redact.isEmpty()) {
+        // the application's UI, event log and SQL tab redact by this pattern, read once at start: ours extend the cluster's
+        builder.config(REDACTION, extended(new SparkConf().get(REDACTION, SPARK_REDACTION_DEFAULT), redact));
+      }
+      session = builder.getOrCreate();
     }
     return session;
+  }
+
+  /**
+   * Conf keys (a regular expression alternative) whose values Spark must redact too: before the session
+   * starts, into {@code spark.redaction.regex}; after, into the session's SQL options pattern (the
+   * only one Spark lets a running session change), which redacts the conf each statement ran with.
+   */
+  private synchronized void redact(String keys) {
+    if (session == null) {
+      redact.add(keys);
+    } else {
+      session.conf().set(OPTIONS_REDACTION, extended(session.conf().get(OPTIONS_REDACTION), List.of(keys)));
+    }
+  }
+
+  static String extended(String current, List<String> alternatives) {
+    StringBuilder out = new StringBuilder(current == null ? "" : current);
+    for (String a : alternatives) {
+      out.append(out.length() == 0 ? "" : "|").append(a);
+    }
+    return out.toString();
   }
 
   /** One statement's rows; its Spark jobs run under {@code group} (the calling thread's job group), for {@link #jobs}. */
@@ -80,34 +120,47 @@ final class JobSession implements AutoCloseable {
     }
   }
 
-  /** The job group's Spark jobs from the driver's status tracker: id, status and tasks done of all their stages. */
+  /**
+   * The job group's Spark jobs from the driver's status tracker, in the order they started: id, status
+   * and tasks done of the stages that ran. A stage never submitted in a finished job was skipped (its
+   * shuffle output existed already): counted apart, its tasks are not work left undone.
+   */
   private synchronized List<String> jobs(String group) {
     if (session == null) {
       return List.of();
     }
     JavaSparkStatusTracker tracker = JavaSparkContext.fromSparkContext(session.sparkContext()).statusTracker();
     List<String> out = new ArrayList<>();
-    for (int jobId : tracker.getJobIdsForGroup(group)) {
+    int[] ids = tracker.getJobIdsForGroup(group).clone();
+    java.util.Arrays.sort(ids);
+    for (int jobId : ids) {
       SparkJobInfo job = tracker.getJobInfo(jobId);
       if (job == null) {
         continue;
       }
+      boolean finished = job.status() != JobExecutionStatus.RUNNING && job.status() != JobExecutionStatus.UNKNOWN;
       long tasks = 0;
       long done = 0;
       long running = 0;
       long failed = 0;
+      int skipped = 0;
       for (int stageId : job.stageIds()) {
         SparkStageInfo stage = tracker.getStageInfo(stageId);
-        if (stage != null) {
-          tasks += stage.numTasks();
-          done += stage.numCompletedTasks();
-          running += stage.numActiveTasks();
-          failed += stage.numFailedTasks();
+        if (stage == null) {
+          continue;
         }
+        if (finished && stage.submissionTime() <= 0) {
+          skipped++;
+          continue;
+        }
+        tasks += stage.numTasks();
+        done += stage.numCompletedTasks();
+        running += stage.numActiveTasks();
+        failed += stage.numFailedTasks();
       }
       out.add("job " + jobId + " " + job.status().name().toLowerCase(java.util.Locale.ROOT) + " (" + job.stageIds().length
-          + " stage(s), " + done + "/" + tasks + " task(s) done" + (running > 0 ? ", " + running + " running" : "")
-          + (failed > 0 ? ", " + failed + " failed" : "") + ")");
+          + " stage(s), " + (skipped > 0 ? skipped + " skipped, " : "") + done + "/" + tasks + " task(s) done"
+          + (running > 0 ? ", " + running + " running" : "") + (failed > 0 ? ", " + failed + " failed" : "") + ")");
     }
     return out;
   }
@@ -136,6 +189,37 @@ final class JobSession implements AutoCloseable {
       return out;
     }
     return value;
+  }
+
+  /** Before the session starts: why the job's master cannot be reached, or null. */
+  private synchronized String probe() {
+    return session == null ? unreachable(new SparkConf().get("spark.master", ""), PROBE_MILLIS) : null;
+  }
+
+  /**
+   * Why a standalone master ({@code spark://host:port[,host:port...]}) cannot be reached, or null when
+   * one of its hosts accepts a connection or the master is not standalone (YARN, Kubernetes and local
+   * masters are left to Spark). Spark itself would retry registering for a minute and then fail the
+   * first statement; this is one line before anything runs.
+   */
+  static String unreachable(String master, int timeoutMillis) {
+    if (!master.startsWith("spark://")) {
+      return null;
+    }
+    String last = null;
+    for (String hostPort : master.substring("spark://".length()).split(",")) {
+      String hp = hostPort.replaceFirst("^[^@]*@", "");
+      int colon = hp.lastIndexOf(':');
+      try (java.net.Socket probe = new java.net.Socket()) {
+        String host = colon < 0 ? hp : hp.substring(0, colon);
+        int port = colon < 0 ? 7077 : Integer.parseInt(hp.substring(colon + 1).replaceAll("/.*$", ""));
+        probe.connect(new java.net.InetSocketAddress(host, port), timeoutMillis);
+        return null;
+      } catch (java.io.IOException | NumberFormatException e) {
+        last = e.getMessage();
+      }
+    }
+    return "cannot reach the Spark master at " + describe(master).substring("job on ".length()) + ": " + last;
   }
 
   /** The master URL without user information (a password may sit there). */

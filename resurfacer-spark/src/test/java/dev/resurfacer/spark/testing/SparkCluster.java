@@ -151,6 +151,11 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
    * catalogs and extensions as the Connect server and a 512m executor.
    */
   public Submitted submit(Path workDir, Map<String, String> env, Path jar, String mainClass, String... args) {
+    return submit(workDir, env, Map.of(), jar, mainClass, args);
+  }
+
+  /** As {@link #submit(Path, Map, Path, String, String...)}, with {@code conf} over this cluster's (e.g. another {@code spark.master}). */
+  public Submitted submit(Path workDir, Map<String, String> env, Map<String, String> conf, Path jar, String mainClass, String... args) {
     try {
       String classpath = ChildJvms.classpath("spark-cluster.classpath", "resurfacer-spark-cluster");
       Path tmp = Files.createDirectories(workDir.resolve("tmp"));
@@ -159,6 +164,7 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
           "--deploy-mode", "client", "--class", mainClass));
       Map<String, String> driver = driverConf("512m");
       driver.put("spark.app.name", "resurfacer-test-job");
+      driver.putAll(conf);
       driver.forEach((k, v) -> command.addAll(List.of("--conf", k + "=" + v)));
       command.add(jar.toString());
       command.addAll(List.of(args));
