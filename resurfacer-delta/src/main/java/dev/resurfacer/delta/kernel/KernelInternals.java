@@ -76,6 +76,11 @@ public final class KernelInternals {
     return ScanStateRow.getPhysicalDataReadSchema(scanState);
   }
 
+  /** The table's id ({@code metaData.id}): what another engine's view of the same path must report. */
+  public static String tableId(Snapshot snapshot) {
+    return snapshot.getMetadata().getId();
+  }
+
   /** The table's physical schema (what data files hold, partition columns included), for new files' stats. */
   public static StructType physicalSchema(Snapshot snapshot) {
     return snapshot.getMetadata().getPhysicalSchema();
