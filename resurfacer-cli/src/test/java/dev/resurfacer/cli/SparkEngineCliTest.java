@@ -70,16 +70,25 @@ class SparkEngineCliTest {
   }
 
   static CliRun cli(String... args) {
+    return cliIn(DIR, args);
+  }
+
+  /** One verb through the CLI on the engine {@code spark}, with the {@code resurfacer.yml} in {@code dir}. */
+  static CliRun cliIn(Path dir, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--config", DIR.resolve("resurfacer.yml").toString(), "--engine", "spark"));
-    return CliRun.run(DIR, all.toArray(String[]::new));
+    all.addAll(List.of("--config", dir.resolve("resurfacer.yml").toString(), "--engine", "spark"));
+    return CliRun.run(dir, all.toArray(String[]::new));
   }
 
   /** One verb's JSON result; the run must succeed. */
   static JsonNode json(String... args) throws Exception {
+    return jsonIn(DIR, args);
+  }
+
+  static JsonNode jsonIn(Path dir, String... args) throws Exception {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--output", "json"));
-    CliRun r = cli(all.toArray(String[]::new));
+    CliRun r = cliIn(dir, all.toArray(String[]::new));
     assertThat(r.exitCode()).as("%s%n%s%n%s", String.join(" ", args), r.out(), r.err()).isZero();
     return JSON.readTree(r.out());
   }

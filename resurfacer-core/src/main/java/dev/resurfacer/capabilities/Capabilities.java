@@ -51,7 +51,10 @@ public final class Capabilities {
         new Capability("Spark job jar", Status.WORKS,
             "spark-submit --class dev.resurfacer.spark.job.JobMain resurfacer-spark.jar maintain ...: our CLI in the driver in its own"
                 + " class loader beside the cluster's Iceberg runtime, the spark engine on the job's session; Spark job progress logged"),
-        new Capability("Delta on Spark", Status.NOT_YET, "delta-spark not wired: refused with the reason"),
+        new Capability("--engine spark (Delta)", Status.WORKS,
+            "delta-spark over Spark Connect: compact as OPTIMIZE (sizes set so it selects the previewed files) or OPTIMIZE ZORDER BY,"
+                + " vacuum only when VACUUM DRY RUN lists nothing our plan keeps; same-table check; rows compared after, RESTORE on mismatch;"
+                + " checkpoint, cleanup-log, liquid-clustered tables, lone-file purges and --where refused with the reason"),
         new Capability("engine: trino", Status.WORKS,
             "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta optimize and vacuum (fenced by our vacuum plan) on s3:// tables"),
         new Capability("reports", Status.WORKS, "text, JSON (schema v1), self-contained HTML with inline SVG histograms, Prometheus textfile"),

@@ -1,11 +1,13 @@
 package dev.resurfacer.spark;
 
+import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngineProvider;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.spark.delta.SparkDelta;
 import dev.resurfacer.spark.iceberg.SparkIceberg;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * {@code --engine spark}: Iceberg's own Spark procedures on the user's cluster, reached through Spark
+ * {@code --engine spark}: Iceberg's own Spark procedures and delta-spark's OPTIMIZE and VACUUM on the user's cluster, reached through Spark
  * Connect ({@code engines.spark.remote: sc://host:port}) or, inside a spark-submit job, through the
  * job's session. Previews, fences and verification stay ours (see each executor). Settings:
  * {@code remote}, {@code catalogs.<ours>: <spark catalog>} where the cluster names a catalog
@@ -40,17 +42,30 @@ public final class SparkEngine implements ExecutionEngine {
           "rewrite_position_delete_files (format v2; v3 deletion vectors are refused: --engine local converts to them); local preview; content checked on the cluster after Spark's commit, rolled back on a mismatch"),
       EngineCapability.refused(NAME, "iceberg", "condense", "Spark has no procedure for it; run it with --engine local"),
       EngineCapability.refused(NAME, "iceberg", "apply-retention", "metadata only; run it with --engine local"),
-      EngineCapability.refused(NAME, "delta", "compact", "delta-spark not wired"),
-      EngineCapability.refused(NAME, "delta", "vacuum", "delta-spark not wired"),
-      EngineCapability.refused(NAME, "delta", "checkpoint", "delta-spark not wired"),
-      EngineCapability.refused(NAME, "delta", "cleanup-log", "delta-spark not wired"));
+      EngineCapability.works(NAME, "delta", "compact",
+          "delta-spark's OPTIMIZE (bin-pack) and OPTIMIZE ... ZORDER BY on delta.`<location>`; local preview from our planner, with"
+          + " optimize.minFileSize/maxFileSize/maxDeletedRowsRatio set so delta-spark selects the same files (z-order: every file of"
+          + " every partition, as delta-spark does); same table checked first (id, version, files); content (row count + xxhash64"
+          + " checksum) checked on the cluster after its commit, restored on a mismatch. Refused: liquid-clustered tables, a lone"
+          + " file our plan rewrites only to purge deleted rows (delta-spark never does), --where/--partition, options without a"
+          + " delta-spark equivalent"),
+      EngineCapability.works(NAME, "delta", "vacuum",
+          "delta-spark's VACUUM ... FULL RETAIN n HOURS, run only when its DRY RUN lists nothing our own vacuum plan keeps (compared by"
+          + " file identity; e.g. _change_data files it would delete are refused); hours rounded up from the driver's clock so its"
+          + " cutoff is never later than ours; every file gone afterwards checked against our plan"),
+      EngineCapability.refused(NAME, "delta", "checkpoint", "run it with --engine local (Kernel writes the checkpoint; delta-spark"
+          + " checkpoints only on its own commits)"),
+      EngineCapability.refused(NAME, "delta", "cleanup-log", "delta-spark has no log cleanup command (it trims the log on its own"
+          + " checkpoints); run it with --engine local"));
 
   private final SparkSql sql;
   private final SparkIceberg iceberg;
+  private final SparkDelta delta;
 
   SparkEngine(SparkSql sql, Map<String, String> catalogs) {
     this.sql = sql;
     this.iceberg = new SparkIceberg(sql, catalogs, null);
+    this.delta = new SparkDelta(sql);
   }
 
   /** The engine on a session the caller already has (a spark-submit job's); closing the engine closes it. */
@@ -77,11 +92,13 @@ public final class SparkEngine implements ExecutionEngine {
   @Override
   @SuppressWarnings("unchecked")
   public <T> List<OperationExecutor<?, T>> executors(String format, Class<T> handleType) {
-    if (!"iceberg".equals(format) || handleType != IcebergTable.class) {
-      return List.of();
+    if ("iceberg".equals(format) && handleType == IcebergTable.class) {
+      return (List<OperationExecutor<?, T>>) (List<?>) iceberg.executors();
     }
-    List<OperationExecutor<?, IcebergTable>> out = iceberg.executors();
-    return (List<OperationExecutor<?, T>>) (List<?>) out;
+    if ("delta".equals(format) && handleType == DeltaTable.class) {
+      return (List<OperationExecutor<?, T>>) (List<?>) delta.executors();
+    }
+    return List.of();
   }
 
   @Override

@@ -70,8 +70,7 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   @Override
   public Step execute(Vacuum op, DeltaTable t, Mode mode) {
     TrinoTableName name = DeltaOnTrino.name(trino, t);
-    VacuumPlan plan = DeltaVacuum.plan(t, new VacuumOptions(Optional.ofNullable(op.retention()), op.forceShorterRetention()),
-        Clock.systemUTC());
+    VacuumPlan plan = DeltaVacuum.plan(t, VacuumOptions.of(op), Clock.systemUTC());
     Duration retention = Duration.ofMillis(plan.retentionMs());
     TrinoFloors.DELTA_VACUUM.check(trino, retention);
     if (KernelInternals.protocol(t.latest()).writerFeatures().contains("deletionVectors")) {

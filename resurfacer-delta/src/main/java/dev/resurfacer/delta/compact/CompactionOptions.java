@@ -39,6 +39,25 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
         Path.of(System.getProperty("java.io.tmpdir")));
   }
 
+  /**
+   * What Delta compaction reads of an operation record: the strategy (binpack or zorder with its columns),
+   * {@code target-file-size-bytes} and {@code delete-ratio-threshold}; the other (Iceberg rewrite) options
+   * have no Delta meaning and are not read, so one {@code defaults:} section can serve both formats.
+   */
+  public static CompactionOptions of(dev.resurfacer.maintain.Compact op) {
+    java.util.Map<String, String> o = op.options();
+    OptionalLong target = o.containsKey("target-file-size-bytes")
+        ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
+    double ratio = o.containsKey("delete-ratio-threshold") ? Double.parseDouble(o.get("delete-ratio-threshold")) : DEFAULT_DELETED_ROW_RATIO;
+    CompactionOptions options = new CompactionOptions(target, ratio);
+    return switch (op.strategy()) {
+      case "binpack" -> options;
+      case "zorder" -> options.zOrder(java.util.Arrays.stream(op.orderBy().split(",")).map(String::trim).toList());
+      default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
+          + "zorder; Delta tables have no declared sort order)");
+    };
+  }
+
   public static CompactionOptions defaults() {
     return new CompactionOptions(OptionalLong.empty(), DEFAULT_DELETED_ROW_RATIO);
   }

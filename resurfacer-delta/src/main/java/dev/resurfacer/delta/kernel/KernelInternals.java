@@ -82,6 +82,11 @@ public final class KernelInternals {
     return ScanStateRow.getPhysicalDataReadSchema(scanState);
   }
 
+  /** The table's id ({@code metaData.id}): what another engine's view of the same path must report. */
+  public static String tableId(Snapshot snapshot) {
+    return snapshot.getMetadata().getId();
+  }
+
   /** Whether the table maps its columns to physical names ({@code delta.columnMapping.mode} name or id). */
   public static boolean columnMapped(Snapshot snapshot) {
     return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration()) != ColumnMapping.ColumnMappingMode.NONE;

@@ -1,6 +1,5 @@
 package dev.resurfacer.delta.maintain;
 
-import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
 import dev.resurfacer.delta.compact.CompactionResult;
@@ -25,7 +24,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /** The built-in operations on Delta tables, each delegating to the verb's own class. */
 final class DeltaExecutors {
@@ -35,24 +33,8 @@ final class DeltaExecutors {
     return List.of(new CompactExecutor(clock), new VacuumExecutor(clock), new CheckpointExecutor(clock), new CleanupLogExecutor(clock));
   }
 
-  /**
-   * Delta compaction reads the strategy (binpack or zorder with its columns), {@code target-file-size-bytes} and {@code delete-ratio-threshold} of the
-   * compaction options; the other (Iceberg rewrite) options have no Delta meaning and are not read,
-   * so one {@code defaults:} section can serve both formats.
-   */
   static CompactionOptions options(Compact op) {
-    Map<String, String> o = op.options();
-    OptionalLong target = o.containsKey("target-file-size-bytes")
-        ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
-    double ratio = o.containsKey("delete-ratio-threshold")
-        ? Double.parseDouble(o.get("delete-ratio-threshold")) : CompactionOptions.DEFAULT_DELETED_ROW_RATIO;
-    CompactionOptions options = new CompactionOptions(target, ratio);
-    return switch (op.strategy()) {
-      case "binpack" -> options;
-      case "zorder" -> options.zOrder(java.util.Arrays.stream(op.orderBy().split(",")).map(String::trim).toList());
-      default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
-          + "zorder; Delta tables have no declared sort order)");
-    };
+    return CompactionOptions.of(op);
   }
 
   record CompactExecutor(Clock clock) implements OperationExecutor<Compact, DeltaTable> {
@@ -101,7 +83,7 @@ final class DeltaExecutors {
 
     @Override
     public Step execute(Vacuum op, DeltaTable t, Mode mode) {
-      VacuumOptions options = new VacuumOptions(Optional.ofNullable(op.retention()), op.forceShorterRetention());
+      VacuumOptions options = VacuumOptions.of(op);
       VacuumPlan plan = DeltaVacuum.plan(t, options, clock);
       String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
       if (plan.deletions().isEmpty()) {

@@ -10,6 +10,11 @@ import java.util.Optional;
  *     {@code retentionDurationCheck.enabled=false}: readers of older versions may then fail
  */
 public record VacuumOptions(Optional<Duration> retention, boolean forceShorterRetention) {
+  /** What a {@code vacuum} operation record asks for, on any engine. */
+  public static VacuumOptions of(dev.resurfacer.maintain.Vacuum op) {
+    return new VacuumOptions(Optional.ofNullable(op.retention()), op.forceShorterRetention());
+  }
+
   public static VacuumOptions tableDefaults() {
     return new VacuumOptions(Optional.empty(), false);
   }

@@ -9,6 +9,7 @@ import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.Step;
+import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.units.ByteSizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -103,8 +104,8 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
   static String verify(SparkIceberg spark, SparkTable table, IcebergTable t, long before, long after) {
     List<String> checked = new ArrayList<>();
     for (Snapshot rewrite : RemoteRewrites.since(t.table(), before)) {
-      SparkIceberg.Content rowsBefore = spark.contentAt(table, rewrite.parentId());
-      SparkIceberg.Content rowsAfter = spark.contentAt(table, rewrite.snapshotId());
+      SparkContent rowsBefore = spark.contentAt(table, rewrite.parentId());
+      SparkContent rowsAfter = spark.contentAt(table, rewrite.snapshotId());
       if (!rowsBefore.equals(rowsAfter)) {
         boolean rolledBack = RemoteRewrites.rollBackIfStillCurrent(t.table(), rewrite);
         throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + rewrite.snapshotId()

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A real Spark cluster on loopback: a standalone master, one worker and a Spark Connect server (the
  * application driver, attached to that master), each a child JVM on the classpath the
  * {@code resurfacer-spark-cluster} module resolved at build time (Spark with Connect, the Iceberg Spark
- * runtime with its SQL extensions, SQLite JDBC). The worker starts executors from
+ * runtime and delta-spark with their SQL extensions — Delta's catalog is {@code spark_catalog} — SQLite JDBC). The worker starts executors from
  * {@code SPARK_HOME/jars}, so a SPARK_HOME whose {@code jars} directory links to those jars is laid out
  * first. Spark writes local files through Hadoop's checksummed local file system (Iceberg's Spark reads
  * call {@code FileSystem.getScheme()}, which the raw one does not implement), so {@code .crc} side files
@@ -95,7 +95,7 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     }
   }
 
-  /** What every application on this cluster runs with: loopback, no UI, small executors, the Iceberg extensions and the added conf. */
+  /** What every application on this cluster runs with: loopback, no UI, small executors, the Iceberg and Delta extensions and the added conf. */
   private Map<String, String> driverConf(String executorMemory) {
     Map<String, String> driver = new LinkedHashMap<>();
     driver.put("spark.master", masterUrl());
@@ -105,8 +105,12 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     driver.put("spark.executor.memory", executorMemory);
     driver.put("spark.cores.max", "2");
     driver.put("spark.sql.shuffle.partitions", "2");
+    // file listings (delta-spark's VACUUM, Spark's partition discovery) otherwise run 10,000 tasks on two cores
+    driver.put("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2");
     driver.put("spark.local.dir", dir.resolve("local").toString());
-    driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+    // both formats on one session: Iceberg through its named catalogs, Delta through spark_catalog (delta.`path`)
+    driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.delta.sql.DeltaSparkSessionExtension");
+    driver.put("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
     driver.putAll(conf);
     return driver;
   }

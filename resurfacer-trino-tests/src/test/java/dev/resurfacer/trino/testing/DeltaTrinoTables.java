@@ -1,31 +1,19 @@
 package dev.resurfacer.trino.testing;
 
-import dev.resurfacer.delta.kernel.KernelInternals;
-import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.scan.LogicalRows;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.S3Settings;
-import io.delta.kernel.Scan;
-import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
-import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.DateType;
 import io.delta.kernel.types.DecimalType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StructType;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.FileStatus;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Delta tables written by Trino's Delta Lake connector on s3proxy (many small files, nulls,
@@ -95,37 +83,7 @@ public final class DeltaTrinoTables {
   /** The rows of the latest version as Delta Kernel reads them (deletion vectors applied), sorted. */
   public static List<String> kernelRows(DeltaTable t) {
     List<String> out = new ArrayList<>();
-    Snapshot s = t.latest();
-    Scan scan = s.getScanBuilder().build();
-    Row scanState = scan.getScanState(t.engine());
-    StructType physical = KernelInternals.physicalReadSchema(scanState);
-    try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(t.engine())) {
-      while (files.hasNext()) {
-        try (CloseableIterator<Row> rows = files.next().getRows()) {
-          while (rows.hasNext()) {
-            Row scanFile = rows.next();
-            Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            String path = add.getString(add.getSchema().indexOf("path"));
-            long size = add.getLong(add.getSchema().indexOf("size"));
-            // the log's path is URI-escaped; Kernel reads by the stored name
-            FileStatus status = FileStatus.of(t.storage().kernelPath(t.storage().resolve(path)), size, 0);
-            CloseableIterator<ColumnarBatch> data = t.engine().getParquetHandler()
-                .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty()).map(FileReadResult::getData);
-            try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(t.engine(), scanState, scanFile, data)) {
-              while (logical.hasNext()) {
-                try (CloseableIterator<Row> r = logical.next().getRows()) {
-                  while (r.hasNext()) {
-                    out.add(text(r.next()));
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    LogicalRows.forEach(t, t.latest(), row -> out.add(text(row)));
     out.sort(null);
     return out;
   }
