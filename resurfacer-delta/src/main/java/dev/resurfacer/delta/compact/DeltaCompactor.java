@@ -154,7 +154,10 @@ public final class DeltaCompactor {
         if (conflict.isPresent()) {
           throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
         }
-        Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        // no retry inside Kernel: a rebase onto a commit that landed after our check would commit
+        // the bin past a change ConcurrentChanges never saw, and a store that keeps failing the write
+        // would hold the bin for Kernel's 200 attempts; the bin fails and its files go (when unreferenced)
+        Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
         committing = true;
         var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
         versions.add(result.getVersion());
