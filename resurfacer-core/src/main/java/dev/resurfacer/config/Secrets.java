@@ -71,7 +71,12 @@ public final class Secrets {
         || k.contains("secret")
         || k.contains("token")
         || k.contains("credential")
-        || k.matches(".*access[._-]?key.*");
+        || k.matches(".*access[._-]?key.*")
+        // the cloud stores' own key names: Azure's account key, GCS's service-account private key, API keys, SAS signatures
+        || k.matches(".*account[._-]?key.*")
+        || k.matches(".*private[._-]?key.*")
+        || k.matches(".*api[._-]?key.*")
+        || k.contains("signature");
   }
 
   /**
@@ -84,6 +89,8 @@ public final class Secrets {
       return null;
     }
     return line.replaceAll("//[^/@\\s]*:[^/@\\s]*@", "//****@")
-        .replaceAll("(?i)((?:password|secret|token|credential|access[._-]?key)[\\w.-]*\\s*=\\s*)[^\\s&;,'\")]+", "$1****");
+        .replaceAll("(?i)((?:password|secret|token|credential|access[._-]?key|account[._-]?key|private[._-]?key|api[._-]?key|signature)"
+            // key=value, key -> value, and JSON's "key":"value" (a bare "key: text" is prose, as in our own errors)
+            + "[\\w.-]*(?:\\s*=\\s*|\\s*->\\s*|[\"']\\s*:\\s*[\"']?))[^\\s&;,'\")]+", "$1****");
   }
 }

@@ -73,6 +73,12 @@ class EngineSettingsTest {
     }
     assertThat(scrubbed).startsWith("failed: value '****' for ****").contains("fs.s3a.secret.key=****")
         .contains("//****@h/db");
+    assertThat(Secrets.redactText("conf {\"fs.azure.account.key.a.dfs.core.windows.net\":\"azKey==\"} and api_key -> k-123, signature=sig9"))
+        .doesNotContain("azKey").doesNotContain("k-123").doesNotContain("sig9");
+    for (String key : List.of("spark.hadoop.fs.azure.account.key.a.dfs.core.windows.net", "spark.hadoop.google.cloud.auth.service.account.private.key",
+        "spark.custom.apikey", "spark.custom.sas.signature")) {
+      assertThat(Secrets.looksSecret(key)).as(key).isTrue();
+    }
     for (String plain : List.of("cannot read secret file /run/x: no such file", "serve.token: environment variable T is not set")) {
       assertThat(Secrets.redactText(plain)).isEqualTo(plain);
     }

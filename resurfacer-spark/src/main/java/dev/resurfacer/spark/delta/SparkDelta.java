@@ -74,14 +74,22 @@ public record SparkDelta(SparkSql sql) {
 
   /** The operation delta-spark recorded for each version after {@code before} up to {@code newest} ({@code OPTIMIZE}, {@code WRITE}, ...). */
   Map<Long, String> operationsAfter(String relation, long before, long newest) {
-    Map<Long, String> out = new java.util.TreeMap<>();
-    for (Map<String, Object> row : sql.rows("DESCRIBE HISTORY " + relation + " LIMIT " + (newest - before))) {
-      long version = SparkContent.asLong(row.get("version"));
-      if (version > before && version <= newest) {
-        out.put(version, String.valueOf(row.get("operation")));
+    // the history's newest entries at query time: a commit landing meanwhile pushes ours down, so the
+    // window widens until it holds every version asked for
+    for (long limit = newest - before; limit <= 64 * (newest - before) + 64; limit *= 2) {
+      Map<Long, String> out = new java.util.TreeMap<>();
+      for (Map<String, Object> row : sql.rows("DESCRIBE HISTORY " + relation + " LIMIT " + limit)) {
+        long version = SparkContent.asLong(row.get("version"));
+        if (version > before && version <= newest) {
+          out.put(version, String.valueOf(row.get("operation")));
+        }
+      }
+      if (out.size() == newest - before) {
+        return out;
       }
     }
-    return out;
+    throw new IllegalStateException("the history of " + relation + " does not show versions " + (before + 1) + ".." + newest
+        + " (commits keep landing); nothing was verified: inspect them");
   }
 
   /** Every data file of one version and the deletion vector files they use. */

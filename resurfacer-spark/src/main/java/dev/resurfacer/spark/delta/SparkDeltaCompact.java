@@ -157,11 +157,21 @@ final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
       SparkContent rewritten = spark.contentAt(relation, v);
       if (!parent.equals(rewritten)) {
         boolean restored = t.latest().getVersion() == v;
+        String interleaved = "";
         if (restored) {
           spark.sql().rows("RESTORE TABLE " + relation + " TO VERSION AS OF " + (v - 1));
+          // RESTORE is no compare-and-set: a commit that landed after the check is reverted with ours
+          // (its files stay until vacuum), so say which and how to bring it back
+          long after = t.latest().getVersion();
+          Map<Long, String> since = spark.operationsAfter(relation, v, after);
+          List<Long> others = since.entrySet().stream().filter(o -> !o.getValue().equals("RESTORE")).map(Map.Entry::getKey).toList();
+          if (!others.isEmpty()) {
+            interleaved = "; WARNING: version(s) " + others + " by another writer landed just before the RESTORE and were reverted"
+                + " with it: re-apply their changes (their files are kept until vacuum; do not vacuum this table before)";
+          }
         }
         throw new IllegalStateException("content changed from " + parent + " to " + rewritten + " in version " + v
-            + (restored ? "; restored version " + (v - 1) + " as a new version"
+            + (restored ? "; restored version " + (v - 1) + " as a new version" + interleaved
                 : "; not restored: another commit followed (inspect it and RESTORE TABLE … TO VERSION AS OF " + (v - 1) + " by hand)"));
       }
       checked.append(checked.length() == 0 ? "" : ", ").append(rewritten).append(" at version ").append(v);

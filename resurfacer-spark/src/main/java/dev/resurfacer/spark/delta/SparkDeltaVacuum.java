@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,14 +73,23 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=" + !op.forceShorterRetention());
     spark.sql().rows("SET spark.databricks.delta.vacuum.retentionWindowIgnore.enabled=false");
     String statement = "VACUUM " + relation + " FULL RETAIN " + hours + " HOURS";
+    // The real VACUUM reads the driver's clock again, up to MARGIN later, so it may reach files this
+    // dry run did not: the dry run looks one hour further (a superset while the real run starts within
+    // the hour). Of what it lists, a file our plan keeps is refused unless our listing dates it after
+    // our cutoff, which the real run's cutoff never passes.
+    Map<StoredFile, Long> modified = new HashMap<>();
+    listing(t).forEach(e -> modified.put(e.file(), e.modificationTime()));
     List<StoredFile> sparks = new ArrayList<>();
     List<String> refused = new ArrayList<>();
-    for (Map<String, Object> row : spark.sql().rows(statement + " DRY RUN")) {
+    spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=false");
+    List<Map<String, Object>> dryRun = spark.sql().rows("VACUUM " + relation + " FULL RETAIN " + (hours - 1) + " HOURS DRY RUN");
+    spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=" + !op.forceShorterRetention());
+    for (Map<String, Object> row : dryRun) {
       String path = String.valueOf(row.get("path"));
       StoredFile file = SparkDelta.stored(t, path);
       if (ours.contains(file)) {
         sparks.add(file);
-      } else if (!emptyableDirectory(file)) {
+      } else if (!emptyableDirectory(file) && !(modified.containsKey(file) && modified.get(file) > plan.cutoffMs())) {
         refused.add(path);
       }
     }
@@ -102,10 +112,11 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     if (mode == Mode.PREVIEW) {
       return Step.previewed("delta-spark's VACUUM would delete " + what + ", " + rule + " (its DRY RUN, RETAIN " + hours + " HOURS)", metrics);
     }
+    // listed before the clock is read: on a large table the listing itself can outlast the margin
+    Set<StoredFile> before = listed(t);
     if (driverMillis() > driverNow + MARGIN - HOUR / 60) {
       throw new SafetyRefusal("the dry run took too long for its cutoff to hold; nothing was deleted; run vacuum again");
     }
-    Set<StoredFile> before = listed(t);
     PROGRESS.info("table={} operation=vacuum engine=spark {}", t.name(), statement);
     spark.sql().rows(statement);
     Set<StoredFile> gone = new HashSet<>(before);
@@ -147,8 +158,12 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   }
 
   private static Set<StoredFile> listed(DeltaTable t) {
+    return listing(t).stream().map(TableStorage.Entry::file).collect(Collectors.toSet());
+  }
+
+  private static List<TableStorage.Entry> listing(DeltaTable t) {
     try {
-      return t.storage().listOutsideLog().stream().map(TableStorage.Entry::file).collect(Collectors.toSet());
+      return t.storage().listOutsideLog();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + t.storage().root() + ": " + e.getMessage(), e);
     }
