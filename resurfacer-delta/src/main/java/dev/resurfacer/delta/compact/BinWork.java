@@ -20,4 +20,10 @@ import java.util.Map;
  */
 record BinWork(DeltaTable table, Engine engine, Row scanState, Map<String, Row> scanFiles, Row txnState,
     Map<String, Literal> partition, DataColumns columns, List<Column> statsColumns, boolean columnMapped, List<String> zOrderColumns,
-    long targetFileSize, CompactionOptions options) {}
+    long targetFileSize, CompactionOptions options) {
+
+  /** Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread). */
+  int verifyThreads() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
+  }
+}

@@ -21,43 +21,111 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
- * An order-independent digest of rows: the row count and the wrapping sum of a 64-bit hash of each
- * row's values (nulls and types included), so the same rows in any order and any file split give
- * the same fingerprint, and a lost, duplicated or altered row changes it.
+ * An order-independent digest of rows: the row count, and the wrapping sum and the xor of a 64-bit
+ * hash of each row's values (nulls and types included), so the same rows in any order and any file
+ * split give the same fingerprint, and a lost, duplicated or altered row changes it. Digests of
+ * disjoint parts add up ({@link Value#plus}), so files can be read on several threads.
  */
 final class ContentFingerprint {
   private long rows;
   private long sum;
+  private long xor;
 
-  record Value(long rows, long sum) {}
+  record Value(long rows, long sum, long xor) {
+    static final Value NONE = new Value(0, 0, 0);
+
+    Value plus(Value other) {
+      return new Value(rows + other.rows, sum + other.sum, xor ^ other.xor);
+    }
+  }
 
   Value value() {
-    return new Value(rows, sum);
+    return new Value(rows, sum, xor);
+  }
+
+  void add(Value part) {
+    rows += part.rows();
+    sum += part.sum();
+    xor ^= part.xor();
+  }
+
+  /**
+   * The sum of {@code one} over {@code items}, read on up to {@code threads} threads: the Kernel
+   * reader decodes row by row on one core, and verification reads every input and output row.
+   */
+  static <T> Value sum(List<T> items, int threads, Function<T, Value> one) {
+    if (threads <= 1 || items.size() <= 1) {
+      return items.stream().map(one).reduce(Value.NONE, Value::plus);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, items.size()), r -> {
+      Thread t = new Thread(r, "delta-verify");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Value>> parts = items.stream().map(i -> pool.submit(() -> one.apply(i))).toList();
+      Value total = Value.NONE;
+      for (Future<Value> part : parts) {
+        total = total.plus(await(part));
+      }
+      return total;
+    } finally {
+      // a failed part stops the others at their next batch (add checks for the interrupt)
+      pool.shutdownNow();
+    }
+  }
+
+  static <V> V await(Future<V> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new CancellationException("content verification interrupted");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** Adds the selected rows of {@code batch}, reading only {@code columns} (by name). */
   void add(ColumnarBatch batch, Optional<ColumnVector> selection, List<String> columns) {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new CancellationException("content verification cancelled");
+    }
     int[] ordinals = columns.stream().mapToInt(c -> batch.getSchema().indexOf(c)).toArray();
     if (Arrays.stream(ordinals).anyMatch(i -> i < 0)) {
       throw new IllegalStateException("a fingerprinted column is missing from " + batch.getSchema());
     }
+    ColumnVector[] vectors = Arrays.stream(ordinals).mapToObj(batch::getColumnVector).toArray(ColumnVector[]::new);
     for (int r = 0; r < batch.getSize(); r++) {
       if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
         continue;
       }
       long h = 0x9E3779B97F4A7C15L;
-      for (int i : ordinals) {
-        ColumnVector v = batch.getColumnVector(i);
+      for (ColumnVector v : vectors) {
         h = mix(h * 31 + value(v, r));
       }
       rows++;
       sum += h;
+      xor ^= mix(h ^ 0x632BE59BD9B4E019L);
     }
   }
 
@@ -81,11 +149,13 @@ final class ContentFingerprint {
     } else if (t instanceof DoubleType) {
       return Double.doubleToLongBits(v.getDouble(r));
     } else if (t instanceof StringType) {
-      return bytes(v.getString(r).getBytes(StandardCharsets.UTF_8));
+      return chars(v.getString(r));
     } else if (t instanceof BinaryType) {
       return bytes(v.getBinary(r));
     } else if (t instanceof DecimalType) {
-      return bytes(v.getDecimal(r).toString().getBytes(StandardCharsets.UTF_8));
+      // the unscaled digits and the scale: what toString() tells apart, without formatting it
+      BigDecimal d = v.getDecimal(r);
+      return mix(bytes(d.unscaledValue().toByteArray()) * 31 + d.scale());
     } else if (t instanceof StructType s) {
       long h = 17;
       for (int i = 0; i < s.length(); i++) {
@@ -110,10 +180,22 @@ final class ContentFingerprint {
     throw new IllegalStateException("cannot fingerprint a column of type " + t);
   }
 
+  // an odd 64-bit multiplier: with 31, "Aa" and "BB" hashed alike
+  private static final long K = 0x9E3779B97F4A7C15L;
+
   private static long bytes(byte[] b) {
-    long h = 1125899906842597L;
+    long h = b.length;
     for (byte x : b) {
-      h = 31 * h + x;
+      h = (h + (x & 0xff)) * K;
+    }
+    return mix(h);
+  }
+
+  /** A string by its UTF-16 units, which determine its UTF-8 bytes and back. */
+  private static long chars(String s) {
+    long h = ~(long) s.length();
+    for (int i = 0; i < s.length(); i++) {
+      h = (h + s.charAt(i)) * K;
     }
     return mix(h);
   }

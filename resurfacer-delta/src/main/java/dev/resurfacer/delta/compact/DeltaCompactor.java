@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Rewrites each planned bin into new files and commits it as Delta's OPTIMIZE does: the inputs
@@ -67,12 +68,24 @@ public final class DeltaCompactor {
   }
 
   static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
-    return execute(table, options, clock, beforeCommit, Progress.NONE);
+    return execute(table, options, clock, written -> written, beforeCommit, Progress.NONE);
   }
 
-  /** {@code beforeCommit} runs after a bin is written and verified, before its commit checks: tests inject faults there. */
+  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, UnaryOperator<List<DataFileStatus>> afterWrite) {
+    return execute(table, options, clock, afterWrite, () -> {}, Progress.NONE);
+  }
+
   private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
       Progress progress) {
+    return execute(table, options, clock, written -> written, beforeCommit, progress);
+  }
+
+  /**
+   * Tests inject faults: {@code afterWrite} may replace a bin's new files before they are verified,
+   * {@code beforeCommit} runs after a bin is written and verified, before its commit checks.
+   */
+  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock,
+      UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, Progress progress) {
     table.storage().requireSafeCommits();
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.plan(table, read, options);
@@ -111,19 +124,11 @@ public final class DeltaCompactor {
       List<DataFileStatus> written = new ArrayList<>();
       boolean committing = false;
       try {
-        written.addAll(runner.write(work, bin, in));
-        ContentFingerprint outPrint = new ContentFingerprint();
-        for (DataFileStatus f : written) {
-          try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
-              KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), columns.physical(),
-              Optional.empty())) {
-            // read back as written (physical names, by field id where present): the same columns in the same order
-            r.forEachRemaining(b -> outPrint.add(b.getData(), Optional.empty(), columns.physicalNames()));
-          }
-        }
-        if (!in.value().equals(outPrint.value())) {
+        written.addAll(afterWrite.apply(runner.write(work, bin, in)));
+        ContentFingerprint.Value outPrint = ContentFingerprint.sum(written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
+        if (!in.value().equals(outPrint)) {
           throw new IllegalStateException("content verification failed: input " + in.value().rows() + " live rows, output "
-              + outPrint.value().rows() + " rows" + (in.value().rows() == outPrint.value().rows() ? " with different content" : ""));
+              + outPrint.rows() + " rows" + (in.value().rows() == outPrint.rows() ? " with different content" : ""));
         }
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
@@ -178,6 +183,19 @@ public final class DeltaCompactor {
     }
     task.close();
     return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+  }
+
+  /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
+  private static ContentFingerprint.Value fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
+    ContentFingerprint print = new ContentFingerprint();
+    try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
+        KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), columns.physical(),
+        Optional.empty())) {
+      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.physicalNames()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return print.value();
   }
 
   /** A JSON array of strings, as commitInfo's operation parameters carry them. */

@@ -91,24 +91,37 @@ record KernelBinRunner() implements BinRunner {
 
   /** The bin's rows as the table sees them: each file read by Kernel, its deletion vector applied, partition values added. */
   static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, CompactionPlan.Bin bin) {
-    Engine engine = work.engine();
-    StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     CloseableIterator<FilteredColumnarBatch> all = KernelIterators.of(List.<FilteredColumnarBatch>of());
     for (LiveFile f : bin.files()) {
-      Row scanFile = work.scanFiles().get(f.logPath());
-      CloseableIterator<FilteredColumnarBatch> one = KernelIterators.of(List.of(f)).flatMap(file -> {
-        try {
-          CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-              .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(work.table().storage().kernelPath(file.file()), file.size(),
-                  file.modificationTime()))), physicalRead, Optional.empty())
-              .map(FileReadResult::getData);
-          return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      all = all.combine(one);
+      all = all.combine(KernelIterators.of(List.of(f)).flatMap(file -> liveRows(work, file)));
     }
     return all;
+  }
+
+  /** One file's rows as the table sees them. */
+  static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, LiveFile file) {
+    Engine engine = work.engine();
+    StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
+    Row scanFile = work.scanFiles().get(file.logPath());
+    try {
+      CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
+          .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(work.table().storage().kernelPath(file.file()), file.size(),
+              file.modificationTime()))), physicalRead, Optional.empty())
+          .map(FileReadResult::getData);
+      return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The fingerprint of one input file's live rows, as Kernel reads them. */
+  static ContentFingerprint.Value fingerprint(BinWork work, LiveFile file) {
+    ContentFingerprint print = new ContentFingerprint();
+    try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file)) {
+      rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().names()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return print.value();
   }
 }

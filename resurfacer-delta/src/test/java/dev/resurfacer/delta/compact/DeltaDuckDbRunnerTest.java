@@ -11,6 +11,7 @@ import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.LocalStorage;
+import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,6 +125,60 @@ class DeltaDuckDbRunnerTest {
   void aFloatingPointZOrderGivesKernelsRowOrder() throws Exception {
     // NaN, -0.0, +0.0, both infinities, nulls and subnormals in both columns; equal keys tie in input order
     assertDuckDbZOrdersAsKernel(copy("duck"), copy("kernel"), List.of("d", "f"));
+  }
+
+  /**
+   * Verification is what stands between a faulty rewrite and the table: a new file whose one -0.0
+   * became +0.0 (same row count) fails its bin for either runner, the new files are deleted and the
+   * table is as it was; the same file rewritten unchanged commits, so the refusal is the value's.
+   */
+  @Test
+  void aNewFileWithOneChangedValueFailsVerificationAndLeavesTheTableAsItWas() throws Exception {
+    for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
+      DeltaTable table = copy("fault-" + runner);
+      List<String> before = DeltaSpark.typedRows(table.localRoot());
+      long version = table.latest().getVersion();
+      List<Path> filesBefore = parquetFiles(table.localRoot());
+
+      CompactionResult faulty = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
+          written -> rewrite(written, "CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END"));
+
+      assertThat(faulty.committedVersions()).as(runner.name()).isEmpty();
+      assertThat(faulty.failedBins()).as(runner.name()).isNotEmpty()
+          .allMatch(f -> f.contains("content verification failed") && f.contains("with different content"));
+      assertThat(table.latest().getVersion()).isEqualTo(version);
+      assertThat(parquetFiles(table.localRoot())).as("the bins' new files are deleted").isEqualTo(filesBefore);
+      assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
+
+      CompactionResult unchanged = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
+          written -> rewrite(written, "d"));
+      assertThat(unchanged.failedBins()).as(runner.name()).isEmpty();
+      assertThat(unchanged.committedVersions()).isNotEmpty();
+      assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
+    }
+  }
+
+  /** Each file rewritten in place through DuckDB with column d replaced by {@code d}'s expression, as a faulty runner's output. */
+  private static List<DataFileStatus> rewrite(List<DataFileStatus> written, String d) {
+    List<DataFileStatus> out = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
+      for (DataFileStatus f : written) {
+        Path file = f.getPath().startsWith("file:") ? Path.of(java.net.URI.create(f.getPath())) : Path.of(f.getPath());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        st.execute("COPY (SELECT * REPLACE (" + d + " AS d) FROM read_parquet('" + file + "')) TO '" + tmp + "' (FORMAT parquet)");
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        out.add(new DataFileStatus(f.getPath(), Files.size(file), f.getModificationTime(), f.getStatistics()));
+      }
+      return out;
+    } catch (java.sql.SQLException | IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static List<Path> parquetFiles(Path root) throws IOException {
+    try (var files = Files.walk(root)) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).sorted().toList();
+    }
   }
 
   /** The stats JSON of every file the latest version added, by partition value, without the paths. */
