@@ -8,6 +8,7 @@ import io.delta.kernel.types.StructType;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -51,9 +52,15 @@ final class FieldIdNames {
 
   private static Optional<String> mismatch(StructType expected, GroupType stored, String path) {
     Map<Integer, Type> byId = new HashMap<>();
+    Map<String, String> folded = new HashMap<>();
     for (Type column : stored.getFields()) {
       if (column.getId() != null) {
         byId.put(column.getId().intValue(), column);
+      }
+      // DuckDB's names are case-insensitive; Kernel's fallback prefers the exact name
+      String twin = folded.put(column.getName().toLowerCase(Locale.ROOT), column.getName());
+      if (twin != null) {
+        return Optional.of("columns " + path + twin + " and " + path + column.getName() + ", which DuckDB does not tell apart");
       }
     }
     for (StructField field : expected.fields()) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
+import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
@@ -30,9 +31,19 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +70,9 @@ class DeltaFieldIdNamesTest {
     /** physical names at the top level, logical ones inside the struct */
     LOGICAL_NESTED(false, true),
     /** the table's physical names everywhere, as delta-spark writes them */
-    PHYSICAL(false, false);
+    PHYSICAL(false, false),
+    /** the physical names, and one more column named as {@code v}'s physical name in upper case */
+    CASE_TWIN(false, false);
 
     final boolean top;
     final boolean nested;
@@ -119,8 +132,6 @@ class DeltaFieldIdNamesTest {
   @Test
   void filesStoringThePhysicalNamesStayOnDuckDb() throws Exception {
     DeltaTable table = copyWithForeignFile(Names.PHYSICAL);
-    Path t = table.localRoot();
-    List<String> spark = DeltaSpark.typedRows(t);
     List<String> kernel = kernelRows(table);
     assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
 
@@ -130,7 +141,23 @@ class DeltaFieldIdNamesTest {
     assertThat(r.plan().runner()).isEqualTo("duckdb");
     assertThat(r.plan().runnerReason()).startsWith("memory limit");
     assertThat(r.removedFiles()).isEqualTo(3);
-    assertThat(DeltaSpark.typedRows(t)).isEqualTo(spark);
+    assertThat(kernelRows(table)).isEqualTo(kernel);
+  }
+
+  @Test
+  void aFileWithColumnsDifferingOnlyInCaseGoesToKernel() throws Exception {
+    DeltaTable table = copyWithForeignFile(Names.CASE_TWIN);
+    List<String> kernel = kernelRows(table);
+    assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
+    String v = DataColumns.of(table.latest()).physicalOf("v").getName();
+
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    assertThat(plan.runner()).isEqualTo("kernel");
+    assertThat(plan.runnerReason()).contains(" stores columns " + v + " and " + v.toUpperCase(Locale.ROOT)
+        + ", which DuckDB does not tell apart");
+    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    assertThat(r.failedBins()).isEmpty();
+    assertThat(r.removedFiles()).isEqualTo(3);
     assertThat(kernelRows(table)).isEqualTo(kernel);
   }
 
@@ -144,12 +171,16 @@ class DeltaFieldIdNamesTest {
     StructType stored = renamed(columns.logical(), columns.physical(), names.top, names.nested);
     StructType struct = (StructType) stored.at(2).getDataType();
     Path file = table.localRoot().resolve("part-foreign-" + UUID.randomUUID() + ".parquet");
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-      st.execute("COPY (SELECT range AS " + DuckDbBinRunner.ident(stored.at(0).getName()) + ", 'f' || range AS "
-          + DuckDbBinRunner.ident(stored.at(1).getName()) + ", struct_pack(" + DuckDbBinRunner.ident(struct.at(0).getName())
-          + " := range::INTEGER, " + DuckDbBinRunner.ident(struct.at(1).getName()) + " := 'b' || range) AS "
+    if (names == Names.CASE_TWIN) {
+      writeWithCaseTwin(stored, file);
+    } else {
+      try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+        st.execute("COPY (SELECT range AS " + DuckDbBinRunner.ident(stored.at(0).getName()) + ", 'f' || range AS "
+            + DuckDbBinRunner.ident(stored.at(1).getName()) + ", struct_pack(" + DuckDbBinRunner.ident(struct.at(0).getName())
+            + " := range::INTEGER, " + DuckDbBinRunner.ident(struct.at(1).getName()) + " := 'b' || range) AS "
           + DuckDbBinRunner.ident(stored.at(2).getName()) + " FROM range(1000, 1050)) TO " + DuckDbBinRunner.string(file.toString())
           + " (FORMAT parquet, FIELD_IDS " + DuckDbBinRunner.fieldIds(stored) + ")");
+      }
     }
     Engine engine = table.engine();
     Transaction txn = table.latest().buildUpdateTableTransaction("foreign-writer", Operation.WRITE).build(engine);
@@ -160,6 +191,36 @@ class DeltaFieldIdNamesTest {
         Transaction.getWriteContext(engine, txnState, Map.of()));
     txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
     return table;
+  }
+
+  /**
+   * The same rows through parquet-mr's example writer, with one more column (field id 99) named as
+   * {@code v}'s physical name in upper case: DuckDB refuses to write such a file.
+   */
+  private static void writeWithCaseTwin(StructType stored, Path file) throws Exception {
+    StructType struct = (StructType) stored.at(2).getDataType();
+    String twin = stored.at(1).getName().toUpperCase(Locale.ROOT);
+    MessageType schema = Types.buildMessage()
+        .optional(PrimitiveTypeName.INT64).id(id(stored.at(0))).named(stored.at(0).getName())
+        .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(id(stored.at(1))).named(stored.at(1).getName())
+        .optionalGroup().id(id(stored.at(2)))
+            .optional(PrimitiveTypeName.INT32).id(id(struct.at(0))).named(struct.at(0).getName())
+            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(id(struct.at(1))).named(struct.at(1).getName())
+            .named(stored.at(2).getName())
+        .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(99).named(twin)
+        .named("foreign");
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).build()) {
+      for (long i = 1000; i < 1050; i++) {
+        Group row = new SimpleGroup(schema);
+        row.append(stored.at(0).getName(), i).append(stored.at(1).getName(), "f" + i).append(twin, "twin");
+        row.addGroup(stored.at(2).getName()).append(struct.at(0).getName(), (int) i).append(struct.at(1).getName(), "b" + i);
+        writer.write(row);
+      }
+    }
+  }
+
+  private static int id(StructField f) {
+    return Math.toIntExact(KernelInternals.parquetFieldId(f).orElseThrow());
   }
 
   /** The physical schema (field ids kept) with logical names at the top level, inside structs, or both. */
