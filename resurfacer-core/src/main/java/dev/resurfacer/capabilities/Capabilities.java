@@ -73,7 +73,8 @@ public final class Capabilities {
         new Capability("Delta: s3:// tables", Status.WORKS,
             "every verb; Kernel FileIO on the AWS SDK (endpoint, path-style, static keys by secret reference); log entries and leases by conditional PUT, measured per table; stores that ignore it refused unless s3.single-writer: true; compaction by Kernel's runner in the heap (DuckDB reads local files only); tested on s3proxy"),
         new Capability("Delta: compact on column-mapped tables", Status.WORKS,
-            "name and id mode: physical names and Parquet field ids at every level as delta-spark writes them, stats keyed by physical names"),
+            "name and id mode: physical names and Parquet field ids at every level as delta-spark writes them, stats keyed by physical names; "
+                + "id-mode files storing field ids under other names go to Kernel's runner (DuckDB reads by name)"),
         new Capability("Delta: compact on row tracking, type widening, variant", Status.REFUSED,
             "they need their own handling"));
   }

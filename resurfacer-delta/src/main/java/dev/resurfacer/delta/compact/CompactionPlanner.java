@@ -102,7 +102,9 @@ public final class CompactionPlanner {
       skipped.add(singles + " files alone in their bin (nothing to merge with, no deleted rows to purge)");
     }
     Optional<String> unreachable = DuckDbBinRunner.unreachable(table.storage());
-    Optional<String> inexact = DuckDbBinRunner.unsupported(DataColumns.of(snapshot), bins);
+    // footers are read only when DuckDB would otherwise run
+    Optional<String> inexact = options.runner() == CompactionOptions.Runner.KERNEL || unreachable.isPresent() ? Optional.empty()
+        : DuckDbBinRunner.unsupported(DataColumns.of(snapshot), KernelInternals.readsByFieldId(snapshot), bins);
     String runner;
     String reason;
     switch (options.runner()) {

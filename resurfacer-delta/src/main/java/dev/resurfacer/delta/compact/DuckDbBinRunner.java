@@ -82,8 +82,12 @@ record DuckDbBinRunner() implements BinRunner {
         : Optional.of("DuckDB reads local files only (no httpfs) and the table is on " + root.scheme() + "://" + root.authority());
   }
 
-  /** Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. */
-  static Optional<String> unsupported(DataColumns columns, List<CompactionPlan.Bin> bins) {
+  /**
+   * Why DuckDB cannot rewrite these bins of this table exactly, or empty when it can. When the table
+   * is read by field id ({@code id} column mapping) the bins' footers are read: each file must store
+   * every field id under the table's physical name ({@link FieldIdNames}).
+   */
+  static Optional<String> unsupported(DataColumns columns, boolean readByFieldId, List<CompactionPlan.Bin> bins) {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
@@ -101,7 +105,7 @@ record DuckDbBinRunner() implements BinRunner {
             + "as Kernel does");
       }
     }
-    return Optional.empty();
+    return readByFieldId ? FieldIdNames.mismatch(columns.physical(), bins) : Optional.empty();
   }
 
   /** The DuckDB type holding a Delta type exactly and written to Parquet as Kernel writes it, or empty. */

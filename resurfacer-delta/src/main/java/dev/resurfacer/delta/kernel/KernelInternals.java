@@ -93,6 +93,14 @@ public final class KernelInternals {
   }
 
   /**
+   * Whether readers find a data file's columns by Parquet field id ({@code delta.columnMapping.mode}
+   * id), falling back to the name only where a file lacks the id, rather than by physical name.
+   */
+  public static boolean readsByFieldId(Snapshot snapshot) {
+    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration()) == ColumnMapping.ColumnMappingMode.ID;
+  }
+
+  /**
    * The table's physical schema (what data files hold, partition columns included), for new files
    * and their stats. On a column-mapped table: physical names at every level and each field's
    * {@code delta.columnMapping.id} as its Parquet field id (with the nested ids of array elements
