@@ -98,7 +98,10 @@ public final class OptimizeUndo {
         .withCommitter(KernelInternals.committerNaming(OPERATION,
             Map.of("version", String.valueOf(version - 1), "undoneVersion", String.valueOf(version)), () -> metrics))
         .build(engine);
-    if (newest.getVersion() != version) {
+    if (newest.getVersion() < version) {
+      return new Refused(version, "the table's newest version is " + newest.getVersion() + ", before version " + version);
+    }
+    if (newest.getVersion() > version) {
       return new Refused(version, landedAfter(table, version, newest.getVersion()) + " after version " + version
           + "; undoing it now would take theirs back too: nothing changed, inspect them and undo version " + version + " by hand");
     }
