@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The undo on {@code s3://}, committed through a store that honours conditional PUTs (s3proxy behind
  * {@link ConditionalPutFront}) while delta-spark writes the same objects through {@code s3a://}: a
- * delta-spark INSERT landing between our check and our commit takes the log entry and ours fails;
- * the next OPTIMIZE version is then undone, back to the files and rows of the INSERT's version.
+ * delta-spark INSERT landing between our check and our commit takes the log entry and ours fails (and
+ * a second try is refused before writing); the next OPTIMIZE version is then undone, back to the
+ * files and rows of the INSERT's version.
  */
 class S3OptimizeUndoTest {
   @TempDir Path dir;
@@ -61,6 +62,9 @@ class S3OptimizeUndoTest {
       assertThat(added).as("only their entry (and its checksum) joined the log").isNotEmpty()
           .allMatch(k -> k.startsWith(String.format("_delta_log/%020d.", v + 1)));
       Set<LiveFile> inserted = Set.copyOf(LiveFiles.of(table, table.latest()));
+      Set<String> logAfterRace = logKeys(s3);
+      assertThat(OptimizeUndo.undo(table, v, Clock.systemUTC())).as("theirs is on top now").isInstanceOf(Refused.class);
+      assertThat(logKeys(s3)).as("nothing written").isEqualTo(logAfterRace);
       List<String> rows = DeltaSpark.typedRows(s3.s3a("t"));
       assertThat(rows).anyMatch(r -> r.contains("raced"));
 
