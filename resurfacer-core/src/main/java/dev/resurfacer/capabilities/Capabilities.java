@@ -53,7 +53,7 @@ public final class Capabilities {
                 + " class loader beside the cluster's Iceberg runtime, the spark engine on the job's session; Spark job progress logged"),
         new Capability("--engine spark (Delta)", Status.WORKS,
             "delta-spark over Spark Connect: compact as OPTIMIZE (sizes set so it selects the previewed files) or OPTIMIZE ZORDER BY,"
-                + " vacuum only when VACUUM DRY RUN lists nothing our plan keeps; same-table check; rows compared after, RESTORE on mismatch;"
+                + " vacuum only when VACUUM DRY RUN lists nothing our plan keeps; same-table check; rows compared after, a mismatch undone by a Kernel commit made only on that version;"
                 + " checkpoint, cleanup-log, liquid-clustered tables, lone-file purges and --where refused with the reason"),
         new Capability("engine: trino", Status.WORKS,
             "Iceberg compact/rewrite-manifests/expire/remove-orphans as Trino procedures over trino-jdbc; our preview and fences first, Trino's floors refused by name, rows checked after; Delta optimize and vacuum (fenced by our vacuum plan) on s3:// tables"),

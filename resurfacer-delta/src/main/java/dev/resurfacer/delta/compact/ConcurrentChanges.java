@@ -1,19 +1,15 @@
 package dev.resurfacer.delta.compact;
 
-import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.log.DeltaLogFiles;
+import dev.resurfacer.delta.log.LogActions;
 import dev.resurfacer.delta.log.LogFile;
 import dev.resurfacer.delta.table.DeltaTable;
-import io.delta.kernel.data.ColumnarBatch;
+import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.FileStatus;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import dev.resurfacer.storage.StoredFile;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -38,31 +34,31 @@ final class ConcurrentChanges {
     List<LogFile> commits = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
         .filter(c -> c.version() > readVersion).toList();
     for (LogFile commit : commits) {
-      FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
-      try (CloseableIterator<ColumnarBatch> batches =
-          table.engine().getJsonHandler().readJsonFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())) {
-        while (batches.hasNext()) {
-          try (CloseableIterator<Row> rows = batches.next().getRows()) {
-            while (rows.hasNext()) {
-              Row action = rows.next();
-              for (int i = 0; i < 2; i++) {
-                if (!action.isNullAt(i) && inputs.contains(table.storage().resolve(action.getStruct(i).getString(0)))) {
-                  return Optional.of("version " + commit.version() + " changed input " + action.getStruct(i).getString(0)
-                      + " (" + (i == 0 ? "re-added, e.g. with a new deletion vector" : "removed") + ")");
-                }
-              }
-              if (!action.isNullAt(2)) {
-                return Optional.of("version " + commit.version() + " changed the table's metadata");
-              }
-              if (!action.isNullAt(3)) {
-                return Optional.of("version " + commit.version() + " changed the table's protocol");
-              }
-            }
-          }
+      List<String> found = new ArrayList<>();
+      LogActions.lines(table, commit, SCHEMA, action -> {
+        if (found.isEmpty()) {
+          conflict(table, commit, action, inputs).ifPresent(found::add);
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read commit " + commit.path(), e);
+      });
+      if (!found.isEmpty()) {
+        return Optional.of(found.get(0));
       }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> conflict(DeltaTable table, LogFile commit, Row action, Set<StoredFile> inputs) {
+    for (int i = 0; i < 2; i++) {
+      if (!action.isNullAt(i) && inputs.contains(table.storage().resolve(action.getStruct(i).getString(0)))) {
+        return Optional.of("version " + commit.version() + " changed input " + action.getStruct(i).getString(0)
+            + " (" + (i == 0 ? "re-added, e.g. with a new deletion vector" : "removed") + ")");
+      }
+    }
+    if (!action.isNullAt(2)) {
+      return Optional.of("version " + commit.version() + " changed the table's metadata");
+    }
+    if (!action.isNullAt(3)) {
+      return Optional.of("version " + commit.version() + " changed the table's protocol");
     }
     return Optional.empty();
   }

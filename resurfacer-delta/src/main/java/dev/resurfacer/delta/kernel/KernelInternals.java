@@ -19,6 +19,7 @@ import io.delta.kernel.internal.actions.CommitInfo;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter;
+import io.delta.kernel.internal.data.DelegateRow;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
 import io.delta.kernel.defaults.internal.parquet.ParquetStatsReader;
@@ -144,6 +145,14 @@ public final class KernelInternals {
   /** A {@code remove} action for a scan file's {@code add}, with {@code dataChange=false}: the rows move, none change. */
   public static Row removeWithoutDataChange(Row addStruct, long deletionTimestamp) {
     return SingleAction.createRemoveFileSingleAction(new AddFile(addStruct).toRemoveFileRow(false, Optional.of(deletionTimestamp)));
+  }
+
+  /**
+   * An {@code add} action bringing back a file a version removed: its {@code add} struct as the
+   * log held it (stats, partition values, deletion vector, tags as they were), with {@code dataChange=false}.
+   */
+  public static Row readdWithoutDataChange(Row addStruct) {
+    return SingleAction.createAddFileSingleAction(new DelegateRow(addStruct, Map.of(addStruct.getSchema().indexOf("dataChange"), false)));
   }
 
   /** An {@code add} action for a file written by Kernel's Parquet writer, with {@code dataChange=false} and the writer's stats. */

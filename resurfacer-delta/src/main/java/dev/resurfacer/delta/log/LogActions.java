@@ -13,23 +13,27 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The actions of one JSON commit, read by Kernel's JSON reader with a one-action schema. */
-final class LogActions {
+/** The actions of one JSON commit, read by Kernel's JSON reader with the schema of the actions asked for. */
+public final class LogActions {
   private LogActions() {}
 
   /** Calls {@code action} with each line's struct of {@code schema}'s single field, skipping lines without it. */
   static void read(DeltaTable table, LogFile commit, StructType schema, Consumer<Row> action) {
+    lines(table, commit, schema, line -> {
+      if (!line.isNullAt(0)) {
+        action.accept(line.getStruct(0));
+      }
+    });
+  }
+
+  /** Calls {@code line} with each line of the commit read as {@code schema} (one nullable struct per action kind). */
+  public static void lines(DeltaTable table, LogFile commit, StructType schema, Consumer<Row> line) {
     FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
     try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
         .readJsonFiles(KernelIterators.of(List.of(status)), schema, Optional.empty())) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            Row line = rows.next();
-            if (!line.isNullAt(0)) {
-              action.accept(line.getStruct(0));
-            }
-          }
+          rows.forEachRemaining(line);
         }
       }
     } catch (IOException e) {

@@ -28,6 +28,8 @@ class KernelInternalsTest {
     method("io.delta.kernel.internal.actions.SingleAction", "createCommitInfoSingleAction", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.data.ScanStateRow", "getPhysicalDataReadSchema", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.deletionvectors.Base85Codec", "decodeUUID", String.class);
+    assertThat(Class.forName("io.delta.kernel.internal.data.DelegateRow").getConstructor(io.delta.kernel.data.Row.class,
+        java.util.Map.class)).isNotNull();
     assertThat(Class.forName("io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter")
         .getField("INSTANCE")).isNotNull();
     assertThat(Arrays.stream(Class.forName("io.delta.kernel.internal.actions.CommitInfo").getConstructors())

@@ -4,6 +4,7 @@ import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
 import dev.resurfacer.delta.compact.CompactionPlanner;
+import dev.resurfacer.delta.compact.OptimizeUndo;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
@@ -16,6 +17,7 @@ import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.units.ByteSizes;
 import io.delta.kernel.Snapshot;
+import java.time.Clock;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +40,11 @@ import org.slf4j.LoggerFactory;
  * liquid-clustered tables by its own selection.
  *
  * <p>delta-spark commits on its own: afterwards each {@code OPTIMIZE} version must hold the same row
- * count and checksum of every row as its parent, measured on the cluster; a mismatch restores the
- * version before ({@code RESTORE TABLE … TO VERSION AS OF}) when nothing committed on top, and fails
- * the step. The files it removed are compared with the preview's and any difference is reported.
+ * count and checksum of every row as its parent, measured on the cluster; a mismatch is undone in
+ * our process by a Delta Kernel commit made only on that version ({@link OptimizeUndo}: the parent's
+ * files back; refused when anything committed on top; failing, not rebasing, when a commit lands
+ * meanwhile — delta-spark's {@code RESTORE} is no compare-and-set), and fails the step. The files it
+ * removed are compared with the preview's and any difference is reported.
  */
 final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> {
   static final Set<String> MAPPED_OPTIONS = Set.of("target-file-size-bytes", "delete-ratio-threshold");
@@ -142,8 +146,8 @@ final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
 
   /**
    * Every {@code OPTIMIZE} version after {@code before}, against its parent, on the cluster; another
-   * writer's commit between is not compared (it may change rows). A mismatch restores the parent when
-   * the bad version is still the newest.
+   * writer's commit between is not compared (it may change rows). A mismatch is undone by
+   * {@link OptimizeUndo} when the bad version is still the newest, in a commit made only on it.
    */
   private String verify(String relation, DeltaTable t, long before, long newest) {
     Map<Long, String> operations = spark.operationsAfter(relation, before, newest);
@@ -156,23 +160,13 @@ final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
       SparkContent parent = spark.contentAt(relation, v - 1);
       SparkContent rewritten = spark.contentAt(relation, v);
       if (!parent.equals(rewritten)) {
-        boolean restored = t.latest().getVersion() == v;
-        String interleaved = "";
-        if (restored) {
-          spark.sql().rows("RESTORE TABLE " + relation + " TO VERSION AS OF " + (v - 1));
-          // RESTORE is no compare-and-set: a commit that landed after the check is reverted with ours
-          // (its files stay until vacuum), so say which and how to bring it back
-          long after = t.latest().getVersion();
-          Map<Long, String> since = spark.operationsAfter(relation, v, after);
-          List<Long> others = since.entrySet().stream().filter(o -> !o.getValue().equals("RESTORE")).map(Map.Entry::getKey).toList();
-          if (!others.isEmpty()) {
-            interleaved = "; WARNING: version(s) " + others + " by another writer landed just before the RESTORE and were reverted"
-                + " with it: re-apply their changes (their files are kept until vacuum; do not vacuum this table before)";
-          }
+        String undo;
+        try {
+          undo = OptimizeUndo.undo(t, v, Clock.systemUTC()).describe();
+        } catch (RuntimeException failed) {
+          undo = "not undone: " + failed.getMessage() + "; inspect version " + v + " and undo it by hand";
         }
-        throw new IllegalStateException("content changed from " + parent + " to " + rewritten + " in version " + v
-            + (restored ? "; restored version " + (v - 1) + " as a new version" + interleaved
-                : "; not restored: another commit followed (inspect it and RESTORE TABLE … TO VERSION AS OF " + (v - 1) + " by hand)"));
+        throw new IllegalStateException("content changed from " + parent + " to " + rewritten + " in version " + v + "; " + undo);
       }
       checked.append(checked.length() == 0 ? "" : ", ").append(rewritten).append(" at version ").append(v);
     }
