@@ -18,10 +18,16 @@ import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -105,6 +111,42 @@ final class ContentFingerprint {
     }
   }
 
+  /**
+   * {@code schema} with every string, at any depth, read as binary: the same bytes without
+   * Kernel's decoding to {@code String}, which was a sixth of the verification's time. Fields that
+   * hold no string are kept as they are (metadata columns, field ids).
+   */
+  static StructType stringsAsBinary(StructType schema) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField f : schema.fields()) {
+      DataType t = stringsAsBinary(f.getDataType());
+      fields.add(t == f.getDataType() ? f : new StructField(f.getName(), t, f.isNullable(), f.getMetadata()));
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType stringsAsBinary(DataType t) {
+    if (t instanceof StringType) {
+      return BinaryType.BINARY;
+    } else if (t instanceof StructType s) {
+      StructType binary = stringsAsBinary(s);
+      return binary.equals(s) ? s : binary;
+    } else if (t instanceof ArrayType a) {
+      DataType element = stringsAsBinary(a.getElementType());
+      return element == a.getElementType() ? a : new ArrayType(withType(a.getElementField(), element));
+    } else if (t instanceof MapType m) {
+      DataType key = stringsAsBinary(m.getKeyType());
+      DataType value = stringsAsBinary(m.getValueType());
+      return key == m.getKeyType() && value == m.getValueType() ? m
+          : new MapType(withType(m.getKeyField(), key), withType(m.getValueField(), value));
+    }
+    return t;
+  }
+
+  private static StructField withType(StructField f, DataType t) {
+    return new StructField(f.getName(), t, f.isNullable(), f.getMetadata());
+  }
+
   /** Adds the selected rows of {@code batch}, reading only {@code columns} (by name). */
   void add(ColumnarBatch batch, Optional<ColumnVector> selection, List<String> columns) {
     if (Thread.currentThread().isInterrupted()) {
@@ -149,12 +191,17 @@ final class ContentFingerprint {
     } else if (t instanceof DoubleType) {
       return Double.doubleToLongBits(v.getDouble(r));
     } else if (t instanceof StringType) {
-      return chars(v.getString(r));
+      // the same hash as the binary the fingerprint's own reads give strings (stringsAsBinary)
+      return bytes(v.getString(r).getBytes(StandardCharsets.UTF_8));
     } else if (t instanceof BinaryType) {
       return bytes(v.getBinary(r));
     } else if (t instanceof DecimalType) {
       // the unscaled digits and the scale: what toString() tells apart, without formatting it
       BigDecimal d = v.getDecimal(r);
+      if (d.precision() <= 18) {
+        // the unscaled digits as a long, without inflating a BigInteger
+        return mix(d.movePointRight(d.scale()).longValue() * 31 + d.scale());
+      }
       return mix(bytes(d.unscaledValue().toByteArray()) * 31 + d.scale());
     } else if (t instanceof StructType s) {
       long h = 17;
@@ -183,19 +230,18 @@ final class ContentFingerprint {
   // an odd 64-bit multiplier: with 31, "Aa" and "BB" hashed alike
   private static final long K = 0x9E3779B97F4A7C15L;
 
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Eight bytes a step (a byte a step was a tenth of the verification's time on URL-like strings). */
   private static long bytes(byte[] b) {
     long h = b.length;
-    for (byte x : b) {
-      h = (h + (x & 0xff)) * K;
+    int i = 0;
+    for (; i + 8 <= b.length; i += 8) {
+      h = (h + (long) LONGS.get(b, i)) * K;
+      h ^= h >>> 29;
     }
-    return mix(h);
-  }
-
-  /** A string by its UTF-16 units, which determine its UTF-8 bytes and back. */
-  private static long chars(String s) {
-    long h = ~(long) s.length();
-    for (int i = 0; i < s.length(); i++) {
-      h = (h + s.charAt(i)) * K;
+    for (; i < b.length; i++) {
+      h = (h + (b[i] & 0xff)) * K;
     }
     return mix(h);
   }

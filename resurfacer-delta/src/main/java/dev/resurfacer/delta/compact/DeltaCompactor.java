@@ -37,6 +37,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
 /**
@@ -101,34 +105,117 @@ public final class DeltaCompactor {
     boolean columnMapped = KernelInternals.columnMapped(read);
     BinRunner runner = plan.runner().equals("duckdb") ? new DuckDbBinRunner() : new KernelBinRunner();
 
+    Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
+        plan.inputBytes());
+    Committer committer = new Committer(table, read, plan, options, clock, beforeCommit, scanFiles, physicalSchema, columns);
+    List<BinOutcome> outcomes = new ArrayList<>();
+    // a bin is verified and committed on another thread while the next one is written: Kernel's
+    // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
+    // bin in flight at a time, committed in plan order
+    ExecutorService finishing = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "delta-verify-commit");
+      t.setDaemon(true);
+      return t;
+    });
+    Future<BinOutcome> inFlight = null;
+    try {
+      CompactionPlan.Bin inFlightBin = null;
+      for (CompactionPlan.Bin bin : plan.bins()) {
+        task.note(describe(bin));
+        // written against the version read; committed on the newest version once the inputs are
+        // known untouched since, so the bins of one run do not collide with each other's commits
+        Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
+            .getTransactionState(engine);
+        Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
+        BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
+            plan.zOrderColumns(), plan.targetFileSize(), options);
+        // add.partitionValues are keyed by physical name on a column-mapped table
+        Map<String, Literal> physicalPartition = KernelInternals.physicalPartitionValues(
+            Transaction.getWriteContext(engine, txnState, partition));
+        ContentFingerprint in = new ContentFingerprint();
+        Optional<List<DataFileStatus>> written;
+        String writeFailure = null;
+        try {
+          written = Optional.of(List.copyOf(afterWrite.apply(runner.write(work, bin, in))));
+        } catch (IOException | RuntimeException e) {
+          written = Optional.empty();
+          writeFailure = message(e);
+        }
+        if (inFlight != null) {
+          outcomes.add(ContentFingerprint.await(inFlight));
+          task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
+          inFlight = null;
+        }
+        if (written.isEmpty()) {
+          outcomes.add(BinOutcome.failed(describe(bin) + ": " + writeFailure));
+          task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
+          continue;
+        }
+        List<DataFileStatus> files = written.get();
+        inFlight = finishing.submit(() -> committer.verifyAndCommit(bin, work, in.value(), files, physicalPartition));
+        inFlightBin = bin;
+      }
+      if (inFlight != null) {
+        outcomes.add(ContentFingerprint.await(inFlight));
+        task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
+        inFlight = null;
+      }
+    } finally {
+      // when this thread fails, the bin in flight still ends (committed or its files deleted)
+      // before the caller hears of the failure, never after
+      if (inFlight != null) {
+        try {
+          inFlight.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (ExecutionException ignored) {
+          // the failure this thread is already throwing is the one to report
+        }
+      }
+      finishing.shutdown();
+    }
+    task.close();
     List<Long> versions = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     long removedFiles = 0, removedBytes = 0, addedFiles = 0, addedBytes = 0, rows = 0;
-    Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
-        plan.inputBytes());
-    for (CompactionPlan.Bin bin : plan.bins()) {
-      task.note(describe(bin));
-      Map<String, String> metrics = new LinkedHashMap<>();
-      // written against the version read; committed (below) on the newest version once the inputs are
-      // known untouched since, so the bins of one run do not collide with each other's commits
-      Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
-          .getTransactionState(engine);
-      Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
-      BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
-          plan.zOrderColumns(), plan.targetFileSize(), options);
-      // add.partitionValues are keyed by physical name on a column-mapped table
-      Map<String, Literal> physicalPartition = KernelInternals.physicalPartitionValues(
-          Transaction.getWriteContext(engine, txnState, partition));
+    for (BinOutcome o : outcomes) {
+      o.version().ifPresent(versions::add);
+      o.failure().ifPresent(failed::add);
+      removedFiles += o.removedFiles();
+      removedBytes += o.removedBytes();
+      addedFiles += o.addedFiles();
+      addedBytes += o.addedBytes();
+      rows += o.rows();
+    }
+    return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+  }
 
-      ContentFingerprint in = new ContentFingerprint();
-      List<DataFileStatus> written = new ArrayList<>();
+  private static String message(Exception e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  /** What became of one bin: its commit's version and sizes, or why it was not committed. */
+  private record BinOutcome(Optional<Long> version, Optional<String> failure, long removedFiles, long removedBytes, long addedFiles,
+      long addedBytes, long rows) {
+    static BinOutcome failed(String why) {
+      return new BinOutcome(Optional.empty(), Optional.of(why), 0, 0, 0, 0, 0);
+    }
+  }
+
+  /** Verifies a written bin against its input and commits it: what one run's bins share. */
+  private record Committer(DeltaTable table, Snapshot read, CompactionPlan plan, CompactionOptions options, Clock clock,
+      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns) {
+
+    BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, ContentFingerprint.Value in, List<DataFileStatus> written,
+        Map<String, Literal> physicalPartition) {
+      Engine engine = table.engine();
+      Map<String, String> metrics = new LinkedHashMap<>();
       boolean committing = false;
       try {
-        written.addAll(afterWrite.apply(runner.write(work, bin, in)));
         ContentFingerprint.Value outPrint = ContentFingerprint.sum(written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
-        if (!in.value().equals(outPrint)) {
-          throw new IllegalStateException("content verification failed: input " + in.value().rows() + " live rows, output "
-              + outPrint.rows() + " rows" + (in.value().rows() == outPrint.rows() ? " with different content" : ""));
+        if (!in.equals(outPrint)) {
+          throw new IllegalStateException("content verification failed: input " + in.rows() + " live rows, output "
+              + outPrint.rows() + " rows" + (in.rows() == outPrint.rows() ? " with different content" : ""));
         }
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
@@ -165,32 +252,25 @@ public final class DeltaCompactor {
         Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
         committing = true;
         var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
-        versions.add(result.getVersion());
-        removedFiles += bin.files().size();
-        removedBytes += binRemovedBytes;
-        addedFiles += written.size();
-        addedBytes += binAddedBytes;
-        rows += in.value().rows();
-      } catch (IOException | RuntimeException e) {
+        return new BinOutcome(Optional.of(result.getVersion()), Optional.empty(), bin.files().size(), binRemovedBytes, written.size(),
+            binAddedBytes, in.rows());
+      } catch (RuntimeException e) {
         // a commit can fail after its log entry landed (a lost reply, a timeout): then the new
         // files are the table's, and deleting them would lose rows
         if (!committing || !anyLive(table, written)) {
           deleteQuietly(table.storage(), written);
         }
-        failed.add(describe(bin) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        return BinOutcome.failed(describe(bin) + ": " + message(e));
       }
-      task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
     }
-    task.close();
-    return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
   }
 
   /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
   private static ContentFingerprint.Value fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
     ContentFingerprint print = new ContentFingerprint();
     try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), columns.physical(),
-        Optional.empty())) {
+        KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
+        ContentFingerprint.stringsAsBinary(columns.physical()), Optional.empty())) {
       r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.physicalNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

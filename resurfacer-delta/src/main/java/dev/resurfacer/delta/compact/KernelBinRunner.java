@@ -100,14 +100,29 @@ record KernelBinRunner() implements BinRunner {
 
   /** One file's rows as the table sees them. */
   static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, LiveFile file) {
-    Engine engine = work.engine();
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
+    return liveRows(work, file, physicalRead, physicalRead);
+  }
+
+  /**
+   * As {@link #liveRows(BinWork, LiveFile)}, the file read by {@code readSchema}, which may read
+   * strings as binary: its batches are labelled with {@code physicalRead} again (Kernel requires its
+   * own schema), while the vectors keep their binary type.
+   */
+  private static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, LiveFile file, StructType readSchema,
+      StructType physicalRead) {
+    Engine engine = work.engine();
     Row scanFile = work.scanFiles().get(file.logPath());
     try {
       CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
           .readParquetFiles(KernelIterators.of(List.of(FileStatus.of(work.table().storage().kernelPath(file.file()), file.size(),
-              file.modificationTime()))), physicalRead, Optional.empty())
+              file.modificationTime()))), readSchema, Optional.empty())
           .map(FileReadResult::getData);
+      if (!readSchema.equals(physicalRead)) {
+        physical = physical.map(b -> new VectorBatch(physicalRead,
+            java.util.stream.IntStream.range(0, b.getSchema().length()).mapToObj(b::getColumnVector).toArray(ColumnVector[]::new),
+            b.getSize()));
+      }
       return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -117,7 +132,9 @@ record KernelBinRunner() implements BinRunner {
   /** The fingerprint of one input file's live rows, as Kernel reads them. */
   static ContentFingerprint.Value fingerprint(BinWork work, LiveFile file) {
     ContentFingerprint print = new ContentFingerprint();
-    try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file)) {
+    StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
+    try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file, ContentFingerprint.stringsAsBinary(physicalRead),
+        physicalRead)) {
       rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().names()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
