@@ -6,11 +6,11 @@ import java.util.List;
 
 /**
  * Rewrites one bin's live rows into new files in the bin's partition directory, each with the
- * stats Kernel's writer gives its own files, and adds the rows it read through Kernel (deletion
- * vectors applied) to the input fingerprint the compactor checks the output against.
+ * stats Kernel's writer gives its own files. The compactor fingerprints the input by its own read
+ * meanwhile ({@link ContentFingerprint.InputRead}) and checks the output against it.
  */
 sealed interface BinRunner permits KernelBinRunner, DuckDbBinRunner {
   String name();
 
-  List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin, ContentFingerprint input) throws IOException;
+  List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin) throws IOException;
 }

@@ -22,8 +22,12 @@ record BinWork(DeltaTable table, Engine engine, Row scanState, Map<String, Row> 
     Map<String, Literal> partition, DataColumns columns, List<Column> statsColumns, boolean columnMapped, List<String> zOrderColumns,
     long targetFileSize, CompactionOptions options) {
 
-  /** Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread). */
+  /**
+   * Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread), at
+   * most one per 512 MB of heap (a reader holds a row group, up to 128 MB as Spark writes them, and
+   * a bin's input and output are read at once).
+   */
   int verifyThreads() {
-    return Math.max(1, Runtime.getRuntime().availableProcessors());
+    return (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 29));
   }
 }

@@ -93,6 +93,69 @@ final class ContentFingerprint {
     }
   }
 
+  /**
+   * Waits for {@code future} even when this thread is interrupted (the interrupt is kept for the
+   * caller): a bin being verified or committed must end, committed or cleaned up, before its run
+   * reports; cancelling it mid-commit could delete files a landed commit references.
+   */
+  static <V> V awaitToTheEnd(Future<V> future) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return unwrap(future);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static <V> V unwrap(Future<V> future) throws InterruptedException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * The fingerprint of a bin's live input, read by Kernel (deletion vectors applied, strings as
+   * bytes) on a background thread while the runner writes: an account of the rows independent of
+   * the runner's own read.
+   */
+  static final class InputRead implements AutoCloseable {
+    private final ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "delta-verify-input");
+      t.setDaemon(true);
+      return t;
+    });
+    private final Future<Value> value;
+
+    InputRead(BinWork work, CompactionPlan.Bin bin) {
+      value = reader.submit(() -> sum(bin.files(), work.verifyThreads(), f -> KernelBinRunner.fingerprint(work, f)));
+    }
+
+    Value value() {
+      return await(value);
+    }
+
+    @Override
+    public void close() {
+      reader.shutdownNow();
+    }
+  }
+
   static <V> V await(Future<V> future) {
     try {
       return future.get();
@@ -171,10 +234,14 @@ final class ContentFingerprint {
     }
   }
 
+  private static final long NULL = 0x5bd1e995L;
+
+  /** A value's hash: a non-null value is mixed, so no value hashes as null does (as 0x5bd1e995 itself did). */
   private static long value(ColumnVector v, int r) {
-    if (v.isNullAt(r)) {
-      return 0x5bd1e995L;
-    }
+    return v.isNullAt(r) ? NULL : mix(raw(v, r) + 0x2545F4914F6CDD1DL);
+  }
+
+  private static long raw(ColumnVector v, int r) {
     DataType t = v.getDataType();
     if (t instanceof BooleanType) {
       return v.getBoolean(r) ? 1 : 2;
@@ -187,9 +254,9 @@ final class ContentFingerprint {
     } else if (t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType) {
       return v.getLong(r);
     } else if (t instanceof FloatType) {
-      return Float.floatToIntBits(v.getFloat(r));
+      return Float.floatToRawIntBits(v.getFloat(r));
     } else if (t instanceof DoubleType) {
-      return Double.doubleToLongBits(v.getDouble(r));
+      return Double.doubleToRawLongBits(v.getDouble(r));
     } else if (t instanceof StringType) {
       // the same hash as the binary the fingerprint's own reads give strings (stringsAsBinary)
       return bytes(v.getString(r).getBytes(StandardCharsets.UTF_8));

@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -121,6 +120,10 @@ public final class DeltaCompactor {
     try {
       CompactionPlan.Bin inFlightBin = null;
       for (CompactionPlan.Bin bin : plan.bins()) {
+        if (Thread.currentThread().isInterrupted()) {
+          outcomes.add(BinOutcome.failed(describe(bin) + ": not started, the run was interrupted"));
+          continue;
+        }
         task.note(describe(bin));
         // written against the version read; committed on the newest version once the inputs are
         // known untouched since, so the bins of one run do not collide with each other's commits
@@ -132,17 +135,26 @@ public final class DeltaCompactor {
         // add.partitionValues are keyed by physical name on a column-mapped table
         Map<String, Literal> physicalPartition = KernelInternals.physicalPartitionValues(
             Transaction.getWriteContext(engine, txnState, partition));
-        ContentFingerprint in = new ContentFingerprint();
+        ContentFingerprint.Value in = null;
         Optional<List<DataFileStatus>> written;
         String writeFailure = null;
-        try {
-          written = Optional.of(List.copyOf(afterWrite.apply(runner.write(work, bin, in))));
+        // the input's live rows are read by Kernel while the runner writes: an account of them
+        // independent of the runner's own read (DuckDB's anti-join, Kernel's decoded strings)
+        try (ContentFingerprint.InputRead inputPrint = new ContentFingerprint.InputRead(work, bin)) {
+          List<DataFileStatus> out = runner.write(work, bin);
+          try {
+            in = inputPrint.value();
+          } catch (RuntimeException e) {
+            deleteQuietly(table.storage(), out);
+            throw e;
+          }
+          written = Optional.of(List.copyOf(afterWrite.apply(out)));
         } catch (IOException | RuntimeException e) {
           written = Optional.empty();
           writeFailure = message(e);
         }
         if (inFlight != null) {
-          outcomes.add(ContentFingerprint.await(inFlight));
+          outcomes.add(ContentFingerprint.awaitToTheEnd(inFlight));
           task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
           inFlight = null;
         }
@@ -152,11 +164,12 @@ public final class DeltaCompactor {
           continue;
         }
         List<DataFileStatus> files = written.get();
-        inFlight = finishing.submit(() -> committer.verifyAndCommit(bin, work, in.value(), files, physicalPartition));
+        ContentFingerprint.Value input = in;
+        inFlight = finishing.submit(() -> committer.verifyAndCommit(bin, work, input, files, physicalPartition));
         inFlightBin = bin;
       }
       if (inFlight != null) {
-        outcomes.add(ContentFingerprint.await(inFlight));
+        outcomes.add(ContentFingerprint.awaitToTheEnd(inFlight));
         task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
         inFlight = null;
       }
@@ -165,10 +178,8 @@ public final class DeltaCompactor {
       // before the caller hears of the failure, never after
       if (inFlight != null) {
         try {
-          inFlight.get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (ExecutionException ignored) {
+          ContentFingerprint.awaitToTheEnd(inFlight);
+        } catch (RuntimeException | Error ignored) {
           // the failure this thread is already throwing is the one to report
         }
       }

@@ -43,9 +43,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.duckdb.DuckDBAppender;
@@ -174,32 +171,7 @@ record DuckDbBinRunner() implements BinRunner {
   }
 
   @Override
-  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin, ContentFingerprint input) throws IOException {
-    // the input's content is read by Kernel, deletion vectors applied by Kernel: an independent
-    // account of the live rows that DuckDB's anti-join must reproduce; read while DuckDB writes
-    // (Kernel's reader decodes on one core per file, DuckDB rarely keeps both busy)
-    ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "delta-verify-input");
-      t.setDaemon(true);
-      return t;
-    });
-    Future<ContentFingerprint.Value> inputPrint = reader.submit(
-        () -> ContentFingerprint.sum(bin.files(), work.verifyThreads(), f -> KernelBinRunner.fingerprint(work, f)));
-    try {
-      List<DataFileStatus> written = writeWithDuckDb(work, bin);
-      try {
-        input.add(ContentFingerprint.await(inputPrint));
-      } catch (RuntimeException e) {
-        DeltaCompactor.deleteQuietly(work.table().storage(), written);
-        throw e;
-      }
-      return written;
-    } finally {
-      reader.shutdownNow();
-    }
-  }
-
-  private List<DataFileStatus> writeWithDuckDb(BinWork work, CompactionPlan.Bin bin) throws IOException {
+  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin) throws IOException {
     Files.createDirectories(work.options().scratchDir());
     Path scratch = Files.createTempDirectory(work.options().scratchDir(), "delta-bin-");
     List<DataFileStatus> placed = new ArrayList<>();

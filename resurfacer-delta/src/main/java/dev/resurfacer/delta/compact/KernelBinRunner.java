@@ -34,15 +34,12 @@ record KernelBinRunner() implements BinRunner {
   }
 
   @Override
-  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin, ContentFingerprint input) throws IOException {
+  public List<DataFileStatus> write(BinWork work, CompactionPlan.Bin bin) throws IOException {
     if (!work.zOrderColumns().isEmpty()) {
       refuseBinBeyondHeap(bin);
     }
     Engine engine = work.engine();
-    CloseableIterator<FilteredColumnarBatch> logical = liveRows(work, bin).map(b -> {
-      input.add(b.getData(), b.getSelectionVector(), work.columns().names());
-      return b;
-    });
+    CloseableIterator<FilteredColumnarBatch> logical = liveRows(work, bin);
     if (!work.zOrderColumns().isEmpty()) {
       logical = ZOrder.sorted(logical, work.zOrderColumns());
     }

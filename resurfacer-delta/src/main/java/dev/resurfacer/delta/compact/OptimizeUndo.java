@@ -109,6 +109,11 @@ public final class OptimizeUndo {
     if (commit.isEmpty()) {
       return new Refused(version, "the log holds no commit file for version " + version);
     }
+    List<CommitInfo> info = commitInfos(table, version, version);
+    if (info.isEmpty() || !info.get(0).operation().equals("OPTIMIZE")) {
+      return new Refused(version, "version " + version + " is not an OPTIMIZE (" + (info.isEmpty() ? "no commitInfo"
+          : info.get(0).operation()) + "): only a rewrite OPTIMIZE committed is undone here");
+    }
     Set<StoredFile> added = new HashSet<>();
     Set<StoredFile> removed = new HashSet<>();
     List<String> unlike = new ArrayList<>();
@@ -133,6 +138,10 @@ public final class OptimizeUndo {
     }
     if (added.stream().anyMatch(removed::contains)) {
       return new Refused(version, "version " + version + " removes and adds the same file (a new deletion vector), which OPTIMIZE never does");
+    }
+    if (!addStructs(table, table.atVersion(version - 1), added).isEmpty()) {
+      return new Refused(version, "version " + version + " re-adds a file that was already live before it: removing it would lose"
+          + " its rows");
     }
     Map<StoredFile, Row> addedNow = addStructs(table, newest, added);
     Map<StoredFile, Row> removedBefore = addStructs(table, table.atVersion(version - 1), removed);

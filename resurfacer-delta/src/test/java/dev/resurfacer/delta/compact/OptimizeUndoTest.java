@@ -96,6 +96,12 @@ class OptimizeUndoTest {
         .contains("nothing changed").doesNotContain("\n");
     assertThat(logEntries(table)).as("nothing written").isEqualTo(logAfterRace);
     assertThat(Set.copyOf(LiveFiles.of(table, table.latest()))).isEqualTo(withTheirs);
+
+    // their WRITE is the newest version now, but only an OPTIMIZE is ever taken back
+    Outcome notOurs = OptimizeUndo.undo(table, v + 1, Clock.systemUTC());
+    assertThat(notOurs).isInstanceOf(Refused.class);
+    assertThat(notOurs.describe()).contains("is not an OPTIMIZE (WRITE)");
+    assertThat(logEntries(table)).as("nothing written").isEqualTo(logAfterRace);
   }
 
   private static Set<String> logEntries(DeltaTable table) throws Exception {
