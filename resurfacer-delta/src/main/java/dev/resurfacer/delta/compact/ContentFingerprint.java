@@ -158,21 +158,14 @@ final class ContentFingerprint {
 
   static <V> V await(Future<V> future) {
     try {
-      return future.get();
+      return unwrap(future);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
       throw new CancellationException("content verification interrupted");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(e.getCause());
     }
   }
+
 
   /**
    * {@code schema} with every string, at any depth, read as binary: the same bytes without
