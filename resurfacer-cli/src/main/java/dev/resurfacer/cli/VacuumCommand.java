@@ -46,6 +46,14 @@ final class VacuumCommand implements Callable<Integer> {
       description = "Accept a retention shorter than the table's (readers of older versions and running writers may fail).")
   boolean forceRetention;
 
+  @Option(names = "--lite",
+      description = "Delta's VACUUM LITE: no listing; delete only files that tombstones still in the log removed past the retention (files removed by commits already cleaned from the log are left to a full vacuum).")
+  boolean lite;
+
+  @Option(names = "--keep-versions", paramLabel = "V[,V...]", split = ",",
+      description = "Never delete a file (data or deletion vector) these table versions reference, so time travel to them keeps working.")
+  java.util.List<Long> keepVersions = new java.util.ArrayList<>();
+
   @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N files by name (default ${DEFAULT-VALUE}).")
   int show;
 
@@ -57,10 +65,16 @@ final class VacuumCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    VacuumOptions options = new VacuumOptions(Optional.ofNullable(retention).map(Durations::parse), forceRetention);
+    if (keepVersions.stream().anyMatch(v -> v < 0)) {
+      throw new dev.resurfacer.UsageException("--keep-versions takes table versions (0 or more)");
+    }
+    VacuumOptions options = new VacuumOptions(Optional.ofNullable(retention).map(Durations::parse), forceRetention, lite, keepVersions);
     DeltaTable table = DeltaTargets.require(catalogOptions, ctx, tableName, "vacuum",
         " (for Iceberg tables use expire and remove-orphans)");
     if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      if (lite || !keepVersions.isEmpty()) {
+        throw new dev.resurfacer.UsageException("--lite and --keep-versions run on the local engine only (drop --engine)");
+      }
       return EngineRoute.runDelta(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, table,
           new dev.resurfacer.maintain.Vacuum(Optional.ofNullable(retention).map(Durations::parse).orElse(null), forceRetention),
           actOptions.yes);
@@ -86,8 +100,14 @@ final class VacuumCommand implements Callable<Integer> {
     b.append("vacuum ").append(p.table()).append(" at version ").append(p.version())
         .append(r.deleted() ? "" : "  (preview: nothing deleted; --yes deletes)").append('\n');
     line(b, "retention", Durations.format(Duration.ofMillis(p.retentionMs())));
-    line(b, "listed", p.listedFiles() + " files (hidden names and _delta_log excluded)");
-    line(b, "referenced", p.referencedFiles() + " files by the current version and unexpired tombstones");
+    if (p.lite()) {
+      line(b, "mode", "lite: nothing listed; only files removed by commits still in the log (files removed by commits"
+          + " already cleaned from the log, and files never referenced, are left to a full vacuum)");
+    } else {
+      line(b, "listed", p.listedFiles() + " files (hidden names and _delta_log excluded)");
+    }
+    line(b, "referenced", p.referencedFiles() + " files by the current version" + (p.keptVersions().isEmpty() ? "" : ", kept versions "
+        + p.keptVersions().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))) + " and unexpired tombstones");
     line(b, "to delete", p.deletions().size() + " files, " + ByteSizes.format(p.bytes()));
     p.deletions().stream().limit(show).forEach(c -> b.append(String.format(Locale.ROOT, "  %8s  %10s  %-17s %s%n",
         Durations.humanAge(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - c.modificationTime()))),

@@ -61,7 +61,7 @@ public final class Capabilities {
         new Capability("Delta: describe", Status.WORKS,
             "by path or delta-catalog name; version, protocol and features, files and histogram, deletion vectors, tombstones, checkpoint, log size, retention"),
         new Capability("Delta: vacuum", Status.WORKS,
-            "full mode (listing first); current files and DVs live, tombstones from JSON commits; retention check; no link following; refuses nested tables, partial listings, missing live files, a log short of the retention"),
+            "full mode (listing first); current files and DVs live, tombstones from JSON commits; retention check; no link following; refuses nested tables, partial listings, missing live files, a log short of the retention; --lite (expired tombstones still in the log, no listing); --keep-versions protects versions for time travel"),
         new Capability("Delta: plan / compact", Status.WORKS,
             "bin-pack per partition into delta.targetFileSize (100MB default), DV purge over 0.3; DuckDB runner bounded by --memory (DVs from Kernel as an anti-join, Kernel's stats), Kernel runner as fallback; content-verified; OPTIMIZE, dataChange=false"),
         new Capability("Delta: checkpoint / cleanup-log", Status.WORKS,

@@ -1,6 +1,7 @@
 package dev.resurfacer.delta.vacuum;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.UsageException;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.log.DeltaLogFiles;
 import dev.resurfacer.delta.log.LogFile;
@@ -45,12 +46,15 @@ public final class DeltaVacuum {
     long now = clock.millis();
     long cutoff = now - retention.toMillis();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
+    // kept versions are loaded before anything is listed or planned: an unloadable one stops the run here
+    Set<StoredFile> kept = keptFiles(table, options.keepVersions());
 
-    TableStorage.Listing listing = table.storage().listForVacuum(partitionColumns);
+    TableStorage.Listing listing = options.lite() ? new TableStorage.Listing(List.of(), List.of())
+        : table.storage().listForVacuum(partitionColumns);
 
     // re-read after listing: a commit that lands between the two only adds references
     snapshot = table.latest();
-    Set<StoredFile> referenced = new HashSet<>();
+    Set<StoredFile> referenced = new HashSet<>(kept);
     Set<StoredFile> live = new HashSet<>();
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
       live.add(f.file());
@@ -69,6 +73,16 @@ public final class DeltaVacuum {
       }
     }
 
+    List<VacuumPlan.Candidate> deletions = options.lite()
+        ? liteCandidates(table, expired, referenced, partitionColumns, cutoff)
+        : fullCandidates(table, listing, live, referenced, expired, partitionColumns, cutoff);
+    deletions.sort(java.util.Comparator.comparing(c -> c.file().toString()));
+    return new VacuumPlan(table.name(), snapshot.getVersion(), retention.toMillis(), cutoff, listing.files().size(),
+        referenced.size(), deletions, listing.symlinks(), options.lite(), options.keepVersions());
+  }
+
+  private static List<VacuumPlan.Candidate> fullCandidates(DeltaTable table, TableStorage.Listing listing, Set<StoredFile> live,
+      Set<StoredFile> referenced, Set<StoredFile> expired, List<String> partitionColumns, long cutoff) {
     Set<StoredFile> listed = new HashSet<>();
     listing.files().forEach(l -> listed.add(l.file()));
     for (StoredFile p : live) {
@@ -77,7 +91,6 @@ public final class DeltaVacuum {
             + "the table's files and its log disagree (or paths are not compared as stored); nothing is deleted");
       }
     }
-
     List<VacuumPlan.Candidate> deletions = new ArrayList<>();
     for (TableStorage.Entry l : listing.files()) {
       if (!referenced.contains(l.file()) && l.modificationTime() < cutoff) {
@@ -85,9 +98,50 @@ public final class DeltaVacuum {
             expired.contains(l.file()) ? VacuumPlan.Reason.EXPIRED_TOMBSTONE : VacuumPlan.Reason.UNREFERENCED));
       }
     }
-    deletions.sort(java.util.Comparator.comparing(c -> c.file().toString()));
-    return new VacuumPlan(table.name(), snapshot.getVersion(), retention.toMillis(), cutoff, listing.files().size(),
-        referenced.size(), deletions, listing.symlinks());
+    return deletions;
+  }
+
+  /**
+   * Lite mode: the expired tombstones' files, each stat'ed instead of listed. Identities are the
+   * resolved {@link StoredFile}s, so a tombstone spelling a live file differently never names a
+   * candidate; a file outside the table, under a hidden name, a link, or written within the
+   * retention is left alone as in full mode.
+   */
+  private static List<VacuumPlan.Candidate> liteCandidates(DeltaTable table, Set<StoredFile> expired, Set<StoredFile> referenced,
+      List<String> partitionColumns, long cutoff) {
+    List<VacuumPlan.Candidate> deletions = new ArrayList<>();
+    for (StoredFile f : expired) {
+      if (referenced.contains(f) || !table.storage().inside(f)
+          || TableListing.underHidden(table.storage().root(), f, partitionColumns)) {
+        continue;
+      }
+      try {
+        table.storage().stat(f).filter(e -> e.modificationTime() < cutoff).ifPresent(e ->
+            deletions.add(new VacuumPlan.Candidate(f, e.size(), e.modificationTime(), VacuumPlan.Reason.EXPIRED_TOMBSTONE)));
+      } catch (IOException e) {
+        throw new SafetyRefusal("cannot read " + f + " (" + e.getMessage() + "); nothing is deleted");
+      }
+    }
+    return deletions;
+  }
+
+  /** The data files and deletion vectors of the versions kept on request; a version Kernel cannot load is a usage error. */
+  static Set<StoredFile> keptFiles(DeltaTable table, List<Long> versions) {
+    Set<StoredFile> kept = new HashSet<>();
+    for (long v : versions) {
+      Snapshot s;
+      try {
+        s = table.atVersion(v);
+      } catch (RuntimeException e) {
+        throw new UsageException("--keep-versions " + v + ": version " + v + " of " + table.name()
+            + " can no longer be loaded (its log was cleaned up, or it does not exist yet); nothing is deleted");
+      }
+      for (LiveFile f : LiveFiles.of(table, s)) {
+        kept.add(f.file());
+        f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(kept::add);
+      }
+    }
+    return kept;
   }
 
   /**

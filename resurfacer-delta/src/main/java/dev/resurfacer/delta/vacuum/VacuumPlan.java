@@ -13,12 +13,15 @@ import java.util.List;
  * @param listedFiles regular files found under the table (hidden names and {@code _delta_log} excluded)
  * @param referencedFiles files the current version and its unexpired tombstones reference
  * @param symlinksSkipped symbolic links found under the table: never followed, never deleted
+ * @param lite nothing was listed: only files named by tombstones still in the log were considered
+ * @param keptVersions versions whose files were protected on request
  */
 public record VacuumPlan(String table, long version, long retentionMs, long cutoffMs, long listedFiles, long referencedFiles,
-    List<Candidate> deletions, List<StoredFile> symlinksSkipped) {
+    List<Candidate> deletions, List<StoredFile> symlinksSkipped, boolean lite, List<Long> keptVersions) {
   public VacuumPlan {
     deletions = List.copyOf(deletions);
     symlinksSkipped = List.copyOf(symlinksSkipped);
+    keptVersions = List.copyOf(keptVersions);
   }
 
   public long bytes() {

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
+import dev.resurfacer.delta.log.Tombstone;
+import dev.resurfacer.delta.log.Tombstones;
 import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,9 +34,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Full and lite vacuum ({@code --lite}, {@code --keep-versions} included) against delta-spark 4.1.0 as the oracle. */
 class DeltaVacuumTest {
   private static final Duration OLD = Duration.ofDays(10);
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
+  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
 
   @TempDir Path dir;
 
@@ -191,12 +198,143 @@ class DeltaVacuumTest {
     assertThat(orphan).exists();
   }
 
+  @Test
+  void liteDeletesOnlyExpiredTombstonesAndEqualsSparksLiteDryRun() throws Exception {
+    DeltaTable table = copy();
+    Path t = table.localRoot();
+    Path stray = TestTables.write(t.resolve("part=c/part-00000-stray.snappy.parquet"), OLD);
+    Set<String> tombstoned = tombstonedPaths(table);
+    List<String> latest = DeltaSpark.rows(t);
+
+    assertThat(DeltaVacuum.plan(table, new VacuumOptions(Optional.empty(), false, true, List.of()), Clock.systemUTC()).deletions())
+        .as("tombstones written just now are within the default retention").isEmpty();
+    VacuumPlan plan = DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC());
+
+    assertThat(plan.lite()).isTrue();
+    assertThat(plan.listedFiles()).isZero();
+    assertThat(plan.deletions()).isNotEmpty().allMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE);
+    assertThat(paths(plan)).doesNotContain(stray.toString()).allMatch(tombstoned::contains);
+    assertThat(paths(plan)).isEqualTo(sparkLiteDryRun(t));
+    assertThat(paths(DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC())))
+        .as("full mode lists the stray file").contains(stray.toString());
+
+    VacuumResult result = DeltaVacuum.execute(table, plan, LITE_ZERO, Clock.systemUTC());
+
+    assertThat(result.deleted()).isEqualTo(plan.deletions().size());
+    assertThat(paths(plan)).allMatch(p -> !Files.exists(Path.of(p)));
+    assertThat(stray).exists();
+    assertCurrentVersionComplete(table);
+    assertThat(DeltaSpark.rows(t)).isEqualTo(latest);
+  }
+
+  @Test
+  void keptVersionsKeepExactlyTheirFilesAndStayReadableByTimeTravel() throws Exception {
+    DeltaTable table = copy();
+    Path t = table.localRoot();
+    List<String> atSix = DeltaSpark.rows(t, 6);
+    Set<Path> filesOfSix = files(table, 6);
+    VacuumOptions keepSix = new VacuumOptions(Optional.of(Duration.ZERO), true, false, List.of(6L));
+
+    VacuumPlan unkept = DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC());
+    assertThat(paths(unkept)).as("without --keep-versions, version 6 loses files").anyMatch(p -> filesOfSix.contains(Path.of(p)));
+    VacuumPlan lite = DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of(6L)), Clock.systemUTC());
+    assertThat(paths(lite)).noneMatch(p -> filesOfSix.contains(Path.of(p)));
+
+    VacuumPlan plan = DeltaVacuum.plan(table, keepSix, Clock.systemUTC());
+    assertThat(plan.keptVersions()).containsExactly(6L);
+    assertThat(paths(plan)).isNotEmpty().noneMatch(p -> filesOfSix.contains(Path.of(p)));
+    DeltaVacuum.execute(table, plan, keepSix, Clock.systemUTC());
+
+    assertThat(filesOfSix).allMatch(Files::exists);
+    assertThat(DeltaSpark.rows(t, 6)).isEqualTo(atSix);
+    assertCurrentVersionComplete(table);
+  }
+
+  @Test
+  void aKeptVersionWhoseLogWasCleanedIsRefusedAndNothingIsDeleted() throws Exception {
+    DeltaTable table = copy();
+    try (var s = Files.list(table.localRoot().resolve("_delta_log"))) {
+      for (Path p : s.filter(p -> p.getFileName().toString().matches("0{19}[0-3]\\.json")).toList()) {
+        Files.delete(p);
+      }
+    }
+    Path stray = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
+    for (boolean lite : new boolean[] {false, true}) {
+      VacuumOptions keepTwo = new VacuumOptions(Optional.of(Duration.ZERO), true, lite, List.of(2L));
+      assertThatThrownBy(() -> DeltaVacuum.plan(table, keepTwo, Clock.systemUTC()))
+          .isInstanceOf(UsageException.class).hasMessageContaining("--keep-versions 2: version 2 of raw.events can no longer be loaded");
+    }
+    assertThat(stray).exists();
+  }
+
+  /**
+   * Attack: a later commit removes a live file under another spelling ({@code ./} segment, an
+   * escaped {@code =}) long ago, and the next re-adds it as stored; lite must see one file, live.
+   */
+  @Test
+  void aTombstoneSpellingALiveFileDifferentlyNeverDeletesIt() throws Exception {
+    DeltaTable table = copy();
+    Path log = table.localRoot().resolve("_delta_log");
+    long v = table.latest().getVersion();
+    String addLine = null;
+    for (long i = v; i >= 0 && addLine == null; i--) {
+      Path commit = log.resolve(String.format("%020d.json", i));
+      addLine = Files.readAllLines(commit).stream()
+          .filter(l -> l.startsWith("{\"add\"") && l.contains("part=a%20b") && !l.contains("\"deletionVector\":{")).findFirst().orElse(null);
+    }
+    assertThat(addLine).isNotNull();
+    String path = addLine.replaceAll("^\\{\"add\":\\{\"path\":\"([^\"]+)\".*", "$1");
+    StoredFile live = table.storage().resolve(path);
+    assertThat(LiveFiles.of(table, table.latest()).stream().map(LiveFile::file)).contains(live);
+    String respelled = "./" + path.replace("part=", "part%3D");
+    Files.writeString(log.resolve(String.format("%020d.json", v + 1)),
+        "{\"remove\":{\"path\":\"" + respelled + "\",\"deletionTimestamp\":1000,\"dataChange\":true}}\n");
+    Files.writeString(log.resolve(String.format("%020d.json", v + 2)), addLine + "\n");
+    assertThat(table.storage().resolve(respelled)).isEqualTo(live);
+
+    VacuumPlan plan = DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC());
+    DeltaVacuum.execute(table, plan, LITE_ZERO, Clock.systemUTC());
+
+    assertThat(plan.deletions()).noneMatch(c -> c.file().equals(live));
+    assertThat(LocalStorage.path(live)).exists();
+    assertCurrentVersionComplete(table);
+  }
+
+  private static Set<String> tombstonedPaths(DeltaTable table) {
+    Set<String> out = new HashSet<>();
+    for (Tombstone t : Tombstones.read(table, DeltaVacuum.commitsCovering(table, table.latest().getVersion(), Long.MAX_VALUE))) {
+      out.add(t.file().path());
+      t.deletionVector().flatMap(DeletionVectorRef::file).map(StoredFile::path).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private static Set<Path> files(DeltaTable table, long version) {
+    Set<Path> out = new HashSet<>();
+    for (LiveFile f : LiveFiles.of(table, table.atVersion(version))) {
+      out.add(LocalStorage.path(f.file()));
+      f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private static void assertCurrentVersionComplete(DeltaTable table) {
+    assertThat(files(table, table.latest().getVersion())).allMatch(Files::exists);
+  }
+
+  private static List<String> sparkLiteDryRun(Path t) {
+    return sparkFiles("VACUUM " + DeltaSpark.table(t) + " LITE RETAIN 0 HOURS DRY RUN");
+  }
+
   private static List<String> paths(VacuumPlan plan) {
     return plan.deletions().stream().map(c -> c.file().path()).sorted().toList();
   }
 
   private static List<String> sparkDryRun(Path t, Integer hours) {
-    String sql = "VACUUM " + DeltaSpark.table(t) + (hours == null ? "" : " RETAIN " + hours + " HOURS") + " DRY RUN";
+    return sparkFiles("VACUUM " + DeltaSpark.table(t) + (hours == null ? "" : " RETAIN " + hours + " HOURS") + " DRY RUN");
+  }
+
+  private static List<String> sparkFiles(String sql) {
     return DeltaSpark.session().sql(sql).collectAsList().stream()
         .map(r -> Path.of(java.net.URI.create(r.getString(0).startsWith("file:") ? r.getString(0) : "file://" + r.getString(0))).toString())
         .sorted().toList();
