@@ -77,6 +77,16 @@ class DeltaCliTest {
     assertThat(shortRetention.err().lines()).hasSize(1).first().asString().contains("shorter than the table's");
     assertThat(stray).exists();
 
+    CliRun unloadable = CliRun.run(dir, "vacuum", t.toString(), "--keep-versions", "0,5", "--yes");
+    assertThat(unloadable.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(unloadable.err().lines()).hasSize(1).first().asString().contains("--keep-versions 5: version 5");
+    assertThat(stray).exists();
+
+    CliRun lite = CliRun.run(dir, "vacuum", t.toString(), "--lite", "--retention", "1d", "--force-retention", "--yes");
+    assertThat(lite.exitCode()).as(lite.err()).isZero();
+    assertThat(lite.out()).contains("lite: nothing listed");
+    assertThat(stray).as("lite never touches files the log does not name").exists();
+
     CliRun notDelta = CliRun.run(dir, "vacuum", "db.orders");
     assertThat(notDelta.exitCode()).isEqualTo(Main.USAGE);
     assertThat(notDelta.err()).contains("vacuum works on Delta tables");
