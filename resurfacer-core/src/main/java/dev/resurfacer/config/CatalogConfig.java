@@ -15,10 +15,12 @@ import java.util.TreeMap;
  * @param properties further Iceberg catalog properties, secrets already resolved
  * @param secretKeys the property keys whose values came from a secret reference
  * @param tables for a {@code delta} catalog, each {@code namespace.table} name and its location; empty otherwise
+ * @param discover for a {@code delta} catalog, the roots under which every Delta table is found when the
+ *     catalog's tables are listed ({@code dev.resurfacer.delta.table.DeltaDiscovery}); empty otherwise
  */
 public record CatalogConfig(
     String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys,
-    Map<String, String> tables) {
+    Map<String, String> tables, java.util.List<String> discover) {
 
   public static final Set<String> TYPES = Set.of("jdbc", "rest", "hadoop", "delta");
   public static final String DELTA = "delta";
@@ -27,6 +29,13 @@ public record CatalogConfig(
     properties = Map.copyOf(properties);
     secretKeys = Set.copyOf(secretKeys);
     tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
+    discover = java.util.List.copyOf(discover);
+  }
+
+  public CatalogConfig(
+      String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys,
+      Map<String, String> tables) {
+    this(name, type, uri, warehouse, properties, secretKeys, tables, java.util.List.of());
   }
 
   public CatalogConfig(
@@ -44,7 +53,7 @@ public record CatalogConfig(
   }
 
   public CatalogConfig withWarehouse(String newWarehouse) {
-    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys, tables);
+    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys, tables, discover);
   }
 
   /** Properties with every secret or credential-looking value replaced by {@code ****}. */
@@ -66,6 +75,7 @@ public record CatalogConfig(
   @Override
   public String toString() {
     return "CatalogConfig[name=" + name + ", type=" + type + ", uri=" + redactedUri() + ", warehouse=" + warehouse
-        + ", properties=" + redactedProperties() + (tables.isEmpty() ? "" : ", tables=" + tables) + "]";
+        + ", properties=" + redactedProperties() + (tables.isEmpty() ? "" : ", tables=" + tables)
+        + (discover.isEmpty() ? "" : ", discover=" + discover) + "]";
   }
 }

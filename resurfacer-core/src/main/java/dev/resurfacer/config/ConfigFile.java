@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -26,7 +27,7 @@ import java.util.Set;
 public final class ConfigFile {
   private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "engines", "serve");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
-  private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "properties");
+  private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "discover", "properties");
   private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
 
   private ConfigFile() {}
@@ -137,7 +138,9 @@ public final class ConfigFile {
       throw new UsageException(source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop, delta");
     }
     rejectUnknown(node, type.equals(CatalogConfig.DELTA) ? DELTA_CATALOG_KEYS : CATALOG_KEYS, source, path + ".");
-    Map<String, String> tables = type.equals(CatalogConfig.DELTA) ? deltaTables(node.get("tables"), source, path) : Map.of();
+    List<String> discover = type.equals(CatalogConfig.DELTA) ? discoverRoots(node.get("discover"), source, path) : List.of();
+    Map<String, String> tables = type.equals(CatalogConfig.DELTA)
+        ? deltaTables(node.get("tables"), !discover.isEmpty(), source, path) : Map.of();
     String uri = secrets.resolve(text(node, "uri", source, path + ".uri"), path + ".uri");
     String warehouse = text(node, "warehouse", source, path + ".warehouse");
     if (!type.equals("hadoop") && !type.equals(CatalogConfig.DELTA) && uri == null) {
@@ -164,13 +167,17 @@ public final class ConfigFile {
         props.put(e.getKey(), secrets.resolve(raw, key));
       }
     }
-    return new CatalogConfig(name, type, uri, warehouse, props, secretKeys, tables);
+    return new CatalogConfig(name, type, uri, warehouse, props, secretKeys, tables, discover);
   }
 
   /** A delta catalog's {@code tables:} mapping: every key a {@code namespace.table} name, every value a location. */
-  private static Map<String, String> deltaTables(JsonNode node, String source, String path) {
+  private static Map<String, String> deltaTables(JsonNode node, boolean discovers, String source, String path) {
+    if ((node == null || node.isNull()) && discovers) {
+      return Map.of();
+    }
     if (node == null || node.isNull()) {
-      throw new UsageException(source + ": " + path + ".tables is required for a delta catalog (namespace.table: location)");
+      throw new UsageException(source + ": " + path + ".tables or " + path
+          + ".discover is required for a delta catalog (namespace.table: location, or roots to find tables under)");
     }
     requireObject(node, source, path + ".tables");
     Map<String, String> out = new LinkedHashMap<>();
@@ -184,6 +191,38 @@ public final class ConfigFile {
         throw new UsageException(source + ": " + key + " must be the table's location (a path, file: or s3:// URI)");
       }
       out.put(e.getKey(), e.getValue().asText());
+    }
+    return out;
+  }
+
+  /**
+   * A delta catalog's {@code discover:} roots: one location or a list. Only listed when the catalog's
+   * tables are listed, never here; only local roots in this build.
+   */
+  private static List<String> discoverRoots(JsonNode node, String source, String path) {
+    if (node == null || node.isNull()) {
+      return List.of();
+    }
+    List<JsonNode> items = new java.util.ArrayList<>();
+    if (node.isArray()) {
+      node.forEach(items::add);
+    } else {
+      items.add(node);
+    }
+    List<String> out = new java.util.ArrayList<>();
+    for (JsonNode item : items) {
+      if (!item.isTextual() || item.asText().isBlank()) {
+        throw new UsageException(source + ": " + path + ".discover must be a location or a list of locations (a path or file: URI)");
+      }
+      String root = item.asText();
+      if (root.contains("://") && !root.startsWith("file:")) {
+        throw new UsageException(source + ": " + path + ".discover: " + root
+            + ": only local roots (a path or file: URI) are discovered in this build; name remote tables under tables:");
+      }
+      out.add(root);
+    }
+    if (out.isEmpty()) {
+      throw new UsageException(source + ": " + path + ".discover must name at least one root");
     }
     return out;
   }

@@ -33,9 +33,15 @@ class ConfigTest {
     assertThat(config.deltaLocation("raw.other")).isEmpty();
     assertThat(config.catalog("deltas").isDelta()).isTrue();
 
-    assertError("catalogs:\n  d:\n    type: delta\n", "resurfacer.yml: catalogs.d.tables is required for a delta catalog");
+    assertError("catalogs:\n  d:\n    type: delta\n", "resurfacer.yml: catalogs.d.tables or catalogs.d.discover is required for a delta catalog");
     assertError("catalogs:\n  d:\n    type: delta\n    uri: x\n    tables: {a.b: /x}\n",
-        "resurfacer.yml: unknown key 'catalogs.d.uri' (expected one of properties, tables, type)");
+        "resurfacer.yml: unknown key 'catalogs.d.uri' (expected one of discover, properties, tables, type)");
+    assertThat(ConfigFile.parse("catalogs:\n  d: {type: delta, discover: /lake}\n", "resurfacer.yml", NO_ENV).catalog("d").discover())
+        .containsExactly("/lake");
+    assertThat(ConfigFile.parse("catalogs:\n  d: {type: delta, discover: [/a, 'file:/b'], tables: {x.y: /c}}\n", "resurfacer.yml", NO_ENV)
+        .catalog("d").discover()).containsExactly("/a", "file:/b");
+    assertError("catalogs:\n  d: {type: delta, discover: [1]}\n", "resurfacer.yml: catalogs.d.discover must be a location or a list");
+    assertError("catalogs:\n  d: {type: delta, discover: 's3://b/lake'}\n", "resurfacer.yml: catalogs.d.discover: s3://b/lake: only local roots");
     assertError("catalogs:\n  d:\n    type: delta\n    tables: {events: /x}\n",
         "resurfacer.yml: catalogs.d.tables.events: a table name is namespace.table");
     assertError("catalogs:\n  d:\n    type: delta\n    tables: {raw.*: /x}\n",

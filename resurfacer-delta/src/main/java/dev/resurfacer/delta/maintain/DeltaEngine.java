@@ -27,20 +27,27 @@ import java.util.Map;
 
 /**
  * The Delta {@link Engine}: the tables one {@code type: delta} catalog maps by name, measured from
- * their logs, leased by {@link DeltaLease}, maintained by {@link DeltaExecutors}. Nothing is scanned
- * for: the catalog's {@code tables:} are the tables.
+ * their logs, leased by {@link DeltaLease}, maintained by {@link DeltaExecutors}. The catalog's
+ * {@code tables:} are the tables, with those found under its {@code discover:} roots; those roots are
+ * walked once, when the tables are first listed or opened.
  */
 final class DeltaEngine implements Engine<DeltaTable> {
   private final String catalogName;
-  private final Map<String, String> locations;
+  private final java.util.function.Supplier<Map<String, String>> listing;
+  private Map<String, String> locations;
   private final Path workingDir;
   private final S3Settings s3;
   private final Clock clock;
 
   DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
+    this(catalogName, () -> locations, workingDir, s3, clock);
+  }
+
+  DeltaEngine(String catalogName, java.util.function.Supplier<Map<String, String>> listing, Path workingDir, S3Settings s3,
+      Clock clock) {
     this.catalogName = catalogName;
     this.s3 = s3;
-    this.locations = Map.copyOf(locations);
+    this.listing = listing;
     this.workingDir = workingDir;
     this.clock = clock;
   }
@@ -60,9 +67,16 @@ final class DeltaEngine implements Engine<DeltaTable> {
     return catalogName;
   }
 
+  private synchronized Map<String, String> locations() {
+    if (locations == null) {
+      locations = Map.copyOf(listing.get());
+    }
+    return locations;
+  }
+
   @Override
   public List<String> allTables() {
-    return locations.keySet().stream().sorted().toList();
+    return locations().keySet().stream().sorted().toList();
   }
 
   /** The tables named {@code namespace.*}, nested namespaces included, as the glob {@code namespace.*} matches them. */
@@ -77,7 +91,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
 
   @Override
   public DeltaTable open(String table) {
-    String location = locations.get(table);
+    String location = locations().get(table);
     if (location == null) {
       throw new UsageException("table " + table + " is not in delta catalog '" + catalogName + "'");
     }

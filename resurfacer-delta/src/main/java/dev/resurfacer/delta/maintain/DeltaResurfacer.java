@@ -58,7 +58,8 @@ public final class DeltaResurfacer implements AutoCloseable {
     if (!config.isDelta()) {
       throw new UsageException("catalog '" + config.name() + "' is not a delta catalog (type " + config.type() + ")");
     }
-    return new DeltaResurfacer(new DeltaEngine(config.name(), config.tables(), workingDir,
+    return new DeltaResurfacer(new DeltaEngine(config.name(),
+        () -> dev.resurfacer.delta.table.DeltaDiscovery.tables(config, workingDir), workingDir,
         dev.resurfacer.delta.table.DeltaTables.settings(config), Clock.systemUTC()), List.of(), List.of(), 1,
         DEFAULT_LEASE);
   }

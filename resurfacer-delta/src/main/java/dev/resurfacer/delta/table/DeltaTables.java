@@ -19,11 +19,14 @@ public final class DeltaTables {
 
   /**
    * The Delta table {@code target} names, or empty when it names none (then it is an Iceberg
-   * identifier). A configured name wins; then anything written as a location (a slash, a scheme);
+   * identifier). A configured name wins, then a name found under a catalog's {@code discover:} roots; then anything written as a location (a slash, a scheme);
    * then a bare name when a directory of that name with a {@code _delta_log} exists here.
    */
   public static Optional<DeltaTable> find(String target, ResurfacerConfig config, Path workingDir) {
     Optional<String> configured = config.deltaLocation(target);
+    if (configured.isEmpty() && !looksLikeLocation(target)) {
+      configured = DeltaDiscovery.location(target, config, workingDir);
+    }
     if (configured.isPresent()) {
       return Optional.of(open(target, configured.get(), workingDir, s3Settings(config, configured.get())));
     }

@@ -84,6 +84,12 @@ public final class CatalogCensus implements AutoCloseable {
           config.tables().forEach((name, location) -> found.add(new Entry(config.name(), TableIdentifier.parse(name), null,
               null, null, location.contains(":") || location.startsWith("/") ? location
                   : Path.of(location).toAbsolutePath().toString())));
+          // discovered tables are not listed here (that walk is Delta's): a whole discover root is fenced instead
+          for (int i = 0; i < config.discover().size(); i++) {
+            String root = config.discover().get(i);
+            found.add(new Entry(config.name(), TableIdentifier.of("discover", "root" + i), null, null, null,
+                root.contains(":") || root.startsWith("/") ? root : Path.of(root).toAbsolutePath().toString()));
+          }
         } else if ("jdbc".equals(config.type()) && config.uri() != null) {
           readJdbc(config, found, opened);
         } else {
