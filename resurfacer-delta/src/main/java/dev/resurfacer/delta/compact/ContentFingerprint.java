@@ -75,20 +75,36 @@ final class ContentFingerprint {
     if (threads <= 1 || items.size() <= 1) {
       return items.stream().map(one).reduce(Value.NONE, Value::plus);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, items.size()), r -> {
-      Thread t = new Thread(r, "delta-verify");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<Value>> parts = items.stream().map(i -> pool.submit(() -> one.apply(i))).toList();
+    try (Parts parts = new Parts(items, threads, one)) {
+      return parts.value();
+    }
+  }
+
+  /** Digests of parts, each computed on one of up to {@code threads} threads from the start; {@link #value} sums them. */
+  static final class Parts implements AutoCloseable {
+    private final ExecutorService pool;
+    private final List<Future<Value>> parts;
+
+    <T> Parts(List<T> items, int threads, Function<T, Value> one) {
+      pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, items.size())), r -> {
+        Thread t = new Thread(r, "delta-verify");
+        t.setDaemon(true);
+        return t;
+      });
+      parts = items.stream().map(i -> pool.submit(() -> one.apply(i))).toList();
+    }
+
+    Value value() {
       Value total = Value.NONE;
       for (Future<Value> part : parts) {
         total = total.plus(await(part));
       }
       return total;
-    } finally {
-      // a failed part stops the others at their next batch (add checks for the interrupt)
+    }
+
+    /** A failed or abandoned sum stops the other parts at their next batch ({@code add} checks for the interrupt). */
+    @Override
+    public void close() {
       pool.shutdownNow();
     }
   }
@@ -131,29 +147,11 @@ final class ContentFingerprint {
 
   /**
    * The fingerprint of a bin's live input, read by Kernel (deletion vectors applied, strings as
-   * bytes) on a background thread while the runner writes: an account of the rows independent of
-   * the runner's own read.
+   * bytes) in the background while the runner writes: an account of the rows independent of the
+   * runner's own read.
    */
-  static final class InputRead implements AutoCloseable {
-    private final ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "delta-verify-input");
-      t.setDaemon(true);
-      return t;
-    });
-    private final Future<Value> value;
-
-    InputRead(BinWork work, CompactionPlan.Bin bin) {
-      value = reader.submit(() -> sum(bin.files(), work.verifyThreads(), f -> KernelBinRunner.fingerprint(work, f)));
-    }
-
-    Value value() {
-      return await(value);
-    }
-
-    @Override
-    public void close() {
-      reader.shutdownNow();
-    }
+  static Parts ofInput(BinWork work, CompactionPlan.Bin bin) {
+    return new Parts(bin.files(), work.verifyThreads(), f -> KernelBinRunner.fingerprint(work, f));
   }
 
   static <V> V await(Future<V> future) {

@@ -140,7 +140,7 @@ public final class DeltaCompactor {
         String writeFailure = null;
         // the input's live rows are read by Kernel while the runner writes: an account of them
         // independent of the runner's own read (DuckDB's anti-join, Kernel's decoded strings)
-        try (ContentFingerprint.InputRead inputPrint = new ContentFingerprint.InputRead(work, bin)) {
+        try (ContentFingerprint.Parts inputPrint = ContentFingerprint.ofInput(work, bin)) {
           List<DataFileStatus> out = runner.write(work, bin);
           try {
             in = inputPrint.value();
