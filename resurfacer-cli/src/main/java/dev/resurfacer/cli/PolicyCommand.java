@@ -72,6 +72,8 @@ final class PolicyCommand implements Callable<Integer> {
       Map<String, Object> vacuum = new LinkedHashMap<>();
       vacuum.put("enabled", p.vacuum().enabled());
       vacuum.put("retention", duration(p.vacuum().retention()));
+      vacuum.put("lite", p.vacuum().lite());
+      vacuum.put("keep-versions", p.vacuum().keepVersions());
       ops.put("vacuum", vacuum);
       ops.put("checkpoint", Map.of("enabled", p.checkpoint().enabled()));
       Map<String, Object> cleanup = new LinkedHashMap<>();
@@ -162,7 +164,10 @@ final class PolicyCommand implements Callable<Integer> {
             : ", " + new java.util.TreeMap<>(p.compact().options()))));
     if (delta) {
       b.append(line("vacuum", p.vacuum().enabled(), "retention " + (p.vacuum().retention() == null
-          ? "table property (delta.deletedFileRetentionDuration, 7 days)" : Durations.format(p.vacuum().retention()))));
+          ? "table property (delta.deletedFileRetentionDuration, 7 days)" : Durations.format(p.vacuum().retention()))
+          + (p.vacuum().lite() ? ", lite (tombstones in the log only, no listing)" : "")
+          + (p.vacuum().keepVersions().isEmpty() ? "" : ", keeping versions " + p.vacuum().keepVersions().stream().map(String::valueOf)
+              .collect(java.util.stream.Collectors.joining(",")))));
       b.append(line("checkpoint", p.checkpoint().enabled(), "of the latest version"));
       b.append(line("cleanup-log", p.cleanupLog().enabled(), "retention " + (p.cleanupLog().retention() == null
           ? "table property (delta.logRetentionDuration, 30 days)" : Durations.format(p.cleanupLog().retention()))));

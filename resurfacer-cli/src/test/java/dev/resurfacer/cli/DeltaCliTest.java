@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.resurfacer.delta.table.DeltaTables;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.Operation;
+import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.kernel.KernelInternals;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.types.LongType;
@@ -17,6 +24,9 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.List;
+import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -150,5 +160,101 @@ class DeltaCliTest {
     CliRun r = CliRun.run(dir, Map.of(), "vacuum", t.toString(), "--retention", "1d", "--force-retention", "--yes");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(stray).doesNotExist();
+  }
+
+  /** Commits adding {@code file} (version n) then removing it with a tombstone dated {@code age} ago (version n + 1). */
+  private static void addThenRemove(Path table, Path file, Duration age) throws Exception {
+    var engine = DefaultEngine.create(DeltaTables.hadoopConf());
+    String uri = table.toUri().toString();
+    var txn = TableManager.loadSnapshot(uri).build(engine).buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
+    var state = txn.getTransactionState(engine);
+    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
+    List<Row> adds = new ArrayList<>();
+    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
+        Transaction.getWriteContext(engine, state, Map.of()))) {
+      it.forEachRemaining(adds::add);
+    }
+    txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
+    Row add = adds.get(0).getStruct(adds.get(0).getSchema().indexOf("add"));
+    var remove = TableManager.loadSnapshot(uri).build(engine).buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
+    remove.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(
+        List.of(KernelInternals.removeWithoutDataChange(add, Instant.now().minus(age).toEpochMilli())))));
+  }
+
+  @Test
+  void thePolicysLiteAndKeptVersionsReachVacuumThroughMaintain() throws Exception {
+    Path t = kernelTable("events");
+    Path keptByVersionOne = file(t.resolve("kept.parquet"), Duration.ofDays(10));
+    addThenRemove(t, keptByVersionOne, Duration.ofDays(9)); // versions 1 (live), 2 (tombstone)
+    Path tombstoned = file(t.resolve("tombstoned.parquet"), Duration.ofDays(10));
+    addThenRemove(t, tombstoned, Duration.ofDays(9)); // versions 3, 4
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
+    Files.writeString(dir.resolve("resurfacer.yml"), """
+        catalogs:
+          lake:
+            type: delta
+            tables:
+              raw.events: %s
+        tables:
+          raw.events:
+            vacuum: {lite: true, keep-versions: [1]}
+            compact: {enabled: false}
+            cleanup-log: {enabled: false}
+        """.formatted(t));
+
+    CliRun policy = CliRun.run(dir, "policy", "raw.events");
+    assertThat(policy.exitCode()).as(policy.err()).isZero();
+    assertThat(policy.out()).contains("lite (tombstones in the log only, no listing)").contains("keeping versions 1");
+
+    CliRun act = CliRun.run(dir, "maintain", "--yes");
+    assertThat(act.exitCode()).as(act.out() + act.err()).isZero();
+    assertThat(tombstoned).as("an expired tombstone's file").doesNotExist();
+    assertThat(keptByVersionOne).as("version 1 is kept").exists();
+    assertThat(stray).as("lite lists nothing").exists();
+
+    Files.writeString(dir.resolve("resurfacer.yml"), Files.readString(dir.resolve("resurfacer.yml"))
+        .replace("{lite: true, keep-versions: [1]}", "{keep-versions: [1]}"));
+    CliRun full = CliRun.run(dir, "maintain", "--yes");
+    assertThat(full.exitCode()).as(full.out() + full.err()).isZero();
+    assertThat(stray).as("full mode lists the table").doesNotExist();
+    assertThat(keptByVersionOne).exists();
+  }
+
+  /** Neither delta-spark's VACUUM nor Trino's system.vacuum can keep versions or run lite: refused before the engine is reached. */
+  @Test
+  void aPolicysLiteOrKeptVersionsOnSparkOrTrinoIsOneLineBeforeConnecting() throws Exception {
+    Path t = kernelTable("events");
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    for (String engine : new String[] {"spark", "trino"}) {
+      for (String setting : new String[] {"lite: true", "keep-versions: [0]"}) {
+        Files.writeString(dir.resolve("resurfacer.yml"), """
+            catalogs:
+              lake:
+                type: delta
+                tables:
+                  raw.events: %s
+            engines:
+              spark:
+                remote: sc://127.0.0.1:%d
+              trino:
+                url: jdbc:trino://127.0.0.1:%d
+            defaults:
+              engine: %s
+              vacuum: {%s}
+              compact: {enabled: false}
+            """.formatted(t, closed, closed, engine, setting));
+        CliRun maintain = CliRun.run(dir, "maintain", "--yes");
+        String key = setting.substring(0, setting.indexOf(':'));
+        assertThat(maintain.exitCode()).as(engine + " " + setting).isEqualTo(2);
+        assertThat(maintain.err().strip()).as(engine + " " + setting)
+            .startsWith("error: raw.events: engine " + engine + " does not take vacuum " + key + " (--" + key + ", policy vacuum." + key
+                + ") on delta tables: ").endsWith("; run it with --engine local").doesNotContain("\n").doesNotContain("reach");
+        assertThat(stray).exists();
+      }
+    }
   }
 }

@@ -87,7 +87,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
           p.removeOrphans().quarantineRetention()));
     }
     if (p.vacuum().enabled()) {
-      m = m.then(new Vacuum(p.vacuum().retention(), false));
+      m = m.then(new Vacuum(p.vacuum().retention(), false, p.vacuum().lite(), p.vacuum().keepVersions()));
     }
     if (p.checkpoint().enabled()) {
       m = m.then(new Checkpoint());

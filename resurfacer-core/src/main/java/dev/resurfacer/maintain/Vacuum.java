@@ -38,6 +38,18 @@ public record Vacuum(Duration retention, boolean forceShorterRetention, boolean 
   }
 
   @Override
+  public java.util.Set<String> givenSettings() {
+    java.util.Set<String> given = new java.util.TreeSet<>();
+    if (lite) {
+      given.add("lite");
+    }
+    if (!keepVersions.isEmpty()) {
+      given.add("keep-versions");
+    }
+    return java.util.Collections.unmodifiableSet(given);
+  }
+
+  @Override
   public int order() {
     return VACUUM;
   }

@@ -24,6 +24,9 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   /** A list of names: the columns {@code compute-stats} sketches, the partition fields {@code rewrite-manifests} clusters by. */
   record Columns(java.util.List<String> names) {}
 
+  /** Table versions (vacuum's {@code keep-versions}). */
+  record Versions(java.util.List<Long> numbers) {}
+
   static final PolicyLayer EMPTY = new PolicyLayer(Map.of());
 
   /** {@code engine: spark} — a scalar beside the operation sections, stored as a section of its own. */
@@ -40,7 +43,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       Map.entry("rewrite-manifests", Set.of("enabled", "sort-by")),
       Map.entry("triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
           "oldest-snapshot-age", "metadata-files", "since-last-run", "operations")),
-      Map.entry("vacuum", Set.of("enabled", "retention")),
+      Map.entry("vacuum", Set.of("enabled", "retention", "lite", "keep-versions")),
       Map.entry("checkpoint", Set.of("enabled")),
       Map.entry("cleanup-log", Set.of("enabled", "retention")),
       Map.entry("apply-retention", Set.of("enabled", "keep", "delete-after-commit")),
@@ -123,7 +126,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       case "older-than", "quarantine-retention", "oldest-snapshot-age", "since-last-run", "retention" -> out.put(key, check.duration(v, keyPath));
       case "commits", "small-files", "delete-files", "snapshots", "metadata-files" -> out.put(key, check.count(v, keyPath));
       case "operations" -> out.put(key, Triggers.parseOperations(check, v, keyPath));
-      case "quarantine" -> out.put(key, check.bool(v, keyPath));
+      case "quarantine", "lite" -> out.put(key, check.bool(v, keyPath));
+      case "keep-versions" -> out.put(key, new Versions(versionList(check, v, keyPath)));
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {
         String s = check.scalar(v, keyPath);
@@ -168,6 +172,24 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
       }
     }
+  }
+
+  /** A YAML list or a comma-separated string of table versions (0 or more). */
+  private static java.util.List<Long> versionList(Check check, JsonNode v, String keyPath) {
+    java.util.List<Long> out = new java.util.ArrayList<>();
+    for (String s : names(check, v, keyPath, "table versions, e.g. [3, 7]")) {
+      try {
+        long n = Long.parseLong(s);
+        if (n >= 0) {
+          out.add(n);
+          continue;
+        }
+      } catch (NumberFormatException e) {
+        // reported below with the key
+      }
+      throw check.fail(keyPath + " must list table versions (0 or more), e.g. [3, 7] (got '" + s + "')");
+    }
+    return out;
   }
 
   /** A YAML list or a comma-separated string of column names, none empty. */

@@ -90,8 +90,22 @@ public record TablePolicy(
     }
   }
 
-  /** Delta. @param retention null means the table's {@code delta.deletedFileRetentionDuration} (7 days) */
-  public record Vacuum(boolean enabled, Duration retention) {}
+  /**
+   * Delta.
+   *
+   * @param retention null means the table's {@code delta.deletedFileRetentionDuration} (7 days)
+   * @param lite only files the log's tombstones name (Delta's {@code VACUUM … LITE}), no listing
+   * @param keepVersions versions whose files are never deleted, for time travel
+   */
+  public record Vacuum(boolean enabled, Duration retention, boolean lite, java.util.List<Long> keepVersions) {
+    public Vacuum {
+      keepVersions = keepVersions == null ? java.util.List.of() : java.util.List.copyOf(keepVersions);
+    }
+
+    public Vacuum(boolean enabled, Duration retention) {
+      this(enabled, retention, false, java.util.List.of());
+    }
+  }
 
   /**
    * Delta. Off unless turned on: Delta writers checkpoint every {@code delta.checkpointInterval}

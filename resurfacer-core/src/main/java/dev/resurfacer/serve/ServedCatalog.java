@@ -67,7 +67,7 @@ public final class ServedCatalog<T> implements AutoCloseable {
             p.removeOrphans().quarantineRetention()),
         new TablePolicy.RemoveDanglingDeletes(ops.contains("remove-dangling-deletes")),
         new TablePolicy.RewriteManifests(ops.contains("rewrite-manifests"), p.rewriteManifests().sortBy()),
-        new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention()),
+        new TablePolicy.Vacuum(ops.contains("vacuum"), p.vacuum().retention(), p.vacuum().lite(), p.vacuum().keepVersions()),
         new TablePolicy.Checkpoint(ops.contains("checkpoint")),
         new TablePolicy.CleanupLog(ops.contains("cleanup-log"), p.cleanupLog().retention()),
         new TablePolicy.ApplyRetention(ops.contains("apply-retention"), p.applyRetention().keep(), p.applyRetention().deleteAfterCommit()),

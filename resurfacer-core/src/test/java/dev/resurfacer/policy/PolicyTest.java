@@ -7,6 +7,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.config.ConfigFile;
 import dev.resurfacer.config.Secrets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -163,6 +164,33 @@ class PolicyTest {
   }
 
   @Test
+  void vacuumLiteAndKeptVersionsComeFromThePolicyAndReachTheOperation() {
+    Policies p = parse("""
+        defaults:
+          vacuum: {lite: true}
+        tables:
+          raw.events:
+            vacuum: {keep-versions: [3, 7]}
+          raw.clicks:
+            vacuum: {keep-versions: "0, 12", lite: false}
+        """);
+    assertThat(p.effective("raw.events").policy().vacuum()).isEqualTo(new TablePolicy.Vacuum(true, null, true, List.of(3L, 7L)));
+    assertThat(p.effective("raw.clicks").policy().vacuum()).isEqualTo(new TablePolicy.Vacuum(true, null, false, List.of(0L, 12L)));
+    assertThat(p.effective("web.x").policy().vacuum()).isEqualTo(new TablePolicy.Vacuum(true, null, true, List.of()));
+    var vacuum = dev.resurfacer.maintain.Maintain.fromPolicy("raw.events", p.effective("raw.events").policy()).operations().stream()
+        .filter(o -> o instanceof dev.resurfacer.maintain.Vacuum).findFirst().orElseThrow();
+    assertThat(vacuum).isEqualTo(new dev.resurfacer.maintain.Vacuum(null, false, true, List.of(3L, 7L)));
+    assertThat(vacuum.givenSettings()).containsExactly("keep-versions", "lite");
+    assertThat(new dev.resurfacer.maintain.Vacuum(null, false).givenSettings()).isEmpty();
+
+    assertError("defaults:\n  vacuum: {keep-versions: [3, -1]}\n",
+        "resurfacer.yml: defaults.vacuum.keep-versions must list table versions (0 or more), e.g. [3, 7] (got '-1')");
+    assertError("defaults:\n  vacuum: {keep-versions: [v3]}\n",
+        "resurfacer.yml: defaults.vacuum.keep-versions must list table versions (0 or more), e.g. [3, 7] (got 'v3')");
+    assertError("defaults:\n  vacuum: {lite: sometimes}\n", "resurfacer.yml: defaults.vacuum.lite must be true or false (got 'sometimes')");
+  }
+
+  @Test
   void deltaOperationsHaveTheirOwnKeysAndEachFormatKeepsItsOwnOperations() {
     Policies p = parse("""
         defaults:
@@ -192,7 +220,8 @@ class PolicyTest {
         new dev.resurfacer.maintain.Vacuum(Duration.ofDays(10), false), new dev.resurfacer.maintain.Checkpoint(),
         new dev.resurfacer.maintain.CleanupLog(Duration.ofDays(40)));
 
-    assertError("defaults:\n  vacuum: {retain: 3d}\n", "resurfacer.yml: unknown key 'defaults.vacuum.retain' (expected one of enabled, retention)");
+    assertError("defaults:\n  vacuum: {retain: 3d}\n",
+        "resurfacer.yml: unknown key 'defaults.vacuum.retain' (expected one of enabled, keep-versions, lite, retention)");
     assertError("defaults:\n  cleanup-log: {retention: -1d}\n", "resurfacer.yml: defaults.cleanup-log.retention must not be negative (got -1d)");
     assertError("defaults:\n  checkpoint: {enabled: yes please}\n", "resurfacer.yml: defaults.checkpoint.enabled must be true or false (got 'yes please')");
   }

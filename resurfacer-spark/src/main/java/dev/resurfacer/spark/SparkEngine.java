@@ -52,7 +52,9 @@ public final class SparkEngine implements ExecutionEngine {
       EngineCapability.works(NAME, "delta", "vacuum",
           "delta-spark's VACUUM ... FULL RETAIN n HOURS, run only when its DRY RUN lists nothing our own vacuum plan keeps (compared by"
           + " file identity; e.g. _change_data files it would delete are refused); hours rounded up from the driver's clock so its"
-          + " cutoff is never later than ours; every file gone afterwards checked against our plan"),
+          + " cutoff is never later than ours; every file gone afterwards checked against our plan")
+          .refusing("lite", "the Spark route runs delta-spark's FULL mode against our plan; lite is not carried to it")
+          .refusing("keep-versions", "delta-spark's VACUUM has no setting to keep chosen versions"),
       EngineCapability.refused(NAME, "delta", "checkpoint", "run it with --engine local (Kernel writes the checkpoint; delta-spark"
           + " checkpoints only on its own commits)"),
       EngineCapability.refused(NAME, "delta", "cleanup-log", "delta-spark has no log cleanup command (it trims the log on its own"

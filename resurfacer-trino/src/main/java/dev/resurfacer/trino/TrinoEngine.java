@@ -42,7 +42,9 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
       EngineCapability.works(NAME, "delta", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) on the delta-catalog;"
           + " bin-pack only; preview from the log; verified after Trino's commit (count + checksum), not undone: Trino cannot restore"),
       EngineCapability.works(NAME, "delta", "vacuum", "CALL system.vacuum(schema, table, retention), no dry run: runs only when every"
-          + " file Trino could delete is in our own vacuum's plan; floor delta.vacuum.min-retention; tables with deletion vectors refused"),
+          + " file Trino could delete is in our own vacuum's plan; floor delta.vacuum.min-retention; tables with deletion vectors refused")
+          .refusing("lite", "Trino's system.vacuum always lists the table; it has no lite mode")
+          .refusing("keep-versions", "Trino's system.vacuum has no setting to keep chosen versions"),
       EngineCapability.refused(NAME, "delta", "checkpoint", "Trino has no checkpoint procedure (it checkpoints on its own commits)"),
       EngineCapability.refused(NAME, "delta", "cleanup-log", "Trino has no log cleanup procedure"));
 
