@@ -197,7 +197,7 @@ public final class ConfigFile {
 
   /**
    * A delta catalog's {@code discover:} roots: one location or a list. Only listed when the catalog's
-   * tables are listed, never here; only local roots in this build.
+   * tables are listed, never here; local and S3 roots in this build.
    */
   private static List<String> discoverRoots(JsonNode node, String source, String path) {
     if (node == null || node.isNull()) {
@@ -212,12 +212,14 @@ public final class ConfigFile {
     List<String> out = new java.util.ArrayList<>();
     for (JsonNode item : items) {
       if (!item.isTextual() || item.asText().isBlank()) {
-        throw new UsageException(source + ": " + path + ".discover must be a location or a list of locations (a path or file: URI)");
+        throw new UsageException(source + ": " + path + ".discover must be a location or a list of locations (a path, file: or s3:// URI)");
       }
       String root = item.asText();
-      if (root.contains("://") && !root.startsWith("file:")) {
+      String lower = root.toLowerCase(java.util.Locale.ROOT);
+      if (root.contains("://") && !lower.startsWith("file:") && !lower.startsWith("s3://") && !lower.startsWith("s3a://")
+          && !lower.startsWith("s3n://")) {
         throw new UsageException(source + ": " + path + ".discover: " + root
-            + ": only local roots (a path or file: URI) are discovered in this build; name remote tables under tables:");
+            + ": only local roots (a path or file: URI) and s3:// roots are discovered in this build; name other tables under tables:");
       }
       out.add(root);
     }

@@ -41,7 +41,9 @@ class ConfigTest {
     assertThat(ConfigFile.parse("catalogs:\n  d: {type: delta, discover: [/a, 'file:/b'], tables: {x.y: /c}}\n", "resurfacer.yml", NO_ENV)
         .catalog("d").discover()).containsExactly("/a", "file:/b");
     assertError("catalogs:\n  d: {type: delta, discover: [1]}\n", "resurfacer.yml: catalogs.d.discover must be a location or a list");
-    assertError("catalogs:\n  d: {type: delta, discover: 's3://b/lake'}\n", "resurfacer.yml: catalogs.d.discover: s3://b/lake: only local roots");
+    assertThat(ConfigFile.parse("catalogs:\n  d: {type: delta, discover: ['s3://b/lake', 's3a://b/more']}\n", "resurfacer.yml", NO_ENV)
+        .catalog("d").discover()).containsExactly("s3://b/lake", "s3a://b/more");
+    assertError("catalogs:\n  d: {type: delta, discover: 'gs://b/lake'}\n", "resurfacer.yml: catalogs.d.discover: gs://b/lake: only local roots");
     assertError("catalogs:\n  d:\n    type: delta\n    tables: {events: /x}\n",
         "resurfacer.yml: catalogs.d.tables.events: a table name is namespace.table");
     assertError("catalogs:\n  d:\n    type: delta\n    tables: {raw.*: /x}\n",

@@ -3,6 +3,7 @@ package dev.resurfacer.delta.table;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.ResurfacerConfig;
+import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -27,10 +28,11 @@ import java.util.regex.Pattern;
  * a name cannot hold ({@code .}, blanks, glob characters) become {@code _}.
  *
  * <p>The walk never follows a symbolic link, skips {@code _} and {@code .} directories as Delta does,
- * and stops at a table: nothing below a table (its partition directories) is another table.
+ * and stops at a table: nothing below a table (its partition directories) is another table. An
+ * {@code s3://} root is walked by {@link S3Discovery} with the same rules, on the catalog's S3 settings.
  */
 public final class DeltaDiscovery {
-  private static final Pattern LOG_ENTRY = Pattern.compile("\\d{20}\\.(json|checkpoint(\\..+)?\\.parquet)");
+  static final Pattern LOG_ENTRY = Pattern.compile("\\d{20}\\.(json|checkpoint(\\..+)?\\.parquet)");
   private static final Pattern NOT_IN_NAME = Pattern.compile("[.\\s*?\\[\\]]");
 
   private DeltaDiscovery() {}
@@ -40,28 +42,49 @@ public final class DeltaDiscovery {
     if (catalog.discover().isEmpty()) {
       return catalog.tables();
     }
-    Set<Path> explicitPlaces = new HashSet<>();
-    catalog.tables().values().stream().filter(l -> !DeltaTables.isS3(l))
-        .forEach(l -> explicitPlaces.add(DeltaTables.localPath(l, workingDir)));
-    Map<String, Path> found = new TreeMap<>();
-    for (String root : catalog.discover()) {
-      Path rootDir = DeltaTables.localPath(root, workingDir);
-      if (!Files.isDirectory(rootDir)) {
-        throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " is not a directory");
+    Set<String> explicitPlaces = new HashSet<>();
+    catalog.tables().values().forEach(l -> explicitPlaces.add(identity(l, workingDir)));
+    Map<String, String> found = new TreeMap<>();
+    S3Objects s3 = null;
+    try {
+      for (String root : catalog.discover()) {
+        if (DeltaTables.isS3(root)) {
+          if (s3 == null) {
+            s3 = new S3Objects(DeltaTables.settings(catalog));
+          }
+          S3Discovery.walk(catalog, root, s3, (relative, location) -> add(catalog, relative, location, found));
+          continue;
+        }
+        Path rootDir = DeltaTables.localPath(root, workingDir);
+        if (!Files.isDirectory(rootDir)) {
+          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " is not a directory");
+        }
+        if (Files.isDirectory(rootDir.resolve("_delta_log"))) {
+          throw new UsageException(alreadyATable(catalog, root));
+        }
+        walk(catalog, rootDir, rootDir, found);
       }
-      if (Files.isDirectory(rootDir.resolve("_delta_log"))) {
-        throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
-            + " is itself a Delta table; name it under tables: instead");
+    } finally {
+      if (s3 != null) {
+        s3.close();
       }
-      walk(catalog, rootDir, rootDir, found);
     }
     Map<String, String> out = new LinkedHashMap<>(catalog.tables());
-    found.forEach((name, dir) -> {
-      if (!out.containsKey(name) && !explicitPlaces.contains(dir)) {
-        out.put(name, dir.toString());
+    found.forEach((name, location) -> {
+      if (!out.containsKey(name) && !explicitPlaces.contains(identity(location, workingDir))) {
+        out.put(name, location);
       }
     });
     return out;
+  }
+
+  static String alreadyATable(CatalogConfig catalog, String root) {
+    return "catalogs." + catalog.name() + ".discover: " + root + " is itself a Delta table; name it under tables: instead";
+  }
+
+  /** One spelling per place: an S3 location's {@link StoredFile} key ({@code s3a://} is {@code s3://}), a local one's absolute path. */
+  private static String identity(String location, Path workingDir) {
+    return DeltaTables.isS3(location) ? StoredFile.parse(location).key() : DeltaTables.localPath(location, workingDir).toString();
   }
 
   /** The location of a discovered table {@code name} in any delta catalog of {@code config}. */
@@ -73,7 +96,7 @@ public final class DeltaDiscovery {
         .findFirst();
   }
 
-  private static void walk(CatalogConfig catalog, Path root, Path dir, Map<String, Path> found) {
+  private static void walk(CatalogConfig catalog, Path root, Path dir, Map<String, String> found) {
     List<Path> children = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
       for (Path child : s) {
@@ -91,7 +114,9 @@ public final class DeltaDiscovery {
       Path log = child.resolve("_delta_log");
       if (Files.isDirectory(log, LinkOption.NOFOLLOW_LINKS)) {
         if (hasCommitOrCheckpoint(catalog, log)) {
-          add(catalog, root, child, found);
+          List<String> relative = new ArrayList<>();
+          root.relativize(child).forEach(p -> relative.add(p.toString()));
+          add(catalog, relative, child.toString(), found);
         }
         continue; // a table's own directories hold no other table
       }
@@ -112,19 +137,18 @@ public final class DeltaDiscovery {
     }
   }
 
-  private static void add(CatalogConfig catalog, Path root, Path table, Map<String, Path> found) {
-    String name = nameOf(root.relativize(table));
-    Path previous = found.putIfAbsent(name, table);
+  private static void add(CatalogConfig catalog, List<String> relative, String location, Map<String, String> found) {
+    String name = nameOf(relative);
+    String previous = found.putIfAbsent(name, location);
     if (previous != null && !catalog.tables().containsKey(name)) {
-      throw new UsageException("catalogs." + catalog.name() + ".discover: " + previous + " and " + table
+      throw new UsageException("catalogs." + catalog.name() + ".discover: " + previous + " and " + location
           + " both make the name " + name + "; name one under tables:");
     }
   }
 
   /** {@code raw/web/events} is {@code raw.web_events}; {@code events} is {@code default.events}. */
-  static String nameOf(Path relative) {
-    List<String> parts = new ArrayList<>();
-    relative.forEach(p -> parts.add(NOT_IN_NAME.matcher(p.toString()).replaceAll("_")));
+  static String nameOf(List<String> relative) {
+    List<String> parts = relative.stream().map(p -> NOT_IN_NAME.matcher(p).replaceAll("_")).toList();
     if (parts.size() == 1) {
       return "default." + parts.get(0);
     }

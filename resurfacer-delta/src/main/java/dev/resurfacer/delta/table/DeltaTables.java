@@ -37,7 +37,8 @@ public final class DeltaTables {
   }
 
   /**
-   * The S3 settings for a location: those of the delta catalog that names it, else of the only
+   * The S3 settings for a location: those of the delta catalog that names it or has it under an
+   * {@code s3://} discover root, else of the only
    * delta catalog, else the SDK's defaults (environment, profile, instance role).
    */
   public static S3Settings s3Settings(ResurfacerConfig config, String location) {
@@ -45,6 +46,11 @@ public final class DeltaTables {
     StoredFile wanted = isS3(location) ? StoredFile.parse(location) : null;
     for (CatalogConfig c : deltas) {
       if (wanted != null && c.tables().values().stream().filter(DeltaTables::isS3).map(StoredFile::parse).anyMatch(wanted::equals)) {
+        return settings(c);
+      }
+      // a table under an S3 discover root is the catalog's as much as a named one: maintain runs it with these settings too
+      if (wanted != null && c.discover().stream().filter(DeltaTables::isS3).map(StoredFile::parse)
+          .anyMatch(root -> root.contains(wanted) && !root.equals(wanted))) {
         return settings(c);
       }
     }

@@ -56,12 +56,7 @@ public final class S3Objects implements AutoCloseable {
             each.accept(new Listed(bucket, o.key(), o.size(), o.lastModified().toEpochMilli()));
           }
         }
-        boolean truncated = Boolean.TRUE.equals(page.isTruncated());
-        if (truncated && (page.nextContinuationToken() == null || page.nextContinuationToken().isEmpty())) {
-          // a listing that says "more" but gives no way on is partial: callers must not read it as whole
-          throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": the store reported a truncated page without a continuation token");
-        }
-        token = truncated ? page.nextContinuationToken() : null;
+        token = nextToken(page, bucket, prefix);
       } while (token != null);
     } catch (SdkException e) {
       throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": " + e.getMessage(), e);
@@ -72,6 +67,55 @@ public final class S3Objects implements AutoCloseable {
     List<Listed> out = new ArrayList<>();
     list(bucket, prefix, delimiter, out::add);
     return out;
+  }
+
+  /**
+   * One level of a delimited listing: the common prefixes (each ending in the delimiter), whether any
+   * object sits at that level, and whether the listing stopped at an object its caller was looking for.
+   */
+  public record Level(List<String> prefixes, boolean anyObject, boolean stopped) {
+    public Level {
+      prefixes = List.copyOf(prefixes);
+    }
+  }
+
+  /**
+   * The "directories" directly under {@code prefix} (listed with delimiter {@code /}, every page), in
+   * key order. Paging ends at the first object whose key {@code stopAt} accepts ({@link Level#stopped};
+   * the prefixes are then only those of the pages read).
+   */
+  public Level level(String bucket, String prefix, java.util.function.Predicate<String> stopAt) throws IOException {
+    List<String> prefixes = new ArrayList<>();
+    boolean any = false;
+    String token = null;
+    try {
+      do {
+        ListObjectsV2Response page = client.listObjectsV2(
+            ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).delimiter("/").continuationToken(token).build());
+        page.commonPrefixes().forEach(p -> prefixes.add(p.prefix()));
+        for (S3Object o : page.contents()) {
+          if (!o.key().equals(prefix)) {
+            any = true;
+          }
+          if (stopAt.test(o.key())) {
+            return new Level(prefixes, true, true);
+          }
+        }
+        token = nextToken(page, bucket, prefix);
+      } while (token != null);
+    } catch (SdkException e) {
+      throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": " + e.getMessage(), e);
+    }
+    return new Level(prefixes, any, false);
+  }
+
+  private static String nextToken(ListObjectsV2Response page, String bucket, String prefix) throws IOException {
+    boolean truncated = Boolean.TRUE.equals(page.isTruncated());
+    if (truncated && (page.nextContinuationToken() == null || page.nextContinuationToken().isEmpty())) {
+      // a listing that says "more" but gives no way on is partial: callers must not read it as whole
+      throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": the store reported a truncated page without a continuation token");
+    }
+    return truncated ? page.nextContinuationToken() : null;
   }
 
   public Optional<Listed> head(String bucket, String key) throws IOException {
