@@ -13,10 +13,10 @@ class DeltaDiscoverFenceTest {
   @Test
   void everyDiscoverRootIsANeighbourLocationBesideTheNamedTables() throws Exception {
     var deltas = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, Map.of(), Set.of(),
-        Map.of("raw.events", "/data/events"), List.of("/data/lake", "file:/mnt/more"));
+        Map.of("raw.events", "/data/events"), List.of("/data/lake", "file:/mnt/more", "s3a://bucket/lake"));
     try (CatalogCensus census = CatalogCensus.of(List.of(deltas))) {
       assertThat(census.entries()).extracting(CatalogCensus.Entry::location)
-          .containsExactlyInAnyOrder("/data/events", "/data/lake", "file:/mnt/more");
+          .containsExactlyInAnyOrder("/data/events", "/data/lake", "file:/mnt/more", "s3a://bucket/lake");
     }
   }
 }
