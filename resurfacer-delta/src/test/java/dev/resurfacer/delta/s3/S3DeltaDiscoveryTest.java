@@ -119,7 +119,7 @@ class S3DeltaDiscoveryTest {
   }
 
   @Test
-  void clashesEmptyRootsTableRootsAndFailedListingsAreOneLineErrorsWithoutSecrets() throws Exception {
+  void clashesEmptyRootsTableRootsPercentKeysAndFailedListingsAreOneLineErrorsWithoutSecrets() throws Exception {
     table("clash/raw/web_clicks");
     table("clash/raw/web/clicks");
     assertThatThrownBy(() -> DeltaDiscovery.tables(catalog(Map.of(), List.of(s3.location("clash"))), dir))
@@ -132,6 +132,16 @@ class S3DeltaDiscoveryTest {
         .isInstanceOf(UsageException.class).hasMessageContaining("is itself a Delta table; name it under tables:");
     assertThatThrownBy(() -> DeltaDiscovery.tables(catalog(Map.of(), List.of(s3.location("no/such/prefix"))), dir))
         .isInstanceOf(UsageException.class).hasMessage("catalogs.deltas.discover: s3://bucket/no/such/prefix holds no objects");
+
+    // a key with a percent-escape look-alike is the table at that very key, not at its decoded spelling (x%41y is not xAy)
+    table("pct/raw/x%41y");
+    CatalogConfig pct = catalog(Map.of(), List.of(s3.location("pct")));
+    String location = DeltaDiscovery.tables(pct, dir).get("raw.x%41y");
+    assertThat(location).isNotNull();
+    try (DeltaTable t = DeltaTables.open("raw.x%41y", location, dir, DeltaTables.settings(pct))) {
+      assertThat(t.storage().root().path()).isEqualTo("/pct/raw/x%41y");
+      assertThat(DeltaDescriber.describe(t, Clock.systemUTC()).version()).isEqualTo(t.latest().getVersion());
+    }
 
     // the store refuses the listing (wrong secret): the table listing fails in one line, no table silently left out
     String wrongSecret = "wrong-secret-never-printed";
