@@ -5,7 +5,8 @@
 #   zorder    ours: bin/resurfacer compact T --strategy zorder --columns a,b --yes   Spark: OPTIMIZE T ZORDER BY (a,b)
 #   vacuum    ours: bin/resurfacer vacuum T --retention 0h --force-retention --yes   Spark: VACUUM T RETAIN 0 HOURS
 # compact/zorder run on WORK/delta (10M rows, 1,000 files, 4 day partitions, 10 commits); vacuum on
-# WORK/delta-log (COMMITS commits, each adding FILES_PER_COMMIT small files, every REMOVE_EVERY-th removing all files added so far, so thousands of
+# WORK/delta-log (COMMITS commits written by Delta Kernel, checkpointed every 10, each adding FILES_PER_COMMIT small files, every
+# REMOVE_EVERY-th removing all files added so far, so thousands of
 # files are tombstoned; retention 0 makes every tombstone past retention for both engines).
 # Wall time = the whole process (JVM and Spark start included) measured outside it; peak RSS = GNU
 # time's maximum resident set of that process. After every run a separate Spark process (untimed)
@@ -33,7 +34,7 @@ delta_spark() { "${DELTA_SPARK[@]}" "$@"; }
 open_run delta
 kv() { grep -o " $2=[^ ]*" <<< " $1" | head -1 | cut -d= -f2; }
 
-if [[ -n "${REGENERATE:-}" || ! -d "$WORK/delta/pristine/_delta_log" ]]; then
+if [[ ( " $OPS " == *" compact "* || " $OPS " == *" zorder "* ) && ( -n "${REGENERATE:-}" || ! -d "$WORK/delta/pristine/_delta_log" ) ]]; then
   note "generate delta: $ROWS rows, $FILES files, $DAYS days, $GEN_COMMITS commits"
   rm -rf "$WORK/delta"; mkdir -p "$WORK/delta"
   # generate prints the new table's row count and content hash: the expected content of every run
@@ -43,8 +44,10 @@ fi
 if [[ " $OPS " == *" vacuum "* && ( -n "${REGENERATE:-}" || ! -d "$WORK/delta-log/pristine/_delta_log" ) ]]; then
   note "generate delta-log: $COMMITS commits"
   rm -rf "$WORK/delta-log"; mkdir -p "$WORK/delta-log"
-  delta_spark generate-log --table "$WORK/delta-log/pristine" --commits "$COMMITS" --files-per-commit "${FILES_PER_COMMIT:-2}" \
-    --remove-every "${REMOVE_EVERY:-50}" >> "$log" 2>&1
+  # written by Delta Kernel (DeltaLogGenerate): a delta-spark transaction per commit takes seconds
+  ensure_harness_built
+  java "${QUIET[@]}" -cp "$HARNESS_CP" dev.resurfacer.bench.DeltaLogGenerate --table "$WORK/delta-log/pristine" --commits "$COMMITS" \
+    --files-per-commit "${FILES_PER_COMMIT:-2}" --remove-every "${REMOVE_EVERY:-50}" 2>> "$log" | tee -a "$log" >&2
 fi
 # the expected content of each pristine table, once per table (cached beside it)
 expected() {

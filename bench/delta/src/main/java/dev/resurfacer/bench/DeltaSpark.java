@@ -3,20 +3,12 @@ package dev.resurfacer.bench;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.delta.DeltaLog;
-import org.apache.spark.sql.delta.DeltaOperations;
-import org.apache.spark.sql.delta.actions.Action;
-import org.apache.spark.sql.delta.actions.Action$;
-import org.apache.spark.sql.delta.actions.AddFile;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * delta-spark 4.1.0 on Spark 4.1.0, local[2], one verb per process so each is timed with its JVM and
@@ -24,7 +16,6 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <pre>
  * DeltaSpark generate --table DIR [--rows 10000000] [--files 1000] [--days 4] [--commits 10]
- * DeltaSpark generate-log --table DIR [--commits 2000] [--files-per-commit 2] [--remove-every 50]
  * DeltaSpark optimize --table DIR [--zorder a,b]
  * DeltaSpark vacuum --table DIR [--retain-hours 0]
  * DeltaSpark check --table DIR          row count and content hash of the current version
@@ -72,8 +63,6 @@ public final class DeltaSpark {
       case "generate" -> generate(spark, table, Long.parseLong(a.getOrDefault("rows", "10000000")),
           Integer.parseInt(a.getOrDefault("files", "1000")), Integer.parseInt(a.getOrDefault("days", "4")),
           Integer.parseInt(a.getOrDefault("commits", "10")));
-      case "generate-log" -> generateLog(spark, table, Integer.parseInt(a.getOrDefault("commits", "2000")),
-          Integer.parseInt(a.getOrDefault("files-per-commit", "2")), Integer.parseInt(a.getOrDefault("remove-every", "50")));
       case "optimize" -> {
         String sql = "OPTIMIZE " + ref + (a.containsKey("zorder") ? " ZORDER BY (" + a.get("zorder") + ")" : "");
         Row m = spark.sql(sql).first().getStruct(1);
@@ -122,47 +111,6 @@ public final class DeltaSpark {
     String[] out = java.util.Arrays.copyOf(cols, cols.length + 1);
     out[cols.length] = "date_add(DATE'2026-01-01', CAST((id DIV " + perFile + ") % " + days + " AS INT)) AS day";
     return out;
-  }
-
-  /**
-   * A long log, written through delta-spark's own transaction API (a Spark write per commit takes many
-   * seconds on a loaded machine): one Spark append of {@code filesPerCommit} small files gives the
-   * template files; each further commit adds copies of them under new names (the same bytes and stats),
-   * and every {@code removeEvery}-th commit removes every file added so far, so they become tombstones.
-   * Delta checkpoints as it would for any writer (every 10 commits by default).
-   */
-  private static String generateLog(SparkSession spark, String table, int commits, int filesPerCommit, int removeEvery)
-      throws java.io.IOException {
-    spark.range(0, 100L * filesPerCommit, 1, filesPerCommit).selectExpr(withDay(COLUMNS, 100, 1))
-        .write().format("delta").mode(SaveMode.Append).save(table);
-    // the post-commit checksum (.crc) is a Spark job per commit: a minute each on a loaded machine
-    spark.conf().set("spark.databricks.delta.writeChecksumFile.enabled", "false");
-    DeltaLog log = DeltaLog.forTable(spark, table);
-    List<AddFile> templates = log.unsafeVolatileSnapshot().allFiles().collectAsList();
-    List<AddFile> live = new ArrayList<>(templates);
-    Path root = Path.of(table);
-    int made = 1;
-    int serial = 0;
-    long removed = 0;
-    while (made < commits) {
-      List<Action> actions = new ArrayList<>();
-      if (made % removeEvery == 0) {
-        live.forEach(f -> actions.add(f.remove()));
-        removed += live.size();
-        live.clear();
-      } else {
-        for (AddFile t : templates) {
-          String name = String.format(Locale.ROOT, "part-log-%06d.snappy.parquet", serial++);
-          Files.copy(root.resolve(t.path()), root.resolve(name));
-          AddFile added = (AddFile) Action$.MODULE$.fromJson(t.json().replace(t.path(), name));
-          actions.add(added);
-          live.add(added);
-        }
-      }
-      log.startTransaction().commit(CollectionConverters.asScala(actions).toList(), DeltaOperations.ManualUpdate$.MODULE$);
-      made++;
-    }
-    return "commits=" + made + " tombstoned_files=" + removed;
   }
 
   private static long ms(long since) {
