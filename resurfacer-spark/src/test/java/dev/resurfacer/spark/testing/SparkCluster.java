@@ -60,7 +60,17 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     return conf("spark.sql.catalog." + name + ".cache-enabled", "false");
   }
 
-  public SparkCluster start() {
+  /**
+   * Stops this cluster when the JVM exits: for a cluster that test classes of one test JVM share, each
+   * calling {@link #start()} (which starts it once) and none closing it, so later classes find a warm
+   * Connect server instead of starting and warming up a cluster of their own.
+   */
+  public SparkCluster closedAtExit() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "spark-cluster-close"));
+    return this;
+  }
+
+  public synchronized SparkCluster start() {
     if (!processes.isEmpty()) {
       return this;
     }
@@ -241,7 +251,7 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     // the driver first, so its executors end before the worker does
     for (int i = processes.size() - 1; i >= 0; i--) {
       Process p = processes.get(i);
