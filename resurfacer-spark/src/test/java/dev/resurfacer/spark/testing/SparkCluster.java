@@ -117,6 +117,8 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     driver.put("spark.sql.shuffle.partitions", "2");
     // file listings (delta-spark's VACUUM, Spark's partition discovery) otherwise run 10,000 tasks on two cores
     driver.put("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2");
+    // delta-spark rebuilds a table's state from its log in this many tasks before each statement (its default: 50)
+    driver.put("spark.databricks.delta.snapshotPartitions", "2");
     driver.put("spark.local.dir", dir.resolve("local").toString());
     // both formats on one session: Iceberg through its named catalogs, Delta through spark_catalog (delta.`path`)
     driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.delta.sql.DeltaSparkSessionExtension");
