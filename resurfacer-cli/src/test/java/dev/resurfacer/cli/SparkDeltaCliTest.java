@@ -57,7 +57,8 @@ import org.junit.jupiter.api.Test;
 class SparkDeltaCliTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final Path DIR = SparkEngineCliTest.tempDir();
-  static final SparkCluster CLUSTER = new SparkCluster();
+  /** Shared with {@link SparkEngineCliTest} (its Iceberg catalog is unused here); closed at JVM exit. */
+  static final SparkCluster CLUSTER = SparkEngineCliTest.CLUSTER;
   static final List<String> COLUMNS = List.of("id", "cat", "amount", "score", "day", "note");
   static ConnectSql sql;
 
@@ -88,7 +89,6 @@ class SparkDeltaCliTest {
     if (sql != null) {
       sql.close();
     }
-    CLUSTER.close();
   }
 
   static String relation(String name) {

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
 class SparkEngineCliTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final Path DIR = tempDir();
-  static final SparkCluster CLUSTER = new SparkCluster().jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR));
+  /** This test JVM's one Spark cluster, shared with {@link SparkDeltaCliTest}: started by the first class that needs it, closed at JVM exit. */
+  static final SparkCluster CLUSTER = new SparkCluster().jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR)).closedAtExit();
   static JdbcCatalog catalog;
   static ConnectSql sql;
 
@@ -66,7 +67,6 @@ class SparkEngineCliTest {
     if (sql != null) {
       sql.close();
     }
-    CLUSTER.close();
   }
 
   static CliRun cli(String... args) {

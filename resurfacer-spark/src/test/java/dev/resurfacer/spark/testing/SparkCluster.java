@@ -60,7 +60,17 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     return conf("spark.sql.catalog." + name + ".cache-enabled", "false");
   }
 
-  public SparkCluster start() {
+  /**
+   * Stops this cluster when the JVM exits: for a cluster that test classes of one test JVM share, each
+   * calling {@link #start()} (which starts it once) and none closing it, so later classes find a warm
+   * Connect server instead of starting and warming up a cluster of their own.
+   */
+  public SparkCluster closedAtExit() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "spark-cluster-close"));
+    return this;
+  }
+
+  public synchronized SparkCluster start() {
     if (!processes.isEmpty()) {
       return this;
     }
@@ -107,6 +117,8 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     driver.put("spark.sql.shuffle.partitions", "2");
     // file listings (delta-spark's VACUUM, Spark's partition discovery) otherwise run 10,000 tasks on two cores
     driver.put("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2");
+    // delta-spark rebuilds a table's state from its log in this many tasks before each statement (its default: 50)
+    driver.put("spark.databricks.delta.snapshotPartitions", "2");
     driver.put("spark.local.dir", dir.resolve("local").toString());
     // both formats on one session: Iceberg through its named catalogs, Delta through spark_catalog (delta.`path`)
     driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.delta.sql.DeltaSparkSessionExtension");
@@ -241,7 +253,7 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     // the driver first, so its executors end before the worker does
     for (int i = processes.size() - 1; i >= 0; i--) {
       Process p = processes.get(i);
