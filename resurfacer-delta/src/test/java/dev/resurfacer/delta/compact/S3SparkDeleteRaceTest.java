@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same log version at one instant is not tested: Spark's default S3 log store is single-writer, see
  * docs/delta.md.)
  */
+@Tag("nightly") // the same race on local storage runs in every build (DeltaCompactorTest)
 class S3SparkDeleteRaceTest {
   private static final String SOURCE = "source/t";
   private static final Pattern ID = Pattern.compile("^id:bigint=(\\d+)/");

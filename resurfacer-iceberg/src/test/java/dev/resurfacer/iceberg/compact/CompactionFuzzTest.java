@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reader returns unchanged, value for value and type-tagged, and auto may only hand a group to the
  * generic runner for a reason DuckDB states up front, never because its output failed verification.
  *
- * <p>Cases: -Dfuzz.cases (100 by default, 3000 with -Plong); seed: -Dfuzz.seed (random by
+ * <p>Cases: -Dfuzz.cases (30 in the default build, 3000 with -Plong); seed: -Dfuzz.seed (random by
  * default). Every run prints both; a failure names the case seed that reproduces it alone
  * ({@code -Dfuzz.seed=S -Dfuzz.cases=1}).
  */

@@ -27,6 +27,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -359,7 +360,12 @@ class SparkJobJarTest {
     return r;
   }
 
+  /**
+   * Nightly (-Plong): the same delta-spark commands run through Spark Connect in the default build
+   * (SparkDeltaCliTest), and the job jar's route is proven there by the Iceberg policy test above.
+   */
   @Test
+  @Tag("nightly")
   void theJobJarCompactsZOrdersAndVacuumsADeltaTableThroughDeltaSpark() throws Exception {
     List<String> before = deltaRows();
     assertThat(before).hasSize(120 - 18 + 1).last().asString().startsWith("count=102 checksum=");
