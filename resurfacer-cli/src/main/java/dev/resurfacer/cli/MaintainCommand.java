@@ -99,6 +99,7 @@ final class MaintainCommand implements Callable<Integer> {
     Map<String, CatalogConfig> known = new LinkedHashMap<>();
     catalogs.forEach(c -> known.put(c.name(), c));
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
+    dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
     OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()),
         new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
     try {

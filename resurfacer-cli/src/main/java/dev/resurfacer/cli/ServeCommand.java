@@ -76,6 +76,7 @@ final class ServeCommand implements Callable<Integer> {
     Map<String, CatalogConfig> known = new LinkedHashMap<>();
     catalogs.forEach(c -> known.put(c.name(), c));
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
+    dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
     // serve runs for days: each orphan removal reads every catalog's tables afresh
     OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()))
         .rereadEachRun();

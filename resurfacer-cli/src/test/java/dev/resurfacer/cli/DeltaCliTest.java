@@ -257,4 +257,30 @@ class DeltaCliTest {
       }
     }
   }
+
+  @Test
+  void aTableTwoCatalogsWouldNameIsRefusedBeforeAnythingRuns() throws Exception {
+    Path t = kernelTable("lake/raw/events");
+    Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
+    Files.writeString(dir.resolve("resurfacer.yml"), """
+        catalogs:
+          named:
+            type: delta
+            tables:
+              raw.events: %s
+          found:
+            type: delta
+            discover: %s
+        tables:
+          raw.events:
+            vacuum: {keep-versions: [0]}
+        """.formatted(t, dir.resolve("lake")));
+    for (String[] args : new String[][] {{"maintain", "--yes"}, {"vacuum", "raw.events", "--yes"}}) {
+      CliRun r = CliRun.run(dir, args);
+      assertThat(r.exitCode()).as(String.join(" ", args) + r.out() + r.err()).isEqualTo(2);
+      assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("error: catalogs.named.tables.raw.events: ")
+          .contains("is under catalogs.found.discover: ").doesNotContain("\n");
+      assertThat(stray).exists();
+    }
+  }
 }

@@ -42,6 +42,7 @@ public final class DeltaDiscovery {
     if (catalog.discover().isEmpty()) {
       return catalog.tables();
     }
+    refuseOverlaps(List.of(catalog), workingDir);
     Set<String> explicitPlaces = new HashSet<>();
     catalog.tables().values().forEach(l -> explicitPlaces.add(identity(l, workingDir)));
     Map<String, String> found = new TreeMap<>();
@@ -76,6 +77,50 @@ public final class DeltaDiscovery {
       }
     });
     return out;
+  }
+
+  /**
+   * A table two roots cover, or one root covers while another catalog names it, would have two names and
+   * so two policies: a {@code vacuum.keep-versions} set under one name would not protect the table when
+   * it is vacuumed under the other. Such configurations are refused (one line), before any walk.
+   */
+  public static void refuseOverlaps(java.util.Collection<CatalogConfig> catalogs, Path workingDir) {
+    record Root(CatalogConfig catalog, String root, StoredFile place) {}
+    List<Root> roots = new ArrayList<>();
+    for (CatalogConfig c : catalogs) {
+      if (c.isDelta()) {
+        c.discover().forEach(r -> roots.add(new Root(c, r, place(r, workingDir))));
+      }
+    }
+    for (int i = 0; i < roots.size(); i++) {
+      for (int j = i + 1; j < roots.size(); j++) {
+        Root a = roots.get(i);
+        Root b = roots.get(j);
+        if (a.place().contains(b.place()) || b.place().contains(a.place())) {
+          throw new UsageException("catalogs." + a.catalog().name() + ".discover: " + a.root() + " and catalogs." + b.catalog().name()
+              + ".discover: " + b.root() + " overlap: a table under both would have two names (and two policies); keep one root");
+        }
+      }
+    }
+    for (CatalogConfig c : catalogs) {
+      if (!c.isDelta()) {
+        continue;
+      }
+      c.tables().forEach((name, location) -> {
+        StoredFile table = place(location, workingDir);
+        for (Root r : roots) {
+          if (r.catalog() != c && r.place().contains(table)) {
+            throw new UsageException("catalogs." + c.name() + ".tables." + name + ": " + location + " is under catalogs."
+                + r.catalog().name() + ".discover: " + r.root() + ": the table would have two names (and two policies); name it in "
+                + r.catalog().name() + " or narrow the root");
+          }
+        }
+      });
+    }
+  }
+
+  private static StoredFile place(String location, Path workingDir) {
+    return StoredFile.parse(DeltaTables.isS3(location) ? location : DeltaTables.localPath(location, workingDir).normalize().toString());
   }
 
   static String alreadyATable(CatalogConfig catalog, String root) {

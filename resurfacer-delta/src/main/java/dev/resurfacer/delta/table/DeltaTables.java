@@ -23,6 +23,7 @@ public final class DeltaTables {
    * then a bare name when a directory of that name with a {@code _delta_log} exists here.
    */
   public static Optional<DeltaTable> find(String target, ResurfacerConfig config, Path workingDir) {
+    DeltaDiscovery.refuseOverlaps(config.catalogs().values(), workingDir);
     Optional<String> configured = config.deltaLocation(target);
     if (configured.isEmpty() && !looksLikeLocation(target)) {
       configured = DeltaDiscovery.location(target, config, workingDir);
@@ -44,14 +45,21 @@ public final class DeltaTables {
   public static S3Settings s3Settings(ResurfacerConfig config, String location) {
     List<CatalogConfig> deltas = config.catalogs().values().stream().filter(CatalogConfig::isDelta).toList();
     StoredFile wanted = isS3(location) ? StoredFile.parse(location) : null;
+    // a catalog that names the location wins over one whose discover root merely contains it
     for (CatalogConfig c : deltas) {
       if (wanted != null && c.tables().values().stream().filter(DeltaTables::isS3).map(StoredFile::parse).anyMatch(wanted::equals)) {
         return settings(c);
       }
-      // a table under an S3 discover root is the catalog's as much as a named one: maintain runs it with these settings too
-      if (wanted != null && c.discover().stream().filter(DeltaTables::isS3).map(StoredFile::parse)
-          .anyMatch(root -> root.contains(wanted) && !root.equals(wanted))) {
-        return settings(c);
+    }
+    for (CatalogConfig c : deltas) {
+      // a table under an S3 discover root is the catalog's as much as a named one: maintain runs it with these settings too;
+      // a place the walk skips (a `_` or `.` segment) is not one of its tables, so it never gets the single-writer promise
+      for (StoredFile root : c.discover().stream().filter(DeltaTables::isS3).map(StoredFile::parse).toList()) {
+        if (wanted != null && root.contains(wanted) && !root.equals(wanted)) {
+          String below = wanted.path().substring(root.path().length());
+          boolean skipped = java.util.Arrays.stream(below.split("/")).anyMatch(s -> s.startsWith("_") || s.startsWith("."));
+          return skipped ? settings(c).withoutSingleWriter() : settings(c);
+        }
       }
     }
     // a location the catalog does not name gets its connection but never its single-writer promise:

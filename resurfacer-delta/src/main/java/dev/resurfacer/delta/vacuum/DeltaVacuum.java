@@ -134,7 +134,8 @@ public final class DeltaVacuum {
         s = table.atVersion(v);
       } catch (RuntimeException e) {
         throw new UsageException("--keep-versions " + v + ": version " + v + " of " + table.name()
-            + " can no longer be loaded (its log was cleaned up, or it does not exist yet); nothing is deleted");
+            + " can no longer be loaded (its log was cleaned up, or it does not exist yet); nothing is deleted"
+            + " (from a policy: vacuum.keep-versions; cleanup-log removes log entries older than the table's log retention)");
       }
       for (LiveFile f : LiveFiles.of(table, s)) {
         kept.add(f.file());

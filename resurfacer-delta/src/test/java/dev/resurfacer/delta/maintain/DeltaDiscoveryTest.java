@@ -88,4 +88,31 @@ class DeltaDiscoveryTest {
     assertThat(DeltaDiscovery.tables(catalog(Map.of("raw.web_clicks", "lake/raw/web_clicks"), List.of("lake")), dir))
         .as("an explicit entry settles the name").containsOnlyKeys("raw.web_clicks");
   }
+
+  /** A table with two names would have two policies: keep-versions set under one would not protect it under the other. */
+  @Test
+  void rootsThatOverlapOrCoverAnotherCatalogsTableAreRefusedBeforeAnyWalk() throws Exception {
+    table("lake/raw/web/clicks");
+    assertThatThrownBy(() -> DeltaDiscovery.tables(catalog(Map.of(), List.of("lake", "lake/raw")), dir))
+        .isInstanceOf(UsageException.class).hasMessageContaining("catalogs.deltas.discover: lake and catalogs.deltas.discover: lake/raw overlap")
+        .hasMessageNotContaining("\n");
+    assertThatThrownBy(() -> DeltaDiscovery.tables(catalog(Map.of(), List.of("lake", "./lake/")), dir))
+        .as("one root spelled twice").isInstanceOf(UsageException.class).hasMessageContaining("overlap");
+
+    CatalogConfig other = new CatalogConfig("others", CatalogConfig.DELTA, null, null, Map.of(), Set.of(), Map.of(), List.of(dir + "/lake/raw"));
+    assertThatThrownBy(() -> DeltaDiscovery.refuseOverlaps(List.of(catalog(Map.of(), List.of("lake")), other), dir))
+        .isInstanceOf(UsageException.class).hasMessageContaining("catalogs.deltas.discover: lake and catalogs.others.discover: " + dir + "/lake/raw overlap");
+
+    CatalogConfig naming = new CatalogConfig("named", CatalogConfig.DELTA, null, null, Map.of(), Set.of(),
+        Map.of("raw.clicks", "lake/raw/web/clicks"), List.of());
+    assertThatThrownBy(() -> DeltaDiscovery.refuseOverlaps(List.of(catalog(Map.of(), List.of("lake")), naming), dir))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("catalogs.named.tables.raw.clicks: lake/raw/web/clicks is under catalogs.deltas.discover: lake: the table would have two"
+            + " names (and two policies); name it in deltas or narrow the root");
+
+    // the same catalog naming a table under its own root is allowed: the explicit entry is that table
+    assertThat(DeltaDiscovery.tables(catalog(Map.of("raw.clicks", "lake/raw/web/clicks"), List.of("lake")), dir)).containsOnlyKeys("raw.clicks");
+    CatalogConfig apart = new CatalogConfig("apart", CatalogConfig.DELTA, null, null, Map.of(), Set.of(), Map.of(), List.of("lakehouse"));
+    DeltaDiscovery.refuseOverlaps(List.of(catalog(Map.of(), List.of("lake")), apart), dir); // lake vs lakehouse: no overlap
+  }
 }

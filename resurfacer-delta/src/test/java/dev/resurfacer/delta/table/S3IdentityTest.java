@@ -44,6 +44,20 @@ class S3IdentityTest {
   }
 
   @Test
+  void aDiscoverRootGivesItsTablesTheSingleWriterPromiseButNotPlacesItsWalkSkipsNorTablesAnotherCatalogNames() {
+    Map<String, String> owner = Map.of("s3.endpoint", "http://127.0.0.1:9", "s3.single-writer", "true");
+    Map<String, String> shared = Map.of("s3.endpoint", "http://127.0.0.1:9");
+    Map<String, CatalogConfig> catalogs = new java.util.LinkedHashMap<>();
+    catalogs.put("owned", new CatalogConfig("owned", "delta", null, null, owner, Set.of(), Map.of(), List.of("s3://lake/own")));
+    catalogs.put("spark", new CatalogConfig("spark", "delta", null, null, shared, Set.of(), Map.of("raw.t", "s3a://lake/shared/t"), List.of()));
+    ResurfacerConfig config = new ResurfacerConfig(catalogs, null);
+    assertThat(DeltaTables.s3Settings(config, "s3a://lake/own/raw/t").singleWriter()).isTrue();
+    assertThat(DeltaTables.s3Settings(config, "s3://lake/own/_staging/t").singleWriter()).as("a place the walk skips").isFalse();
+    assertThat(DeltaTables.s3Settings(config, "s3://lake/own/raw/.tmp/t").singleWriter()).isFalse();
+    assertThat(DeltaTables.s3Settings(config, "s3://lake/shared/t").singleWriter()).as("named by a catalog without the promise").isFalse();
+  }
+
+  @Test
   void anEndpointsUserInfoIsNeverShown() {
     S3Settings s = S3Settings.of(Map.of("s3.endpoint", "http://bob:hunter2@127.0.0.1:9"), "test");
     assertThat(s.toString()).doesNotContain("hunter2").contains("****@127.0.0.1:9");
