@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code serve.history: jdbc:postgresql:...} against the real PostgreSQL that {@code .ci/run}
+ * {@code serve.history: jdbc:postgresql:...} against the real PostgreSQL that {@link PostgresServer}
  * starts: each test in a schema of its own, as two serve processes on two hosts would share it.
  */
 class RunHistoryPostgresTest {

@@ -186,7 +186,7 @@ class IcebergOnTrinoTest {
   void trinosRetentionFloorsAreRefusalsNamingTheTrinoSetting() throws Exception {
     IcebergTable t = TABLES.create("floors", 2, null);
     long snapshot = t.table().currentSnapshot().snapshotId();
-    String stray = strayFile(t.table(), Duration.ofDays(2));
+    String stray = strayFile(LAKE, t.table(), Duration.ofDays(2));
 
     for (Mode mode : Mode.values()) {
       assertThatThrownBy(() -> run(TrinoLake.FLOORED_CATALOG, new ExpireSnapshots(Duration.ofHours(1), null), t, mode))
@@ -214,8 +214,8 @@ class IcebergOnTrinoTest {
   void removeOrphansThroughTrinoDeletesOnlyWhatOurFencesAlsoCallOrphaned() throws Exception {
     IcebergTable t = TABLES.create("orphans", 2, null);
     List<String> before = TABLES.trinoRows("orphans");
-    String stray = strayFile(t.table(), Duration.ofDays(2));
-    String young = strayFile(t.table(), Duration.ZERO);
+    String stray = strayFile(LAKE, t.table(), Duration.ofDays(2));
+    String young = strayFile(LAKE, t.table(), Duration.ZERO);
     Set<String> referenced = dev.resurfacer.iceberg.testing.Invariants.reachable(t.table());
 
     Step preview = run(new RemoveOrphans(Duration.ofHours(1)), t, Mode.PREVIEW);
@@ -236,12 +236,12 @@ class IcebergOnTrinoTest {
     IcebergTable t = TABLES.create("quarantined", 1, null);
     // an earlier local run quarantined an orphan under the table location: ours never lists the
     // quarantine, Trino (no dry run, names matched under the whole location) would delete it
-    strayFile(t.table(), Duration.ofDays(2));
+    strayFile(LAKE, t.table(), Duration.ofDays(2));
     dev.resurfacer.iceberg.orphans.OrphanReport moved = dev.resurfacer.iceberg.orphans.OrphanRemoval
         .of(t.catalog(), t.identifier(), t.table()).olderThan(Duration.ofHours(1)).quarantine(true).execute();
     assertThat(moved.quarantinedFiles()).isEqualTo(1);
     String held = LAKE.s3().objects(t.table().location()).stream().filter(o -> o.contains("quarantine")).findFirst().orElseThrow();
-    age(held, Duration.ofDays(2));
+    age(LAKE, held, Duration.ofDays(2));
     Set<String> objects = LAKE.s3().objects(t.table().location());
 
     for (Mode mode : Mode.values()) {
@@ -293,18 +293,21 @@ class IcebergOnTrinoTest {
     return n;
   }
 
-  /** An unreferenced file in the table's data folder, its modification time {@code age} ago. */
-  static String strayFile(Table table, Duration age) throws Exception {
+  /**
+   * An unreferenced file in the table's data folder, its modification time {@code age} ago. The
+   * caller's lake: this class's {@code LAKE} has started only when this class ran first.
+   */
+  static String strayFile(TrinoLake lake, Table table, Duration age) throws Exception {
     String location = table.location() + "/data/stray-" + age.toSeconds() + "-" + System.nanoTime() + ".parquet";
     OutputFile out = table.io().newOutputFile(location);
     try (PositionOutputStream s = out.create()) {
       s.write(new byte[] {1, 2, 3});
     }
-    age(location, age);
+    age(lake, location, age);
     return location;
   }
 
-  static void age(String location, Duration age) throws Exception {
-    Files.setLastModifiedTime(LAKE.s3().localFile(location), FileTime.from(Instant.now().minus(age)));
+  static void age(TrinoLake lake, String location, Duration age) throws Exception {
+    Files.setLastModifiedTime(lake.s3().localFile(location), FileTime.from(Instant.now().minus(age)));
   }
 }

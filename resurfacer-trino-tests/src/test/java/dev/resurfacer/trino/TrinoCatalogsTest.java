@@ -71,7 +71,7 @@ class TrinoCatalogsTest {
     Step compact = run(Compact.binpack(), t, Mode.COMMIT);
     assertThat(compact.outcome()).as(compact.message()).isEqualTo(Outcome.DONE);
     assertThat(IcebergOnTrinoTest.dataFiles(t.table())).isEqualTo(2);
-    String stray = IcebergOnTrinoTest.strayFile(t.table(), Duration.ofDays(2));
+    String stray = IcebergOnTrinoTest.strayFile(LAKE, t.table(), Duration.ofDays(2));
     Step expire = run(new ExpireSnapshots(Duration.ZERO, null), t, Mode.COMMIT);
     assertThat(expire.outcome()).as(expire.message()).isEqualTo(Outcome.DONE);
     Step orphans = run(new RemoveOrphans(Duration.ofHours(1)), t, Mode.COMMIT);

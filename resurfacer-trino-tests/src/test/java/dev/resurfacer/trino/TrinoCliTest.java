@@ -78,7 +78,7 @@ class TrinoCliTest {
     assertThat(metadata(t)).isEqualTo(metadata);
 
     assertThat(ok(resurfacer(config, "rewrite-manifests", "ops.cli_verbs", "--engine", "trino", "--yes"))).contains("optimize_manifests");
-    String strayFile = IcebergOnTrinoTest.strayFile(t.table(), java.time.Duration.ofDays(2));
+    String strayFile = IcebergOnTrinoTest.strayFile(LAKE, t.table(), java.time.Duration.ofDays(2));
     assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino", "--partition", "cat=a", "--yes")))
         .contains("Trino's optimize rewrote 3 file(s)");
     assertThat(IcebergOnTrinoTest.filesOf(t.table(), "a")).hasSize(1);

@@ -35,9 +35,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Trino catalogs: {@code iceberg} with both retention floors lowered to 0s (operations act on
  * tables seconds old); {@code iceberg_floored} on the same REST catalog with Trino's default 7-day
  * floors, for the refusal tests; {@code iceberg_guarded}, the same REST catalog under Trino's
- * file-based access control, where user {@value #BLIND_USER} may not read any table; and, when
- * PostgreSQL answers ({@code .ci/postgres.sh}), {@code iceberg_pg}: an Iceberg JDBC catalog on
- * PostgreSQL with its warehouse on the same s3proxy, the one {@link #pgCatalog()} opens for us.
+ * file-based access control, where user {@value #BLIND_USER} may not read any table; and
+ * {@code iceberg_pg}: an Iceberg JDBC catalog on the PostgreSQL of {@link PostgresServer} (the one the
+ * test JVM starts; Trino reaches it over loopback) with its warehouse on the same s3proxy, the one
+ * {@link #pgCatalog()} opens for us.
  * {@code delta} (vacuum floor lowered to 0s) and {@code delta_floored} (Trino's default 7d) are
  * Trino's Delta Lake connector on the same s3proxy with a file metastore there (Trino writes Delta
  * only through S3, GCS or Azure synchronizers, not to its local file system). Our Delta engine reads
@@ -85,7 +86,8 @@ public final class TrinoLake implements BeforeAllCallback {
 
   /**
    * Our own client of the Iceberg JDBC catalog on PostgreSQL that Trino's {@value #PG_CATALOG}
-   * exposes; without a PostgreSQL server the calling test is skipped (fails under CI).
+   * exposes; when there was no PostgreSQL server as Trino started, the calling test is skipped with
+   * the reason (fails under CI).
    */
   public Catalog pgCatalog() {
     if (running().pgCatalog == null) {
@@ -239,9 +241,9 @@ public final class TrinoLake implements BeforeAllCallback {
         trino.catalog(DELTA_FLOORED_CATALOG, deltaOnS3(s3));
         Map<String, String> pgProperties = null;
         String pgUri = null;
-        PostgresServer pg = PostgresServer.fromEnvironment();
-        if (pg.reachable()) {
-          // JDBC catalogs scope tables by name and the database outlives runs: a fresh name per run
+        PostgresServer pg = PostgresServer.ifAvailable().orElse(null);
+        if (pg != null) {
+          // JDBC catalogs scope tables by name and a server named by RESURFACER_TEST_PG_URL outlives runs: a fresh name per run
           String name = "trino_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
           pgUri = pg.url();
           pgProperties = new LinkedHashMap<>(s3.clientProperties());
