@@ -108,6 +108,12 @@ public final class S3Storage implements TableStorage {
     return f.path().substring(1);
   }
 
+  /** One identity: S3 has no links, and a key's {@code ..} is only text ({@link StoredFile#parse} takes it back as Hadoop does). */
+  @Override
+  public List<StoredFile> resolveAll(String logPath) {
+    return List.of(resolve(logPath));
+  }
+
   @Override
   public StoredFile resolve(String logPath) {
     URI uri;

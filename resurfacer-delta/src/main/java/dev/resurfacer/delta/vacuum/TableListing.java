@@ -23,7 +23,11 @@ public final class TableListing {
     return partitionColumns.stream().noneMatch(c -> name.startsWith(c + "="));
   }
 
-  /** Whether any component of {@code file} below the root is hidden: such a file is never listed. */
+  /**
+   * Whether any component of {@code file} below the root is hidden: such a file is never listed.
+   * {@code file} is a resolved identity inside {@code root}, so a file a log reaches through a
+   * hidden-name link ({@code _alias -> day=1}) is judged where it lies, not by the link's name.
+   */
   static boolean underHidden(StoredFile root, StoredFile file, List<String> partitionColumns) {
     String rel = file.path().substring(root.path().length());
     for (String part : rel.split("/")) {
