@@ -11,7 +11,7 @@ import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Compact;
@@ -35,7 +35,7 @@ final class BuiltInExecutors {
   private BuiltInExecutors() {}
 
   /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
-  static List<OperationExecutor<?, IcebergTable>> all(OrphanFences fences, Progress progress) {
+  static List<OperationExecutor<?, IcebergTable>> all(StorageFences fences, Progress progress) {
     return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(progress),
         new OrphansExecutor(fences, progress));
   }
@@ -165,10 +165,10 @@ final class BuiltInExecutors {
   }
 
   static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
-    private final OrphanFences fences;
+    private final StorageFences fences;
     private final Progress progress;
 
-    OrphansExecutor(OrphanFences fences, Progress progress) {
+    OrphansExecutor(StorageFences fences, Progress progress) {
       this.fences = fences;
       this.progress = progress;
     }
@@ -184,7 +184,7 @@ final class BuiltInExecutors {
           .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
           .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w)).progress(progress);
       if (fences != null) {
-        removal = fences.applyTo(removal);
+        removal = removal.fences(fences);
       }
       OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
       Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),

@@ -11,7 +11,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param name {@code namespace.table}
  */
 public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name,
-    dev.resurfacer.iceberg.orphans.OrphanFences fences) {
+    dev.resurfacer.storage.StorageFences fences) {
 
   /** A table whose orphan removal checks only its own catalog. */
   public IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name) {
@@ -22,7 +22,7 @@ public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table ta
    * The fences orphan removal must respect for this run: every engine's executor applies these, so a
    * remote engine never checks less than the local one would (null: this table's own catalog only).
    */
-  public dev.resurfacer.iceberg.orphans.OrphanFences fencesOr(dev.resurfacer.iceberg.orphans.OrphanFences own) {
+  public dev.resurfacer.storage.StorageFences fencesOr(dev.resurfacer.storage.StorageFences own) {
     return own != null ? own : fences;
   }
 }
