@@ -155,6 +155,40 @@ class CrossFormatFenceCliTest {
   }
 
   @Test
+  void removeOrphansOfAnIcebergTableWhoseFileAConfiguredDeltaTableReadsIsExitThree() throws Exception {
+    Path catDir = dir.resolve("cat");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    Table t = icebergTable(catalog, null);
+    var file = t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
+    Path dataFile = Path.of(file.location());
+    var more = t.newAppend();
+    TableWrites.writeData(t, List.of(org.apache.iceberg.data.GenericRecord.create(SCHEMA).copy("id", 99L))).forEach(more::appendFile);
+    more.commit(); // the table keeps a data file of its own after it drops the shared one
+    // a Delta table converted in place reads the Iceberg table's file by absolute path; the Iceberg table then drops it
+    Path delta = deltaTable(dir.resolve("converted"));
+    add(delta, dataFile);
+    t.newDelete().deleteFile(file).commit();
+    t.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).deleteWith(f -> { }).commit();
+    catalog.close();
+    ageAll(Path.of(t.location()));
+    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  deltas:\n    type: delta\n    tables:\n      raw.converted: " + delta + "\n");
+    String[] run = {"remove-orphans", "db.t", "--older-than", "0s", "--yes", "--catalog-name", "lake",
+        "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+
+    CliRun r = CliRun.run(dir, run);
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(3);
+    assertThat(r.err()).contains("raw.converted in catalog 'deltas' references files in");
+    assertThat(dataFile).exists();
+
+    // control: without the delta catalog the Iceberg table's sweep takes the file the Delta table reads
+    Files.delete(dir.resolve("resurfacer.yml"));
+    CliRun unfenced = CliRun.run(dir, run);
+    assertThat(unfenced.exitCode()).as(unfenced.err()).isZero();
+    assertThat(dataFile).doesNotExist();
+  }
+
+  @Test
   void vacuumOfATableWhoseFilesAConfiguredCloneReadsIsExitThree() throws Exception {
     Path src = deltaTable(dir.resolve("events"));
     Path shared = old(src.resolve("part-0.parquet"));

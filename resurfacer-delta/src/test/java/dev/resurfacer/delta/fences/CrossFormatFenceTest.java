@@ -271,6 +271,33 @@ class CrossFormatFenceTest {
   }
 
   @Test
+  void anIcebergTableThatImportedADeltaTablesFileStopsThatTablesVacuum() throws Exception {
+    Path delta = deltaCopy(dir.resolve("events"));
+    Set<Path> current = currentFiles(delta);
+    Path removed = everyVersionsFiles(delta).stream().filter(p -> !current.contains(p) && p.toString().endsWith(".parquet"))
+        .findFirst().orElseThrow(); // only an older version reads it: a zero-retention vacuum would delete it
+    Path catalogDir = dir.resolve("lake");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catalogDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table imported = catalog.createTable(TableIdentifier.of("db", "imported"), Orders.SCHEMA);
+    // what add_files or a snapshot/migrate procedure commits: the Delta table's file, in place
+    imported.newAppend().appendFile(org.apache.iceberg.DataFiles.builder(imported.spec()).withPath(removed.toString())
+        .withFileSizeInBytes(Files.size(removed)).withRecordCount(1).withFormat(org.apache.iceberg.FileFormat.PARQUET).build()).commit();
+    List<String> rows = DeltaSpark.rows(delta);
+    Map<Path, Long> tree = tree(delta);
+
+    assertThatThrownBy(() -> vacuum(delta, StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null)))
+        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.imported in catalog 'lake' references files in");
+    assertThat(tree(delta)).as("nothing deleted").isEqualTo(tree);
+    assertThat(DeltaSpark.rows(delta)).isEqualTo(rows);
+
+    // control: with no catalog the same vacuum deletes the file the Iceberg table reads
+    vacuum(delta, StorageFences.none());
+    assertThat(removed).doesNotExist();
+    catalog.close();
+  }
+
+  @Test
   void aSqliteCatalogDatabaseInsideADeltaTableIsNeverACandidate() throws Exception {
     Path delta = deltaCopy(dir.resolve("events"));
     Path stray = TestTables.write(delta.resolve("stray.parquet"), OLD);
