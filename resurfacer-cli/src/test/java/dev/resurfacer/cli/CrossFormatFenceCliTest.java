@@ -189,6 +189,39 @@ class CrossFormatFenceCliTest {
   }
 
   @Test
+  void expireOfASnapshotWhoseFileAConfiguredDeltaTableReadsIsExitThree() throws Exception {
+    Path catDir = dir.resolve("cat");
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    Table t = icebergTable(catalog, null);
+    var file = t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
+    Path dataFile = Path.of(file.location());
+    Path delta = deltaTable(dir.resolve("converted"));
+    add(delta, dataFile);
+    t.newDelete().deleteFile(file).commit(); // only the first snapshot reads it now: expiring that snapshot deletes it
+    catalog.close();
+    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  deltas:\n    type: delta\n    tables:\n      raw.converted: " + delta + "\n");
+    String[] run = {"expire", "db.t", "--older-than", "0s", "--retain-last", "1", "--yes", "--catalog-name", "lake",
+        "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+    String metadataBefore = SqliteCatalogs.create("lake", catDir).loadTable(TableIdentifier.of("db", "t")).location();
+
+    CliRun r = CliRun.run(dir, run);
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(3);
+    assertThat(r.err()).contains("raw.converted in catalog 'deltas' references files in").contains("nothing was expired");
+    assertThat(dataFile).exists();
+    try (JdbcCatalog reopened = SqliteCatalogs.create("lake", catDir)) {
+      assertThat(reopened.loadTable(TableIdentifier.of("db", "t")).snapshots()).as("no snapshot expired").hasSize(2);
+    }
+
+    // control: without the delta catalog the expiry deletes the file the Delta table reads
+    Files.delete(dir.resolve("resurfacer.yml"));
+    CliRun unfenced = CliRun.run(dir, run);
+    assertThat(unfenced.exitCode()).as(unfenced.err()).isZero();
+    assertThat(dataFile).doesNotExist();
+    assertThat(metadataBefore).isNotEmpty();
+  }
+
+  @Test
   void vacuumOfATableWhoseFilesAConfiguredCloneReadsIsExitThree() throws Exception {
     Path src = deltaTable(dir.resolve("events"));
     Path shared = old(src.resolve("part-0.parquet"));

@@ -76,6 +76,28 @@ public final class Neighbours {
     return checked;
   }
 
+  /**
+   * Throws {@link SafetyRefusal} when any table but {@code self} references a file in the directory
+   * of one of {@code files} (what a delete path other than a listing — expiry — is about to delete):
+   * a file shared with another table ({@code add_files}, a clone, a table converted in place) may be
+   * that table's live file. Unlike a listing, expiry deletes only files this table itself referenced,
+   * so a table that cannot be read does not stop it (one broken table must not stop every expiry of a
+   * fleet); remove-orphans, which would take anything unreferenced, refuses then.
+   */
+  public void requireNoneShared(Set<String> self, java.util.Collection<StoredFile> files, String what) {
+    for (Neighbour t : tables) {
+      if (!Collections.disjoint(t.identities(), self) || t.error() != null) {
+        continue;
+      }
+      for (StoredFile f : files) {
+        if (t.referencedDirs().contains(f.parent().key())) {
+          throw new SafetyRefusal("table " + t.label() + " references files in " + f.parent() + ", where " + what + " " + f
+              + "; it may be one of them");
+        }
+      }
+    }
+  }
+
   /** The first key that is {@code root} or lies below it (StoredFile.contains on keys: same prefix, then a '/' boundary). */
   private static String firstAtOrBelow(NavigableSet<String> keys, String root) {
     if (keys.contains(root)) {

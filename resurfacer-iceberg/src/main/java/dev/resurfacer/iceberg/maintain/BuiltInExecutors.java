@@ -36,7 +36,7 @@ final class BuiltInExecutors {
 
   /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
   static List<OperationExecutor<?, IcebergTable>> all(StorageFences fences, Progress progress) {
-    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(progress),
+    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(fences, progress),
         new OrphansExecutor(fences, progress));
   }
 
@@ -137,7 +137,10 @@ final class BuiltInExecutors {
   static final class ExpireExecutor implements OperationExecutor<ExpireSnapshots, IcebergTable> {
     private final Progress progress;
 
-    ExpireExecutor(Progress progress) {
+    private final StorageFences fences;
+
+    ExpireExecutor(StorageFences fences, Progress progress) {
+      this.fences = fences;
       this.progress = progress;
     }
 
@@ -150,8 +153,8 @@ final class BuiltInExecutors {
     public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
       ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
       ExpireResult r = mode == Mode.COMMIT
-          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress)
-          : SnapshotExpiry.preview(t.name(), t.table(), options);
+          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress, t.otherTables(fences))
+          : SnapshotExpiry.preview(t.name(), t.table(), options, t.otherTables(fences));
       Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
           "deleted_bytes", r.bytes());
       String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "

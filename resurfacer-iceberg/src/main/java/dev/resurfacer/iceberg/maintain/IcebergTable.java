@@ -25,4 +25,17 @@ public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table ta
   public dev.resurfacer.storage.StorageFences fencesOr(dev.resurfacer.storage.StorageFences own) {
     return own != null ? own : fences;
   }
+
+  /**
+   * The other tables of every format an expiry of this table must not take a file from, with this
+   * table's identities among them; null without fences (nothing beyond the table is read).
+   */
+  public dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables otherTables(dev.resurfacer.storage.StorageFences own) {
+    dev.resurfacer.storage.StorageFences f = fencesOr(own);
+    if (f == null) {
+      return null;
+    }
+    java.util.Set<String> self = dev.resurfacer.iceberg.orphans.IcebergCensus.identities(catalog, identifier, table);
+    return new dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables(() -> f.neighbours(self), self);
+  }
 }

@@ -72,4 +72,11 @@ public final class IcebergCensus implements TableCensus {
   static Set<String> identities(String catalogName, String identifier, StoredFile metadataFile) {
     return Set.of(Neighbour.table(catalogName, identifier), Neighbour.metadata(metadataFile));
   }
+
+  /** The identities of {@code table}, registered as {@code identifier} in {@code catalog}, as it is now. */
+  public static Set<String> identities(org.apache.iceberg.catalog.Catalog catalog, org.apache.iceberg.catalog.TableIdentifier identifier,
+      org.apache.iceberg.Table table) {
+    String metadata = ((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation();
+    return identities(catalog.name(), identifier.toString(), new StoredFile.Resolver().resolve(metadata));
+  }
 }
