@@ -3,6 +3,7 @@ package dev.resurfacer.delta.table;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.vacuum.TableListing;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.io.IOException;
@@ -194,13 +195,15 @@ public final class LocalStorage implements TableStorage {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
           if (dir.equals(realRoot)) {
+            if (TableMarkers.localTables(dir).contains(TableMarkers.Format.ICEBERG)) {
+              throw TableListing.icebergAtRoot(of(dir));
+            }
             return FileVisitResult.CONTINUE;
           }
           if (TableListing.hidden(dir.getFileName().toString(), partitionColumns)) {
             return FileVisitResult.SKIP_SUBTREE;
           }
-          if (Files.exists(dir.resolve("_delta_log"), LinkOption.NOFOLLOW_LINKS)
-              || Files.isRegularFile(dir.resolve("metadata/version-hint.text"), LinkOption.NOFOLLOW_LINKS)) {
+          if (!TableMarkers.localTables(dir).isEmpty()) {
             throw TableListing.nestedTable(of(dir));
           }
           return FileVisitResult.CONTINUE;

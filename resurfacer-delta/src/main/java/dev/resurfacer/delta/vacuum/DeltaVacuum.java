@@ -15,7 +15,9 @@ import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.units.Durations;
 import io.delta.kernel.Snapshot;
 import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.Neighbour;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,6 +50,9 @@ public final class DeltaVacuum {
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     // kept versions are loaded before anything is listed or planned: an unloadable one stops the run here
     Set<StoredFile> kept = keptFiles(table, options.keepVersions());
+    // another table of either format inside this one, or referencing files here (a clone), would lose them
+    Set<String> self = Set.of(Neighbour.root(table.storage().root()));
+    table.fences().neighbours(self).requireNothingInside(self, List.of(table.storage().root()));
 
     TableStorage.Listing listing = options.lite() ? new TableStorage.Listing(List.of(), List.of())
         : table.storage().listForVacuum(partitionColumns);
@@ -79,6 +84,11 @@ public final class DeltaVacuum {
     List<VacuumPlan.Candidate> deletions = options.lite()
         ? liteCandidates(table, expired, referenced, partitionColumns, cutoff)
         : fullCandidates(table, listing, live, referenced, expired, partitionColumns, cutoff);
+    StoredFile.Resolver resolver = new StoredFile.Resolver();
+    Set<StoredFile> protectedFiles = new HashSet<>();
+    table.fences().protectedLocations().forEach(p -> protectedFiles.add(resolver.resolve(p)));
+    deletions.removeIf(c -> protectedFiles.contains(c.file())
+        || (c.file().isLocal() && TableMarkers.isDatabase(java.nio.file.Path.of(c.file().path()))));
     deletions.sort(java.util.Comparator.comparing(c -> c.file().toString()));
     return new VacuumPlan(table.name(), snapshot.getVersion(), retention.toMillis(), cutoff, listing.files().size(),
         referenced.size(), deletions, listing.symlinks(), options.lite(), options.keepVersions());

@@ -40,7 +40,13 @@ public final class TableListing {
 
   public static SafetyRefusal nestedTable(StoredFile dir) {
     return new SafetyRefusal("another table lives inside this table's directory at " + dir
-        + "; vacuum would delete its files as unreferenced");
+        + "; vacuum would delete its files as unreferenced; nothing is deleted");
+  }
+
+  /** Iceberg metadata beside the log (a UniForm table, or an Iceberg table written into the same directory). */
+  public static SafetyRefusal icebergAtRoot(StoredFile root) {
+    return new SafetyRefusal("an Iceberg table shares this table's directory " + root + " (metadata/ holds Iceberg metadata):"
+        + " its metadata and manifests would look unreferenced to vacuum; nothing is deleted");
   }
 
   public static SafetyRefusal partial(String where, Exception e) {
