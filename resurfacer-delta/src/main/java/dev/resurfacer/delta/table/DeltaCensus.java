@@ -5,7 +5,6 @@ import dev.resurfacer.delta.log.DeltaLogFiles;
 import dev.resurfacer.delta.log.LogFile;
 import dev.resurfacer.delta.log.Tombstone;
 import dev.resurfacer.delta.log.Tombstones;
-import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.storage.Neighbour;
