@@ -3,7 +3,7 @@ package dev.resurfacer.cli;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.Secrets;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,14 +30,36 @@ public final class CatalogOptions {
    * The fences orphan removal needs: every table of {@code chosen} and of every catalog in the
    * configuration file, and the files no run may delete (SQLite catalogs, the configuration file).
    */
-  OrphanFences orphanFences(CliContext ctx, CatalogConfig chosen) {
+  StorageFences orphanFences(CliContext ctx, CatalogConfig chosen) {
     CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
         null, null, null, null);
     Path config = selection.configPath(ctx.workingDir(), ctx.home());
     List<CatalogConfig> all = new ArrayList<>();
     all.add(chosen);
     all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
-    return OrphanFences.forCatalogs(all, config);
+    return StorageFences.forCatalogs(all, config, ctx.workingDir());
+  }
+
+  /**
+   * The fences a Delta table's vacuum needs: the tables of every configured catalog and of the
+   * catalog the flags or environment choose (an Iceberg table may sit inside a Delta table), read
+   * afresh for this one table.
+   */
+  StorageFences deltaFences(CliContext ctx) {
+    CatalogConfig chosen;
+    try {
+      chosen = resolve(ctx);
+    } catch (dev.resurfacer.UsageException noIcebergCatalog) {
+      chosen = null;
+    }
+    CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
+        null, null, null, null);
+    List<CatalogConfig> all = new ArrayList<>();
+    if (chosen != null) {
+      all.add(chosen);
+    }
+    all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
+    return StorageFences.forCatalogs(all, selection.configPath(ctx.workingDir(), ctx.home()), ctx.workingDir()).rereadEachRun();
   }
 
   CatalogConfig resolve(CliContext ctx) {

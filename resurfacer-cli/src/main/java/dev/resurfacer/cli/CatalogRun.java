@@ -4,7 +4,7 @@ import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.delta.maintain.DeltaResurfacer;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.iceberg.maintain.Resurfacer;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
@@ -29,9 +29,9 @@ record CatalogRun(String format, Supplier<List<String>> tableLister, Predicate<O
   }
 
   /** @param progress told of Iceberg catalogs' tables and operations as they finish */
-  static CatalogRun connect(CatalogConfig config, int parallel, OrphanFences fences, Path workingDir, Progress progress) {
+  static CatalogRun connect(CatalogConfig config, int parallel, StorageFences fences, Path workingDir, Progress progress) {
     if (config.isDelta()) {
-      DeltaResurfacer d = DeltaResurfacer.connect(config, workingDir).parallel(parallel);
+      DeltaResurfacer d = DeltaResurfacer.connect(config, workingDir).storageFences(fences).parallel(parallel);
       return new CatalogRun("delta", d::tables, d::supports, (plan, mode, engines) -> d.executionEngines(engines).run(plan, mode), d);
     }
     Resurfacer r = Resurfacer.connect(config).parallel(parallel).orphanFences(fences).progress(progress);
@@ -42,9 +42,9 @@ record CatalogRun(String format, Supplier<List<String>> tableLister, Predicate<O
    * One configured catalog as {@code serve} watches it, whichever its format: the scheduler sees only
    * {@link dev.resurfacer.serve.ServedCatalog} over the format's engine.
    */
-  static dev.resurfacer.serve.ServedCatalog<?> served(CatalogConfig config, OrphanFences fences, java.time.Duration lease, Path workingDir) {
+  static dev.resurfacer.serve.ServedCatalog<?> served(CatalogConfig config, StorageFences fences, java.time.Duration lease, Path workingDir) {
     if (config.isDelta()) {
-      return DeltaResurfacer.connect(config, workingDir).leaseDuration(lease).served();
+      return DeltaResurfacer.connect(config, workingDir).storageFences(fences).leaseDuration(lease).served();
     }
     return Resurfacer.connect(config).orphanFences(fences).leaseDuration(lease).served();
   }

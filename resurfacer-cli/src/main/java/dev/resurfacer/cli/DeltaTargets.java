@@ -17,7 +17,7 @@ final class DeltaTargets {
   static Optional<DeltaTable> find(CatalogOptions options, CliContext ctx, String target) {
     var config = new CatalogSelection(first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
-    return DeltaTables.find(target, config, ctx.workingDir());
+    return DeltaTables.find(target, config, ctx.workingDir()).map(t -> t.withFences(options.deltaFences(ctx)));
   }
 
   /** For verbs that exist only for Delta tables. */

@@ -65,10 +65,13 @@ final class ExpireCommand implements Callable<Integer> {
       return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.ExpireSnapshots(age, retainLast), actOptions.yes);
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
+      // every configured catalog's tables, of both formats: a file shared with one of them is not this expiry's to delete
+      var others = new dev.resurfacer.iceberg.maintain.IcebergTable(open.catalog(), dev.resurfacer.iceberg.catalog.Catalogs.parseIdentifier(tableName),
+          open.table(), tableName, catalogOptions.orphanFences(ctx, open.config()).rereadEachRun()).otherTables(null);
       ExpireResult result = actOptions.yes
           ? SnapshotExpiry.expire(tableName, open.table(), options,
-              ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()))
-          : SnapshotExpiry.preview(tableName, open.table(), options);
+              ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()), others)
+          : SnapshotExpiry.preview(tableName, open.table(), options, others);
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(result) : render(result, outputOptions.verbose));
       out.flush();

@@ -8,7 +8,7 @@ import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
@@ -100,8 +100,8 @@ final class MaintainCommand implements Callable<Integer> {
     catalogs.forEach(c -> known.put(c.name(), c));
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
     dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
-    OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()),
-        new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()));
+    StorageFences fences = StorageFences.forCatalogs(List.copyOf(known.values()),
+        new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()), ctx.workingDir());
     try {
       for (CatalogConfig c : catalogs) {
         CatalogRun r = CatalogRun.connect(c, parallel, fences, ctx.workingDir(), progress);

@@ -74,8 +74,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
             err.flush();
           })
           .progress(ProgressDisplay.choose(ctx, outputOptions, false, err));
-      removal = catalogOptions.orphanFences(ctx, open.config())
-          .applyToOnly(removal, open.catalog().name(), Catalogs.parseIdentifier(tableName));
+      removal = removal.fences(catalogOptions.orphanFences(ctx, open.config()).rereadEachRun());
       OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(report) : render(report));

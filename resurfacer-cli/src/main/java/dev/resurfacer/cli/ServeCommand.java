@@ -5,7 +5,7 @@ import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.policy.Policies;
 import dev.resurfacer.serve.MaintenanceService;
 import dev.resurfacer.serve.RunHistory;
@@ -78,7 +78,8 @@ final class ServeCommand implements Callable<Integer> {
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
     dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
     // serve runs for days: each orphan removal reads every catalog's tables afresh
-    OrphanFences fences = OrphanFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()))
+    StorageFences fences = StorageFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()),
+        ctx.workingDir())
         .rereadEachRun();
 
     List<ServedCatalog<?>> served = new ArrayList<>();

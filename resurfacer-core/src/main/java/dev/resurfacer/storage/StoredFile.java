@@ -247,6 +247,29 @@ public record StoredFile(String scheme, String authority, String path) {
       return lexical.equals(physical) ? List.of(physical) : List.of(physical, lexical);
     }
 
+    /**
+     * Every identity of a local file named by its path as the disk spells it, for a caller that has
+     * decoded a URI itself (Delta's log paths are URIs; {@code part=x%2525y} names the directory
+     * {@code part=x%25y}): the meanings of {@link #resolveAll}, but nothing is decoded a second time,
+     * so the key's path is also the name to open. The lexical meaning comes first — {@code ..} taken
+     * back as text, then links resolved: the file Hadoop's {@code Path}, and so Delta's readers and
+     * Kernel, open — and the kernel's meaning second when a {@code ..} after a link makes it another
+     * file.
+     */
+    public List<StoredFile> resolveAllOnDisk(Path path) {
+      Path absolute = path.toAbsolutePath();
+      StoredFile lexical = onDisk(realFile(absolute.normalize()));
+      if (!hasDotDot(absolute.toString())) {
+        return List.of(lexical);
+      }
+      StoredFile physical = onDisk(realFile(absolute));
+      return physical.equals(lexical) ? List.of(lexical) : List.of(lexical, physical);
+    }
+
+    private static StoredFile onDisk(Path real) {
+      return new StoredFile("file", "", real.toString());
+    }
+
     private static boolean hasDotDot(String rawPath) {
       int i = rawPath.indexOf("/..");
       while (i >= 0) {

@@ -108,6 +108,23 @@ class StoredFileTest {
         .isEqualTo(r.resolve(dir.toRealPath() + "/real/wh/db/t/f.parquet").key());
   }
 
+  /** A path already decoded (Delta's): its key keeps the disk's spelling, and a {@code ..} after a link has both meanings, Hadoop's first. */
+  @Test
+  void aPathAsTheDiskSpellsItIsNotDecodedAgainAndKeepsBothMeaningsOfADotDot() throws Exception {
+    Path real = dir.toRealPath();
+    Path file = Files.writeString(Files.createDirectories(real.resolve("t/part=x%25y")).resolve("f.parquet"), "x");
+    Files.createDirectories(real.resolve("t/deep/sub"));
+    Files.createSymbolicLink(real.resolve("alias"), real.resolve("t"));
+    Files.createSymbolicLink(real.resolve("t/lnk"), Path.of("deep/sub"));
+    StoredFile.Resolver r = new StoredFile.Resolver();
+
+    assertThat(r.resolveAllOnDisk(real.resolve("alias/part=x%25y/./f.parquet")))
+        .containsExactly(new StoredFile("file", "", file.toString()));
+    assertThat(r.resolveAllOnDisk(real.resolve("t/lnk/../part=x%25y/f.parquet"))).containsExactly(
+        new StoredFile("file", "", file.toString()),
+        new StoredFile("file", "", real.resolve("t/deep/part=x%25y/f.parquet").toString()));
+  }
+
   static List<String> randomSegments(Random random) {
     List<String> out = new ArrayList<>();
     int n = 1 + random.nextInt(6);

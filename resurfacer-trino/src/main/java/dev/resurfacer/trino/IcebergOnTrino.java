@@ -1,7 +1,7 @@
 package dev.resurfacer.trino;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.maintain.OperationExecutor;
@@ -23,7 +23,7 @@ public final class IcebergOnTrino {
   private IcebergOnTrino() {}
 
   /** @param fences what orphan removal respects beyond the table; null for the table's own catalog */
-  public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, OrphanFences fences) {
+  public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, StorageFences fences) {
     return executors(trino, Map.of(), fences);
   }
 
@@ -32,7 +32,7 @@ public final class IcebergOnTrino {
    *     {@code trino.catalog()}
    */
   public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, Map<String, String> catalogs,
-      OrphanFences fences) {
+      StorageFences fences) {
     return List.of(
         new Routed<>(trino, catalogs, TrinoCompact::new),
         new Routed<>(trino, catalogs, TrinoRewriteManifests::new),

@@ -2,7 +2,7 @@ package dev.resurfacer.trino;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Mode;
@@ -31,10 +31,10 @@ import java.util.stream.Collectors;
 final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
   private static final int SHOWN = 5;
   private final TrinoStatements trino;
-  private final OrphanFences fences;
+  private final StorageFences fences;
 
   /** @param fences what our removal respects beyond the table; null for the table's own catalog */
-  TrinoRemoveOrphans(TrinoStatements trino, OrphanFences fences) {
+  TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences) {
     this.trino = trino;
     this.fences = fences;
   }
@@ -51,9 +51,9 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     TrinoFloors.REMOVE_ORPHAN_FILES.check(trino, op.olderThan());
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(Integer.MAX_VALUE);
-    OrphanFences runFences = t.fencesOr(fences);
+    StorageFences runFences = t.fencesOr(fences);
     if (runFences != null) {
-      removal = runFences.applyTo(removal);
+      removal = removal.fences(runFences);
     }
     OrphanReport ours = removal.plan();
     if (ours.orphansTruncated()) {

@@ -298,7 +298,7 @@ record DuckDbBinRunner() implements BinRunner {
   private static List<DataFileStatus> place(BinWork work, Path out) throws IOException {
     var context = Transaction.getWriteContext(work.engine(), work.txnState(), work.partition());
     TableStorage storage = work.table().storage();
-    Path target = LocalStorage.path(storage.fromKernelPath(context.getTargetDirectory()));
+    Path target = LocalStorage.fromKernelSpelling(context.getTargetDirectory());
     Files.createDirectories(target);
     StructType physical = work.columns().physical();
     List<DataFileStatus> placed = new ArrayList<>();

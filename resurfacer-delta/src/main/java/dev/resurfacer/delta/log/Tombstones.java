@@ -53,7 +53,7 @@ public final class Tombstones {
               Row remove = action.getStruct(0);
               String path = remove.getString(0);
               long ts = remove.isNullAt(1) ? commit.modificationTime() : remove.getLong(1);
-              out.add(new Tombstone(path, table.storage().resolve(path), ts, commit.version(),
+              out.add(new Tombstone(path, table.storage().resolveAll(path), ts, commit.version(),
                   DeletionVectorRef.of(remove, 2, table.storage())));
             }
           }

@@ -18,6 +18,7 @@ import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
 import io.delta.kernel.Snapshot;
 import dev.resurfacer.report.TableStats;
+import dev.resurfacer.storage.StorageFences;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,18 +39,25 @@ final class DeltaEngine implements Engine<DeltaTable> {
   private final Path workingDir;
   private final S3Settings s3;
   private final Clock clock;
+  private final StorageFences fences;
 
   DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
-    this(catalogName, () -> locations, workingDir, s3, clock);
+    this(catalogName, () -> locations, workingDir, s3, clock, StorageFences.none());
   }
 
   DeltaEngine(String catalogName, java.util.function.Supplier<Map<String, String>> listing, Path workingDir, S3Settings s3,
-      Clock clock) {
+      Clock clock, StorageFences fences) {
     this.catalogName = catalogName;
     this.s3 = s3;
     this.listing = listing;
     this.workingDir = workingDir;
     this.clock = clock;
+    this.fences = fences;
+  }
+
+  /** The same catalog, its tables' vacuum respecting {@code newFences} (every configured catalog's tables, their own files). */
+  DeltaEngine withFences(StorageFences newFences) {
+    return new DeltaEngine(catalogName, this::locations, workingDir, s3, clock, newFences);
   }
 
   @Override
@@ -95,7 +103,7 @@ final class DeltaEngine implements Engine<DeltaTable> {
     if (location == null) {
       throw new UsageException("table " + table + " is not in delta catalog '" + catalogName + "'");
     }
-    return DeltaTables.open(table, location, workingDir, s3);
+    return DeltaTables.open(table, location, workingDir, s3).withFences(fences);
   }
 
   /** Nothing to do: every operation and measurement loads the newest snapshot itself. */

@@ -60,8 +60,17 @@ public final class DeltaResurfacer implements AutoCloseable {
     }
     return new DeltaResurfacer(new DeltaEngine(config.name(),
         () -> dev.resurfacer.delta.table.DeltaDiscovery.tables(config, workingDir), workingDir,
-        dev.resurfacer.delta.table.DeltaTables.settings(config), Clock.systemUTC()), List.of(), List.of(), 1,
+        dev.resurfacer.delta.table.DeltaTables.settings(config), Clock.systemUTC(),
+        dev.resurfacer.storage.StorageFences.forCatalogs(List.of(config), null, workingDir)), List.of(), List.of(), 1,
         DEFAULT_LEASE);
+  }
+
+  /**
+   * What vacuum respects beyond each table: by default the tables of this catalog; give fences over
+   * every catalog you use (Iceberg ones included) so a table of either format elsewhere is seen too.
+   */
+  public DeltaResurfacer storageFences(dev.resurfacer.storage.StorageFences fences) {
+    return new DeltaResurfacer(engine.withFences(fences), custom, executionEngines, parallel, lease);
   }
 
   /** Adds the executor of a custom operation (or replaces a built-in one of the same type). */

@@ -38,7 +38,7 @@ public final class LiveFiles {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(Rows.index(scanFile, "add"));
             String path = Rows.string(add, "path");
-            out.add(new LiveFile(path, table.storage().resolve(path), Rows.longOrNull(add, "size"),
+            out.add(new LiveFile(path, table.storage().resolveAll(path), Rows.longOrNull(add, "size"),
                 Rows.longOrNull(add, "modificationTime"), logical(Rows.stringMap(add, "partitionValues"), logicalNames),
                 DeletionVectorRef.of(add, Rows.index(add, "deletionVector"), table.storage()),
                 numRecords(Rows.string(add, "stats"))));

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.table;
 
+import dev.resurfacer.storage.StorageFences;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.engine.Engine;
@@ -11,8 +12,17 @@ import java.nio.file.Path;
  * commits.
  *
  * @param name a configured {@code namespace.table} name, or the location the user gave
+ * @param fences the other tables (of either format) and protected files its vacuum must respect
  */
-public record DeltaTable(String name, TableStorage storage) implements AutoCloseable {
+public record DeltaTable(String name, TableStorage storage, StorageFences fences) implements AutoCloseable {
+  /** A table whose vacuum knows no other table but those it finds inside its own directory. */
+  public DeltaTable(String name, TableStorage storage) {
+    this(name, storage, StorageFences.none());
+  }
+
+  public DeltaTable withFences(StorageFences newFences) {
+    return new DeltaTable(name, storage, newFences);
+  }
 
   public Engine engine() {
     return storage.engine();

@@ -3,14 +3,18 @@ package dev.resurfacer.delta.table;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.delta.vacuum.TableListing;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,20 +22,26 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * A table on the local disk. Identities are real paths: the log's paths are resolved under the
- * root, then mapped onto the real root when the table was opened through a symbolic link.
- *
+ * A table on the local disk. Identities are real paths, as the disk spells them: the log's paths
+ * (URIs, relative ones against the root) are decoded once and resolved by the table's one
+ * {@link StoredFile.Resolver} — every directory link and a linked file itself — so a file named
+ * through a linked root, a linked directory inside the table or a {@code ..} has the key of the file
+ * it really is; listings walk the real root without following links, so what they find is real
+ * already and keyed by {@link #of}.
  */
 public final class LocalStorage implements TableStorage {
   private final Path root;
   private final Path realRoot;
   private final Engine engine;
+  private final StoredFile.Resolver resolver = new StoredFile.Resolver();
 
   /**
    * @param root the table's directory as given (absolute, normalized)
@@ -62,15 +72,12 @@ public final class LocalStorage implements TableStorage {
     return engine;
   }
 
-  public TablePaths paths() {
-    return new TablePaths(root, realRoot);
-  }
-
   @Override
   public StoredFile root() {
     return of(realRoot);
   }
 
+  /** The identity of a path already real (one a listing of the real root found); no link is resolved. */
   public static StoredFile of(Path p) {
     return new StoredFile("file", "", p.toAbsolutePath().normalize().toString());
   }
@@ -83,13 +90,13 @@ public final class LocalStorage implements TableStorage {
   }
 
   @Override
-  public java.net.URI rootUri() {
+  public URI rootUri() {
     return root.toUri();
   }
 
   @Override
   public String kernelRoot() {
-    return TablePaths.kernelPath(root) + "/";
+    return kernelSpelling(root) + "/";
   }
 
   @Override
@@ -99,19 +106,68 @@ public final class LocalStorage implements TableStorage {
     return DefaultEngine.create(conf);
   }
 
+  /**
+   * Delta reads a log path as a URI ({@code new Path(new URI(path))}): {@code file:/x}, {@code file:///x},
+   * {@code file://localhost/x} and a bare {@code /x} are one file, escapes are decoded once, relative
+   * paths are taken against the root. A relative {@code ..} is also taken against the real root when
+   * the table was opened through a link: a reader opening it by its real path takes the text back there.
+   */
   @Override
-  public StoredFile resolve(String logPath) {
-    return of(paths().resolve(logPath));
+  public List<StoredFile> resolveAll(String logPath) {
+    URI uri;
+    try {
+      uri = new URI(logPath);
+    } catch (URISyntaxException e) {
+      throw new SafetyRefusal("the log names a path that is not a valid URI: " + logPath);
+    }
+    if (uri.getScheme() != null && !"file".equalsIgnoreCase(uri.getScheme())) {
+      throw new SafetyRefusal("the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
+    }
+    String authority = uri.getRawAuthority();
+    String path = uri.getPath();
+    boolean absolute = uri.getScheme() != null || authority != null;
+    if (uri.isOpaque() || (absolute && !path.startsWith("/"))
+        || (authority != null && !authority.isEmpty() && !authority.equalsIgnoreCase("localhost"))) {
+      throw new SafetyRefusal("the log names a path that is not a file on this machine: " + logPath);
+    }
+    try {
+      if (path.startsWith("/")) {
+        return resolver.resolveAllOnDisk(Path.of(path));
+      }
+      List<StoredFile> ids = resolver.resolveAllOnDisk(root.resolve(path));
+      if (root.equals(realRoot) || !path.contains("..")) {
+        return ids;
+      }
+      Set<StoredFile> every = new LinkedHashSet<>(ids);
+      every.addAll(resolver.resolveAllOnDisk(realRoot.resolve(path)));
+      return List.copyOf(every);
+    } catch (InvalidPathException e) {
+      throw new SafetyRefusal("the log names a path this file system cannot hold: " + logPath);
+    }
   }
 
+  /** Kernel's paths are Hadoop's spelling, not escaped; their identity is the real file they name. */
   @Override
   public StoredFile fromKernelPath(String kernelPath) {
-    return of(paths().onRealRoot(TablePaths.fromKernelPath(kernelPath)));
+    return resolver.resolveAllOnDisk(fromKernelSpelling(kernelPath)).get(0);
   }
 
   @Override
   public String kernelPath(StoredFile file) {
-    return TablePaths.kernelPath(path(file));
+    return kernelSpelling(path(file));
+  }
+
+  /** How Kernel's Hadoop-based engine names a local file: {@code file:} and the path, not percent-encoded. */
+  private static String kernelSpelling(Path p) {
+    return "file:" + p.toAbsolutePath();
+  }
+
+  /**
+   * The local path a Kernel path spells, links left as they are: where to write what Kernel asks
+   * for (a target directory), not an identity.
+   */
+  public static Path fromKernelSpelling(String kernelPath) {
+    return Path.of(kernelPath.startsWith("file:") ? kernelPath.substring("file:".length()).replaceFirst("^//(?=/)", "") : kernelPath);
   }
 
   @Override
@@ -139,13 +195,15 @@ public final class LocalStorage implements TableStorage {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
           if (dir.equals(realRoot)) {
+            if (TableMarkers.localTables(dir).contains(TableMarkers.Format.ICEBERG)) {
+              throw TableListing.icebergAtRoot(of(dir));
+            }
             return FileVisitResult.CONTINUE;
           }
           if (TableListing.hidden(dir.getFileName().toString(), partitionColumns)) {
             return FileVisitResult.SKIP_SUBTREE;
           }
-          if (Files.exists(dir.resolve("_delta_log"), LinkOption.NOFOLLOW_LINKS)
-              || Files.isRegularFile(dir.resolve("metadata/version-hint.text"), LinkOption.NOFOLLOW_LINKS)) {
+          if (!TableMarkers.localTables(dir).isEmpty()) {
             throw TableListing.nestedTable(of(dir));
           }
           return FileVisitResult.CONTINUE;

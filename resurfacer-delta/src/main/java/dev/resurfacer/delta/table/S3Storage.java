@@ -4,6 +4,7 @@ import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.vacuum.TableListing;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.io.IOException;
@@ -108,6 +109,12 @@ public final class S3Storage implements TableStorage {
     return f.path().substring(1);
   }
 
+  /** One identity: S3 has no links, and a key's {@code ..} is only text ({@link StoredFile#parse} takes it back as Hadoop does). */
+  @Override
+  public List<StoredFile> resolveAll(String logPath) {
+    return List.of(resolve(logPath));
+  }
+
   @Override
   public StoredFile resolve(String logPath) {
     URI uri;
@@ -178,16 +185,21 @@ public final class S3Storage implements TableStorage {
     try {
       s3.list(root.authority(), prefix, Optional.empty(), o -> {
         StoredFile f = listed(o.bucket(), o.key());
-        String[] segs = o.key().substring(prefix.length()).split("/");
+        String relative = o.key().substring(prefix.length());
+        var other = TableMarkers.inKey(relative);
+        if (other.isPresent()) {
+          List<String> at = other.get().directory();
+          if (at.isEmpty() && other.get().format() == TableMarkers.Format.ICEBERG) {
+            throw TableListing.icebergAtRoot(root);
+          }
+          if (!at.isEmpty()) {
+            throw TableListing.nestedTable(new StoredFile("s3", root.authority(), root.path() + "/" + String.join("/", at)));
+          }
+        }
+        String[] segs = relative.split("/");
         for (int i = 0; i < segs.length - 1; i++) {
           if (TableListing.hidden(segs[i], partitionColumns)) {
             return;
-          }
-          boolean nestedDelta = segs[i + 1].equals("_delta_log") && i + 1 < segs.length - 1;
-          boolean nestedIceberg = i + 2 == segs.length - 1 && segs[i + 1].equals("metadata") && segs[i + 2].equals("version-hint.text");
-          if (nestedDelta || nestedIceberg) {
-            throw TableListing.nestedTable(new StoredFile("s3", root.authority(), root.path() + "/" + String.join("/",
-                java.util.Arrays.copyOf(segs, i + 1))));
           }
         }
         if (!TableListing.hidden(segs[segs.length - 1], partitionColumns)) {

@@ -40,8 +40,21 @@ public sealed interface TableStorage extends AutoCloseable permits LocalStorage,
   /** An engine whose Parquet writer rolls to a new file at about {@code targetFileSize} bytes. */
   Engine writingEngine(long targetFileSize);
 
-  /** The file a log entry's {@code path} names (relative ones URL-encoded, absolute ones URIs); a path on other storage is refused. */
-  StoredFile resolve(String logPath);
+  /**
+   * The file a log entry's {@code path} (or a {@code p} deletion vector's) names — relative ones
+   * URL-encoded against the root, absolute ones URIs — as the file Delta's readers open; a path on
+   * other storage is refused. The first of {@link #resolveAll}.
+   */
+  default StoredFile resolve(String logPath) {
+    return resolveAll(logPath).get(0);
+  }
+
+  /**
+   * Every identity the log path can have (see {@link StoredFile.Resolver#resolveAllOnDisk}): one,
+   * except on local disk where a {@code ..} after a link names two files, the readers' first. Vacuum
+   * keeps both.
+   */
+  List<StoredFile> resolveAll(String logPath);
 
   /** The file a Kernel path (unescaped, as Kernel's writers report them) names. */
   StoredFile fromKernelPath(String kernelPath);

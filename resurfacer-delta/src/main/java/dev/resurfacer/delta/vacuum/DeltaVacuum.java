@@ -15,7 +15,9 @@ import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.units.Durations;
 import io.delta.kernel.Snapshot;
 import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.Neighbour;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,6 +50,9 @@ public final class DeltaVacuum {
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     // kept versions are loaded before anything is listed or planned: an unloadable one stops the run here
     Set<StoredFile> kept = keptFiles(table, options.keepVersions());
+    // another table of either format inside this one, or referencing files here (a clone), would lose them
+    Set<String> self = Set.of(Neighbour.root(table.storage().root()));
+    table.fences().neighbours(self).requireNothingInside(self, List.of(table.storage().root()));
 
     TableStorage.Listing listing = options.lite() ? new TableStorage.Listing(List.of(), List.of())
         : table.storage().listForVacuum(partitionColumns);
@@ -55,39 +60,55 @@ public final class DeltaVacuum {
     // re-read after listing: a commit that lands between the two only adds references
     snapshot = table.latest();
     Set<StoredFile> referenced = new HashSet<>(kept);
-    Set<StoredFile> live = new HashSet<>();
+    List<List<StoredFile>> live = new ArrayList<>();
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
-      live.add(f.file());
-      f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(live::add);
+      live.add(f.identities());
+      f.deletionVector().map(DeletionVectorRef::identities).filter(ids -> !ids.isEmpty()).ifPresent(live::add);
     }
-    referenced.addAll(live);
+    live.forEach(referenced::addAll);
     List<Tombstone> tombstones = Tombstones.read(table, commitsCovering(table, snapshot.getVersion(), cutoff));
     Set<StoredFile> expired = new HashSet<>();
     for (Tombstone t : tombstones) {
-      if (t.deletionTimestamp() >= cutoff) {
-        referenced.add(t.file());
-        t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(referenced::add);
-      } else {
-        expired.add(t.file());
-        t.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(expired::add);
+      List<List<StoredFile>> named = new ArrayList<>(List.of(t.identities()));
+      t.deletionVector().map(DeletionVectorRef::identities).filter(ids -> !ids.isEmpty()).ifPresent(named::add);
+      for (List<StoredFile> ids : named) {
+        // a path naming two files (a `..` after a link) is kept under both: which one was removed is unknown
+        if (t.deletionTimestamp() >= cutoff || ids.size() > 1) {
+          referenced.addAll(ids);
+        } else {
+          expired.add(ids.get(0));
+        }
       }
     }
 
     List<VacuumPlan.Candidate> deletions = options.lite()
         ? liteCandidates(table, expired, referenced, partitionColumns, cutoff)
         : fullCandidates(table, listing, live, referenced, expired, partitionColumns, cutoff);
+    StoredFile.Resolver resolver = new StoredFile.Resolver();
+    Set<StoredFile> protectedFiles = new HashSet<>();
+    table.fences().protectedLocations().forEach(p -> protectedFiles.add(resolver.resolve(p)));
+    deletions.removeIf(c -> protectedFiles.contains(c.file())
+        || (c.file().isLocal() && TableMarkers.isDatabase(java.nio.file.Path.of(c.file().path()))));
     deletions.sort(java.util.Comparator.comparing(c -> c.file().toString()));
     return new VacuumPlan(table.name(), snapshot.getVersion(), retention.toMillis(), cutoff, listing.files().size(),
         referenced.size(), deletions, listing.symlinks(), options.lite(), options.keepVersions());
   }
 
-  private static List<VacuumPlan.Candidate> fullCandidates(DeltaTable table, TableStorage.Listing listing, Set<StoredFile> live,
-      Set<StoredFile> referenced, Set<StoredFile> expired, List<String> partitionColumns, long cutoff) {
+  /**
+   * Full mode: every listed file that nothing references. A live file is judged by its resolved
+   * identities, however the log spells it: one that resolves inside the table outside a hidden name
+   * must have been listed under one of them, or the run stops; only what resolves outside the table
+   * or under a hidden name is exempt.
+   */
+  private static List<VacuumPlan.Candidate> fullCandidates(DeltaTable table, TableStorage.Listing listing,
+      List<List<StoredFile>> live, Set<StoredFile> referenced, Set<StoredFile> expired, List<String> partitionColumns, long cutoff) {
     Set<StoredFile> listed = new HashSet<>();
     listing.files().forEach(l -> listed.add(l.file()));
-    for (StoredFile p : live) {
-      if (table.storage().inside(p) && !TableListing.underHidden(table.storage().root(), p, partitionColumns) && !listed.contains(p)) {
-        throw new SafetyRefusal("the current version references " + p + ", which the listing did not find: "
+    for (List<StoredFile> ids : live) {
+      boolean listable = ids.stream().anyMatch(p -> table.storage().inside(p)
+          && !TableListing.underHidden(table.storage().root(), p, partitionColumns));
+      if (listable && ids.stream().noneMatch(listed::contains)) {
+        throw new SafetyRefusal("the current version references " + ids.get(0) + ", which the listing did not find: "
             + "the table's files and its log disagree (or paths are not compared as stored); nothing is deleted");
       }
     }
@@ -103,9 +124,10 @@ public final class DeltaVacuum {
 
   /**
    * Lite mode: the expired tombstones' files, each stat'ed instead of listed. Identities are the
-   * resolved {@link StoredFile}s, so a tombstone spelling a live file differently never names a
-   * candidate; a file outside the table, under a hidden name, a link, or written within the
-   * retention is left alone as in full mode.
+   * resolved {@link StoredFile}s (real paths on local disk), so a tombstone spelling a live file
+   * differently (relative, absolute, through a link) never names a candidate; a file resolving
+   * outside the table or under a hidden name, a link, or one written within the retention is left
+   * alone as in full mode.
    */
   private static List<VacuumPlan.Candidate> liteCandidates(DeltaTable table, Set<StoredFile> expired, Set<StoredFile> referenced,
       List<String> partitionColumns, long cutoff) {
@@ -138,8 +160,8 @@ public final class DeltaVacuum {
             + " (from a policy: vacuum.keep-versions; cleanup-log removes log entries older than the table's log retention)");
       }
       for (LiveFile f : LiveFiles.of(table, s)) {
-        kept.add(f.file());
-        f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(kept::add);
+        kept.addAll(f.identities());
+        f.deletionVector().map(DeletionVectorRef::identities).ifPresent(kept::addAll);
       }
     }
     return kept;

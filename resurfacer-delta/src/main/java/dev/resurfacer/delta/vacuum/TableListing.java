@@ -23,7 +23,11 @@ public final class TableListing {
     return partitionColumns.stream().noneMatch(c -> name.startsWith(c + "="));
   }
 
-  /** Whether any component of {@code file} below the root is hidden: such a file is never listed. */
+  /**
+   * Whether any component of {@code file} below the root is hidden: such a file is never listed.
+   * {@code file} is a resolved identity inside {@code root}, so a file a log reaches through a
+   * hidden-name link ({@code _alias -> day=1}) is judged where it lies, not by the link's name.
+   */
   static boolean underHidden(StoredFile root, StoredFile file, List<String> partitionColumns) {
     String rel = file.path().substring(root.path().length());
     for (String part : rel.split("/")) {
@@ -36,7 +40,13 @@ public final class TableListing {
 
   public static SafetyRefusal nestedTable(StoredFile dir) {
     return new SafetyRefusal("another table lives inside this table's directory at " + dir
-        + "; vacuum would delete its files as unreferenced");
+        + "; vacuum would delete its files as unreferenced; nothing is deleted");
+  }
+
+  /** Iceberg metadata beside the log (a UniForm table, or an Iceberg table written into the same directory). */
+  public static SafetyRefusal icebergAtRoot(StoredFile root) {
+    return new SafetyRefusal("an Iceberg table shares this table's directory " + root + " (metadata/ holds Iceberg metadata):"
+        + " its metadata and manifests would look unreferenced to vacuum; nothing is deleted");
   }
 
   public static SafetyRefusal partial(String where, Exception e) {

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.vacuum;
 
+import static dev.resurfacer.delta.VersionFiles.assertEveryFileOfEveryVersionExists;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,14 +22,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -342,7 +341,7 @@ class DeltaVacuumTest {
 
   /**
    * What Spark reads at the last insert (before any delete), after the deletion-vector DELETE and
-   * UPDATE, and now; {@link #assertEveryFileOfEveryVersionExists} covers every other version file by file.
+   * UPDATE, and now; {@code assertEveryFileOfEveryVersionExists} covers every other version file by file.
    */
   private static Map<Long, List<String>> contentOfSampledVersions(DeltaTable table) {
     Map<Long, List<String>> out = new HashMap<>();
@@ -351,18 +350,5 @@ class DeltaVacuumTest {
       out.put(v, DeltaSpark.rows(table.localRoot(), v));
     }
     return out;
-  }
-
-  private static void assertEveryFileOfEveryVersionExists(DeltaTable table) {
-    List<Path> missing = new ArrayList<>();
-    for (long v = 0; v <= table.latest().getVersion(); v++) {
-      for (LiveFile f : LiveFiles.of(table, table.atVersion(v))) {
-        if (!Files.exists(LocalStorage.path(f.file()))) {
-          missing.add(LocalStorage.path(f.file()));
-        }
-        f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).filter(p -> !Files.exists(p)).ifPresent(missing::add);
-      }
-    }
-    assertThat(new TreeSet<>(missing)).isEmpty();
   }
 }

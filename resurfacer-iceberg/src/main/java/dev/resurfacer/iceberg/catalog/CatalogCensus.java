@@ -41,10 +41,8 @@ public final class CatalogCensus implements AutoCloseable {
    * @param catalogName the catalog name it is registered under
    * @param metadata its current metadata, null when {@code error} is set
    * @param io what reads its metadata
-   * @param location for a table that is not Iceberg's (a Delta table of a delta catalog): the directory it owns
    */
-  public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error,
-      String location) {
+  public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error) {
     public String label() {
       return identifier + " in catalog '" + catalogName + "'";
     }
@@ -80,16 +78,7 @@ public final class CatalogCensus implements AutoCloseable {
       for (CatalogConfig config : configs) {
         List<Entry> found = new ArrayList<>();
         if (config.isDelta()) {
-          // a Delta table's files all live under its location: it is a neighbour by where it is
-          config.tables().forEach((name, location) -> found.add(new Entry(config.name(), TableIdentifier.parse(name), null,
-              null, null, location.contains(":") || location.startsWith("/") ? location
-                  : Path.of(location).toAbsolutePath().toString())));
-          // discovered tables are not listed here (that walk is Delta's): a whole discover root is fenced instead
-          for (int i = 0; i < config.discover().size(); i++) {
-            String root = config.discover().get(i);
-            found.add(new Entry(config.name(), TableIdentifier.of("discover", "root" + i), null, null, null,
-                root.contains(":") || root.startsWith("/") ? root : Path.of(root).toAbsolutePath().toString()));
-          }
+          continue; // Delta tables are the Delta census's (dev.resurfacer.storage.TableCensus)
         } else if ("jdbc".equals(config.type()) && config.uri() != null) {
           readJdbc(config, found, opened);
         } else {
@@ -153,14 +142,14 @@ public final class CatalogCensus implements AutoCloseable {
         try {
           Table t = catalog.loadTable(id);
           if (!(t instanceof HasTableOperations ops)) {
-            out.add(new Entry(catalog.name(), id, null, null, "its metadata is not exposed", null));
+            out.add(new Entry(catalog.name(), id, null, null, "its metadata is not exposed"));
             continue;
           }
-          out.add(new Entry(catalog.name(), id, ops.operations().current(), t.io(), null, null));
+          out.add(new Entry(catalog.name(), id, ops.operations().current(), t.io(), null));
         } catch (NoSuchTableException e) {
           // dropped between listing and loading
         } catch (RuntimeException e) {
-          out.add(new Entry(catalog.name(), id, null, null, Catalogs.rootMessage(e), null));
+          out.add(new Entry(catalog.name(), id, null, null, Catalogs.rootMessage(e)));
         }
       }
     }
@@ -196,9 +185,9 @@ public final class CatalogCensus implements AutoCloseable {
     for (String[] row : rows) {
       TableIdentifier id = TableIdentifier.of(Namespace.of(row[1].split("\\.")), row[2]);
       try {
-        out.add(new Entry(row[0], id, TableMetadataParser.read(io, row[3]), io, null, null));
+        out.add(new Entry(row[0], id, TableMetadataParser.read(io, row[3]), io, null));
       } catch (RuntimeException e) {
-        out.add(new Entry(row[0], id, null, null, Catalogs.rootMessage(e), null));
+        out.add(new Entry(row[0], id, null, null, Catalogs.rootMessage(e)));
       }
     }
   }

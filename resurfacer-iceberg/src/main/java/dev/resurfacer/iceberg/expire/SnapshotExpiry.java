@@ -37,21 +37,41 @@ public final class SnapshotExpiry {
     return run(name, table, options, false);
   }
 
+  /** As {@link #preview(String, Table, ExpireOptions)}, refused when another table of {@code others} shares a file it would delete. */
+  public static ExpireResult preview(String name, Table table, ExpireOptions options, OtherTables others) {
+    return run(name, table, options, false, Progress.NONE, others);
+  }
+
   /** Expires, then deletes exactly the files the preview computed (never more). */
   public static ExpireResult expire(String name, Table table, ExpireOptions options) {
-    return run(name, table, options, true, Progress.NONE);
+    return run(name, table, options, true, Progress.NONE, null);
   }
 
   /** As {@link #expire(String, Table, ExpireOptions)}, telling {@code progress} of the deletes as they go. */
   public static ExpireResult expire(String name, Table table, ExpireOptions options, Progress progress) {
-    return run(name, table, options, true, progress);
+    return run(name, table, options, true, progress, null);
   }
+
+  /**
+   * As {@link #expire(String, Table, ExpireOptions, Progress)}, refused before anything is committed
+   * when another table of {@code others} references a file in the directory of one it would delete.
+   */
+  public static ExpireResult expire(String name, Table table, ExpireOptions options, Progress progress, OtherTables others) {
+    return run(name, table, options, true, progress, others);
+  }
+
+  /**
+   * The other tables of every format an expiry must not take files from, and this table's own
+   * identities among them; read only when the expiry has files to delete.
+   */
+  public record OtherTables(java.util.function.Supplier<dev.resurfacer.storage.Neighbours> neighbours, Set<String> self) {}
 
   private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act) {
-    return run(name, table, options, act, Progress.NONE);
+    return run(name, table, options, act, Progress.NONE, null);
   }
 
-  private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act, Progress progress) {
+  private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act, Progress progress,
+      OtherTables others) {
     table.refresh();
     Map<String, String> props = table.properties();
     long maxAgeMs = options.olderThan() != null ? options.olderThan().toMillis()
@@ -80,6 +100,15 @@ public final class SnapshotExpiry {
     });
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     Map<String, ReclaimedFile> previewed = ReachableFiles.onlyReachableFrom(table, expiring, retained, resolver);
+    if (others != null && !previewed.isEmpty()) {
+      List<StoredFile> candidates = new ArrayList<>();
+      previewed.keySet().forEach(p -> candidates.addAll(resolver.resolveAll(p)));
+      try {
+        others.neighbours().get().requireNoneShared(others.self(), candidates, "expiry would delete");
+      } catch (SafetyRefusal r) {
+        throw new SafetyRefusal("expire " + name + ": " + r.getMessage() + "; nothing was expired");
+      }
+    }
     List<ExpiredSnapshot> snapshots = expiring.stream()
         .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
         .map(s -> new ExpiredSnapshot(s.snapshotId(), s.timestampMillis(), s.operation()))

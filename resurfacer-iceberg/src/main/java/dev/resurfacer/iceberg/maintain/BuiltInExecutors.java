@@ -11,7 +11,7 @@ import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Compact;
@@ -35,8 +35,8 @@ final class BuiltInExecutors {
   private BuiltInExecutors() {}
 
   /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
-  static List<OperationExecutor<?, IcebergTable>> all(OrphanFences fences, Progress progress) {
-    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(progress),
+  static List<OperationExecutor<?, IcebergTable>> all(StorageFences fences, Progress progress) {
+    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(fences, progress),
         new OrphansExecutor(fences, progress));
   }
 
@@ -137,7 +137,10 @@ final class BuiltInExecutors {
   static final class ExpireExecutor implements OperationExecutor<ExpireSnapshots, IcebergTable> {
     private final Progress progress;
 
-    ExpireExecutor(Progress progress) {
+    private final StorageFences fences;
+
+    ExpireExecutor(StorageFences fences, Progress progress) {
+      this.fences = fences;
       this.progress = progress;
     }
 
@@ -150,8 +153,8 @@ final class BuiltInExecutors {
     public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
       ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
       ExpireResult r = mode == Mode.COMMIT
-          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress)
-          : SnapshotExpiry.preview(t.name(), t.table(), options);
+          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress, t.otherTables(fences))
+          : SnapshotExpiry.preview(t.name(), t.table(), options, t.otherTables(fences));
       Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
           "deleted_bytes", r.bytes());
       String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "
@@ -165,10 +168,10 @@ final class BuiltInExecutors {
   }
 
   static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
-    private final OrphanFences fences;
+    private final StorageFences fences;
     private final Progress progress;
 
-    OrphansExecutor(OrphanFences fences, Progress progress) {
+    OrphansExecutor(StorageFences fences, Progress progress) {
       this.fences = fences;
       this.progress = progress;
     }
@@ -184,7 +187,7 @@ final class BuiltInExecutors {
           .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
           .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w)).progress(progress);
       if (fences != null) {
-        removal = fences.applyTo(removal);
+        removal = removal.fences(fences);
       }
       OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
       Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),

@@ -4,7 +4,7 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
@@ -24,15 +24,15 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 final class IcebergEngine implements Engine<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
-  private final OrphanFences fences;
+  private final StorageFences fences;
   private final SignalReader signals;
   private final Progress progress;
 
-  IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, Progress progress) {
+  IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, Progress progress) {
     this(catalog, clock, fences, new SignalReader(), progress);
   }
 
-  private IcebergEngine(Catalog catalog, Clock clock, OrphanFences fences, SignalReader signals, Progress progress) {
+  private IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
@@ -40,7 +40,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
     this.progress = progress;
   }
 
-  IcebergEngine withFences(OrphanFences newFences) {
+  IcebergEngine withFences(StorageFences newFences) {
     return new IcebergEngine(catalog, clock, newFences, signals, progress);
   }
 

@@ -11,7 +11,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param name {@code namespace.table}
  */
 public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name,
-    dev.resurfacer.iceberg.orphans.OrphanFences fences) {
+    dev.resurfacer.storage.StorageFences fences) {
 
   /** A table whose orphan removal checks only its own catalog. */
   public IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name) {
@@ -22,7 +22,20 @@ public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table ta
    * The fences orphan removal must respect for this run: every engine's executor applies these, so a
    * remote engine never checks less than the local one would (null: this table's own catalog only).
    */
-  public dev.resurfacer.iceberg.orphans.OrphanFences fencesOr(dev.resurfacer.iceberg.orphans.OrphanFences own) {
+  public dev.resurfacer.storage.StorageFences fencesOr(dev.resurfacer.storage.StorageFences own) {
     return own != null ? own : fences;
+  }
+
+  /**
+   * The other tables of every format an expiry of this table must not take a file from, with this
+   * table's identities among them; null without fences (nothing beyond the table is read).
+   */
+  public dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables otherTables(dev.resurfacer.storage.StorageFences own) {
+    dev.resurfacer.storage.StorageFences f = fencesOr(own);
+    if (f == null) {
+      return null;
+    }
+    java.util.Set<String> self = dev.resurfacer.iceberg.orphans.IcebergCensus.identities(catalog, identifier, table);
+    return new dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables(() -> f.neighbours(self), self);
   }
 }

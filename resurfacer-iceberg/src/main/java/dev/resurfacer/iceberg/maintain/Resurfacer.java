@@ -3,7 +3,7 @@ package dev.resurfacer.iceberg.maintain;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.iceberg.catalog.Catalogs;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.MaintenanceRunner;
 import dev.resurfacer.maintain.Mode;
@@ -54,7 +54,7 @@ public final class Resurfacer implements AutoCloseable {
 
   /** Opens the catalog; orphan removal checks every table of its database (every catalog name of a JDBC one). */
   public static Resurfacer connect(CatalogConfig config) {
-    return connect(Catalogs.open(config)).orphanFences(OrphanFences.forCatalogs(List.of(config), null));
+    return connect(Catalogs.open(config)).orphanFences(StorageFences.forCatalogs(List.of(config), null));
   }
 
   /**
@@ -69,7 +69,7 @@ public final class Resurfacer implements AutoCloseable {
    * The tables and files orphan removal must respect: share one instance between the runs of
    * several catalogs so every table of every catalog is checked, with one index per run.
    */
-  public Resurfacer orphanFences(OrphanFences fences) {
+  public Resurfacer orphanFences(StorageFences fences) {
     return new Resurfacer(engine.withFences(fences), custom, executionEngines, parallel, lease);
   }
 

@@ -18,7 +18,10 @@ import java.util.Collection;
 import java.util.function.Consumer;
 import java.nio.file.Path;
 import dev.resurfacer.iceberg.catalog.CatalogCensus;
+import dev.resurfacer.storage.Neighbours;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.storage.StoredFile;
+import dev.resurfacer.storage.TableMarkers;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Table;
@@ -39,7 +42,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * <ol>
  *   <li>resolve the scope (location, write.data.path, write.metadata.path) to canonical roots — real
  *       directories on local disk — and refuse if any other table of the census overlaps it or
- *       references a file inside it (see {@link NeighbourIndex});
+ *       references a file inside it (see {@link Neighbours});
  *   <li>note the metadata as it is now, then list the scope — listing first means a file committed
  *       during the run is in the metadata read next, so it is referenced, not orphaned. Local storage
  *       is walked with java.nio whatever the FileIO (no process forked, no link followed); the
@@ -65,8 +68,7 @@ public final class OrphanRemoval {
   private FileIO io;
   private int show = 100;
   private String memoryLimit = "512MB";
-  private NeighbourIndex neighbours;
-  private List<String> protectedLocations = List.of();
+  private StorageFences fences;
   private Set<String> candidateLocations;
   private boolean quarantine;
   private Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
@@ -121,18 +123,13 @@ public final class OrphanRemoval {
   }
 
   /**
-   * The tables to check this one's scope against. Without it, the tables of {@link #of}'s catalog
-   * are read; pass an index over every catalog you use (several catalog names in one JDBC database,
-   * several catalogs) so a table registered elsewhere is seen too.
+   * The tables of either format to check this one's scope against, and the files never listed nor
+   * deleted (a SQLite catalog and its side files, a configuration file). Without it, only the tables
+   * of {@link #of}'s catalog are read; pass fences over every catalog you use (several catalog names
+   * in one JDBC database, several catalogs, Delta catalogs) so a table registered elsewhere is seen too.
    */
-  public OrphanRemoval neighbours(NeighbourIndex index) {
-    this.neighbours = index;
-    return this;
-  }
-
-  /** Files never listed nor deleted whatever they look like: a SQLite catalog and its side files, a configuration file. */
-  public OrphanRemoval protect(Collection<String> locations) {
-    this.protectedLocations = List.copyOf(locations);
+  public OrphanRemoval fences(StorageFences fences) {
+    this.fences = Objects.requireNonNull(fences, "fences");
     return this;
   }
 
@@ -232,15 +229,17 @@ public final class OrphanRemoval {
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     TableMetadata before = ops.refresh();
     Scope scope = Scope.of(before, resolver);
-    Set<String> selfKeys = new HashSet<>();
-    selfKeys.add(resolver.resolve(before.metadataFileLocation()).key());
-    NeighbourIndex index = neighbours;
-    if (index == null) {
+    Set<String> self = IcebergCensus.identities(catalog.name(), identifier.toString(),
+        resolver.resolve(before.metadataFileLocation()));
+    Neighbours others;
+    if (fences != null) {
+      others = fences.neighbours(self);
+    } else {
       try (CatalogCensus census = CatalogCensus.of(catalog)) {
-        index = NeighbourIndex.build(census, catalog.name(), identifier);
+        others = new Neighbours(IcebergCensus.read(census, self));
       }
     }
-    int checked = index.requireNothingInside(catalog.name(), identifier, selfKeys, scope);
+    int checked = others.requireNothingInside(self, scope.roots().stream().map(Scope.Root::id).toList());
 
     String locationRoot = locationRoot(scope, table);
     Quarantine holding = new Quarantine(fileIO, locationRoot, scope.roots().get(0).isLocal());
@@ -251,7 +250,7 @@ public final class OrphanRemoval {
           + "); remove the link or run without --quarantine; nothing was moved");
     }
     Set<String> protectedKeys = new HashSet<>();
-    protectedLocations.forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
+    (fences == null ? List.<String>of() : fences.protectedLocations()).forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
 
     long now = clock.millis();
     long cutoff = now - olderThan.toMillis();
@@ -440,7 +439,9 @@ public final class OrphanRemoval {
       if (quarantineDir.contains(file)) {
         return;
       }
-      if (protectedKeys.contains(file.key())) {
+      requireNoOtherTable(root, file);
+      if (protectedKeys.contains(file.key())
+          || (root.isLocal() && f.location().startsWith("file:") && TableMarkers.isDatabase(Path.of(f.location().substring(5))))) {
         protectedSkipped++;
         return;
       }
@@ -449,6 +450,24 @@ public final class OrphanRemoval {
           || (candidateKeys != null && !candidateKeys.contains(file.key()));
       ledger.addListed(file, f.location(), f.size(), f.createdAtMillis(), young);
     }
+  }
+
+  /**
+   * A listed file that shows a table of its own — a {@code _delta_log} anywhere, Iceberg metadata
+   * below the location — means another table lives in the scope, whether a catalog names it or not:
+   * every one of its files would look unreferenced here.
+   */
+  private static void requireNoOtherTable(Scope.Root root, StoredFile file) {
+    String relative = file.path().substring(root.id().path().length()).replaceFirst("^/", "");
+    TableMarkers.inKey(relative).ifPresent(found -> {
+      boolean own = found.format() == TableMarkers.Format.ICEBERG && found.directory().isEmpty()
+          && root.property().equals("location");
+      if (!own) {
+        String at = found.directory().isEmpty() ? root.id().key() : root.id().key() + "/" + String.join("/", found.directory());
+        throw new SafetyRefusal("scope: " + found.format().label + " lives at " + at + ", inside this table's storage"
+            + " (found " + file + "); its files would look unreferenced here; nothing was deleted");
+      }
+    });
   }
 
   private static void reference(Ledger ledger, Scope scope, StoredFile.Resolver resolver, Category category, String location,

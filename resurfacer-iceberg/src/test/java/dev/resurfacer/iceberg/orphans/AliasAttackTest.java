@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.orphans;
 
+import dev.resurfacer.storage.StorageFences;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,7 @@ class AliasAttackTest {
     Path orphan = plantOrphan(a);
     capture();
 
-    OrphanReport r = sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null));
+    OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
     assertThat(r.linksSkipped()).isEqualTo(1);
     assertThat(r.warnings()).anyMatch(w -> w.contains("symbolic link"));
@@ -97,7 +98,7 @@ class AliasAttackTest {
     }
     capture();
 
-    OrphanReport r = sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null));
+    OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
     assertThat(r.listedFiles()).isEqualTo(realFiles);
     assertThat(r.linksSkipped()).isEqualTo(2);
@@ -114,7 +115,7 @@ class AliasAttackTest {
     Path orphan = plantOrphan(a);
     capture();
 
-    OrphanReport r = sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null));
+    OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
     assertThat(r.scope()).hasSize(1);
     assertThat(orphan).doesNotExist();
@@ -130,7 +131,7 @@ class AliasAttackTest {
     Path orphan = plantOrphan(a);
     capture();
 
-    sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null));
+    sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
     assertThat(orphan).doesNotExist();
     assertNothingLost();
@@ -145,7 +146,7 @@ class AliasAttackTest {
     filled(catalog, "c", linkedWarehouse.resolve("db/a/c").toString());
     capture();
 
-    assertThatThrownBy(() -> sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null)))
+    assertThatThrownBy(() -> sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("overlaps");
     assertThatThrownBy(() -> sweep(catalog, a, null)) // the library's default: the catalog's own tables
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("overlaps");
@@ -162,10 +163,10 @@ class AliasAttackTest {
     fill(b);
     capture();
 
-    assertThatThrownBy(() -> sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null)))
+    assertThatThrownBy(() -> sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("references files in");
     Path orphan = plantOrphan(b);
-    sweep(catalog, b, OrphanFences.forCatalogs(List.of(config), null)); // b's own run is fine: a has nothing in b
+    sweep(catalog, b, StorageFences.forCatalogs(List.of(config), null)); // b's own run is fine: a has nothing in b
     assertThat(orphan).doesNotExist();
     assertNothingLost();
   }
@@ -182,7 +183,7 @@ class AliasAttackTest {
     filled(other, "b", dir(a).resolve("nested-b").toString());
     capture();
 
-    assertThatThrownBy(() -> sweep(catalog, a, OrphanFences.forCatalogs(List.of(config), null)))
+    assertThatThrownBy(() -> sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.b in catalog 'other'");
     // the library entry point a user calls with the configuration: same fence
     try (Resurfacer r = Resurfacer.connect(config)) {
@@ -203,7 +204,7 @@ class AliasAttackTest {
     CatalogConfig secondConfig = CatalogConfig.of("second", "jdbc", SqliteCatalogs.uri(second), SqliteCatalogs.warehouse(second));
     capture();
 
-    OrphanFences both = OrphanFences.forCatalogs(List.of(config, secondConfig), null);
+    StorageFences both = StorageFences.forCatalogs(List.of(config, secondConfig), null);
     assertThatThrownBy(() -> sweep(catalog, a, both)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.b in catalog 'second'");
     try (Resurfacer r = Resurfacer.connect(config).orphanFences(both)) {
       RunReport report = r.run(new MaintenancePlan(List.of(Maintain.table("db.a").removeOrphans(Duration.ZERO))), Mode.COMMIT);
@@ -223,7 +224,7 @@ class AliasAttackTest {
     Path orphan = plantOrphan(a);
     capture();
 
-    OrphanReport r = sweep(inside, a, OrphanFences.forCatalogs(List.of(insideConfig), null));
+    OrphanReport r = sweep(inside, a, StorageFences.forCatalogs(List.of(insideConfig), null));
 
     assertThat(r.protectedSkipped()).isEqualTo(1);
     assertThat(root.resolve("catalog.db")).exists();
@@ -288,11 +289,11 @@ class AliasAttackTest {
 
   // --- helpers
 
-  OrphanReport sweep(Catalog c, Table t, OrphanFences fences) {
+  OrphanReport sweep(Catalog c, Table t, StorageFences fences) {
     TableIdentifier id = TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
     OrphanRemoval removal = OrphanRemoval.of(c, id, t).olderThan(Duration.ZERO)
         .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
-    return (fences == null ? removal : fences.applyTo(removal)).execute();
+    return (fences == null ? removal : removal.fences(fences)).execute();
   }
 
   Table create(Catalog c, String name, String location) {

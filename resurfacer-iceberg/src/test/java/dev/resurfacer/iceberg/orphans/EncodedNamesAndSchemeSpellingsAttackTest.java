@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.orphans;
 
+import dev.resurfacer.storage.StorageFences;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -64,7 +65,7 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
         OrphanRemovalTest.TEN_DAYS_AGO);
     h.capture();
 
-    h.sweep(h.catalog, a, OrphanFences.forCatalogs(List.of(h.config), null));
+    h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null));
 
     assertThat(orphan).doesNotExist();
     assertThat(literal).doesNotExist();
@@ -82,7 +83,7 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
     b.newAppend().appendFile(DataFiles.builder(b.spec()).copy(written).withPath("file://" + inA).build()).commit();
     h.capture();
 
-    assertThatThrownBy(() -> h.sweep(h.catalog, a, OrphanFences.forCatalogs(List.of(h.config), null)))
+    assertThatThrownBy(() -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("references files in");
     h.assertNothingLost();
   }
@@ -94,12 +95,12 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
     Table twin = h.catalog.registerTable(TableIdentifier.of("db", "twin"), metadata);
     Path orphan = h.plantOrphan(a);
     h.capture();
-    OrphanReport same = h.sweep(h.catalog, a, OrphanFences.forCatalogs(List.of(h.config), null)); // same metadata: the table itself
+    OrphanReport same = h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)); // same metadata: the table itself
     assertThat(orphan).doesNotExist();
 
     h.fill(twin); // the twin now references files in a's directory that a does not
     h.capture();
-    assertThatThrownBy(() -> h.sweep(h.catalog, a, OrphanFences.forCatalogs(List.of(h.config), null)))
+    assertThatThrownBy(() -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
         .isInstanceOf(SafetyRefusal.class);
     assertThat(same).isNotNull();
     h.assertNothingLost();

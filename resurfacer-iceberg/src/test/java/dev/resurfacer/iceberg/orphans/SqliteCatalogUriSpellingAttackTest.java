@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.orphans;
 
+import dev.resurfacer.storage.StorageFences;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.config.CatalogConfig;
@@ -45,8 +46,8 @@ class SqliteCatalogUriSpellingAttackTest {
       CatalogConfig config = CatalogConfig.of("inside", "jdbc", uri, root.toString());
 
       try {
-        OrphanFences.forCatalogs(List.of(config), null).applyTo(OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a)
-            .olderThan(Duration.ZERO).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))).execute();
+        OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a).fences(StorageFences.forCatalogs(List.of(config), null))
+            .olderThan(Duration.ZERO).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
       } catch (dev.resurfacer.SafetyRefusal refused) {
         // refusing is fine
       }

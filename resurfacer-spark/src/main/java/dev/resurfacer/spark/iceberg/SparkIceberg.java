@@ -1,7 +1,7 @@
 package dev.resurfacer.spark.iceberg;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.spark.SparkSql;
@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param catalogs our catalog name to the cluster's ({@code engines.spark.catalogs.<ours>: <spark>}); same name otherwise
  * @param fences neighbours and protected files for orphan removal; null to check the table's own catalog only
  */
-public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, OrphanFences fences) {
+public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, StorageFences fences) {
   public SparkIceberg {
     Objects.requireNonNull(sql, "sql");
     catalogs = Map.copyOf(catalogs);

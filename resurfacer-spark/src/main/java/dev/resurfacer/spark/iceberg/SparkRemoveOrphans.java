@@ -2,7 +2,7 @@ package dev.resurfacer.spark.iceberg;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.iceberg.orphans.OrphanFences;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Mode;
@@ -57,9 +57,9 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
         .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention()).onlyAmong(candidates)
         .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
-    OrphanFences fences = t.fencesOr(spark.fences());
+    StorageFences fences = t.fencesOr(spark.fences());
     if (fences != null) {
-      removal = fences.applyTo(removal);
+      removal = removal.fences(fences);
     }
     OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
     long refused = Math.max(0, candidates.size() - r.orphanFiles());
