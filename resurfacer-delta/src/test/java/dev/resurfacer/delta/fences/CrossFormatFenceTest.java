@@ -7,12 +7,9 @@ import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
-import dev.resurfacer.delta.scan.DeletionVectorRef;
-import dev.resurfacer.delta.scan.LiveFile;
-import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.delta.VersionFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
@@ -98,10 +95,7 @@ class CrossFormatFenceTest {
     Set<Path> out = new TreeSet<>();
     try (DeltaTable table = DeltaTables.open("t", root.toString(), root.getParent())) {
       for (long v = 0; v <= table.latest().getVersion(); v++) {
-        for (LiveFile f : LiveFiles.of(table, table.atVersion(v))) {
-          out.add(LocalStorage.path(f.file()));
-          f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).ifPresent(out::add);
-        }
+        out.addAll(VersionFiles.of(table, v));
       }
     }
     return out;
@@ -109,14 +103,9 @@ class CrossFormatFenceTest {
 
   /** The files the current version reads: all a zero-retention vacuum keeps. */
   private static Set<Path> currentFiles(Path root) {
-    Set<Path> out = new TreeSet<>();
     try (DeltaTable table = DeltaTables.open("t", root.toString(), root.getParent())) {
-      for (LiveFile f : LiveFiles.of(table, table.latest())) {
-        out.add(LocalStorage.path(f.file()));
-        f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).ifPresent(out::add);
-      }
+      return VersionFiles.of(table, table.latest().getVersion());
     }
-    return out;
   }
 
   /** Every metadata file, manifest list, manifest and data file of every snapshot of the table. */
