@@ -1,9 +1,7 @@
 package dev.resurfacer.iceberg.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.testing.Rows;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
@@ -142,20 +140,32 @@ class CondensingTest {
     assertManifestsHoldOneSpecEach(table);
   }
 
+  /** No time field finer than the target, or two: condensing does not apply, says why and changes nothing. */
   @Test
-  void ambiguousOrMissingTimeFieldsAreRefused() {
+  void ambiguousOrMissingTimeFieldsMeanCondensingDoesNotApply() {
     Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class).hasMessageContaining("2 time fields finer than month").hasMessageContaining("cannot tell which");
+    assertThat(Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .contains("2 time fields finer than month").contains("cannot tell which");
     Table none = catalog.buildTable(TableIdentifier.of("db", "none"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class).hasMessageContaining("has no time partition finer than year");
+    assertThat(Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .isEqualTo("does not apply: the default spec (region identity) has no time partition finer than year");
     Table monthly = catalog.buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class);
+    Condensing.CondenseResult month = Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1),
+        CompactionOptions.defaults(), true);
+    assertThat(month.doesNotApply()).contains("no time partition finer than month");
+    assertThat(month.partitions()).isEmpty();
+    assertThat(month.committed()).isFalse();
+    Table flat = catalog.buildTable(TableIdentifier.of("db", "flat"), SCHEMA).create();
+    assertThat(Condensing.execute(flat, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .isEqualTo("does not apply: the default spec is unpartitioned");
+    for (Table t : List.of(two, none, monthly, flat)) {
+      t.refresh();
+      assertThat(t.specs()).hasSize(1);
+      assertThat(t.currentSnapshot()).isNull();
+    }
   }
 
   @Test
