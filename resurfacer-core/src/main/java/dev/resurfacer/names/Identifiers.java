@@ -191,6 +191,14 @@ public final class Identifiers {
     return out;
   }
 
+  /**
+   * A column list for a format that names top-level columns by their whole name (Delta): each item's
+   * parts joined by {@code .}, so {@code `a.b`}, {@code "a.b"} and {@code a.b} all name the column {@code a.b}.
+   */
+  public static List<String> topLevelNames(List<String> texts, String what) {
+    return splitLists(texts, what).stream().map(t -> String.join(".", parts(t, what))).toList();
+  }
+
   /** The items of {@code texts} (each maybe a comma-separated list, as a repeated flag gives them), split as {@link #splitList}. */
   public static List<String> splitLists(List<String> texts, String what) {
     List<String> out = new ArrayList<>();
