@@ -89,6 +89,9 @@ sealed interface ResolvedOrdering {
             || f.type().typeId() == org.apache.iceberg.types.Type.TypeID.DOUBLE) {
           return Optional.of("z-order on floating-point column " + f.name());
         }
+        if (f.type().typeId() == org.apache.iceberg.types.Type.TypeID.FIXED) {
+          return Optional.of("z-order on fixed column " + f.name());
+        }
       }
     }
     return Optional.empty();
