@@ -107,10 +107,16 @@ public final class Compaction {
     }
     long liveFiles = 0;
     long liveBytes = 0;
+    Set<String> inGroups = new HashSet<>();
+    groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
+    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target);
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
         liveBytes += t.file().fileSizeInBytes();
+        if (!inGroups.contains(t.file().location())) {
+          skipped.add(t, filePartitionPath(table, t.file()));
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -133,9 +139,7 @@ public final class Compaction {
           g.inputFileNum(), g.inputFilesSizeInBytes(), deleteFiles(g).size(), g.expectedOutputFiles(), rewriter.name(), reason));
     }
     long selected = planned.stream().mapToLong(CompactionPlan.Group::files).sum();
-    String because = liveFiles == selected ? "" : String.format(java.util.Locale.ROOT,
-        "within the size range (%d..%d bytes) with too few deletes, or fewer than min-input-files in their partition, or outside --partition",
-        (long) (target * 0.75), (long) (target * 1.8));
+    String because = liveFiles == selected ? "" : skipped.because();
     CompactionPlan result = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
         liveFiles - selected, because, ResolvedOrdering.describe(ordering), warnings);
     return new Planned(result, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
@@ -426,6 +430,15 @@ public final class Compaction {
     }
     return PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  /** A file's partition as {@link #partitionPath} names a group's, so {@code --partition} selects both alike. */
+  private static String filePartitionPath(Table table, DataFile file) {
+    if (file.specId() != table.spec().specId()) {
+      return "(files of older specs)";
+    }
+    PartitionSpec spec = table.specs().get(file.specId());
+    return spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(file.partition());
   }
 
   static String partitionPath(Table table, RewriteFileGroup group) {
