@@ -96,10 +96,13 @@ public final class Compaction {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
+    Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
+        : Condensing.condensedSpecIds(table);
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
-        if (inPartition(partitionPath(table, g), options.partition())) {
-          groups.add(g);
+        RewriteFileGroup kept = withoutCondensed(g, condensed, target);
+        if (kept != null && inPartition(partitionPath(table, kept), options.partition())) {
+          groups.add(kept);
         }
       }
     } catch (IOException e) {
@@ -109,7 +112,7 @@ public final class Compaction {
     long liveBytes = 0;
     Set<String> inGroups = new HashSet<>();
     groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
-    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target);
+    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed);
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
@@ -430,6 +433,26 @@ public final class Compaction {
     }
     return PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  /**
+   * {@code group} without the files of a condensed spec (the default with its time field coarsened,
+   * as {@code condense} writes aged partitions), or null when nothing is left. Core's planner takes
+   * every file outside the output spec, to move it into the default spec: for condensed files that
+   * would split them back into the fine partitions condense just left, and the next condense would
+   * gather them again.
+   */
+  private static RewriteFileGroup withoutCondensed(RewriteFileGroup group, Set<Integer> condensed, long target) {
+    if (condensed.isEmpty() || group.fileScanTasks().stream().noneMatch(t -> condensed.contains(t.file().specId()))) {
+      return group;
+    }
+    List<FileScanTask> kept = group.fileScanTasks().stream().filter(t -> !condensed.contains(t.file().specId())).toList();
+    if (kept.isEmpty()) {
+      return null;
+    }
+    long bytes = kept.stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
+    return new RewriteFileGroup(group.info(), kept, group.outputSpecId(), group.maxOutputFileSize(), group.inputSplitSize(),
+        (int) Math.max(1, Math.ceil(bytes / (double) target)));
   }
 
   /** A file's partition as {@link #partitionPath} names a group's, so {@code --partition} selects both alike. */

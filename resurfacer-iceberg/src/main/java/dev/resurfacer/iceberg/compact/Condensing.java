@@ -209,6 +209,50 @@ public final class Condensing {
     }
   }
 
+  /**
+   * The specs that are the default spec with one time field coarsened (what condensing adds, or an
+   * older, coarser spec of the same shape): their files hold aged partitions on purpose.
+   */
+  public static Set<Integer> condensedSpecIds(Table table) {
+    PartitionSpec fine = table.spec();
+    Set<Integer> out = new java.util.TreeSet<>();
+    for (PartitionSpec s : table.specs().values()) {
+      if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size() || s.isUnpartitioned()) {
+        continue;
+      }
+      int coarsened = 0;
+      boolean same = true;
+      for (int i = 0; i < s.fields().size() && same; i++) {
+        PartitionField a = s.fields().get(i);
+        PartitionField f = fine.fields().get(i);
+        if (a.sourceId() != f.sourceId()) {
+          same = false;
+        } else if (!a.transform().equals(f.transform())) {
+          if (rank(a.transform().toString()) > rank(f.transform().toString()) && rank(f.transform().toString()) > 0) {
+            coarsened++;
+          } else {
+            same = false;
+          }
+        }
+      }
+      if (same && coarsened == 1) {
+        out.add(s.specId());
+      }
+    }
+    return out;
+  }
+
+  /** hour 1, day 2, month 3, year 4; 0 for anything else. */
+  private static int rank(String transform) {
+    return switch (transform) {
+      case "hour" -> 1;
+      case "day" -> 2;
+      case "month" -> 3;
+      case "year" -> 4;
+      default -> 0;
+    };
+  }
+
   private static PartitionSpec findCoarse(Table table, PartitionSpec fine, PartitionField field, String transform) {
     for (PartitionSpec s : table.specs().values()) {
       if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size()) {

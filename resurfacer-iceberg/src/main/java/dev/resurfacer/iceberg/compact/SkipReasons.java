@@ -15,6 +15,7 @@ import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Why the files no group takes were left alone, each by its own cause: outside {@code --partition};
+ * in a condensed spec;
  * not a candidate (within the size range, not deleted enough), by the planner's own file filter;
  * or a candidate whose partition did not qualify as a group (fewer than {@code min-input-files}
  * candidates and less than the target size together, or past {@code max-files-to-rewrite}).
@@ -35,15 +36,19 @@ final class SkipReasons {
   private final CompactionOptions options;
   private final long target;
   private final Map<String, String> plannerOptions;
+  private final Set<Integer> condensed;
   private long outsidePartition;
+  private long inCondensedSpec;
   private long inRange;
   private long inRangeBytes;
   private long ungrouped;
   private long ungroupedBytes;
   private final Set<String> ungroupedPartitions = new HashSet<>();
 
-  SkipReasons(Table table, CompactionOptions options, long snapshotId, long target) {
+  /** @param condensed specs whose files compaction leaves where condense put them */
+  SkipReasons(Table table, CompactionOptions options, long snapshotId, long target, Set<Integer> condensed) {
     this.options = options;
+    this.condensed = condensed;
     this.target = target;
     this.candidates = new Candidates(table, options.filter(), snapshotId);
     this.plannerOptions = options.plannerOptions(candidates.validOptions());
@@ -54,6 +59,8 @@ final class SkipReasons {
   void add(FileScanTask task, String partition) {
     if (!Compaction.inPartition(partition, options.partition())) {
       outsidePartition++;
+    } else if (condensed.contains(task.file().specId())) {
+      inCondensedSpec++;
     } else if (!candidates.candidate(task)) {
       inRange++;
       inRangeBytes += task.file().fileSizeInBytes();
@@ -84,6 +91,9 @@ final class SkipReasons {
           (long) (target * SizeBasedFileRewritePlanner.MAX_FILE_SIZE_DEFAULT_RATIO));
       why.add(String.format(Locale.ROOT, "%d file(s) (%s) within the size range (%d..%d bytes) with too few deletes to rewrite",
           inRange, ByteSizes.format(inRangeBytes), min, max));
+    }
+    if (inCondensedSpec > 0) {
+      why.add(inCondensedSpec + " file(s) in a condensed spec (the default with its time field coarsened), left where condense put them");
     }
     if (outsidePartition > 0) {
       why.add(outsidePartition + " file(s) outside --partition " + options.partition());

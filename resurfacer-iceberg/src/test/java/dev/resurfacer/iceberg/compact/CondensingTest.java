@@ -141,6 +141,48 @@ class CondensingTest {
   }
 
   /** No time field finer than the target, or two: condensing does not apply, says why and changes nothing. */
+  /**
+   * Compaction after condensing (as maintain runs them) leaves the condensed files in their coarse
+   * spec: core's planner would move them back into the day partitions, and the next condense would
+   * gather them again. The plan says why they stay; an explicit output-spec-id still moves them.
+   */
+  @Test
+  void compactionLeavesCondensedFilesWhereCondensePutThem() throws IOException {
+    Table table = dailyTable();
+    Condensing.CondenseResult r = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(30),
+        CompactionOptions.defaults(), true);
+    assertThat(r.committed()).isTrue();
+    table.refresh();
+    int coarse = r.coarseSpecId();
+    assertThat(Condensing.condensedSpecIds(table)).containsExactly(coarse);
+    List<String> rows = Rows.sortedStrings(table);
+    long condensedFiles = countFilesOfSpec(table, coarse);
+    assertThat(condensedFiles).isPositive();
+
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    assertThat(plan.groups()).allSatisfy(g -> assertThat(g.specId()).isEqualTo(table.spec().specId()));
+    assertThat(plan.skippedBecause()).contains(condensedFiles + " file(s) in a condensed spec");
+    CompactionResult done = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    assertThat(done.allCommitted()).isTrue();
+    table.refresh();
+    assertThat(countFilesOfSpec(table, coarse)).isEqualTo(condensedFiles);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
+
+    CompactionPlan moving = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")
+        .withOption("output-spec-id", Integer.toString(table.spec().specId())));
+    assertThat(moving.filesToRewrite()).isGreaterThanOrEqualTo(condensedFiles);
+  }
+
+  private static long countFilesOfSpec(Table table, int specId) throws IOException {
+    try (var tasks = table.newScan().planFiles()) {
+      long n = 0;
+      for (var t : tasks) {
+        n += t.file().specId() == specId ? 1 : 0;
+      }
+      return n;
+    }
+  }
+
   @Test
   void ambiguousOrMissingTimeFieldsMeanCondensingDoesNotApply() {
     Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
