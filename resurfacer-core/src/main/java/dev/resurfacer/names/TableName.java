@@ -30,8 +30,7 @@ public record TableName(List<String> namespace, String name) {
   public static TableName parse(String text) {
     List<String> parts = text == null || text.isEmpty() ? List.of() : Identifiers.parts(text, "table name");
     if (parts.size() < 2) {
-      throw new UsageException("table must be written namespace.table, a part holding '.' in backticks:"
-          + " db.`my.table` (got '" + text + "')");
+      throw new UsageException("table must be written namespace.table (got '" + text + "')");
     }
     return new TableName(parts.subList(0, parts.size() - 1), parts.get(parts.size() - 1));
   }
