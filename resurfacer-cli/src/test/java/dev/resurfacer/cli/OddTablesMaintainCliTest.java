@@ -280,7 +280,8 @@ class OddTablesMaintainCliTest {
     for (String name : List.of(SPECIAL, "\"db\".\"table:with.special:chars\"", "`db`.`table:with.special:chars`")) {
       for (List<String> verb : List.of(List.of("describe"), List.of("plan"), List.of("policy"), List.of("expire"),
           List.of("remove-orphans"), List.of("rewrite-manifests"), List.of("remove-dangling-deletes"), List.of("rewrite-position-deletes"),
-          List.of("convert-equality-deletes"), List.of("compute-stats"), List.of("compute-partition-stats"), List.of("apply-retention"),
+          List.of("convert-equality-deletes"), List.of("compute-stats"), List.of("compute-stats", "--columns", "`letter/abc`,u"),
+          List.of("compute-partition-stats"), List.of("apply-retention"),
           List.of("condense"), List.of("compact", "--strategy", "sort", "--sort-by", "letter/abc"),
           List.of("compact", "--strategy", "zorder", "--columns", "`letter/abc`,u,b"))) {
         List<String> args = new ArrayList<>(verb);

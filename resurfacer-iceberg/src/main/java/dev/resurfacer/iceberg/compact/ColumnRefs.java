@@ -8,15 +8,15 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 
 /**
- * Column references in {@code --sort-by} and {@code --columns} (and their policy keys): parts quoted
+ * Column references in {@code --sort-by}, {@code --columns} and compute-stats' columns (and their policy keys): parts quoted
  * as {@link Identifiers} describes ({@code letter/abc}, {@code `letter/abc`}, {@code "a.b"},
  * {@code address.city} for a nested field), resolved part by part through the schema's structs.
  */
-final class ColumnRefs {
+public final class ColumnRefs {
   private ColumnRefs() {}
 
   /** The field {@code text} names, read as one reference. */
-  static Types.NestedField field(Schema schema, String text, String what, String table) {
+  public static Types.NestedField field(Schema schema, String text, String what, String table) {
     return field(schema, Identifiers.parts(text.trim(), what), what, table);
   }
 
@@ -25,7 +25,7 @@ final class ColumnRefs {
    * walk finds nothing, Iceberg's own dotted lookup gets the joined name, so an unquoted {@code a.b}
    * still finds a top-level column named {@code a.b}.
    */
-  static Types.NestedField field(Schema schema, List<String> parts, String what, String table) {
+  public static Types.NestedField field(Schema schema, List<String> parts, String what, String table) {
     Types.StructType struct = schema.asStruct();
     Types.NestedField found = null;
     for (String part : parts) {
