@@ -16,11 +16,10 @@ import java.util.List;
 public final class Identifiers {
   private Identifiers() {}
 
-  /** A reference read from a longer text: its parts, where it ends, and which parts were quoted. */
-  public record Read(List<String> parts, List<Boolean> quoted, int end) {
+  /** A reference read from a longer text: its parts and where it ends. */
+  public record Read(List<String> parts, int end) {
     public Read {
       parts = List.copyOf(parts);
-      quoted = List.copyOf(quoted);
     }
   }
 
@@ -44,7 +43,6 @@ public final class Identifiers {
    */
   public static Read read(String text, int from, boolean embedded, String what) {
     List<String> parts = new ArrayList<>();
-    List<Boolean> quoted = new ArrayList<>();
     int i = from;
     while (true) {
       if (i >= text.length()) {
@@ -56,7 +54,6 @@ public final class Identifiers {
         Quoted q = quoted(text, i, what);
         part.append(q.part());
         i = q.end();
-        quoted.add(true);
       } else {
         int j = i;
         while (j < text.length() && !ends(text.charAt(j), embedded)) {
@@ -72,7 +69,6 @@ public final class Identifiers {
           throw new UsageException(what + ": '" + text + "' has an empty part");
         }
         i = j;
-        quoted.add(false);
       }
       parts.add(part.toString());
       if (i < text.length() && text.charAt(i) == '.') {
@@ -82,7 +78,7 @@ public final class Identifiers {
       if (i < text.length() && !embedded) {
         throw new UsageException(what + ": '" + text + "': after a quoted part comes '.' or the end (got '" + text.charAt(i) + "')");
       }
-      return new Read(parts, quoted, i);
+      return new Read(parts, i);
     }
   }
 

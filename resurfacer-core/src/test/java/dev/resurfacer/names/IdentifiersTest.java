@@ -73,7 +73,6 @@ class IdentifiersTest {
     assertThat(r.end()).isEqualTo(10);
     Identifiers.Read nested = Identifiers.read("`a b`.c, d", 0, true, "sort");
     assertThat(nested.parts()).containsExactly("a b", "c");
-    assertThat(nested.quoted()).containsExactly(true, false);
     assertThat(nested.end()).isEqualTo(7);
     assertThat(Identifiers.read("day(ts)", 0, true, "sort").parts()).containsExactly("day");
   }
