@@ -61,7 +61,8 @@ final class CompactionFlags {
   @Option(names = "--sort-by", paramLabel = "ORDER", description = "With --strategy sort: \"col [ASC|DESC] [NULLS FIRST|LAST], ...\"; terms may be day(ts), bucket(16, id), truncate(4, s). Default: the table's sort order.")
   String sortBy;
 
-  @Option(names = "--columns", paramLabel = "A,B", split = ",", description = "With --strategy zorder: the columns to interleave.")
+  @Option(names = "--columns", paramLabel = "A,B", description = {"With --strategy zorder: the columns to interleave;",
+      "a name holding ',' or blanks in backticks: --columns 'id,`a,b`'."})
   java.util.List<String> columns = new java.util.ArrayList<>();
 
   @Option(names = "--runner", paramLabel = "RUNNER", description = "auto, duckdb or generic (default: ${DEFAULT-VALUE}).", defaultValue = "auto")
@@ -176,7 +177,7 @@ final class CompactionFlags {
         if (columns.isEmpty()) {
           throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
         }
-        yield new dev.resurfacer.iceberg.compact.Ordering.ZOrder(columns);
+        yield new dev.resurfacer.iceberg.compact.Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"));
       }
       default -> throw new UsageException("--strategy must be binpack, sort or zorder (got '" + strategy + "')");
     });

@@ -30,7 +30,7 @@ final class ComputeStatsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Option(names = "--columns", split = ",", paramLabel = "COL", description = "Columns to estimate (default: every top-level primitive column).")
+  @Option(names = "--columns", paramLabel = "COL", description = "Columns to estimate, comma-separated outside quotes (default: every top-level primitive column).")
   List<String> columns = new ArrayList<>();
 
   ComputeStatsCommand(CliContext ctx) {
@@ -40,7 +40,7 @@ final class ComputeStatsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      TableStatistics.Result r = TableStatistics.computeNdv(open.table(), columns, act.yes);
+      TableStatistics.Result r = TableStatistics.computeNdv(open.table(), dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"), act.yes);
       PrintWriter out = spec.commandLine().getOut();
       if (outputOptions.json()) {
         out.println(Json.write(r));

@@ -62,6 +62,8 @@ final class CondenseCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       if (outputOptions.json()) {
         out.println(Json.write(r));
+      } else if (r.doesNotApply() != null) {
+        out.printf(Locale.ROOT, "condense %s --to %s: nothing to do: %s%n", r.table(), r.to(), r.doesNotApply());
       } else {
         out.printf(Locale.ROOT, "condense %s: %s(%s) -> %s, partitions ended more than %s ago%n", r.table(), r.from(), r.field(), r.to(),
             Durations.format(age));

@@ -44,7 +44,7 @@ final class DeltaCompactionCli {
     CompactionOptions options = new CompactionOptions(
         flags.targetFileSize == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(flags.targetFileSize)),
         flags.deleteRatioThreshold == null ? CompactionOptions.DEFAULT_DELETED_ROW_RATIO : flags.deleteRatioThreshold)
-        .zOrder(flags.columns.stream().map(String::trim).toList())
+        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(flags.columns, "--columns"))
         .where(DeltaWhere.parse(flags.where, snapshot.getSchema(), snapshot.getPartitionColumnNames()))
         .runner(switch (flags.runner.toLowerCase(Locale.ROOT)) {
           case "auto" -> CompactionOptions.Runner.AUTO;

@@ -49,7 +49,8 @@ final class MaintainCommand implements Callable<Integer> {
   @Mixin ActOptions act;
   @Mixin EngineOptions engineOptions;
 
-  @Option(names = "--tables", paramLabel = "GLOB", description = "Only tables matching this, e.g. raw.* or *.events (default: all).")
+  @Option(names = "--tables", paramLabel = "GLOB", description = {"Only tables matching this, e.g. raw.* or *.events (default: all);",
+      "a part holding '.', '*' or blanks in backticks or double quotes: 'db.`table:with.special:chars`'."})
   String tables;
 
   @Option(names = "--parallel", paramLabel = "N", description = "Tables maintained at once (default ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -80,6 +81,7 @@ final class MaintainCommand implements Callable<Integer> {
       // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are made once the run starts, after this.
       System.setProperty("org.slf4j.simpleLogger.log.dev.resurfacer.maintain", "warn");
     }
+    dev.resurfacer.names.NameGlob only = tables == null ? null : dev.resurfacer.names.NameGlob.parse(tables, "--tables");
     ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     Policies policies = config.policies();
@@ -108,7 +110,7 @@ final class MaintainCommand implements Callable<Integer> {
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {
-          if (tables == null || Policies.globMatches(tables, table)) {
+          if (only == null || only.matches(table)) {
             // a policy names the operations of both formats; each table gets its own format's
             Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy()).retainOnly(r::supports);
             if (engineOptions.engine != null) {

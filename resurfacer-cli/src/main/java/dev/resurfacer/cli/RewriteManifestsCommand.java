@@ -62,8 +62,8 @@ final class RewriteManifestsCommand implements Callable<Integer> {
     if (r.committed()) {
       b.append(String.format(Locale.ROOT, "rewrote into %d data manifest(s), %s (snapshot %d)%n",
           r.dataManifestsAfter(), ByteSizes.format(r.dataManifestBytesAfter()), r.snapshotId()));
-    } else if (r.alreadyClustered() || r.dataManifestsBefore() <= 1) {
-      b.append("already one manifest per partition: nothing to do\n");
+    } else if (r.notNeeded().isPresent()) {
+      b.append("nothing to do: ").append(r.notNeeded().get()).append('\n');
     } else {
       b.append(String.format(Locale.ROOT, "would rewrite into about %d data manifest(s) (target %s each)%n",
           r.expectedDataManifests(), ByteSizes.format(r.targetManifestBytes())));

@@ -19,8 +19,9 @@ public final class Capabilities {
         new Capability("doctor", Status.WORKS, "versions, catalog reachability, warehouse access, DuckDB"),
         new Capability("demo", Status.WORKS, "seeded shop.orders table with small files, position and equality deletes"),
         new Capability("plan / compact", Status.WORKS, "bin-pack with Spark's options; applies position, DV and equality deletes; DuckDB runner in bounded memory, generic fallback; verified replace commits"),
-        new Capability("compact --strategy sort|zorder", Status.WORKS, "table or explicit sort order (transforms applied, id stamped only when declared); documented z-value; global order within a group; both runners, spilling"),
-        new Capability("condense", Status.WORKS, "day->month, ->year, hour->day into a non-default coarse spec; one commit per output partition; generic runner"),
+        new Capability("compact --strategy sort|zorder", Status.WORKS, "table or explicit sort order (transforms applied, id stamped only when declared); documented z-value (binary, fixed, uuid by an 8-byte prefix); global order within a group; both runners, spilling"),
+        new Capability("condense", Status.WORKS, "day->month, ->year, hour->day into a non-default coarse spec; one commit per output partition; generic runner;"
+            + " nothing to do (with the reason) on tables without one finer time field; compaction leaves condensed files in place"),
         new Capability("expire", Status.WORKS,
             "core ExpireSnapshots; table retention properties; refs kept unless --expire-refs; deletes exactly the previewed files"),
         new Capability("remove-orphans", Status.WORKS, "lists before reading metadata; 3d age guard; table-scoped; refuses on partial listing, empty reference category, prefix mismatch, overlapping tables; DuckDB anti-join"),
@@ -35,7 +36,9 @@ public final class Capabilities {
         new Capability("upgrade --format-version", Status.WORKS, "core metadata upgrade (v1/v2 -> v2/v3) through the catalog's atomic swap; preview lists the consequences; downgrades refused"),
         new Capability("apply-retention", Status.WORKS, "sets previous-versions-max and delete-after-commit; reports stranded metadata.json"),
         new Capability("maintain", Status.WORKS,
-            "every table of every configured catalog (Iceberg and Delta) by its policy, in design order (retention, condense, compact, deletes, manifests, stats, expire, orphans; Delta: compact, vacuum, checkpoint, cleanup-log); one failure does not stop the rest; table lease against overlapping runs"),
+            "every table of every configured catalog (Iceberg and Delta) by its policy, in design order (retention, condense, compact, deletes, manifests, stats, expire, orphans; Delta: compact, vacuum, checkpoint, cleanup-log); one failure does not stop the rest, nor a failed step the table's later steps unless their safety depends on it; a commit run never reports previewed; table lease against overlapping runs"),
+        new Capability("names", Status.WORKS,
+            "tables and columns named with dots, colons, slashes, blanks or unicode: parts quoted in backticks (Spark) or double quotes (Trino) on every verb, --tables, policy keys, column lists; reports write them back the same way"),
         new Capability("serve", Status.WORKS,
             "Iceberg and Delta catalogs: triggers from metadata (Delta: its log) on an interval run the table's policy; concurrency limit, "
                 + "min interval, backoff, lease (Delta: DeltaLease); SQLite/Postgres run history (kill -9 shows interrupted); "

@@ -54,6 +54,15 @@ public interface Engine<T> extends AutoCloseable {
         null, null, null);
   }
 
+  /**
+   * The age guard {@code operation} takes from the table when it is given none (Delta's vacuum and
+   * log cleanup use the table's retention properties then); empty when this engine cannot tell. The
+   * runner reads it to decide whether the step may run after an earlier step failed.
+   */
+  default java.util.Optional<Duration> tableRetention(T table, Operation operation) {
+    return java.util.Optional.empty();
+  }
+
   /** Executors for the built-in operations. */
   List<OperationExecutor<?, T>> builtInExecutors();
 

@@ -38,6 +38,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
     return new Maintain(target, namespace, operations, name);
   }
 
+  /** @param name {@code namespace.table}, parts quoted as {@link dev.resurfacer.names.Identifiers} describes */
   public static Maintain table(String name) {
     if (!name.contains(".")) {
       throw new IllegalArgumentException("table must be namespace.table (got '" + name + "')");

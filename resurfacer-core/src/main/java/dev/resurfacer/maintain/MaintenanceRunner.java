@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a {@link MaintenancePlan} against one {@link Engine}: for each table, in parallel across
  * tables, take the lease (commit runs only), measure, run its operations in {@link Operation#order()}
- * through the registered executors, measure again, release. A table that fails is recorded and the
- * others go on. Engine-specific entry points (such as Iceberg's {@code Resurfacer}) wrap this.
+ * through the registered executors, measure again, release. A step that fails or is refused does
+ * not stop the table's later steps unless their safety depends on it ({@code heldBack}); a table
+ * that fails is recorded and the others go on. Engine-specific entry points (such as Iceberg's {@code Resurfacer}) wrap this.
  */
 public final class MaintenanceRunner<T> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.resurfacer.maintain");
@@ -243,30 +245,42 @@ public final class MaintenanceRunner<T> {
           ops.stream().map(o -> skipped(o, "the table could not be measured")).toList());
     }
     List<OperationResult> results = new ArrayList<>();
-    Outcome tableOutcome = mode == Mode.COMMIT ? Outcome.DONE : Outcome.PREVIEWED;
-    String tableMessage = null;
+    List<OperationResult> failures = new ArrayList<>();
     try {
       for (Planned<T> p : planned) {
         Operation op = p.operation();
-        if (tableOutcome == Outcome.FAILED || tableOutcome == Outcome.REFUSED) {
-          results.add(skipped(op, "an earlier operation on this table " + tableOutcome.json()));
-          operationDone.run();
-          continue;
+        if (!failures.isEmpty()) {
+          Optional<String> held = heldBack(op, handle, failures.get(0), Duration.ofNanos(System.nanoTime() - t0));
+          if (held.isPresent()) {
+            results.add(skipped(op, held.get()));
+            log(catalog, table, op.name(), Outcome.SKIPPED, 0, held.get());
+            operationDone.run();
+            continue;
+          }
         }
         task.note(table + " " + op.name());
         OperationResult r = p.executor() == null
             ? new OperationResult(op.name(), Outcome.REFUSED, p.refusal(), 0, Map.of())
-            : runOne(op, p.executor(), handle, mode);
+            : truthful(runOne(op, p.executor(), handle, mode), p.executor(), mode);
         results.add(r);
         operationDone.run();
         log(catalog, table, op.name(), r.outcome(), r.durationMs(), r.message());
         if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.REFUSED) {
-          tableOutcome = r.outcome();
-          tableMessage = op.name() + " " + r.outcome().json() + ": " + r.message();
+          failures.add(r);
         }
       }
     } finally {
       release(lease, catalog, table);
+    }
+    Outcome tableOutcome = mode == Mode.COMMIT ? Outcome.DONE : Outcome.PREVIEWED;
+    String tableMessage = null;
+    if (!failures.isEmpty()) {
+      // a failure outranks a refusal, as in the run's exit code
+      tableOutcome = failures.stream().anyMatch(f -> f.outcome() == Outcome.FAILED) ? Outcome.FAILED : Outcome.REFUSED;
+      OperationResult first = failures.get(0);
+      tableMessage = first.operation() + " " + first.outcome().json() + ": " + first.message()
+          + (failures.size() == 1 ? "" : " (and " + String.join(", ", failures.subList(1, failures.size()).stream()
+              .map(f -> f.operation() + " " + f.outcome().json()).toList()) + ")");
     }
     TableStats after = null;
     if (mode == Mode.COMMIT) {
@@ -303,6 +317,61 @@ public final class MaintenanceRunner<T> {
     } catch (Exception e) {
       return new OperationResult(op.name(), Outcome.FAILED, rootMessage(e), millisSince(t0), Map.of());
     }
+  }
+
+  /**
+   * Why {@code op} does not run after {@code failure}, an earlier step of the same table that failed or
+   * was refused, or empty when its safety does not depend on that step (docs/user-guide.md, "When a
+   * step fails"). Every step commits on its own and re-reads the table first, so most steps do not
+   * depend on the ones before. The exceptions delete what nothing references once it is old enough
+   * (orphan files, Delta's vacuum and log entries): the failed step may have left files it wrote,
+   * or a commit whose outcome it could not learn, and those are safe from that deletion only while
+   * they are younger than its age guard. So such a step runs only when its guard is longer than the
+   * table's run has lasted, which no file written by this run can have outlived.
+   */
+  private Optional<String> heldBack(Operation op, T handle, OperationResult failure, Duration elapsed) {
+    Optional<Duration> guard;
+    if (op instanceof RemoveOrphans r) {
+      guard = Optional.of(r.olderThan());
+    } else if (op instanceof Vacuum v) {
+      guard = v.retention() != null ? Optional.of(v.retention()) : tableRetention(handle, op);
+    } else if (op instanceof CleanupLog c) {
+      guard = c.retention() != null ? Optional.of(c.retention()) : tableRetention(handle, op);
+    } else {
+      return Optional.empty();
+    }
+    String after = "after " + failure.operation() + " " + failure.outcome().json() + ", ";
+    if (guard.isEmpty()) {
+      return Optional.of(after + "not run: its age guard is the table's own setting, which could not be read");
+    }
+    if (guard.get().compareTo(elapsed) <= 0) {
+      return Optional.of(after + "not run: its age guard (" + dev.resurfacer.units.Durations.format(guard.get())
+          + ") is not longer than this table's run so far (" + dev.resurfacer.units.Durations.format(elapsed)
+          + "), so files the failed step wrote could be taken for unreferenced ones");
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Duration> tableRetention(T handle, Operation op) {
+    try {
+      return engine.tableRetention(handle, op);
+    } catch (Exception e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * An executor's result as the run may report it: {@code previewed} only in a preview run and
+   * {@code done} only in a commit run; anything else is the executor's bug, reported as a failure
+   * that names it rather than passed on as what happened.
+   */
+  private static OperationResult truthful(OperationResult r, OperationExecutor<?, ?> executor, Mode mode) {
+    boolean wrong = mode == Mode.COMMIT ? r.outcome() == Outcome.PREVIEWED : r.outcome() == Outcome.DONE;
+    if (!wrong) {
+      return r;
+    }
+    return new OperationResult(r.operation(), Outcome.FAILED, executor.getClass().getName() + " reported " + r.outcome().json()
+        + " in a " + mode.name().toLowerCase(java.util.Locale.ROOT) + " run (" + r.message() + ")", r.durationMs(), r.metrics());
   }
 
   private static OperationResult skipped(Operation op, String why) {

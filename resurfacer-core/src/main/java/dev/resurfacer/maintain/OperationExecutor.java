@@ -5,9 +5,13 @@ package dev.resurfacer.maintain;
  * {@code IcebergTable}). The runner picks the executor by the operation's class, so adding an
  * operation never touches the runner.
  *
- * <p>Contract: in {@link Mode#PREVIEW} change nothing and say what would happen; in {@link Mode#COMMIT}
- * act. Throw {@link dev.resurfacer.SafetyRefusal} when a fence refuses (the table's run stops, the
- * outcome is {@code REFUSED}); any other exception marks the operation {@code FAILED}.
+ * <p>Contract: in {@link Mode#PREVIEW} change nothing and say what would happen ({@code previewed}, or
+ * {@code nothing_to_do}); in {@link Mode#COMMIT} act ({@code done}, or {@code nothing_to_do} with the
+ * reason, also when the operation does not apply to the table) — never {@code previewed}: the runner
+ * reports a commit-run {@code previewed} (and a preview-run {@code done}) as a failure naming the
+ * executor. Throw {@link dev.resurfacer.SafetyRefusal} when a fence refuses (the outcome is
+ * {@code REFUSED}); any other exception marks the operation {@code FAILED}. Either way the table's
+ * later steps still run unless their safety depends on this one ({@link MaintenanceRunner}).
  */
 public interface OperationExecutor<O extends Operation, T> {
   Class<O> operationType();

@@ -34,7 +34,7 @@ public final class Policies {
 
   /** Whether {@code table} matches {@code glob} as a {@code tables:} key would ({@code *} matches any run of characters). */
   public static boolean globMatches(String glob, String table) {
-    return new TablePattern(glob, 0).matches(table);
+    return dev.resurfacer.names.NameGlob.parse(glob, "glob").matches(table);
   }
 
   /** The {@code tables:} patterns, in file order. */

@@ -197,15 +197,30 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
     return names(check, v, keyPath, "column names, e.g. [user_id, ts]");
   }
 
-  /** A YAML list or a comma-separated string of names, none empty. */
+  /**
+   * A YAML list or a comma-separated string of names, none empty, each quoted as
+   * {@link dev.resurfacer.names.Identifiers} describes (a name holding a comma in backticks).
+   */
   private static java.util.List<String> names(Check check, JsonNode v, String keyPath, String expected) {
     java.util.List<String> cols = new java.util.ArrayList<>();
-    if (v.isArray()) {
-      v.forEach(c -> cols.add(check.scalar(c, keyPath).trim()));
-    } else {
-      for (String c : check.scalar(v, keyPath).split(",")) {
-        cols.add(c.trim());
+    try {
+      if (v.isArray()) {
+        for (JsonNode c : v) {
+          java.util.List<String> one = dev.resurfacer.names.Identifiers.splitList(check.scalar(c, keyPath), keyPath);
+          if (one.size() != 1) {
+            throw check.fail(keyPath + ": '" + check.scalar(c, keyPath) + "' is more than one name; a name holding a comma goes in"
+                + " backticks");
+          }
+          cols.add(one.get(0));
+        }
+      } else {
+        cols.addAll(dev.resurfacer.names.Identifiers.splitList(check.scalar(v, keyPath), keyPath));
       }
+    } catch (dev.resurfacer.UsageException e) {
+      if (e.getMessage().startsWith(check.where() + ": ")) {
+        throw e;
+      }
+      throw check.fail(keyPath + " must list " + expected + (e.getMessage().contains("empty item") ? "" : " (" + e.getMessage() + ")"));
     }
     if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
       throw check.fail(keyPath + " must list " + expected);

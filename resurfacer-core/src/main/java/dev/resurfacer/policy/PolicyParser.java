@@ -25,10 +25,13 @@ public final class PolicyParser {
       for (Iterator<Map.Entry<String, JsonNode>> it = tables.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String pattern = e.getKey().trim();
-        if (pattern.isEmpty() || (!pattern.contains("*") && !pattern.contains("."))) {
-          throw check.fail("tables key '" + e.getKey() + "' must be namespace.table or a glob such as raw.* or *.events");
+        dev.resurfacer.names.NameGlob glob;
+        try {
+          glob = dev.resurfacer.names.NameGlob.parse(pattern, "tables key");
+        } catch (dev.resurfacer.UsageException bad) {
+          throw check.fail(bad.getMessage());
         }
-        rules.add(new Policies.Rule(new TablePattern(pattern, position++), PolicyLayer.parse(e.getValue(), where, "tables." + pattern)));
+        rules.add(new Policies.Rule(new TablePattern(glob, position++), PolicyLayer.parse(e.getValue(), where, "tables." + pattern)));
       }
     }
     return new Policies(base, rules);

@@ -1,13 +1,14 @@
 package dev.resurfacer.policy;
 
+import dev.resurfacer.names.NameGlob;
 import java.util.Comparator;
-import java.util.regex.Pattern;
 
 /**
- * A {@code tables:} key: an exact {@code namespace.table} or a glob where {@code *} matches any run of
- * characters ({@code raw.*}, {@code *.events}, {@code *}).
+ * A {@code tables:} key: an exact {@code namespace.table} or a glob where an unquoted {@code *}
+ * matches any run of characters ({@code raw.*}, {@code *.events}, {@code *}); parts quoted as
+ * {@link dev.resurfacer.names.Identifiers} describes.
  */
-record TablePattern(String text, int position) {
+record TablePattern(NameGlob glob, int position) {
   /**
    * Least specific first: globs before exact names; among globs the longer literal prefix (the text
    * before the first {@code *}) is more specific, then more literal characters overall, then the
@@ -19,35 +20,27 @@ record TablePattern(String text, int position) {
       .thenComparingInt(TablePattern::literals)
       .thenComparingInt(TablePattern::position);
 
+  TablePattern(String text, int position) {
+    this(NameGlob.parse(text, "tables key"), position);
+  }
+
+  String text() {
+    return glob.text();
+  }
+
   boolean exact() {
-    return text.indexOf('*') < 0;
+    return glob.isExact();
   }
 
   int literalPrefix() {
-    int star = text.indexOf('*');
-    return star < 0 ? text.length() : star;
+    return glob.literalPrefix();
   }
 
   int literals() {
-    return text.replace("*", "").length();
+    return glob.literals();
   }
 
   boolean matches(String table) {
-    if (exact()) {
-      return text.equals(table);
-    }
-    return Pattern.matches(toRegex(), table);
-  }
-
-  private String toRegex() {
-    StringBuilder regex = new StringBuilder();
-    String[] parts = text.split("\\*", -1);
-    for (int i = 0; i < parts.length; i++) {
-      if (i > 0) {
-        regex.append(".*");
-      }
-      regex.append(Pattern.quote(parts[i]));
-    }
-    return regex.toString();
+    return glob.matches(table);
   }
 }

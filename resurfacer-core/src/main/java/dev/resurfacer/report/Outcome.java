@@ -8,7 +8,7 @@ public enum Outcome {
   NOTHING_TO_DO,
   /** Preview run: computed what it would do, changed nothing. */
   PREVIEWED,
-  /** Not run, with a reason (lease held, or an earlier step on the table did not finish). */
+  /** Not run, with a reason (lease held, the table could not be opened, or a step it depends on did not finish). */
   SKIPPED,
   /** A safety fence refused; nothing was changed by this step. */
   REFUSED,

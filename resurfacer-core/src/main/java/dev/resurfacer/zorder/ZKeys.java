@@ -35,10 +35,18 @@ public final class ZKeys {
 
   /** The first 8 bytes of the UTF-8 form, zero-padded: longer strings tie on their first 8 bytes, as in Spark. */
   public static long ofString(String v) {
-    byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
+    return ofBytes(v.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The first 8 bytes, zero-padded, as an unsigned number: the order of unsigned byte-wise comparison
+   * (binary, fixed, and a UUID's 16 big-endian bytes), with values that share their first 8 bytes
+   * tied, as Spark's z-order truncates binary values.
+   */
+  public static long ofBytes(byte[] v) {
     long k = 0;
     for (int i = 0; i < 8; i++) {
-      k = (k << 8) | (i < utf8.length ? utf8[i] & 0xFF : 0);
+      k = (k << 8) | (i < v.length ? v[i] & 0xFF : 0);
     }
     return k;
   }

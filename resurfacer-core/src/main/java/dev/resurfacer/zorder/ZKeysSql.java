@@ -49,6 +49,16 @@ public final class ZKeysSql {
     return "('0x' || rpad(left(hex(encode(" + x + ")), 16), 16, '0'))::UBIGINT";
   }
 
+  /** {@link ZKeys#ofBytes} of a BLOB: its first 8 bytes, zero-padded. */
+  public static String ofBytes(String x) {
+    return "('0x' || rpad(left(hex(" + x + "), 16), 16, '0'))::UBIGINT";
+  }
+
+  /** {@link ZKeys#ofBytes} of a UUID's 16 big-endian bytes: the first 16 hex digits of its text form. */
+  public static String ofUuid(String x) {
+    return "('0x' || left(replace(CAST(" + x + " AS VARCHAR), '-', ''), 16))::UBIGINT";
+  }
+
   /** {@link ZKeys#ofLong} of a date's days since 1970-01-01. */
   public static String ofDate(String x) {
     return ofLong("date_diff('day', DATE '1970-01-01', " + x + ")");

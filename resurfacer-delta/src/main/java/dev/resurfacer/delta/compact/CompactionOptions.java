@@ -52,7 +52,7 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
     CompactionOptions options = new CompactionOptions(target, ratio);
     return switch (op.strategy()) {
       case "binpack" -> options;
-      case "zorder" -> options.zOrder(java.util.Arrays.stream(op.orderBy().split(",")).map(String::trim).toList());
+      case "zorder" -> options.zOrder(dev.resurfacer.names.Identifiers.topLevelNames(java.util.List.of(op.orderBy()), "zorder-columns"));
       default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
           + "zorder; Delta tables have no declared sort order)");
     };

@@ -107,6 +107,19 @@ final class DeltaEngine implements Engine<DeltaTable> {
   }
 
   /** Nothing to do: every operation and measurement loads the newest snapshot itself. */
+  /** Vacuum and log cleanup without a retention use the table's {@code delta.*RetentionDuration}. */
+  @Override
+  public java.util.Optional<Duration> tableRetention(DeltaTable table, dev.resurfacer.maintain.Operation operation) {
+    Map<String, String> properties = table.latest().getTableProperties();
+    if (operation instanceof dev.resurfacer.maintain.Vacuum) {
+      return java.util.Optional.of(dev.resurfacer.delta.log.Retention.deletedFileRetention(properties));
+    }
+    if (operation instanceof dev.resurfacer.maintain.CleanupLog) {
+      return java.util.Optional.of(dev.resurfacer.delta.log.Retention.logRetention(properties));
+    }
+    return java.util.Optional.empty();
+  }
+
   @Override
   public void refresh(DeltaTable table) {}
 

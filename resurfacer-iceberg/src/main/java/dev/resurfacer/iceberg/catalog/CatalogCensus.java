@@ -44,7 +44,7 @@ public final class CatalogCensus implements AutoCloseable {
    */
   public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error) {
     public String label() {
-      return identifier + " in catalog '" + catalogName + "'";
+      return Catalogs.nameOf(identifier) + " in catalog '" + catalogName + "'";
     }
   }
 

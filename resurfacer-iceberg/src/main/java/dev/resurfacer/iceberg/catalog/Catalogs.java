@@ -76,11 +76,15 @@ public final class Catalogs {
     }
   }
 
+  /** {@code namespace.table}, parts quoted as {@link dev.resurfacer.names.Identifiers} describes. */
   public static TableIdentifier parseIdentifier(String name) {
-    if (name == null || !name.contains(".") || name.startsWith(".") || name.endsWith(".")) {
-      throw new UsageException("table must be written namespace.table (got '" + name + "')");
-    }
-    return TableIdentifier.parse(name);
+    dev.resurfacer.names.TableName n = dev.resurfacer.names.TableName.parse(name);
+    return TableIdentifier.of(org.apache.iceberg.catalog.Namespace.of(n.namespace().toArray(String[]::new)), n.name());
+  }
+
+  /** The name verbs, globs, policies and reports use for {@code id}: {@link #parseIdentifier} reads it back. */
+  public static String nameOf(TableIdentifier id) {
+    return new dev.resurfacer.names.TableName(java.util.List.of(id.namespace().levels()), id.name()).toString();
   }
 
   /** A local warehouse is given as a path; Iceberg wants an absolute location. */

@@ -96,10 +96,13 @@ public final class Compaction {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
+    Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
+        : Condensing.condensedSpecIds(table);
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
-        if (inPartition(partitionPath(table, g), options.partition())) {
-          groups.add(g);
+        RewriteFileGroup kept = withoutCondensed(g, condensed, target);
+        if (kept != null && inPartition(partitionPath(table, kept), options.partition())) {
+          groups.add(kept);
         }
       }
     } catch (IOException e) {
@@ -107,10 +110,16 @@ public final class Compaction {
     }
     long liveFiles = 0;
     long liveBytes = 0;
+    Set<String> inGroups = new HashSet<>();
+    groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
+    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed);
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
         liveBytes += t.file().fileSizeInBytes();
+        if (!inGroups.contains(t.file().location())) {
+          skipped.add(t, filePartitionPath(table, t.file()));
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -133,9 +142,7 @@ public final class Compaction {
           g.inputFileNum(), g.inputFilesSizeInBytes(), deleteFiles(g).size(), g.expectedOutputFiles(), rewriter.name(), reason));
     }
     long selected = planned.stream().mapToLong(CompactionPlan.Group::files).sum();
-    String because = liveFiles == selected ? "" : String.format(java.util.Locale.ROOT,
-        "within the size range (%d..%d bytes) with too few deletes, or fewer than min-input-files in their partition, or outside --partition",
-        (long) (target * 0.75), (long) (target * 1.8));
+    String because = liveFiles == selected ? "" : skipped.because();
     CompactionPlan result = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
         liveFiles - selected, because, ResolvedOrdering.describe(ordering), warnings);
     return new Planned(result, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
@@ -426,6 +433,35 @@ public final class Compaction {
     }
     return PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  /**
+   * {@code group} without the files of a condensed spec (the default with its time field coarsened,
+   * as {@code condense} writes aged partitions), or null when nothing is left. Core's planner takes
+   * every file outside the output spec, to move it into the default spec: for condensed files that
+   * would split them back into the fine partitions condense just left, and the next condense would
+   * gather them again.
+   */
+  private static RewriteFileGroup withoutCondensed(RewriteFileGroup group, Set<Integer> condensed, long target) {
+    if (condensed.isEmpty() || group.fileScanTasks().stream().noneMatch(t -> condensed.contains(t.file().specId()))) {
+      return group;
+    }
+    List<FileScanTask> kept = group.fileScanTasks().stream().filter(t -> !condensed.contains(t.file().specId())).toList();
+    if (kept.isEmpty()) {
+      return null;
+    }
+    long bytes = kept.stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
+    return new RewriteFileGroup(group.info(), kept, group.outputSpecId(), group.maxOutputFileSize(), group.inputSplitSize(),
+        (int) Math.max(1, Math.ceil(bytes / (double) target)));
+  }
+
+  /** A file's partition as {@link #partitionPath} names a group's, so {@code --partition} selects both alike. */
+  private static String filePartitionPath(Table table, DataFile file) {
+    if (file.specId() != table.spec().specId()) {
+      return "(files of older specs)";
+    }
+    PartitionSpec spec = table.specs().get(file.specId());
+    return spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(file.partition());
   }
 
   static String partitionPath(Table table, RewriteFileGroup group) {

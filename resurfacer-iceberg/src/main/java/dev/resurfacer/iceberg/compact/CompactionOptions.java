@@ -86,7 +86,7 @@ public record CompactionOptions(
     }
     return options.withOrdering(switch (op.strategy()) {
       case "sort" -> new Ordering.Sort(op.orderBy());
-      case "zorder" -> new Ordering.ZOrder(java.util.List.of(op.orderBy().split(",")));
+      case "zorder" -> new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitList(op.orderBy(), "zorder-columns"));
       default -> new Ordering.BinPack();
     });
   }

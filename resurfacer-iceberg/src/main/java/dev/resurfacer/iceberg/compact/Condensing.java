@@ -49,8 +49,15 @@ public final class Condensing {
   /** One coarse partition: the fine partitions it gathers, and what happened to it. */
   public record Partition(String partition, int files, long bytes, String status, String message) {}
 
+  /**
+   * @param doesNotApply why condensing does not apply to the table (no time field of the default spec
+   *     finer than the target, or two of them), else null; then nothing was read or changed
+   */
   public record CondenseResult(String table, String field, String from, String to, Integer coarseSpecId,
-      boolean specAdded, List<Partition> partitions, boolean committed) {}
+      boolean specAdded, List<Partition> partitions, boolean committed, String doesNotApply) {}
+
+  /** The default spec's one time field finer than the target, or why there is none to condense. */
+  private record Candidate(int position, String doesNotApply) {}
 
   private record Group(StructLike coarseValue, List<FileScanTask> tasks) {}
 
@@ -58,9 +65,13 @@ public final class Condensing {
   public static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit) {
     table.refresh();
     PartitionSpec fine = table.spec();
-    int pos = candidateField(fine, to);
-    PartitionField field = fine.fields().get(pos);
     String coarseTransform = to.name().toLowerCase(Locale.ROOT);
+    Candidate candidate = candidateField(fine, to);
+    if (candidate.doesNotApply() != null) {
+      return new CondenseResult(table.name(), null, null, coarseTransform, null, false, List.of(), false, candidate.doesNotApply());
+    }
+    int pos = candidate.position();
+    PartitionField field = fine.fields().get(pos);
     PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
     PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
     Map<String, Group> groups = plan(table, fine, pos, coarse, to, olderThan);
@@ -70,7 +81,7 @@ public final class Condensing {
       groups.forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
           g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), commit ? "nothing to do" : "would condense", null)));
       return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform,
-          existingCoarse == null ? null : existingCoarse.specId(), false, results, false);
+          existingCoarse == null ? null : existingCoarse.specId(), false, results, false, null);
     }
 
     // each coarse partition commits on its own: its rows need the ids the first v3 commit gives them before any is rewritten
@@ -122,11 +133,15 @@ public final class Condensing {
       DuckDbRewriter.deleteRecursively(scratch);
     }
     return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform, coarse.specId(), added,
-        results, results.stream().allMatch(p -> p.status().equals("committed")));
+        results, results.stream().allMatch(p -> p.status().equals("committed")), null);
   }
 
-  /** The one time field of the default spec that is finer than {@code to}; anything else is refused. */
-  static int candidateField(PartitionSpec spec, Granularity to) {
+  /**
+   * The one time field of the default spec that is finer than {@code to}. None (an unpartitioned
+   * table; identity, bucket or truncate fields only; months or years for {@code --to month}) or two
+   * (it cannot tell which to coarsen) mean condensing does not apply to the table.
+   */
+  private static Candidate candidateField(PartitionSpec spec, Granularity to) {
     List<Integer> candidates = new ArrayList<>();
     for (int i = 0; i < spec.fields().size(); i++) {
       String t = spec.fields().get(i).transform().toString();
@@ -139,16 +154,18 @@ public final class Condensing {
         candidates.add(i);
       }
     }
+    String target = to.name().toLowerCase(Locale.ROOT);
     if (candidates.isEmpty()) {
-      throw new UsageException("condense --to " + to.name().toLowerCase(Locale.ROOT) + ": the default spec " + spec.fields()
-          + " has no time partition finer than " + to.name().toLowerCase(Locale.ROOT));
+      return new Candidate(-1, "does not apply: the default spec " + (spec.isUnpartitioned() ? "is unpartitioned"
+          : "(" + spec.fields().stream().map(f -> f.name() + " " + f.transform()).collect(java.util.stream.Collectors.joining(", "))
+              + ") has no time partition finer than " + target));
     }
     if (candidates.size() > 1) {
-      throw new UsageException("condense: the default spec has " + candidates.size() + " time fields finer than "
-          + to.name().toLowerCase(Locale.ROOT) + " (" + candidates.stream().map(i -> spec.fields().get(i).name()).toList()
+      return new Candidate(-1, "does not apply: the default spec has " + candidates.size() + " time fields finer than " + target + " ("
+          + String.join(", ", candidates.stream().map(i -> spec.fields().get(i).name()).toList())
           + "); it cannot tell which one to coarsen");
     }
-    return candidates.get(0);
+    return new Candidate(candidates.get(0), null);
   }
 
   private static PartitionSpec coarseSpec(Table table, PartitionSpec fine, PartitionField field, String transform, int specId) {
@@ -190,6 +207,50 @@ public final class Condensing {
     } else {
       throw new UsageException("condense: cannot carry partition field " + f.name() + " with transform " + t);
     }
+  }
+
+  /**
+   * The specs that are the default spec with one time field coarsened (what condensing adds, or an
+   * older, coarser spec of the same shape): their files hold aged partitions on purpose.
+   */
+  public static Set<Integer> condensedSpecIds(Table table) {
+    PartitionSpec fine = table.spec();
+    Set<Integer> out = new java.util.TreeSet<>();
+    for (PartitionSpec s : table.specs().values()) {
+      if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size() || s.isUnpartitioned()) {
+        continue;
+      }
+      int coarsened = 0;
+      boolean same = true;
+      for (int i = 0; i < s.fields().size() && same; i++) {
+        PartitionField a = s.fields().get(i);
+        PartitionField f = fine.fields().get(i);
+        if (a.sourceId() != f.sourceId()) {
+          same = false;
+        } else if (!a.transform().equals(f.transform())) {
+          if (rank(a.transform().toString()) > rank(f.transform().toString()) && rank(f.transform().toString()) > 0) {
+            coarsened++;
+          } else {
+            same = false;
+          }
+        }
+      }
+      if (same && coarsened == 1) {
+        out.add(s.specId());
+      }
+    }
+    return out;
+  }
+
+  /** hour 1, day 2, month 3, year 4; 0 for anything else. */
+  private static int rank(String transform) {
+    return switch (transform) {
+      case "hour" -> 1;
+      case "day" -> 2;
+      case "month" -> 3;
+      case "year" -> 4;
+      default -> 0;
+    };
   }
 
   private static PartitionSpec findCoarse(Table table, PartitionSpec fine, PartitionField field, String transform) {

@@ -49,6 +49,8 @@ final class DuckOrdering {
       case TIMESTAMP -> ZKeysSql.ofTimestamp(x);
       case DECIMAL -> ZKeysSql.ofDecimal(x, ((Types.DecimalType) type).scale());
       case STRING -> ZKeysSql.ofString(x);
+      case BINARY -> ZKeysSql.ofBytes(x);
+      case UUID -> ZKeysSql.ofUuid(x);
       default -> throw new IllegalArgumentException("no DuckDB z-order key for " + type);
     };
   }

@@ -37,7 +37,7 @@ sealed interface ResolvedOrdering {
         }
         return new Sorted(declared, declared.orderId());
       }
-      SortOrder order = SortOrders.parse(table.schema(), s.sortBy());
+      SortOrder order = SortOrders.parse(table.schema(), s.sortBy(), table.name());
       return new Sorted(order, SortOrders.stampedId(table, order));
     }
     if (ordering instanceof Ordering.ZOrder z) {
@@ -52,10 +52,7 @@ sealed interface ResolvedOrdering {
     }
     List<Types.NestedField> columns = new ArrayList<>();
     for (String name : z.columns()) {
-      Types.NestedField field = table.schema().findField(name.trim());
-      if (field == null) {
-        throw new UsageException("--columns: no column '" + name.trim() + "' in " + table.name());
-      }
+      Types.NestedField field = ColumnRefs.field(table.schema(), name, "--columns", table.name());
       Optional<String> why = ZValues.unsupported(field);
       if (why.isPresent()) {
         throw new UsageException("--columns: z-order does not support " + name.trim() + " (" + why.get() + ")");
@@ -91,6 +88,9 @@ sealed interface ResolvedOrdering {
         if (f.type().typeId() == org.apache.iceberg.types.Type.TypeID.FLOAT
             || f.type().typeId() == org.apache.iceberg.types.Type.TypeID.DOUBLE) {
           return Optional.of("z-order on floating-point column " + f.name());
+        }
+        if (f.type().typeId() == org.apache.iceberg.types.Type.TypeID.FIXED) {
+          return Optional.of("z-order on fixed column " + f.name());
         }
       }
     }

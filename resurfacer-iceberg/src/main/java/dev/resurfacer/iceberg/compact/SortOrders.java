@@ -1,6 +1,8 @@
 package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.names.Identifiers;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,26 +13,47 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.Term;
 
-/** Parses {@code --sort-by} into an Iceberg {@link SortOrder} and finds the table's matching order id. */
+/**
+ * Parses {@code --sort-by} into an Iceberg {@link SortOrder} and finds the table's matching order id.
+ * Each field is {@code column [ASC|DESC] [NULLS FIRST|LAST]} or a transform of a column
+ * ({@code day(ts)}, {@code bucket(16, id)}, ...); columns are references as {@link ColumnRefs} reads
+ * them, so {@code letter/abc} and {@code `letter/abc`} name the same column.
+ */
 final class SortOrders {
-  private static final Pattern FIELD = Pattern.compile(
-      "(?i)\\s*(?<term>[A-Za-z_][\\w.]*\\s*\\([^)]*\\)|[A-Za-z_][\\w.]*)\\s*(?<dir>ASC|DESC)?\\s*(?:NULLS\\s+(?<nulls>FIRST|LAST))?\\s*");
-  private static final Pattern FUNCTION = Pattern.compile("(?i)(\\w+)\\s*\\(\\s*([^,)]+?)\\s*(?:,\\s*([^)]+?)\\s*)?\\)");
+  /** A transform: an unquoted word right before an opening parenthesis. */
+  private static final Pattern TRANSFORM = Pattern.compile("([A-Za-z_]+)\\s*\\(");
+  private static final Pattern DIRECTION = Pattern.compile("(?i)\\s*(?<dir>ASC|DESC)?\\s*(?:NULLS\\s+(?<nulls>FIRST|LAST))?\\s*");
 
   private SortOrders() {}
 
   static SortOrder parse(Schema schema, String text) {
+    return parse(schema, text, "the table");
+  }
+
+  static SortOrder parse(Schema schema, String text, String table) {
     SortOrder.Builder builder = SortOrder.builderFor(schema);
-    for (String part : splitTopLevel(text)) {
-      Matcher m = FIELD.matcher(part);
+    for (String part : Identifiers.splitList(text, "--sort-by")) {
+      Matcher t = TRANSFORM.matcher(part);
+      Term term;
+      int end;
+      if (t.lookingAt()) {
+        int close = closing(part, t.end());
+        term = transform(schema, t.group(1), part.substring(t.end(), close), part, table);
+        end = close + 1;
+      } else {
+        Identifiers.Read ref = Identifiers.read(part, 0, true, "--sort-by");
+        term = Expressions.ref(ColumnRefs.icebergName(schema, ColumnRefs.field(schema, ref.parts(), "--sort-by", table)));
+        end = ref.end();
+      }
+      Matcher m = DIRECTION.matcher(part.substring(end));
       if (!m.matches()) {
-        throw new UsageException("--sort-by: cannot read '" + part.trim() + "' (write: col [ASC|DESC] [NULLS FIRST|LAST])");
+        throw new UsageException("--sort-by: cannot read '" + part.trim() + "' (write: col [ASC|DESC] [NULLS FIRST|LAST];"
+            + " a column name holding blanks, commas or parentheses in backticks)");
       }
       boolean desc = "DESC".equalsIgnoreCase(m.group("dir"));
       NullOrder nulls = m.group("nulls") == null
           ? (desc ? NullOrder.NULLS_LAST : NullOrder.NULLS_FIRST)
           : "FIRST".equalsIgnoreCase(m.group("nulls")) ? NullOrder.NULLS_FIRST : NullOrder.NULLS_LAST;
-      Term term = term(m.group("term").trim());
       try {
         if (desc) {
           builder.desc(term, nulls);
@@ -58,23 +81,44 @@ final class SortOrders {
     return 0;
   }
 
-  private static Term term(String text) {
-    Matcher f = FUNCTION.matcher(text);
-    if (!f.matches()) {
-      return Expressions.ref(text);
+  /** The index of the parenthesis closing the one before {@code from}, quotes skipped. */
+  private static int closing(String text, int from) {
+    char quote = 0;
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '`' || c == '"') {
+        quote = c;
+      } else if (c == ')') {
+        return i;
+      }
     }
-    String fn = f.group(1).toLowerCase(Locale.ROOT);
-    String a = f.group(2);
-    String b = f.group(3);
-    return switch (fn) {
-      case "year", "years" -> Expressions.year(a);
-      case "month", "months" -> Expressions.month(a);
-      case "day", "days" -> Expressions.day(a);
-      case "hour", "hours" -> Expressions.hour(a);
-      case "bucket" -> Expressions.bucket(b, width(a, text));
-      case "truncate" -> Expressions.truncate(b, width(a, text));
-      case "identity" -> Expressions.ref(a);
-      default -> throw new UsageException("--sort-by: unknown transform '" + fn + "' in '" + text + "'");
+    throw new UsageException("--sort-by: '" + text.trim() + "' has no closing ')'");
+  }
+
+  private static Term transform(Schema schema, String fn, String inner, String text, String table) {
+    List<String> args = Identifiers.splitList(inner, "--sort-by");
+    String name = fn.toLowerCase(Locale.ROOT);
+    if (!List.of("year", "years", "month", "months", "day", "days", "hour", "hours", "identity", "bucket", "truncate").contains(name)) {
+      throw new UsageException("--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
+    }
+    boolean width = name.equals("bucket") || name.equals("truncate");
+    if (args.size() != (width ? 2 : 1)) {
+      throw new UsageException("--sort-by: '" + text.trim() + "' needs " + (width ? "a width and a column, e.g. bucket(16, id)" : "one column"));
+    }
+    String column = ColumnRefs.icebergName(schema, ColumnRefs.field(schema, args.get(args.size() - 1), "--sort-by", table));
+    return switch (name) {
+      case "year", "years" -> Expressions.year(column);
+      case "month", "months" -> Expressions.month(column);
+      case "day", "days" -> Expressions.day(column);
+      case "hour", "hours" -> Expressions.hour(column);
+      case "bucket" -> Expressions.bucket(column, width(args.get(0), text));
+      case "truncate" -> Expressions.truncate(column, width(args.get(0), text));
+      case "identity" -> Expressions.ref(column);
+      default -> throw new UsageException("--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
     };
   }
 
@@ -86,29 +130,7 @@ final class SortOrders {
       }
       return w;
     } catch (NumberFormatException e) {
-      throw new UsageException("--sort-by: '" + text + "' needs a positive width first, e.g. bucket(16, id)");
+      throw new UsageException("--sort-by: '" + text.trim() + "' needs a positive width first, e.g. bucket(16, id)");
     }
-  }
-
-  private static java.util.List<String> splitTopLevel(String text) {
-    java.util.List<String> parts = new java.util.ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        parts.add(text.substring(start, i));
-        start = i + 1;
-      }
-    }
-    parts.add(text.substring(start));
-    if (parts.stream().anyMatch(String::isBlank)) {
-      throw new UsageException("--sort-by: empty field in '" + text + "'");
-    }
-    return parts;
   }
 }

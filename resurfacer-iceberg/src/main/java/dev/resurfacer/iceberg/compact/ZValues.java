@@ -27,6 +27,8 @@ import org.apache.iceberg.types.Types;
  *       bits flipped for negatives (NaN, canonicalized, sorts after +infinity)</li>
  *   <li>string: the first 8 bytes of its UTF-8 form, zero-padded (longer strings tie on their
  *       first 8 bytes, as in Spark's z-order)</li>
+ *   <li>binary, fixed: the first 8 bytes, zero-padded (as Spark's z-order truncates binary); uuid:
+ *       the first 8 of its 16 big-endian bytes (its most significant half, unsigned)</li>
  * </ul>
  */
 public final class ZValues {
@@ -36,7 +38,7 @@ public final class ZValues {
   static Optional<String> unsupported(Types.NestedField field) {
     Type t = field.type();
     return switch (t.typeId()) {
-      case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE -> Optional.empty();
+      case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE, BINARY, FIXED, UUID -> Optional.empty();
       case DECIMAL -> ((Types.DecimalType) t).precision() <= 18 ? Optional.empty()
           : Optional.of("decimal precision above 18");
       default -> Optional.of("type " + t);
@@ -57,8 +59,25 @@ public final class ZValues {
       case DECIMAL -> ZKeys.ofLong(((BigDecimal) v).unscaledValue().longValueExact());
       case FLOAT, DOUBLE -> ZKeys.ofDouble(((Number) v).doubleValue());
       case STRING -> ZKeys.ofString(v.toString());
+      case BINARY, FIXED -> ZKeys.ofBytes(bytes(v));
+      case UUID -> ZKeys.ofBytes(uuidBytes(v));
       default -> throw new IllegalArgumentException("z-order does not support " + type);
     };
+  }
+
+  private static byte[] bytes(Object v) {
+    if (v instanceof java.nio.ByteBuffer b) {
+      return org.apache.iceberg.util.ByteBuffers.toByteArray(b);
+    }
+    return (byte[]) v;
+  }
+
+  /** Generic records hold a {@link java.util.UUID}; some readers hand over its 16 bytes. */
+  private static byte[] uuidBytes(Object v) {
+    if (v instanceof java.util.UUID u) {
+      return java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+    }
+    return bytes(v);
   }
 
   static byte[] interleave(long[] keys) {

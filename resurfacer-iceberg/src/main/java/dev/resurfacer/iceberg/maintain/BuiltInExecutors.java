@@ -123,11 +123,13 @@ final class BuiltInExecutors {
       ManifestRewriteResult r = mode == Mode.COMMIT
           ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
           : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
+      if (r.notNeeded().isPresent()) {
+        return Step.nothingToDo(r.notNeeded().get(), Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
+            "data_manifests_after", (long) r.dataManifestsBefore()));
+      }
+      // after a commit, the count the rewriter re-read from the new snapshot; in a preview, the estimate
       Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
           "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
-      if (r.alreadyClustered() || r.dataManifestsBefore() == 0) {
-        return Step.nothingToDo(r.dataManifestsBefore() == 0 ? "no data manifests" : "data manifests already clustered by partition", m);
-      }
       return r.committed()
           ? Step.done("rewrote " + r.dataManifestsBefore() + " data manifest(s) into " + r.dataManifestsAfter(), m)
           : Step.previewed("would rewrite " + r.dataManifestsBefore() + " data manifest(s) into about " + r.expectedDataManifests(), m);

@@ -80,7 +80,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private void collect(SupportsNamespaces ns, Namespace parent, List<String> out) {
     for (Namespace child : ns.listNamespaces(parent)) {
       for (TableIdentifier id : catalog.listTables(child)) {
-        out.add(id.toString());
+        out.add(Catalogs.nameOf(id));
       }
       collect(ns, child, out);
     }
@@ -89,7 +89,8 @@ final class IcebergEngine implements Engine<IcebergTable> {
   @Override
   public List<String> tablesIn(String namespace) {
     try {
-      return catalog.listTables(Namespace.of(namespace.split("\\."))).stream().map(TableIdentifier::toString).sorted().toList();
+      return catalog.listTables(Namespace.of(dev.resurfacer.names.TableName.parseNamespace(namespace).toArray(String[]::new))).stream()
+          .map(Catalogs::nameOf).sorted().toList();
     } catch (NoSuchNamespaceException e) {
       throw new UsageException("namespace " + namespace + " does not exist in catalog '" + catalog.name() + "'");
     }

@@ -67,6 +67,9 @@ final class LayoutExecutors {
     public Step execute(Condense op, IcebergTable t, Mode mode) {
       Condensing.CondenseResult r = Condensing.execute(t.table(), Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
           op.olderThan(), CompactionOptions.defaults(), mode == Mode.COMMIT);
+      if (r.doesNotApply() != null) {
+        return Step.nothingToDo(r.doesNotApply(), Map.of("partitions", 0L, "files", 0L, "bytes", 0L));
+      }
       long files = r.partitions().stream().mapToLong(Condensing.Partition::files).sum();
       long bytes = r.partitions().stream().mapToLong(Condensing.Partition::bytes).sum();
       Map<String, Long> m = Map.of("partitions", (long) r.partitions().size(), "files", files, "bytes", bytes);

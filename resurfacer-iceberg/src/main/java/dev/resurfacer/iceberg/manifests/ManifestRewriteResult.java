@@ -24,4 +24,23 @@ public record ManifestRewriteResult(
     int expectedDataManifests,
     boolean alreadyClustered,
     int dataManifestsAfter,
-    long dataManifestBytesAfter) {}
+    long dataManifestBytesAfter) {
+
+  /**
+   * Why the rewrite is not needed, or empty when it is: the one decision the verb, its preview and
+   * every {@code maintain} executor take. One manifest is left as it is, however many partitions it
+   * holds: a scan opens that one file either way, and splitting it would make a full scan open more.
+   */
+  public java.util.Optional<String> notNeeded() {
+    if (dataManifestsBefore == 0) {
+      return java.util.Optional.of("no data manifests");
+    }
+    if (dataManifestsBefore == 1) {
+      return java.util.Optional.of("one data manifest: nothing to regroup");
+    }
+    if (alreadyClustered) {
+      return java.util.Optional.of("data manifests already clustered by partition");
+    }
+    return java.util.Optional.empty();
+  }
+}

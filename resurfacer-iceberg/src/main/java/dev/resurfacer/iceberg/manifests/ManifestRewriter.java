@@ -52,8 +52,9 @@ public final class ManifestRewriter {
     table.refresh();
     Function<DataFile, String> key = clusterKey(table, sortBy);
     Plan plan = plan(name, table, key);
-    if (plan.dataManifests <= 1 || plan.alreadyClustered()) {
-      return plan.result(name, false, current(table), null);
+    ManifestRewriteResult unchanged = plan.result(name, false, current(table), null);
+    if (unchanged.notNeeded().isPresent()) {
+      return unchanged;
     }
     table.rewriteManifests().clusterBy(key::apply).commit();
     table.refresh();

@@ -198,7 +198,7 @@ public final class OrphanRemoval {
   }
 
   private OrphanReport run(boolean act) {
-    String name = identifier.toString();
+    String name = dev.resurfacer.iceberg.catalog.Catalogs.nameOf(identifier);
     try {
       return runChecked(act, name);
     } catch (SafetyRefusal r) {

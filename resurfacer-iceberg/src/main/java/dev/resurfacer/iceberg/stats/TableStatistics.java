@@ -112,10 +112,12 @@ public final class TableStatistics {
     }
     List<Types.NestedField> out = new ArrayList<>();
     for (String name : names) {
-      Types.NestedField field = schema.findField(name);
-      if (field == null) {
+      Types.NestedField field;
+      try {
+        field = dev.resurfacer.iceberg.compact.ColumnRefs.field(schema, name, "compute-stats --columns", table.name());
+      } catch (UsageException e) {
         throw new UsageException(table.name() + " has no column '" + name + "' (columns: "
-            + String.join(", ", schema.columns().stream().map(Types.NestedField::name).toList()) + ")");
+            + String.join(", ", schema.columns().stream().map(c -> dev.resurfacer.names.Identifiers.quote(c.name())).toList()) + ")");
       }
       if (!field.type().isPrimitiveType()) {
         throw new UsageException("column '" + name + "' is a " + field.type().typeId().name().toLowerCase(java.util.Locale.ROOT)

@@ -115,6 +115,42 @@ class CompactionTest {
     assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
   }
 
+  /** Each skipped file is counted under its own cause, and the plan names the cause that held. */
+  @org.junit.jupiter.api.Test
+  void theSkipReasonNamesTheRealCause() {
+    Table table = catalog.buildTable(TableIdentifier.of("db", "skips"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    for (int f = 0; f < 3; f++) {
+      table.newAppend().appendFile(TableWrites.writeData(table, rows(f * 10, 10, "a")).get(0)).commit();
+    }
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(100, 10, "b")).get(0)).commit();
+
+    // three 1 KB files in a and one in b: small, but fewer than min-input-files (5) per partition
+    CompactionPlan small = Compaction.plan(table, CompactionOptions.defaults());
+    assertThat(small.groups()).isEmpty();
+    assertThat(small.skippedFiles()).isEqualTo(4);
+    assertThat(small.skippedBecause()).startsWith("4 file(s) (").contains("worth rewriting, in 2 partition(s) with fewer than"
+        + " min-input-files (5) such files and less than the target size (512 MB) together").doesNotContain("within the size range");
+
+    // min-input-files 3 takes partition a; b's single file stays for the same reason
+    CompactionPlan three = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "3"));
+    assertThat(three.groups()).singleElement().satisfies(g -> assertThat(g.partition()).isEqualTo("category=a"));
+    assertThat(three.skippedBecause()).startsWith("1 file(s) (").contains("in 1 partition(s) with fewer than min-input-files (3)");
+
+    // a target the files already meet: within the size range
+    long size = table.currentSnapshot().addedDataFiles(table.io()).iterator().next().fileSizeInBytes();
+    CompactionPlan inRange = Compaction.plan(table, CompactionOptions.defaults().withOption("target-file-size-bytes", Long.toString(size)));
+    assertThat(inRange.skippedBecause()).contains("within the size range (" + (long) (size * 0.75) + ".." + (long) (size * 1.8)
+        + " bytes) with too few deletes to rewrite").doesNotContain("min-input-files");
+
+    // --partition: the rest is outside it
+    CompactionPlan onlyB = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "1").withPartition("category=b"));
+    assertThat(onlyB.groups()).isEmpty();
+    assertThat(onlyB.skippedBecause()).contains("3 file(s) outside --partition category=b")
+        .contains("1 file(s) (").contains("fewer than two (a lone file is not rewritten for its size) such files");
+  }
+
   static Record id(Schema schema, long id) {
     Record r = GenericRecord.create(schema);
     r.setField("id", id);

@@ -1,9 +1,7 @@
 package dev.resurfacer.iceberg.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.testing.Rows;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
@@ -142,20 +140,74 @@ class CondensingTest {
     assertManifestsHoldOneSpecEach(table);
   }
 
+  /** No time field finer than the target, or two: condensing does not apply, says why and changes nothing. */
+  /**
+   * Compaction after condensing (as maintain runs them) leaves the condensed files in their coarse
+   * spec: core's planner would move them back into the day partitions, and the next condense would
+   * gather them again. The plan says why they stay; an explicit output-spec-id still moves them.
+   */
   @Test
-  void ambiguousOrMissingTimeFieldsAreRefused() {
+  void compactionLeavesCondensedFilesWhereCondensePutThem() throws IOException {
+    Table table = dailyTable();
+    Condensing.CondenseResult r = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(30),
+        CompactionOptions.defaults(), true);
+    assertThat(r.committed()).isTrue();
+    table.refresh();
+    int coarse = r.coarseSpecId();
+    assertThat(Condensing.condensedSpecIds(table)).containsExactly(coarse);
+    List<String> rows = Rows.sortedStrings(table);
+    long condensedFiles = countFilesOfSpec(table, coarse);
+    assertThat(condensedFiles).isPositive();
+
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    assertThat(plan.groups()).allSatisfy(g -> assertThat(g.specId()).isEqualTo(table.spec().specId()));
+    assertThat(plan.skippedBecause()).contains(condensedFiles + " file(s) in a condensed spec");
+    CompactionResult done = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    assertThat(done.allCommitted()).isTrue();
+    table.refresh();
+    assertThat(countFilesOfSpec(table, coarse)).isEqualTo(condensedFiles);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
+
+    CompactionPlan moving = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")
+        .withOption("output-spec-id", Integer.toString(table.spec().specId())));
+    assertThat(moving.filesToRewrite()).isGreaterThanOrEqualTo(condensedFiles);
+  }
+
+  private static long countFilesOfSpec(Table table, int specId) throws IOException {
+    try (var tasks = table.newScan().planFiles()) {
+      long n = 0;
+      for (var t : tasks) {
+        n += t.file().specId() == specId ? 1 : 0;
+      }
+      return n;
+    }
+  }
+
+  @Test
+  void ambiguousOrMissingTimeFieldsMeanCondensingDoesNotApply() {
     Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class).hasMessageContaining("2 time fields finer than month").hasMessageContaining("cannot tell which");
+    assertThat(Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .contains("2 time fields finer than month").contains("cannot tell which");
     Table none = catalog.buildTable(TableIdentifier.of("db", "none"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class).hasMessageContaining("has no time partition finer than year");
+    assertThat(Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .isEqualTo("does not apply: the default spec (region identity) has no time partition finer than year");
     Table monthly = catalog.buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build()).create();
-    assertThatThrownBy(() -> Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), false))
-        .isInstanceOf(UsageException.class);
+    Condensing.CondenseResult month = Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1),
+        CompactionOptions.defaults(), true);
+    assertThat(month.doesNotApply()).contains("no time partition finer than month");
+    assertThat(month.partitions()).isEmpty();
+    assertThat(month.committed()).isFalse();
+    Table flat = catalog.buildTable(TableIdentifier.of("db", "flat"), SCHEMA).create();
+    assertThat(Condensing.execute(flat, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+        .isEqualTo("does not apply: the default spec is unpartitioned");
+    for (Table t : List.of(two, none, monthly, flat)) {
+      t.refresh();
+      assertThat(t.specs()).hasSize(1);
+      assertThat(t.currentSnapshot()).isNull();
+    }
   }
 
   @Test

@@ -56,6 +56,8 @@ class ZValuesTest {
         byte[] b = java.util.Arrays.copyOf(((String) v).getBytes(StandardCharsets.UTF_8), 8);
         yield new BigInteger(1, b);
       }
+      case BINARY, FIXED -> new BigInteger(1, java.util.Arrays.copyOf((byte[]) v, 8));
+      case UUID -> new BigInteger(Long.toUnsignedString(((java.util.UUID) v).getMostSignificantBits()));
       default -> throw new IllegalArgumentException(type.toString());
     };
     String s = unsigned.toString(2);
@@ -115,6 +117,78 @@ class ZValuesTest {
     }
     assertThat(Long.compareUnsigned(ZValues.key(Types.StringType.get(), "abc"), ZValues.key(Types.StringType.get(), "abd"))).isNegative();
     assertThat(ZValues.key(Types.StringType.get(), "abcdefgh1")).isEqualTo(ZValues.key(Types.StringType.get(), "abcdefgh2"));
+  }
+
+  /** Binary, fixed and uuid: an 8-byte prefix compared unsigned, as Spark z-orders binary. */
+  @Test
+  void binaryFixedAndUuidKeysAreTheirFirstEightBytesUnsignedAndKeepTheirOrder() {
+    List<byte[]> ordered = List.of(new byte[0], new byte[] {0x00, 0x01}, new byte[] {0x01}, new byte[] {0x7f, (byte) 0xff},
+        new byte[] {(byte) 0x80}, new byte[] {(byte) 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x55});
+    for (Type t : List.of(Types.BinaryType.get(), Types.FixedType.ofLength(9))) {
+      for (int i = 0; i < ordered.size(); i++) {
+        byte[] b = ordered.get(i);
+        assertThat(bits(ZValues.key(t, b))).isEqualTo(referenceKey(t, b));
+        assertThat(ZValues.key(t, java.nio.ByteBuffer.wrap(b))).isEqualTo(ZValues.key(t, b));
+        if (i > 0) {
+          assertThat(Long.compareUnsigned(ZValues.key(t, ordered.get(i - 1)), ZValues.key(t, b))).as("%s", i).isLessThanOrEqualTo(0);
+        }
+      }
+      // values that share their first 8 bytes tie, as in Spark
+      assertThat(ZValues.key(t, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9})).isEqualTo(ZValues.key(t, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 10}));
+    }
+    List<java.util.UUID> uuids = List.of(new java.util.UUID(0, 5), new java.util.UUID(1, 0), new java.util.UUID(Long.MAX_VALUE, 0),
+        new java.util.UUID(Long.MIN_VALUE, 0), new java.util.UUID(-1, -1));
+    for (int i = 0; i < uuids.size(); i++) {
+      assertThat(bits(ZValues.key(Types.UUIDType.get(), uuids.get(i)))).isEqualTo(referenceKey(Types.UUIDType.get(), uuids.get(i)));
+      if (i > 0) {
+        assertThat(Long.compareUnsigned(ZValues.key(Types.UUIDType.get(), uuids.get(i - 1)), ZValues.key(Types.UUIDType.get(), uuids.get(i))))
+            .isNegative();
+      }
+    }
+    assertThat(ZValues.unsupported(Types.NestedField.optional(1, "b", Types.BinaryType.get()))).isEmpty();
+    assertThat(ZValues.unsupported(Types.NestedField.optional(1, "f", Types.FixedType.ofLength(3)))).isEmpty();
+    assertThat(ZValues.unsupported(Types.NestedField.optional(1, "u", Types.UUIDType.get()))).isEmpty();
+  }
+
+  /** DuckDB's BLOB and UUID keys are bit for bit the Java ones. */
+  @Test
+  void duckDbComputesTheSameBinaryAndUuidKeys() throws Exception {
+    Random rng = new Random(3);
+    List<byte[]> blobs = new ArrayList<>(List.of(new byte[0], new byte[] {0}, new byte[] {(byte) 0xff}, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}));
+    List<java.util.UUID> uuids = new ArrayList<>(List.of(new java.util.UUID(0, 0), new java.util.UUID(-1, -1),
+        new java.util.UUID(Long.MIN_VALUE, 1), new java.util.UUID(Long.MAX_VALUE, -1)));
+    for (int i = 0; i < 100; i++) {
+      byte[] b = new byte[rng.nextInt(20)];
+      rng.nextBytes(b);
+      blobs.add(b);
+      uuids.add(java.util.UUID.randomUUID());
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:")) {
+      c.createStatement().execute("CREATE TABLE t(id INTEGER, b BLOB, u UUID)");
+      try (var ps = c.prepareStatement("INSERT INTO t VALUES (?, ?, CAST(? AS UUID))")) {
+        for (int i = 0; i < blobs.size(); i++) {
+          ps.setInt(1, i);
+          ps.setBytes(2, blobs.get(i));
+          ps.setString(3, uuids.get(i).toString());
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      String sql = "SELECT id, CAST(" + DuckOrdering.key(Types.BinaryType.get(), "b") + " AS VARCHAR), CAST("
+          + DuckOrdering.key(Types.UUIDType.get(), "u") + " AS VARCHAR) FROM t ORDER BY id";
+      try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+        int rows = 0;
+        while (rs.next()) {
+          int i = rs.getInt(1);
+          assertThat(rs.getString(2)).as("blob %s", HexFormat.of().formatHex(blobs.get(i)))
+              .isEqualTo(Long.toUnsignedString(ZValues.key(Types.BinaryType.get(), blobs.get(i))));
+          assertThat(rs.getString(3)).as("uuid %s", uuids.get(i))
+              .isEqualTo(Long.toUnsignedString(ZValues.key(Types.UUIDType.get(), uuids.get(i))));
+          rows++;
+        }
+        assertThat(rows).isEqualTo(blobs.size());
+      }
+    }
   }
 
   /** DuckDB's SQL z-value (keys + 128-bit chunks) must be bit-for-bit the Java one. */

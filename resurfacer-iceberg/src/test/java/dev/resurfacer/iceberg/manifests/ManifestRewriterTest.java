@@ -80,6 +80,38 @@ class ManifestRewriterTest {
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(done.snapshotId());
   }
 
+  /**
+   * One commit of files in three partitions is one manifest holding three partitions: the verb, its
+   * preview and {@code maintain --yes} all say nothing to do (the rewriter leaves one manifest as it
+   * is), and the commit run reports no {@code previewed}.
+   */
+  @Test
+  void oneManifestOfSeveralPartitionsIsNothingToDoForTheVerbItsPreviewAndMaintain() throws Exception {
+    var append = table.newAppend();
+    for (int day = 0; day < 3; day++) {
+      append.appendFile(TableWrites.writeData(table, Orders.rows(day * 10L, 10, day)).get(0));
+    }
+    append.commit();
+    long snapshot = table.currentSnapshot().snapshotId();
+
+    ManifestRewriteResult preview = ManifestRewriter.preview("db.events", table);
+    assertThat(preview.dataManifestsBefore()).isEqualTo(1);
+    assertThat(preview.partitions()).isEqualTo(3);
+    assertThat(preview.notNeeded()).contains("one data manifest: nothing to regroup");
+    assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
+    try (dev.resurfacer.iceberg.maintain.Resurfacer r = dev.resurfacer.iceberg.maintain.Resurfacer.connect(SqliteCatalogs.create("test", dir))) {
+      var plan = dev.resurfacer.maintain.MaintenancePlan.of(dev.resurfacer.maintain.Maintain.table("db.events").rewriteManifests());
+      for (var mode : dev.resurfacer.maintain.Mode.values()) {
+        dev.resurfacer.report.OperationResult op = r.run(plan, mode).tables().get(0).operations().get(0);
+        assertThat(op.outcome()).as(mode + ": " + op.message()).isEqualTo(dev.resurfacer.report.Outcome.NOTHING_TO_DO);
+        assertThat(op.message()).isEqualTo("one data manifest: nothing to regroup");
+        assertThat(op.metrics()).containsEntry("data_manifests_after", 1L);
+      }
+    }
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
+  }
+
   @Test
   void sortByClustersOnTheChosenPartitionFieldsOnly() {
     dayAndBucketCommits();

@@ -30,9 +30,8 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
     ManifestRewriteResult p = ManifestRewriter.preview(t.name(), t.table());
     Map<String, Long> planned = Map.of("data_manifests_before", (long) p.dataManifestsBefore(),
         "data_manifests_after", (long) p.expectedDataManifests());
-    if (p.alreadyClustered() || p.dataManifestsBefore() == 0) {
-      return Step.nothingToDo(p.dataManifestsBefore() == 0 ? "no data manifests" : "data manifests already clustered by partition",
-          planned);
+    if (p.notNeeded().isPresent()) {
+      return Step.nothingToDo(p.notNeeded().get(), planned);
     }
     if (mode == Mode.PREVIEW) {
       return Step.previewed("would rewrite " + p.dataManifestsBefore() + " data manifest(s) into about " + p.expectedDataManifests()
