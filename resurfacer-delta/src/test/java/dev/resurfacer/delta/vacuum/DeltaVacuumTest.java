@@ -121,6 +121,33 @@ class DeltaVacuumTest {
   }
 
   @Test
+  void changeDataFilesAreNeverCandidatesAndTheChangeFeedStaysReadable() throws Exception {
+    Path t = dir.resolve("feed");
+    String table = DeltaSpark.table(t);
+    DeltaSpark.sql("CREATE TABLE " + table + " (id BIGINT, v STRING) USING delta TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')");
+    DeltaSpark.sql("INSERT INTO " + table + " SELECT id, 'a' FROM range(0, 50)");
+    DeltaSpark.sql("UPDATE " + table + " SET v = 'b' WHERE id % 5 = 0");
+    Set<Path> cdc;
+    try (var files = Files.walk(t.resolve("_change_data"))) {
+      cdc = files.filter(Files::isRegularFile).collect(Collectors.toSet());
+    }
+    assertThat(cdc).as("the UPDATE wrote change data files").isNotEmpty();
+    TestTables.ageData(t, OLD);
+    // the UPDATE's changes (version 2) are read from _change_data alone; older versions' data files are vacuum's to delete
+    List<String> changes = DeltaSpark.session().sql("SELECT * FROM table_changes_by_path('" + t + "', 2)").collectAsList().stream()
+        .map(Object::toString).sorted().toList();
+    DeltaTable delta = DeltaTables.open("feed", t.toString(), dir);
+
+    VacuumPlan plan = DeltaVacuum.plan(delta, ZERO, Clock.systemUTC());
+    DeltaVacuum.execute(delta, plan, ZERO, Clock.systemUTC());
+
+    assertThat(paths(plan)).noneMatch(p -> p.contains("_change_data"));
+    assertThat(cdc).allMatch(Files::exists);
+    assertThat(DeltaSpark.session().sql("SELECT * FROM table_changes_by_path('" + t + "', 2)").collectAsList().stream()
+        .map(Object::toString).sorted().toList()).isEqualTo(changes);
+  }
+
+  @Test
   void neverFollowsNorDeletesSymlinksAndRefusesATableNestedInside() throws Exception {
     DeltaTable table = copy();
     Path outside = dir.resolve("outside");
