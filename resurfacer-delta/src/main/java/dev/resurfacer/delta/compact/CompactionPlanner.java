@@ -26,7 +26,7 @@ public final class CompactionPlanner {
   /** Table features whose data files compaction can rewrite without changing what they mean. */
   static final Set<String> SUPPORTED_FEATURES = Set.of("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
       "generatedColumns", "deletionVectors", "timestampNtz", "domainMetadata", "v2Checkpoint", "inCommitTimestamp",
-      "vacuumProtocolCheck", "clustering", "columnMapping");
+      "vacuumProtocolCheck", "clustering", "columnMapping", "typeWidening", "typeWidening-preview", "icebergCompatV2");
   /** The table property naming the formats whose metadata delta-spark writes beside the Delta log after each commit (UniForm). */
   static final String UNIVERSAL_FORMATS = "delta.universalFormat.enabledFormats";
 
@@ -156,7 +156,7 @@ public final class CompactionPlanner {
     }
     if (!unsupported.isEmpty()) {
       throw new SafetyRefusal("compaction does not rewrite tables with " + String.join(", ", unsupported)
-          + " on this build (row tracking, type widening and the rest need their own handling)");
+          + " on this build (row tracking, variant and the rest need their own handling)");
     }
   }
 

@@ -290,8 +290,8 @@ public final class DeltaCompactor {
     ContentFingerprint print = new ContentFingerprint();
     try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
         KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
-        ContentFingerprint.stringsAsBinary(columns.physical()), Optional.empty())) {
-      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.physicalNames()));
+        ContentFingerprint.stringsAsBinary(columns.written()), Optional.empty())) {
+      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.written().fieldNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

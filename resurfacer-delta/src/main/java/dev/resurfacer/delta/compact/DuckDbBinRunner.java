@@ -95,7 +95,7 @@ record DuckDbBinRunner() implements BinRunner {
         }
       }
     }
-    for (StructField f : columns.physical().fields()) {
+    for (StructField f : columns.written().fields()) {
       if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
         return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
       }
@@ -159,6 +159,31 @@ record DuckDbBinRunner() implements BinRunner {
     return Optional.empty();
   }
 
+  /** A partition value as a SQL constant of its column's DuckDB type (the session's time zone is UTC). */
+  static String literal(DataType t, io.delta.kernel.expressions.Literal value) {
+    String type = type(t).orElseThrow();
+    Object v = value.getValue();
+    if (v == null) {
+      return "CAST(NULL AS " + type + ")";
+    } else if (t instanceof BooleanType) {
+      return (Boolean) v ? "TRUE" : "FALSE";
+    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+      return "CAST(" + v + " AS " + type + ")";
+    } else if (t instanceof DateType) {
+      return "(DATE '1970-01-01' + " + v + ")";
+    } else if (t instanceof TimestampType) {
+      return "make_timestamp(" + v + "::BIGINT)::TIMESTAMPTZ";
+    } else if (t instanceof TimestampNTZType) {
+      return "make_timestamp(" + v + "::BIGINT)";
+    } else if (t instanceof DecimalType) {
+      return "CAST('" + ((java.math.BigDecimal) v).toPlainString() + "' AS " + type + ")";
+    } else if (t instanceof BinaryType) {
+      return "from_hex('" + java.util.HexFormat.of().formatHex((byte[]) v) + "')";
+    }
+    // strings, floats and doubles (NaN and the infinities by name)
+    return "CAST(" + string(v.toString()) + " AS " + type + ")";
+  }
+
   /** {@link dev.resurfacer.zorder.ZKeys}' key of a column as SQL, null for null. */
   static String zKey(DataType t, String x) {
     if (t instanceof BooleanType) {
@@ -220,6 +245,12 @@ record DuckDbBinRunner() implements BinRunner {
         select.append(select.length() == 0 ? "" : ", ").append("CAST(src.").append(ident(f.getName())).append(" AS ").append(type)
             .append(") AS ").append(ident(f.getName()));
       }
+      // materialized partition columns hold the bin's partition value, whatever the inputs hold
+      for (int i = 0; i < work.columns().partitionNames().size(); i++) {
+        StructField f = work.columns().partitionPhysical().at(i);
+        select.append(", ").append(literal(f.getDataType(), work.partition().get(work.columns().partitionNames().get(i))))
+            .append(" AS ").append(ident(f.getName()));
+      }
       source.append("f.idx AS __file, t.file_row_number AS __row");
       for (int i = 0; i < work.zOrderColumns().size(); i++) {
         StructField f = work.columns().physicalOf(work.zOrderColumns().get(i));
@@ -244,7 +275,7 @@ record DuckDbBinRunner() implements BinRunner {
       Path out = scratch.resolve("out");
       st.execute("COPY (" + sql + ") TO " + string(out.toString()) + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
           + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}'"
-          + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().physical()) : "") + ")");
+          + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().written()) : "") + ")");
       placed.addAll(place(work, out));
       return placed;
     } catch (SQLException e) {

@@ -56,15 +56,15 @@ record KernelBinRunner() implements BinRunner {
       logical = ZOrder.sorted(logical, work.zOrderColumns());
     }
     var context = Transaction.getWriteContext(engine, work.txnState(), work.partition());
-    if (work.columnMapped() && !ParquetFieldIds.kernelWrites(work.columns().physical())) {
-      StructType withoutIds = ParquetFieldIds.withoutIds(work.columns().physical());
+    if (work.columnMapped() && !ParquetFieldIds.kernelWrites(work.columns().written())) {
+      StructType withoutIds = ParquetFieldIds.withoutIds(work.columns().written());
       return writeThenSetFieldIds(work, logical.map(b -> physical(b, work.columns(), withoutIds)), context.getTargetDirectory());
     }
     Engine writer = work.table().storage().writingEngine(work.targetFileSize());
     List<DataFileStatus> written = new ArrayList<>();
     // Kernel's transformLogicalData refuses column-mapped tables; their rows are renamed here instead
     CloseableIterator<FilteredColumnarBatch> physical = work.columnMapped()
-        ? logical.map(b -> physical(b, work.columns(), work.columns().physical()))
+        ? logical.map(b -> physical(b, work.columns(), work.columns().written()))
         : Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition());
     try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(), physical,
         work.statsColumns())) {
@@ -100,7 +100,7 @@ record KernelBinRunner() implements BinRunner {
         DataFileStatus local = out.next();
         Path file = TablePaths.fromKernelPath(local.getPath());
         try {
-          ParquetFieldIds.apply(file, work.columns().physical());
+          ParquetFieldIds.apply(file, work.columns().written());
         } catch (IOException | RuntimeException e) {
           throw new IOException("setting the field ids of a new file of the bin: " + Failures.oneLine(e), e);
         }
@@ -126,14 +126,14 @@ record KernelBinRunner() implements BinRunner {
 
   /**
    * A batch of logical rows (partition columns included) as a column-mapped table's data files hold
-   * them: the data columns only, under their physical names (and Parquet field ids, as {@code
-   * schema} has them: the physical data columns with or without). Nested vectors
+   * them: the data columns, then any materialized partition columns ({@link DataColumns#written}),
+   * under their physical names (with or without Parquet field ids, as {@code schema} has them). Nested vectors
    * already carry physical names: Kernel reads the files by the physical schema and renames only
    * the top level.
    */
   static FilteredColumnarBatch physical(FilteredColumnarBatch logical, DataColumns columns, StructType schema) {
     ColumnarBatch data = logical.getData();
-    ColumnVector[] vectors = columns.names().stream().map(c -> data.getColumnVector(data.getSchema().indexOf(c)))
+    ColumnVector[] vectors = columns.writtenNames().stream().map(c -> data.getColumnVector(data.getSchema().indexOf(c)))
         .toArray(ColumnVector[]::new);
     return new FilteredColumnarBatch(new VectorBatch(schema, vectors, data.getSize()), logical.getSelectionVector());
   }
@@ -197,7 +197,7 @@ record KernelBinRunner() implements BinRunner {
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file, ContentFingerprint.stringsAsBinary(physicalRead),
         physicalRead)) {
-      rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().names()));
+      rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().writtenNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
