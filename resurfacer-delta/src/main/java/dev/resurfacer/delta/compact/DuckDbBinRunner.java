@@ -159,6 +159,16 @@ record DuckDbBinRunner() implements BinRunner {
     return Optional.empty();
   }
 
+  /**
+   * What DuckDB says went wrong: its JDBC driver puts a generic first line ("Attempting to execute an
+   * unsuccessful or closed pending query result") before the error itself ("Error: IO Error: …").
+   */
+  static String cause(SQLException e) {
+    String m = e.getMessage() == null ? "" : e.getMessage();
+    return m.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains("unsuccessful or closed pending query result"))
+        .map(l -> l.startsWith("Error: ") ? l.substring("Error: ".length()) : l).findFirst().orElse(m.strip());
+  }
+
   /** A partition value as a SQL constant of its column's DuckDB type (the session's time zone is UTC). */
   static String literal(DataType t, io.delta.kernel.expressions.Literal value) {
     String type = type(t).orElseThrow();
@@ -280,7 +290,7 @@ record DuckDbBinRunner() implements BinRunner {
       return placed;
     } catch (SQLException e) {
       DeltaCompactor.deleteQuietly(work.table().storage(), placed);
-      throw new IllegalStateException("DuckDB runner: " + e.getMessage(), e);
+      throw new IllegalStateException("DuckDB runner: " + cause(e), e);
     } catch (IOException | RuntimeException e) {
       DeltaCompactor.deleteQuietly(work.table().storage(), placed);
       throw e;
