@@ -4,8 +4,11 @@ import static dev.resurfacer.delta.DeltaSpark.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
+import dev.resurfacer.delta.s3.S3Bucket;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
@@ -14,10 +17,13 @@ import dev.resurfacer.delta.table.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -122,5 +128,35 @@ class DeltaNestedColumnMappingTest {
     // and delta-spark goes on writing and reading the table
     sql("INSERT INTO " + DeltaSpark.table(t) + " " + rows(400, 410, true));
     assertThat(DeltaSpark.typedRows(t)).hasSize(before.size() + 10).containsAll(before);
+  }
+
+  /**
+   * On {@code s3://} (s3proxy) Kernel's runner writes the files in the scratch directory, gives
+   * them their field ids and uploads them; the table downloaded is what delta-spark reads.
+   */
+  @Test
+  void onS3KernelsRunnerUploadsTheFilesWithTheirFieldIds() throws Exception {
+    Path local = TestTables.copy(SOURCES.get("id"), dir.resolve("local"));
+    List<String> before = DeltaSpark.typedRows(local);
+    try (S3Bucket s3 = new S3Bucket("nested")) {
+      String location = s3.upload(local, "t");
+      Map<String, String> props = new HashMap<>(s3.properties());
+      props.put("s3.single-writer", "true");
+      ResurfacerConfig config = new ResurfacerConfig(Map.of("deltas", new CatalogConfig("deltas", "delta", null, null, props, Set.of(),
+          Map.of("t.t", location))), null);
+      try (DeltaTable table = DeltaTables.find("t.t", config, dir).orElseThrow()) {
+        CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+        assertThat(r.plan().runner()).isEqualTo("kernel");
+        assertThat(r.failedBins()).isEmpty();
+        assertThat(r.addedFiles()).isEqualTo(2);
+      }
+      Path back = s3.download("t", dir.resolve("back"));
+      assertThat(DeltaSpark.typedRows(back)).isEqualTo(before);
+      List<String> sparkSchema = LogEntries.parquetSchema(SPARK_FILES.get("id"));
+      for (Path f : LogEntries.addedFiles(back, LogEntries.latestVersion(back))) {
+        assertThat(LogEntries.parquetSchema(f)).isEqualTo(sparkSchema);
+      }
+      assertThat(LogEntries.lastOperation(back)).isEqualTo("OPTIMIZE");
+    }
   }
 }
