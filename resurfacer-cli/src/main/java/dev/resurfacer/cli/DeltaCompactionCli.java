@@ -114,9 +114,18 @@ final class DeltaCompactionCli {
     }
     List<String> failed = r.failedBins();
     failed.forEach(f -> b.append("failed: ").append(f).append('\n'));
+    if (r.committedVersions().isEmpty()) {
+      // a run whose every bin failed compacted nothing, and says so last
+      return b.append(String.format(Locale.ROOT, "nothing compacted in %s: %d of %d bins failed (above), the table is as it was",
+          r.plan().table(), failed.size(), r.plan().bins().size())).toString();
+    }
     b.append(String.format(Locale.ROOT, "compacted %s: %d files (%s) -> %d files (%s), %d rows, versions %s (OPTIMIZE, dataChange=false)",
         r.plan().table(), r.removedFiles(), ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()),
         r.rows(), r.committedVersions()));
+    if (!failed.isEmpty()) {
+      b.append(String.format(Locale.ROOT, "%n%d of %d bins failed (above): their files are as they were", failed.size(),
+          r.plan().bins().size()));
+    }
     return b.toString();
   }
 }

@@ -138,6 +138,42 @@ class DeltaCliTest {
   }
 
   @Test
+  void aFailedBinIsOneLineNamingTheTableAndTheFileAndTheRunDoesNotEndInCompacted() throws Exception {
+    Path t = kernelTable("events");
+    Path good = t.resolve("good.parquet");
+    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); var st = c.createStatement()) {
+      st.execute("COPY (SELECT range AS id, 'v' || range AS v FROM range(10)) TO '" + good + "' (FORMAT parquet)");
+    }
+    Path broken = file(t.resolve("broken.parquet"), Duration.ZERO);
+    add(t, good);
+    add(t, broken);
+    for (String runner : List.of("duckdb", "generic")) {
+      CliRun r = CliRun.run(dir, "compact", t.toString(), "--runner", runner, "--yes");
+      assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(Main.FAILED);
+      List<String> lines = r.out().lines().toList();
+      assertThat(lines).as(runner).hasSize(2);
+      assertThat(lines.get(0)).startsWith("failed: " + t).contains("bin of 2 files").contains("broken.parquet");
+      assertThat(lines.get(1)).startsWith("nothing compacted in " + t + ": 1 of 1 bins failed");
+    }
+    assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 2");
+  }
+
+  /** Commits adding the data file {@code file} (no stats). */
+  private static void add(Path table, Path file) throws Exception {
+    var engine = DefaultEngine.create(DeltaTables.hadoopConf());
+    var txn = TableManager.loadSnapshot(table.toUri().toString()).build(engine).buildUpdateTableTransaction("resurfacer-tests",
+        Operation.WRITE).build(engine);
+    var state = txn.getTransactionState(engine);
+    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
+    List<Row> adds = new ArrayList<>();
+    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
+        Transaction.getWriteContext(engine, state, Map.of()))) {
+      it.forEachRemaining(adds::add);
+    }
+    txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
+  }
+
+  @Test
   void checkpointAndCleanupLogPreviewThenAct() throws Exception {
     Path t = kernelTable("events");
     CliRun preview = CliRun.run(dir, "checkpoint", t.toString());

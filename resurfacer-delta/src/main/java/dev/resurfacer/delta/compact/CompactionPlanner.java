@@ -6,6 +6,7 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,7 +26,9 @@ public final class CompactionPlanner {
   /** Table features whose data files compaction can rewrite without changing what they mean. */
   static final Set<String> SUPPORTED_FEATURES = Set.of("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
       "generatedColumns", "deletionVectors", "timestampNtz", "domainMetadata", "v2Checkpoint", "inCommitTimestamp",
-      "vacuumProtocolCheck", "clustering", "columnMapping");
+      "vacuumProtocolCheck", "clustering", "columnMapping", "typeWidening", "typeWidening-preview", "icebergCompatV2");
+  /** The table property naming the formats whose metadata delta-spark writes beside the Delta log after each commit (UniForm). */
+  static final String UNIVERSAL_FORMATS = "delta.universalFormat.enabledFormats";
 
   private CompactionPlanner() {}
 
@@ -153,7 +156,33 @@ public final class CompactionPlanner {
     }
     if (!unsupported.isEmpty()) {
       throw new SafetyRefusal("compaction does not rewrite tables with " + String.join(", ", unsupported)
-          + " on this build (row tracking, type widening and the rest need their own handling)");
+          + " on this build (row tracking, variant and the rest need their own handling)");
     }
+  }
+
+  /**
+   * The plan of a compaction our runners write and Kernel commits, refusing here whatever {@link
+   * DeltaCompactor#execute} would refuse or fail every bin on: UniForm, a per-bin transaction
+   * Kernel does not build (a table feature's rules it does not write by), a partition value Kernel
+   * cannot type. (delta-spark's OPTIMIZE, {@code --engine spark}, plans with {@link #plan} alone.)
+   */
+  static CompactionPlan planWrittenHere(DeltaTable table, Snapshot snapshot, CompactionOptions options) {
+    String formats = snapshot.getTableProperties().getOrDefault(UNIVERSAL_FORMATS, "").strip();
+    if (!formats.isEmpty()) {
+      throw new SafetyRefusal("compaction does not rewrite UniForm tables (" + UNIVERSAL_FORMATS + " = " + formats + ") here: "
+          + "delta-spark writes their " + formats + " metadata after each of its own commits, an OPTIMIZE committed here would leave "
+          + "that metadata naming the files it removes, and a vacuum would then delete them under those readers (delta-spark's OPTIMIZE, "
+          + "--engine spark, writes it)");
+    }
+    CompactionPlan plan = plan(table, snapshot, options);
+    try {
+      snapshot.buildUpdateTableTransaction(DeltaCompactor.ENGINE_INFO, Operation.MANUAL_UPDATE).build(table.engine());
+    } catch (RuntimeException e) {
+      throw new SafetyRefusal("Delta Kernel does not write " + table.name() + ": " + Failures.oneLine(e));
+    }
+    for (CompactionPlan.Bin bin : plan.bins()) {
+      PartitionLiterals.of(snapshot.getSchema(), snapshot.getPartitionColumnNames(), bin.partition());
+    }
+    return plan;
   }
 }

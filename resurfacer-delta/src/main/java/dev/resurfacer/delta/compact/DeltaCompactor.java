@@ -54,11 +54,12 @@ import java.util.function.UnaryOperator;
  */
 public final class DeltaCompactor {
   public static final String ENGINE_INFO = "resurfacer";
+  static final String ICEBERG_COMPAT_V2 = "delta.enableIcebergCompatV2";
 
   private DeltaCompactor() {}
 
   public static CompactionPlan plan(DeltaTable table, CompactionOptions options) {
-    return CompactionPlanner.plan(table, table.latest(), options);
+    return CompactionPlanner.planWrittenHere(table, table.latest(), options);
   }
 
   public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock) {
@@ -91,7 +92,7 @@ public final class DeltaCompactor {
       UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, Progress progress) {
     table.storage().requireSafeCommits();
     Snapshot read = table.latest();
-    CompactionPlan plan = CompactionPlanner.plan(table, read, options);
+    CompactionPlan plan = CompactionPlanner.planWrittenHere(table, read, options);
     Engine engine = table.engine();
     Scan scan = read.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);
@@ -106,7 +107,8 @@ public final class DeltaCompactor {
 
     Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
         plan.inputBytes());
-    Committer committer = new Committer(table, read, plan, options, clock, beforeCommit, scanFiles, physicalSchema, columns);
+    Committer committer = new Committer(table, read, plan, options, clock, beforeCommit, scanFiles, physicalSchema, columns,
+        newFileTags(read));
     List<BinOutcome> outcomes = new ArrayList<>();
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
@@ -121,7 +123,7 @@ public final class DeltaCompactor {
       CompactionPlan.Bin inFlightBin = null;
       for (CompactionPlan.Bin bin : plan.bins()) {
         if (Thread.currentThread().isInterrupted()) {
-          outcomes.add(BinOutcome.failed(describe(bin) + ": not started, the run was interrupted"));
+          outcomes.add(BinOutcome.failed(table.name() + ": " + describe(bin) + ": not started, the run was interrupted"));
           continue;
         }
         task.note(describe(bin));
@@ -132,9 +134,7 @@ public final class DeltaCompactor {
         Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
         BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
             plan.zOrderColumns(), plan.targetFileSize(), options);
-        // add.partitionValues are keyed by physical name on a column-mapped table
-        Map<String, Literal> physicalPartition = KernelInternals.physicalPartitionValues(
-            Transaction.getWriteContext(engine, txnState, partition));
+        Map<String, String> physicalPartition = PartitionLiterals.physical(schema, partitionColumns, bin.partition());
         ContentFingerprint.Value in = null;
         Optional<List<DataFileStatus>> written;
         String writeFailure = null;
@@ -159,7 +159,7 @@ public final class DeltaCompactor {
           inFlight = null;
         }
         if (written.isEmpty()) {
-          outcomes.add(BinOutcome.failed(describe(bin) + ": " + writeFailure));
+          outcomes.add(BinOutcome.failed(table.name() + ": " + describe(bin) + ": " + writeFailure));
           task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
           continue;
         }
@@ -202,7 +202,16 @@ public final class DeltaCompactor {
   }
 
   private static String message(Exception e) {
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return Failures.oneLine(e);
+  }
+
+  /**
+   * The tags delta-spark gives each file it writes: on an icebergCompatV2 table the compat version
+   * the file was written for ({@code REORG … UPGRADE UNIFORM} rewrites the files without it).
+   */
+  static Map<String, String> newFileTags(Snapshot snapshot) {
+    return "true".equalsIgnoreCase(snapshot.getTableProperties().get(ICEBERG_COMPAT_V2)) ? Map.of("ICEBERG_COMPAT_VERSION", "2")
+        : Map.of();
   }
 
   /** What became of one bin: its commit's version and sizes, or why it was not committed. */
@@ -215,10 +224,10 @@ public final class DeltaCompactor {
 
   /** Verifies a written bin against its input and commits it: what one run's bins share. */
   private record Committer(DeltaTable table, Snapshot read, CompactionPlan plan, CompactionOptions options, Clock clock,
-      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns) {
+      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns, Map<String, String> tags) {
 
     BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, ContentFingerprint.Value in, List<DataFileStatus> written,
-        Map<String, Literal> physicalPartition) {
+        Map<String, String> physicalPartition) {
       Engine engine = table.engine();
       Map<String, String> metrics = new LinkedHashMap<>();
       boolean committing = false;
@@ -240,7 +249,7 @@ public final class DeltaCompactor {
           binRemovedBytes += f.size();
         }
         for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition));
+          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition, tags));
           binAddedBytes += f.getSize();
         }
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
@@ -271,7 +280,7 @@ public final class DeltaCompactor {
         if (!committing || !anyLive(table, written)) {
           deleteQuietly(table.storage(), written);
         }
-        return BinOutcome.failed(describe(bin) + ": " + message(e));
+        return BinOutcome.failed(table.name() + ": " + describe(bin) + ": " + message(e));
       }
     }
   }
@@ -281,8 +290,8 @@ public final class DeltaCompactor {
     ContentFingerprint print = new ContentFingerprint();
     try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
         KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
-        ContentFingerprint.stringsAsBinary(columns.physical()), Optional.empty())) {
-      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.physicalNames()));
+        ContentFingerprint.stringsAsBinary(columns.written()), Optional.empty())) {
+      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.written().fieldNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

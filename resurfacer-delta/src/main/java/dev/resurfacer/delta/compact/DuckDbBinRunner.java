@@ -10,6 +10,7 @@ import dev.resurfacer.zorder.ZKeysSql;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
+import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -20,6 +21,7 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
@@ -93,7 +95,7 @@ record DuckDbBinRunner() implements BinRunner {
         }
       }
     }
-    for (StructField f : columns.physical().fields()) {
+    for (StructField f : columns.written().fields()) {
       if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
         return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
       }
@@ -144,9 +146,52 @@ record DuckDbBinRunner() implements BinRunner {
         fields.add(ident(f.getName()) + " " + inner.get());
       }
       return fields.isEmpty() ? Optional.empty() : Optional.of("STRUCT(" + String.join(", ", fields) + ")");
+    } else if (t instanceof ArrayType a) {
+      // written as Kernel and delta-spark write lists: <name> (LIST) { repeated group list { element } }
+      return type(a.getElementType()).map(e -> e + "[]");
+    } else if (t instanceof MapType m) {
+      // and maps: <name> (MAP) { repeated group key_value { required key; value } }
+      Optional<String> key = type(m.getKeyType());
+      Optional<String> value = type(m.getValueType());
+      return key.isEmpty() || value.isEmpty() ? Optional.empty() : Optional.of("MAP(" + key.get() + ", " + value.get() + ")");
     }
-    // arrays, maps and variants: DuckDB's list and map layouts are not checked against Kernel's here
+    // variants and types of later protocols
     return Optional.empty();
+  }
+
+  /**
+   * What DuckDB says went wrong: its JDBC driver puts a generic first line ("Attempting to execute an
+   * unsuccessful or closed pending query result") before the error itself ("Error: IO Error: …").
+   */
+  static String cause(SQLException e) {
+    String m = e.getMessage() == null ? "" : e.getMessage();
+    return m.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains("unsuccessful or closed pending query result"))
+        .map(l -> l.startsWith("Error: ") ? l.substring("Error: ".length()) : l).findFirst().orElse(m.strip());
+  }
+
+  /** A partition value as a SQL constant of its column's DuckDB type (the session's time zone is UTC). */
+  static String literal(DataType t, io.delta.kernel.expressions.Literal value) {
+    String type = type(t).orElseThrow();
+    Object v = value.getValue();
+    if (v == null) {
+      return "CAST(NULL AS " + type + ")";
+    } else if (t instanceof BooleanType) {
+      return (Boolean) v ? "TRUE" : "FALSE";
+    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+      return "CAST(" + v + " AS " + type + ")";
+    } else if (t instanceof DateType) {
+      return "(DATE '1970-01-01' + " + v + ")";
+    } else if (t instanceof TimestampType) {
+      return "make_timestamp(" + v + "::BIGINT)::TIMESTAMPTZ";
+    } else if (t instanceof TimestampNTZType) {
+      return "make_timestamp(" + v + "::BIGINT)";
+    } else if (t instanceof DecimalType) {
+      return "CAST('" + ((java.math.BigDecimal) v).toPlainString() + "' AS " + type + ")";
+    } else if (t instanceof BinaryType) {
+      return "from_hex('" + java.util.HexFormat.of().formatHex((byte[]) v) + "')";
+    }
+    // strings, floats and doubles (NaN and the infinities by name)
+    return "CAST(" + string(v.toString()) + " AS " + type + ")";
   }
 
   /** {@link dev.resurfacer.zorder.ZKeys}' key of a column as SQL, null for null. */
@@ -210,6 +255,12 @@ record DuckDbBinRunner() implements BinRunner {
         select.append(select.length() == 0 ? "" : ", ").append("CAST(src.").append(ident(f.getName())).append(" AS ").append(type)
             .append(") AS ").append(ident(f.getName()));
       }
+      // materialized partition columns hold the bin's partition value, whatever the inputs hold
+      for (int i = 0; i < work.columns().partitionNames().size(); i++) {
+        StructField f = work.columns().partitionPhysical().at(i);
+        select.append(", ").append(literal(f.getDataType(), work.partition().get(work.columns().partitionNames().get(i))))
+            .append(" AS ").append(ident(f.getName()));
+      }
       source.append("f.idx AS __file, t.file_row_number AS __row");
       for (int i = 0; i < work.zOrderColumns().size(); i++) {
         StructField f = work.columns().physicalOf(work.zOrderColumns().get(i));
@@ -234,12 +285,12 @@ record DuckDbBinRunner() implements BinRunner {
       Path out = scratch.resolve("out");
       st.execute("COPY (" + sql + ") TO " + string(out.toString()) + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
           + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}'"
-          + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().physical()) : "") + ")");
+          + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().written()) : "") + ")");
       placed.addAll(place(work, out));
       return placed;
     } catch (SQLException e) {
       DeltaCompactor.deleteQuietly(work.table().storage(), placed);
-      throw new IllegalStateException("DuckDB runner: " + e.getMessage(), e);
+      throw new IllegalStateException("DuckDB runner: " + cause(e), e);
     } catch (IOException | RuntimeException e) {
       DeltaCompactor.deleteQuietly(work.table().storage(), placed);
       throw e;
@@ -327,19 +378,43 @@ record DuckDbBinRunner() implements BinRunner {
   }
 
   /**
-   * COPY's FIELD_IDS value giving each column, and each field of a struct, its Parquet field id,
-   * e.g. {@code {"col-1": 1, "col-2": {__duckdb_field_id: 2, "col-3": 3}}}. Only structs nest:
-   * arrays and maps never reach this runner.
+   * COPY's FIELD_IDS value giving each column, each field of a struct and, where the table declares
+   * nested ids, each list element and map key and value its Parquet field id, e.g. {@code {"col-1":
+   * 1, "col-2": {__duckdb_field_id: 2, "col-3": 3}, "col-4": {__duckdb_field_id: 4, element: {"col-5":
+   * 5}}}}: as delta-spark writes them (no ids on element, key and value unless declared).
    */
   static String fieldIds(StructType physical) {
     List<String> entries = new ArrayList<>();
     for (StructField f : physical.fields()) {
       long id = KernelInternals.parquetFieldId(f).orElseThrow(() -> new IllegalStateException("column " + f.getName()
           + " of a column-mapped table has no field id"));
-      entries.add(ident(f.getName()) + ": " + (f.getDataType() instanceof StructType s
-          ? fieldIds(s).replaceFirst("^\\{", "{__duckdb_field_id: " + id + (s.length() == 0 ? "" : ", ")) : String.valueOf(id)));
+      entries.add(ident(f.getName()) + ": " + fieldIds(Optional.of(id), f, f.getName(), f.getDataType()));
     }
     return "{" + String.join(", ", entries) + "}";
+  }
+
+  /** The FIELD_IDS entry of one column or nested field: its id alone, or a struct of its id and its children's. */
+  private static String fieldIds(Optional<Long> id, StructField nearest, String path, DataType t) {
+    List<String> children = new ArrayList<>();
+    if (t instanceof StructType s) {
+      String inner = fieldIds(s);
+      if (s.length() > 0) {
+        children.add(inner.substring(1, inner.length() - 1));
+      }
+    } else if (t instanceof ArrayType a) {
+      children.add("element: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".element"), nearest, path + ".element",
+          a.getElementType()));
+    } else if (t instanceof MapType m) {
+      children.add("key: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".key"), nearest, path + ".key",
+          m.getKeyType()));
+      children.add("value: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".value"), nearest, path + ".value",
+          m.getValueType()));
+    }
+    children.removeIf(c -> c.endsWith(": {}"));
+    if (children.isEmpty()) {
+      return id.map(String::valueOf).orElse("{}");
+    }
+    return "{" + id.map(i -> "__duckdb_field_id: " + i + ", ").orElse("") + String.join(", ", children) + "}";
   }
 
   /**
@@ -362,7 +437,7 @@ record DuckDbBinRunner() implements BinRunner {
     return "'" + s.replace("'", "''") + "'";
   }
 
-  private static void deleteRecursively(Path dir) {
+  static void deleteRecursively(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException ignored) {

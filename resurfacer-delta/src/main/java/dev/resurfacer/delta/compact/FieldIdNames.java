@@ -3,6 +3,9 @@ package dev.resurfacer.delta.compact;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.LocalStorage;
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import java.io.IOException;
@@ -73,12 +76,37 @@ final class FieldIdNames {
       if (column == null && stored.containsField(field.getName())) {
         column = stored.getType(field.getName());
       }
-      if (column != null && !column.isPrimitive() && field.getDataType() instanceof StructType struct) {
-        Optional<String> inner = mismatch(struct, column.asGroupType(), path + field.getName() + ".");
+      if (column != null) {
+        Optional<String> inner = nested(field.getDataType(), column, path + field.getName());
         if (inner.isPresent()) {
           return inner;
         }
       }
+    }
+    return Optional.empty();
+  }
+
+  /** The struct fields inside a column of type {@code t}, through lists' elements and maps' keys and values, checked as above. */
+  private static Optional<String> nested(DataType t, Type column, String path) {
+    if (column.isPrimitive()) {
+      return Optional.empty();
+    }
+    GroupType group = column.asGroupType();
+    if (t instanceof StructType struct) {
+      return mismatch(struct, group, path + ".");
+    }
+    if (group.getFieldCount() != 1 || group.getType(0).isPrimitive()) {
+      return Optional.empty();
+    }
+    GroupType repeated = group.getType(0).asGroupType();
+    if (t instanceof ArrayType a) {
+      // the element of a 3-level list, or the repeated group itself in a legacy 2-level one
+      Type element = repeated.getName().equals("list") && repeated.getFieldCount() == 1 ? repeated.getType(0) : repeated;
+      return nested(a.getElementType(), element, path + ".element");
+    }
+    if (t instanceof MapType m && repeated.getFieldCount() == 2) {
+      Optional<String> key = nested(m.getKeyType(), repeated.getType(0), path + ".key");
+      return key.isPresent() ? key : nested(m.getValueType(), repeated.getType(1), path + ".value");
     }
     return Optional.empty();
   }

@@ -4,6 +4,13 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.kernel.VectorBatch;
 import dev.resurfacer.delta.scan.LiveFile;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.LocalStorage;
+import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.TablePaths;
+import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.storage.StoredFile;
+import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.ColumnVector;
@@ -18,9 +25,14 @@ import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Kernel's own reader and Parquet writer, in the heap: rows stream from reader to writer, except
@@ -44,10 +56,15 @@ record KernelBinRunner() implements BinRunner {
       logical = ZOrder.sorted(logical, work.zOrderColumns());
     }
     var context = Transaction.getWriteContext(engine, work.txnState(), work.partition());
+    if (work.columnMapped() && !ParquetFieldIds.kernelWrites(work.columns().written())) {
+      StructType withoutIds = ParquetFieldIds.withoutIds(work.columns().written());
+      return writeThenSetFieldIds(work, logical.map(b -> physical(b, work.columns(), withoutIds)), context.getTargetDirectory());
+    }
     Engine writer = work.table().storage().writingEngine(work.targetFileSize());
     List<DataFileStatus> written = new ArrayList<>();
     // Kernel's transformLogicalData refuses column-mapped tables; their rows are renamed here instead
-    CloseableIterator<FilteredColumnarBatch> physical = work.columnMapped() ? logical.map(b -> physical(b, work.columns()))
+    CloseableIterator<FilteredColumnarBatch> physical = work.columnMapped()
+        ? logical.map(b -> physical(b, work.columns(), work.columns().written()))
         : Transaction.transformLogicalData(engine, work.txnState(), logical, work.partition());
     try (CloseableIterator<DataFileStatus> out = writer.getParquetHandler().writeParquetFiles(context.getTargetDirectory(), physical,
         work.statsColumns())) {
@@ -55,22 +72,70 @@ record KernelBinRunner() implements BinRunner {
     } catch (IOException | RuntimeException e) {
       // the compactor deletes what it is handed back; files of a failed write are found here
       DeltaCompactor.deleteQuietly(work.table().storage(), written);
-      throw e;
+      throw Failures.writing(context.getTargetDirectory(), e);
     }
     return written;
   }
 
   /**
+   * A column-mapped table whose lists or maps have no nested field ids: delta-spark's files carry
+   * ids on every struct field but none on a list's element or a map's key and value, a mix Kernel's
+   * writer refuses. Kernel writes the files without ids into the scratch directory, each footer then
+   * gets the ids ({@link ParquetFieldIds}), and the file moves (or, on S3, is uploaded) into the
+   * partition directory; its stats are the ones Kernel's writer read from it.
+   */
+  private static List<DataFileStatus> writeThenSetFieldIds(BinWork work, CloseableIterator<FilteredColumnarBatch> physical,
+      String targetDirectory) throws IOException {
+    Files.createDirectories(work.options().scratchDir());
+    Path scratch = Files.createTempDirectory(work.options().scratchDir(), "delta-bin-");
+    TableStorage storage = work.table().storage();
+    StoredFile target = storage.fromKernelPath(targetDirectory);
+    List<DataFileStatus> placed = new ArrayList<>();
+    Configuration conf = DeltaTables.hadoopConf();
+    conf.setLong(DeltaTables.TARGET_FILE_SIZE, work.targetFileSize());
+    try (CloseableIterator<DataFileStatus> out = DefaultEngine.create(conf).getParquetHandler()
+        .writeParquetFiles(TablePaths.kernelPath(scratch), physical, work.statsColumns())) {
+      int i = 0;
+      while (out.hasNext()) {
+        DataFileStatus local = out.next();
+        Path file = TablePaths.fromKernelPath(local.getPath());
+        try {
+          ParquetFieldIds.apply(file, work.columns().written());
+        } catch (IOException | RuntimeException e) {
+          throw new IOException("setting the field ids of a new file of the bin: " + Failures.oneLine(e), e);
+        }
+        StoredFile stored = storage.child(target, String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i++, UUID.randomUUID()));
+        if (storage instanceof S3Storage s3) {
+          s3.upload(stored, file);
+        } else {
+          Path to = LocalStorage.path(stored);
+          Files.createDirectories(to.getParent());
+          Files.move(file, to);
+        }
+        var entry = storage.stat(stored).orElseThrow(() -> new IOException("new file " + stored + " is not there after writing it"));
+        placed.add(new DataFileStatus(storage.kernelPath(stored), entry.size(), entry.modificationTime(), local.getStatistics()));
+      }
+    } catch (IOException | RuntimeException e) {
+      DeltaCompactor.deleteQuietly(storage, placed);
+      throw Failures.writing(targetDirectory, e);
+    } finally {
+      DuckDbBinRunner.deleteRecursively(scratch);
+    }
+    return placed;
+  }
+
+  /**
    * A batch of logical rows (partition columns included) as a column-mapped table's data files hold
-   * them: the data columns only, under their physical names and Parquet field ids. Nested vectors
+   * them: the data columns, then any materialized partition columns ({@link DataColumns#written}),
+   * under their physical names (with or without Parquet field ids, as {@code schema} has them). Nested vectors
    * already carry physical names: Kernel reads the files by the physical schema and renames only
    * the top level.
    */
-  static FilteredColumnarBatch physical(FilteredColumnarBatch logical, DataColumns columns) {
+  static FilteredColumnarBatch physical(FilteredColumnarBatch logical, DataColumns columns, StructType schema) {
     ColumnarBatch data = logical.getData();
-    ColumnVector[] vectors = columns.names().stream().map(c -> data.getColumnVector(data.getSchema().indexOf(c)))
+    ColumnVector[] vectors = columns.writtenNames().stream().map(c -> data.getColumnVector(data.getSchema().indexOf(c)))
         .toArray(ColumnVector[]::new);
-    return new FilteredColumnarBatch(new VectorBatch(columns.physical(), vectors, data.getSize()), logical.getSelectionVector());
+    return new FilteredColumnarBatch(new VectorBatch(schema, vectors, data.getSize()), logical.getSelectionVector());
   }
 
   /**
@@ -120,9 +185,9 @@ record KernelBinRunner() implements BinRunner {
             java.util.stream.IntStream.range(0, b.getSchema().length()).mapToObj(b::getColumnVector).toArray(ColumnVector[]::new),
             b.getSize()));
       }
-      return Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return Failures.naming(file.logPath(), Scan.transformPhysicalData(engine, work.scanState(), scanFile, physical));
+    } catch (IOException | RuntimeException e) {
+      throw Failures.reading(file.logPath(), e);
     }
   }
 
@@ -132,7 +197,7 @@ record KernelBinRunner() implements BinRunner {
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file, ContentFingerprint.stringsAsBinary(physicalRead),
         physicalRead)) {
-      rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().names()));
+      rows.forEachRemaining(b -> print.add(b.getData(), b.getSelectionVector(), work.columns().writtenNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

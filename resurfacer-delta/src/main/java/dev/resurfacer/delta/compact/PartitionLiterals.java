@@ -1,51 +1,46 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.SafetyRefusal;
+import dev.resurfacer.delta.kernel.KernelInternals;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.BooleanType;
-import io.delta.kernel.types.ByteType;
 import io.delta.kernel.types.DataType;
-import io.delta.kernel.types.DateType;
-import io.delta.kernel.types.IntegerType;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.ShortType;
-import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
-import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A partition's values as the log writes them (strings, null for null) turned into typed literals for Kernel's writer. */
+/**
+ * A partition's values as the log writes them (strings, null for null), typed as Kernel reads
+ * them: what Kernel's write context names the partition directory by. The new files' {@code
+ * partitionValues} are not re-serialized from these: they keep their inputs' strings ({@link
+ * #physical}), so a timestamp written in the {@code 2024-01-01 00:00:00} form, which delta-spark
+ * reads in its session time zone and Kernel in UTC, means to every reader what it meant before.
+ */
 final class PartitionLiterals {
   private PartitionLiterals() {}
 
+  /** The values typed; a value Kernel cannot read as its column's type is refused, naming it. */
   static Map<String, Literal> of(StructType schema, List<String> partitionColumns, Map<String, String> values) {
     Map<String, Literal> out = new LinkedHashMap<>();
     for (String column : partitionColumns) {
       DataType type = schema.get(column).getDataType();
       String v = values.get(column);
-      out.put(column, v == null ? Literal.ofNull(type) : literal(type, v, column));
+      try {
+        out.put(column, KernelInternals.partitionLiteral(type, v));
+      } catch (RuntimeException e) {
+        throw new SafetyRefusal("partition value '" + v + "' of column " + column + " is not a " + type.toString().toLowerCase()
+            + " Delta Kernel reads (" + Failures.oneLine(e) + "); its files are not rewritten");
+      }
     }
     return out;
   }
 
-  private static Literal literal(DataType type, String v, String column) {
-    if (type instanceof StringType) {
-      return Literal.ofString(v);
-    } else if (type instanceof LongType) {
-      return Literal.ofLong(Long.parseLong(v));
-    } else if (type instanceof IntegerType) {
-      return Literal.ofInt(Integer.parseInt(v));
-    } else if (type instanceof ShortType) {
-      return Literal.ofShort(Short.parseShort(v));
-    } else if (type instanceof ByteType) {
-      return Literal.ofByte(Byte.parseByte(v));
-    } else if (type instanceof BooleanType) {
-      return Literal.ofBoolean(Boolean.parseBoolean(v));
-    } else if (type instanceof DateType) {
-      return Literal.ofDate((int) LocalDate.parse(v).toEpochDay());
+  /** The values keyed as {@code add.partitionValues} keys them (physical names on a column-mapped table), spelled as the inputs spell them. */
+  static Map<String, String> physical(StructType schema, List<String> partitionColumns, Map<String, String> values) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String column : partitionColumns) {
+      out.put(KernelInternals.physicalName(schema.get(column)), values.get(column));
     }
-    throw new SafetyRefusal("compaction does not yet write partitions of column " + column + " of type " + type);
+    return out;
   }
 }

@@ -8,11 +8,12 @@ import io.delta.kernel.commit.Committer;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.DataWriteContext;
-import io.delta.kernel.internal.DataWriteContextImpl;
 import io.delta.kernel.internal.TableConfig;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.util.ColumnMapping;
+import io.delta.kernel.internal.util.InternalUtils;
+import io.delta.kernel.internal.util.PartitionUtils;
+import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.internal.util.SchemaUtils;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.internal.actions.CommitInfo;
@@ -47,6 +48,10 @@ import java.util.TreeSet;
  */
 public final class KernelInternals {
   public static final String PINNED = "4.4.0";
+  /** Numbers read and written as they are: a decimal column's min and max have more digits than a double. */
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+      .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
   private KernelInternals() {}
 
@@ -137,11 +142,6 @@ public final class KernelInternals {
         TableConfig.DATA_SKIPPING_NUM_INDEXED_COLS.fromMetadata(tableProperties));
   }
 
-  /** The partition values of a write context keyed as {@code add.partitionValues} keys them (physical names). */
-  public static Map<String, Literal> physicalPartitionValues(DataWriteContext context) {
-    return ((DataWriteContextImpl) context).getPartitionValues();
-  }
-
   /** A {@code remove} action for a scan file's {@code add}, with {@code dataChange=false}: the rows move, none change. */
   public static Row removeWithoutDataChange(Row addStruct, long deletionTimestamp) {
     return SingleAction.createRemoveFileSingleAction(new AddFile(addStruct).toRemoveFileRow(false, Optional.of(deletionTimestamp)));
@@ -155,12 +155,82 @@ public final class KernelInternals {
     return SingleAction.createAddFileSingleAction(new DelegateRow(addStruct, Map.of(addStruct.getSchema().indexOf("dataChange"), false)));
   }
 
-  /** An {@code add} action for a file written by Kernel's Parquet writer, with {@code dataChange=false} and the writer's stats. */
+  /**
+   * An {@code add} action for a new data file, with {@code dataChange=false} and its stats.
+   *
+   * @param partitionValues the file's {@code partitionValues} keyed by physical name, each spelled
+   *     as given (a null value is a null partition)
+   * @param tags the action's {@code tags}; none when empty
+   */
   public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
-      Map<String, Literal> partitionValues) {
-    AddFile add = AddFile.convertDataFileStatus(physicalSchema, tableRoot, file, partitionValues, false, Map.of(),
-        Optional.empty(), Optional.empty(), Optional.empty());
-    return SingleAction.createAddFileSingleAction(add.toRow());
+      Map<String, String> partitionValues, Map<String, String> tags) {
+    Row add = AddFile.createAddFileRow(physicalSchema,
+        InternalUtils.relativizePath(new io.delta.kernel.internal.fs.Path(file.getPath()), tableRoot).toUri().toString(),
+        VectorUtils.stringStringMapValue(partitionValues), file.getSize(), file.getModificationTime(), false, Optional.empty(),
+        tags.isEmpty() ? Optional.empty() : Optional.of(VectorUtils.stringStringMapValue(tags)), Optional.empty(), Optional.empty(),
+        Optional.empty());
+    if (file.getStatistics().isPresent()) {
+      add = new DelegateRow(add, Map.of(add.getSchema().indexOf("stats"),
+          withoutEmptyObjects(file.getStatistics().get().serializeAsJson(physicalSchema))));
+    }
+    return SingleAction.createAddFileSingleAction(add);
+  }
+
+  /**
+   * Stats JSON without the empty objects Kernel writes for a struct none of whose fields has a
+   * value in {@code minValues}, {@code maxValues} or {@code nullCount} (a struct of lists and
+   * maps, say): delta-spark leaves such a struct out.
+   */
+  static String withoutEmptyObjects(String statsJson) {
+    if (!statsJson.contains("{}")) {
+      return statsJson;
+    }
+    try {
+      var tree = (com.fasterxml.jackson.databind.node.ObjectNode) STATS_JSON.readTree(statsJson);
+      for (String key : List.of("minValues", "maxValues", "nullCount")) {
+        if (tree.get(key) instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+          pruneEmpty(o);
+        }
+      }
+      return STATS_JSON.writeValueAsString(tree);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("Kernel wrote stats that are not JSON: " + statsJson, e);
+    }
+  }
+
+  private static boolean pruneEmpty(com.fasterxml.jackson.databind.node.ObjectNode o) {
+    var fields = o.fields();
+    while (fields.hasNext()) {
+      var e = fields.next();
+      if (e.getValue() instanceof com.fasterxml.jackson.databind.node.ObjectNode child && pruneEmpty(child)) {
+        fields.remove();
+      }
+    }
+    return o.isEmpty();
+  }
+
+  /**
+   * A partition value of the log as Kernel reads it: typed, a timestamp's {@code 2024-01-01
+   * 00:00:00} form taken as UTC and its ISO form ({@code 2024-01-01T00:00:00.000000Z}) as the
+   * instant it names, a {@code timestamp_ntz} as wall-clock time.
+   */
+  public static Literal partitionLiteral(io.delta.kernel.types.DataType type, String value) {
+    return PartitionUtils.literalForPartitionValue(type, value);
+  }
+
+  /**
+   * The Parquet field id a column-mapped table gives the {@code element} of a list or the
+   * {@code key} or {@code value} of a map, stored with its nearest struct field ({@code
+   * parquet.field.nested.ids} of the physical schema, as {@code delta.columnMapping.nested.ids}
+   * in the log: icebergCompatV2 tables declare them, others do not).
+   *
+   * @param nearestStructField the physical field the list or map is, or is nested in (through lists and maps only)
+   * @param relativePath that field's physical name followed by {@code .element}, {@code .key} or
+   *     {@code .value} per level, e.g. {@code col-1.element.key}
+   */
+  public static Optional<Long> parquetNestedFieldId(StructField nearestStructField, String relativePath) {
+    var nested = nearestStructField.getMetadata().getMetadata(ColumnMapping.PARQUET_FIELD_NESTED_IDS_METADATA_KEY);
+    return nested == null ? Optional.empty() : Optional.ofNullable(nested.getLong(relativePath));
   }
 
   /**

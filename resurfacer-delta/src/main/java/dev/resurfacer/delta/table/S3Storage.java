@@ -251,6 +251,14 @@ public final class S3Storage implements TableStorage {
     }
   }
 
+  /** Puts the local file {@code content} at {@code file}: a new data file, named for the first time (no conditional PUT). */
+  public void upload(StoredFile file, java.nio.file.Path content) throws IOException {
+    if (!inside(file)) {
+      throw new IllegalArgumentException(file + " is not inside " + root);
+    }
+    s3.put(file.authority(), key(file), RequestBody.fromFile(content));
+  }
+
   @Override
   public List<Entry> listDirectory(StoredFile dir) throws IOException {
     List<Entry> out = new ArrayList<>();

@@ -20,9 +20,15 @@ class KernelInternalsTest {
   @Test
   void theWrappedInternalsStillExist() throws Exception {
     method("io.delta.kernel.internal.actions.AddFile", "toRemoveFileRow", boolean.class, java.util.Optional.class);
-    method("io.delta.kernel.internal.actions.AddFile", "convertDataFileStatus", io.delta.kernel.types.StructType.class,
-        java.net.URI.class, io.delta.kernel.utils.DataFileStatus.class, java.util.Map.class, boolean.class, java.util.Map.class,
+    method("io.delta.kernel.internal.actions.AddFile", "createAddFileRow", io.delta.kernel.types.StructType.class, String.class,
+        io.delta.kernel.data.MapValue.class, long.class, long.class, boolean.class, java.util.Optional.class, java.util.Optional.class,
         java.util.Optional.class, java.util.Optional.class, java.util.Optional.class);
+    method("io.delta.kernel.internal.util.InternalUtils", "relativizePath", io.delta.kernel.internal.fs.Path.class, java.net.URI.class);
+    method("io.delta.kernel.internal.util.PartitionUtils", "literalForPartitionValue", io.delta.kernel.types.DataType.class,
+        String.class);
+    method("io.delta.kernel.internal.util.VectorUtils", "stringStringMapValue", java.util.Map.class);
+    assertThat(Class.forName("io.delta.kernel.internal.util.ColumnMapping").getField("PARQUET_FIELD_NESTED_IDS_METADATA_KEY")
+        .get(null)).isEqualTo("parquet.field.nested.ids");
     method("io.delta.kernel.internal.actions.SingleAction", "createRemoveFileSingleAction", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.actions.SingleAction", "createAddFileSingleAction", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.actions.SingleAction", "createCommitInfoSingleAction", io.delta.kernel.data.Row.class);
@@ -45,6 +51,16 @@ class KernelInternalsTest {
         .isEqualTo("ab/deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
     assertThat(KernelInternals.uuidDeletionVectorRelativePath(encoded))
         .isEqualTo("deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
+  }
+
+  @Test
+  void emptyStructsLeaveTheStatsAndNumbersStayAsWritten() {
+    String kernel = "{\"numRecords\":2,\"minValues\":{\"a\":123456789012345678901234.56789,\"s\":{},\"t\":{\"u\":{}}},"
+        + "\"maxValues\":{\"a\":4.9E-324,\"s\":{\"x\":\"{}\"}},\"nullCount\":{\"a\":0,\"s\":{}}}";
+    assertThat(KernelInternals.withoutEmptyObjects(kernel)).isEqualTo("{\"numRecords\":2,\"minValues\":{\"a\":123456789012345678901234.56789},"
+        + "\"maxValues\":{\"a\":4.9E-324,\"s\":{\"x\":\"{}\"}},\"nullCount\":{\"a\":0}}");
+    String plain = "{\"numRecords\":1,\"minValues\":{\"a\":1.0E10},\"maxValues\":{\"a\":1.0E10},\"nullCount\":{\"a\":0}}";
+    assertThat(KernelInternals.withoutEmptyObjects(plain)).as("nothing to prune: Kernel's text").isSameAs(plain);
   }
 
   private static Method method(String cls, String name, Class<?>... params) throws Exception {
