@@ -7,7 +7,6 @@ import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.table.S3Storage;
-import dev.resurfacer.delta.table.TablePaths;
 import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -94,11 +93,11 @@ record KernelBinRunner() implements BinRunner {
     Configuration conf = DeltaTables.hadoopConf();
     conf.setLong(DeltaTables.TARGET_FILE_SIZE, work.targetFileSize());
     try (CloseableIterator<DataFileStatus> out = DefaultEngine.create(conf).getParquetHandler()
-        .writeParquetFiles(TablePaths.kernelPath(scratch), physical, work.statsColumns())) {
+        .writeParquetFiles(LocalStorage.kernelSpelling(scratch), physical, work.statsColumns())) {
       int i = 0;
       while (out.hasNext()) {
         DataFileStatus local = out.next();
-        Path file = TablePaths.fromKernelPath(local.getPath());
+        Path file = LocalStorage.fromKernelSpelling(local.getPath());
         try {
           ParquetFieldIds.apply(file, work.columns().written());
         } catch (IOException | RuntimeException e) {

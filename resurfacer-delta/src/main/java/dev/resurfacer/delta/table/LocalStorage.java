@@ -158,7 +158,7 @@ public final class LocalStorage implements TableStorage {
   }
 
   /** How Kernel's Hadoop-based engine names a local file: {@code file:} and the path, not percent-encoded. */
-  private static String kernelSpelling(Path p) {
+  public static String kernelSpelling(Path p) {
     return "file:" + p.toAbsolutePath();
   }
 
