@@ -70,16 +70,18 @@ timed() {
   local load0; load0=$(cut -d' ' -f1 /proc/loadavg)
   local t0; t0=$(now_ms)
   local rc=0
-  /usr/bin/time -f "TIME max_rss_kb=%M" -o "$WORK/delta-time-$stamp.txt" "${args[@]}" >> "$log" 2>&1 || rc=$?
+  /usr/bin/time -f "TIME max_rss_kb=%M cpu_s=%U+%S" -o "$WORK/delta-time-$stamp.txt" "${args[@]}" >> "$log" 2>&1 || rc=$?
   local wall=$(( $(now_ms) - t0 ))
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local rss; rss=$(grep -o 'max_rss_kb=[0-9]*' "$WORK/delta-time-$stamp.txt" | cut -d= -f2)
+  # CPU-seconds (user + system) of the whole process: the figure a shared machine does not inflate much
+  local cpu; cpu=$(grep -o 'cpu_s=[0-9.+]*' "$WORK/delta-time-$stamp.txt" | cut -d= -f2 | bc)
   local parquet; parquet=$(find "$live" -name '*.parquet' -type f | wc -l)
   local got; got=$(delta_spark check --table "$live" 2>>"$log" | grep '^RESULT' || true)
   local want; want=$(expected "$dir")
   local same=no
   [[ -n "$got" && "$(kv "$got" rows)" == "$(kv "$want" rows)" && "$(kv "$got" content_hash)" == "$(kv "$want" content_hash)" ]] && same=yes
-  local line="label=$label rc=$rc wall_ms=$wall max_rss_kb=$rss load_start=$load0 load_end=$load1 rows=$(kv "$got" rows) content_same=$same files=$(kv "$got" files) bytes=$(kv "$got" bytes) parquet_on_disk=$parquet"
+  local line="label=$label rc=$rc wall_ms=$wall cpu_s=$cpu max_rss_kb=$rss load_start=$load0 load_end=$load1 rows=$(kv "$got" rows) content_same=$same files=$(kv "$got" files) bytes=$(kv "$got" bytes) parquet_on_disk=$parquet"
   echo "$line" | tee -a "$results" >&2
   echo "$line" >> "$log"
 }

@@ -39,18 +39,28 @@ echo "bench: logs in $log" >&2
 
 note() { echo "== $*" | tee -a "$log" >&2; }
 
+# CPU-seconds (user + system) of every finished child process so far (bash's `times`, second line):
+# the figure a shared machine does not inflate much, unlike wall time
+# (`times` must run in this shell, not in a pipeline or $(...): a forked subshell has no finished
+# children; so the caller writes it to a file and this reads the file)
+cpu_of() {
+  tail -1 "$1" | awk '{ split($1, u, "m"); split($2, s, "m"); sub("s", "", u[2]); sub("s", "", s[2]); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+
 # one step: run a command, keep its output in the log, its RESULT lines (with a label) in results
 step() {
   local label="$1"; shift
   local t0; t0=$(now_ms)
   local load0; load0=$(cut -d' ' -f1 /proc/loadavg)
   local before; before=$(wc -l < "$log")
+  times > "$WORK/times-$stamp.txt"; local cpu0; cpu0=$(cpu_of "$WORK/times-$stamp.txt")
   if ! "$@" >> "$log" 2>&1; then
     echo "FAILED: $label (see $log)" >&2; tail -20 "$log" >&2; exit 1
   fi
   local outer=$(( $(now_ms) - t0 ))
+  times > "$WORK/times-$stamp.txt"; local cpu; cpu=$(echo "$(cpu_of "$WORK/times-$stamp.txt") - $cpu0" | bc)
   local res; res=$(tail -n +$(( before + 1 )) "$log" | grep '^RESULT' | tr '\n' ' ' || true)
-  echo "label=$label outer_ms=$outer load_start=$load0 load_end=$(cut -d' ' -f1 /proc/loadavg) $res" >> "$results"
+  echo "label=$label outer_ms=$outer cpu_s=$cpu load_start=$load0 load_end=$(cut -d' ' -f1 /proc/loadavg) $res" >> "$results"
 }
 
 if [[ -n "${REGENERATE:-}" || ! -f "$WORK/$NAME/pristine/catalog.db" ]]; then
