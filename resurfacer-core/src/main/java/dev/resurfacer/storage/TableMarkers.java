@@ -76,6 +76,10 @@ public final class TableMarkers {
    * shows a Delta table at {@code a}; {@code metadata/v1.metadata.json} an Iceberg table at the root).
    */
   public static Optional<Found> inKey(String relativeKey) {
+    // called for every listed file: most keys hold neither marker, and a scan of the text settles that
+    if (!relativeKey.contains("_delta_log") && !relativeKey.contains("metadata")) {
+      return Optional.empty();
+    }
     String[] segs = relativeKey.split("/");
     for (int i = 0; i < segs.length - 1; i++) {
       if (segs[i].equals("_delta_log")) {
@@ -104,7 +108,12 @@ public final class TableMarkers {
         return true;
       }
     }
-    return TABLE_FILE_SUFFIXES.stream().noneMatch(name::endsWith) && hasSqliteHeader(file);
+    for (String suffix : TABLE_FILE_SUFFIXES) {
+      if (name.endsWith(suffix)) {
+        return false;
+      }
+    }
+    return hasSqliteHeader(file);
   }
 
   private static boolean hasSqliteHeader(Path file) {

@@ -458,7 +458,8 @@ public final class OrphanRemoval {
    * every one of its files would look unreferenced here.
    */
   private static void requireNoOtherTable(Scope.Root root, StoredFile file) {
-    String relative = file.path().substring(root.id().path().length()).replaceFirst("^/", "");
+    String relative = file.path().substring(root.id().path().length());
+    relative = relative.startsWith("/") ? relative.substring(1) : relative;
     TableMarkers.inKey(relative).ifPresent(found -> {
       boolean own = found.format() == TableMarkers.Format.ICEBERG && found.directory().isEmpty()
           && root.property().equals("location");
