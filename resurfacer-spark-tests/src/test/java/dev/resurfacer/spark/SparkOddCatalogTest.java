@@ -65,23 +65,8 @@ class SparkOddCatalogTest {
 
   @BeforeAll
   static void start() throws IOException {
-    Path scratch = Files.createDirectories(dir.resolve("scratch"));
     catalog = SqliteCatalogs.create(CATALOG, dir);
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("resurfacer-odd-catalog")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.local.dir", scratch.toString())
-        .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toString())
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
-        .config("spark.sql.catalog." + CATALOG + ".type", "jdbc")
-        .config("spark.sql.catalog." + CATALOG + ".uri", SqliteCatalogs.uri(dir))
-        .config("spark.sql.catalog." + CATALOG + ".warehouse", SqliteCatalogs.warehouse(dir))
-        .config("spark.sql.catalog." + CATALOG + ".cache-enabled", "false")
-        .getOrCreate();
+    spark = IcebergSparkSessions.start("resurfacer-odd-catalog", dir, CATALOG);
     sql("CREATE NAMESPACE IF NOT EXISTS " + CATALOG + ".db");
   }
 
