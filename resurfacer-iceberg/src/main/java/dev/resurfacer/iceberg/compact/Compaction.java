@@ -29,19 +29,17 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.actions.BinPackRewriteFilePlanner;
 import org.apache.iceberg.actions.FileRewritePlan;
 import org.apache.iceberg.actions.RewriteDataFiles;
-import org.apache.iceberg.actions.RewriteDataFilesCommitManager;
 import org.apache.iceberg.actions.RewriteFileGroup;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
- * Bin-pack compaction. Planning and committing are Iceberg core's ({@link BinPackRewriteFilePlanner},
- * {@link RewriteDataFilesCommitManager}: {@code replace} snapshots validated from the starting
- * snapshot, at its sequence number); we supply the runner that turns a group into new files, and
- * verify each group's rows before it may commit.
+ * Bin-pack compaction. Planning is Iceberg core's ({@link BinPackRewriteFilePlanner}); we supply the
+ * runner that turns a group into new files, verify each group's rows before it may commit, and
+ * commit {@code replace} snapshots at the starting sequence number that carry deletes a writer
+ * committed meanwhile onto the new files ({@link CarryingCommits}).
  *
  * <pre>
  * CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults());      // changes nothing
@@ -188,19 +186,12 @@ public final class Compaction {
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering());
 
-    // at the starting sequence number a delete committed meanwhile must outlive the commit: see NewDeletesFence
-    Table committing = options.useStartingSequenceNumber() ? NewDeletesFence.around(table, planned.startingSnapshotId()) : table;
-    RewriteDataFilesCommitManager commits = new RewriteDataFilesCommitManager(
-        committing, planned.startingSnapshotId(), options.useStartingSequenceNumber(), Map.of(SUMMARY_PROPERTY, "compact"));
-    RewriteDataFilesCommitManager.CommitService service = null;
-    if (options.partialProgress()) {
-      int perCommit = (int) Math.ceil(groups.size() / (double) options.maxCommits());
-      service = commits.service(perCommit);
-      service.start();
-    }
+    // commits carry deletes committed meanwhile on the inputs onto the new files: see CarryingCommits
+    int perCommit = options.partialProgress() ? (int) Math.ceil(groups.size() / (double) options.maxCommits()) : Integer.MAX_VALUE;
+    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), options.useStartingSequenceNumber(),
+        options.filter(), perCommit, Map.of(SUMMARY_PROPERTY, "compact"), java.util.function.UnaryOperator.identity());
 
     List<CompactionResult.Group> results = new ArrayList<>();
-    Set<RewriteFileGroup> verified = new HashSet<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
     Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + (groups.size() == 1 ? " group)" : " groups)"), "files",
         planned.plan().filesToRewrite(), planned.plan().bytesToRewrite());
@@ -209,7 +200,6 @@ public final class Compaction {
       for (int i = 0; i < groups.size(); i++) {
         final int index = i;
         RewriteFileGroup group = groups.get(i);
-        final RewriteDataFilesCommitManager.CommitService commitService = service;
         futures.add(pool.submit(() -> {
           GroupRewriter rewriter = choice.choose(table, group, options, planned.ordering());
           CompactionResult.Group r = rewriteGroup(table, group, index, rewriter, settings, options);
@@ -223,12 +213,7 @@ public final class Compaction {
                 : duckdb + "; the generic runner then failed too: " + retry.message());
           }
           if (r.status() == Status.COMMITTED) {
-            synchronized (verified) {
-              verified.add(group);
-            }
-            if (commitService != null) {
-              commitService.offer(group);
-            }
+            commits.offer(group);
           }
           progress.accept(String.format(java.util.Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
               index + 1, groups.size(), r.partition(), r.status().name().toLowerCase(java.util.Locale.ROOT),
@@ -255,29 +240,17 @@ public final class Compaction {
       DuckDbRewriter.deleteRecursively(scratch);
     }
 
-    Set<RewriteFileGroup> committed = new HashSet<>();
-    String commitFailure = null;
-    if (service != null) {
-      service.close();
-      committed.addAll(service.results());
-    } else if (!verified.isEmpty()) {
-      try {
-        commits.commitOrClean(verified);
-        committed.addAll(verified);
-      } catch (CommitStateUnknownException e) {
-        // the commit may have landed: core keeps the new files, and so must the message
-        commitFailure = "commit state unknown, new files kept (they may be committed; reload the table to see): " + e.getMessage();
-      } catch (RuntimeException e) {
-        commitFailure = "commit failed, new files removed: " + e.getMessage();
-      }
-    }
+    CarryingCommits.Outcome outcome = commits.finish();
+    Set<RewriteFileGroup> committed = outcome.committed();
     List<CompactionResult.Group> finals = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
       CompactionResult.Group r = results.get(i);
       if (r.status() == Status.COMMITTED && !committed.contains(groups.get(i))) {
-        String why = commitFailure != null ? commitFailure : "its partial-progress commit failed; new files removed";
+        String why = outcome.failures().getOrDefault(groups.get(i), "not committed; new files removed");
         r = new CompactionResult.Group(r.index(), r.partition(), r.runner(), Status.NOT_COMMITTED, r.inputFiles(), r.inputBytes(),
             r.outputFiles(), r.outputBytes(), r.deleteFiles(), r.rows(), r.millis(), why);
+      } else if (outcome.notes().containsKey(groups.get(i))) {
+        r = r.withMessage(outcome.notes().get(groups.get(i)));
       }
       finals.add(r);
     }

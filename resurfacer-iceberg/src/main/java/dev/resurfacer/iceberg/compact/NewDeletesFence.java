@@ -28,21 +28,31 @@ import org.apache.iceberg.io.LocationProvider;
  * delete, then an append, both committed while a group is rewritten, were enough to bring the
  * deleted rows back. The check runs inside each commit attempt against the exact metadata the
  * catalog swaps, so no commit can slip between it and the swap.
+ *
+ * <p>The one exception is a delete whose rows the rewrite carried onto its output ({@link
+ * ConcurrentDeletes}): its replacement is in the same commit, so it may go.
  */
 final class NewDeletesFence implements TableOperations {
   private final TableOperations ops;
   private final long startingSequenceNumber;
+  private final Set<String> carried;
 
-  private NewDeletesFence(TableOperations ops, long startingSequenceNumber) {
+  private NewDeletesFence(TableOperations ops, long startingSequenceNumber, Set<String> carried) {
     this.ops = ops;
     this.startingSequenceNumber = startingSequenceNumber;
+    this.carried = carried;
   }
 
   /** The same table, whose commits refuse to drop a delete newer than the starting snapshot. */
   static Table around(Table table, long startingSnapshotId) {
+    return around(table, startingSnapshotId, Set.of());
+  }
+
+  /** @param carried locations of newer deletes the commit carries onto its output, which it may drop */
+  static Table around(Table table, long startingSnapshotId, Set<String> carried) {
     TableOperations ops = ((HasTableOperations) table).operations();
     long sequence = ops.current().snapshot(startingSnapshotId).sequenceNumber();
-    return new BaseTable(new NewDeletesFence(ops, sequence), table.name());
+    return new BaseTable(new NewDeletesFence(ops, sequence, Set.copyOf(carried)), table.name());
   }
 
   @Override
@@ -53,7 +63,8 @@ final class NewDeletesFence implements TableOperations {
       Set<String> kept = new HashSet<>();
       forEachDelete(after, metadata, d -> kept.add(d.location()));
       forEachDelete(before, base, d -> {
-        if (d.dataSequenceNumber() != null && d.dataSequenceNumber() > startingSequenceNumber && !kept.contains(d.location())) {
+        if (d.dataSequenceNumber() != null && d.dataSequenceNumber() > startingSequenceNumber && !kept.contains(d.location())
+            && !carried.contains(d.location())) {
           throw new ValidationException("Cannot commit the rewrite: it would drop delete file %s (sequence number %s), "
               + "committed after the rewrite started (sequence number %s), which must keep applying to its output",
               d.location(), d.dataSequenceNumber(), startingSequenceNumber);

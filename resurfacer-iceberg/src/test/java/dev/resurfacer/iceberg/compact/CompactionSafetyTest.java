@@ -62,7 +62,7 @@ class CompactionSafetyTest {
   }
 
   @Test
-  void aConcurrentPositionDeleteFailsTheGroupCleanlyAndStaysApplied() throws IOException {
+  void aConcurrentPositionDeleteIsCarriedOntoTheNewFilesAndStaysApplied() throws IOException {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     DataFile victim = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(victimId(table, victim, 7)));
@@ -74,11 +74,16 @@ class CompactionSafetyTest {
           other.newRowDelta().addDeletes(pos).commit();
         }));
 
-    assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
+    // the delete that once failed the group ("found new position delete for replaced data file") now travels with it
+    assertThat(result.groups()).singleElement().satisfies(g -> {
+      assertThat(g.status()).isEqualTo(Status.COMMITTED);
+      assertThat(g.message()).startsWith("carried 1 row deleted concurrently onto the new files");
+    });
     table.refresh();
-    assertThat(table.currentSnapshot().operation()).as("the concurrent delete is the last commit").isEqualTo("delete");
+    assertThat(table.currentSnapshot().operation()).as("the rewrite is the last commit").isEqualTo("replace");
     assertThat(Rows.sortedStrings(table)).isEqualTo(expected);
-    assertThat(filesNamed("resurfacer-")).as("the group's new files are removed").isEmpty();
+    assertThat(table.currentSnapshot().addedDeleteFiles(table.io())).as("the carried delete, on a new file").singleElement()
+        .satisfies(d -> assertThat(org.apache.iceberg.util.ContentFileUtil.referencedDataFileLocation(d)).doesNotContain(victim.location()));
   }
 
   @Test
