@@ -17,6 +17,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,13 +31,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SparkCdcCompactionTest {
   static final String CATALOG = "lake";
 
-  static Path dir;
+  @TempDir static Path dir;
   static SparkSession spark;
   static JdbcCatalog catalog;
 
   @BeforeAll
   static void start() throws IOException {
-    dir = Files.createTempDirectory("resurfacer-spark-cdc");
     catalog = SqliteCatalogs.create(CATALOG, dir);
     spark = IcebergSparkSessions.start("resurfacer-cdc", dir, CATALOG);
     spark.sql("CREATE NAMESPACE IF NOT EXISTS " + CATALOG + ".db");
@@ -73,11 +73,8 @@ class SparkCdcCompactionTest {
       // Spark deletes and updates rows of every partition for as long as the compaction runs
       do {
         long id = 7 + 9_973L * statements % 239_000;
-        if (statements % 2 == 0) {
-          spark.sql("DELETE FROM " + t + " WHERE id IN (" + id + ", " + (id + 1) + ")");
-        } else {
-          spark.sql("UPDATE " + t + " SET note = concat(note, '+u') WHERE id IN (" + id + ", " + (id + 1) + ")");
-        }
+        sparkRetrying(statements % 2 == 0 ? "DELETE FROM " + t + " WHERE id IN (" + id + ", " + (id + 1) + ")"
+            : "UPDATE " + t + " SET note = concat(note, '+u') WHERE id IN (" + id + ", " + (id + 1) + ")");
         statements++;
       } while (compact.isAlive());
       String out = finish(compact, name);
@@ -90,6 +87,25 @@ class SparkCdcCompactionTest {
     assertThat(Rows.sortedStrings(table)).as("Iceberg's generic reader").isEqualTo(expected(statements));
     assertThat(sparkRows(t)).as("Spark").isEqualTo(expectedSpark(statements));
     System.out.printf("spark cdc v%d: %d Spark statements, %d groups carried concurrent deletes%n", version, statements, carried);
+  }
+
+  /** Runs a statement as a CDC job does: when a compaction's commit won (a file it read was replaced), again. */
+  private static void sparkRetrying(String statement) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        spark.sql(statement);
+        return;
+      } catch (RuntimeException e) {
+        Throwable cause = e;
+        while (cause != null && !(cause instanceof org.apache.iceberg.exceptions.ValidationException
+            || cause instanceof org.apache.iceberg.exceptions.CommitFailedException)) {
+          cause = cause.getCause();
+        }
+        if (cause == null || attempt >= 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The rows Spark's statements leave, computed independently of any table read. */
