@@ -32,8 +32,8 @@ while (( $(now_ms) < end )); do
     --catalog-name bench --catalog-uri "jdbc:sqlite:$dir/ours/catalog.db" --warehouse "$dir/ours/warehouse" \
     > "$dir/ours-last.out" 2>&1 || true
   cat "$dir/ours-last.out" >> "$dir/ours.out"
-  committed=$(awk '$1=="group" && $5=="committed"' "$dir/ours-last.out" | wc -l)
-  failed=$(awk '$1=="group" && $5!="committed"' "$dir/ours-last.out" | wc -l)
+  committed=$(awk '$1=="group" && $2 ~ /^[0-9]+$/ && $5=="committed"' "$dir/ours-last.out" | wc -l)
+  failed=$(awk '$1=="group" && $2 ~ /^[0-9]+$/ && $5!="committed"' "$dir/ours-last.out" | wc -l)
   carried=$(grep -c 'deleted concurrently onto the new files' "$dir/ours-last.out" || true)
   cpu=$(awk '{print $1 + $2}' "$dir/time.txt" | tail -1)
   echo "$(( (s - t0) / 1000 )),$committed,$failed,$carried,$cpu,$(( ($(now_ms) - s) / 1000 ))" >> "$dir/ours-runs.csv"

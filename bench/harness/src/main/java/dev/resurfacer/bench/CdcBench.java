@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
@@ -26,20 +24,15 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * A CDC writer for the compaction-beside-a-writer benchmark: into one table per lane (each its own
@@ -144,8 +137,6 @@ public final class CdcBench {
           TableWrites.writeData(table, batch).forEach(append::appendFile);
           append.commit();
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
       }
     }
     System.out.println("created " + lanes + " under " + dir);
@@ -199,25 +190,7 @@ public final class CdcBench {
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     FileScanTask task = taskOf(table, base, file, day);
     RowDelta delta = table.newRowDelta();
-    if (((org.apache.iceberg.HasTableOperations) table).operations().current().formatVersion() >= 3) {
-      DeleteFile old = task.deletes().stream().filter(ContentFileUtil::isDV).findFirst().orElse(null);
-      PositionDeleteIndex previous = old == null ? null
-          : new BaseDeleteLoader(d -> table.io().newInputFile(d)).loadPositionDeletes(List.of(old), file);
-      OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
-      BaseDVFileWriter writer = new BaseDVFileWriter(files, p -> previous);
-      try (writer) {
-        writer.delete(file, pos, table.specs().get(task.file().specId()), task.file().partition());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      writer.result().deleteFiles().forEach(delta::addDeletes);
-      if (old != null) {
-        delta.removeDeletes(old);
-      }
-    } else {
-      delta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(task.file().specId()), task.file().partition(),
-          List.of(new TableWrites.Position(file, pos))));
-    }
+    TableWrites.deleteRow(table, task, pos, delta);
     if (update) {
       Record updated = row((Long) victim.get(0), day, "updated", random);
       for (DataFile f : TableWrites.writeData(table, List.of(updated))) {

@@ -135,6 +135,34 @@ public final class TableWrites {
     return writer.result().deleteFiles();
   }
 
+  /**
+   * The delete of one row of a scan task's data file as a merge-on-read engine writes it, added to
+   * {@code delta}: on v3 a deletion vector that replaces the file's current one (merged with it), on
+   * v2 a position-delete file naming that row.
+   */
+  public static void deleteRow(Table table, org.apache.iceberg.FileScanTask task, long pos, org.apache.iceberg.RowDelta delta) {
+    String file = task.file().location();
+    PartitionSpec spec = table.specs().get(task.file().specId());
+    if (((org.apache.iceberg.HasTableOperations) table).operations().current().formatVersion() < 3) {
+      delta.addDeletes(writePositionDeletes(table, spec, task.file().partition(), List.of(new Position(file, pos))));
+      return;
+    }
+    DeleteFile old = task.deletes().stream().filter(org.apache.iceberg.util.ContentFileUtil::isDV).findFirst().orElse(null);
+    org.apache.iceberg.deletes.PositionDeleteIndex previous = old == null ? null
+        : new org.apache.iceberg.data.BaseDeleteLoader(d -> table.io().newInputFile(d)).loadPositionDeletes(List.of(old), file);
+    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
+    BaseDVFileWriter writer = new BaseDVFileWriter(files, p -> previous);
+    try (writer) {
+      writer.delete(file, pos, spec, task.file().partition());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    writer.result().deleteFiles().forEach(delta::addDeletes);
+    if (old != null) {
+      delta.removeDeletes(old);
+    }
+  }
+
   public static Map<PartitionKey, List<Record>> groupByPartition(PartitionSpec spec, Schema schema, List<Record> records) {
     Map<PartitionKey, List<Record>> out = new LinkedHashMap<>();
     InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());

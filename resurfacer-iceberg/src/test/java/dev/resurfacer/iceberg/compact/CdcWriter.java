@@ -11,24 +11,17 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * A CDC writer as merge-on-read engines write one: deletes a row by its file and position, or
@@ -136,25 +129,7 @@ final class CdcWriter {
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     FileScanTask task = taskOf(base, file);
     RowDelta delta = table.newRowDelta();
-    if (LiveRows.formatVersion(table) >= 3) {
-      DeleteFile old = task.deletes().stream().filter(ContentFileUtil::isDV).findFirst().orElse(null);
-      PositionDeleteIndex previous = old == null ? null
-          : new BaseDeleteLoader(d -> table.io().newInputFile(d)).loadPositionDeletes(List.of(old), file);
-      OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
-      BaseDVFileWriter writer = new BaseDVFileWriter(files, p -> previous);
-      try (writer) {
-        writer.delete(file, pos, table.specs().get(task.file().specId()), task.file().partition());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      writer.result().deleteFiles().forEach(delta::addDeletes);
-      if (old != null) {
-        delta.removeDeletes(old);
-      }
-    } else {
-      delta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(task.file().specId()), task.file().partition(),
-          List.of(new TableWrites.Position(file, pos))));
-    }
+    TableWrites.deleteRow(table, task, pos, delta);
     Record updated = null;
     if (update) {
       updated = org.apache.iceberg.data.GenericRecord.create(Orders.SCHEMA);
