@@ -13,11 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -189,19 +187,7 @@ public final class CdcBench {
     String file = victim.getField(MetadataColumns.FILE_PATH.name()).toString();
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     FileScanTask task = taskOf(table, base, file, day);
-    RowDelta delta = table.newRowDelta();
-    TableWrites.deleteRow(table, task, pos, delta);
-    if (update) {
-      Record updated = row((Long) victim.get(0), day, "updated", random);
-      for (DataFile f : TableWrites.writeData(table, List.of(updated))) {
-        delta.addRows(f);
-      }
-    }
-    delta.validateFromSnapshot(base.snapshotId())
-        .validateDataFilesExist(List.of(file))
-        .validateDeletedFiles()
-        .validateNoConflictingDeleteFiles()
-        .commit();
+    TableWrites.commitRowChange(table, base, task, pos, update ? List.of(row((Long) victim.get(0), day, "updated", random)) : List.of());
   }
 
   private static FileScanTask taskOf(Table table, Snapshot base, String file, int day) {

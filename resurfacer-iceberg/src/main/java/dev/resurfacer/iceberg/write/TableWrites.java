@@ -163,6 +163,25 @@ public final class TableWrites {
     }
   }
 
+  /**
+   * Commits the delete of one row, plus {@code newRows} (an update's new version; empty for a
+   * delete), in one row delta validated from {@code base} as a merge-on-read engine validates it:
+   * a concurrent removal of the file or a conflicting delete fails the commit.
+   */
+  public static void commitRowChange(Table table, org.apache.iceberg.Snapshot base, org.apache.iceberg.FileScanTask task, long pos,
+      List<Record> newRows) {
+    org.apache.iceberg.RowDelta delta = table.newRowDelta();
+    deleteRow(table, task, pos, delta);
+    if (!newRows.isEmpty()) {
+      writeData(table, newRows).forEach(delta::addRows);
+    }
+    delta.validateFromSnapshot(base.snapshotId())
+        .validateDataFilesExist(List.of(task.file().location()))
+        .validateDeletedFiles()
+        .validateNoConflictingDeleteFiles()
+        .commit();
+  }
+
   public static Map<PartitionKey, List<Record>> groupByPartition(PartitionSpec spec, Schema schema, List<Record> records) {
     Map<PartitionKey, List<Record>> out = new LinkedHashMap<>();
     InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());

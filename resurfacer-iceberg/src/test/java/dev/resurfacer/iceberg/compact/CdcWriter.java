@@ -10,10 +10,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
-import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -128,23 +126,14 @@ final class CdcWriter {
     String file = victim.getField(MetadataColumns.FILE_PATH.name()).toString();
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     FileScanTask task = taskOf(base, file);
-    RowDelta delta = table.newRowDelta();
-    TableWrites.deleteRow(table, task, pos, delta);
     Record updated = null;
     if (update) {
       updated = org.apache.iceberg.data.GenericRecord.create(Orders.SCHEMA);
       updated.setField("id", victim.get(0));
       updated.setField("day", victim.get(1));
       updated.setField("note", victim.get(2) + "+u");
-      for (DataFile f : TableWrites.writeData(table, List.of(updated))) {
-        delta.addRows(f);
-      }
     }
-    delta.validateFromSnapshot(base.snapshotId())
-        .validateDataFilesExist(List.of(file))
-        .validateDeletedFiles()
-        .validateNoConflictingDeleteFiles()
-        .commit();
+    TableWrites.commitRowChange(table, base, task, pos, updated == null ? List.of() : List.of(updated));
     removeFromModel(victim);
     if (updated != null) {
       addToModel(updated);
