@@ -25,7 +25,7 @@ java -Xmx1g ${JAVA_OPTS:-} "${SPARK_OPENS[@]}" -cp "$SPARK_CP" dev.resurfacer.be
 spark=$!
 trap 'kill $writer $spark 2>/dev/null || true' EXIT
 echo "elapsed_s,committed_groups,not_committed_groups,carried_groups,cpu_s,wall_s" > "$dir/ours-runs.csv"
-t0=$(now_ms); end=$(( t0 + minutes * 60000 ))
+t0=$(now_ms); end=$(( t0 + $(awk "BEGIN {print int($minutes * 60000)}") ))
 while (( $(now_ms) < end )); do
   s=$(now_ms)
   /usr/bin/time -f "%U %S" -o "$dir/time.txt" "$ROOT/bin/resurfacer" compact db.cdc --min-input-files 2 --yes \
