@@ -95,6 +95,55 @@ class CarriedDeletesTest {
     catalog.close();
   }
 
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void partialProgressCommitsEachPieceAsItCompletesCarryingItsDeletes(int version) throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
+    Table table = Orders.create(catalog, "shop", "orders", version);
+    CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 11);
+    writer.seed(3, 3, 20);
+    long before = table.currentSnapshot().snapshotId();
+    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
+        .withOption("partial-progress.enabled", "true").withOption("partial-progress.max-commits", "3")
+        .withOption("max-concurrent-file-group-rewrites", "1").withScratchDir(dir.resolve("scratch"));
+    // each group's first input loses its first row once the group is written, before its piece commits
+    Compaction.RewriterChoice choice = (t, group, o, ordering) -> {
+      GroupRewriter real = Compaction.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
+      return new GroupRewriter() {
+        @Override
+        public String name() {
+          return real.name();
+        }
+
+        @Override
+        public List<DataFile> rewrite(Table tt, RewriteFileGroup g, Settings settings) throws Exception {
+          List<DataFile> out = real.rewrite(tt, g, settings);
+          List<DataFile> inputs = new ArrayList<>(g.rewrittenFiles());
+          inputs.sort(java.util.Comparator.comparing(DataFile::location));
+          writer.deleteAt(inputs.get(0).location(), 0);
+          return out;
+        }
+      };
+    };
+    CompactionResult result = Compaction.execute(table, options, m -> { }, choice);
+
+    assertThat(result.groups()).hasSize(3).allSatisfy(g -> {
+      assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED);
+      assertThat(g.message()).startsWith("carried 1 row deleted concurrently onto the new files");
+    });
+    assertThat(result.snapshotIds()).as("one commit per piece").hasSize(3);
+    table.refresh();
+    assertThat(Content.of(table)).isEqualTo(writer.expected());
+    Invariants.nothingMissing(table);
+    // each piece is validated from the snapshot it read: the writer's deletes and our pieces interleave
+    List<String> operations = new ArrayList<>();
+    for (Snapshot s : org.apache.iceberg.util.SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), before)) {
+      operations.add(0, s.operation());
+    }
+    assertThat(operations).containsExactly("delete", "replace", "delete", "replace", "delete", "replace");
+    catalog.close();
+  }
+
   enum Fault { NONE, LOST, TWICE, WRONG_ROW, INPUT_REMOVED }
 
   @ParameterizedTest(name = "{0} on v{1}")
