@@ -36,7 +36,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static final Map<String, Set<String>> KEYS = Map.ofEntries(
       Map.entry("compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns")),
+          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
       Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
@@ -140,6 +140,27 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
           ? new Columns(names(check, v, keyPath, "partition field names, e.g. [day, bucket]"))
           : new Order(check.scalar(v, keyPath)));
       case "zorder-columns" -> out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
+      case "layout" -> {
+        String s = check.scalar(v, keyPath);
+        if (!s.equals("auto") && !s.equals("fixed")) {
+          throw check.fail(keyPath + " '" + s + "' is not one of auto, fixed");
+        }
+        out.put(dev.resurfacer.maintain.Compact.LAYOUT, s);
+      }
+      case "layout-min-gain" -> {
+        String s = check.scalar(v, keyPath);
+        double d;
+        try {
+          d = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+          throw check.fail(keyPath + " must be a number in [0, 1) (got '" + s + "')");
+        }
+        if (!(d >= 0 && d < 1)) {
+          throw check.fail(keyPath + " must be a number in [0, 1) (got " + s + ")");
+        }
+        out.put(dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN, s);
+      }
+      case "scan-reports" -> out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
       case "delete-ratio-threshold", "deleted-row-ratio" -> {
