@@ -97,7 +97,16 @@ public sealed interface ScanFilter {
     return null;
   }
 
+  /** The most selective use wins: eq, then in, then range, then other (a not-null beside an equality is an equality). */
   private static String merge(String a, String b) {
-    return a == null ? b : b == null || a.equals(b) ? a : "eq".equals(a) || "eq".equals(b) ? "eq" : a;
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    for (String k : new String[] {"eq", "in", "range"}) {
+      if (k.equals(a) || k.equals(b)) {
+        return k;
+      }
+    }
+    return a;
   }
 }
