@@ -23,9 +23,10 @@ import picocli.CommandLine.Spec;
     footer = {"%nExamples:", "  resurfacer advise shop.orders --scan-reports /var/lib/scan-reports",
         "  resurfacer advise shop.orders --output json     # scan-reports from the policy's compact.scan-reports"},
     description = {"Recommend a layout (sort or z-order keys) and target file size from how the table is queried.",
-        "Reads the scan reports engines wrote (docs/scan-reports.md), simulates every recorded filter against the files",
-        "each candidate layout would write (from a sample of the table's rows) and says what to do, or that nothing is",
-        "worth doing. Changes nothing; 'compact.layout: auto' lets maintain apply it (docs/advise.md)."})
+        "Reads the scan reports engines wrote (docs/scan-reports.md), simulates every recorded filter",
+        "against the files each candidate layout would write (from a sample of the table's rows), and",
+        "says what to do or that nothing is worth doing. Changes nothing; the policy key",
+        "'compact.layout: auto' lets maintain apply it (docs/advise.md)."})
 final class AdviseCommand implements Callable<Integer> {
   private final CliContext ctx;
 

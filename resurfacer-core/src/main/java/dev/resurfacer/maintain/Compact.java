@@ -67,6 +67,11 @@ public record Compact(String strategy, String orderBy, Map<String, String> optio
   }
 
   @Override
+  public java.util.Set<String> givenSettings() {
+    return autoLayout() ? java.util.Set.of(LAYOUT) : java.util.Set.of();
+  }
+
+  @Override
   public int order() {
     return COMPACT;
   }

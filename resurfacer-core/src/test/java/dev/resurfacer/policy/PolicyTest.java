@@ -304,6 +304,11 @@ class PolicyTest {
     var op = dev.resurfacer.maintain.Maintain.fromPolicy("db.t", parse("defaults:\n  compact: {layout: auto}\n")
         .effective("db.t").policy()).operations().get(0);
     assertThat(((dev.resurfacer.maintain.Compact) op).autoLayout()).isTrue();
+    // what an engine without the layout simulation refuses before it runs anything
+    assertThat(op.givenSettings()).containsExactly("layout");
+    var refused = dev.resurfacer.engines.ExecutionEngines.refusedSetting("spark", java.util.List.of(
+        dev.resurfacer.engines.EngineCapability.works("spark", "iceberg", "compact", "").refusing("layout", "local only")), "iceberg", op);
+    assertThat(refused).hasValueSatisfying(m -> assertThat(m).contains("compact layout").contains("local only"));
     assertThat(((dev.resurfacer.maintain.Compact) op).withoutLayoutSettings().options()).doesNotContainKey("layout");
     assertError("defaults:\n  compact: {layout: clever}\n", "resurfacer.yml: defaults.compact.layout 'clever' is not one of auto, fixed");
     assertError("defaults:\n  compact: {layout-min-gain: 1.5}\n",
