@@ -36,40 +36,26 @@ public sealed interface ScanFilter {
   /** The columns a predicate names (Opaque ones included: a filtered column is a filtered column). */
   default Set<String> columns() {
     Set<String> out = new TreeSet<>();
-    collect(this, out);
+    collect(this, out, true);
     return out;
   }
 
   /** The columns a predicate restricts with a range or equality (what a layout can help). */
   default Set<String> prunableColumns() {
     Set<String> out = new TreeSet<>();
-    collectPrunable(this, out);
+    collect(this, out, false);
     return out;
   }
 
-  private static void collect(ScanFilter f, Set<String> out) {
+  private static void collect(ScanFilter f, Set<String> out, boolean opaque) {
     if (f instanceof And a) {
-      collect(a.left(), out);
-      collect(a.right(), out);
+      collect(a.left(), out, opaque);
+      collect(a.right(), out, opaque);
     } else if (f instanceof Or o) {
-      collect(o.left(), out);
-      collect(o.right(), out);
-    } else if (f instanceof Opaque p && p.column() != null) {
+      collect(o.left(), out, opaque);
+      collect(o.right(), out, opaque);
+    } else if (f instanceof Opaque p && p.column() != null && opaque) {
       out.add(p.column());
-    } else if (f instanceof Compare c) {
-      out.add(c.column());
-    } else if (f instanceof In i) {
-      out.add(i.column());
-    }
-  }
-
-  private static void collectPrunable(ScanFilter f, Set<String> out) {
-    if (f instanceof And a) {
-      collectPrunable(a.left(), out);
-      collectPrunable(a.right(), out);
-    } else if (f instanceof Or o) {
-      collectPrunable(o.left(), out);
-      collectPrunable(o.right(), out);
     } else if (f instanceof Compare c) {
       out.add(c.column());
     } else if (f instanceof In i) {

@@ -147,35 +147,12 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
         out.put(dev.resurfacer.maintain.Compact.LAYOUT, s);
       }
-      case "layout-min-gain" -> {
-        String s = check.scalar(v, keyPath);
-        double d;
-        try {
-          d = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-          throw check.fail(keyPath + " must be a number in [0, 1) (got '" + s + "')");
-        }
-        if (!(d >= 0 && d < 1)) {
-          throw check.fail(keyPath + " must be a number in [0, 1) (got " + s + ")");
-        }
-        out.put(dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN, s);
-      }
+      case "layout-min-gain" -> out.put(dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN,
+          fraction(check, v, keyPath, "[0, 1)", d -> d >= 0 && d < 1));
       case "scan-reports" -> out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
-      case "delete-ratio-threshold", "deleted-row-ratio" -> {
-        String s = check.scalar(v, keyPath);
-        double d;
-        try {
-          d = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-          throw check.fail(keyPath + " must be a number in (0, 1] (got '" + s + "')");
-        }
-        if (!(d > 0 && d <= 1)) {
-          throw check.fail(keyPath + " must be a number in (0, 1] (got " + s + ")");
-        }
-        out.put(key, s);
-      }
+      case "delete-ratio-threshold", "deleted-row-ratio" -> out.put(key, fraction(check, v, keyPath, "(0, 1]", d -> d > 0 && d <= 1));
       case "options" -> {
         check.object(v, keyPath);
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
@@ -193,6 +170,21 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
       }
     }
+  }
+
+  /** A number as its text, checked to lie in {@code range} (e.g. "(0, 1]"). */
+  private static String fraction(Check check, JsonNode v, String keyPath, String range, java.util.function.DoublePredicate within) {
+    String s = check.scalar(v, keyPath);
+    double d;
+    try {
+      d = Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      throw check.fail(keyPath + " must be a number in " + range + " (got '" + s + "')");
+    }
+    if (!within.test(d)) {
+      throw check.fail(keyPath + " must be a number in " + range + " (got " + s + ")");
+    }
+    return s;
   }
 
   /** A YAML list or a comma-separated string of table versions (0 or more). */

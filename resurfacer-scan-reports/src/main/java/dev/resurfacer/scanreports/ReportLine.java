@@ -13,15 +13,7 @@ final class ReportLine {
   private ReportLine() {}
 
   static void scan(StringBuilder b, ScanReport r, Expression rawFilter, long timeMillis) {
-    b.append('{');
-    JsonText.field(b, "format");
-    JsonText.string(b, "resurfacer-scan-report");
-    JsonText.field(b, "version");
-    b.append(VERSION);
-    JsonText.field(b, "kind");
-    JsonText.string(b, "scan");
-    JsonText.field(b, "time");
-    JsonText.string(b, Instant.ofEpochMilli(timeMillis).toString());
+    header(b, "scan", timeMillis);
     JsonText.field(b, "producer");
     JsonText.string(b, "iceberg-java");
     JsonText.field(b, "table");
@@ -64,15 +56,7 @@ final class ReportLine {
   }
 
   static void collector(StringBuilder b, long reported, long written, long dropped, long failed, long timeMillis) {
-    b.append('{');
-    JsonText.field(b, "format");
-    JsonText.string(b, "resurfacer-scan-report");
-    JsonText.field(b, "version");
-    b.append(VERSION);
-    JsonText.field(b, "kind");
-    JsonText.string(b, "collector");
-    JsonText.field(b, "time");
-    JsonText.string(b, Instant.ofEpochMilli(timeMillis).toString());
+    header(b, "collector", timeMillis);
     JsonText.field(b, "reported");
     b.append(reported);
     JsonText.field(b, "written");
@@ -82,6 +66,18 @@ final class ReportLine {
     JsonText.field(b, "failed");
     b.append(failed);
     b.append('}');
+  }
+
+  private static void header(StringBuilder b, String kind, long timeMillis) {
+    b.append('{');
+    JsonText.field(b, "format");
+    JsonText.string(b, "resurfacer-scan-report");
+    JsonText.field(b, "version");
+    b.append(VERSION);
+    JsonText.field(b, "kind");
+    JsonText.string(b, kind);
+    JsonText.field(b, "time");
+    JsonText.string(b, Instant.ofEpochMilli(timeMillis).toString());
   }
 
   private static void counter(StringBuilder b, String name, CounterResult c) {

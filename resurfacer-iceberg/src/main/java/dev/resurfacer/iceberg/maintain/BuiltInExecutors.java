@@ -63,7 +63,9 @@ final class BuiltInExecutors {
         }
         Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
         m.putAll(d.metrics());
-        return new Step(s.outcome(), d.decision() + "; " + s.message(), m);
+        String decision = mode == Mode.PREVIEW ? d.decision().replaceFirst("^layout auto: applying", "layout auto: would apply")
+            : d.decision();
+        return new Step(s.outcome(), decision + "; " + s.message(), m);
       }
       CompactionOptions options = CompactionOptions.of(op);
       if (mode == Mode.PREVIEW) {
