@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DescribeCommand.class,
       PlanCommand.class,
+      AdviseCommand.class,
       CompactCommand.class,
       CondenseCommand.class,
       ExpireCommand.class,

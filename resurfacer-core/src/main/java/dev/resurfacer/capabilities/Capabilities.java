@@ -20,6 +20,9 @@ public final class Capabilities {
         new Capability("demo", Status.WORKS, "seeded shop.orders table with small files, position and equality deletes"),
         new Capability("plan / compact", Status.WORKS, "bin-pack with Spark's options; applies position, DV and equality deletes; DuckDB runner in bounded memory, generic fallback; verified replace commits"),
         new Capability("compact --strategy sort|zorder", Status.WORKS, "table or explicit sort order (transforms applied, id stamped only when declared); documented z-value (binary, fixed, uuid by an 8-byte prefix); global order within a group; both runners, spilling"),
+        new Capability("advise / compact.layout: auto", Status.WORKS, "sort or z-order keys and target size from recorded scan reports"
+            + " (collector jar for Iceberg engines, documented JSON lines for any producer), simulated on a row sample; maintain applies it"
+            + " past a gain threshold and records it; Iceberg only, local engine"),
         new Capability("condense", Status.WORKS, "day->month, ->year, hour->day into a non-default coarse spec; one commit per output partition; generic runner;"
             + " nothing to do (with the reason) on tables without one finer time field; compaction leaves condensed files in place"),
         new Capability("expire", Status.WORKS,

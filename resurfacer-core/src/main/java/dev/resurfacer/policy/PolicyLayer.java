@@ -36,7 +36,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static final Map<String, Set<String>> KEYS = Map.ofEntries(
       Map.entry("compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns")),
+          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
       Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
@@ -140,21 +140,19 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
           ? new Columns(names(check, v, keyPath, "partition field names, e.g. [day, bucket]"))
           : new Order(check.scalar(v, keyPath)));
       case "zorder-columns" -> out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
+      case "layout" -> {
+        String s = check.scalar(v, keyPath);
+        if (!s.equals("auto") && !s.equals("fixed")) {
+          throw check.fail(keyPath + " '" + s + "' is not one of auto, fixed");
+        }
+        out.put(dev.resurfacer.maintain.Compact.LAYOUT, s);
+      }
+      case "layout-min-gain" -> out.put(dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN,
+          fraction(check, v, keyPath, "[0, 1)", d -> d >= 0 && d < 1));
+      case "scan-reports" -> out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
-      case "delete-ratio-threshold", "deleted-row-ratio" -> {
-        String s = check.scalar(v, keyPath);
-        double d;
-        try {
-          d = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-          throw check.fail(keyPath + " must be a number in (0, 1] (got '" + s + "')");
-        }
-        if (!(d > 0 && d <= 1)) {
-          throw check.fail(keyPath + " must be a number in (0, 1] (got " + s + ")");
-        }
-        out.put(key, s);
-      }
+      case "delete-ratio-threshold", "deleted-row-ratio" -> out.put(key, fraction(check, v, keyPath, "(0, 1]", d -> d > 0 && d <= 1));
       case "options" -> {
         check.object(v, keyPath);
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
@@ -172,6 +170,21 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
       }
     }
+  }
+
+  /** A number as its text, checked to lie in {@code range} (e.g. "(0, 1]"). */
+  private static String fraction(Check check, JsonNode v, String keyPath, String range, java.util.function.DoublePredicate within) {
+    String s = check.scalar(v, keyPath);
+    double d;
+    try {
+      d = Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      throw check.fail(keyPath + " must be a number in " + range + " (got '" + s + "')");
+    }
+    if (!within.test(d)) {
+      throw check.fail(keyPath + " must be a number in " + range + " (got " + s + ")");
+    }
+    return s;
   }
 
   /** A YAML list or a comma-separated string of table versions (0 or more). */

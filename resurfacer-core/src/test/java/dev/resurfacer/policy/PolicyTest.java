@@ -240,8 +240,9 @@ class PolicyTest {
   void everyConfigErrorIsOneLineNamingTheKeyPath() {
     assertError("defaults:\n  compact: {target-file-sise: 1GB}\n",
         "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of delete-file-threshold, "
-            + "delete-ratio-threshold, enabled, max-commits, max-concurrent, max-file-group-size, max-file-size, "
-            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, sort-by, strategy, target-file-size, zorder-columns)");
+            + "delete-ratio-threshold, enabled, layout, layout-min-gain, max-commits, max-concurrent, max-file-group-size, max-file-size, "
+            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, scan-reports, sort-by, strategy, target-file-size, "
+            + "zorder-columns)");
     assertError("defaults:\n  vacum: {enabled: true}\n",
         "resurfacer.yml: unknown key 'defaults.vacum' (expected one of apply-retention, checkpoint, cleanup-log, compact, "
             + "compute-partition-stats, compute-stats, condense, convert-equality-deletes, engine, expire, remove-dangling-deletes, "
@@ -292,6 +293,26 @@ class PolicyTest {
     Policies policies = parse("defaults:\n  compact: {min-file-size: 100MB}\ntables:\n  raw.*:\n    compact: {target-file-size: 64MB}\n");
     assertThatThrownBy(() -> policies.effective("raw.t")).isInstanceOf(UsageException.class)
         .hasMessage("the effective policy of raw.t: target-file-size (64.0 MB) is below min-file-size (100 MB)");
+  }
+
+  @Test
+  void layoutAutoTravelsAsCompactionSettingsAndBadValuesAreOneLineErrors() {
+    var c = parse("defaults:\n  compact: {layout: auto, layout-min-gain: 0.3, scan-reports: /var/scans}\n")
+        .effective("db.t").policy().compact();
+    assertThat(c.options()).containsEntry("layout", "auto").containsEntry("layout.min-gain", "0.3")
+        .containsEntry("layout.scan-reports", "/var/scans");
+    var op = dev.resurfacer.maintain.Maintain.fromPolicy("db.t", parse("defaults:\n  compact: {layout: auto}\n")
+        .effective("db.t").policy()).operations().get(0);
+    assertThat(((dev.resurfacer.maintain.Compact) op).autoLayout()).isTrue();
+    // what an engine without the layout simulation refuses before it runs anything
+    assertThat(op.givenSettings()).containsExactly("layout");
+    var refused = dev.resurfacer.engines.ExecutionEngines.refusedSetting("spark", java.util.List.of(
+        dev.resurfacer.engines.EngineCapability.works("spark", "iceberg", "compact", "").refusing("layout", "local only")), "iceberg", op);
+    assertThat(refused).hasValueSatisfying(m -> assertThat(m).contains("compact layout").contains("local only"));
+    assertThat(((dev.resurfacer.maintain.Compact) op).withoutLayoutSettings().options()).doesNotContainKey("layout");
+    assertError("defaults:\n  compact: {layout: clever}\n", "resurfacer.yml: defaults.compact.layout 'clever' is not one of auto, fixed");
+    assertError("defaults:\n  compact: {layout-min-gain: 1.5}\n",
+        "resurfacer.yml: defaults.compact.layout-min-gain must be a number in [0, 1) (got 1.5)");
   }
 
   private static void assertError(String yaml, String message) {

@@ -28,7 +28,8 @@ public final class SparkEngine implements ExecutionEngine {
 
   static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact",
-          "rewrite_data_files (binpack, sort, zorder; same option names; --where and identity --partition as its where); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch"),
+          "rewrite_data_files (binpack, sort, zorder; same option names; --where and identity --partition as its where); local preview; content (row count + xxhash64 checksum of every row) checked on the cluster after Spark's commit, rolled back on a mismatch")
+          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
       EngineCapability.works(NAME, "iceberg", "rewrite-manifests",
           "rewrite_manifests, clustered by whole partition (sort-by refused); local preview; content checked before/after")
           .refusing("sort-by", "Iceberg's rewrite_manifests procedure takes no clustering fields, it clusters by whole partition"),
@@ -48,7 +49,8 @@ public final class SparkEngine implements ExecutionEngine {
           + " every partition, as delta-spark does); same table checked first (id, version, files); content (row count + xxhash64"
           + " checksum) checked on the cluster after its commit, restored on a mismatch. Refused: liquid-clustered tables, a lone"
           + " file our plan rewrites only to purge deleted rows (delta-spark never does), --where/--partition, options without a"
-          + " delta-spark equivalent"),
+          + " delta-spark equivalent")
+          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
       EngineCapability.works(NAME, "delta", "vacuum",
           "delta-spark's VACUUM ... FULL RETAIN n HOURS, run only when its DRY RUN lists nothing our own vacuum plan keeps (compared by"
           + " file identity; e.g. _change_data files it would delete are refused); hours rounded up from the driver's clock so its"

@@ -27,7 +27,8 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
 
   private static final List<EngineCapability> CAPABILITIES = List.of(
       EngineCapability.works(NAME, "iceberg", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) [WHERE partition];"
-          + " bin-pack, or sort by the table's declared order only; no z-order; verified after Trino's commit (count + checksum), rolled back on mismatch"),
+          + " bin-pack, or sort by the table's declared order only; no z-order; verified after Trino's commit (count + checksum), rolled back on mismatch")
+          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
       EngineCapability.works(NAME, "iceberg", "rewrite-manifests",
           "EXECUTE optimize_manifests, clustered by whole partition (sort-by refused); rows checked after Trino's commit")
           .refusing("sort-by", "Trino's optimize_manifests takes no clustering fields, it clusters by whole partition"),
@@ -40,7 +41,8 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
       EngineCapability.refused(NAME, "iceberg", "condense", "Trino cannot rewrite into a non-default partition spec"),
       EngineCapability.refused(NAME, "iceberg", "apply-retention", "table properties, not a Trino procedure: use --engine local"),
       EngineCapability.works(NAME, "delta", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) on the delta-catalog;"
-          + " bin-pack only; preview from the log; verified after Trino's commit (count + checksum), not undone: Trino cannot restore"),
+          + " bin-pack only; preview from the log; verified after Trino's commit (count + checksum), not undone: Trino cannot restore")
+          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
       EngineCapability.works(NAME, "delta", "vacuum", "CALL system.vacuum(schema, table, retention), no dry run: runs only when every"
           + " file Trino could delete is in our own vacuum's plan; floor delta.vacuum.min-retention; tables with deletion vectors refused")
           .refusing("lite", "Trino's system.vacuum always lists the table; it has no lite mode")

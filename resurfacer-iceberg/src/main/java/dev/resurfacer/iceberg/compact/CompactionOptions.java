@@ -81,6 +81,7 @@ public record CompactionOptions(
       switch (e.getKey()) {
         case Compact.WHERE -> options = options.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(e.getValue()));
         case Compact.PARTITION -> options = options.withPartition(e.getValue());
+        case Compact.LAYOUT, Compact.LAYOUT_MIN_GAIN, Compact.SCAN_REPORTS -> { }
         default -> options = options.withOption(e.getKey(), e.getValue());
       }
     }

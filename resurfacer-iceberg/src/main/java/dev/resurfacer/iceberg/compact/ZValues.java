@@ -35,7 +35,7 @@ public final class ZValues {
   private ZValues() {}
 
   /** Why a column cannot take part in a z-order, or empty when it can. */
-  static Optional<String> unsupported(Types.NestedField field) {
+  public static Optional<String> unsupported(Types.NestedField field) {
     Type t = field.type();
     return switch (t.typeId()) {
       case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE, BINARY, FIXED, UUID -> Optional.empty();
@@ -46,7 +46,7 @@ public final class ZValues {
   }
 
   /** The order-preserving key of one value (in Iceberg's generic representation). */
-  static long key(Type type, Object v) {
+  public static long key(Type type, Object v) {
     if (v == null) {
       return ZKeys.NULL;
     }

@@ -9,6 +9,7 @@ import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
 import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
+import dev.resurfacer.iceberg.layout.AutoLayout;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.storage.StorageFences;
@@ -54,6 +55,18 @@ final class BuiltInExecutors {
 
     @Override
     public Step execute(Compact op, IcebergTable t, Mode mode) {
+      if (op.autoLayout()) {
+        AutoLayout.Decision d = AutoLayout.decide(t.name(), t.table(), op);
+        Step s = execute(d.compact(), t, mode);
+        if (mode == Mode.COMMIT && d.applied() != null && s.outcome() == dev.resurfacer.report.Outcome.DONE) {
+          AutoLayout.recordApplied(t.table(), d.applied());
+        }
+        Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
+        m.putAll(d.metrics());
+        String decision = mode == Mode.PREVIEW ? d.decision().replaceFirst("^layout auto: applying", "layout auto: would apply")
+            : d.decision();
+        return new Step(s.outcome(), decision + "; " + s.message(), m);
+      }
       CompactionOptions options = CompactionOptions.of(op);
       if (mode == Mode.PREVIEW) {
         CompactionPlan plan = Compaction.plan(t.table(), options);
