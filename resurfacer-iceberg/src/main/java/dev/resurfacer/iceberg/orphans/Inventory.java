@@ -191,7 +191,8 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
 
   /**
    * A plain list, one file a line: {@code LOCATION<TAB>SIZE<TAB>MODIFIED} (a comma may stand for
-   * the tab; MODIFIED in milliseconds since the epoch or ISO-8601). A first line
+   * the tab; MODIFIED in milliseconds since the epoch, in seconds with a fraction as
+   * {@code find -printf '%p\t%s\t%T@\n'} writes it, or ISO-8601). A first line
    * {@code # taken-at: <ISO-8601>} says when the listing was taken; without it, the newest
    * modification time listed stands for that time (every file older than it that existed was
    * listed, which a complete listing guarantees). Other lines starting with {@code #} are comments.
@@ -261,10 +262,14 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
     }
   }
 
-  /** Milliseconds since the epoch, or an ISO-8601 instant. */
+  /** Milliseconds since the epoch, seconds since the epoch with a fraction ({@code find -printf %T@}), or an ISO-8601 instant. */
   private static long instant(String text, String where) {
     if (!text.isEmpty() && text.chars().allMatch(Character::isDigit)) {
       return Long.parseLong(text);
+    }
+    int dot = text.indexOf('.');
+    if (dot > 0 && text.chars().allMatch(c -> Character.isDigit(c) || c == '.') && dot == text.lastIndexOf('.')) {
+      return new java.math.BigDecimal(text).movePointRight(3).longValue();
     }
     try {
       return Instant.parse(text).toEpochMilli();

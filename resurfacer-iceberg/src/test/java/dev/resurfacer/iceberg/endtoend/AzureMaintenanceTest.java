@@ -39,6 +39,24 @@ class AzureMaintenanceTest {
     return Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
   }
 
+  /** The Azure example of docs/catalogs.md, parsed as written, against Azurite's account, key and endpoint. */
+  @Test
+  void theDocumentedExampleWorks() throws Exception {
+    String yaml = DocumentedCatalogsTest.example("azure")
+        .replace("https://myaccount.dfs.core.windows.net", AZURE.endpoint())
+        .replace("myaccount", AzuriteServer.ACCOUNT)
+        .replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
+    CatalogConfig config = DocumentedCatalogsTest.parse(yaml, Map.of("AZURE_STORAGE_KEY", AzuriteServer.KEY));
+    assertThat(config.toString()).doesNotContain(AzuriteServer.KEY);
+    Catalog catalog = Catalogs.open(config);
+    try (Closeable c = (Closeable) catalog) {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("docs"));
+      Table t = DocumentedCatalogsTest.roundTrip(catalog, "azure");
+      assertThat(t.location()).isEqualTo(AZURE.root() + "/lake/docs/azure");
+      assertThat(AZURE.objects(t.location())).isNotEmpty();
+    }
+  }
+
   @Test
   void everyOperationKeepsRowsAndLeavesExactlyTheReachableFiles() throws Exception {
     Path scratch = Files.createDirectories(dir.resolve("scratch"));
