@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +21,13 @@ import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.SeekableInputStream;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.api.ReadSupport;
-import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Types;
 
 /**
  * A listing of storage taken earlier, read instead of listing storage: an S3 Inventory report (its
@@ -161,31 +163,31 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
       }
     }
 
+    /** S3's Parquet columns, read by Iceberg's Parquet reader through a name mapping (the files carry no field ids). */
+    private static final Schema PARQUET = new Schema(
+        Types.NestedField.optional(1, "bucket", Types.StringType.get()),
+        Types.NestedField.optional(2, "key", Types.StringType.get()),
+        Types.NestedField.optional(3, "size", Types.LongType.get()),
+        Types.NestedField.optional(4, "last_modified_date", Types.TimestampType.withZone()),
+        Types.NestedField.optional(5, "is_latest", Types.BooleanType.get()),
+        Types.NestedField.optional(6, "is_delete_marker", Types.BooleanType.get()));
+
     private void readParquet(String file, Consumer<FileInfo> sink) {
-      InputFile in = io.newInputFile(file);
-      try (ParquetReader<Group> reader = new ParquetReader.Builder<Group>(parquetFile(in)) {
-        @Override
-        protected ReadSupport<Group> getReadSupport() {
-          return new GroupReadSupport();
-        }
-      }.build()) {
-        Group g;
-        while ((g = reader.read()) != null) {
-          if ((has(g, "is_latest") && !g.getBoolean("is_latest", 0)) || (has(g, "is_delete_marker") && g.getBoolean("is_delete_marker", 0))) {
+      try (CloseableIterable<Record> rows = Parquet.read(io.newInputFile(file)).project(PARQUET)
+          .withNameMapping(MappingUtil.create(PARQUET))
+          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(PARQUET, fileSchema)).build()) {
+        for (Record r : rows) {
+          if (Boolean.FALSE.equals(r.getField("is_latest")) || Boolean.TRUE.equals(r.getField("is_delete_marker")) || r.getField("key") == null) {
             continue;
           }
-          String b = has(g, "bucket") ? g.getString("bucket", 0) : sourceBucket;
-          long bytes = has(g, "size") ? g.getLong("size", 0) : 0;
-          long modified = has(g, "last_modified_date") ? g.getLong("last_modified_date", 0) : 0;
-          sink.accept(new FileInfo("s3://" + b + "/" + g.getString("key", 0), bytes, modified));
+          String b = r.getField("bucket") != null ? (String) r.getField("bucket") : sourceBucket;
+          long bytes = r.getField("size") instanceof Long l ? l : 0;
+          long modified = r.getField("last_modified_date") instanceof OffsetDateTime t ? t.toInstant().toEpochMilli() : 0;
+          sink.accept(new FileInfo("s3://" + b + "/" + r.getField("key"), bytes, modified));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read inventory file " + file, e);
       }
-    }
-
-    private static boolean has(Group g, String field) {
-      return g.getType().containsField(field) && g.getFieldRepetitionCount(field) > 0;
     }
   }
 
@@ -304,30 +306,5 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
       }
     }
     out.add(b.toString());
-  }
-
-  private static org.apache.parquet.io.InputFile parquetFile(InputFile in) {
-    return new org.apache.parquet.io.InputFile() {
-      @Override
-      public long getLength() {
-        return in.getLength();
-      }
-
-      @Override
-      public org.apache.parquet.io.SeekableInputStream newStream() {
-        SeekableInputStream s = in.newStream();
-        return new DelegatingSeekableInputStream(s) {
-          @Override
-          public long getPos() throws IOException {
-            return s.getPos();
-          }
-
-          @Override
-          public void seek(long newPos) throws IOException {
-            s.seek(newPos);
-          }
-        };
-      }
-    };
   }
 }
