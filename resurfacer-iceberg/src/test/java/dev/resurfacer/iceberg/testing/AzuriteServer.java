@@ -96,7 +96,13 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
       if (port == 0) {
         throw new IllegalStateException("azurite did not start: " + String.join(" | ", seen));
       }
-      Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "azurite-output");
+      Thread drain = new Thread(() -> {
+        try {
+          out.lines().forEach(l -> { });
+        } catch (UncheckedIOException stopped) {
+          // the server was stopped: its output closed under the reader
+        }
+      }, "azurite-output");
       drain.setDaemon(true);
       drain.start();
       service().createBlobContainer(container);
