@@ -69,13 +69,10 @@ class RemoveOrphansCliTest {
   @Test
   void aPlainListingStandsInForTheLiveListing() throws Exception {
     Path catDir = dir.resolve("cat");
-    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
-    catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
-    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
-    Files.writeString(orphan, "abandoned by a failed job");
-    orphan.toFile().setLastModified(OLD);
+    WithOrphan w = tableWithAnOldOrphan(catDir);
+    JdbcCatalog catalog = w.catalog();
+    Table table = w.table();
+    Path orphan = w.orphan();
     String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir),
         "--output", "json"};
     Path listing = dir.resolve("listing.tsv");
@@ -185,13 +182,10 @@ class RemoveOrphansCliTest {
   @Test
   void quarantineAndRestoreThroughTheCliAndTheAgeWarningOnStderr() throws Exception {
     Path catDir = dir.resolve("cat");
-    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
-    catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
-    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
-    Files.writeString(orphan, "abandoned by a failed job");
-    orphan.toFile().setLastModified(OLD);
+    WithOrphan w = tableWithAnOldOrphan(catDir);
+    JdbcCatalog catalog = w.catalog();
+    Table table = w.table();
+    Path orphan = w.orphan();
     catalog.close();
     String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
 
@@ -229,6 +223,20 @@ class RemoveOrphansCliTest {
     try (var s = Files.walk(root)) {
       return s.filter(Files::isRegularFile).sorted().toList();
     }
+  }
+
+  private record WithOrphan(JdbcCatalog catalog, Table table, Path orphan) {}
+
+  /** db.t in a SQLite catalog with one committed file and a 10-day-old orphan beside it. */
+  private static WithOrphan tableWithAnOldOrphan(Path catDir) throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
+    Files.writeString(orphan, "abandoned by a failed job");
+    orphan.toFile().setLastModified(OLD);
+    return new WithOrphan(catalog, table, orphan);
   }
 
   static String[] concat(String[] a, String[] b) {
