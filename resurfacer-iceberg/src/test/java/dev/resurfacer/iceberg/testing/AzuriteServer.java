@@ -52,6 +52,7 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
 
   private final String container;
   private Process process;
+  private Path work;
   private int port;
   private Thread stopAtExit;
 
@@ -75,7 +76,7 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
     }
     Path home = installed();
     try {
-      Path work = Files.createTempDirectory("azurite");
+      work = Files.createTempDirectory("azurite");
       process = new ProcessBuilder("node", home.resolve("node_modules/azurite/dist/src/blob/main.js").toString(),
           "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--extentMemoryLimit", "256",
           "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent")
@@ -236,6 +237,10 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
         // the hook runs anyway
       }
       process = null;
+    }
+    if (work != null) {
+      ChildProcesses.deleteTree(work);
+      work = null;
     }
   }
 }
