@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One {@code maintain --yes} over a resurfacer.yml with three catalogs whose warehouses are on local
  * disk, in S3 (s3proxy) and in Azure storage (Azurite), secrets by reference: every table compacted
- * and expired, rows unchanged, an old stray in each storage removed.
+ * and expired and swept of orphans, rows unchanged, and described after.
  */
 class MixedStorageMaintainCliTest {
   @RegisterExtension static final S3Server S3 = new S3Server("mixed");
@@ -109,5 +109,14 @@ class MixedStorageMaintainCliTest {
       }
     }
     assertThat(AZURE.objects(AZURE.root() + "/wh/raw/events")).anyMatch(o -> o.contains("/data/"));
+    // describe reads each table through its catalog's storage
+    for (String c : catalogs.keySet()) {
+      CliRun d = CliRun.run(dir, Map.of("S3_SECRET", S3Server.SECRET_KEY, "AZURE_KEY", AzuriteServer.KEY),
+          "describe", "raw.events", "--catalog", c, "--output", "json");
+      assertThat(d.exitCode()).as(c + ": " + d.err()).isZero();
+      JsonNode described = new ObjectMapper().readTree(d.out());
+      assertThat(described.get("data_files").asLong()).as(c).isEqualTo(1);
+      assertThat(described.get("snapshots").asInt()).as(c).isEqualTo(1);
+    }
   }
 }
