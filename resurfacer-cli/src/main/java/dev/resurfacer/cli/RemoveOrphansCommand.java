@@ -49,6 +49,13 @@ final class RemoveOrphansCommand implements Callable<Integer> {
       description = "Runs with --yes delete quarantine runs older than this (default ${DEFAULT-VALUE}).")
   String quarantineRetention;
 
+  @Option(names = "--listing", paramLabel = "FILE|URI",
+      description = "Read the files in storage from this listing instead of listing storage: an S3 Inventory report's "
+          + "manifest.json (CSV or Parquet data files) or a plain list (LOCATION<TAB>SIZE<TAB>MODIFIED a line, optional first line "
+          + "'# taken-at: <ISO-8601>'). --older-than must exceed the listing's age; a referenced file older than the listing "
+          + "that it lacks refuses the run.")
+  String listing;
+
   RemoveOrphansCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -59,6 +66,9 @@ final class RemoveOrphansCommand implements Callable<Integer> {
     Duration keepQuarantine = Durations.parse(quarantineRetention);
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      if (listing != null) {
+        throw new dev.resurfacer.UsageException("--listing is read by the local engine only (engine " + engine + " lists storage itself)");
+      }
       return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RemoveOrphans(age, quarantine, keepQuarantine), actOptions.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
@@ -75,6 +85,9 @@ final class RemoveOrphansCommand implements Callable<Integer> {
           })
           .progress(ProgressDisplay.choose(ctx, outputOptions, false, err));
       removal = removal.fences(catalogOptions.orphanFences(ctx, open.config()).rereadEachRun());
+      if (listing != null) {
+        removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(listing, open.table().io()));
+      }
       OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(report) : render(report));
@@ -88,7 +101,9 @@ final class RemoveOrphansCommand implements Callable<Integer> {
     b.append("remove-orphans ").append(r.table()).append(r.deleted() ? "" : "  (preview: nothing deleted; --yes deletes)")
         .append('\n');
     line(b, "scope", String.join(", ", r.scope()));
-    line(b, "listed", r.listedFiles() + " files, " + ByteSizes.format(r.listedBytes()));
+    line(b, "listed", r.listedFiles() + " files, " + ByteSizes.format(r.listedBytes()) + (r.listing() == null ? ""
+        : " from " + r.listing().source() + " (taken " + java.time.Instant.ofEpochMilli(r.listing().takenAtMillis()) + "; "
+            + r.listing().entriesOutsideScope() + " entries outside the scope ignored)"));
     line(b, "kept", r.keptReachableFiles() + " referenced (" + ByteSizes.format(r.keptReachableBytes()) + "), "
         + r.keptTooYoungFiles() + " unreferenced but younger than " + r.olderThan() + " ("
         + ByteSizes.format(r.keptTooYoungBytes()) + ")");

@@ -65,6 +65,48 @@ class RemoveOrphansCliTest {
     assertThat(orphan).doesNotExist();
   }
 
+  /** --listing with a plain list as `find -printf '%p\t%s\t%T@\n'` writes it: the same orphan as a live listing; a stale list refuses. */
+  @Test
+  void aPlainListingStandsInForTheLiveListing() throws Exception {
+    Path catDir = dir.resolve("cat");
+    WithOrphan w = tableWithAnOldOrphan(catDir);
+    JdbcCatalog catalog = w.catalog();
+    Table table = w.table();
+    Path orphan = w.orphan();
+    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir),
+        "--output", "json"};
+    Path listing = dir.resolve("listing.tsv");
+    StringBuilder b = new StringBuilder();
+    try (var files = Files.walk(Path.of(table.location()))) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        long ms = Files.getLastModifiedTime(f).toMillis();
+        b.append(f).append('\t').append(Files.size(f)).append('\t').append(ms / 1000).append('.').append(String.format("%03d", ms % 1000))
+            .append("0000000\n");
+      }
+    }
+    Files.writeString(listing, b);
+
+    CliRun preview = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", listing.toString()}, flags));
+    assertThat(preview.exitCode()).as(preview.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(preview.out());
+    assertThat(report.get("orphan_files").asLong()).isEqualTo(1);
+    assertThat(report.get("orphans").get(0).get("location").asText()).endsWith("orphan.parquet");
+    assertThat(report.get("listing").get("source").asText()).isEqualTo(listing.toString());
+
+    // a commit the listing (dated by its newest file, a moment ago) cannot know of, then a list that claims to be newer than it
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(20, 10)).get(0)).commit();
+    catalog.close();
+    CliRun honest = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", listing.toString(), "--yes"}, flags));
+    assertThat(honest.exitCode()).as(honest.err()).isZero();
+    assertThat(orphan).doesNotExist();
+    Path stale = dir.resolve("stale.tsv");
+    Files.writeString(stale, "# taken-at: " + java.time.Instant.now().plusSeconds(1) + "\n" + b);
+    Thread.sleep(1100);
+    CliRun refused = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", stale.toString(), "--yes"}, flags));
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains("partial listing");
+  }
+
   @Test
   void aFenceRefusesWithExitThreeAndDeletesNothing() throws Exception {
     Path catDir = dir.resolve("cat");
@@ -140,13 +182,10 @@ class RemoveOrphansCliTest {
   @Test
   void quarantineAndRestoreThroughTheCliAndTheAgeWarningOnStderr() throws Exception {
     Path catDir = dir.resolve("cat");
-    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
-    catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
-    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
-    Files.writeString(orphan, "abandoned by a failed job");
-    orphan.toFile().setLastModified(OLD);
+    WithOrphan w = tableWithAnOldOrphan(catDir);
+    JdbcCatalog catalog = w.catalog();
+    Table table = w.table();
+    Path orphan = w.orphan();
     catalog.close();
     String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
 
@@ -184,6 +223,20 @@ class RemoveOrphansCliTest {
     try (var s = Files.walk(root)) {
       return s.filter(Files::isRegularFile).sorted().toList();
     }
+  }
+
+  private record WithOrphan(JdbcCatalog catalog, Table table, Path orphan) {}
+
+  /** db.t in a SQLite catalog with one committed file and a 10-day-old orphan beside it. */
+  private static WithOrphan tableWithAnOldOrphan(Path catDir) throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
+    catalog.createNamespace(Namespace.of("db"));
+    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
+    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    Path orphan = Path.of(table.location(), "data", "orphan.parquet");
+    Files.writeString(orphan, "abandoned by a failed job");
+    orphan.toFile().setLastModified(OLD);
+    return new WithOrphan(catalog, table, orphan);
   }
 
   static String[] concat(String[] a, String[] b) {

@@ -28,6 +28,15 @@ public final class Capabilities {
         new Capability("expire", Status.WORKS,
             "core ExpireSnapshots; table retention properties; refs kept unless --expire-refs; deletes exactly the previewed files"),
         new Capability("remove-orphans", Status.WORKS, "lists before reading metadata; 3d age guard; table-scoped; refuses on partial listing, empty reference category, prefix mismatch, overlapping tables; DuckDB anti-join"),
+        new Capability("remove-orphans --listing", Status.WORKS, "an S3 Inventory report (manifest.json, CSV/Parquet) or a plain list read"
+            + " instead of listing storage; the age guard must exceed the listing's age, files newer than it never candidates, a referenced"
+            + " file older than it and missing refuses (partial listing); policy key remove-orphans.listing"),
+        new Capability("Azure storage (abfs, abfss, wasb, wasbs)", Status.WORKS, "Iceberg tables through ADLSFileIO (shared key, SAS, token,"
+            + " DefaultAzureCredential; secrets by reference); orphan listing through the Blob API; tested on Azurite (Blob service only:"
+            + " no hierarchical-namespace endpoint); Delta on Azure not yet"),
+        new Capability("Google Cloud Storage (gs://)", Status.NOT_YET, "no real GCS server installs from the registries used (the"
+            + " firebase-tools emulator downloads its rules runtime at first start), so GCSFileIO is not shipped untested; gs:// identities"
+            + " are in StoredFile"),
         new Capability("remove-dangling-deletes", Status.WORKS,
             "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
         new Capability("rewrite-manifests", Status.WORKS,

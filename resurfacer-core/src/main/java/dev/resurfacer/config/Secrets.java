@@ -82,13 +82,15 @@ public final class Secrets {
   /**
    * A free-text line (an exception's message) with what looks like a credential in it replaced:
    * {@code user:password@} in any URL and the value of any {@code password=}, {@code secret.key=},
-   * {@code token=}, {@code access.key=} style pair.
+   * {@code token=}, {@code access.key=} style pair, and a SAS signature ({@code &sig=}) in a URL.
    */
   public static String redactText(String line) {
     if (line == null) {
       return null;
     }
     return line.replaceAll("//[^/@\\s]*:[^/@\\s]*@", "//****@")
+        // a SAS token's signature in a URL's query (Azure: ...?sv=...&sig=...)
+        .replaceAll("(?i)([?&]sig=)[^&\\s'\")]+", "$1****")
         .replaceAll("(?i)((?:password|secret|token|credential|access[._-]?key|account[._-]?key|private[._-]?key|api[._-]?key|signature)"
             // key=value, key -> value, and JSON's "key":"value" (a bare "key: text" is prose, as in our own errors)
             + "[\\w.-]*(?:\\s*=\\s*|\\s*->\\s*|[\"']\\s*:\\s*[\"']?))[^\\s&;,'\")]+", "$1****");

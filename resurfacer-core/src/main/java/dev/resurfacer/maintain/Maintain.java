@@ -85,7 +85,7 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
     }
     if (p.removeOrphans().enabled()) {
       m = m.then(new RemoveOrphans(p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
-          p.removeOrphans().quarantineRetention()));
+          p.removeOrphans().quarantineRetention(), p.removeOrphans().listing()));
     }
     if (p.vacuum().enabled()) {
       m = m.then(new Vacuum(p.vacuum().retention(), false, p.vacuum().lite(), p.vacuum().keepVersions()));

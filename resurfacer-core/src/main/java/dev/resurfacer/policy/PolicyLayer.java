@@ -38,7 +38,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
           "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
-      Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention")),
+      Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention", "listing")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
       Map.entry("rewrite-manifests", Set.of("enabled", "sort-by")),
       Map.entry("triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
@@ -127,6 +127,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       case "commits", "small-files", "delete-files", "snapshots", "metadata-files" -> out.put(key, check.count(v, keyPath));
       case "operations" -> out.put(key, Triggers.parseOperations(check, v, keyPath));
       case "quarantine", "lite" -> out.put(key, check.bool(v, keyPath));
+      case "listing" -> out.put(key, check.scalar(v, keyPath));
       case "keep-versions" -> out.put(key, new Versions(versionList(check, v, keyPath)));
       case "retain-last" -> out.put(key, (int) check.count(v, keyPath));
       case "strategy" -> {

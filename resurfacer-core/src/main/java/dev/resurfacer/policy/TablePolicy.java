@@ -74,8 +74,15 @@ public record TablePolicy(
    */
   public record Expire(boolean enabled, Duration olderThan, Integer retainLast) {}
 
-  /** @param olderThan the age guard: only files older than this can be deleted */
-  public record RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention) {}
+  /**
+   * @param olderThan the age guard: only files older than this can be deleted
+   * @param listing a storage listing to read instead of listing storage (an S3 Inventory manifest.json or a plain list); null lists storage
+   */
+  public record RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention, String listing) {
+    public RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention) {
+      this(enabled, olderThan, quarantine, quarantineRetention, null);
+    }
+  }
 
   public record RemoveDanglingDeletes(boolean enabled) {}
 

@@ -24,7 +24,12 @@ import java.util.regex.Pattern;
  * through {@link #key()}.
  *
  * <p>{@link #parse} is syntactic: equal schemes ({@code s3a}/{@code s3n} are {@code s3}; a bare
- * absolute path, {@code file:/}, {@code file:///} and {@code file://localhost/} are {@code file}),
+ * absolute path, {@code file:/}, {@code file:///} and {@code file://localhost/} are {@code file};
+ * {@code abfs}, {@code abfss}, {@code wasb} and {@code wasbs} are {@code abfss}, with the Blob and
+ * the Data Lake host of one account, {@code container@account.blob.…} and
+ * {@code container@account.dfs.…}, one authority), authorities that storage reads without case
+ * (Azure accounts and containers, Cloud Storage buckets: all lower-case by the services' naming
+ * rules) lower-cased,
  * {@code .} and {@code ..} segments, repeated and trailing slashes, and percent-escapes (decoded per
  * segment, {@code %2F} excepted so a segment never splits). {@link Resolver} adds what only the
  * local disk knows: symbolic links, resolved for every directory and for the file itself.
@@ -34,7 +39,10 @@ import java.util.regex.Pattern;
  * {@code A} there — and that only ever errs toward keeping a file, never toward deleting one.
  */
 public record StoredFile(String scheme, String authority, String path) {
-  private static final Map<String, String> EQUAL_SCHEMES = Map.of("s3a", "s3", "s3n", "s3");
+  private static final Map<String, String> EQUAL_SCHEMES = Map.of("s3a", "s3", "s3n", "s3",
+      "abfs", "abfss", "wasb", "abfss", "wasbs", "abfss");
+  /** An Azure storage host: {@code account.blob.core.windows.net}, {@code account.dfs.core.chinacloudapi.cn}, …. */
+  private static final Pattern AZURE_HOST = Pattern.compile("^([^.@]+)\\.(?:blob|dfs)\\.(.+)$");
   private static final Pattern SCHEME = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.\\-]*):(.*)$", Pattern.DOTALL);
 
   /** The canonical form of {@code location}, without touching storage. */
@@ -110,10 +118,30 @@ public record StoredFile(String scheme, String authority, String path) {
     if ("file".equals(scheme) && "localhost".equalsIgnoreCase(authority)) {
       authority = "";
     }
+    if ("abfss".equals(scheme)) {
+      authority = azureAuthority(authority);
+    } else if ("gs".equals(scheme)) {
+      authority = authority.toLowerCase(Locale.ROOT);
+    }
     if (!path.startsWith("/")) {
       throw new SafetyRefusal("location '" + location + "' is relative; only absolute locations can be compared safely");
     }
     return new Split(scheme, authority, path);
+  }
+
+  /**
+   * One account's Blob and Data Lake endpoints serve the same objects (Data Lake Storage Gen2's
+   * multi-protocol access), so {@code c@a.blob.core.windows.net} and {@code c@a.dfs.core.windows.net}
+   * are one authority, written with {@code dfs}. Account and container names are lower-case by
+   * Azure's rules (DNS names), so case never tells two apart.
+   */
+  private static String azureAuthority(String authority) {
+    String lower = authority.toLowerCase(Locale.ROOT);
+    int at = lower.lastIndexOf('@');
+    String container = at < 0 ? "" : lower.substring(0, at + 1);
+    String host = lower.substring(at + 1);
+    Matcher m = AZURE_HOST.matcher(host);
+    return m.matches() ? container + m.group(1) + ".dfs." + m.group(2) : lower;
   }
 
   /** Dot segments and empty segments first (on the raw text, so an escaped dot stays a name), then decoding. */

@@ -75,6 +75,8 @@ class EngineSettingsTest {
         .contains("//****@h/db");
     assertThat(Secrets.redactText("conf {\"fs.azure.account.key.a.dfs.core.windows.net\":\"azKey==\"} and api_key -> k-123, signature=sig9"))
         .doesNotContain("azKey").doesNotContain("k-123").doesNotContain("sig9");
+    assertThat(Secrets.redactText("403 on https://a.blob.core.windows.net/c/x?sv=2024-08-04&se=2026&sig=AbC%2Fd123%3D&sp=r"))
+        .doesNotContain("AbC").contains("sig=****&sp=r");
     for (String key : List.of("spark.hadoop.fs.azure.account.key.a.dfs.core.windows.net", "spark.hadoop.google.cloud.auth.service.account.private.key",
         "spark.custom.apikey", "spark.custom.sas.signature")) {
       assertThat(Secrets.looksSecret(key)).as(key).isTrue();

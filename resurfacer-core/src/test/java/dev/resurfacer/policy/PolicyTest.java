@@ -38,6 +38,24 @@ class PolicyTest {
   }
 
   @Test
+  void removeOrphansListingIsALocationPerTableAndReachesMaintain() {
+    Policies policies = parse("""
+        defaults:
+          remove-orphans: {older-than: 8d, listing: "s3://inventory/lake/cfg/2026-11-30T01-00Z/manifest.json"}
+        """);
+    assertThat(policies.effective("raw.events").policy().removeOrphans().listing())
+        .isEqualTo("s3://inventory/lake/cfg/2026-11-30T01-00Z/manifest.json");
+    var op = dev.resurfacer.maintain.Maintain.fromPolicy("raw.events", policies.effective("raw.events").policy()).operations().stream()
+        .filter(o -> o instanceof dev.resurfacer.maintain.RemoveOrphans).findFirst().orElseThrow();
+    assertThat(((dev.resurfacer.maintain.RemoveOrphans) op).listing()).endsWith("manifest.json");
+    assertThat(parse("defaults: {}").effective("raw.events").policy().removeOrphans().listing()).isNull();
+    assertThatThrownBy(() -> parse("""
+        defaults:
+          remove-orphans: {listing: [a, b]}
+        """)).isInstanceOf(UsageException.class).hasMessageContaining("defaults.remove-orphans.listing");
+  }
+
+  @Test
   void rewriteManifestsSortByIsAListOfPartitionFields() {
     Policies policies = parse("""
         defaults:

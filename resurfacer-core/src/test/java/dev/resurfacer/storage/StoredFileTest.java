@@ -37,6 +37,71 @@ class StoredFileTest {
     }
   }
 
+  /** Azure: four schemes, the Blob and the Data Lake host of one account, any case of the authority. */
+  @Test
+  void everySpellingOfAnAzureObjectHasOneKey() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < CASES; i++) {
+      List<String> segments = randomSegments(random);
+      String suffix = List.of("core.windows.net", "core.chinacloudapi.cn").get(random.nextInt(2));
+      String expected = StoredFile.parse("abfss://lake@acct1.dfs." + suffix + "/" + String.join("/", segments)).key();
+      StringBuilder b = new StringBuilder()
+          .append(List.of("abfs", "abfss", "wasb", "wasbs", "ABFSS", "Wasbs").get(random.nextInt(6))).append("://")
+          .append(randomCase(random, "lake@acct1." + (random.nextBoolean() ? "blob." : "dfs.") + suffix));
+      String spelled = spellPath(random, segments, b);
+      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+    }
+  }
+
+  /** Cloud Storage: bucket names are lower-case by the service's rules, object names keep their case. */
+  @Test
+  void everySpellingOfACloudStorageObjectHasOneKey() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < CASES; i++) {
+      List<String> segments = randomSegments(random);
+      String expected = StoredFile.parse("gs://my-bucket/" + String.join("/", segments)).key();
+      String spelled = spellPath(random, segments, new StringBuilder(random.nextBoolean() ? "gs://" : "GS://")
+          .append(randomCase(random, "my-bucket")));
+      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void cloudLocationsThatAreDifferentPlacesStayApart() {
+    String path = "/wh/db/t/data/f.parquet";
+    List<String> distinct = List.of(
+        "abfss://lake@acct1.dfs.core.windows.net" + path,
+        "abfss://lake@acct2.dfs.core.windows.net" + path,           // another account
+        "abfss://other@acct1.dfs.core.windows.net" + path,          // another container
+        "abfss://lake@acct1.dfs.core.chinacloudapi.cn" + path,      // another cloud
+        "abfss://lake@127.0.0.1:10000" + path,                      // an emulator's host is not an account's
+        "s3://lake" + path,
+        "gs://lake" + path,
+        "gs://acct1" + path);
+    assertThat(distinct.stream().map(l -> StoredFile.parse(l).prefix()).distinct()).hasSize(distinct.size());
+    // object names keep their case on every store
+    assertThat(StoredFile.parse("gs://b/W/T").key()).isNotEqualTo(StoredFile.parse("gs://b/w/t").key());
+    assertThat(StoredFile.parse("wasbs://c@a.blob.core.windows.net/W").key())
+        .isNotEqualTo(StoredFile.parse("abfss://c@a.dfs.core.windows.net/w").key());
+    // a neighbour table under another spelling is still inside the scope, and a sibling prefix never is
+    StoredFile scope = StoredFile.parse("abfss://lake@acct1.dfs.core.windows.net/wh/db/t");
+    assertThat(scope.contains(StoredFile.parse("WASB://LAKE@ACCT1.blob.core.windows.net/wh/db/t/nested/_delta_log/0.json"))).isTrue();
+    assertThat(scope.contains(StoredFile.parse("wasbs://lake@acct1.blob.core.windows.net/wh/db/t2/data/f"))).isFalse();
+    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t/../t2/f"))).isFalse();
+    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t%2F..%2Ft2/f"))).isFalse();
+    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/%74/f"))).isTrue();
+  }
+
+  static String randomCase(Random random, String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      b.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
+    }
+    return b.toString();
+  }
+
   @Test
   void schemesAndAuthoritiesThatDifferStayApart() {
     assertThat(StoredFile.parse("s3://other/w/t").key()).isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
@@ -149,6 +214,11 @@ class StoredFileTest {
     } else {
       b.append(List.of("", "file:", "file://", "file://localhost", "FILE:").get(random.nextInt(5)));
     }
+    return spellPath(random, segments, b);
+  }
+
+  /** {@code segments} appended to a scheme and authority as spelled, with dot segments, repeated slashes and escapes. */
+  static String spellPath(Random random, List<String> segments, StringBuilder b) {
     boolean first = true;
     for (String seg : segments) {
       // after "file:" a double slash starts an authority, so the first separator there stays single

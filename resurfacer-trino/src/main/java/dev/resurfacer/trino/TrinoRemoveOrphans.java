@@ -46,6 +46,10 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
 
   @Override
   public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
+    if (op.listing() != null) {
+      throw new dev.resurfacer.UsageException("remove-orphans.listing is read by the local engine only; Trino's remove_orphan_files"
+          + " lists storage itself");
+    }
     if (op.quarantine()) {
       throw new SafetyRefusal("Trino's remove_orphan_files deletes and cannot quarantine; --quarantine needs --engine local");
     }

@@ -57,9 +57,9 @@ public final class Catalogs {
     if (config.warehouse() != null) {
       props.put(CatalogProperties.WAREHOUSE_LOCATION, normalizeWarehouse(config.warehouse()));
     }
-    // ResolvingFileIO picks S3FileIO for s3:// and HadoopFileIO for local paths, so one catalog
-    // can serve both without the user naming an implementation.
-    props.putIfAbsent(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.io.ResolvingFileIO");
+    // ResolvingFileIO picks S3FileIO for s3://, ADLSFileIO for the Azure schemes and HadoopFileIO for
+    // local paths, so one catalog can serve all without the user naming an implementation.
+    props.putIfAbsent(CatalogProperties.FILE_IO_IMPL, dev.resurfacer.iceberg.storage.StorageFileIO.class.getName());
     return props;
   }
 

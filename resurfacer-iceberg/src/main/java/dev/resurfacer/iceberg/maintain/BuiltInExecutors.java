@@ -204,6 +204,9 @@ final class BuiltInExecutors {
       if (fences != null) {
         removal = removal.fences(fences);
       }
+      if (op.listing() != null) {
+        removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(op.listing(), t.table().io()));
+      }
       OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
       Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
           "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles(),

@@ -62,6 +62,9 @@ final class Ledger implements AutoCloseable {
 
   void addListed(StoredFile uri, String location, long size, long createdMs, boolean young) {
     try {
+      if (listed == null) {
+        listed = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "listed"); // files dated after the listing's seal
+      }
       listed.beginRow().append(uri.key()).append(uri.path()).append(location).append(size).append(createdMs)
           .append(young).endRow();
     } catch (SQLException e) {
@@ -143,6 +146,14 @@ final class Ledger implements AutoCloseable {
     long n = single("SELECT count(*) FROM (" + missing + ")");
     query("SELECT key FROM (" + missing + ") ORDER BY key LIMIT " + limit, rs -> sample.add(rs.getString(1)));
     return new Totals(n, 0);
+  }
+
+  /** Up to {@code limit} keys of referenced files the listing did not return. */
+  List<String> missingKeys(int limit) {
+    List<String> out = new ArrayList<>();
+    query("SELECT DISTINCT key FROM reachable WHERE must_be_listed EXCEPT SELECT key FROM listed LIMIT " + limit,
+        rs -> out.add(rs.getString(1)));
+    return out;
   }
 
   /**

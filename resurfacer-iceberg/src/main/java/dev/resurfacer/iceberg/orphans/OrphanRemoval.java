@@ -74,6 +74,7 @@ public final class OrphanRemoval {
   private Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
   private Consumer<String> warningListener = w -> { };
   private Progress progress = Progress.NONE;
+  private Inventory inventory;
 
   private OrphanRemoval(Catalog catalog, TableIdentifier identifier, Table table) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -171,6 +172,18 @@ public final class OrphanRemoval {
     return this;
   }
 
+  /**
+   * Read the files in storage from this listing (an S3 Inventory report, a plain list) instead of
+   * listing the scope. The fences adapt to its age: the age guard must exceed it, a listed file
+   * newer than the listing is never a candidate, and a referenced file the listing lacks is a partial
+   * listing unless storage dates it after the listing (one prefix listing of that file each).
+   * Entries outside the scope are ignored, so one report can serve every table of a bucket.
+   */
+  public OrphanRemoval listing(Inventory listing) {
+    this.inventory = Objects.requireNonNull(listing, "listing");
+    return this;
+  }
+
   public OrphanReport plan() {
     return run(false);
   }
@@ -254,6 +267,9 @@ public final class OrphanRemoval {
 
     long now = clock.millis();
     long cutoff = now - olderThan.toMillis();
+    if (inventory != null) {
+      requireFreshEnough(inventory, now, olderThan);
+    }
     Set<String> candidateKeys = null;
     if (candidateLocations != null) {
       candidateKeys = new HashSet<>();
@@ -265,12 +281,18 @@ public final class OrphanRemoval {
         }
       }
     }
-    Listing listing = new Listing(cutoff, quarantineDir, protectedKeys, candidateKeys);
+    Listing listing = new Listing(inventory == null ? cutoff : Math.min(cutoff, inventory.takenAtMillis()), quarantineDir,
+        protectedKeys, candidateKeys);
     try (Ledger ledger = new Ledger(memoryLimit)) {
       try (Progress.Task task = progress.start("remove-orphans " + name + ": list", "files", Progress.UNKNOWN, Progress.UNKNOWN)) {
-        for (Scope.Root root : scope.roots()) {
-          task.note(root.id().toString());
-          listing.list(lister, nioForLocal, root, ledger, warn, task);
+        if (inventory != null) {
+          task.note(inventory.source());
+          listing.listFrom(inventory, scope, ledger, task);
+        } else {
+          for (Scope.Root root : scope.roots()) {
+            task.note(root.id().toString());
+            listing.list(lister, nioForLocal, root, ledger, warn, task);
+          }
         }
       }
       if (listing.links > 0) {
@@ -290,6 +312,9 @@ public final class OrphanRemoval {
       ledger.seal();
 
       Fences.requireNoPrefixMismatch(ledger.prefixMismatches(5));
+      if (inventory != null) {
+        datedAfterTheListing(ledger, lister, inventory.takenAtMillis(), scope);
+      }
       List<String> missingSample = new ArrayList<>();
       Fences.requireCompleteListing(ledger.missingFromListing(missingSample, 5).files(), missingSample);
       Map<Category, Long> byCategory = ledger.referencedByCategory();
@@ -345,8 +370,66 @@ public final class OrphanRemoval {
           runId, quarantine ? acted : 0, quarantine ? actedBytes : 0, purged[0], purged[1],
           referenced, ledger.referencedInScope(), ledger.referencedOutsideScope(), checked,
           listing.links, listing.protectedSkipped,
-          List.copyOf(shown), orphans.files() > shown.size(), List.copyOf(warnings));
+          List.copyOf(shown), orphans.files() > shown.size(), List.copyOf(warnings),
+          inventory == null ? null : new OrphanReport.Listing(inventory.source(), inventory.takenAtMillis(), listing.outsideScope));
     }
+  }
+
+  /** At most this many referenced files missing from a listing are dated in storage; more is a partial listing outright. */
+  static final int MAX_DATED_MISSING = 10_000;
+
+  /**
+   * A listing describes storage as it was when it was taken, so the age guard has to reach back past
+   * that moment: with a guard shorter than the listing's age, a file a writer had just written when
+   * the listing was taken would be old enough by now and unreferenced still.
+   */
+  static void requireFreshEnough(Inventory inventory, long now, Duration olderThan) {
+    long age = now - inventory.takenAtMillis();
+    if (inventory.takenAtMillis() <= 0) {
+      throw new SafetyRefusal("listing " + inventory.source() + " does not say when it was taken; nothing was deleted");
+    }
+    if (age < -Duration.ofMinutes(5).toMillis()) {
+      throw new SafetyRefusal("listing " + inventory.source() + " says it was taken at " + java.time.Instant.ofEpochMilli(inventory.takenAtMillis())
+          + ", in the future; nothing was deleted");
+    }
+    if (olderThan.toMillis() <= age) {
+      throw new SafetyRefusal("listing " + inventory.source() + " was taken " + Durations.format(Duration.ofMillis(age))
+          + " ago, at or beyond the age guard " + Durations.format(olderThan) + "; raise --older-than above the listing's age"
+          + " or use a newer listing; nothing was deleted");
+    }
+  }
+
+  /**
+   * A referenced file a listing lacks is expected when it was written after the listing was taken;
+   * storage is asked for its date (a prefix listing of exactly that file), and one dated later is
+   * recorded as listed (and, being referenced, kept). The rest stay missing: a partial listing.
+   */
+  private static void datedAfterTheListing(Ledger ledger, SupportsPrefixOperations lister, long takenAt, Scope scope) {
+    List<String> missing = ledger.missingKeys(MAX_DATED_MISSING + 1);
+    if (missing.size() > MAX_DATED_MISSING) {
+      return; // far more than a listing's age explains: refused below as a partial listing
+    }
+    for (String key : missing) {
+      StoredFile file = StoredFile.parse(key);
+      Iterable<FileInfo> found;
+      try {
+        found = lister.listPrefix(key);
+      } catch (RuntimeException e) {
+        continue; // cannot be dated: stays missing
+      }
+      for (FileInfo f : found) {
+        StoredFile listed;
+        try {
+          listed = StoredFile.parse(f.location());
+        } catch (SafetyRefusal r) {
+          continue;
+        }
+        if (listed.equals(file) && f.createdAtMillis() > takenAt && scope.inScope(listed)) {
+          ledger.addListed(listed, f.location(), f.size(), f.createdAtMillis(), true);
+        }
+      }
+    }
+    ledger.seal();
   }
 
   /** The directory the quarantine lives under: the table location's listing root. */
@@ -386,6 +469,7 @@ public final class OrphanRemoval {
     private final Set<String> candidateKeys;
     long links;
     long protectedSkipped;
+    long outsideScope;
     String sampleLink;
 
     Listing(long cutoff, StoredFile quarantineDir, Set<String> protectedKeys, Set<String> candidateKeys) {
@@ -421,6 +505,27 @@ public final class OrphanRemoval {
         }
         throw e;
       }
+    }
+
+    /** A listing's entries inside the scope, each under its root; the rest of the bucket is not this table's. */
+    void listFrom(Inventory inventory, Scope scope, Ledger ledger, Progress.Task task) {
+      inventory.forEach(f -> {
+        StoredFile file;
+        try {
+          file = StoredFile.parse(f.location());
+        } catch (SafetyRefusal unparseable) {
+          outsideScope++;
+          return;
+        }
+        for (Scope.Root root : scope.roots()) {
+          if (root.id().contains(file)) {
+            add(f, root, ledger);
+            task.advance(1, Math.max(0, f.size()));
+            return;
+          }
+        }
+        outsideScope++;
+      });
     }
 
     private void add(FileInfo f, Scope.Root root, Ledger ledger) {

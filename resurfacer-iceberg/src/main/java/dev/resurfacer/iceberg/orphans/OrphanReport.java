@@ -8,6 +8,7 @@ import java.util.Map;
  * in a preview {@code deletedFiles} is zero and {@code orphans} lists what {@code --yes} would remove
  * (the first {@code shown} of them). With quarantine the candidates are moved, not deleted:
  * {@code quarantinedFiles} counts them and {@code quarantineRun} names the run to restore.
+ * {@code listing} is null when storage was listed, else the listing read instead.
  */
 public record OrphanReport(
     String table,
@@ -39,7 +40,11 @@ public record OrphanReport(
     long protectedSkipped,
     List<OrphanFile> orphans,
     boolean orphansTruncated,
-    List<String> warnings) {
+    List<String> warnings,
+    Listing listing) {
+
+  /** A listing read instead of listing storage: where from, when it was taken, how many of its entries lie outside the scope. */
+  public record Listing(String source, long takenAtMillis, long entriesOutsideScope) {}
 
   /** A file that nothing references and is older than the age guard. */
   public record OrphanFile(String location, long sizeBytes, long ageMillis) {}

@@ -42,6 +42,10 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
 
   @Override
   public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
+    if (op.listing() != null) {
+      throw new dev.resurfacer.UsageException("remove-orphans.listing is read by the local engine only; Spark's remove_orphan_files"
+          + " lists storage itself");
+    }
     if (op.olderThan().compareTo(Duration.ofDays(1)) < 0) {
       throw new SafetyRefusal("remove-orphans on spark: Iceberg's remove_orphan_files refuses an age guard under 24h (got "
           + Durations.format(op.olderThan()) + "); nothing was deleted");
