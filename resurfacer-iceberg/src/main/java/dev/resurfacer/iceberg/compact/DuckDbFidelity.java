@@ -165,7 +165,10 @@ final class DuckDbFidelity {
   }
 
   private static MessageType footerSchema(InputFile file) {
-    try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file))) {
+    // Parquet's default options build a Hadoop Configuration, which parses core-default.xml: per footer that was most of a small table's compaction
+    org.apache.parquet.ParquetReadOptions options = org.apache.parquet.ParquetReadOptions.builder(
+        new org.apache.parquet.conf.PlainParquetConfiguration()).build();
+    try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file), options)) {
       return reader.getFooter().getFileMetaData().getSchema();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the Parquet footer of " + file.location(), e);

@@ -117,7 +117,12 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public TableSignals signals(IcebergTable table, java.time.Instant since) {
-    return signals.read(table.table(), since);
+    return signals.read(table.table(), since, 1);
+  }
+
+  @Override
+  public TableSignals signals(IcebergTable table, java.time.Instant since, int minInputFiles) {
+    return signals.read(table.table(), since, minInputFiles);
   }
 
   @Override
