@@ -186,7 +186,8 @@ public final class Compaction {
       throw new UsageException("cannot create scratch directory under " + options.scratchDir());
     }
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
-        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering());
+        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering(),
+        options.smallGroupBytes());
 
     // at the starting sequence number a delete committed meanwhile must outlive the commit: see NewDeletesFence
     Table committing = options.useStartingSequenceNumber() ? NewDeletesFence.around(table, planned.startingSnapshotId()) : table;

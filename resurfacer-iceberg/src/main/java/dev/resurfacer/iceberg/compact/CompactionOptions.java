@@ -58,7 +58,11 @@ public record CompactionOptions(
     }
   }
 
+  /** Ours: a group of at most this many input bytes takes the small path ({@link SmallGroups}); 0 never. */
+  static final String SMALL_GROUP_BYTES = "small-group-bytes";
+
   static final Set<String> OUR_OPTIONS = Set.of(
+      SMALL_GROUP_BYTES,
       RewriteDataFiles.PARTIAL_PROGRESS_ENABLED,
       RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS,
       RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES,
@@ -143,6 +147,22 @@ public record CompactionOptions(
 
   int maxConcurrentGroups() {
     return positiveInt(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, 5);
+  }
+
+  long smallGroupBytes() {
+    String v = rewriteOptions.get(SMALL_GROUP_BYTES);
+    if (v == null) {
+      return SmallGroups.MAX_BYTES;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n < 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException(SMALL_GROUP_BYTES + " must be a number of bytes, 0 or more (got '" + v + "')");
+    }
   }
 
   boolean useStartingSequenceNumber() {
