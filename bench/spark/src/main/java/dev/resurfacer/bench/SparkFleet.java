@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
  * now, retain_last => 1) and {@code remove_orphan_files} (its 3-day default) over every table. The
  * session is started and warmed on the first table before the clock starts: the figure is the loop.
  *
- * <pre>SparkFleet --dir LIVE [--catalogs 4] [--master local[2]]</pre>
+ * <pre>SparkFleet --dir LIVE [--catalogs 4] [--master local[2]] [--limit N]   (only the first N tables, by name)</pre>
  */
 public final class SparkFleet {
   private SparkFleet() {}
@@ -50,6 +50,9 @@ public final class SparkFleet {
       }
     }
     tables.sort(java.util.Comparator.comparing(t -> t[1]));
+    if (a.containsKey("limit")) {
+      tables = tables.subList(0, Math.min(tables.size(), Integer.parseInt(a.get("limit"))));
+    }
     long startMs = (System.nanoTime() - t0) / 1_000_000;
     // warm: the first table's four procedures load and compile what the loop then reuses
     maintain(spark, tables.get(0));
