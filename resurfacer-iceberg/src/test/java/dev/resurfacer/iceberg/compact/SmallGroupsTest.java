@@ -12,8 +12,6 @@ import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,20 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SmallGroupsTest {
   @TempDir Path dir;
-  JdbcCatalog catalog;
-
-  @BeforeEach
-  void setUp() {
-    catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    catalog.close();
-  }
 
   /** Four day partitions of five small files each; the first file of each day loses its row 2 to a position delete. */
-  private Table table(String name) {
+  private static Table table(JdbcCatalog catalog, String name) {
     Table t = Orders.create(catalog, "db", name, 2);
     for (int day = 0; day < 4; day++) {
       List<DataFile> firsts = new ArrayList<>();
@@ -60,9 +47,13 @@ class SmallGroupsTest {
   }
 
   @Test
-  void concurrentSmallGroupsOnTheSharedDatabaseWriteWhatADatabaseOfTheirOwnWrites() {
-    Table shared = table("shared");
-    Table own = table("own");
+  void concurrentSmallGroupsOnTheSharedDatabaseWriteWhatADatabaseOfTheirOwnWrites() throws Exception {
+    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
+      compareBothPaths(table(catalog, "shared"), table(catalog, "own"));
+    }
+  }
+
+  private static void compareBothPaths(Table shared, Table own) {
     List<String> before = Rows.sortedStrings(shared);
     assertThat(before).hasSize(4 * 5 * 10 - 4).isEqualTo(Rows.sortedStrings(own));
 
@@ -86,22 +77,29 @@ class SmallGroupsTest {
   }
 
   @Test
-  void theSharedDatabaseKeepsNothingFromOneGroupToTheNext() {
+  void theSharedDatabaseKeepsNothingFromOneGroupToTheNext() throws Exception {
     // every table of a group is its connection's temporary table: a second table's groups find no "files" left behind
-    for (int i = 0; i < 3; i++) {
-      Table t = table("t" + i);
-      List<String> before = Rows.sortedStrings(t);
-      CompactionResult r = Compaction.execute(t, CompactionOptions.defaults());
-      assertThat(r.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
-      t.refresh();
-      assertThat(Rows.sortedStrings(t)).isEqualTo(before);
+    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
+      for (int i = 0; i < 3; i++) {
+        compactAndCompare(table(catalog, "t" + i));
+      }
     }
   }
 
+  private static void compactAndCompare(Table t) {
+    List<String> before = Rows.sortedStrings(t);
+    CompactionResult r = Compaction.execute(t, CompactionOptions.defaults());
+    assertThat(r.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
+    t.refresh();
+    assertThat(Rows.sortedStrings(t)).isEqualTo(before);
+  }
+
   @Test
-  void aNegativeSmallGroupSizeIsAUsageError() {
-    Table t = table("bad");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(t, concurrent("-1")))
-        .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
+  void aNegativeSmallGroupSizeIsAUsageError() throws Exception {
+    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
+      Table t = table(catalog, "bad");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(t, concurrent("-1")))
+          .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
+    }
   }
 }
