@@ -58,7 +58,10 @@ public final class SparkFleet {
     maintain(spark, tables.get(0));
     long t1 = System.nanoTime();
     for (String[] t : tables.subList(1, tables.size())) {
+      long s0 = System.nanoTime();
       maintain(spark, t);
+      System.out.printf(Locale.ROOT, "table %s.%s %d ms%n", t[0], t[1], (System.nanoTime() - s0) / 1_000_000);
+      System.out.flush();
     }
     long loopMs = (System.nanoTime() - t1) / 1_000_000;
     spark.stop();
@@ -68,7 +71,8 @@ public final class SparkFleet {
 
   private static void maintain(SparkSession spark, String[] t) {
     String cat = t[0];
-    String table = t[1];
+    // fully qualified: a bare db.t resolves against the session's catalog, not the procedure's
+    String table = t[0] + "." + t[1];
     spark.sql("CALL " + cat + ".system.rewrite_data_files(table => '" + table + "')").collectAsList();
     spark.sql("CALL " + cat + ".system.rewrite_manifests(table => '" + table + "')").collectAsList();
     String now = LocalDateTime.now().plusSeconds(1).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
