@@ -167,6 +167,7 @@ public final class Compaction {
   private static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress, Progress bar,
       RewriterChoice override) {
     long started = System.nanoTime();
+    long smallGroupBytes = options.smallGroupBytes(); // a bad value is a usage error before anything is read or written
     Planned planned = assigningRowIds(table, options, progress);
     List<RewriteFileGroup> groups = planned.groups();
     String verification = options.verification().label();
@@ -187,7 +188,7 @@ public final class Compaction {
     }
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering(),
-        options.smallGroupBytes());
+        smallGroupBytes);
 
     // at the starting sequence number a delete committed meanwhile must outlive the commit: see NewDeletesFence
     Table committing = options.useStartingSequenceNumber() ? NewDeletesFence.around(table, planned.startingSnapshotId()) : table;

@@ -58,7 +58,7 @@ public record CompactionOptions(
     }
   }
 
-  /** Ours: a group of at most this many input bytes takes the small path ({@link SmallGroups}); 0 never. */
+  /** Ours: a group of at most this much input ({@code 32MB}, {@code 1048576}) takes the small path ({@link SmallGroups}); 0 never. */
   static final String SMALL_GROUP_BYTES = "small-group-bytes";
 
   static final Set<String> OUR_OPTIONS = Set.of(
@@ -151,17 +151,10 @@ public record CompactionOptions(
 
   long smallGroupBytes() {
     String v = rewriteOptions.get(SMALL_GROUP_BYTES);
-    if (v == null) {
-      return SmallGroups.MAX_BYTES;
-    }
     try {
-      long n = Long.parseLong(v.trim());
-      if (n < 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new UsageException(SMALL_GROUP_BYTES + " must be a number of bytes, 0 or more (got '" + v + "')");
+      return v == null ? SmallGroups.MAX_BYTES : dev.resurfacer.units.ByteSizes.parse(v);
+    } catch (UsageException e) {
+      throw new UsageException(SMALL_GROUP_BYTES + ": " + e.getMessage());
     }
   }
 

@@ -95,11 +95,16 @@ class SmallGroupsTest {
   }
 
   @Test
-  void aNegativeSmallGroupSizeIsAUsageError() throws Exception {
+  void aSmallGroupSizeThatIsNoSizeIsAUsageErrorAndChangesNothing() throws Exception {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
       Table t = table(catalog, "bad");
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(t, concurrent("-1")))
-          .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
+      long snapshot = t.currentSnapshot().snapshotId();
+      for (String bad : List.of("-1", "many")) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(t, concurrent(bad)))
+            .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
+      }
+      t.refresh();
+      assertThat(t.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     }
   }
 }
