@@ -145,7 +145,10 @@ final class PolicyCommand implements Callable<Integer> {
     }
     StringBuilder d = new StringBuilder();
     conditions(t).forEach((k, v) -> d.append(d.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
-    d.append("; a fired trigger runs ").append(t.operations().isEmpty() ? "every enabled operation above" : String.join(", ", t.operations()));
+    d.append("; a fired trigger runs ").append(t.operations().isEmpty()
+        ? "the enabled operations above it calls for (small-files, delete-files, deleted-row-ratio: the layout ones;"
+            + " snapshots, oldest-snapshot-age, metadata-files: expire; commits, since-last-run: every one)"
+        : String.join(", ", t.operations()));
     return String.format("  %-24s %-8s %s", "triggers", "any of", d);
   }
 

@@ -82,6 +82,15 @@ class LauncherScriptTest {
     assertThat(mvnLog).exists();
   }
 
+  @Test
+  void shortVerbsRunC1OnlyOnTheSerialCollectorAndLongOnesKeepTheDefaults() throws Exception {
+    String quick = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    assertThat(launch("--help").out).contains(quick);
+    assertThat(launch("describe", "shop.orders").out).contains(quick);
+    assertThat(launch("maintain", "--yes").out).doesNotContain("TieredStopAtLevel").doesNotContain("UseSerialGC");
+    assertThat(launch("compact", "shop.orders").out).doesNotContain("TieredStopAtLevel");
+  }
+
   private record Run(int exitCode, String out, String err) {}
 
   private Run launch(String... args) throws IOException, InterruptedException {

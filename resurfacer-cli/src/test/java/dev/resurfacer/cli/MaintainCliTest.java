@@ -286,7 +286,7 @@ class MaintainCliTest {
         .isEqualTo("{\"enabled\":true,\"commits\":200,\"small-files\":20,\"since-last-run\":\"1d\",\"operations\":[\"compact\"]}");
 
     assertThat(run("policy", "raw.clicks").out())
-        .contains("triggers                 any of   commits 200, small-files 30, since-last-run 1d; a fired trigger runs every enabled operation above");
+        .contains("triggers                 any of   commits 200, small-files 30, since-last-run 1d; a fired trigger runs the enabled operations above it calls for");
     assertThat(run("policy", "archive.old").out()).contains("triggers                 disabled (serve watches this table, never maintains it)");
     config("defaults:\n  compact: {min-input-files: 2}\n");
     assertThat(run("policy", "raw.events").out()).contains("triggers                 none set (serve watches this table, never maintains it)");

@@ -55,6 +55,16 @@ public interface Engine<T> extends AutoCloseable {
   }
 
   /**
+   * As {@link #signals(Object, java.time.Instant)}, with small files counted only where compaction
+   * would rewrite them: in a partition holding at least two, and at least {@code minInputFiles} of them
+   * unless together they exceed the target file size (what a bin-pack plan takes). This default counts
+   * every small file.
+   */
+  default TableSignals signals(T table, java.time.Instant since, int minInputFiles) {
+    return signals(table, since);
+  }
+
+  /**
    * The age guard {@code operation} takes from the table when it is given none (Delta's vacuum and
    * log cleanup use the table's retention properties then); empty when this engine cannot tell. The
    * runner reads it to decide whether the step may run after an earlier step failed.

@@ -42,6 +42,12 @@ public record Triggers(
   public static final Set<String> OPERATIONS =
       Set.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "checkpoint", "cleanup-log");
 
+  /** What a layout condition is cured by: rewriting data and metadata files, which a streaming table needs every few minutes. */
+  private static final Set<String> LAYOUT = Set.of("compact", "condense", "remove-dangling-deletes", "convert-equality-deletes",
+      "rewrite-position-deletes", "rewrite-manifests", "checkpoint");
+  /** What a history condition is cured by. */
+  private static final Set<String> HISTORY = Set.of("expire", "cleanup-log", "checkpoint");
+
   public static final Triggers NONE = new Triggers(true, null, null, null, null, null, null, null, null, List.of());
 
   public Triggers {
@@ -52,6 +58,31 @@ public record Triggers(
   public boolean any() {
     return enabled && (commits != null || smallFiles != null || deleteFiles != null || deletedRowRatio != null
         || snapshots != null || oldestSnapshotAge != null || metadataFiles != null || sinceLastRun != null);
+  }
+
+  /**
+   * The operations a run fired by {@code conditions} (condition names, e.g. {@code small-files}) runs,
+   * out of {@code enabled} (the operations the policy enables, in run order), when {@link #operations}
+   * is not set: small files and deletes run the layout operations only, so a streaming table's
+   * compaction commits without waiting for expiry or an orphan listing; snapshot and metadata counts
+   * run expiry; {@code commits} and {@code since-last-run} (and any condition not listed here) run them all.
+   */
+  public List<String> operationsFor(java.util.Collection<String> conditions, List<String> enabled) {
+    if (!operations.isEmpty()) {
+      return operations;
+    }
+    Set<String> wanted = new java.util.HashSet<>();
+    for (String c : conditions) {
+      switch (c) {
+        case "small-files", "delete-files", "deleted-row-ratio" -> wanted.addAll(LAYOUT);
+        case "snapshots", "oldest-snapshot-age", "metadata-files" -> wanted.addAll(HISTORY);
+        default -> {
+          return enabled;
+        }
+      }
+    }
+    List<String> out = enabled.stream().filter(wanted::contains).toList();
+    return out.isEmpty() ? enabled : out;
   }
 
   static Triggers from(Map<String, Object> m) {

@@ -83,6 +83,11 @@ public final class MaintenanceService implements AutoCloseable {
     if (!closed.isEmpty()) {
       LOG.warn("operation=serve outcome=interrupted message=\"runs {} were left running by a process that is gone; marked interrupted\"", closed);
     }
+    try {
+      register();
+    } catch (RuntimeException e) {
+      LOG.warn("operation=list outcome=failed message=\"{}\"", message(e));
+    }
     ticker.scheduleWithFixedDelay(this::tick, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -110,23 +115,10 @@ public final class MaintenanceService implements AutoCloseable {
     history.heartbeat(Set.copyOf(running), now);
     Set<String> paused = history.paused();
     List<Candidate> candidates = new ArrayList<>();
-    for (ServedCatalog<?> catalog : catalogs) {
-      Backoff b = catalogBackoff.get(catalog.name());
-      if (b != null && b.until().isAfter(now)) {
-        continue;
-      }
-      List<String> tables;
-      try {
-        tables = catalog.tables();
-        catalogBackoff.remove(catalog.name());
-      } catch (RuntimeException e) {
-        Backoff next = backoff(b == null ? 0 : b.failures(), now);
-        catalogBackoff.put(catalog.name(), next);
-        LOG.warn("catalog={} operation=list outcome=failed message=\"{}; next try after {}\"", catalog.name(),
-            message(e), next.until());
-        continue;
-      }
-      for (String table : tables) {
+    Map<ServedCatalog<?>, List<String>> listed = listAll(now, paused);
+    for (Map.Entry<ServedCatalog<?>, List<String>> entry : listed.entrySet()) {
+      ServedCatalog<?> catalog = entry.getKey();
+      for (String table : entry.getValue()) {
         Candidate c = evaluate(catalog, table, paused.contains(catalog.name() + "." + table), now);
         if (c != null) {
           candidates.add(c);
@@ -140,6 +132,40 @@ public final class MaintenanceService implements AutoCloseable {
       }
       launch(c, now);
     }
+  }
+
+  /**
+   * Lists every catalog and shows each table not seen yet (unread, its signals unknown), so the
+   * dashboard lists every known table from the start rather than as each is first read.
+   */
+  public synchronized void register() {
+    listAll(clock.instant(), history.paused());
+  }
+
+  /** Every catalog that is not backing off, listed before any table is read: each known table is in {@link #tables()} at once. */
+  private Map<ServedCatalog<?>, List<String>> listAll(Instant now, Set<String> paused) {
+    Map<ServedCatalog<?>, List<String>> listed = new java.util.LinkedHashMap<>();
+    for (ServedCatalog<?> catalog : catalogs) {
+      Backoff b = catalogBackoff.get(catalog.name());
+      if (b != null && b.until().isAfter(now)) {
+        continue;
+      }
+      try {
+        List<String> tables = catalog.tables();
+        listed.put(catalog, tables);
+        catalogBackoff.remove(catalog.name());
+        for (String table : tables) {
+          states.putIfAbsent(catalog.name() + "." + table, new TableState(catalog.name(), table, null, null, null, null, null, 0,
+              null, paused.contains(catalog.name() + "." + table), policies.triggers(table).any()));
+        }
+      } catch (RuntimeException e) {
+        Backoff next = backoff(b == null ? 0 : b.failures(), now);
+        catalogBackoff.put(catalog.name(), next);
+        LOG.warn("catalog={} operation=list outcome=failed message=\"{}; next try after {}\"", catalog.name(),
+            message(e), next.until());
+      }
+    }
+    return listed;
   }
 
   private record Candidate(ServedCatalog<?> catalog, String table, Triggers triggers, Assessment assessment) {}
@@ -156,7 +182,7 @@ public final class MaintenanceService implements AutoCloseable {
     Instant lastStart = last.map(HistoryRun::startedAt).orElse(null);
     TableSignals signals;
     try {
-      signals = catalog.signals(table, lastStart);
+      signals = catalog.signals(table, lastStart, minInputFiles(policies.effective(table).policy()));
     } catch (RuntimeException e) {
       int failures = prev == null ? 1 : prev.failuresInARow() + 1;
       Backoff b = backoff(failures - 1, now);
@@ -183,6 +209,16 @@ public final class MaintenanceService implements AutoCloseable {
     return new Candidate(catalog, table, triggers, a);
   }
 
+  /** The compaction's {@code min-input-files} (Iceberg's bin-pack default 5): fewer small files in a partition are not rewritten. */
+  static int minInputFiles(TablePolicy policy) {
+    String v = policy.compact().options().get("min-input-files");
+    try {
+      return v == null ? 5 : Math.max(1, Integer.parseInt(v.trim()));
+    } catch (NumberFormatException e) {
+      return 5;
+    }
+  }
+
   private static TableState with(TableState s, boolean paused) {
     return new TableState(s.catalog(), s.table(), s.signals(), s.assessment(), s.evaluatedAt(), s.error(), s.backoffUntil(),
         s.failuresInARow(), s.runningId(), paused, s.triggersSet());
@@ -196,16 +232,17 @@ public final class MaintenanceService implements AutoCloseable {
   private void launch(Candidate c, Instant now) {
     String key = c.catalog().name() + "." + c.table();
     TablePolicy policy = policies.effective(c.table()).policy();
-    List<String> operations = c.triggers().operations().isEmpty()
-        ? Maintain.fromPolicy(c.table(), policy).operations().stream().map(Operation::name).toList()
-        : c.triggers().operations();
+    List<String> enabled = Maintain.fromPolicy(c.table(), policy).operations().stream().map(Operation::name).toList();
+    List<String> fired = c.assessment().conditions().stream().filter(x -> x.trigger() && x.reached())
+        .map(Assessment.Condition::name).toList();
+    List<String> operations = c.triggers().operationsFor(fired, enabled);
     String trigger = String.join("; ", c.assessment().fired());
     long id = history.start(c.catalog().name(), c.table(), trigger, operations, now);
     running.add(id);
     states.computeIfPresent(key, (k, s) -> running(s, id, null, s.failuresInARow()));
     LOG.info("table={} operation=serve outcome=started run={} trigger=\"{}\" operations={}", key, id, trigger, operations);
     try {
-      workers.submit(() -> run(c, id, policy));
+      workers.submit(() -> run(c, id, policy, operations));
     } catch (RejectedExecutionException e) {
       running.remove(id);
       history.abandon(id, HistoryRun.INTERRUPTED, "serve was stopping; the run never started", clock.instant(), 0);
@@ -213,13 +250,13 @@ public final class MaintenanceService implements AutoCloseable {
     }
   }
 
-  private void run(Candidate c, long id, TablePolicy policy) {
+  private void run(Candidate c, long id, TablePolicy policy, List<String> operations) {
     String key = c.catalog().name() + "." + c.table();
     long t0 = System.nanoTime();
     Instant backoffUntil = null;
     int failures = 0;
     try {
-      TableReport report = c.catalog().maintain(c.table(), policy, c.triggers().operations(), settings.lease());
+      TableReport report = c.catalog().maintain(c.table(), policy, operations, settings.lease());
       long ms = (System.nanoTime() - t0) / 1_000_000;
       history.finish(id, report, clock.instant(), ms);
       LOG.info("table={} operation=serve outcome={} run={} duration_ms={}", key, report.outcome().json(), id, ms);

@@ -47,6 +47,11 @@ public final class ServedCatalog<T> implements AutoCloseable {
     return engine.signals(engine.open(table), since);
   }
 
+  /** Small files counted only where a compaction with {@code minInputFiles} would rewrite them ({@link Engine#signals(Object, Instant, int)}). */
+  public TableSignals signals(String table, Instant since, int minInputFiles) {
+    return engine.signals(engine.open(table), since, minInputFiles);
+  }
+
   /**
    * Runs the policy's operations on one table in commit mode; with {@code operations} named, only
    * those (each with the policy's settings, even where the policy switches it off for scheduled runs).

@@ -30,9 +30,14 @@ public final class Neighbours {
    * identities are not read (the run's own table: its files are the scope, not a neighbour's).
    */
   public static Neighbours census(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+    return census(catalogs, workingDir, skip, new CensusMemo());
+  }
+
+  /** As {@link #census(List, Path, Set)}, reusing what {@code memo} holds for table versions that are still current. */
+  public static Neighbours census(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<Neighbour> all = new ArrayList<>();
     for (TableCensus census : ServiceLoader.load(TableCensus.class, Neighbours.class.getClassLoader())) {
-      all.addAll(census.neighbours(catalogs, workingDir, skip));
+      all.addAll(census.neighbours(catalogs, workingDir, skip, memo));
     }
     return new Neighbours(all);
   }

@@ -17,6 +17,14 @@ public interface TableCensus {
    */
   List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip);
 
+  /**
+   * As {@link #neighbours(List, Path, Set)}, reusing from {@code memo} what an earlier read found for a
+   * table version that is still current; the catalogs are listed afresh, so a table that changed is read again.
+   */
+  default List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
+    return neighbours(catalogs, workingDir, skip);
+  }
+
   /** Local files {@code catalog} keeps its own state in (a SQLite database and its side files), when it is of this format. */
   default List<Path> catalogFiles(CatalogConfig catalog) {
     return List.of();

@@ -7,6 +7,7 @@ import dev.resurfacer.delta.log.Tombstone;
 import dev.resurfacer.delta.log.Tombstones;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
+import dev.resurfacer.storage.CensusMemo;
 import dev.resurfacer.storage.Neighbour;
 import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.storage.TableCensus;
@@ -27,6 +28,12 @@ import java.util.TreeSet;
 public final class DeltaCensus implements TableCensus {
   @Override
   public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+    return neighbours(catalogs, workingDir, skip, new CensusMemo());
+  }
+
+  /** A table whose root and log version {@code memo} has seen is taken from it: a commit makes a new version. */
+  @Override
+  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<Neighbour> out = new ArrayList<>();
     for (CatalogConfig catalog : catalogs) {
       if (!catalog.isDelta()) {
@@ -51,7 +58,9 @@ public final class DeltaCensus implements TableCensus {
           if (ids.stream().anyMatch(skip::contains)) {
             return;
           }
-          out.add(new Neighbour(label, ids, List.of(table.storage().root()), referencedDirs(table), null));
+          io.delta.kernel.Snapshot latest = table.latest();
+          out.add(memo.at(label, table.storage().root().key() + "@" + latest.getVersion(),
+              () -> new Neighbour(label, ids, List.of(table.storage().root()), referencedDirs(table, latest), null)));
         } catch (RuntimeException e) {
           out.add(Neighbour.unreadable(label, Set.of(named), String.valueOf(e.getMessage())));
         }
@@ -62,9 +71,13 @@ public final class DeltaCensus implements TableCensus {
 
   /** The directories of every file the table's log can still reach: the current version's, and those its commits removed. */
   static NavigableSet<String> referencedDirs(DeltaTable table) {
+    return referencedDirs(table, table.latest());
+  }
+
+  private static NavigableSet<String> referencedDirs(DeltaTable table, io.delta.kernel.Snapshot latest) {
     NavigableSet<String> dirs = new TreeSet<>();
     // every identity of each path: a '..' after a link names two files, and either may be the one read
-    for (LiveFile f : LiveFiles.of(table, table.latest())) {
+    for (LiveFile f : LiveFiles.of(table, latest)) {
       add(dirs, f.identities());
       f.deletionVector().ifPresent(dv -> add(dirs, dv.identities()));
     }

@@ -39,12 +39,19 @@ public final class CatalogCensus implements AutoCloseable {
    * One table.
    *
    * @param catalogName the catalog name it is registered under
-   * @param metadata its current metadata, null when {@code error} is set
+   * @param metadataLocation its current metadata file, null when {@code error} is set
+   * @param loaded its current metadata when the catalog already loaded it, else null ({@link #metadata()} reads it)
    * @param io what reads its metadata
    */
-  public record Entry(String catalogName, TableIdentifier identifier, TableMetadata metadata, FileIO io, String error) {
+  public record Entry(String catalogName, TableIdentifier identifier, String metadataLocation, TableMetadata loaded, FileIO io,
+      String error) {
     public String label() {
       return Catalogs.nameOf(identifier) + " in catalog '" + catalogName + "'";
+    }
+
+    /** Its current metadata, read now unless the catalog loaded it: a census that knows this version need not parse it. */
+    public TableMetadata metadata() {
+      return loaded != null ? loaded : TableMetadataParser.read(io, metadataLocation);
     }
   }
 
@@ -89,7 +96,7 @@ public final class CatalogCensus implements AutoCloseable {
           walk(catalog, found);
         }
         for (Entry e : found) {
-          String where = e.metadata() == null ? "" : e.metadata().metadataFileLocation();
+          String where = e.metadataLocation() == null ? "" : e.metadataLocation();
           out.putIfAbsent(e.label() + "\u0000" + where, e);
         }
       }
@@ -142,14 +149,15 @@ public final class CatalogCensus implements AutoCloseable {
         try {
           Table t = catalog.loadTable(id);
           if (!(t instanceof HasTableOperations ops)) {
-            out.add(new Entry(catalog.name(), id, null, null, "its metadata is not exposed"));
+            out.add(new Entry(catalog.name(), id, null, null, null, "its metadata is not exposed"));
             continue;
           }
-          out.add(new Entry(catalog.name(), id, ops.operations().current(), t.io(), null));
+          TableMetadata current = ops.operations().current();
+          out.add(new Entry(catalog.name(), id, current.metadataFileLocation(), current, t.io(), null));
         } catch (NoSuchTableException e) {
           // dropped between listing and loading
         } catch (RuntimeException e) {
-          out.add(new Entry(catalog.name(), id, null, null, Catalogs.rootMessage(e)));
+          out.add(new Entry(catalog.name(), id, null, null, null, Catalogs.rootMessage(e)));
         }
       }
     }
@@ -184,10 +192,10 @@ public final class CatalogCensus implements AutoCloseable {
     }
     for (String[] row : rows) {
       TableIdentifier id = TableIdentifier.of(Namespace.of(row[1].split("\\.")), row[2]);
-      try {
-        out.add(new Entry(row[0], id, TableMetadataParser.read(io, row[3]), io, null));
-      } catch (RuntimeException e) {
-        out.add(new Entry(row[0], id, null, null, Catalogs.rootMessage(e)));
+      if (row[3] == null || row[3].isBlank()) {
+        out.add(new Entry(row[0], id, null, null, null, "its catalog row names no metadata file"));
+      } else {
+        out.add(new Entry(row[0], id, row[3], null, io, null));
       }
     }
   }

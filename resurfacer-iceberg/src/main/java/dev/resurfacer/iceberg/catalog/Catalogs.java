@@ -22,13 +22,26 @@ public final class Catalogs {
   /**
    * A Hadoop configuration that reads and writes local files without a cluster: the raw local
    * file system, so no {@code .crc} side files appear next to table files (they would look like
-   * orphans to every tool that lists the table's directory).
+   * orphans to every tool that lists the table's directory), setting permissions without a
+   * process ({@link NioLocalFileSystem}).
    */
   public static Configuration localHadoopConf() {
-    Configuration conf = new Configuration();
-    conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
-    conf.setBoolean("fs.file.impl.disable.cache", true);
-    return conf;
+    // a copy of one loaded configuration: a new Configuration parses core-default.xml again, which
+    // cost more than a small table's whole expiry when every census read opened its catalogs' FileIO
+    return new Configuration(LocalConf.LOADED);
+  }
+
+  /** The holder idiom: loaded once, on first use; callers only ever get copies. */
+  private static final class LocalConf {
+    static final Configuration LOADED = load();
+
+    private static Configuration load() {
+      Configuration conf = new Configuration();
+      conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
+      conf.setBoolean("fs.file.impl.disable.cache", true);
+      conf.get("fs.file.impl"); // loads the default resources now, so every copy starts from loaded properties
+      return conf;
+    }
   }
 
   public static Catalog open(CatalogConfig config) {

@@ -165,6 +165,7 @@ public final class Compaction {
   private static CompactionResult execute(Table table, CompactionOptions options, Consumer<String> progress, Progress bar,
       RewriterChoice override) {
     long started = System.nanoTime();
+    long smallGroupBytes = options.smallGroupBytes(); // a bad value is a usage error before anything is read or written
     Planned planned = assigningRowIds(table, options, progress);
     List<RewriteFileGroup> groups = planned.groups();
     String verification = options.verification().label();
@@ -184,7 +185,8 @@ public final class Compaction {
       throw new UsageException("cannot create scratch directory under " + options.scratchDir());
     }
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
-        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering());
+        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering(),
+        smallGroupBytes);
 
     // commits carry deletes committed meanwhile on the inputs onto the new files: see CarryingCommits
     int perCommit = options.partialProgress() ? (int) Math.ceil(groups.size() / (double) options.maxCommits()) : Integer.MAX_VALUE;

@@ -58,7 +58,11 @@ public record CompactionOptions(
     }
   }
 
+  /** Ours: a group of at most this much input ({@code 32MB}, {@code 1048576}) takes the small path ({@link SmallGroups}); 0 never. */
+  static final String SMALL_GROUP_BYTES = "small-group-bytes";
+
   static final Set<String> OUR_OPTIONS = Set.of(
+      SMALL_GROUP_BYTES,
       RewriteDataFiles.PARTIAL_PROGRESS_ENABLED,
       RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS,
       RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES,
@@ -144,6 +148,15 @@ public record CompactionOptions(
 
   int maxConcurrentGroups() {
     return positiveInt(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, 5);
+  }
+
+  long smallGroupBytes() {
+    String v = rewriteOptions.get(SMALL_GROUP_BYTES);
+    try {
+      return v == null ? SmallGroups.MAX_BYTES : dev.resurfacer.units.ByteSizes.parse(v);
+    } catch (UsageException e) {
+      throw new UsageException(SMALL_GROUP_BYTES + ": " + e.getMessage());
+    }
   }
 
   boolean useStartingSequenceNumber() {

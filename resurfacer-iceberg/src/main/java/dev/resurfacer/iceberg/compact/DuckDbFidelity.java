@@ -164,8 +164,15 @@ final class DuckDbFidelity {
     return stored.isPrimitive() ? stored.asPrimitiveType().getPrimitiveTypeName().name() : "a group";
   }
 
+  /**
+   * Parquet's default read options build a Hadoop Configuration, which parses core-default.xml: once
+   * per footer that was most of a small table's compaction. Footers need none of its settings.
+   */
+  static final org.apache.parquet.ParquetReadOptions READ_OPTIONS = org.apache.parquet.ParquetReadOptions.builder(
+      new org.apache.parquet.conf.PlainParquetConfiguration()).build();
+
   private static MessageType footerSchema(InputFile file) {
-    try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file), READ_OPTIONS)) {
       return reader.getFooter().getFileMetaData().getSchema();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the Parquet footer of " + file.location(), e);
@@ -173,7 +180,7 @@ final class DuckDbFidelity {
   }
 
   /** Iceberg's {@link InputFile} as Parquet's, so footers are read through the table's FileIO. */
-  private static org.apache.parquet.io.InputFile parquetFile(InputFile file) {
+  static org.apache.parquet.io.InputFile parquetFile(InputFile file) {
     return new org.apache.parquet.io.InputFile() {
       @Override
       public long getLength() {

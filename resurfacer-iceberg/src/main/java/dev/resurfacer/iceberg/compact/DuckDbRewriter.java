@@ -152,8 +152,12 @@ final class DuckDbRewriter implements GroupRewriter {
   @Override
   public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception {
     Path work = Files.createTempDirectory(settings.scratchDir(), "group-");
-    try (Connection conn = DriverManager.getConnection("jdbc:duckdb:"); Statement st = conn.createStatement()) {
-      configure(st, settings, work);
+    boolean small = group.inputFilesSizeInBytes() <= settings.smallGroupBytes();
+    try (Connection conn = small ? SmallGroups.connect(settings.memoryBytes()) : DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = conn.createStatement()) {
+      if (!small) {
+        configure(st, settings, work);
+      }
       ResolvedOrdering ordering = settings.ordering();
       Schema schema = LiveRows.rewriteSchema(table);
       boolean lineage = LiveRows.formatVersion(table) >= 3;

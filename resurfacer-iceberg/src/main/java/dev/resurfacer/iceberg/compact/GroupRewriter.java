@@ -16,5 +16,11 @@ interface GroupRewriter {
    * What one group may use and produce: DuckDB's memory limit and threads, where it may spill and
    * stage files, and the size at which output files roll over.
    */
-  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {}
+  /** @param smallGroupBytes a group of at most this input takes the small path ({@link SmallGroups}); 0 never */
+  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering,
+      long smallGroupBytes) {
+    Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {
+      this(memoryBytes, threads, scratchDir, targetFileSizeBytes, ordering, SmallGroups.MAX_BYTES);
+    }
+  }
 }

@@ -63,7 +63,62 @@ public final class HealthInspector {
     return inspect(name, table, System.currentTimeMillis());
   }
 
+  /** As {@link #inspect(String, Table)}, taking each manifest's counts from {@code tallies} when it holds them. */
+  public static TableHealth inspect(String name, Table table, ManifestTallies tallies) {
+    return inspect(name, table, System.currentTimeMillis(), tallies);
+  }
+
   static TableHealth inspect(String name, Table table, long nowMillis) {
+    return inspect(name, table, nowMillis, ManifestTallies.NONE);
+  }
+
+  /** One manifest's live entries, counted: see {@link #inspect(String, Table, long, ManifestTallies)} for the layout. */
+  private static ManifestTallies.Tally tally(ManifestFile manifest, FileIO io, Table table, long smallThreshold) {
+    if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+      long[] c = new long[4 + 2 * LABELS.length];
+      try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, table.specs())) {
+        for (DataFile f : reader) {
+          c[0]++;
+          c[1] += f.fileSizeInBytes();
+          c[2] += f.recordCount();
+          if (f.fileSizeInBytes() < smallThreshold) {
+            c[3]++;
+          }
+          int b = bucket(f.fileSizeInBytes());
+          c[4 + 2 * b]++;
+          c[5 + 2 * b] += f.fileSizeInBytes();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return new ManifestTallies.Tally(c);
+    }
+    long[] c = new long[7];
+    try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
+      for (DeleteFile f : reader) {
+        c[0] += ContentFileUtil.isDV(f) ? f.contentSizeInBytes() : f.fileSizeInBytes();
+        if (f.content() == FileContent.EQUALITY_DELETES) {
+          c[1]++;
+          c[2] += f.recordCount();
+        } else if (ContentFileUtil.isDV(f)) {
+          c[3]++;
+          c[4] += f.recordCount();
+        } else {
+          c[5]++;
+          c[6] += f.recordCount();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new ManifestTallies.Tally(c);
+  }
+
+  /**
+   * @param tallies per-manifest counts already made (data: files, bytes, records, small, then files
+   *     and bytes per size bucket; delete: bytes, equality files and rows, vectors and rows, position files and rows)
+   */
+  static TableHealth inspect(String name, Table table, long nowMillis, ManifestTallies tallies) {
     TableMetadata meta = ((HasTableOperations) table).operations().current();
     FileIO io = table.io();
     long target = PropertyUtil.propertyAsLong(
@@ -98,42 +153,30 @@ public final class HealthInspector {
     if (current != null) {
       for (ManifestFile manifest : current.allManifests(io)) {
         manifestBytes += manifest.length();
-        if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+        boolean data = manifest.content() == org.apache.iceberg.ManifestContent.DATA;
+        if (data) {
           dataManifests++;
-          try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, table.specs())) {
-            for (DataFile f : reader) {
-              dataFiles++;
-              dataBytes += f.fileSizeInBytes();
-              dataRecords += f.recordCount();
-              if (f.fileSizeInBytes() < smallThreshold) {
-                small++;
-              }
-              int b = bucket(f.fileSizeInBytes());
-              bucketFiles[b]++;
-              bucketBytes[b] += f.fileSizeInBytes();
-            }
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
         } else {
           deleteManifests++;
-          try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
-            for (DeleteFile f : reader) {
-              deleteBytes += ContentFileUtil.isDV(f) ? f.contentSizeInBytes() : f.fileSizeInBytes();
-              if (f.content() == FileContent.EQUALITY_DELETES) {
-                eqFiles++;
-                eqRecords += f.recordCount();
-              } else if (ContentFileUtil.isDV(f)) {
-                dvs++;
-                dvRecords += f.recordCount();
-              } else {
-                posFiles++;
-                posRecords += f.recordCount();
-              }
-            }
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        }
+        long[] c = tallies.get(smallThreshold + "@" + manifest.path(), () -> tally(manifest, io, table, smallThreshold)).counts();
+        if (data) {
+          dataFiles += c[0];
+          dataBytes += c[1];
+          dataRecords += c[2];
+          small += c[3];
+          for (int b = 0; b < LABELS.length; b++) {
+            bucketFiles[b] += c[4 + 2 * b];
+            bucketBytes[b] += c[5 + 2 * b];
           }
+        } else {
+          deleteBytes += c[0];
+          eqFiles += c[1];
+          eqRecords += c[2];
+          dvs += c[3];
+          dvRecords += c[4];
+          posFiles += c[5];
+          posRecords += c[6];
         }
       }
     }

@@ -26,26 +26,30 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final Clock clock;
   private final StorageFences fences;
   private final SignalReader signals;
+  /** Each manifest counted once for the measurements before and after every run (serve measures a streaming table often). */
+  private final dev.resurfacer.iceberg.health.ManifestTallies tallies;
   private final Progress progress;
 
   IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, Progress progress) {
-    this(catalog, clock, fences, new SignalReader(), progress);
+    this(catalog, clock, fences, new SignalReader(), new dev.resurfacer.iceberg.health.ManifestTallies(), progress);
   }
 
-  private IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals, Progress progress) {
+  private IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals,
+      dev.resurfacer.iceberg.health.ManifestTallies tallies, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
     this.signals = signals;
+    this.tallies = tallies;
     this.progress = progress;
   }
 
   IcebergEngine withFences(StorageFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences, signals, progress);
+    return new IcebergEngine(catalog, clock, newFences, signals, tallies, progress);
   }
 
   IcebergEngine withProgress(Progress newProgress) {
-    return new IcebergEngine(catalog, clock, fences, signals, newProgress);
+    return new IcebergEngine(catalog, clock, fences, signals, tallies, newProgress);
   }
 
   Progress progress() {
@@ -108,7 +112,7 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public TableStats stats(IcebergTable table) {
-    TableHealth h = HealthInspector.inspect(table.name(), table.table());
+    TableHealth h = HealthInspector.inspect(table.name(), table.table(), tallies);
     return new TableStats(h.dataFiles(), h.dataBytes(), h.dataRecords(), h.smallDataFiles(), h.deleteFiles(), h.deleteBytes(),
         h.snapshots(), h.manifests(), h.metadataBytes(),
         h.sizeHistogram().stream()
@@ -117,7 +121,12 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public TableSignals signals(IcebergTable table, java.time.Instant since) {
-    return signals.read(table.table(), since);
+    return signals.read(table.table(), since, 1);
+  }
+
+  @Override
+  public TableSignals signals(IcebergTable table, java.time.Instant since, int minInputFiles) {
+    return signals.read(table.table(), since, minInputFiles);
   }
 
   @Override

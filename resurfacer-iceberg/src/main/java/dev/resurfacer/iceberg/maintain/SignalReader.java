@@ -12,6 +12,7 @@ import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -23,20 +24,25 @@ import org.apache.iceberg.util.PropertyUtil;
  * Reads {@link TableSignals} from an Iceberg table's metadata: counts from the current snapshot's
  * summary, snapshots and the metadata log from the metadata file, and small files from the data
  * manifests' entries (file sizes), never from data files. Manifests are immutable, so each one's
- * small-file count is remembered by its path: a streaming table's new commits cost one small
- * manifest read each.
+ * small files per partition are remembered by its path: a streaming table's new commits cost one
+ * small manifest read each. Small files count where a bin-pack compaction would take them: a
+ * partition's small files count when there are at least two and at least {@code min-input-files}
+ * of them, or when together they exceed the target size (so a table whose partitions are one file
+ * each never fires a {@code small-files} trigger it cannot improve).
  */
 final class SignalReader {
   private static final int REMEMBERED_MANIFESTS = 20_000;
 
-  private final Map<String, Long> smallByManifest = new LinkedHashMap<>(1024, 0.75f, true) {
+  /** Per manifest, per partition (spec id and path): small files and their bytes. */
+  private final Map<String, Map<String, long[]>> smallByManifest = new LinkedHashMap<>(1024, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, Map<String, long[]>> eldest) {
       return size() > REMEMBERED_MANIFESTS;
     }
   };
 
-  TableSignals read(Table table, Instant since) {
+  /** @param minInputFiles fewer small files than this in a partition (and not above the target size together) do not count; 1 counts every small file */
+  TableSignals read(Table table, Instant since, int minInputFiles) {
     TableMetadata meta = ((HasTableOperations) table).operations().current();
     Instant oldest = null;
     int commits = 0;
@@ -53,7 +59,7 @@ final class SignalReader {
     Long deletes = sum(summary, SnapshotSummary.TOTAL_POS_DELETES_PROP, SnapshotSummary.TOTAL_EQ_DELETES_PROP);
     return new TableSignals(
         current == null ? 0L : number(summary, SnapshotSummary.TOTAL_DATA_FILES_PROP),
-        current == null ? 0L : smallFiles(table, current),
+        current == null ? 0L : smallFiles(table, current, minInputFiles),
         current == null ? 0L : number(summary, SnapshotSummary.TOTAL_DELETE_FILES_PROP),
         current == null ? 0L : number(summary, SnapshotSummary.TOTAL_RECORDS_PROP),
         current == null ? 0L : deletes,
@@ -63,24 +69,28 @@ final class SignalReader {
         commits);
   }
 
-  private long smallFiles(Table table, Snapshot current) {
+  private long smallFiles(Table table, Snapshot current, int minInputFiles) {
     long target = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     // the same threshold describe and the reports use (HealthInspector)
     long threshold = (long) (target * 0.75);
-    long small = 0;
+    Map<String, long[]> byPartition = new java.util.HashMap<>();
     for (ManifestFile m : current.dataManifests(table.io())) {
       String key = threshold + "@" + m.path();
-      Long known;
+      Map<String, long[]> known;
       synchronized (smallByManifest) {
         known = smallByManifest.get(key);
       }
       if (known == null) {
-        known = 0L;
+        known = new java.util.HashMap<>();
         try (ManifestReader<DataFile> reader = ManifestFiles.read(m, table.io(), table.specs())) {
           for (DataFile f : reader) {
             if (f.fileSizeInBytes() < threshold) {
-              known++;
+              PartitionSpec spec = table.specs().get(f.specId());
+              String partition = f.specId() + "/" + (spec == null || spec.isUnpartitioned() ? "" : spec.partitionToPath(f.partition()));
+              long[] c = known.computeIfAbsent(partition, k -> new long[2]);
+              c[0]++;
+              c[1] += f.fileSizeInBytes();
             }
           }
         } catch (IOException e) {
@@ -90,7 +100,17 @@ final class SignalReader {
           smallByManifest.put(key, known);
         }
       }
-      small += known;
+      known.forEach((partition, c) -> {
+        long[] sum = byPartition.computeIfAbsent(partition, k -> new long[2]);
+        sum[0] += c[0];
+        sum[1] += c[1];
+      });
+    }
+    long small = 0;
+    for (long[] c : byPartition.values()) {
+      if (minInputFiles <= 1 || c[0] > 1 && (c[0] >= minInputFiles || c[1] > target)) {
+        small += c[0];
+      }
     }
     return small;
   }

@@ -3,6 +3,7 @@ package dev.resurfacer.iceberg.orphans;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.CatalogCensus;
 import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.storage.CensusMemo;
 import dev.resurfacer.storage.Neighbour;
 import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.storage.TableCensus;
@@ -24,9 +25,14 @@ import java.util.TreeSet;
 public final class IcebergCensus implements TableCensus {
   @Override
   public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+    return neighbours(catalogs, workingDir, skip, new CensusMemo());
+  }
+
+  @Override
+  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<CatalogConfig> iceberg = catalogs.stream().filter(c -> !c.isDelta()).filter(IcebergCensus::mayHoldTables).toList();
     try (CatalogCensus census = CatalogCensus.of(iceberg)) {
-      return read(census, skip);
+      return read(census, skip, memo);
     }
   }
 
@@ -43,29 +49,46 @@ public final class IcebergCensus implements TableCensus {
 
   /** Every table of {@code census} but those with one of {@code skip}'s identities. */
   static List<Neighbour> read(CatalogCensus census, Set<String> skip) {
+    return read(census, skip, new CensusMemo());
+  }
+
+  /**
+   * As {@link #read(CatalogCensus, Set)}; a table whose current metadata file {@code memo} has seen
+   * is taken from it (a metadata file never changes: a commit writes a new one).
+   */
+  static List<Neighbour> read(CatalogCensus census, Set<String> skip, CensusMemo memo) {
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     List<Neighbour> out = new ArrayList<>();
     for (CatalogCensus.Entry e : census.entries()) {
-      Set<String> ids = new HashSet<>();
-      ids.add(Neighbour.table(e.catalogName(), e.identifier().toString()));
+      String named = Neighbour.table(e.catalogName(), e.identifier().toString());
       if (e.error() != null) {
-        out.add(Neighbour.unreadable(e.label(), ids, e.error()));
+        out.add(Neighbour.unreadable(e.label(), Set.of(named), e.error()));
         continue;
       }
-      try {
-        ids.add(Neighbour.metadata(resolver.resolve(e.metadata().metadataFileLocation())));
-        if (ids.stream().anyMatch(skip::contains)) {
-          continue;
-        }
-        NavigableSet<String> dirs = new TreeSet<>();
-        new ReachableFiles(e.io()).walk(e.metadata(), (category, location) ->
-            resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
-        out.add(new Neighbour(e.label(), ids, Scope.neighbourRoots(e.metadata(), resolver), dirs, null));
-      } catch (RuntimeException ex) {
-        out.add(Neighbour.unreadable(e.label(), ids, Catalogs.rootMessage(ex)));
+      if (skip.contains(named)) {
+        continue;
+      }
+      Neighbour n = memo.at(e.label(), e.metadataLocation(), () -> readOne(e, named, resolver));
+      if (n.identities().stream().noneMatch(skip::contains)) {
+        out.add(n);
       }
     }
     return out;
+  }
+
+  private static Neighbour readOne(CatalogCensus.Entry e, String named, StoredFile.Resolver resolver) {
+    Set<String> ids = new HashSet<>();
+    ids.add(named);
+    try {
+      ids.add(Neighbour.metadata(resolver.resolve(e.metadataLocation())));
+      org.apache.iceberg.TableMetadata metadata = e.metadata();
+      NavigableSet<String> dirs = new TreeSet<>();
+      new ReachableFiles(e.io()).walk(metadata, (category, location) ->
+          resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
+      return new Neighbour(e.label(), ids, Scope.neighbourRoots(metadata, resolver), dirs, null);
+    } catch (RuntimeException ex) {
+      return Neighbour.unreadable(e.label(), ids, Catalogs.rootMessage(ex));
+    }
   }
 
   /** The identities an Iceberg table of a run goes by: its name in its catalog and its current metadata file. */

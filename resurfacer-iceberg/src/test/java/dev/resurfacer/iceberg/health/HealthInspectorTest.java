@@ -99,6 +99,35 @@ class HealthInspectorTest {
   }
 
   @Test
+  void aMeasurementWithTalliesReadsOnlyTheManifestsAddedSinceAndCountsTheSame() {
+    org.apache.iceberg.jdbc.JdbcCatalog catalog = new org.apache.iceberg.jdbc.JdbcCatalog();
+    catalog.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
+    catalog.initialize("rec", java.util.Map.of(
+        org.apache.iceberg.CatalogProperties.URI, SqliteCatalogs.uri(dir),
+        org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir),
+        org.apache.iceberg.CatalogProperties.FILE_IO_IMPL, dev.resurfacer.iceberg.testing.RecordingFileIO.class.getName()));
+    Table t = dev.resurfacer.iceberg.testing.Fleet.smallFiles(catalog, "db", "t", 6);
+    ManifestTallies tallies = new ManifestTallies();
+    TableHealth first = HealthInspector.inspect("t", t, 0L, tallies);
+    assertThat(first).isEqualTo(HealthInspector.inspect("t", t, 0L));
+    assertThat(first.dataFiles()).isEqualTo(6);
+
+    var append = t.newAppend();
+    dev.resurfacer.iceberg.write.TableWrites.writeData(t, dev.resurfacer.iceberg.testing.Orders.rows(500, 5, 1)).forEach(append::appendFile);
+    append.commit();
+    t.refresh();
+    dev.resurfacer.iceberg.testing.RecordingFileIO.reset();
+    TableHealth second = HealthInspector.inspect("t", t, 0L, tallies);
+    java.util.Set<String> manifests = dev.resurfacer.iceberg.testing.RecordingFileIO.opened().stream()
+        .filter(p -> p.endsWith(".avro") && !p.substring(p.lastIndexOf('/') + 1).startsWith("snap-")).collect(java.util.stream.Collectors.toSet());
+    long current = t.currentSnapshot().snapshotId();
+    assertThat(manifests).containsExactly(t.currentSnapshot().dataManifests(t.io()).stream()
+        .filter(m -> m.snapshotId() == current).findFirst().orElseThrow().path());
+    assertThat(second).isEqualTo(HealthInspector.inspect("t", t, 0L));
+    assertThat(second.dataFiles()).isEqualTo(7);
+  }
+
+  @Test
   void countsDeletionVectorsOnFormatV3() {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));

@@ -214,6 +214,30 @@ class AliasAttackTest {
   }
 
   @Test
+  void aNeighbourThatChangesDuringTheRunIsReadAgainThoughTheCensusIsKept() throws Exception {
+    Table a = filled(catalog, "a", null);
+    Table b = filled(catalog, "b", null);
+    StorageFences run = StorageFences.forCatalogs(List.of(config), null); // one run's fences, as maintain shares them
+    sweep(catalog, a, run);
+    sweep(catalog, a, run);
+    // b was read once: the second sweep found its metadata file unchanged and took it from the memo
+    assertThat(run.memo().counts()).containsExactly(1, 1);
+
+    // then b commits a file inside a's directory (a slow writer, an add_files): to a it looks orphaned
+    DataFile written = TableWrites.writeData(a, OrphanRemovalTest.rows(900, 10, "a")).get(0);
+    b.newAppend().appendFile(written).commit();
+    Path shared = Path.of(written.location().replaceFirst("^file:", ""));
+    assertThat(shared).startsWith(dir(a));
+    capture();
+
+    assertThatThrownBy(() -> sweep(catalog, a, run)).isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("db.b in catalog 'test' references files in");
+    assertThat(run.memo().counts()).containsExactly(2, 1);
+    assertThat(shared).exists();
+    assertNothingLost();
+  }
+
+  @Test
   void theCatalogsOwnDatabaseIsNeverListedNorDeleted() throws Exception {
     Path root = dir.resolve("t");
     JdbcCatalog inside = SqliteCatalogs.create("inside", root);
