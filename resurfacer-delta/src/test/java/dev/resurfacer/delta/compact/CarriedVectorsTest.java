@@ -3,13 +3,11 @@ package dev.resurfacer.delta.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.resurfacer.delta.DeltaSpark;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -86,13 +84,12 @@ class CarriedVectorsTest {
     assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(DeltaSpark.rows(twin.localRoot()))
         .hasSizeLessThan(DeltaSpark.rows(table.localRoot(), before).size());
     for (long v : result.committedVersions()) {
-      List<JsonNode> actions = commit(table, v);
-      assertThat(actions.stream().filter(a -> a.has("add")).map(a -> a.get("add")))
+      assertThat(LogEntries.adds(table.localRoot(), v))
           .as("version %d: our new files carry the writer's deletion vectors, inline", v)
           .anyMatch(a -> a.has("deletionVector") && a.get("deletionVector").get("storageType").asText().equals("i")
               && a.get("stats").asText().contains("\"tightBounds\":false"))
           .allMatch(a -> !a.get("dataChange").asBoolean());
-      assertThat(actions.stream().filter(a -> a.has("remove")).map(a -> a.get("remove")))
+      assertThat(LogEntries.removes(table.localRoot(), v))
           .as("the re-added inputs are removed with the deletion vector they hold now")
           .anyMatch(r -> r.has("deletionVector")).allMatch(r -> !r.get("dataChange").asBoolean());
     }
@@ -147,8 +144,11 @@ class CarriedVectorsTest {
     assertThat(committed).isNotEmpty();
     committed.forEach(s -> run(twin, s));
     assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(DeltaSpark.rows(twin.localRoot()));
-    assertThat(result.committedVersions().stream().flatMap(v -> commitUnchecked(table, v).stream()).filter(a -> a.has("add")))
-        .as("the writer's deletes were carried onto our new files").anyMatch(a -> a.get("add").has("deletionVector"));
+    List<JsonNode> ourAdds = new ArrayList<>();
+    for (long v : result.committedVersions()) {
+      ourAdds.addAll(LogEntries.adds(table.localRoot(), v));
+    }
+    assertThat(ourAdds).as("the writer's deletes were carried onto our new files").anyMatch(a -> a.has("deletionVector"));
   }
 
   @Test
@@ -192,22 +192,5 @@ class CarriedVectorsTest {
       assertThat(DeltaSpark.rows(table.localRoot())).as(fault.getKey())
           .isEqualTo(rowsBefore.stream().filter(r -> Long.parseLong(r.substring(1, r.indexOf(','))) % 5 != 1).toList());
     }
-  }
-
-  private static List<JsonNode> commitUnchecked(DeltaTable table, long version) {
-    try {
-      return commit(table, version);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static List<JsonNode> commit(DeltaTable table, long version) throws IOException {
-    List<JsonNode> out = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : Files.readAllLines(table.localRoot().resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
-      out.add(json.readTree(line));
-    }
-    return out;
   }
 }
