@@ -55,6 +55,8 @@ import java.util.function.UnaryOperator;
 public final class DeltaCompactor {
   public static final String ENGINE_INFO = "resurfacer";
   static final String ICEBERG_COMPAT_V2 = "delta.enableIcebergCompatV2";
+  /** Commits tried per bin when other commits keep landing first; each reads the newest version and carries its deletes again. */
+  static final int COMMIT_ATTEMPTS = 5;
 
   private DeltaCompactor() {}
 
@@ -90,6 +92,18 @@ public final class DeltaCompactor {
    */
   private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock,
       UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, Progress progress) {
+    return execute(table, options, clock, afterWrite, beforeCommit, UnaryOperator.identity(), progress);
+  }
+
+  /** Tests falsify the translation of concurrent deletes with {@code translationFault}; it must be refused. */
+  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
+      UnaryOperator<CarriedVectors.Translation> translationFault) {
+    return execute(table, options, clock, written -> written, beforeCommit, translationFault, Progress.NONE);
+  }
+
+  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock,
+      UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, UnaryOperator<CarriedVectors.Translation> translationFault,
+      Progress progress) {
     table.storage().requireSafeCommits();
     Snapshot read = table.latest();
     CompactionPlan plan = CompactionPlanner.planWrittenHere(table, read, options);
@@ -108,7 +122,7 @@ public final class DeltaCompactor {
     Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
         plan.inputBytes());
     Committer committer = new Committer(table, read, plan, options, clock, beforeCommit, scanFiles, physicalSchema, columns,
-        newFileTags(read));
+        newFileTags(read), translationFault);
     List<BinOutcome> outcomes = new ArrayList<>();
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
@@ -224,7 +238,8 @@ public final class DeltaCompactor {
 
   /** Verifies a written bin against its input and commits it: what one run's bins share. */
   private record Committer(DeltaTable table, Snapshot read, CompactionPlan plan, CompactionOptions options, Clock clock,
-      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns, Map<String, String> tags) {
+      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns, Map<String, String> tags,
+      UnaryOperator<CarriedVectors.Translation> translationFault) {
 
     BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, ContentFingerprint.Value in, List<DataFileStatus> written,
         Map<String, String> physicalPartition) {
@@ -240,40 +255,67 @@ public final class DeltaCompactor {
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
-        long now = clock.millis();
-        List<Row> actions = new ArrayList<>();
-        long binRemovedBytes = 0, binAddedBytes = 0;
-        for (LiveFile f : bin.files()) {
-          Row scanFile = scanFiles.get(f.logPath());
-          actions.add(KernelInternals.removeWithoutDataChange(scanFile.getStruct(scanFile.getSchema().indexOf("add")), now));
-          binRemovedBytes += f.size();
-        }
-        for (DataFileStatus f : written) {
-          actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition, tags));
-          binAddedBytes += f.getSize();
-        }
+        long binRemovedBytes = bin.files().stream().mapToLong(LiveFile::size).sum();
+        long binAddedBytes = written.stream().mapToLong(DataFileStatus::getSize).sum();
         metrics.put("numRemovedFiles", String.valueOf(bin.files().size()));
         metrics.put("numAddedFiles", String.valueOf(written.size()));
         metrics.put("numRemovedBytes", String.valueOf(binRemovedBytes));
         metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
-        Snapshot latest = TableManager.loadSnapshot(table.uri())
-            .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
-                Map.of("predicate", jsonArray(options.where().all() ? List.of() : List.of(options.where().text())), "auto", "false",
-                    "zOrderBy", jsonArray(plan.zOrderColumns()), "clusterBy", "[]"), () -> metrics))
-            .build(engine);
-        // checked after the newest snapshot is loaded: every commit it includes has been looked at
-        Optional<String> conflict = ConcurrentChanges.conflict(table, read.getVersion(), inputs);
-        if (conflict.isPresent()) {
-          throw new IllegalStateException("a concurrent commit touched this bin: " + conflict.get());
+        for (int attempt = 1; ; attempt++) {
+          Snapshot latest = TableManager.loadSnapshot(table.uri())
+              .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
+                  Map.of("predicate", jsonArray(options.where().all() ? List.of() : List.of(options.where().text())), "auto", "false",
+                      "zOrderBy", jsonArray(plan.zOrderColumns()), "clusterBy", "[]"), () -> metrics))
+              .build(engine);
+          // checked after the newest snapshot is loaded: every commit it includes has been looked at
+          ConcurrentChanges.Changes changes = ConcurrentChanges.since(table, read.getVersion(), inputs);
+          if (changes.refusal().isPresent()) {
+            throw new IllegalStateException("a concurrent commit touched this bin: " + changes.refusal().get());
+          }
+          CarriedVectors.Carried carried;
+          try {
+            carried = changes.readded().isEmpty() ? CarriedVectors.Carried.NONE
+                : CarriedVectors.carry(work, bin, written, changes.readded(), translationFault);
+          } catch (CarriedVectors.NotCarried e) {
+            throw new IllegalStateException("a concurrent commit's deletes could not be carried onto the new files: " + e.getMessage());
+          }
+          long now = clock.millis();
+          List<Row> actions = new ArrayList<>();
+          for (LiveFile f : bin.files()) {
+            // a re-added input is removed as the newest version holds it (path and deletion vector):
+            // Delta tells a file's adds apart by both
+            Row add = changes.readded().get(f.file());
+            if (add == null) {
+              Row scanFile = scanFiles.get(f.logPath());
+              add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+            }
+            actions.add(KernelInternals.removeWithoutDataChange(add, now));
+          }
+          for (DataFileStatus f : written) {
+            actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition, tags,
+                Optional.ofNullable(carried.vectors().get(f.getPath()))));
+          }
+          // no retry inside Kernel: a rebase onto a commit that landed after our check would commit
+          // the bin past a change ConcurrentChanges never saw; a lost race is retried here, the
+          // newest version read again and the deletes carried again, a bounded number of times
+          Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
+          committing = true;
+          try {
+            var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
+            return new BinOutcome(Optional.of(result.getVersion()), Optional.empty(), bin.files().size(), binRemovedBytes,
+                written.size(), binAddedBytes, in.rows());
+          } catch (io.delta.kernel.exceptions.ConcurrentWriteException lost) {
+            // a store that retried our own put can report our landed entry as another's: then the
+            // new files are the table's and must stay (committing stays true)
+            if (anyLive(table, written)) {
+              throw new IllegalStateException("the commit landed but was reported as lost to another commit: " + message(lost));
+            }
+            committing = false;
+            if (attempt >= COMMIT_ATTEMPTS) {
+              throw new IllegalStateException("another commit won each of " + COMMIT_ATTEMPTS + " attempts: " + message(lost));
+            }
+          }
         }
-        // no retry inside Kernel: a rebase onto a commit that landed after our check would commit
-        // the bin past a change ConcurrentChanges never saw, and a store that keeps failing the write
-        // would hold the bin for Kernel's 200 attempts; the bin fails and its files go (when unreferenced)
-        Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
-        committing = true;
-        var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
-        return new BinOutcome(Optional.of(result.getVersion()), Optional.empty(), bin.files().size(), binRemovedBytes, written.size(),
-            binAddedBytes, in.rows());
       } catch (RuntimeException e) {
         // a commit can fail after its log entry landed (a lost reply, a timeout): then the new
         // files are the table's, and deleting them would lose rows

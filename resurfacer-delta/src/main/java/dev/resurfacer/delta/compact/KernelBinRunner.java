@@ -170,7 +170,7 @@ record KernelBinRunner() implements BinRunner {
    * strings as binary: its batches are labelled with {@code physicalRead} again (Kernel requires its
    * own schema), while the vectors keep their binary type.
    */
-  private static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, LiveFile file, StructType readSchema,
+  static CloseableIterator<FilteredColumnarBatch> liveRows(BinWork work, LiveFile file, StructType readSchema,
       StructType physicalRead) {
     Engine engine = work.engine();
     Row scanFile = work.scanFiles().get(file.logPath());

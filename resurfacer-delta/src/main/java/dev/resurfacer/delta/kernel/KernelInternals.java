@@ -164,16 +164,75 @@ public final class KernelInternals {
    */
   public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
       Map<String, String> partitionValues, Map<String, String> tags) {
+    return addWithoutDataChange(physicalSchema, tableRoot, file, partitionValues, tags, Optional.empty());
+  }
+
+  /**
+   * As {@link #addWithoutDataChange(StructType, URI, DataFileStatus, Map, Map)}, the file carrying
+   * {@code deletionVector} (a struct {@link #inlineDeletionVector} made); its stats then say
+   * {@code tightBounds: false}, as delta-spark's are for a file with a deletion vector (they
+   * describe the stored rows, deleted ones included).
+   */
+  public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
+      Map<String, String> partitionValues, Map<String, String> tags, Optional<Row> deletionVector) {
     Row add = AddFile.createAddFileRow(physicalSchema,
         InternalUtils.relativizePath(new io.delta.kernel.internal.fs.Path(file.getPath()), tableRoot).toUri().toString(),
-        VectorUtils.stringStringMapValue(partitionValues), file.getSize(), file.getModificationTime(), false, Optional.empty(),
+        VectorUtils.stringStringMapValue(partitionValues), file.getSize(), file.getModificationTime(), false,
+        deletionVector.map(DeletionVectorDescriptor::fromRow),
         tags.isEmpty() ? Optional.empty() : Optional.of(VectorUtils.stringStringMapValue(tags)), Optional.empty(), Optional.empty(),
         Optional.empty());
     if (file.getStatistics().isPresent()) {
-      add = new DelegateRow(add, Map.of(add.getSchema().indexOf("stats"),
-          withoutEmptyObjects(file.getStatistics().get().serializeAsJson(physicalSchema))));
+      String stats = withoutEmptyObjects(file.getStatistics().get().serializeAsJson(physicalSchema));
+      add = new DelegateRow(add, Map.of(add.getSchema().indexOf("stats"), deletionVector.isPresent() ? looseBounds(stats) : stats));
     }
     return SingleAction.createAddFileSingleAction(add);
+  }
+
+  private static String looseBounds(String statsJson) {
+    try {
+      var tree = (com.fasterxml.jackson.databind.node.ObjectNode) STATS_JSON.readTree(statsJson);
+      tree.put("tightBounds", false);
+      return STATS_JSON.writeValueAsString(tree);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("Kernel wrote stats that are not JSON: " + statsJson, e);
+    }
+  }
+
+  /** The schema of an {@code add} action as the log holds it, for reading whole {@code add} structs out of commits. */
+  public static StructType addActionSchema() {
+    return AddFile.SCHEMA_WITH_STATS;
+  }
+
+  // RoaringBitmapArray's portable format (Delta's PROTOCOL.md, "Deletion Vector Format"); Kernel
+  // 4.4.0 reads it but has no writer
+  private static final int PORTABLE_BITMAP_MAGIC = 1681511377;
+
+  /**
+   * The {@code deletionVector} struct of an inline vector (storage type {@code i}) deleting
+   * {@code positions}: the bitmap serialized in Delta's portable format, Z85-encoded into the log.
+   * Kernel 4.4.0 has no writer of vector files; inline vectors need none.
+   *
+   * @param positions distinct row positions, each below 2^32
+   */
+  public static Row inlineDeletionVector(long[] positions) {
+    org.roaringbitmap.RoaringBitmap bitmap = new org.roaringbitmap.RoaringBitmap();
+    for (long p : positions) {
+      if (p < 0 || p >= (1L << 32)) {
+        throw new IllegalArgumentException("a row position beyond an inline deletion vector's 32 bits: " + p);
+      }
+      bitmap.add((int) p);
+    }
+    if (bitmap.getLongCardinality() != positions.length) {
+      throw new IllegalArgumentException("a deletion vector's positions repeat");
+    }
+    bitmap.runOptimize();
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes())
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    buffer.putInt(PORTABLE_BITMAP_MAGIC).putLong(1).putInt(0);
+    bitmap.serialize(buffer);
+    byte[] bytes = buffer.array();
+    return new DeletionVectorDescriptor(DeletionVectorDescriptor.INLINE_DV_MARKER, Base85Codec.encodeBytes(bytes), Optional.empty(),
+        bytes.length, positions.length).toRow();
   }
 
   /**

@@ -82,10 +82,12 @@ class DeltaCompactorTest {
   }
 
   @Test
-  void aConcurrentDeleteOnAnInputFailsTheBinAndIsNeverLost() throws Exception {
+  void anInputAConcurrentCommitRemovedFailsItsBinAndIsNeverLost() throws Exception {
     DeltaTable table = copy("events");
     long versionBefore = table.latest().getVersion();
+    List<String> rowsBefore = DeltaSpark.rows(table.localRoot());
 
+    // a whole partition deleted: its files removed, not re-added with a deletion vector (that is carried, CarriedVectorsTest)
     CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), new Runnable() {
       boolean done;
 
@@ -93,20 +95,19 @@ class DeltaCompactorTest {
       public void run() {
         if (!done) {
           done = true;
-          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.localRoot()) + " WHERE id % 5 = 1");
+          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.localRoot()) + " WHERE part = 'a b'");
         }
       }
     });
 
-    assertThat(result.failedBins()).isNotEmpty().allMatch(m -> m.contains("a concurrent commit touched this bin"));
-    assertThat(DeltaSpark.rows(table.localRoot())).noneMatch(r -> {
-      long id = Long.parseLong(r.substring(1, r.indexOf(',')));
-      return id % 5 == 1;
-    });
-    assertThat(table.latest().getVersion()).isEqualTo(versionBefore + 1);
+    assertThat(result.failedBins()).singleElement().matches(m -> m.contains("a concurrent commit touched this bin")
+        && m.contains("removed input") && m.contains("(not re-added)"), "names the removed input");
+    assertThat(result.committedVersions()).containsExactly(versionBefore + 2);
+    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(rowsBefore.stream().filter(r -> !r.contains(",a b,")).toList())
+        .hasSizeLessThan(rowsBefore.size());
     java.util.Set<String> expected = new java.util.TreeSet<>(dataFilesOnDisk(source));
     LiveFiles.of(table, table.latest()).forEach(f -> expected.add(table.localRealRoot().relativize(LocalStorage.path(f.file())).toString()));
-    assertThat(dataFilesOnDisk(table.localRoot())).as("the failed bins' new files were deleted").isEqualTo(expected);
+    assertThat(dataFilesOnDisk(table.localRoot())).as("the failed bin's new files were deleted").isEqualTo(expected);
   }
 
   private static java.util.Set<String> dataFilesOnDisk(Path root) throws IOException {

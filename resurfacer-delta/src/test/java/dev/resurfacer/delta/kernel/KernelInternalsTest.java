@@ -34,12 +34,31 @@ class KernelInternalsTest {
     method("io.delta.kernel.internal.actions.SingleAction", "createCommitInfoSingleAction", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.data.ScanStateRow", "getPhysicalDataReadSchema", io.delta.kernel.data.Row.class);
     method("io.delta.kernel.internal.deletionvectors.Base85Codec", "decodeUUID", String.class);
+    method("io.delta.kernel.internal.deletionvectors.Base85Codec", "encodeBytes", byte[].class);
+    assertThat(Class.forName("io.delta.kernel.internal.actions.DeletionVectorDescriptor").getConstructor(String.class, String.class,
+        java.util.Optional.class, int.class, long.class)).isNotNull();
     assertThat(Class.forName("io.delta.kernel.internal.data.DelegateRow").getConstructor(io.delta.kernel.data.Row.class,
         java.util.Map.class)).isNotNull();
     assertThat(Class.forName("io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter")
         .getField("INSTANCE")).isNotNull();
     assertThat(Arrays.stream(Class.forName("io.delta.kernel.internal.actions.CommitInfo").getConstructors())
         .anyMatch(c -> c.getParameterCount() == 8)).isTrue();
+  }
+
+  @Test
+  void inlineDeletionVectorsDecodeToTheirPositionsThroughKernelsReader() {
+    long[] positions = java.util.stream.LongStream.concat(java.util.stream.LongStream.range(1000, 61000),
+        java.util.stream.LongStream.of(0, 7, 65535, 65536, (1L << 32) - 1)).toArray();
+    io.delta.kernel.data.Row dv = KernelInternals.inlineDeletionVector(positions);
+    assertThat(dv.getString(dv.getSchema().indexOf("storageType"))).isEqualTo("i");
+    assertThat(dv.getLong(dv.getSchema().indexOf("cardinality"))).isEqualTo(positions.length);
+    var engine = io.delta.kernel.defaults.engine.DefaultEngine.create(new org.apache.hadoop.conf.Configuration());
+    long[] decoded = KernelInternals.deletedPositions(engine, "file:/nowhere/", dv);
+    assertThat(decoded).containsExactly(Arrays.stream(positions).sorted().toArray());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KernelInternals.inlineDeletionVector(new long[] {3, 3}))
+        .hasMessageContaining("repeat");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KernelInternals.inlineDeletionVector(new long[] {1L << 32}))
+        .hasMessageContaining("32 bits");
   }
 
   @Test
