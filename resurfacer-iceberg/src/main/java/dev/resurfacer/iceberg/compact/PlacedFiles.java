@@ -81,7 +81,7 @@ final class PlacedFiles {
       Files.delete(file);
     }
     InputFile in = table.io().newInputFile(location);
-    Metrics metrics = ParquetUtil.fileMetrics(in, MetricsConfig.forTable(table));
+    Metrics metrics = ParquetUtil.footerMetrics(ParquetFooters.full(in), java.util.stream.Stream.empty(), MetricsConfig.forTable(table));
     return DataFiles.builder(spec)
         .withPath(location)
         .withFormat(FileFormat.PARQUET)
