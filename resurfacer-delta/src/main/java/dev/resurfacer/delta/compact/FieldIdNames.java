@@ -31,11 +31,6 @@ import org.apache.parquet.schema.Type;
  * NULL or another column there, and the bin would only fail its verification.
  */
 final class FieldIdNames {
-  /** Only the schema, without a Hadoop {@code Configuration} per file (parsing its XML defaults cost more than the footer). */
-  private static final ParquetReadOptions SCHEMA_ONLY = ParquetReadOptions.builder(new PlainParquetConfiguration())
-      .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
-      .build();
-
   private FieldIdNames() {}
 
   /**
@@ -46,7 +41,9 @@ final class FieldIdNames {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         GroupType footer;
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(LocalStorage.path(f.file())), SCHEMA_ONLY)) {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(LocalStorage.path(f.file())),
+            // only the schema, and no Hadoop Configuration per file (parsing its XML defaults cost more than the footer)
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS).build())) {
           footer = reader.getFooter().getFileMetaData().getSchema();
         } catch (IOException | RuntimeException e) {
           // Kernel's runner reads the file, or fails the bin naming why

@@ -14,7 +14,14 @@ interface GroupRewriter {
 
   /**
    * What one group may use and produce: DuckDB's memory limit and threads, where it may spill and
-   * stage files, and the size at which output files roll over.
+   * stage files, the size at which output files roll over, and where content verification runs
+   * its reads while the group is written.
    */
-  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {}
+  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering,
+      java.util.concurrent.Executor verifying) {
+    /** Verification on the common pool: for callers that rewrite one group at a time. */
+    Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {
+      this(memoryBytes, threads, scratchDir, targetFileSizeBytes, ordering, java.util.concurrent.ForkJoinPool.commonPool());
+    }
+  }
 }

@@ -17,23 +17,21 @@ import org.apache.parquet.io.SeekableInputStream;
  * a plan's 1,000 input files was most of a 10M-row bin-pack's Java CPU.
  */
 final class ParquetFooters {
-  private static final ParquetReadOptions FULL = ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
-  private static final ParquetReadOptions SCHEMA_ONLY = ParquetReadOptions.builder(new PlainParquetConfiguration())
-      .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
-      .build();
-
   private ParquetFooters() {}
 
   /** The footer with its row groups (what metrics are computed from). */
   static ParquetMetadata full(InputFile file) {
-    return read(file, FULL);
+    return read(file, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
   }
 
   /** The footer without its row groups: the schema and key-value metadata. */
   static ParquetMetadata schemaOnly(InputFile file) {
-    return read(file, SCHEMA_ONLY);
+    return read(file, ParquetReadOptions.builder(new PlainParquetConfiguration())
+        .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
+        .build());
   }
 
+  /** @param options one per read: a reader may write to its configuration, and reads run on several threads */
   private static ParquetMetadata read(InputFile file, ParquetReadOptions options) {
     try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file), options)) {
       return reader.getFooter();
