@@ -1,5 +1,8 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.RowDigest;
+import dev.resurfacer.content.ValueHash;
+import dev.resurfacer.content.ValueHash.Kind;
 import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -22,11 +25,6 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.math.BigDecimal;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,41 +37,32 @@ import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
- * An order-independent digest of rows: the row count, and the wrapping sum and the xor of a 64-bit
- * hash of each row's values (nulls and types included), so the same rows in any order and any file
- * split give the same fingerprint, and a lost, duplicated or altered row changes it. Digests of
- * disjoint parts add up ({@link Value#plus}), so files can be read on several threads.
+ * Delta's content verification: the {@link RowDigest} (shared with Iceberg) of a bin's live input
+ * rows as Kernel reads them, and of its new files read back, computed on several threads as the
+ * digests of disjoint parts add up. Values are hashed by {@link ValueHash} in their canonical forms
+ * (floats by raw bits, strings by their UTF-8 bytes, decimals by scale and unscaled value); the
+ * columns, and a struct's fields, by their position in the written schema, the same for both sides.
  */
 final class ContentFingerprint {
-  private long rows;
-  private long sum;
-  private long xor;
+  private final RowDigest.Builder digest;
+  private final int columns;
 
-  record Value(long rows, long sum, long xor) {
-    static final Value NONE = new Value(0, 0, 0);
-
-    Value plus(Value other) {
-      return new Value(rows + other.rows, sum + other.sum, xor ^ other.xor);
-    }
+  ContentFingerprint(int columns) {
+    this.columns = columns;
+    this.digest = new RowDigest.Builder(columns);
   }
 
-  Value value() {
-    return new Value(rows, sum, xor);
-  }
-
-  void add(Value part) {
-    rows += part.rows();
-    sum += part.sum();
-    xor ^= part.xor();
+  RowDigest value() {
+    return digest.build();
   }
 
   /**
    * The sum of {@code one} over {@code items}, read on up to {@code threads} threads: the Kernel
    * reader decodes row by row on one core, and verification reads every input and output row.
    */
-  static <T> Value sum(List<T> items, int threads, Function<T, Value> one) {
+  static <T> RowDigest sum(List<T> items, int threads, Function<T, RowDigest> one) {
     if (threads <= 1 || items.size() <= 1) {
-      return items.stream().map(one).reduce(Value.NONE, Value::plus);
+      return items.stream().map(one).reduce(RowDigest.NONE, RowDigest::plus);
     }
     try (Parts parts = new Parts(items, threads, one)) {
       return parts.value();
@@ -83,9 +72,9 @@ final class ContentFingerprint {
   /** Digests of parts, each computed on one of up to {@code threads} threads from the start; {@link #value} sums them. */
   static final class Parts implements AutoCloseable {
     private final ExecutorService pool;
-    private final List<Future<Value>> parts;
+    private final List<Future<RowDigest>> parts;
 
-    <T> Parts(List<T> items, int threads, Function<T, Value> one) {
+    <T> Parts(List<T> items, int threads, Function<T, RowDigest> one) {
       pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, items.size())), r -> {
         Thread t = new Thread(r, "delta-verify");
         t.setDaemon(true);
@@ -94,9 +83,9 @@ final class ContentFingerprint {
       parts = items.stream().map(i -> pool.submit(() -> one.apply(i))).toList();
     }
 
-    Value value() {
-      Value total = Value.NONE;
-      for (Future<Value> part : parts) {
+    RowDigest value() {
+      RowDigest total = RowDigest.NONE;
+      for (Future<RowDigest> part : parts) {
         total = total.plus(await(part));
       }
       return total;
@@ -201,12 +190,15 @@ final class ContentFingerprint {
     return new StructField(f.getName(), t, f.isNullable(), f.getMetadata());
   }
 
-  /** Adds the selected rows of {@code batch}, reading only {@code columns} (by name). */
-  void add(ColumnarBatch batch, Optional<ColumnVector> selection, List<String> columns) {
+  /** Adds the selected rows of {@code batch}, reading only {@code names} (by name, one per digested column). */
+  void add(ColumnarBatch batch, Optional<ColumnVector> selection, List<String> names) {
     if (Thread.currentThread().isInterrupted()) {
       throw new CancellationException("content verification cancelled");
     }
-    int[] ordinals = columns.stream().mapToInt(c -> batch.getSchema().indexOf(c)).toArray();
+    if (names.size() != columns) {
+      throw new IllegalStateException(names.size() + " columns fingerprinted, " + columns + " expected");
+    }
+    int[] ordinals = names.stream().mapToInt(c -> batch.getSchema().indexOf(c)).toArray();
     if (Arrays.stream(ordinals).anyMatch(i -> i < 0)) {
       throw new IllegalStateException("a fingerprinted column is missing from " + batch.getSchema());
     }
@@ -215,98 +207,86 @@ final class ContentFingerprint {
       if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
         continue;
       }
-      long h = 0x9E3779B97F4A7C15L;
-      for (ColumnVector v : vectors) {
-        h = mix(h * 31 + value(v, r));
+      for (int c = 0; c < vectors.length; c++) {
+        digest.column(c, c + 1, value(vectors[c], r));
       }
-      rows++;
-      sum += h;
-      xor ^= mix(h ^ 0x632BE59BD9B4E019L);
+      digest.endRow();
     }
   }
 
-  private static final long NULL = 0x5bd1e995L;
-
-  /** A value's hash: a non-null value is mixed, so no value hashes as null does (as 0x5bd1e995 itself did). */
-  private static long value(ColumnVector v, int r) {
-    return v.isNullAt(r) ? NULL : mix(raw(v, r) + 0x2545F4914F6CDD1DL);
-  }
-
-  private static long raw(ColumnVector v, int r) {
-    DataType t = v.getDataType();
+  /** The {@link ValueHash} kind of a Kernel type. */
+  static ValueHash.Kind kind(DataType t) {
     if (t instanceof BooleanType) {
-      return v.getBoolean(r) ? 1 : 2;
-    } else if (t instanceof ByteType) {
-      return v.getByte(r);
-    } else if (t instanceof ShortType) {
-      return v.getShort(r);
-    } else if (t instanceof IntegerType || t instanceof DateType) {
-      return v.getInt(r);
-    } else if (t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType) {
-      return v.getLong(r);
+      return Kind.BOOLEAN;
+    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType) {
+      return Kind.INT;
+    } else if (t instanceof LongType) {
+      return Kind.LONG;
+    } else if (t instanceof DateType) {
+      return Kind.DATE;
+    } else if (t instanceof TimestampType) {
+      return Kind.TIMESTAMP_TZ;
+    } else if (t instanceof TimestampNTZType) {
+      return Kind.TIMESTAMP;
     } else if (t instanceof FloatType) {
-      return Float.floatToRawIntBits(v.getFloat(r));
+      return Kind.FLOAT;
     } else if (t instanceof DoubleType) {
-      return Double.doubleToRawLongBits(v.getDouble(r));
-    } else if (t instanceof StringType) {
-      // the same hash as the binary the fingerprint's own reads give strings (stringsAsBinary)
-      return bytes(v.getString(r).getBytes(StandardCharsets.UTF_8));
-    } else if (t instanceof BinaryType) {
-      return bytes(v.getBinary(r));
+      return Kind.DOUBLE;
+    } else if (t instanceof StringType || t instanceof BinaryType) {
+      // the fingerprint's own reads give strings as binary (stringsAsBinary): one kind for both
+      return Kind.STRING;
     } else if (t instanceof DecimalType) {
-      // the unscaled digits and the scale: what toString() tells apart, without formatting it
-      BigDecimal d = v.getDecimal(r);
-      if (d.precision() <= 18) {
-        // the unscaled digits as a long, without inflating a BigInteger
-        return mix(d.movePointRight(d.scale()).longValue() * 31 + d.scale());
-      }
-      return mix(bytes(d.unscaledValue().toByteArray()) * 31 + d.scale());
-    } else if (t instanceof StructType s) {
-      long h = 17;
-      for (int i = 0; i < s.length(); i++) {
-        h = mix(h * 31 + value(v.getChild(i), r));
-      }
-      return h;
+      return Kind.DECIMAL;
+    } else if (t instanceof StructType) {
+      return Kind.STRUCT;
     } else if (t instanceof ArrayType) {
-      ArrayValue a = v.getArray(r);
-      long h = 19;
-      for (int i = 0; i < a.getSize(); i++) {
-        h = mix(h * 31 + value(a.getElements(), i));
-      }
-      return h;
+      return Kind.LIST;
     } else if (t instanceof MapType) {
-      MapValue m = v.getMap(r);
-      long h = 23;
-      for (int i = 0; i < m.getSize(); i++) {
-        h += mix(value(m.getKeys(), i) * 31 + value(m.getValues(), i));
-      }
-      return h;
+      return Kind.MAP;
     }
     throw new IllegalStateException("cannot fingerprint a column of type " + t);
   }
 
-  // an odd 64-bit multiplier: with 31, "Aa" and "BB" hashed alike
-  private static final long K = 0x9E3779B97F4A7C15L;
-
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /** Eight bytes a step (a byte a step was a tenth of the verification's time on URL-like strings). */
-  private static long bytes(byte[] b) {
-    long h = b.length;
-    int i = 0;
-    for (; i + 8 <= b.length; i += 8) {
-      h = (h + (long) LONGS.get(b, i)) * K;
-      h ^= h >>> 29;
+  private static long value(ColumnVector v, int r) {
+    DataType t = v.getDataType();
+    Kind kind = kind(t);
+    if (v.isNullAt(r)) {
+      return ValueHash.ofNull(kind);
     }
-    for (; i < b.length; i++) {
-      h = (h + (b[i] & 0xff)) * K;
-    }
-    return mix(h);
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
-    z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
-    return z ^ (z >>> 33);
+    return switch (kind) {
+      case BOOLEAN -> ValueHash.ofBoolean(v.getBoolean(r));
+      case INT -> ValueHash.ofLong(kind, t instanceof ByteType ? v.getByte(r) : t instanceof ShortType ? v.getShort(r) : v.getInt(r));
+      case DATE -> ValueHash.ofLong(kind, v.getInt(r));
+      case LONG, TIMESTAMP, TIMESTAMP_TZ -> ValueHash.ofLong(kind, v.getLong(r));
+      case FLOAT -> ValueHash.ofFloat(v.getFloat(r));
+      case DOUBLE -> ValueHash.ofDouble(v.getDouble(r));
+      case STRING -> t instanceof StringType ? ValueHash.ofString(v.getString(r)) : ValueHash.ofBytes(Kind.STRING, v.getBinary(r));
+      case DECIMAL -> ValueHash.ofDecimal(v.getDecimal(r));
+      case STRUCT -> {
+        StructType s = (StructType) t;
+        long h = ValueHash.struct();
+        for (int i = 0; i < s.length(); i++) {
+          h = ValueHash.field(h, i + 1, value(v.getChild(i), r));
+        }
+        yield h;
+      }
+      case LIST -> {
+        ArrayValue a = v.getArray(r);
+        long h = ValueHash.list(a.getSize());
+        for (int i = 0; i < a.getSize(); i++) {
+          h = ValueHash.element(h, value(a.getElements(), i));
+        }
+        yield h;
+      }
+      case MAP -> {
+        MapValue m = v.getMap(r);
+        long entries = 0;
+        for (int i = 0; i < m.getSize(); i++) {
+          entries += ValueHash.entry(value(m.getKeys(), i), value(m.getValues(), i));
+        }
+        yield ValueHash.map(m.getSize(), entries);
+      }
+      default -> throw new IllegalStateException("cannot fingerprint a column of type " + t);
+    };
   }
 }

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
@@ -149,7 +150,7 @@ public final class DeltaCompactor {
         BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
             plan.zOrderColumns(), plan.targetFileSize(), options);
         Map<String, String> physicalPartition = PartitionLiterals.physical(schema, partitionColumns, bin.partition());
-        ContentFingerprint.Value in = null;
+        RowDigest in = null;
         Optional<List<DataFileStatus>> written;
         String writeFailure = null;
         // the input's live rows are read by Kernel while the runner writes: an account of them
@@ -178,7 +179,7 @@ public final class DeltaCompactor {
           continue;
         }
         List<DataFileStatus> files = written.get();
-        ContentFingerprint.Value input = in;
+        RowDigest input = in;
         inFlight = finishing.submit(() -> committer.verifyAndCommit(bin, work, input, files, physicalPartition));
         inFlightBin = bin;
       }
@@ -241,16 +242,17 @@ public final class DeltaCompactor {
       Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns, Map<String, String> tags,
       UnaryOperator<CarriedVectors.Translation> translationFault) {
 
-    BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, ContentFingerprint.Value in, List<DataFileStatus> written,
+    BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, RowDigest in, List<DataFileStatus> written,
         Map<String, String> physicalPartition) {
       Engine engine = table.engine();
       Map<String, String> metrics = new LinkedHashMap<>();
       boolean committing = false;
       try {
-        ContentFingerprint.Value outPrint = ContentFingerprint.sum(written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
+        RowDigest outPrint = ContentFingerprint.sum(written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
         if (!in.equals(outPrint)) {
           throw new IllegalStateException("content verification failed: input " + in.rows() + " live rows, output "
-              + outPrint.rows() + " rows" + (in.rows() == outPrint.rows() ? " with different content" : ""));
+              + outPrint.rows() + " rows" + (in.rows() == outPrint.rows() ? " with different content" : "")
+              + in.differenceFrom(outPrint, columns.writtenNames()).map(d -> " (" + d + ")").orElse(""));
         }
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
@@ -328,8 +330,8 @@ public final class DeltaCompactor {
   }
 
   /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
-  private static ContentFingerprint.Value fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
-    ContentFingerprint print = new ContentFingerprint();
+  private static RowDigest fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
+    ContentFingerprint print = new ContentFingerprint(columns.written().fieldNames().size());
     try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
         KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
         ContentFingerprint.stringsAsBinary(columns.written()), Optional.empty())) {

@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.GroupType;
@@ -38,7 +41,9 @@ final class FieldIdNames {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         GroupType footer;
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(LocalStorage.path(f.file())))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(LocalStorage.path(f.file())),
+            // only the schema, and no Hadoop Configuration per file (parsing its XML defaults cost more than the footer)
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS).build())) {
           footer = reader.getFooter().getFileMetaData().getSchema();
         } catch (IOException | RuntimeException e) {
           // Kernel's runner reads the file, or fails the bin naming why

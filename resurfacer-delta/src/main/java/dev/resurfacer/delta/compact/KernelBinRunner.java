@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.kernel.VectorBatch;
@@ -191,8 +192,8 @@ record KernelBinRunner() implements BinRunner {
   }
 
   /** The fingerprint of one input file's live rows, as Kernel reads them. */
-  static ContentFingerprint.Value fingerprint(BinWork work, LiveFile file) {
-    ContentFingerprint print = new ContentFingerprint();
+  static RowDigest fingerprint(BinWork work, LiveFile file) {
+    ContentFingerprint print = new ContentFingerprint(work.columns().writtenNames().size());
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file, ContentFingerprint.stringsAsBinary(physicalRead),
         physicalRead)) {

@@ -2,6 +2,7 @@ package dev.resurfacer.delta.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.delta.kernel.VectorBatch;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.types.BinaryType;
@@ -41,7 +42,7 @@ class ContentFingerprintTest {
     List<Object> rows = Arrays.asList(1L, 2L, null, 3L, 3L);
     List<Object> shuffled = Arrays.asList(3L, null, 1L, 3L, 2L);
     assertThat(digest(LongType.LONG, rows)).isEqualTo(digest(LongType.LONG, shuffled));
-    ContentFingerprint.Value split = digest(LongType.LONG, rows.subList(0, 2)).plus(digest(LongType.LONG, rows.subList(2, 5)));
+    RowDigest split = digest(LongType.LONG, rows.subList(0, 2)).plus(digest(LongType.LONG, rows.subList(2, 5)));
     assertThat(split).isEqualTo(digest(LongType.LONG, rows));
     assertThat(digest(LongType.LONG, Arrays.asList(3L, 3L))).as("a duplicated row counts").isNotEqualTo(digest(LongType.LONG, List.of()));
 
@@ -54,8 +55,8 @@ class ContentFingerprintTest {
     assertThat(digest(type, Arrays.asList(a, a))).as("%s vs %s", a, b).isNotEqualTo(digest(type, Arrays.asList(a, b)));
   }
 
-  private static ContentFingerprint.Value digest(DataType type, List<Object> values) {
-    ContentFingerprint print = new ContentFingerprint();
+  private static RowDigest digest(DataType type, List<Object> values) {
+    ContentFingerprint print = new ContentFingerprint(1);
     print.add(new VectorBatch(new StructType().add("c", type), new ColumnVector[] {vector(type, values)}, values.size()), Optional.empty(),
         List.of("c"));
     return print.value();

@@ -159,13 +159,50 @@ class DeltaDuckDbRunnerTest {
   }
 
   /** Each file rewritten in place through DuckDB with column d replaced by {@code d}'s expression, as a faulty runner's output. */
-  private static List<DataFileStatus> rewrite(List<DataFileStatus> written, String d) {
+  /**
+   * The faults a rewrite could make, each injected into either runner's real output (same row count
+   * or not): a NULLed column, one column's values swapped between two rows, a dropped row, a
+   * duplicated row. Each fails every bin it touches and leaves the table as it was.
+   */
+  @Test
+  void aNulledColumnASwappedValueADroppedOrDuplicatedRowFailVerification() throws Exception {
+    String all = "read_parquet('%1$s', file_row_number=true)";
+    Map<String, String> faults = new java.util.LinkedHashMap<>();
+    faults.put("a NULLed column", "SELECT * EXCLUDE (file_row_number) REPLACE (NULL::VARCHAR AS s) FROM " + all);
+    faults.put("a value swapped between two rows", "SELECT * EXCLUDE (file_row_number) REPLACE (CASE file_row_number"
+        + " WHEN 0 THEN (SELECT id FROM " + all + " WHERE file_row_number = 1)"
+        + " WHEN 1 THEN (SELECT id FROM " + all + " WHERE file_row_number = 0) ELSE id END AS id) FROM " + all);
+    faults.put("a dropped row", "SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number <> 0");
+    faults.put("a duplicated row", "SELECT * EXCLUDE (file_row_number) FROM " + all
+        + " UNION ALL SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number = 0");
+    int n = 0;
+    for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
+      for (Map.Entry<String, String> fault : faults.entrySet()) {
+        DeltaTable table = copy("faults-" + n++);
+        List<String> before = DeltaSpark.typedRows(table.localRoot());
+        long version = table.latest().getVersion();
+        List<Path> filesBefore = parquetFiles(table.localRoot());
+
+        CompactionResult faulty = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
+            written -> rewriteAll(written, fault.getValue()));
+
+        String what = runner + ", " + fault.getKey();
+        assertThat(faulty.committedVersions()).as(what).isEmpty();
+        assertThat(faulty.failedBins()).as(what).isNotEmpty().allMatch(f -> f.contains("content verification failed"));
+        assertThat(table.latest().getVersion()).as(what).isEqualTo(version);
+        assertThat(parquetFiles(table.localRoot())).as(what).isEqualTo(filesBefore);
+        assertThat(DeltaSpark.typedRows(table.localRoot())).as(what).isEqualTo(before);
+      }
+    }
+  }
+
+  private static List<DataFileStatus> rewriteAll(List<DataFileStatus> written, String select) {
     List<DataFileStatus> out = new ArrayList<>();
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
       for (DataFileStatus f : written) {
         Path file = f.getPath().startsWith("file:") ? Path.of(java.net.URI.create(f.getPath())) : Path.of(f.getPath());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        st.execute("COPY (SELECT * REPLACE (" + d + " AS d) FROM read_parquet('" + file + "')) TO '" + tmp + "' (FORMAT parquet)");
+        st.execute("COPY (" + String.format(java.util.Locale.ROOT, select, file) + ") TO '" + tmp + "' (FORMAT parquet)");
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         out.add(new DataFileStatus(f.getPath(), Files.size(file), f.getModificationTime(), f.getStatistics()));
       }
@@ -173,6 +210,10 @@ class DeltaDuckDbRunnerTest {
     } catch (java.sql.SQLException | IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static List<DataFileStatus> rewrite(List<DataFileStatus> written, String d) {
+    return rewriteAll(written, "SELECT * REPLACE (" + d + " AS d) FROM read_parquet('%1$s')");
   }
 
   private static List<Path> parquetFiles(Path root) throws IOException {

@@ -1,5 +1,8 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.content.RowDigest;
+import dev.resurfacer.content.ValueHash;
+import dev.resurfacer.content.ValueHash.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -10,7 +13,6 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,33 +30,27 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * An order-independent fingerprint of a multiset of rows, computed in one streaming pass from the
- * values Iceberg's own generic reader returns. Every value is hashed with its Iceberg type and field
- * id: floats by their raw bits (so -0.0, +0.0 and each NaN payload differ), strings by their
- * characters, binary by its bytes, temporal values by their exact epoch units, nested values field by
- * field id, maps as an unordered set of entries. Per top-level column the fingerprint keeps the sum
- * of its value hashes, so a mismatch names the columns that changed; per row it keeps the sum and xor
- * of the row hashes, so values moved between rows are caught too.
+ * The content digest of Iceberg rows ({@link RowDigest}, shared with Delta), computed in one
+ * streaming pass from the values Iceberg's own generic reader returns: every value hashed with its
+ * Iceberg type and field id ({@link #hash}), nested values field by field id, maps as an unordered
+ * set of entries, the v3 row-lineage columns included when the schema has them.
  */
 final class Checksum {
-  private static final long NULL_VALUE = 0x6a09e667f3bcc909L;
   /** Far below any row id or sequence number, with room for every row position of a file above it. */
   private static final long STORED_NULL = Long.MIN_VALUE / 2;
 
-  private final long rows;
-  private final long[] columns;
-  private final long rowSum;
-  private final long rowXor;
+  private final RowDigest digest;
 
-  private Checksum(long rows, long[] columns, long rowSum, long rowXor) {
-    this.rows = rows;
-    this.columns = columns;
-    this.rowSum = rowSum;
-    this.rowXor = rowXor;
+  private Checksum(RowDigest digest) {
+    this.digest = digest;
   }
 
   long rows() {
-    return rows;
+    return digest.rows();
+  }
+
+  RowDigest digest() {
+    return digest;
   }
 
   /** The live rows of scan tasks, read with deletes applied. */
@@ -114,109 +110,108 @@ final class Checksum {
 
   /** How {@code output} differs from this (the input), or empty when the contents are equal. */
   Optional<String> differenceFrom(Checksum output, Schema schema) {
-    if (rows != output.rows) {
-      return Optional.of(rows + " live input rows, " + output.rows + " written");
-    }
-    List<String> changed = new ArrayList<>();
-    for (int i = 0; i < columns.length; i++) {
-      if (columns[i] != output.columns[i]) {
-        changed.add(schema.columns().get(i).name());
-      }
-    }
-    if (!changed.isEmpty()) {
-      return Optional.of("values differ in column" + (changed.size() > 1 ? "s " : " ") + String.join(", ", changed));
-    }
-    if (rowSum != output.rowSum || rowXor != output.rowXor) {
-      return Optional.of("every column holds the same values, but they are combined into different rows");
-    }
-    return Optional.empty();
+    return digest.differenceFrom(output.digest, schema.columns().stream().map(Types.NestedField::name).toList());
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Checksum c && rows == c.rows && rowSum == c.rowSum && rowXor == c.rowXor
-        && Arrays.equals(columns, c.columns);
+    return o instanceof Checksum c && digest.equals(c.digest);
   }
 
   @Override
   public int hashCode() {
-    return Long.hashCode(rowSum ^ rowXor);
+    return digest.hashCode();
   }
 
   @Override
   public String toString() {
-    return String.format(java.util.Locale.ROOT, "%d rows, %016x/%016x", rows, rowSum, rowXor);
+    return digest.toString();
   }
 
   static final class Accumulator {
     private final List<Types.NestedField> fields;
-    private final long[] columns;
-    private long rows;
-    private long rowSum;
-    private long rowXor;
+    private final RowDigest.Builder digest;
 
     Accumulator(Schema schema) {
       this.fields = schema.columns();
-      this.columns = new long[fields.size()];
+      this.digest = new RowDigest.Builder(fields.size());
     }
 
     void add(StructLike row) {
-      long rowHash = 0x243f6a8885a308d3L;
-      for (int i = 0; i < columns.length; i++) {
+      for (int i = 0; i < fields.size(); i++) {
         Types.NestedField f = fields.get(i);
-        long h = mix(f.fieldId(), hash(f.type(), row.get(i, Object.class)));
-        columns[i] += h;
-        rowHash = mix(rowHash, h);
+        digest.column(i, f.fieldId(), hash(f.type(), row.get(i, Object.class)));
       }
-      rows++;
-      rowSum += rowHash;
-      rowXor ^= mix(rowHash, 0x9e3779b97f4a7c15L);
+      digest.endRow();
     }
 
     Checksum result() {
-      return new Checksum(rows, columns.clone(), rowSum, rowXor);
+      return new Checksum(digest.build());
     }
   }
 
-  /** A 64-bit hash of one value, tagged with its type so equal bits of different types differ. */
+  /** The {@link ValueHash} kind of an Iceberg type. */
+  static ValueHash.Kind kind(Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN -> Kind.BOOLEAN;
+      case INTEGER -> Kind.INT;
+      case LONG -> Kind.LONG;
+      case FLOAT -> Kind.FLOAT;
+      case DOUBLE -> Kind.DOUBLE;
+      case DATE -> Kind.DATE;
+      case TIME -> Kind.TIME;
+      case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC() ? Kind.TIMESTAMP_TZ : Kind.TIMESTAMP;
+      case TIMESTAMP_NANO -> ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? Kind.TIMESTAMP_TZ_NANO : Kind.TIMESTAMP_NANO;
+      case STRING -> Kind.STRING;
+      case UUID -> Kind.UUID;
+      case FIXED -> Kind.FIXED;
+      case BINARY -> Kind.BINARY;
+      case DECIMAL -> Kind.DECIMAL;
+      case STRUCT -> Kind.STRUCT;
+      case LIST -> Kind.LIST;
+      case MAP -> Kind.MAP;
+      default -> Kind.OTHER;
+    };
+  }
+
+  /**
+   * A value's {@link ValueHash} in its canonical form: temporal values in the exact units Iceberg
+   * stores them (days, microseconds of day, epoch microseconds or nanoseconds), UUIDs by their two
+   * halves, decimals by scale and unscaled value.
+   */
   static long hash(Type type, Object v) {
-    long tag = type.typeId().ordinal() + 1L;
+    Kind kind = kind(type);
     if (v == null) {
-      return mix(tag, NULL_VALUE);
+      return ValueHash.ofNull(kind);
     }
     return switch (type.typeId()) {
-      case BOOLEAN -> mix(tag, (Boolean) v ? 1 : 2);
-      case INTEGER -> mix(tag, ((Number) v).intValue());
-      case LONG -> mix(tag, ((Number) v).longValue());
-      case FLOAT -> mix(tag, Float.floatToRawIntBits((Float) v));
-      case DOUBLE -> mix(tag, Double.doubleToRawLongBits((Double) v));
-      case DATE -> mix(tag, v instanceof LocalDate d ? d.toEpochDay() : ((Number) v).longValue());
-      case TIME -> mix(tag, v instanceof LocalTime t ? t.toNanoOfDay() : ((Number) v).longValue() * 1000);
-      case TIMESTAMP, TIMESTAMP_NANO -> mix(tag, epochNanos(v));
-      case STRING -> chars(tag, v.toString());
-      case UUID -> v instanceof UUID u ? mix(mix(tag, u.getMostSignificantBits()), u.getLeastSignificantBits())
-          : bytes(tag, v);
-      case FIXED, BINARY -> bytes(tag, v);
-      case DECIMAL -> {
-        BigDecimal d = (BigDecimal) v;
-        java.math.BigInteger unscaled = d.unscaledValue();
-        yield unscaled.bitLength() < 64 ? mix(mix(tag, d.scale()), unscaled.longValue())
-            : bytes(mix(~tag, d.scale()), unscaled.toByteArray());
-      }
+      case BOOLEAN -> ValueHash.ofBoolean((Boolean) v);
+      case INTEGER, LONG -> ValueHash.ofLong(kind, ((Number) v).longValue());
+      case FLOAT -> ValueHash.ofFloat((Float) v);
+      case DOUBLE -> ValueHash.ofDouble((Double) v);
+      case DATE -> ValueHash.ofLong(kind, v instanceof LocalDate d ? d.toEpochDay() : ((Number) v).longValue());
+      case TIME -> ValueHash.ofLong(kind, v instanceof LocalTime t ? t.toNanoOfDay() / 1000 : ((Number) v).longValue());
+      case TIMESTAMP -> ValueHash.ofLong(kind, epochNanos(v) / 1000);
+      case TIMESTAMP_NANO -> ValueHash.ofLong(kind, epochNanos(v));
+      case STRING -> ValueHash.ofString((CharSequence) v);
+      case UUID -> v instanceof UUID u ? ValueHash.ofUuid(u.getMostSignificantBits(), u.getLeastSignificantBits())
+          : uuidBytes(v);
+      case FIXED, BINARY -> v instanceof ByteBuffer b ? ValueHash.ofBytes(kind, b) : ValueHash.ofBytes(kind, (byte[]) v);
+      case DECIMAL -> ValueHash.ofDecimal((BigDecimal) v);
       case STRUCT -> {
-        long h = tag;
+        long h = ValueHash.struct();
         List<Types.NestedField> nested = type.asStructType().fields();
         StructLike s = (StructLike) v;
         for (int i = 0; i < nested.size(); i++) {
-          h = mix(h, mix(nested.get(i).fieldId(), hash(nested.get(i).type(), s.get(i, Object.class))));
+          h = ValueHash.field(h, nested.get(i).fieldId(), hash(nested.get(i).type(), s.get(i, Object.class)));
         }
         yield h;
       }
       case LIST -> {
         Type element = type.asListType().elementType();
-        long h = mix(tag, ((List<?>) v).size());
+        long h = ValueHash.list(((List<?>) v).size());
         for (Object e : (List<?>) v) {
-          h = mix(h, hash(element, e));
+          h = ValueHash.element(h, hash(element, e));
         }
         yield h;
       }
@@ -224,13 +219,17 @@ final class Checksum {
         Types.MapType m = type.asMapType();
         long entries = 0;
         for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-          // entry order is not part of a map's content
-          entries += mix(hash(m.keyType(), e.getKey()), hash(m.valueType(), e.getValue()));
+          entries += ValueHash.entry(hash(m.keyType(), e.getKey()), hash(m.valueType(), e.getValue()));
         }
-        yield mix(mix(tag, ((Map<?, ?>) v).size()), entries);
+        yield ValueHash.map(((Map<?, ?>) v).size(), entries);
       }
-      default -> chars(tag, v.getClass().getName() + ':' + v);
+      default -> ValueHash.ofOther(v.getClass().getName(), String.valueOf(v));
     };
+  }
+
+  private static long uuidBytes(Object v) {
+    ByteBuffer b = v instanceof ByteBuffer buf ? buf.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN) : ByteBuffer.wrap((byte[]) v);
+    return ValueHash.ofUuid(b.getLong(b.position()), b.getLong(b.position() + 8));
   }
 
   private static long epochNanos(Object v) {
@@ -241,39 +240,5 @@ final class Checksum {
       return t.toEpochSecond() * 1_000_000_000L + t.getNano();
     }
     return ((Number) v).longValue();
-  }
-
-  private static long chars(long tag, String s) {
-    long h = mix(tag, s.length());
-    for (int i = 0; i < s.length(); i++) {
-      h = h * 0x100000001b3L + s.charAt(i);
-    }
-    return mix(h, s.length());
-  }
-
-  private static long bytes(long tag, Object v) {
-    byte[] b;
-    if (v instanceof ByteBuffer buf) {
-      b = new byte[buf.remaining()];
-      buf.duplicate().get(b);
-    } else {
-      b = (byte[]) v;
-    }
-    long h = mix(tag, b.length);
-    for (byte x : b) {
-      h = h * 0x100000001b3L + (x & 0xff);
-    }
-    return mix(h, b.length);
-  }
-
-  /** Combines two 64-bit values (murmur3's finaliser over a rotate-multiply step). */
-  static long mix(long h, long x) {
-    long k = h * 0x9e3779b97f4a7c15L + Long.rotateLeft(x * 0xc2b2ae3d27d4eb4fL, 31);
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    k ^= k >>> 33;
-    return k;
   }
 }

@@ -184,9 +184,16 @@ public final class Compaction {
     } catch (IOException e) {
       throw new UsageException("cannot create scratch directory under " + options.scratchDir());
     }
+    // one verification read per group in flight, on at most the machine's cores; each holds one
+    // Parquet row group of its file (a few MB), far below what --memory gives DuckDB
+    ExecutorService verifying = Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, cores)), r -> {
+      Thread t = new Thread(r, "compact-verify");
+      t.setDaemon(true);
+      return t;
+    });
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, planned.targetFileSize(), planned.ordering(),
-        smallGroupBytes);
+        smallGroupBytes, verifying);
 
     // commits carry deletes committed meanwhile on the inputs onto the new files: see CarryingCommits
     int perCommit = options.partialProgress() ? (int) Math.ceil(groups.size() / (double) options.maxCommits()) : Integer.MAX_VALUE;
@@ -239,6 +246,7 @@ public final class Compaction {
     } finally {
       task.close();
       pool.shutdownNow();
+      verifying.shutdownNow();
       DuckDbRewriter.deleteRecursively(scratch);
     }
 
@@ -288,11 +296,15 @@ public final class Compaction {
     String partition = partitionPath(table, group);
     int deletes = deleteFiles(group).size();
     List<DataFile> outputs = List.of();
+    // the input is digested while the runner writes: verification overlaps the rewrite
+    java.util.concurrent.CompletableFuture<Digested> input = options.verification() == CompactionOptions.Verification.CONTENT
+        ? java.util.concurrent.CompletableFuture.supplyAsync(() -> Digested.input(table, group.fileScanTasks()), settings.verifying())
+        : null;
     try {
       outputs = rewriter.rewrite(table, group, settings);
       long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
-      String mismatch = options.verification() == CompactionOptions.Verification.CONTENT
-          ? contentMismatch(table, group, outputs)
+      String mismatch = input != null
+          ? contentMismatch(table, group, outputs, input)
           : countMismatch(table, group, written);
       if (mismatch != null) {
         deleteAll(table, outputs);
@@ -304,8 +316,11 @@ public final class Compaction {
           group.inputFilesSizeInBytes(), outputs.size(), outputs.stream().mapToLong(DataFile::fileSizeInBytes).sum(), deletes,
           written, millisSince(started), null);
     } catch (Exception e) {
+      if (input != null) {
+        input.cancel(true);
+      }
       deleteAll(table, outputs);
-      String message = failureMessage(e);
+      String message = failureMessage(e instanceof java.util.concurrent.CompletionException c && c.getCause() != null ? c.getCause() : e);
       return new CompactionResult.Group(index, partition, rewriter.name(), Status.FAILED, group.inputFileNum(),
           group.inputFilesSizeInBytes(), 0, 0, deletes, 0, millisSince(started), message);
     }
@@ -317,22 +332,59 @@ public final class Compaction {
   }
 
   /**
-   * Both sides are read by Iceberg's generic reader, never by the runner that wrote the output: a
-   * runner's misreading of its input (names, encodings, nested ids, signed zeros) cannot agree with
-   * itself here. The two reads run side by side; each streams, so memory stays bounded.
+   * Both sides are read independently of the runner that wrote the output, by parquet-java's column
+   * readers ({@link ColumnarDigest}) where they read the group exactly, else by Iceberg's generic
+   * reader ({@link Checksum}): a runner's misreading of its input (names, encodings, nested ids,
+   * signed zeros) cannot agree with itself here. Both sides of a group are digested by the same
+   * reader. Each read streams, so memory stays bounded.
    */
-  private static String contentMismatch(Table table, RewriteFileGroup group, List<DataFile> outputs) {
-    var schema = LiveRows.rewriteSchema(table);
-    java.util.concurrent.CompletableFuture<Checksum> out = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> Checksum.ofFiles(table, outputs.stream().map(DataFile::location).toList(), schema));
-    Checksum in = Checksum.ofTasks(table, group.fileScanTasks(), schema);
-    Checksum written;
+  private static String contentMismatch(Table table, RewriteFileGroup group, List<DataFile> outputs,
+      java.util.concurrent.CompletableFuture<Digested> input) {
+    Digested in;
     try {
-      written = out.join();
+      in = input.join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
-    return in.differenceFrom(written, schema).map(d -> "content mismatch: " + d).orElse(null);
+    List<String> locations = outputs.stream().map(DataFile::location).toList();
+    Digested out = Digested.output(table, locations, in.columnar());
+    if (in.columnar() && !out.columnar()) {
+      in = Digested.input(table, group.fileScanTasks(), false);
+    }
+    return in.digest().differenceFrom(out.digest(), in.names()).map(d -> "content mismatch: " + d).orElse(null);
+  }
+
+  /** One side's digest, and whether the columnar reader made it. */
+  record Digested(dev.resurfacer.content.RowDigest digest, boolean columnar, List<String> names) {
+    static Digested input(Table table, List<FileScanTask> tasks) {
+      return input(table, tasks, true);
+    }
+
+    static Digested input(Table table, List<FileScanTask> tasks, boolean columnarIfPossible) {
+      org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
+      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      if (columnarIfPossible && ColumnarDigest.reads(table, schema, tasks)) {
+        try {
+          return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
+        } catch (ColumnarDigest.Unreadable e) {
+          // a file the column readers cannot read exactly: the generic reader digests the group
+        }
+      }
+      return new Digested(Checksum.ofTasks(table, tasks, schema).digest(), false, names);
+    }
+
+    static Digested output(Table table, List<String> locations, boolean columnar) {
+      org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
+      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      if (columnar) {
+        try {
+          return new Digested(ColumnarDigest.ofFiles(table, locations, schema), true, names);
+        } catch (ColumnarDigest.Unreadable e) {
+          // as for the input: the generic reader digests both sides
+        }
+      }
+      return new Digested(Checksum.ofFiles(table, locations, schema).digest(), false, names);
+    }
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.resurfacer.iceberg.compact;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
@@ -12,9 +11,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.DelegatingSeekableInputStream;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -164,45 +160,8 @@ final class DuckDbFidelity {
     return stored.isPrimitive() ? stored.asPrimitiveType().getPrimitiveTypeName().name() : "a group";
   }
 
-  /**
-   * Parquet's default read options build a Hadoop Configuration, which parses core-default.xml: once
-   * per footer that was most of a small table's compaction. Footers need none of its settings.
-   */
-  static final org.apache.parquet.ParquetReadOptions READ_OPTIONS = org.apache.parquet.ParquetReadOptions.builder(
-      new org.apache.parquet.conf.PlainParquetConfiguration()).build();
-
   private static MessageType footerSchema(InputFile file) {
-    try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file), READ_OPTIONS)) {
-      return reader.getFooter().getFileMetaData().getSchema();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the Parquet footer of " + file.location(), e);
-    }
-  }
-
-  /** Iceberg's {@link InputFile} as Parquet's, so footers are read through the table's FileIO. */
-  static org.apache.parquet.io.InputFile parquetFile(InputFile file) {
-    return new org.apache.parquet.io.InputFile() {
-      @Override
-      public long getLength() {
-        return file.getLength();
-      }
-
-      @Override
-      public SeekableInputStream newStream() {
-        org.apache.iceberg.io.SeekableInputStream in = file.newStream();
-        return new DelegatingSeekableInputStream(in) {
-          @Override
-          public long getPos() throws IOException {
-            return in.getPos();
-          }
-
-          @Override
-          public void seek(long newPos) throws IOException {
-            in.seek(newPos);
-          }
-        };
-      }
-    };
+    return ParquetFooters.schemaOnly(file).getFileMetaData().getSchema();
   }
 
   /**
@@ -230,13 +189,15 @@ final class DuckDbFidelity {
 
   /**
    * A query over the group's input that names the first float column (top level or inside structs)
-   * holding both -0.0 and +0.0, or any NaN; it returns NULL when there is none. Only those columns
-   * are read, so it costs a fraction of the rewrite.
+   * holding both -0.0 and +0.0, or any NaN; it returns NULL when there is none. Only float columns
+   * are read, and only those whose metrics in some input file cannot rule out a zero or a NaN
+   * ({@link #neitherZeroNorNaN}): that pass over the data was a tenth of a bin-pack's CPU.
    */
-  static Optional<String> floatCheck(Schema schema, String source) {
+  static Optional<String> floatCheck(Schema schema, String source, List<org.apache.iceberg.FileScanTask> tasks) {
     List<String> cases = new java.util.ArrayList<>();
+    java.util.function.IntPredicate ruledOut = id -> tasks.stream().allMatch(t -> neitherZeroNorNaN(t.file(), id));
     for (Types.NestedField f : schema.columns()) {
-      collectFloats(f, DuckDbRewriter.col(f.fieldId()), f.name(), cases);
+      collectFloats(f, DuckDbRewriter.col(f.fieldId()), f.name(), cases, ruledOut);
     }
     if (cases.isEmpty()) {
       return Optional.empty();
@@ -244,12 +205,17 @@ final class DuckDbFidelity {
     return Optional.of("SELECT COALESCE(" + String.join(", ", cases) + ") FROM " + source);
   }
 
-  private static void collectFloats(Types.NestedField f, String expr, String path, List<String> cases) {
+  private static void collectFloats(Types.NestedField f, String expr, String path, List<String> cases,
+      java.util.function.IntPredicate ruledOut) {
     Type.TypeID type = f.type().typeId();
     if (type == Type.TypeID.STRUCT) {
       for (Types.NestedField child : f.type().asStructType().fields()) {
-        collectFloats(child, "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", path + "." + child.name(), cases);
+        collectFloats(child, "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", path + "." + child.name(), cases,
+            ruledOut);
       }
+      return;
+    }
+    if ((type == Type.TypeID.FLOAT || type == Type.TypeID.DOUBLE) && ruledOut.test(f.fieldId())) {
       return;
     }
     // inside a list or map every float shares one dictionary: one check covers them all
@@ -263,6 +229,43 @@ final class DuckDbFidelity {
     cases.add("CASE WHEN bool_or(" + nan + ") THEN " + DuckTypes.string(where + " holds NaN")
         + " WHEN bool_or(" + minusZero + ") AND bool_or(" + plusZero + ")"
         + " THEN " + DuckTypes.string(where + " holds both -0.0 and +0.0") + " END");
+  }
+
+  /**
+   * Whether the file's metrics prove the float column holds no zero of either sign and no NaN: its
+   * NaN count is a known 0 and its bounds lie on one side of zero (Iceberg orders -0.0 below +0.0,
+   * and a writer's bounds must hold every value, or its own scans would skip rows). Without such
+   * metrics the data is read.
+   */
+  static boolean neitherZeroNorNaN(org.apache.iceberg.ContentFile<?> file, int fieldId) {
+    Map<Integer, Long> nans = file.nanValueCounts();
+    Long n = nans == null ? null : nans.get(fieldId);
+    if (n == null || n != 0) {
+      return false;
+    }
+    Map<Integer, java.nio.ByteBuffer> lower = file.lowerBounds();
+    Map<Integer, java.nio.ByteBuffer> upper = file.upperBounds();
+    java.nio.ByteBuffer lo = lower == null ? null : lower.get(fieldId);
+    java.nio.ByteBuffer hi = upper == null ? null : upper.get(fieldId);
+    if (lo == null || hi == null) {
+      return false;
+    }
+    double min = asDouble(lo);
+    double max = asDouble(hi);
+    if (Double.isNaN(min) || Double.isNaN(max)) {
+      return false;
+    }
+    return Double.compare(min, 0.0) > 0 || Double.compare(max, -0.0) < 0;
+  }
+
+  /** A float or double bound (Iceberg stores 4 or 8 little-endian bytes) as a double; NaN when it is neither. */
+  private static double asDouble(java.nio.ByteBuffer bound) {
+    java.nio.ByteBuffer b = bound.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    return switch (b.remaining()) {
+      case 4 -> b.getFloat(b.position());
+      case 8 -> b.getDouble(b.position());
+      default -> Double.NaN;
+    };
   }
 
   /** A DuckDB expression true when {@code test} holds for any float at or under {@code expr}; null when there is none. */

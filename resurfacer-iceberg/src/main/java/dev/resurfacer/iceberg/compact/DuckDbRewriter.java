@@ -182,7 +182,7 @@ final class DuckDbRewriter implements GroupRewriter {
       }
 
       Optional<String> floatCheck = DuckDbFidelity.floatCheck(schema,
-          "read_parquet(" + list(locals) + ", schema=" + schemaMap(schema.columns()) + ")");
+          "read_parquet(" + list(locals) + ", schema=" + schemaMap(schema.columns()) + ")", tasks);
       if (floatCheck.isPresent()) {
         try (java.sql.ResultSet found = st.executeQuery(floatCheck.get())) {
           if (found.next() && found.getString(1) != null) {

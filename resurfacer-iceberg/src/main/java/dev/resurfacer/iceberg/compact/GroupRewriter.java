@@ -14,13 +14,19 @@ interface GroupRewriter {
 
   /**
    * What one group may use and produce: DuckDB's memory limit and threads, where it may spill and
-   * stage files, and the size at which output files roll over.
+   * stage files, the size at which output files roll over, and where content verification runs
+   * its reads while the group is written.
    */
-  /** @param smallGroupBytes a group of at most this input takes the small path ({@link SmallGroups}); 0 never */
+  /**
+   * @param smallGroupBytes a group of at most this input takes the small path ({@link SmallGroups}); 0 never
+   * @param verifying where content verification runs its reads
+   */
   record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering,
-      long smallGroupBytes) {
+      long smallGroupBytes, java.util.concurrent.Executor verifying) {
+    /** The small path at its default bound, verification on the common pool: for callers that rewrite one group at a time. */
     Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {
-      this(memoryBytes, threads, scratchDir, targetFileSizeBytes, ordering, SmallGroups.MAX_BYTES);
+      this(memoryBytes, threads, scratchDir, targetFileSizeBytes, ordering, SmallGroups.MAX_BYTES,
+          java.util.concurrent.ForkJoinPool.commonPool());
     }
   }
 }

@@ -81,12 +81,7 @@ final class PlacedFiles {
       Files.delete(file);
     }
     InputFile in = table.io().newInputFile(location);
-    Metrics metrics;
-    // ParquetUtil.fileMetrics opens the footer with Parquet's default options, which build a Hadoop Configuration per file
-    try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
-        DuckDbFidelity.parquetFile(in), DuckDbFidelity.READ_OPTIONS)) {
-      metrics = ParquetUtil.footerMetrics(reader.getFooter(), java.util.stream.Stream.empty(), MetricsConfig.forTable(table));
-    }
+    Metrics metrics = ParquetUtil.footerMetrics(ParquetFooters.full(in), java.util.stream.Stream.empty(), MetricsConfig.forTable(table));
     return DataFiles.builder(spec)
         .withPath(location)
         .withFormat(FileFormat.PARQUET)

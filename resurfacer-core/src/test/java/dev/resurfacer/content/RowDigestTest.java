@@ -1,0 +1,139 @@
+package dev.resurfacer.content;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.content.ValueHash.Kind;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The digest both formats' verification compares: every fault a rewrite could make to a table's
+ * rows changes it, and nothing else does.
+ */
+class RowDigestTest {
+  private static final List<String> NAMES = List.of("id", "d", "s");
+
+  /** Rows of (long id, double d, string s); a null element is a null value. */
+  private static RowDigest digest(List<Object[]> rows) {
+    RowDigest.Builder b = new RowDigest.Builder(3);
+    for (Object[] r : rows) {
+      b.column(0, 1, r[0] == null ? ValueHash.ofNull(Kind.LONG) : ValueHash.ofLong(Kind.LONG, (Long) r[0]));
+      b.column(1, 2, r[1] == null ? ValueHash.ofNull(Kind.DOUBLE) : ValueHash.ofDouble((Double) r[1]));
+      b.column(2, 3, r[2] == null ? ValueHash.ofNull(Kind.STRING) : ValueHash.ofString((String) r[2]));
+      b.endRow();
+    }
+    return b.build();
+  }
+
+  private static List<Object[]> rows() {
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {1L, -0.0, "a"});
+    rows.add(new Object[] {2L, Double.NaN, "b"});
+    rows.add(new Object[] {3L, 1.5, null});
+    rows.add(new Object[] {4L, null, "d"});
+    return rows;
+  }
+
+  @Test
+  void theFaultsARewriteCouldMakeChangeTheDigest() {
+    RowDigest before = digest(rows());
+
+    List<Object[]> flipped = rows();
+    flipped.get(0)[1] = 0.0;
+    assertThat(before.differenceFrom(digest(flipped), NAMES)).hasValue("values differ in column d");
+
+    List<Object[]> payload = rows();
+    payload.get(1)[1] = Double.longBitsToDouble(0x7ff8000000000001L);
+    assertThat(digest(payload)).isNotEqualTo(before);
+
+    List<Object[]> nulled = rows();
+    nulled.forEach(r -> r[2] = null);
+    assertThat(before.differenceFrom(digest(nulled), NAMES)).hasValue("values differ in column s");
+
+    List<Object[]> swapped = rows();
+    Object s = swapped.get(0)[2];
+    swapped.get(0)[2] = swapped.get(1)[2];
+    swapped.get(1)[2] = s;
+    assertThat(before.differenceFrom(digest(swapped), NAMES))
+        .hasValue("every column holds the same values, but they are combined into different rows");
+
+    List<Object[]> dropped = rows();
+    dropped.remove(2);
+    assertThat(before.differenceFrom(digest(dropped), NAMES)).hasValue("4 live input rows, 3 written");
+
+    List<Object[]> duplicated = rows();
+    duplicated.add(duplicated.get(0));
+    assertThat(before.differenceFrom(digest(duplicated), NAMES)).hasValue("4 live input rows, 5 written");
+
+    List<Object[]> overwritten = rows();
+    overwritten.set(1, overwritten.get(0));
+    assertThat(before.differenceFrom(digest(overwritten), NAMES)).isPresent();
+  }
+
+  @Test
+  void orderAndSplitDoNotChangeTheDigest() {
+    List<Object[]> shuffled = rows();
+    Collections.reverse(shuffled);
+    assertThat(digest(shuffled)).isEqualTo(digest(rows()));
+    RowDigest split = digest(rows().subList(0, 1)).plus(digest(rows().subList(1, 4)));
+    assertThat(split).isEqualTo(digest(rows()));
+    assertThat(digest(rows()).differenceFrom(split, NAMES)).isEmpty();
+  }
+
+  @Test
+  void valuesAreTaggedAndCanonical() {
+    assertThat(ValueHash.ofNull(Kind.LONG)).isNotEqualTo(ValueHash.ofLong(Kind.LONG, 0));
+    assertThat(ValueHash.ofLong(Kind.INT, 1)).isNotEqualTo(ValueHash.ofLong(Kind.LONG, 1));
+    assertThat(ValueHash.ofLong(Kind.DATE, 1)).isNotEqualTo(ValueHash.ofLong(Kind.INT, 1));
+    assertThat(ValueHash.ofDouble(-0.0)).isNotEqualTo(ValueHash.ofDouble(0.0));
+    assertThat(ValueHash.ofFloat(-0.0f)).isNotEqualTo(ValueHash.ofFloat(0.0f));
+    assertThat(ValueHash.ofString("Aa")).isNotEqualTo(ValueHash.ofString("BB"));
+    assertThat(ValueHash.ofString("")).isNotEqualTo(ValueHash.ofNull(Kind.STRING));
+    assertThat(ValueHash.ofString("abcdefghijklmnop")).isNotEqualTo(ValueHash.ofString("ijklmnopabcdefgh"));
+    assertThat(ValueHash.ofString("é✓")).as("a string is its UTF-8 bytes")
+        .isEqualTo(ValueHash.ofBytes(Kind.STRING, "é✓".getBytes(StandardCharsets.UTF_8)));
+    assertThat(ValueHash.ofString("x")).isNotEqualTo(ValueHash.ofBytes(Kind.BINARY, new byte[] {'x'}));
+    assertThat(ValueHash.ofDecimal(new BigDecimal("1.00"))).isNotEqualTo(ValueHash.ofDecimal(new BigDecimal("1.0")));
+    assertThat(ValueHash.ofDecimal(new BigDecimal("-1.25"))).as("unscaled long, bytes and BigDecimal agree")
+        .isEqualTo(ValueHash.ofDecimal(2, -125)).isEqualTo(ValueHash.ofDecimal(2, new byte[] {(byte) 0xff, (byte) 0x83}));
+    BigDecimal big = new BigDecimal("123456789012345678901.00001");
+    assertThat(ValueHash.ofDecimal(big)).isEqualTo(ValueHash.ofDecimal(5, big.unscaledValue().toByteArray()))
+        .isNotEqualTo(ValueHash.ofDecimal(new BigDecimal("123456789012345678901.00002")));
+    long entries = ValueHash.entry(1, 2) + ValueHash.entry(3, 4);
+    assertThat(ValueHash.map(2, entries)).as("a map's entry order does not count")
+        .isEqualTo(ValueHash.map(2, ValueHash.entry(3, 4) + ValueHash.entry(1, 2)));
+    assertThat(ValueHash.element(ValueHash.element(ValueHash.list(2), 1), 2))
+        .isNotEqualTo(ValueHash.element(ValueHash.element(ValueHash.list(2), 2), 1));
+  }
+
+  @Test
+  void aBlockFoldedColumnByColumnEqualsRowByRow() {
+    long[] ids = {1, 2, 3, 4};
+    double[] ds = {-0.0, Double.NaN, 1.5, 0};
+    boolean[] dNulls = {false, false, false, true};
+    long[] strings = {ValueHash.ofString("a"), ValueHash.ofString("b"), ValueHash.ofNull(Kind.STRING), ValueHash.ofString("d")};
+    RowBlock block = new RowBlock(8, 3);
+    block.reset(4);
+    block.foldLongs(0, 1, Kind.LONG, ids, null);
+    block.foldDoubles(1, 2, ds, dNulls);
+    block.fold(2, 3, strings);
+    RowDigest.Builder b = new RowDigest.Builder(3);
+    b.addRows(block);
+    assertThat(b.build()).isEqualTo(digest(rows()));
+
+    block.reset(4);
+    block.delete(2);
+    block.foldLongs(0, 1, Kind.LONG, ids, null);
+    block.foldDoubles(1, 2, ds, dNulls);
+    block.fold(2, 3, strings);
+    RowDigest.Builder withDelete = new RowDigest.Builder(3);
+    withDelete.addRows(block);
+    List<Object[]> live = rows();
+    live.remove(2);
+    assertThat(withDelete.build()).as("a deleted row counts nowhere").isEqualTo(digest(live));
+  }
+}
