@@ -324,8 +324,7 @@ public final class MaintenanceService implements AutoCloseable {
     if (!served.advises()) {
       return Optional.of(new TableAdvice(catalog, table, null, "this table's format has no layout advice in this build"));
     }
-    double minGain = options.containsKey(Compact.LAYOUT_MIN_GAIN) ? Double.parseDouble(options.get(Compact.LAYOUT_MIN_GAIN))
-        : Compact.DEFAULT_LAYOUT_MIN_GAIN;
+    double minGain = dev.resurfacer.layout.AutoLayoutSteps.minGain(options);
     java.nio.file.Path dir = java.nio.file.Path.of(where);
     if (!java.nio.file.Files.exists(dir)) {
       return Optional.of(new TableAdvice(catalog, table, null, "no scan reports yet at " + where));

@@ -2,7 +2,15 @@ package dev.resurfacer.delta.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.maintain.DeltaResurfacer;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.Maintain;
+import dev.resurfacer.maintain.MaintenancePlan;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.report.OperationResult;
+import dev.resurfacer.report.RunReport;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.layout.Advice;
@@ -13,7 +21,6 @@ import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.utils.CloseableIterator;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -23,13 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * advise on a table delta-spark wrote, from scan reports in the documented format written by hand
  * (Delta readers emit none): the current files' simulation agrees with Kernel's own data skipping,
- * and z-ordering as recommended cuts the files a query reads as the simulation said.
+ * and maintain with {@code compact.layout: auto} z-orders as recommended, cutting the files Kernel plans
+ * per query as the simulation said.
  */
 class DeltaLayoutsTest {
   @TempDir Path dir;
 
   @Test
-  void handWrittenReportsRecommendAZOrderThatDeltaCompactionApplies() throws Exception {
+  void handWrittenReportsRecommendAZOrderThatLayoutAutoApplies() throws Exception {
     Path t = dir.resolve("events");
     // delta.targetFileSize (Databricks' key, which Delta compaction reads) keeps the test table's files small
     DeltaSpark.session().conf().set("spark.databricks.delta.allowArbitraryProperties.enabled", "true");
@@ -75,10 +83,21 @@ class DeltaLayoutsTest {
     assertThat(rec.orderBy()).isEqualTo("user_id");
     assertThat(rec.expectedFilesPerQuery() * 3).isLessThan(rec.currentFilesPerQuery());
 
-    // applied through Delta's compaction: the same rows, and Kernel's planning reads as many files as simulated
+    // maintain with compact.layout: auto: a preview changes nothing, the run applies the z-order through Delta's compaction
     List<String> before = DeltaSpark.typedRows(t);
-    CompactionOptions options = new CompactionOptions(java.util.OptionalLong.of(rec.targetFileSize()), 0.3).zOrder(List.of(rec.orderBy()));
-    assertThat(DeltaCompactor.execute(table, options, Clock.systemUTC()).failedBins()).isEmpty();
+    long version = table.latest().getVersion();
+    Compact auto = new Compact("binpack", null, java.util.Map.of(Compact.LAYOUT, "auto", Compact.SCAN_REPORTS, reports.toString()));
+    CatalogConfig catalog = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, java.util.Map.of(), java.util.Set.of(),
+        java.util.Map.of("raw.events", t.toString()));
+    try (DeltaResurfacer r = DeltaResurfacer.connect(catalog, dir)) {
+      RunReport preview = r.run(MaintenancePlan.of(Maintain.table("raw.events").then(auto)), Mode.PREVIEW);
+      assertThat(preview.tables().get(0).operations().get(0).message()).startsWith("layout auto: would apply z-order (user_id)");
+      assertThat(table.latest().getVersion()).isEqualTo(version);
+      RunReport run = r.run(MaintenancePlan.of(Maintain.table("raw.events").then(auto)), Mode.COMMIT);
+      OperationResult step = run.tables().get(0).operations().get(0);
+      assertThat(step.message()).startsWith("layout auto: applying z-order (user_id)").contains("rewrote");
+      assertThat(step.metrics()).containsKeys("layout_gain_pct", "layout_files_per_query_expected_x100");
+    }
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     double after = users.stream().mapToLong(u -> kernelFiles(table, u)).average().orElseThrow();
     assertThat(after * 3).isLessThan(kernel);
