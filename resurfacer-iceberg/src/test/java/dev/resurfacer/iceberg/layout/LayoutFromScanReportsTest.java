@@ -72,14 +72,7 @@ class LayoutFromScanReportsTest {
     List<String> content = Content.of(table);
 
     // the engine side: its own catalog instance, the collector configured by catalog properties only
-    JdbcCatalog engine = new JdbcCatalog();
-    engine.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-    engine.initialize("lake", Map.of(
-        CatalogProperties.URI, SqliteCatalogs.uri(dir.resolve("lake")),
-        CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir.resolve("lake")),
-        CatalogProperties.METRICS_REPORTER_IMPL, ScanReportCollector.class.getName(),
-        ScanReportCollector.DIR, reports.toString(),
-        ScanReportCollector.FILTER_VALUES, "true"));
+    JdbcCatalog engine = engineCatalog(dir.resolve("lake"), Map.of(ScanReportCollector.DIR, reports.toString()));
     List<Expression> queries = queries(300);
     replay(engine, queries);
     awaitLines(reports, 300);
@@ -136,6 +129,19 @@ class LayoutFromScanReportsTest {
     assertThat(run.tables().get(0).operations().get(0).message()).startsWith("layout auto: keeping " + rec.strategy());
     engine.close();
     writer.close();
+  }
+
+  /** An engine's own catalog over the lake, its collector configured by catalog properties only (with filter values). */
+  static JdbcCatalog engineCatalog(Path lake, Map<String, String> collector) {
+    Map<String, String> props = new java.util.HashMap<>(collector);
+    props.put(CatalogProperties.URI, SqliteCatalogs.uri(lake));
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(lake));
+    props.put(CatalogProperties.METRICS_REPORTER_IMPL, ScanReportCollector.class.getName());
+    props.put(ScanReportCollector.FILTER_VALUES, "true");
+    JdbcCatalog engine = new JdbcCatalog();
+    engine.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
+    engine.initialize("lake", props);
+    return engine;
   }
 
   /** db.events: 40 files of 1,000 rows over two days (user_id, event, ts random), in 4 commits, 24 KB target files. */

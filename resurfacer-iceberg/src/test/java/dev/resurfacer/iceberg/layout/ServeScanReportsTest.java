@@ -86,15 +86,8 @@ class ServeScanReportsTest {
       Files.walk(reports).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
 
       // the engine: its own catalog, the collector posting to serve, configured by catalog properties only
-      JdbcCatalog engine = new JdbcCatalog();
-      engine.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-      engine.initialize("lake", Map.of(
-          CatalogProperties.URI, SqliteCatalogs.uri(dir.resolve("lake")),
-          CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir.resolve("lake")),
-          CatalogProperties.METRICS_REPORTER_IMPL, ScanReportCollector.class.getName(),
-          ScanReportCollector.URI, base + "/v1/scan-reports",
-          ScanReportCollector.TOKEN, TOKEN,
-          ScanReportCollector.FILTER_VALUES, "true"));
+      JdbcCatalog engine = LayoutFromScanReportsTest.engineCatalog(dir.resolve("lake"),
+          Map.of(ScanReportCollector.URI, base + "/v1/scan-reports", ScanReportCollector.TOKEN, TOKEN));
       LayoutFromScanReportsTest.replay(engine, LayoutFromScanReportsTest.queries(200));
       LayoutFromScanReportsTest.awaitLines(reports, 200);
       engine.close();
