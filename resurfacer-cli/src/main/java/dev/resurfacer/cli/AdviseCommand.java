@@ -3,6 +3,7 @@ package dev.resurfacer.cli;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.Secrets;
+import dev.resurfacer.delta.compact.DeltaLayouts;
 import dev.resurfacer.iceberg.layout.IcebergLayouts;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
@@ -54,19 +55,25 @@ final class AdviseCommand implements Callable<Integer> {
     if (!(minGain >= 0 && minGain < 1)) {
       throw new UsageException("--min-gain must be a number in [0, 1) (got " + minGain + ")");
     }
-    if (DeltaTargets.find(catalogOptions, ctx, tableName).isPresent()) {
-      throw new UsageException("advise reads Iceberg tables in this release; a Delta table's scans can be recorded "
-          + "(docs/scan-reports.md) but its layout simulation is not built yet");
-    }
+    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     Path where = scanReports != null ? scanReports : fromPolicy();
     ScanReports.Loaded loaded = ScanReports.read(where, tableName);
+    if (delta.isPresent()) {
+      try (var table = delta.get()) {
+        print(DeltaLayouts.advise(tableName, table, loaded, minGain));
+        return Main.OK;
+      }
+    }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      Advice advice = IcebergLayouts.advise(tableName, open.table(), loaded, minGain);
-      PrintWriter out = spec.commandLine().getOut();
-      out.println(outputOptions.json() ? Json.write(advice) : render(advice));
-      out.flush();
+      print(IcebergLayouts.advise(tableName, open.table(), loaded, minGain));
       return Main.OK;
     }
+  }
+
+  private void print(Advice advice) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(outputOptions.json() ? Json.write(advice) : render(advice));
+    out.flush();
   }
 
   private Path fromPolicy() {

@@ -51,6 +51,21 @@ class DeltaCliTest {
   }
 
   @Test
+  void adviseReadsADeltaTablesReports() throws Exception {
+    Path t = kernelTable("events");
+    Path reports = dir.resolve("reports.jsonl");
+    Files.writeString(reports, "{\"format\":\"resurfacer-scan-report\",\"table\":\"" + t + "\",\"data-files-scanned\":0,"
+        + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3}}\nnot a report\n");
+    CliRun run = CliRun.run(dir, "advise", t.toString(), "--scan-reports", reports.toString(), "--output", "json");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    var advice = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
+    assertThat(advice.get("scans").asInt()).isEqualTo(1);
+    assertThat(advice.get("skipped_lines").asInt()).isEqualTo(1);
+    assertThat(advice.get("recommendation").isNull()).isTrue();
+    assertThat(advice.get("reason").asText()).startsWith("no rows sampled");
+  }
+
+  @Test
   void describeAndVacuumADeltaTableByConfiguredNameAndByPath() throws Exception {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));

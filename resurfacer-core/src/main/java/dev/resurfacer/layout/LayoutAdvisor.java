@@ -26,8 +26,14 @@ public final class LayoutAdvisor {
   /**
    * @param minGain the cut in expected cost (0-1) a change must bring to be recommended
    * @param tableTarget the table's own target file size
+   * @param sorts whether the format's compaction writes sort orders; without (Delta), a sort by one
+   *     column is proposed as the z-order of that one column (the same row order) and sorts by two are not proposed
    */
-  public record Settings(double minGain, long tableTarget) {}
+  public record Settings(double minGain, long tableTarget, boolean sorts) {
+    public Settings(double minGain, long tableTarget) {
+      this(minGain, tableTarget, true);
+    }
+  }
 
   /** What the format reads for the advisor. */
   public record TableView(LayoutSimulator.Sample sample, int sampleFiles, List<LayoutSimulator.FileRanges> currentFiles,
@@ -56,9 +62,11 @@ public final class LayoutAdvisor {
         .map(Advice.ColumnUse::column).filter(view.sample().columns()::contains).limit(3).toList();
     List<Layout> layouts = new ArrayList<>();
     layouts.add(new Layout.BinPack());
-    keyColumns.forEach(c -> layouts.add(new Layout.Sort(List.of(c))));
+    keyColumns.forEach(c -> layouts.add(settings.sorts() ? new Layout.Sort(List.of(c)) : new Layout.ZOrder(List.of(c))));
     if (keyColumns.size() >= 2) {
-      layouts.add(new Layout.Sort(keyColumns.subList(0, 2)));
+      if (settings.sorts()) {
+        layouts.add(new Layout.Sort(keyColumns.subList(0, 2)));
+      }
       layouts.add(new Layout.ZOrder(keyColumns.subList(0, 2)));
     }
     if (keyColumns.size() >= 3) {

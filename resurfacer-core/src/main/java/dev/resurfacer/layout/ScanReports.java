@@ -63,31 +63,13 @@ public final class ScanReports {
           if (line.isBlank()) {
             continue;
           }
-          JsonNode n;
-          try {
-            n = JSON.readTree(line);
-          } catch (IOException | RuntimeException e) {
+          Line parsed = parse(line);
+          if (parsed == null) {
             skipped++;
-            continue;
-          }
-          if (n == null || !n.isObject() || !"resurfacer-scan-report".equals(n.path("format").asText())) {
-            skipped++;
-            continue;
-          }
-          String kind = n.path("kind").asText("scan");
-          if (kind.equals("collector")) {
-            droppedInFile = Math.max(droppedInFile, n.path("dropped").asLong(0));
-            continue;
-          }
-          RecordedScan scan;
-          try {
-            scan = scan(n);
-          } catch (RuntimeException e) {
-            skipped++;
-            continue;
-          }
-          if (matches(scan.table(), table)) {
-            scans.add(scan);
+          } else if (parsed.scan() == null) {
+            droppedInFile = Math.max(droppedInFile, parsed.dropped());
+          } else if (matches(parsed.scan().table(), table)) {
+            scans.add(parsed.scan());
           } else {
             others++;
           }
@@ -102,8 +84,34 @@ public final class ScanReports {
     return new Loaded(scans, skipped, others, dropped, files.size());
   }
 
+  /**
+   * One line of the format: a scan, or (scan null) a collector's counters with its {@code dropped}
+   * count. Null for a line that is not JSON, not this format, or lacks a required field.
+   */
+  public record Line(RecordedScan scan, long dropped) {}
+
+  public static Line parse(String line) {
+    JsonNode n;
+    try {
+      n = JSON.readTree(line);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    if (n == null || !n.isObject() || !"resurfacer-scan-report".equals(n.path("format").asText())) {
+      return null;
+    }
+    if (n.path("kind").asText("scan").equals("collector")) {
+      return new Line(null, n.path("dropped").asLong(0));
+    }
+    try {
+      return new Line(scan(n), 0);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   /** "db.events" matches "db.events", "bench.db.events" and "DB.Events"; a path matches itself. */
-  static boolean matches(String reported, String asked) {
+  public static boolean matches(String reported, String asked) {
     String a = reported.toLowerCase(Locale.ROOT);
     String b = asked.toLowerCase(Locale.ROOT);
     return a.equals(b) || a.endsWith("." + b) || b.endsWith("." + a) || stripSlash(a).equals(stripSlash(b));

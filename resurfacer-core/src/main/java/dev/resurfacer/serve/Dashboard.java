@@ -2,6 +2,7 @@ package dev.resurfacer.serve;
 
 import static dev.resurfacer.report.HtmlReport.esc;
 
+import dev.resurfacer.layout.Advice;
 import dev.resurfacer.maintain.TableSignals;
 import dev.resurfacer.report.HtmlReport;
 import dev.resurfacer.report.TableReport;
@@ -41,7 +42,9 @@ public final class Dashboard {
         + "<th>small files</th><th>delete files</th><th>snapshots</th><th>commits since run</th><th></th></tr>\n");
     for (TableState t : tables) {
       TableSignals s = t.signals();
-      b.append("<tr data-table=\"").append(esc(t.qualified())).append("\"><td>").append(esc(t.qualified())).append("</td>");
+      b.append("<tr data-table=\"").append(esc(t.qualified())).append("\"><td>").append(esc(t.qualified()))
+          .append(" <a class=\"muted\" href=\"/advice?catalog=").append(esc(encode(t.catalog()))).append("&amp;table=")
+          .append(esc(encode(t.table()))).append("\">layout advice</a></td>");
       if (t.assessment() == null) {
         b.append("<td class=\"n\">-</td><td>").append(esc(t.error() == null ? "not evaluated yet" : t.error())).append("</td>");
       } else {
@@ -106,6 +109,57 @@ public final class Dashboard {
       b.append(HtmlReport.tableSection(r.report()));
     }
     return b.append("</body></html>\n").toString();
+  }
+
+  /** The layout advice of one table: what {@code resurfacer advise} prints, as a page. */
+  public static String advicePage(MaintenanceService.TableAdvice t) {
+    StringBuilder b = page("Resurfacer layout advice: " + t.catalog() + "." + t.table());
+    b.append("<p><a href=\"/\">all tables</a></p>\n<h1>Layout advice: ").append(esc(t.catalog() + "." + t.table())).append("</h1>\n");
+    Advice a = t.advice();
+    if (a == null) {
+      return b.append("<p id=\"advice\" class=\"muted\">").append(esc(t.unavailable())).append("</p></body></html>\n").toString();
+    }
+    b.append("<p class=\"muted\">From ").append(a.scans()).append(" scan report(s)")
+        .append(a.skippedLines() > 0 ? ", " + a.skippedLines() + " malformed or foreign line(s) skipped" : "")
+        .append(a.droppedByCollectors() > 0 ? ", " + a.droppedByCollectors() + " dropped by collectors" : "")
+        .append("; sampled ").append(a.sampleRows()).append(" row(s) from ").append(a.sampleFiles()).append(" file(s).</p>\n");
+    b.append("<p id=\"advice\" class=\"").append(a.recommendation() == null ? "muted" : "good").append("\"><b>")
+        .append(a.recommendation() == null ? "" : "Recommend: ").append("</b>").append(esc(a.reason())).append("</p>\n");
+    if (!a.columns().isEmpty()) {
+      b.append("<table id=\"columns\"><tr><th>column</th><th>filtered</th><th>share</th><th>how</th><th>files read now</th>"
+          + "<th>projected</th></tr>\n");
+      for (Advice.ColumnUse c : a.columns()) {
+        b.append("<tr><td>").append(esc(c.column())).append("</td>").append(num((long) c.filtered()))
+            .append(String.format(Locale.ROOT, "<td class=\"n\">%.0f%%</td><td>", c.share() * 100)).append(esc(c.kinds()))
+            .append(String.format(Locale.ROOT, "</td><td class=\"n\">%.0f%%</td>", c.scannedFraction() * 100))
+            .append(num((long) c.projected())).append("</tr>\n");
+      }
+      b.append("</table>\n");
+    }
+    if (a.current() != null) {
+      b.append("<h2>Layouts simulated, cheapest first</h2>\n<table id=\"candidates\"><tr><th>layout</th><th>target</th><th>files</th>"
+          + "<th>files/query</th><th>read/query</th></tr>\n");
+      candidateRow(b, a.current(), "now");
+      a.candidates().stream().limit(8).forEach(c -> candidateRow(b, c, ByteSizes.format(c.targetFileSize())));
+      b.append("</table>\n");
+    }
+    if (!a.eras().isEmpty()) {
+      b.append("<h2>Measured from the reports, per layout</h2>\n<table id=\"eras\"><tr><th>since snapshot</th><th>at</th>"
+          + "<th>scans</th><th>data files per scan</th><th>read per scan</th></tr>\n");
+      for (Advice.Era e : a.eras()) {
+        b.append("<tr><td>").append(e.since()).append("</td><td>").append(esc(e.sinceTime())).append("</td>").append(num((long) e.queries()))
+            .append(String.format(Locale.ROOT, "<td class=\"n\">%.1f</td><td class=\"n\">", e.filesPerQuery()))
+            .append(esc(ByteSizes.format((long) e.bytesPerQuery()))).append("</td></tr>\n");
+      }
+      b.append("</table>\n");
+    }
+    return b.append("</body></html>\n").toString();
+  }
+
+  private static void candidateRow(StringBuilder b, Advice.Candidate c, String target) {
+    b.append("<tr><td>").append(esc(c.layout())).append("</td><td>").append(esc(target)).append("</td>").append(num(c.files()))
+        .append(String.format(Locale.ROOT, "<td class=\"n\">%.1f</td><td class=\"n\">", c.filesPerQuery()))
+        .append(esc(ByteSizes.format((long) c.bytesPerQuery()))).append("</td></tr>\n");
   }
 
   public static String notFound(String what) {

@@ -1,5 +1,8 @@
 package dev.resurfacer.serve;
 
+import dev.resurfacer.layout.Advice;
+import dev.resurfacer.layout.ScanReports;
+import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.maintain.TableSignals;
@@ -316,6 +319,54 @@ public final class MaintenanceService implements AutoCloseable {
     states.computeIfPresent(key, (k, s) -> with(s, false));
     LOG.info("table={} operation=resume outcome=done", key);
     return true;
+  }
+
+  /**
+   * The {@code compact.scan-reports} location of the served table a scan report names (matched as
+   * {@code advise} matches, with or without the catalog's name in front); empty when serve has not
+   * seen such a table or its policy sets no location.
+   */
+  public Optional<java.nio.file.Path> scanReportLocation(String reportedTable) {
+    for (TableState t : tables()) {
+      if (ScanReports.matches(reportedTable, t.table()) || ScanReports.matches(reportedTable, t.qualified())) {
+        String where = policies.effective(t.table()).policy().compact().options().get(Compact.SCAN_REPORTS);
+        return where == null || where.isBlank() ? Optional.empty() : Optional.of(java.nio.file.Path.of(where));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code advise} on a served table, by the same code as the CLI verb, from its policy's
+   * {@code compact.scan-reports} and {@code compact.layout-min-gain}.
+   *
+   * @param advice null when the table cannot be advised ({@code unavailable} says why)
+   */
+  public record TableAdvice(String catalog, String table, Advice advice, String unavailable) {}
+
+  /** Empty for a table serve has not seen. */
+  public Optional<TableAdvice> advise(String catalog, String table) {
+    if (!states.containsKey(catalog + "." + table)) {
+      return Optional.empty();
+    }
+    ServedCatalog<?> served = catalogs.stream().filter(c -> c.name().equals(catalog)).findFirst().orElse(null);
+    if (served == null) {
+      return Optional.empty();
+    }
+    Map<String, String> options = policies.effective(table).policy().compact().options();
+    String where = options.get(Compact.SCAN_REPORTS);
+    if (where == null || where.isBlank()) {
+      return Optional.of(new TableAdvice(catalog, table, null, "no scan reports: the table's policy sets no compact.scan-reports"));
+    }
+    if (!served.advises()) {
+      return Optional.of(new TableAdvice(catalog, table, null, "this table's format has no layout advice in this build"));
+    }
+    double minGain = dev.resurfacer.layout.AutoLayoutSteps.minGain(options);
+    java.nio.file.Path dir = java.nio.file.Path.of(where);
+    if (!java.nio.file.Files.exists(dir)) {
+      return Optional.of(new TableAdvice(catalog, table, null, "no scan reports yet at " + where));
+    }
+    return Optional.of(new TableAdvice(catalog, table, served.advise(table, ScanReports.read(dir, table), minGain), null));
   }
 
   /** Every table seen, by name. */

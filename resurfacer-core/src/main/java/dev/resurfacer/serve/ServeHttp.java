@@ -18,7 +18,8 @@ import java.util.concurrent.Executors;
 
 /**
  * {@code serve}'s one HTTP port (the JDK's own server): {@code /metrics}, {@code /healthz}, the
- * dashboard ({@code /}, {@code /runs/ID}) and {@code POST /tables/pause|resume}. With a token set,
+ * dashboard ({@code /}, {@code /runs/ID}, {@code /advice}), {@code POST /tables/pause|resume}, the layout
+ * advice as JSON ({@code GET /v1/advice}) and {@code POST /v1/scan-reports}. With a token set,
  * every path but {@code /healthz} needs {@code Authorization: Bearer TOKEN} (or the cookie
  * {@code resurfacer_token}); a form post from another origin is refused.
  */
@@ -27,8 +28,10 @@ public final class ServeHttp implements AutoCloseable {
   private final ExecutorService executor;
   private final MaintenanceService service;
   private final byte[] token;
+  private final ScanReportIntake intake;
 
   private ServeHttp(HttpServer server, ExecutorService executor, MaintenanceService service, String token) {
+    this.intake = new ScanReportIntake(service.startedAt());
     this.server = server;
     this.executor = executor;
     this.service = service;
@@ -95,8 +98,13 @@ public final class ServeHttp implements AutoCloseable {
         }
       } else if (method.equals("POST") && (path.equals("/tables/pause") || path.equals("/tables/resume"))) {
         pauseOrResume(ex, path.endsWith("pause"));
-      } else if (List.of("/", "/metrics", "/tables/pause", "/tables/resume").contains(path) || path.startsWith("/runs/")) {
-        ex.getResponseHeaders().set("Allow", path.startsWith("/tables/") ? "POST" : "GET");
+      } else if (method.equals("POST") && path.equals("/v1/scan-reports")) {
+        scanReports(ex);
+      } else if (method.equals("GET") && (path.equals("/v1/advice") || path.equals("/advice"))) {
+        advice(ex, path.equals("/v1/advice"));
+      } else if (List.of("/", "/metrics", "/tables/pause", "/tables/resume", "/v1/scan-reports", "/v1/advice", "/advice").contains(path)
+          || path.startsWith("/runs/")) {
+        ex.getResponseHeaders().set("Allow", path.startsWith("/tables/") || path.equals("/v1/scan-reports") ? "POST" : "GET");
         send(ex, 405, "text/plain; charset=utf-8", method + " is not allowed on " + path + "\n");
       } else {
         send(ex, 404, "text/html; charset=utf-8", Dashboard.notFound("nothing at " + path));
@@ -106,11 +114,59 @@ public final class ServeHttp implements AutoCloseable {
     }
   }
 
-  private void pauseOrResume(HttpExchange ex, boolean pause) throws IOException {
+  /** A write from a page of another origin (a browser carrying the cookie) is refused: 403 sent, true returned. */
+  private static boolean refusedCrossOrigin(HttpExchange ex) throws IOException {
     String origin = ex.getRequestHeaders().getFirst("Origin");
     String host = ex.getRequestHeaders().getFirst("Host");
     if (origin != null && !origin.equals("null") && (host == null || !sameHost(origin, host))) {
       send(ex, 403, "text/plain; charset=utf-8", "refused: a form from another origin (" + origin + ")\n");
+      return true;
+    }
+    return false;
+  }
+
+  private void scanReports(HttpExchange ex) throws IOException {
+    if (refusedCrossOrigin(ex)) {
+      return;
+    }
+    byte[] body = ex.getRequestBody().readNBytes(ScanReportIntake.MAX_BODY_BYTES + 1);
+    if (body.length > ScanReportIntake.MAX_BODY_BYTES) {
+      // read a bounded rest (not kept) so the client sees the answer rather than a reset connection
+      ex.getRequestBody().skip(4L * ScanReportIntake.MAX_BODY_BYTES);
+      ex.getResponseHeaders().set("Connection", "close");
+      send(ex, 413, "text/plain; charset=utf-8", "a scan-report post holds at most " + ScanReportIntake.MAX_BODY_BYTES
+          + " bytes; nothing was written (post smaller batches)\n");
+      return;
+    }
+    ScanReportIntake.Result r = intake.accept(new String(body, StandardCharsets.UTF_8), service::scanReportLocation);
+    send(ex, 200, "application/json", r.json());
+  }
+
+  private void advice(HttpExchange ex, boolean json) throws IOException {
+    String query = ex.getRequestURI().getRawQuery();
+    String catalog = query == null ? null : Dashboard.formValue(query, "catalog");
+    String table = query == null ? null : Dashboard.formValue(query, "table");
+    if (catalog == null || table == null) {
+      send(ex, 400, "text/plain; charset=utf-8", "catalog and table are required query parameters\n");
+      return;
+    }
+    var advice = service.advise(catalog, table);
+    if (advice.isEmpty()) {
+      send(ex, 404, json ? "text/plain; charset=utf-8" : "text/html; charset=utf-8",
+          json ? "no table " + catalog + "." + table + "\n" : Dashboard.notFound("no table " + catalog + "." + table));
+    } else if (json) {
+      send(ex, 200, "application/json", ADVICE_JSON.writeValueAsString(advice.get()) + "\n");
+    } else {
+      send(ex, 200, "text/html; charset=utf-8", Dashboard.advicePage(advice.get()));
+    }
+  }
+
+  /** The keys of {@code advise --output json}. */
+  private static final com.fasterxml.jackson.databind.ObjectMapper ADVICE_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+      .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
+
+  private void pauseOrResume(HttpExchange ex, boolean pause) throws IOException {
+    if (refusedCrossOrigin(ex)) {
       return;
     }
     String body = new String(ex.getRequestBody().readNBytes(64 * 1024), StandardCharsets.UTF_8);

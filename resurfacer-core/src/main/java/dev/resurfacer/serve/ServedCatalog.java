@@ -1,5 +1,7 @@
 package dev.resurfacer.serve;
 
+import dev.resurfacer.layout.Advice;
+import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Engine;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
@@ -22,6 +24,13 @@ public final class ServedCatalog<T> implements AutoCloseable {
   private final Engine<T> engine;
   private final List<OperationExecutor<?, T>> executors;
   private final List<dev.resurfacer.engines.ExecutionEngine> executionEngines;
+  private final Advisor<T> advisor;
+
+  /** The format's {@code advise}: the same code the CLI verb runs. */
+  @FunctionalInterface
+  public interface Advisor<T> {
+    Advice advise(String name, T table, ScanReports.Loaded reports, double minGain);
+  }
 
   public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors) {
     this(engine, executors, List.of());
@@ -30,9 +39,26 @@ public final class ServedCatalog<T> implements AutoCloseable {
   /** @param executionEngines engines other than local that a table's {@code engine:} policy may name */
   public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
       List<dev.resurfacer.engines.ExecutionEngine> executionEngines) {
+    this(engine, executors, executionEngines, null);
+  }
+
+  /** @param advisor the format's layout advice, or null when the format has none */
+  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
+      List<dev.resurfacer.engines.ExecutionEngine> executionEngines, Advisor<T> advisor) {
     this.engine = engine;
     this.executors = List.copyOf(executors);
     this.executionEngines = List.copyOf(executionEngines);
+    this.advisor = advisor;
+  }
+
+  /** Whether this catalog's format can advise a layout. */
+  public boolean advises() {
+    return advisor != null;
+  }
+
+  /** {@code advise} on one table; only when {@link #advises}. */
+  public Advice advise(String table, ScanReports.Loaded reports, double minGain) {
+    return advisor.advise(table, engine.open(table), reports, minGain);
   }
 
   public String name() {

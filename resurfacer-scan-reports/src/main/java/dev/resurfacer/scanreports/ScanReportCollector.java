@@ -33,14 +33,18 @@ import org.apache.iceberg.metrics.ScanReport;
  *
  * <pre>
  * metrics-reporter-impl=dev.resurfacer.scanreports.ScanReportCollector
- * resurfacer.scan-reports.dir=/var/lib/scan-reports      (required)
+ * resurfacer.scan-reports.dir=/var/lib/scan-reports      (a directory to write into; or)
+ * resurfacer.scan-reports.uri=http://host:8650/v1/scan-reports   (serve to post to; wins over dir)
+ * resurfacer.scan-reports.token=...                      (with uri: serve's token, sent as a bearer token)
  * resurfacer.scan-reports.buffer=10000                  (reports held before dropping)
  * resurfacer.scan-reports.filter-values=false           (true: record the filter's literal values)
  * </pre>
  *
  * <p>The engine's thread only offers the report to a bounded queue; a daemon thread formats and
  * writes. A full queue drops the report and counts it; an unwritable directory disables writing and
- * counts too. Nothing here throws into the engine.
+ * counts too; with {@code uri} the writer posts each batch to {@code serve}, and a batch serve does not
+ * take (down, refusing, slow) is counted as failed. Nothing here throws into the engine or waits
+ * for the network on its thread.
  *
  * <p>Iceberg hands reporters a sanitized filter (literals replaced by "(5-digit-int)" and the like).
  * With {@code filter-values=true} the collector also listens to Iceberg's {@link ScanEvent}, which
@@ -53,6 +57,10 @@ public final class ScanReportCollector implements MetricsReporter {
   public static final String DIR = "resurfacer.scan-reports.dir";
   public static final String BUFFER = "resurfacer.scan-reports.buffer";
   public static final String FILTER_VALUES = "resurfacer.scan-reports.filter-values";
+  public static final String URI = "resurfacer.scan-reports.uri";
+  public static final String TOKEN = "resurfacer.scan-reports.token";
+  /** A post holds at most this many bytes of lines (serve takes up to 8 MB). */
+  static final int MAX_POST_BYTES = 1 << 20;
   static final int DEFAULT_BUFFER = 10_000;
   private static final int MAX_PENDING_FILTERS = 10_000;
   private static final System.Logger LOG = System.getLogger(ScanReportCollector.class.getName());
@@ -63,6 +71,8 @@ public final class ScanReportCollector implements MetricsReporter {
   private transient Map<String, Expression> pendingFilters;
   private transient Thread writer;
   private transient Path file;
+  private transient java.net.URI uri;
+  private transient String token;
   private transient boolean filterValues;
   private final AtomicLong reported = new AtomicLong();
   private final AtomicLong written = new AtomicLong();
@@ -74,16 +84,27 @@ public final class ScanReportCollector implements MetricsReporter {
   public void initialize(Map<String, String> properties) {
     try {
       String dir = properties.get(DIR);
-      if (dir == null || dir.isBlank()) {
-        LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector: " + DIR + " is not set; reports are not recorded");
+      String target = properties.get(URI);
+      if ((dir == null || dir.isBlank()) && (target == null || target.isBlank())) {
+        LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector: neither " + DIR + " nor " + URI
+            + " is set; reports are not recorded");
         return;
       }
       int capacity = Integer.parseInt(properties.getOrDefault(BUFFER, Integer.toString(DEFAULT_BUFFER)).trim());
       filterValues = Boolean.parseBoolean(properties.getOrDefault(FILTER_VALUES, "false").trim());
-      Path directory = Path.of(dir);
-      Files.createDirectories(directory);
-      String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-      file = directory.resolve("scan-reports-" + stamp + "-" + UUID.randomUUID().toString().substring(0, 8) + ".jsonl");
+      if (target != null && !target.isBlank()) {
+        java.net.URI u = java.net.URI.create(target.trim());
+        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
+          throw new IllegalArgumentException(URI + " must be an http(s) address (got scheme " + u.getScheme() + ")");
+        }
+        uri = u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/") ? u.resolve("/v1/scan-reports") : u;
+        token = properties.get(TOKEN);
+      } else {
+        Path directory = Path.of(dir);
+        Files.createDirectories(directory);
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        file = directory.resolve("scan-reports-" + stamp + "-" + UUID.randomUUID().toString().substring(0, 8) + ".jsonl");
+      }
       queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
       pendingFilters = new ConcurrentHashMap<>();
       if (filterValues) {
@@ -157,12 +178,12 @@ public final class ScanReportCollector implements MetricsReporter {
     return dropped.get();
   }
 
-  /** Scan reports lost to a write error. */
+  /** Scan reports lost to a write error, or posted and not taken by serve (unreachable, refused). */
   public long failed() {
     return failed.get();
   }
 
-  /** The file this collector writes; null when not configured. */
+  /** The file this collector writes; null when not configured or posting to serve. */
   public Path file() {
     return file;
   }
@@ -179,12 +200,67 @@ public final class ScanReportCollector implements MetricsReporter {
     return true;
   }
 
+  /** Where the writer thread puts lines: the file, or serve. */
+  private interface Sink extends AutoCloseable {
+    /** @return whether the lines were taken */
+    boolean put(String lines) throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  private Sink sink() throws IOException {
+    if (uri == null) {
+      BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      return new Sink() {
+        public boolean put(String lines) throws IOException {
+          out.write(lines);
+          out.flush();
+          return true;
+        }
+
+        public void close() throws IOException {
+          out.close();
+        }
+      };
+    }
+    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
+    return new Sink() {
+      public boolean put(String lines) {
+        java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(uri).timeout(java.time.Duration.ofSeconds(30))
+            .header("Content-Type", "application/x-ndjson")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(lines, StandardCharsets.UTF_8));
+        if (token != null && !token.isBlank()) {
+          req.header("Authorization", "Bearer " + token.trim());
+        }
+        try {
+          int status = client.send(req.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+          if (status / 100 != 2 && warnedStatus.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector: " + uri + " answered " + status
+                + "; reports it refuses are counted as failed");
+          }
+          return status / 100 == 2;
+        } catch (IOException e) {
+          return false;
+        } catch (InterruptedException e) {
+          // close() interrupts the writer to make it finish: one last try would wait again, so count the batch lost
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+
+      public void close() {}
+    };
+  }
+
+  private final AtomicBoolean warnedStatus = new AtomicBoolean();
+
   private void drain() {
     List<Item> batch = new ArrayList<>();
     long droppedWritten = 0;
     StringBuilder line = new StringBuilder(1024);
-    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND)) {
+    StringBuilder lines = new StringBuilder(64 * 1024);
+    try (Sink out = sink()) {
       boolean stop = false;
       while (!stop) {
         try {
@@ -196,29 +272,50 @@ public final class ScanReportCollector implements MetricsReporter {
           stop = true;
         }
         queue.drainTo(batch);
+        int inLines = 0;
         for (Item item : batch) {
           line.setLength(0);
           try {
             ReportLine.scan(line, item.report(), item.rawFilter(), item.timeMillis());
-            out.write(line.append('\n').toString());
-            written.incrementAndGet();
+            lines.append(line).append('\n');
+            inLines++;
           } catch (RuntimeException e) {
             failed.incrementAndGet();
+          }
+          if (lines.length() >= MAX_POST_BYTES) {
+            put(out, lines, inLines);
+            inLines = 0;
           }
         }
         batch.clear();
         long d = dropped.get();
         if (d != droppedWritten || (stop && reported.get() > 0)) {
           line.setLength(0);
-          ReportLine.collector(line, reported.get(), written.get(), d, failed.get(), System.currentTimeMillis());
-          out.write(line.append('\n').toString());
+          ReportLine.collector(line, reported.get(), written.get() + inLines, d, failed.get(), System.currentTimeMillis());
+          lines.append(line).append('\n');
           droppedWritten = d;
         }
-        out.flush();
+        if (!lines.isEmpty()) {
+          put(out, lines, inLines);
+        }
+        stop |= Thread.currentThread().isInterrupted();
       }
+      // interrupted in the middle of a post: what is still queued is never written
+      List<Item> left = new ArrayList<>();
+      queue.drainTo(left);
+      dropped.addAndGet(left.size());
     } catch (IOException | RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector stopped writing " + file + ": " + e);
+      LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector stopped writing " + (uri != null ? uri : file) + ": " + e);
       queue = null;
     }
+  }
+
+  private void put(Sink out, StringBuilder lines, int scans) throws IOException {
+    if (out.put(lines.toString())) {
+      written.addAndGet(scans);
+    } else {
+      failed.addAndGet(scans);
+    }
+    lines.setLength(0);
   }
 }

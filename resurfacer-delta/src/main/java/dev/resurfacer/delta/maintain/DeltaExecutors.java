@@ -13,6 +13,10 @@ import dev.resurfacer.delta.vacuum.VacuumPlan;
 import dev.resurfacer.delta.vacuum.VacuumResult;
 import dev.resurfacer.maintain.Checkpoint;
 import dev.resurfacer.maintain.CleanupLog;
+import dev.resurfacer.delta.compact.DeltaLayouts;
+import dev.resurfacer.layout.Advice;
+import dev.resurfacer.layout.AutoLayoutSteps;
+import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
@@ -45,6 +49,9 @@ final class DeltaExecutors {
 
     @Override
     public Step execute(Compact op, DeltaTable t, Mode mode) {
+      if (op.autoLayout()) {
+        return autoLayout(op, t, mode);
+      }
       CompactionOptions options = options(op);
       if (mode == Mode.PREVIEW) {
         CompactionPlan plan = DeltaCompactor.plan(t, options);
@@ -68,6 +75,28 @@ final class DeltaExecutors {
       }
       return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)", r.removedFiles(),
           ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.rows(), r.committedVersions()), m);
+    }
+
+    /**
+     * {@code compact.layout: auto} on Delta: the recommended z-order (or bin-pack) at the recommended
+     * size, or the configured strategy when nothing is worth doing. Reports may name the table by its
+     * configured name or by its location.
+     */
+    private Step autoLayout(Compact op, DeltaTable t, Mode mode) {
+      java.nio.file.Path where = AutoLayoutSteps.reports(op);
+      ScanReports.Loaded loaded = ScanReports.read(where, t.name());
+      if (loaded.scans().isEmpty()) {
+        loaded = ScanReports.read(where, t.uri());
+      }
+      Advice a = DeltaLayouts.advise(t.name(), t, loaded, AutoLayoutSteps.minGain(op));
+      Compact base = op.withoutLayoutSettings();
+      Advice.Recommendation r = a.recommendation();
+      Step s = execute(r != null ? AutoLayoutSteps.applying(r, base) : base, t, mode);
+      Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
+      m.putAll(AutoLayoutSteps.metrics(a));
+      String decision = r != null ? "layout auto: applying " + a.reason()
+          : "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")";
+      return new Step(s.outcome(), AutoLayoutSteps.message(decision, mode == Mode.PREVIEW, s.message()), m);
     }
 
     private static String nothing(CompactionPlan plan) {

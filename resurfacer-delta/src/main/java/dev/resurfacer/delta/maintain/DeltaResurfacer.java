@@ -98,7 +98,8 @@ public final class DeltaResurfacer implements AutoCloseable {
 
   /** This catalog as {@code serve} watches and maintains it (serve passes its own lease duration to each run). */
   public dev.resurfacer.serve.ServedCatalog<DeltaTable> served() {
-    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines);
+    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines,
+        (name, t, reports, minGain) -> dev.resurfacer.delta.compact.DeltaLayouts.advise(name, t, reports, minGain));
   }
 
   public List<String> tables() {

@@ -1,11 +1,9 @@
 package dev.resurfacer.iceberg.layout;
 
-import dev.resurfacer.UsageException;
 import dev.resurfacer.layout.Advice;
+import dev.resurfacer.layout.AutoLayoutSteps;
 import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Compact;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Table;
@@ -31,28 +29,12 @@ public final class AutoLayout {
   public record Decision(Compact compact, boolean change, String decision, Map<String, Long> metrics, String applied) {}
 
   public static Decision decide(String name, Table table, Compact op) {
-    String where = op.options().get(Compact.SCAN_REPORTS);
-    if (where == null || where.isBlank()) {
-      throw new UsageException("compact.layout: auto needs compact.scan-reports (the directory the collector writes, docs/advise.md)");
-    }
-    double minGain = op.options().containsKey(Compact.LAYOUT_MIN_GAIN)
-        ? Double.parseDouble(op.options().get(Compact.LAYOUT_MIN_GAIN)) : Compact.DEFAULT_LAYOUT_MIN_GAIN;
-    Advice a = IcebergLayouts.advise(name, table, ScanReports.read(Path.of(where), name), minGain);
+    Advice a = IcebergLayouts.advise(name, table, ScanReports.read(AutoLayoutSteps.reports(op), name), AutoLayoutSteps.minGain(op));
     Compact base = op.withoutLayoutSettings();
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("layout_scans", (long) a.scans());
-    m.put("layout_skipped_report_lines", a.skippedLines());
-    if (a.current() != null) {
-      m.put("layout_files_per_query_now_x100", Math.round(a.current().filesPerQuery() * 100));
-    }
+    Map<String, Long> m = AutoLayoutSteps.metrics(a);
     Advice.Recommendation r = a.recommendation();
     if (r != null) {
-      m.put("layout_files_per_query_expected_x100", Math.round(r.expectedFilesPerQuery() * 100));
-      m.put("layout_gain_pct", Math.round(r.gain() * 100));
-      Compact chosen = new Compact(r.strategy(), r.orderBy(), base.options())
-          .withOption("target-file-size-bytes", Long.toString(r.targetFileSize()))
-          .withOption("rewrite-all", "true");
-      return new Decision(chosen, true, "layout auto: applying " + a.reason(), m,
+      return new Decision(AutoLayoutSteps.applying(r, base), true, "layout auto: applying " + a.reason(), m,
           r.strategy() + "|" + (r.orderBy() == null ? "" : r.orderBy()) + "|" + r.targetFileSize());
     }
     String applied = table.properties().get(APPLIED);

@@ -63,9 +63,7 @@ final class BuiltInExecutors {
         }
         Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
         m.putAll(d.metrics());
-        String decision = mode == Mode.PREVIEW ? d.decision().replaceFirst("^layout auto: applying", "layout auto: would apply")
-            : d.decision();
-        return new Step(s.outcome(), decision + "; " + s.message(), m);
+        return new Step(s.outcome(), dev.resurfacer.layout.AutoLayoutSteps.message(d.decision(), mode == Mode.PREVIEW, s.message()), m);
       }
       CompactionOptions options = CompactionOptions.of(op);
       if (mode == Mode.PREVIEW) {

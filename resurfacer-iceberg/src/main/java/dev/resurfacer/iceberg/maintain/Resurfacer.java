@@ -116,7 +116,8 @@ public final class Resurfacer implements AutoCloseable {
    * and lease as {@link #run}.
    */
   public dev.resurfacer.serve.ServedCatalog<IcebergTable> served() {
-    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines);
+    return new dev.resurfacer.serve.ServedCatalog<>(engine, custom, executionEngines,
+        (name, t, reports, minGain) -> dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, t.table(), reports, minGain));
   }
 
   /** Whether Iceberg tables have {@code operation} (expire does; vacuum does not): what a policy is filtered by. */

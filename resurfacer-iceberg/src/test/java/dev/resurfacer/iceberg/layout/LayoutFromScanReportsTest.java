@@ -68,41 +68,11 @@ class LayoutFromScanReportsTest {
   void reportsRecommendALayoutMaintainAppliesItAndTheNextReportsShowTheEffect() throws Exception {
     Path reports = dir.resolve("reports");
     JdbcCatalog writer = SqliteCatalogs.create("lake", dir.resolve("lake"));
-    writer.createNamespace(Namespace.of("db"));
-    Table table = writer.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(),
-        Map.of(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(24L << 10)));
-    SplittableRandom rnd = new SplittableRandom(7);
-    // 40 files in 4 commits: few manifests, so 900 planned scans stay cheap
-    var append = table.newAppend();
-    for (int f = 0; f < 40; f++) {
-      List<Record> rows = new ArrayList<>();
-      int day = f % 2;
-      for (int i = 0; i < 1_000; i++) {
-        GenericRecord r = GenericRecord.create(SCHEMA);
-        r.set(0, f * 1_000L + i);
-        r.set(1, (long) rnd.nextInt(100_000));
-        r.set(2, EVENTS[rnd.nextInt(EVENTS.length)]);
-        r.set(3, START.plusDays(day).plusNanos(rnd.nextLong(DAY_MICROS) * 1000));
-        r.set(4, "p" + rnd.nextInt(1 << 20));
-        rows.add(r);
-      }
-      TableWrites.writeData(table, rows).forEach(append::appendFile);
-      if (f % 10 == 9) {
-        append.commit();
-        append = table.newAppend();
-      }
-    }
+    Table table = eventsTable(writer);
     List<String> content = Content.of(table);
 
     // the engine side: its own catalog instance, the collector configured by catalog properties only
-    JdbcCatalog engine = new JdbcCatalog();
-    engine.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-    engine.initialize("lake", Map.of(
-        CatalogProperties.URI, SqliteCatalogs.uri(dir.resolve("lake")),
-        CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir.resolve("lake")),
-        CatalogProperties.METRICS_REPORTER_IMPL, ScanReportCollector.class.getName(),
-        ScanReportCollector.DIR, reports.toString(),
-        ScanReportCollector.FILTER_VALUES, "true"));
+    JdbcCatalog engine = engineCatalog(dir.resolve("lake"), Map.of(ScanReportCollector.DIR, reports.toString()));
     List<Expression> queries = queries(300);
     replay(engine, queries);
     awaitLines(reports, 300);
@@ -161,6 +131,48 @@ class LayoutFromScanReportsTest {
     writer.close();
   }
 
+  /** An engine's own catalog over the lake, its collector configured by catalog properties only (with filter values). */
+  static JdbcCatalog engineCatalog(Path lake, Map<String, String> collector) {
+    Map<String, String> props = new java.util.HashMap<>(collector);
+    props.put(CatalogProperties.URI, SqliteCatalogs.uri(lake));
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(lake));
+    props.put(CatalogProperties.METRICS_REPORTER_IMPL, ScanReportCollector.class.getName());
+    props.put(ScanReportCollector.FILTER_VALUES, "true");
+    JdbcCatalog engine = new JdbcCatalog();
+    engine.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
+    engine.initialize("lake", props);
+    return engine;
+  }
+
+  /** db.events: 40 files of 1,000 rows over two days (user_id, event, ts random), in 4 commits, 24 KB target files. */
+  static Table eventsTable(JdbcCatalog writer) {
+    writer.createNamespace(Namespace.of("db"));
+    Table table = writer.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(),
+        Map.of(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(24L << 10)));
+    SplittableRandom rnd = new SplittableRandom(7);
+    // 40 files in 4 commits: few manifests, so 900 planned scans stay cheap
+    var append = table.newAppend();
+    for (int f = 0; f < 40; f++) {
+      List<Record> rows = new ArrayList<>();
+      int day = f % 2;
+      for (int i = 0; i < 1_000; i++) {
+        GenericRecord r = GenericRecord.create(SCHEMA);
+        r.set(0, f * 1_000L + i);
+        r.set(1, (long) rnd.nextInt(100_000));
+        r.set(2, EVENTS[rnd.nextInt(EVENTS.length)]);
+        r.set(3, START.plusDays(day).plusNanos(rnd.nextLong(DAY_MICROS) * 1000));
+        r.set(4, "p" + rnd.nextInt(1 << 20));
+        rows.add(r);
+      }
+      TableWrites.writeData(table, rows).forEach(append::appendFile);
+      if (f % 10 == 9) {
+        append.commit();
+        append = table.newAppend();
+      }
+    }
+    return table;
+  }
+
   /** 70% filter user_id (equality), 50% a one-hour ts range, 10% an event; every scan at least one of the first two. */
   static List<Expression> queries(int n) {
     SplittableRandom rnd = new SplittableRandom(11);
@@ -186,7 +198,7 @@ class LayoutFromScanReportsTest {
     return out;
   }
 
-  private static void replay(JdbcCatalog engine, List<Expression> queries) throws IOException {
+  static void replay(JdbcCatalog engine, List<Expression> queries) throws IOException {
     Table t = engine.loadTable(TableIdentifier.of("db", "events"));
     for (Expression q : queries) {
       try (CloseableIterable<FileScanTask> tasks = t.newScan().filter(q).select("id", "payload").planFiles()) {
@@ -195,7 +207,7 @@ class LayoutFromScanReportsTest {
     }
   }
 
-  private static void awaitLines(Path reports, int scans) throws Exception {
+  static void awaitLines(Path reports, int scans) throws Exception {
     for (int i = 0; i < 1_000; i++) {
       long n = 0;
       try (Stream<Path> files = Files.list(reports)) {
