@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compaction beside a CDC writer, Delta (issue 31). One delta-spark 4.1.0 writer process (Spark 4.1.0
 # local[2], deletion vectors on) applies the same change to two copies of a small Delta table (lanes
-# `ours` and `spark`) about RATE times a second: a DELETE of one row or an UPDATE of one row (both
+# `ours` and `spark`, both at once) at most RATE times a second: a DELETE or an UPDATE of one row (both
 # re-add the touched file with a grown deletion vector), retrying when a compaction's commit won.
 # Meanwhile `bin/resurfacer compact <ours dir> --yes` runs in a loop on `ours` (a new JVM per run, the
 # table addressed by its location) and delta-spark `OPTIMIZE delta.\`<spark dir>\`` in a loop on `spark`
@@ -34,7 +34,7 @@ rm -rf "$dir/ours" "$dir/spark" "$dir"/*.csv "$dir"/*.out "$dir"/*.err "$dir/wri
 cp -r "$dir/pristine" "$dir/ours"; cp -r "$dir/pristine" "$dir/spark"
 "$ROOT/bin/resurfacer" --version > /dev/null  # builds the jar and its class-data archive outside the timed loop
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-"${CDC[@]}" writer --tables "$dir/ours,$dir/spark" --rate "$rate" --minutes "$minutes" --sample-seconds 10 \
+"${CDC[@]}" writer --tables "$dir/ours,$dir/spark" --rate "$rate" --partitions "${PARTITIONS:-4}" --rows "${ROWS:-300}" --minutes "$minutes" --sample-seconds 10 \
   --csv "$dir/samples.csv" --started "$dir/writer.started" > "$dir/writer.out" 2> "$dir/writer.err" &
 writer=$!
 "${CDC[@]}" optimize --table "$dir/spark" --minutes "$minutes" --pause-seconds "$pause" --csv "$dir/spark-runs.csv" --wait-for "$dir/writer.started" \

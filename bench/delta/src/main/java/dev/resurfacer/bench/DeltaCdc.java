@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
@@ -20,7 +23,7 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>
  * DeltaCdc create   --table DIR [--partitions 4] [--files 30] [--rows 300]
- * DeltaCdc writer   --tables DIR,DIR --minutes 3 [--rate 1] [--sample-seconds 10] --csv OUT.csv [--started FILE]
+ * DeltaCdc writer   --tables DIR,DIR --minutes 3 [--rate 1] [--partitions 4 --rows 300 (as created)] [--sample-seconds 10] --csv OUT.csv [--started FILE]
  * DeltaCdc optimize --table DIR --minutes 3 [--pause-seconds 5] --csv OUT.csv [--wait-for FILE]
  * </pre>
  * The writer applies the same change to every table each tick (a DELETE of one row, or an UPDATE of
@@ -88,6 +91,9 @@ public final class DeltaCdc {
     long tickMillis = Math.round(1000 / Double.parseDouble(a.getOrDefault("rate", "1")));
     long sampleMillis = Math.round(Double.parseDouble(a.getOrDefault("sample-seconds", "10")) * 1000);
     long ids = spark.sql("SELECT max(id) + 1 FROM " + refs.get(0)).first().getLong(0);
+    int rows = Integer.parseInt(a.getOrDefault("rows", "300"));
+    long perAppend = (long) Integer.parseInt(a.getOrDefault("partitions", "4")) * rows;
+    ExecutorService pool = Executors.newFixedThreadPool(refs.size());
     Random random = new Random(31);
     long start = System.nanoTime();
     long nextSample = 0;
@@ -106,23 +112,18 @@ public final class DeltaCdc {
           nextSample += sampleMillis;
         }
         long id = (long) (random.nextDouble() * ids);
+        // the row's partition in the predicate, as a CDC job keyed by partition writes it: Spark then plans one partition
+        String where = " WHERE day = 'd" + (id % perAppend) / rows + "' AND id = " + id;
         String sql = k % 2 == 0
-            ? "DELETE FROM %s WHERE id = " + id
-            : "UPDATE %s SET v = concat(v, '-u" + k + "') WHERE id = " + id;
+            ? "DELETE FROM %s" + where
+            : "UPDATE %s SET v = concat(v, '-u" + k + "')" + where;
+        // the same change to every table at once (one Spark job each), so a tick is one change's time, not one per table
+        List<CompletableFuture<Void>> applied = new ArrayList<>();
         for (int i = 0; i < refs.size(); i++) {
-          for (int attempt = 1; ; attempt++) {
-            try {
-              spark.sql(String.format(Locale.ROOT, sql, refs.get(i))).collect();
-              break;
-            } catch (Exception e) {
-              // a compaction (ours or OPTIMIZE) replaced a file this change read: re-read and apply again, as a CDC job would
-              if (attempt >= 20 || !String.valueOf(e.getClass().getName() + e.getMessage()).contains("Concurrent")) {
-                throw e;
-              }
-              retries[i]++;
-            }
-          }
+          int t = i;
+          applied.add(CompletableFuture.runAsync(() -> apply(spark, String.format(Locale.ROOT, sql, refs.get(t)), retries, t), pool));
         }
+        CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new)).join();
         commits++;
         if (commits == 1 && a.containsKey("started")) {
           Files.writeString(Path.of(a.get("started")), "started\n");
@@ -134,6 +135,7 @@ public final class DeltaCdc {
       }
       sample(spark, out, refs, elapsedMillis(start), commits, retries);
     }
+    pool.shutdown();
     StringBuilder r = new StringBuilder("RESULT verb=writer changes=" + commits);
     String firstHash = null;
     boolean equal = true;
@@ -145,6 +147,21 @@ public final class DeltaCdc {
       r.append(String.format(Locale.ROOT, " table%d_rows=%d table%d_hash=%s table%d_retries=%d", i, c.getLong(0), i, c.get(1), i, retries[i]));
     }
     System.out.println(r.append(" content_equal=").append(equal));
+  }
+
+  private static void apply(SparkSession spark, String sql, int[] retries, int table) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        spark.sql(sql).collect();
+        return;
+      } catch (RuntimeException e) {
+        // a compaction (ours or OPTIMIZE) replaced a file this change read: re-read and apply again, as a CDC job would
+        if (attempt >= 20 || !(e.getClass().getName() + e.getMessage()).contains("Concurrent")) {
+          throw e;
+        }
+        retries[table]++;
+      }
+    }
   }
 
   private static void sample(SparkSession spark, PrintWriter out, List<String> refs, long millis, int commits, int[] retries) {
