@@ -16,11 +16,7 @@
 #   REGENERATE=1 (write the pristine table again), RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
-DELTA_CP_FILE="$BENCH_DIR/delta/target/classpath.txt"
-if [[ ! -f "$DELTA_CP_FILE" || -n "${BENCH_REBUILD:-}" ]]; then
-  (cd "$BENCH_DIR/delta" && mvn -B -q package -DskipTests) >&2
-fi
-DELTA_CP="$BENCH_DIR/delta/target/classes:$(cat "$DELTA_CP_FILE")"
+ensure_delta_built
 CDC=(java -Xmx1g "${QUIET[@]}" "${SPARK_OPENS[@]}" -cp "$DELTA_CP" dev.resurfacer.bench.DeltaCdc)
 minutes="${MINUTES:-3}"; rate="${RATE:-1}"; pause="${PAUSE:-5}"
 dir="$WORK/cdc-delta"
@@ -58,11 +54,7 @@ while (( $(now_ms) < end )); do
   echo "$(( (s - t0) / 1000 )),$committed,$failed,$rc,$cpu,$(( ($(now_ms) - s) / 1000 ))" >> "$dir/ours-runs.csv"
   sleep "$pause"
 done
-wait $spark || true
-wait $writer || true
-trap - EXIT
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-cat "$dir/writer.out" "$dir/spark.out"
+finish_cdc_lanes $spark $writer "$dir"
 awk -F, 'NR>1 {runs++; c+=$2; f+=$3; cpu+=$5} END {printf "RESULT engine=ours runs=%d bins_committed=%d bins_failed=%d cpu_s=%.1f\n", runs, c, f, cpu}' "$dir/ours-runs.csv"
 awk -F, 'NR>1 {n[$2]++} END {printf "RESULT engine=delta-spark OPTIMIZE calls committed=%d failed=%d nothing=%d\n", n["committed"], n["failed"], n["nothing"]}' "$dir/spark-runs.csv"
 echo "data files over time: $dir/samples.csv (files_0 = ours, files_1 = spark)"

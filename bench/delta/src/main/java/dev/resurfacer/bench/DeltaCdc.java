@@ -43,13 +43,8 @@ public final class DeltaCdc {
       a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
     String first = a.containsKey("table") ? a.get("table") : a.get("tables").split(",")[0];
-    SparkSession spark = SparkSession.builder()
-        .master(a.getOrDefault("master", "local[2]"))
-        .appName("delta-cdc-" + verb)
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-        .config("spark.sql.warehouse.dir", Path.of(first).toAbsolutePath().getParent().resolve("spark-warehouse").toString())
+    SparkSession spark = DeltaSpark.session("delta-cdc-" + verb, a.getOrDefault("master", "local[2]"),
+            Path.of(first).toAbsolutePath().getParent())
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate();
     spark.sparkContext().setLogLevel("ERROR");
