@@ -38,6 +38,24 @@ ensure_harness_built() {
   HARNESS_CP="$BENCH_DIR/harness/target/classes:$(cat "$HARNESS_CP_FILE")"
 }
 
+# delta-spark (bench/delta), for the Delta scripts: sets DELTA_CP
+ensure_delta_built() {
+  DELTA_CP_FILE="$BENCH_DIR/delta/target/classpath.txt"
+  if [[ ! -f "$DELTA_CP_FILE" || -n "${BENCH_REBUILD:-}" ]]; then
+    (cd "$BENCH_DIR/delta" && mvn -B -q package -DskipTests) >&2
+  fi
+  DELTA_CP="$BENCH_DIR/delta/target/classes:$(cat "$DELTA_CP_FILE")"
+}
+
+# The CDC scripts' end: waits for the writer and the anchor's loop (pids $1 $2), prints their RESULT lines from DIR ($3)
+finish_cdc_lanes() {
+  wait "$1" || true
+  wait "$2" || true
+  trap - EXIT
+  echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  cat "$3/writer.out" "$3/spark.out"
+}
+
 # One run's files: sets stamp, log (WORK/PREFIX-run-STAMP.log) and results (WORK/PREFIX-results-STAMP.txt); note() logs a step
 open_run() {
   mkdir -p "$WORK"

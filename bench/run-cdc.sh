@@ -39,11 +39,7 @@ while (( $(now_ms) < end )); do
   echo "$(( (s - t0) / 1000 )),$committed,$failed,$carried,$cpu,$(( ($(now_ms) - s) / 1000 ))" >> "$dir/ours-runs.csv"
   sleep "$pause"
 done
-wait $spark || true
-wait $writer || true
-trap - EXIT
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-cat "$dir/writer.out" "$dir/spark.out"
+finish_cdc_lanes $spark $writer "$dir"
 awk -F, 'NR>1 {runs++; c+=$2; f+=$3; k+=$4; cpu+=$5} END {printf "RESULT engine=ours runs=%d groups_committed=%d groups_not_committed=%d groups_carried=%d cpu_s=%.1f\n", runs, c, f, k, cpu}' "$dir/ours-runs.csv"
 awk -F, 'NR>1 {n[$2]++} END {printf "RESULT engine=spark calls committed=%d failed=%d nothing=%d\n", n["committed"], n["failed"], n["nothing"]}' "$dir/spark-runs.csv"
 echo "data files over time: $dir/samples.csv"

@@ -20,11 +20,7 @@
 #   RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags; default -Xmx2g).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
-DELTA_CP_FILE="$BENCH_DIR/delta/target/classpath.txt"
-if [[ ! -f "$DELTA_CP_FILE" || -n "${BENCH_REBUILD:-}" ]]; then
-  (cd "$BENCH_DIR/delta" && mvn -B -q package -DskipTests) >&2
-fi
-DELTA_CP="$BENCH_DIR/delta/target/classes:$(cat "$DELTA_CP_FILE")"
+ensure_delta_built
 RUNS="${RUNS:-2}"; OPS="${OPS:-compact zorder vacuum}"
 ROWS="${ROWS:-10000000}"; FILES="${FILES:-1000}"; DAYS="${DAYS:-4}"; GEN_COMMITS="${GEN_COMMITS:-10}"; COMMITS="${COMMITS:-2000}"
 cli="$ROOT/bin/resurfacer"

@@ -45,13 +45,7 @@ public final class DeltaSpark {
     }
     String table = Path.of(a.get("table")).toAbsolutePath().toString();
     long t0 = System.nanoTime();
-    SparkSession spark = SparkSession.builder()
-        .master(a.getOrDefault("master", "local[2]"))
-        .appName("delta-bench-" + verb)
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-        .config("spark.sql.warehouse.dir", Path.of(table).getParent().resolve("spark-warehouse").toString())
+    SparkSession spark = session("delta-bench-" + verb, a.getOrDefault("master", "local[2]"), Path.of(table).getParent())
         // the vacuum benchmark runs at RETAIN 0 HOURS (files are minutes old); Delta refuses that without this
         .config("spark.databricks.delta.retentionDurationCheck.enabled", "false")
         .getOrCreate();
@@ -91,6 +85,17 @@ public final class DeltaSpark {
     spark.stop();
     System.out.printf(Locale.ROOT, "RESULT verb=%s start_ms=%d op_ms=%d process_ms=%d rows=%d content_hash=%s files=%d bytes=%d vmhwm=%d %s%n",
         verb, startMs, opMs, ManagementFactory.getRuntimeMXBean().getUptime(), c.getLong(0), c.get(1), files, bytes, vmHwm(), detail);
+  }
+
+  /** A local delta-spark session builder: the Delta extension and catalog on, no UI, the warehouse in DIR/spark-warehouse. */
+  static SparkSession.Builder session(String app, String master, Path dir) {
+    return SparkSession.builder()
+        .master(master)
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toString());
   }
 
   private static String generate(SparkSession spark, String table, long rows, int files, int days, int commits) {
