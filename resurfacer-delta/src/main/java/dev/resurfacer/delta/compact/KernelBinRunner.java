@@ -7,7 +7,7 @@ import dev.resurfacer.delta.kernel.VectorBatch;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.LocalStorage;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -105,8 +105,8 @@ record KernelBinRunner() implements BinRunner {
           throw new IOException("setting the field ids of a new file of the bin: " + Failures.oneLine(e), e);
         }
         StoredFile stored = storage.child(target, String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i++, UUID.randomUUID()));
-        if (storage instanceof S3Storage s3) {
-          s3.upload(stored, file);
+        if (storage instanceof ObjectStorage remote) {
+          remote.upload(stored, file);
         } else {
           Path to = LocalStorage.path(stored);
           Files.createDirectories(to.getParent());

@@ -56,6 +56,10 @@ public final class DeltaDiscovery {
           S3Discovery.walk(catalog, root, s3, (relative, location) -> add(catalog, relative, location, found));
           continue;
         }
+        if (DeltaTables.isAzure(root)) {
+          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
+              + ": discover roots on Azure are not walked yet; name the container's tables under tables:");
+        }
         Path rootDir = DeltaTables.localPath(root, workingDir);
         if (!Files.isDirectory(rootDir)) {
           throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " is not a directory");
@@ -120,7 +124,7 @@ public final class DeltaDiscovery {
   }
 
   private static StoredFile place(String location, Path workingDir) {
-    return StoredFile.parse(DeltaTables.isS3(location) ? location : DeltaTables.localPath(location, workingDir).normalize().toString());
+    return StoredFile.parse(DeltaTables.isObjectStore(location) ? location : DeltaTables.localPath(location, workingDir).normalize().toString());
   }
 
   static String alreadyATable(CatalogConfig catalog, String root) {
@@ -129,7 +133,7 @@ public final class DeltaDiscovery {
 
   /** One spelling per place: an S3 location's {@link StoredFile} key ({@code s3a://} is {@code s3://}), a local one's absolute path. */
   private static String identity(String location, Path workingDir) {
-    return DeltaTables.isS3(location) ? StoredFile.parse(location).key() : DeltaTables.localPath(location, workingDir).toString();
+    return DeltaTables.isObjectStore(location) ? StoredFile.parse(location).key() : DeltaTables.localPath(location, workingDir).toString();
   }
 
   /** The location of a discovered table {@code name} in any delta catalog of {@code config}. */

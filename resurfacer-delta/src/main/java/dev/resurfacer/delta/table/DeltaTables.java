@@ -38,16 +38,16 @@ public final class DeltaTables {
   }
 
   /**
-   * The S3 settings for a location: those of the delta catalog that names it or has it under an
+   * The storage settings (S3, and {@code adls.*} for Azure) for a location: those of the delta catalog that names it or has it under an
    * {@code s3://} discover root, else of the only
    * delta catalog, else the SDK's defaults (environment, profile, instance role).
    */
   public static S3Settings s3Settings(ResurfacerConfig config, String location) {
     List<CatalogConfig> deltas = config.catalogs().values().stream().filter(CatalogConfig::isDelta).toList();
-    StoredFile wanted = isS3(location) ? StoredFile.parse(location) : null;
+    StoredFile wanted = isObjectStore(location) ? StoredFile.parse(location) : null;
     // a catalog that names the location wins over one whose discover root merely contains it
     for (CatalogConfig c : deltas) {
-      if (wanted != null && c.tables().values().stream().filter(DeltaTables::isS3).map(StoredFile::parse).anyMatch(wanted::equals)) {
+      if (wanted != null && c.tables().values().stream().filter(DeltaTables::isObjectStore).map(StoredFile::parse).anyMatch(wanted::equals)) {
         return settings(c);
       }
     }
@@ -76,6 +76,17 @@ public final class DeltaTables {
     return l.startsWith("s3://") || l.startsWith("s3a://") || l.startsWith("s3n://");
   }
 
+  /** {@code abfss://}, {@code abfs://}, {@code wasbs://}, {@code wasb://}: one Azure container, whichever is written. */
+  static boolean isAzure(String location) {
+    String l = location.toLowerCase(java.util.Locale.ROOT);
+    return l.startsWith("abfss://") || l.startsWith("abfs://") || l.startsWith("wasbs://") || l.startsWith("wasb://");
+  }
+
+  /** A table in an object store rather than on the local disk. */
+  static boolean isObjectStore(String location) {
+    return isS3(location) || isAzure(location);
+  }
+
   /** A location rather than a {@code namespace.table} identifier. */
   public static boolean looksLikeLocation(String target) {
     return target.contains("/") || target.contains("\\") || target.contains("://") || target.startsWith("file:")
@@ -87,8 +98,8 @@ public final class DeltaTables {
   }
 
   public static DeltaTable open(String name, String location, Path workingDir, S3Settings s3) {
-    if (isS3(location)) {
-      S3Storage storage = S3Storage.open(location, s3);
+    if (isObjectStore(location)) {
+      ObjectStorage storage = ObjectStorage.open(location, s3);
       try {
         if (storage.listLog().isEmpty()) {
           throw new UsageException(location + " is not a Delta table (no _delta_log entries)");
@@ -121,8 +132,8 @@ public final class DeltaTables {
     }
     if (location.contains("://")) {
       String scheme = location.substring(0, location.indexOf("://"));
-      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file: and s3:// URIs): "
-          + location);
+      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file:, s3:// and "
+          + "abfss:// (abfs, wasbs, wasb) URIs): " + location);
     }
     return workingDir.resolve(location).toAbsolutePath().normalize();
   }

@@ -7,7 +7,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -27,9 +26,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * honours it is {@linkplain #conditionalPutHonoured measured}, never assumed: a store that ignores
  * the header silently overwrites.
  */
-public final class S3Objects implements AutoCloseable {
-  /** One object as a listing or HEAD reports it. */
-  public record Listed(String bucket, String key, long size, long modificationTime) {}
+public final class S3Objects implements ObjectStore {
 
   private final S3Client client;
   private final S3Settings settings;
@@ -43,7 +40,28 @@ public final class S3Objects implements AutoCloseable {
     return settings;
   }
 
+  @Override
+  public String scheme() {
+    return "s3";
+  }
+
+  @Override
+  public String name() {
+    return "S3";
+  }
+
+  @Override
+  public boolean singleWriter() {
+    return settings.singleWriter();
+  }
+
+  @Override
+  public String describe() {
+    return settings.toString();
+  }
+
   /** Every object whose key starts with {@code prefix}, in key order; directory placeholders (keys ending in /) left out. */
+  @Override
   public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each) throws IOException {
     String token = null;
     try {
@@ -118,6 +136,7 @@ public final class S3Objects implements AutoCloseable {
     return truncated ? page.nextContinuationToken() : null;
   }
 
+  @Override
   public Optional<Listed> head(String bucket, String key) throws IOException {
     try {
       HeadObjectResponse h = client.headObject(b -> b.bucket(bucket).key(key));
@@ -134,7 +153,7 @@ public final class S3Objects implements AutoCloseable {
     }
   }
 
-  /** The bytes from {@code from} (inclusive) to the end of the object. */
+  @Override
   public InputStream read(String bucket, String key, long from) throws IOException {
     try {
       var req = GetObjectRequest.builder().bucket(bucket).key(key);
@@ -147,6 +166,16 @@ public final class S3Objects implements AutoCloseable {
     } catch (SdkException e) {
       throw new IOException("cannot read s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public void put(String bucket, String key, byte[] content) throws IOException {
+    put(bucket, key, RequestBody.fromBytes(content));
+  }
+
+  @Override
+  public void put(String bucket, String key, java.nio.file.Path content) throws IOException {
+    put(bucket, key, RequestBody.fromFile(content));
   }
 
   public void put(String bucket, String key, RequestBody body) throws IOException {
@@ -163,8 +192,14 @@ public final class S3Objects implements AutoCloseable {
    * {@link FileAlreadyExistsException}. A 409 (a conflicting conditional write still in flight) is
    * retried: reporting it as "exists" could make a committer skip a version nobody wrote.
    */
+  @Override
   public void putIfAbsent(String bucket, String key, byte[] content) throws IOException {
     putIfAbsent(bucket, key, () -> RequestBody.fromBytes(content));
+  }
+
+  @Override
+  public void putIfAbsent(String bucket, String key, java.nio.file.Path content) throws IOException {
+    putIfAbsent(bucket, key, () -> RequestBody.fromFile(content));
   }
 
   /** As {@link #putIfAbsent(String, String, byte[])}, the body made afresh for each attempt (a file is streamed, not held). */
@@ -192,33 +227,13 @@ public final class S3Objects implements AutoCloseable {
     }
   }
 
+  @Override
   public boolean delete(String bucket, String key) throws IOException {
     try {
       client.deleteObject(b -> b.bucket(bucket).key(key));
       return true;
     } catch (SdkException e) {
       throw new IOException("cannot delete s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Whether the store refuses a conditional PUT over an existing object, tried on a scratch object
-   * under {@code prefix}: write it, then conditionally write it again. Stores that ignore
-   * {@code If-None-Match} on PUT (s3proxy 2.6.0 among them) overwrite and answer 200.
-   */
-  public boolean conditionalPutHonoured(String bucket, String prefix) throws IOException {
-    String key = prefix + "conditional-put-probe-" + UUID.randomUUID();
-    put(bucket, key, RequestBody.fromString("probe"));
-    try {
-      putIfAbsent(bucket, key, "probe again".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return false;
-    } catch (FileAlreadyExistsException expected) {
-      return true;
-    } catch (IOException e) {
-      // 501 NotImplemented and the like: the store does not offer it
-      return false;
-    } finally {
-      delete(bucket, key);
     }
   }
 

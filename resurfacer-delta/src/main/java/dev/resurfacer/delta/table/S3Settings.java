@@ -23,23 +23,35 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code type: delta} catalog's {@code properties:}, plus {@code s3.single-writer}: the owner's
  * statement that no other process writes these tables, required where the store does not honour
  * conditional PUTs. Without keys, the SDK's default credential chain.
+ *
+ * <p>The same properties may hold Iceberg's {@code adls.*} keys for the catalog's Azure tables
+ * ({@code adls.connection-string.<account host>}, {@code adls.auth.shared-key.account.name} and
+ * {@code .key}, {@code adls.sas-token.<account host>}, …): {@link #azure}, handed to Iceberg's
+ * ADLSFileIO as they are, so they mean what they mean to an Iceberg catalog.
  */
 public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<String> accessKeyId, Optional<String> secretAccessKey,
-    Optional<String> sessionToken, Optional<String> region, boolean singleWriter) {
+    Optional<String> sessionToken, Optional<String> region, boolean singleWriter, Map<String, String> azure) {
+  /** The prefix of Iceberg's Azure properties. */
+  static final String AZURE_PREFIX = "adls.";
+
   public static final String SINGLE_WRITER = "s3.single-writer";
   static final Set<String> KEYS = Set.of("s3.endpoint", "s3.path-style-access", "s3.access-key-id", "s3.secret-access-key",
       "s3.session-token", "client.region", SINGLE_WRITER);
 
+  public S3Settings {
+    azure = Map.copyOf(azure);
+  }
+
   public static S3Settings defaults() {
-    return new S3Settings(Optional.empty(), false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
+    return new S3Settings(Optional.empty(), false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Map.of());
   }
 
   /** The S3 settings among a delta catalog's properties; {@code where} names the catalog for errors. */
   public static S3Settings of(Map<String, String> properties, String where) {
     for (String k : properties.keySet()) {
-      if (!KEYS.contains(k)) {
+      if (!KEYS.contains(k) && !k.startsWith(AZURE_PREFIX)) {
         throw new UsageException(where + ": unknown property '" + k + "' for Delta tables (expected one of "
-            + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
+            + String.join(", ", new java.util.TreeSet<>(KEYS)) + " or an adls.* key)");
       }
     }
     Optional<String> key = Optional.ofNullable(properties.get("s3.access-key-id"));
@@ -61,7 +73,17 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
     });
     return new S3Settings(endpoint, bool(properties, "s3.path-style-access", where), key, secret,
         Optional.ofNullable(properties.get("s3.session-token")), Optional.ofNullable(properties.get("client.region")),
-        bool(properties, SINGLE_WRITER, where));
+        bool(properties, SINGLE_WRITER, where), azureKeys(properties));
+  }
+
+  private static Map<String, String> azureKeys(Map<String, String> properties) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    properties.forEach((k, v) -> {
+      if (k.startsWith(AZURE_PREFIX)) {
+        out.put(k, v);
+      }
+    });
+    return out;
   }
 
   /** An endpoint as it may be shown: a {@code user:password@} in it is a secret. */
@@ -71,7 +93,7 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   /** These settings without the single-writer acknowledgement. */
   public S3Settings withoutSingleWriter() {
-    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false);
+    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false, azure);
   }
 
   private static boolean bool(Map<String, String> properties, String key, String where) {

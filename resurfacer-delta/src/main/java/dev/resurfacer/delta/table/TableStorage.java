@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where one Delta table's files live: the local disk or an S3 bucket. Every file is named by its
+ * Where one Delta table's files live: the local disk, an S3 bucket or an Azure container. Every file is named by its
  * {@link StoredFile} identity (what listings and log references are compared on); Kernel gets its own
  * spelling through {@link #kernelPath}. Listings never follow links, deletes never leave the table.
  */
-public sealed interface TableStorage extends AutoCloseable permits LocalStorage, S3Storage {
+public sealed interface TableStorage extends AutoCloseable permits LocalStorage, ObjectStorage {
 
   /** A stored file and what a listing or stat reports of it. */
   record Entry(StoredFile file, long size, long modificationTime) {}

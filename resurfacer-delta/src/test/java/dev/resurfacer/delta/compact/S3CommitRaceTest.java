@@ -10,7 +10,7 @@ import dev.resurfacer.delta.s3.S3Bucket;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import dev.resurfacer.progress.Progress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +56,7 @@ class S3CommitRaceTest {
           Map.of("t.t", location))), null);
       try (DeltaTable first = DeltaTables.find("t.t", config, dir).orElseThrow();
           DeltaTable second = DeltaTables.find("t.t", config, dir).orElseThrow()) {
-        assertThat(((S3Storage) first.storage()).conditionalPut()).isTrue();
+        assertThat(((ObjectStorage) first.storage()).conditionalPut()).isTrue();
         long read = first.latest().getVersion();
         Set<String> dataBefore = dataKeys(s3);
 

@@ -15,7 +15,7 @@ import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -43,7 +43,7 @@ class S3OptimizeUndoTest {
     DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(local));
     try (S3Bucket s3 = new S3Bucket("undo", false).openToSpark(); ConditionalPutFront front = new ConditionalPutFront(s3.endpoint());
         DeltaTable table = open(s3, front, s3.upload(local, "t"))) {
-      assertThat(((S3Storage) table.storage()).conditionalPut()).isTrue();
+      assertThat(((ObjectStorage) table.storage()).conditionalPut()).isTrue();
       // objects copied into s3proxy's backend carry no ETag, which S3A's change detection requires
       DeltaSpark.session().sparkContext().hadoopConfiguration().set("fs.s3a.bucket.undo.change.detection.mode", "none");
       DeltaSpark.session().sparkContext().hadoopConfiguration().set("fs.s3a.bucket.undo.change.detection.version.required", "false");

@@ -10,7 +10,7 @@ import dev.resurfacer.delta.s3.S3Bucket;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -74,7 +74,7 @@ class S3SparkDeleteRaceTest {
     ResurfacerConfig config = new ResurfacerConfig(Map.of("deltas", new CatalogConfig("deltas", "delta", null, null, props, Set.of(),
         Map.of("t.t", location))), null);
     DeltaTable table = DeltaTables.find("t.t", config, dir).orElseThrow();
-    assertThat(((S3Storage) table.storage()).conditionalPut()).isTrue();
+    assertThat(((ObjectStorage) table.storage()).conditionalPut()).isTrue();
     return table;
   }
 

@@ -7,7 +7,7 @@ import dev.resurfacer.delta.s3.S3Bucket;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.S3Settings;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import dev.resurfacer.maintain.TableSignals;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,7 +28,7 @@ class DeltaSignalsS3Test {
       String location = s3.upload(source, "raw/events");
       try (DeltaTable local = DeltaTables.open("local", source.toString(), dir);
           DeltaTable remote = DeltaTables.open("raw.events", location, dir, settings)) {
-        assertThat(remote.storage()).isInstanceOf(S3Storage.class);
+        assertThat(remote.storage()).isInstanceOf(ObjectStorage.class);
         TableSignals onDisk = engine.signals(local, null);
         TableSignals onS3 = engine.signals(remote, null);
         assertThat(onDisk.dataFiles()).isPositive();

@@ -12,7 +12,7 @@ import dev.resurfacer.delta.maintain.DeltaResurfacer;
 import dev.resurfacer.delta.table.DeltaDiscovery;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
@@ -107,7 +107,7 @@ class S3DeltaDiscoveryTest {
     var whole = new ResurfacerConfig(Map.of("deltas", catalog(Map.of(), List.of(s3.location("lake/"))), "other", other), null);
     try (DeltaTable t = DeltaTables.find("raw.web_clicks", whole, dir).orElseThrow()) {
       assertThat(t.name()).isEqualTo("raw.web_clicks");
-      assertThat(t.storage()).isInstanceOf(S3Storage.class);
+      assertThat(t.storage()).isInstanceOf(ObjectStorage.class);
       assertThat(t.storage().root().key()).isEqualTo("s3://bucket/lake/raw/web/clicks");
       assertThat(DeltaDescriber.describe(t, Clock.systemUTC()).version()).isEqualTo(t.latest().getVersion());
       VacuumPlan plan = DeltaVacuum.plan(t, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC());

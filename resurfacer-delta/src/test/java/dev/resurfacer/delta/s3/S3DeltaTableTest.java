@@ -21,7 +21,7 @@ import dev.resurfacer.delta.log.LogFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Storage;
+import dev.resurfacer.delta.table.ObjectStorage;
 import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
@@ -93,7 +93,7 @@ class S3DeltaTableTest {
     try (DeltaTable table = copy("compact/events", true)) {
       List<String> before = DeltaSpark.typedRows(spark);
       assertThat(before).hasSizeGreaterThan(300).anyMatch(r -> r.contains("v:string=merged/"));
-      assertThat(table.storage()).isInstanceOf(S3Storage.class);
+      assertThat(table.storage()).isInstanceOf(ObjectStorage.class);
       assertThat(DeltaDescriber.describe(table, Clock.systemUTC()).version()).isEqualTo(table.latest().getVersion());
 
       // DuckDB reads local paths only: the planner says so and gives the table to Kernel's runner
@@ -191,7 +191,7 @@ class S3DeltaTableTest {
   void commitsAreRefusedWhereTheStoreIgnoresConditionalPutsUnlessOneWriterIsDeclared() throws Exception {
     try (DeltaTable table = copy("unsafe/events", false)) {
       Set<String> before = s3.keys("unsafe/events");
-      S3Storage storage = (S3Storage) table.storage();
+      ObjectStorage storage = (ObjectStorage) table.storage();
       assertThat(storage.conditionalPut()).as("s3proxy 2.6.0 overwrites despite If-None-Match: *").isFalse();
       assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(),
           dev.resurfacer.progress.Progress.NONE))

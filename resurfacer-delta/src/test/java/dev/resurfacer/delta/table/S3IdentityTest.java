@@ -21,7 +21,7 @@ class S3IdentityTest {
   /** The key prefix is {@code wh/t%41/}: a root decoded twice would be {@code wh/tA} and hold none of the live files. */
   @Test
   void aRelativeLogPathUnderARootWithALiteralEscapeStaysUnderIt() {
-    try (S3Storage s = S3Storage.open("s3://lake/wh/t%2541", LOCAL)) {
+    try (ObjectStorage s = ObjectStorage.open("s3://lake/wh/t%2541", LOCAL)) {
       StoredFile live = s.resolve("part=a%2520b/x.parquet");
       assertThat(live).isEqualTo(new StoredFile("s3", "lake", "/wh/t%41/part=a%20b/x.parquet"));
       assertThat(s.root().contains(live)).isTrue();

@@ -22,17 +22,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * Kernel's {@link FileIO} on S3 through the SDK, so Kernel's JSON and Parquet handlers, log replay
- * and commits work on {@code s3://} tables without hadoop-aws. Paths are Kernel's (Hadoop-style,
- * {@code s3://bucket/key}, unescaped). A log entry ({@link OutputFile#writeAtomically} without
- * overwrite) is created by conditional PUT, or — only under {@link CommitSafety#SINGLE_WRITER} —
+ * Kernel's {@link FileIO} on an object store (S3 or Azure Blob) through its SDK, so Kernel's JSON and
+ * Parquet handlers, log replay and commits work on {@code s3://} and {@code abfss://} tables without
+ * hadoop-aws or hadoop-azure. Paths are Kernel's (Hadoop-style, {@code s3://bucket/key},
+ * {@code abfss://container@account.dfs.…/key}, unescaped). A log entry
+ * ({@link OutputFile#writeAtomically} without overwrite) is created by conditional PUT, or — only under {@link CommitSafety#SINGLE_WRITER} —
  * by a check-then-put that is safe only while this process is the table's one writer.
  */
-final class S3KernelIO implements FileIO {
-  private final S3Objects s3;
+final class ObjectStoreKernelIO implements FileIO {
+  private final ObjectStore s3;
   private final Map<String, String> conf;
   private final java.util.function.Supplier<CommitSafety> safety;
 
@@ -46,7 +46,7 @@ final class S3KernelIO implements FileIO {
     UNSAFE
   }
 
-  S3KernelIO(S3Objects s3, Map<String, String> conf, java.util.function.Supplier<CommitSafety> safety) {
+  ObjectStoreKernelIO(ObjectStore s3, Map<String, String> conf, java.util.function.Supplier<CommitSafety> safety) {
     this.s3 = s3;
     this.conf = Map.copyOf(conf);
     this.safety = safety;
@@ -56,7 +56,7 @@ final class S3KernelIO implements FileIO {
     static Location of(String path) {
       int sep = path.indexOf("://");
       if (sep < 0) {
-        throw new IllegalArgumentException("not an s3 path: " + path);
+        throw new IllegalArgumentException("not an object store path: " + path);
       }
       String rest = path.substring(sep + 3);
       int slash = rest.indexOf('/');
@@ -181,9 +181,9 @@ final class S3KernelIO implements FileIO {
             try {
               out.close();
               if (putIfAbsent) {
-                createEntry(l, () -> RequestBody.fromFile(spool));
+                createEntry(l, spool);
               } else {
-                s3.put(l.bucket(), l.key(), RequestBody.fromFile(spool));
+                s3.put(l.bucket(), l.key(), spool);
               }
             } finally {
               Files.deleteIfExists(spool);
@@ -202,26 +202,41 @@ final class S3KernelIO implements FileIO {
           }
         }
         if (overwrite) {
-          s3.put(l.bucket(), l.key(), RequestBody.fromBytes(bytes.toByteArray()));
+          s3.put(l.bucket(), l.key(), bytes.toByteArray());
         } else {
           byte[] content = bytes.toByteArray();
-          createEntry(l, () -> RequestBody.fromBytes(content));
+          createEntry(l, content);
         }
       }
     };
   }
 
-  private void createEntry(Location l, java.util.function.Supplier<RequestBody> content) throws IOException {
-    switch (safety.get()) {
+  private void createEntry(Location l, byte[] content) throws IOException {
+    switch (checkedSafety(l)) {
       case CONDITIONAL_PUT -> s3.putIfAbsent(l.bucket(), l.key(), content);
-      case SINGLE_WRITER -> {
-        if (s3.head(l.bucket(), l.key()).isPresent()) {
-          throw new FileAlreadyExistsException(l.path(l.key()));
-        }
-        s3.put(l.bucket(), l.key(), content.get());
-      }
-      case UNSAFE -> throw new IOException(S3Storage.unsafeCommits(l.path(l.key())));
+      case SINGLE_WRITER -> s3.put(l.bucket(), l.key(), content);
+      case UNSAFE -> throw new IllegalStateException();
     }
+  }
+
+  private void createEntry(Location l, Path content) throws IOException {
+    switch (checkedSafety(l)) {
+      case CONDITIONAL_PUT -> s3.putIfAbsent(l.bucket(), l.key(), content);
+      case SINGLE_WRITER -> s3.put(l.bucket(), l.key(), content);
+      case UNSAFE -> throw new IllegalStateException();
+    }
+  }
+
+  /** The safety of creating {@code l}: a refusal when unsafe, and under one writer, the check for an existing entry. */
+  private CommitSafety checkedSafety(Location l) throws IOException {
+    CommitSafety s = safety.get();
+    if (s == CommitSafety.UNSAFE) {
+      throw new IOException(ObjectStorage.unsafeCommits(s3, l.path(l.key())));
+    }
+    if (s == CommitSafety.SINGLE_WRITER && s3.head(l.bucket(), l.key()).isPresent()) {
+      throw new FileAlreadyExistsException(l.path(l.key()));
+    }
+    return s;
   }
 
   @Override
@@ -244,21 +259,21 @@ final class S3KernelIO implements FileIO {
     }
     Location dst = Location.of(to);
     if (overwrite) {
-      s3.put(dst.bucket(), dst.key(), RequestBody.fromBytes(content));
+      s3.put(dst.bucket(), dst.key(), content);
     } else {
-      createEntry(dst, () -> RequestBody.fromBytes(content));
+      createEntry(dst, content);
     }
   }
 
   /** A seekable read: one ranged GET from the position onwards, reopened after a seek; a negative length is unknown. */
   private static final class RangedStream extends SeekableInputStream {
-    private final S3Objects s3;
+    private final ObjectStore s3;
     private final Location l;
     private final long length;
     private long pos;
     private InputStream in;
 
-    RangedStream(S3Objects s3, Location l, long length) {
+    RangedStream(ObjectStore s3, Location l, long length) {
       this.s3 = s3;
       this.l = l;
       this.length = length;

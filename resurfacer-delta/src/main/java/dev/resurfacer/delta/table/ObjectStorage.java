@@ -18,43 +18,53 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * A table in an S3 bucket ({@code s3://}, {@code s3a://} and {@code s3n://} name the same objects).
- * Kernel reads and writes it through {@link S3KernelIO}. Log entries and leases are created by
+ * A table in an object store: an S3 bucket ({@code s3://}, {@code s3a://} and {@code s3n://} name
+ * the same objects) or an Azure container ({@code abfss://}, {@code abfs://}, {@code wasbs://},
+ * {@code wasb://}, the account's {@code blob} or {@code dfs} host: one container, see
+ * {@link StoredFile}). Kernel reads and writes it through {@link ObjectStoreKernelIO}. Log entries and leases are created by
  * conditional PUT when the store is measured to honour it (a probe object under
  * {@code <table>/_resurfacer/}, written and deleted the first time something must be created), else
  * only when the owner declared one writer ({@code s3.single-writer: true}); otherwise refused.
  */
-public final class S3Storage implements TableStorage {
+public final class ObjectStorage implements TableStorage {
   private final StoredFile root;
-  private final S3Objects s3;
+  private final ObjectStore s3;
   private final Engine engine;
-  private S3KernelIO.CommitSafety safety;
+  private ObjectStoreKernelIO.CommitSafety safety;
 
-  private S3Storage(StoredFile root, S3Objects s3) {
+  private ObjectStorage(StoredFile root, ObjectStore s3) {
     this.root = root;
     this.s3 = s3;
-    this.engine = DefaultEngine.create(new S3KernelIO(s3, Map.of(), this::safety));
+    this.engine = DefaultEngine.create(new ObjectStoreKernelIO(s3, Map.of(), this::safety));
   }
 
-  /** The table at {@code location} ({@code s3://bucket/path}); a location without a bucket or path is a usage error. */
-  public static S3Storage open(String location, S3Settings settings) {
+  /**
+   * The table at {@code location} ({@code s3://bucket/path}, {@code abfss://container@account.dfs.…/path});
+   * a location without a bucket, container or path is a usage error.
+   */
+  public static ObjectStorage open(String location, S3Settings settings) {
     StoredFile root = StoredFile.parse(location);
+    if ("abfss".equals(root.scheme())) {
+      if (root.authority().indexOf('@') <= 0 || root.path().equals("/")) {
+        throw new UsageException(location + " is not an abfss://container@account.dfs.core.windows.net/path table location");
+      }
+      return new ObjectStorage(root, new AzureBlobs(settings));
+    }
     if (!"s3".equals(root.scheme()) || root.authority().isEmpty() || root.path().equals("/")) {
       throw new UsageException(location + " is not an s3://bucket/path table location");
     }
-    return new S3Storage(root, new S3Objects(settings));
+    return new ObjectStorage(root, new S3Objects(settings));
   }
 
-  static String unsafeCommits(String where) {
-    return where + ": this S3 store does not honour conditional PUTs (If-None-Match: *), so a concurrent writer's log entry "
+  static String unsafeCommits(ObjectStore store, String where) {
+    return where + ": this " + store.name() + " store does not honour conditional PUTs (If-None-Match: *), so a concurrent writer's log entry "
         + "could be overwritten; set " + S3Settings.SINGLE_WRITER + ": true in the delta catalog's properties only if no other "
         + "process writes this table";
   }
 
-  synchronized S3KernelIO.CommitSafety safety() {
+  synchronized ObjectStoreKernelIO.CommitSafety safety() {
     if (safety == null) {
       boolean honoured;
       try {
@@ -62,21 +72,21 @@ public final class S3Storage implements TableStorage {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot check conditional PUT support at " + root, e);
       }
-      safety = honoured ? S3KernelIO.CommitSafety.CONDITIONAL_PUT
-          : s3.settings().singleWriter() ? S3KernelIO.CommitSafety.SINGLE_WRITER : S3KernelIO.CommitSafety.UNSAFE;
+      safety = honoured ? ObjectStoreKernelIO.CommitSafety.CONDITIONAL_PUT
+          : s3.singleWriter() ? ObjectStoreKernelIO.CommitSafety.SINGLE_WRITER : ObjectStoreKernelIO.CommitSafety.UNSAFE;
     }
     return safety;
   }
 
   /** Whether the store was measured to honour conditional PUTs (probes it on the first call). */
   public boolean conditionalPut() {
-    return safety() == S3KernelIO.CommitSafety.CONDITIONAL_PUT;
+    return safety() == ObjectStoreKernelIO.CommitSafety.CONDITIONAL_PUT;
   }
 
   @Override
   public void requireSafeCommits() {
-    if (safety() == S3KernelIO.CommitSafety.UNSAFE) {
-      throw new UsageException(unsafeCommits(root.toString()));
+    if (safety() == ObjectStoreKernelIO.CommitSafety.UNSAFE) {
+      throw new UsageException(unsafeCommits(s3, root.toString()));
     }
   }
 
@@ -102,7 +112,7 @@ public final class S3Storage implements TableStorage {
 
   @Override
   public Engine writingEngine(long targetFileSize) {
-    return DefaultEngine.create(new S3KernelIO(s3, Map.of(DeltaTables.TARGET_FILE_SIZE, String.valueOf(targetFileSize)), this::safety));
+    return DefaultEngine.create(new ObjectStoreKernelIO(s3, Map.of(DeltaTables.TARGET_FILE_SIZE, String.valueOf(targetFileSize)), this::safety));
   }
 
   private static String key(StoredFile f) {
@@ -125,7 +135,7 @@ public final class S3Storage implements TableStorage {
     }
     if (uri.isAbsolute()) {
       StoredFile f = StoredFile.parse(logPath);
-      if (!"s3".equals(f.scheme())) {
+      if (!s3.scheme().equals(f.scheme())) {
         throw new SafetyRefusal("the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
       }
       return f;
@@ -140,36 +150,40 @@ public final class S3Storage implements TableStorage {
     }
     // only the relative part is escaped: the root is already decoded, and decoding it twice would turn
     // a literal %41 in its key into A, putting every live file outside the root
-    String relative = StoredFile.parse("s3://" + root.authority() + "/" + uri.getRawPath()).path();
-    return new StoredFile("s3", root.authority(), root.path() + relative);
+    String relative = StoredFile.parse(s3.scheme() + "://" + root.authority() + "/" + uri.getRawPath()).path();
+    return new StoredFile(s3.scheme(), root.authority(), root.path() + relative);
   }
 
   @Override
   public StoredFile fromKernelPath(String kernelPath) {
-    S3KernelIO.Location l = S3KernelIO.Location.of(kernelPath);
-    return listed(l.bucket(), l.key());
+    ObjectStoreKernelIO.Location l = ObjectStoreKernelIO.Location.of(kernelPath);
+    return listed(s3.scheme(), l.bucket(), l.key());
   }
 
   @Override
   public String kernelPath(StoredFile file) {
-    return "s3://" + file.authority() + file.path();
+    return file.scheme() + "://" + file.authority() + file.path();
   }
 
   /** A key as stored: never decoded; one that a parser would normalize (empty or dot segments) cannot be compared safely. */
-  private static StoredFile listed(String bucket, String key) {
+  private static StoredFile listed(String scheme, String bucket, String key) {
     for (String seg : key.split("/", -1)) {
       if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
-        throw new SafetyRefusal("s3://" + bucket + "/" + key + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
+        throw new SafetyRefusal(scheme + "://" + bucket + "/" + key + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
       }
     }
-    return new StoredFile("s3", bucket, "/" + key);
+    return new StoredFile(scheme, bucket, "/" + key);
+  }
+
+  private StoredFile listed(ObjectStore.Listed o) {
+    return listed(s3.scheme(), o.bucket(), o.key());
   }
 
   @Override
   public List<Entry> listLog() throws IOException {
     List<Entry> out = new ArrayList<>();
     s3.list(root.authority(), key(logDir()) + "/", Optional.empty(),
-        o -> out.add(new Entry(listed(o.bucket(), o.key()), o.size(), o.modificationTime())));
+        o -> out.add(new Entry(listed(o), o.size(), o.modificationTime())));
     return out;
   }
 
@@ -184,7 +198,7 @@ public final class S3Storage implements TableStorage {
     List<Entry> files = new ArrayList<>();
     try {
       s3.list(root.authority(), prefix, Optional.empty(), o -> {
-        StoredFile f = listed(o.bucket(), o.key());
+        StoredFile f = listed(o);
         String relative = o.key().substring(prefix.length());
         var other = TableMarkers.inKey(relative);
         if (other.isPresent()) {
@@ -193,7 +207,7 @@ public final class S3Storage implements TableStorage {
             throw TableListing.icebergAtRoot(root);
           }
           if (!at.isEmpty()) {
-            throw TableListing.nestedTable(new StoredFile("s3", root.authority(), root.path() + "/" + String.join("/", at)));
+            throw TableListing.nestedTable(new StoredFile(s3.scheme(), root.authority(), root.path() + "/" + String.join("/", at)));
           }
         }
         String[] segs = relative.split("/");
@@ -218,7 +232,7 @@ public final class S3Storage implements TableStorage {
     List<Entry> out = new ArrayList<>();
     s3.list(root.authority(), key(root) + "/", Optional.empty(), o -> {
       if (!o.key().startsWith(log)) {
-        out.add(new Entry(listed(o.bucket(), o.key()), o.size(), o.modificationTime()));
+        out.add(new Entry(listed(o), o.size(), o.modificationTime()));
       }
     });
     return out;
@@ -231,8 +245,8 @@ public final class S3Storage implements TableStorage {
 
   @Override
   public void delete(StoredFile file) throws IOException {
-    if (!"s3".equals(file.scheme())) {
-      throw new IllegalArgumentException(file + " is not an S3 object");
+    if (!s3.scheme().equals(file.scheme())) {
+      throw new IllegalArgumentException(file + " is not an object of " + root);
     }
     s3.delete(file.authority(), key(file));
   }
@@ -245,9 +259,9 @@ public final class S3Storage implements TableStorage {
         if (s3.head(file.authority(), key(file)).isPresent()) {
           throw new FileAlreadyExistsException(file.toString());
         }
-        s3.put(file.authority(), key(file), RequestBody.fromBytes(content));
+        s3.put(file.authority(), key(file), content);
       }
-      case UNSAFE -> throw new UsageException(unsafeCommits(root.toString()));
+      case UNSAFE -> throw new UsageException(unsafeCommits(s3, root.toString()));
     }
   }
 
@@ -256,13 +270,13 @@ public final class S3Storage implements TableStorage {
     if (!inside(file)) {
       throw new IllegalArgumentException(file + " is not inside " + root);
     }
-    s3.put(file.authority(), key(file), RequestBody.fromFile(content));
+    s3.put(file.authority(), key(file), content);
   }
 
   @Override
   public List<Entry> listDirectory(StoredFile dir) throws IOException {
     List<Entry> out = new ArrayList<>();
-    s3.list(dir.authority(), key(dir) + "/", Optional.of("/"), o -> out.add(new Entry(listed(o.bucket(), o.key()), o.size(),
+    s3.list(dir.authority(), key(dir) + "/", Optional.of("/"), o -> out.add(new Entry(listed(o), o.size(),
         o.modificationTime())));
     return out;
   }
@@ -283,6 +297,6 @@ public final class S3Storage implements TableStorage {
 
   @Override
   public String toString() {
-    return "S3Storage[" + root + ", " + s3.settings() + "]";
+    return "ObjectStorage[" + root + ", " + s3.describe() + "]";
   }
 }
