@@ -20,6 +20,8 @@ import dev.resurfacer.delta.compact.CompactionResult;
 import dev.resurfacer.delta.compact.DeltaCompactor;
 import dev.resurfacer.delta.describe.DeltaDescriber;
 import dev.resurfacer.delta.describe.DeltaHealth;
+import dev.resurfacer.delta.log.Checkpointer;
+import dev.resurfacer.delta.log.LogCleanup;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.ObjectStorage;
@@ -173,10 +175,19 @@ class AzureDeltaTableTest {
       assertThat(vacuumed.deleted()).isEqualTo(plan.deletions().size());
       assertThat(names("compact/events")).doesNotContainAnyElementsOf(plan.deletions().stream()
           .map(c -> c.file().path().substring("/compact/events/".length())).toList());
+
+      // a checkpoint of our own (past the tombstones' retention), then the log before it cleaned away
+      assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+      long checkpointed = table.latest().getVersion();
+      LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
+      assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);
+      LogCleanup.execute(table, cleanup);
+      assertThat(names("compact/events")).anyMatch(n -> n.startsWith(String.format("_delta_log/%020d.checkpoint", checkpointed)))
+          .noneMatch(n -> n.startsWith("_delta_log/00000000000000000000."));
     }
 
     Path back = download("compact/events", dir.resolve("back/events"), n -> false);
-    assertThat(DeltaSpark.typedRows(back)).as("delta-spark reads the same rows").isEqualTo(before);
+    assertThat(DeltaSpark.typedRows(back)).as("delta-spark reads the same rows, from our checkpoint on").isEqualTo(before);
     Row last = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(back) + " LIMIT 1").collectAsList().get(0);
     assertThat(last.<String>getAs("operation")).isEqualTo("OPTIMIZE");
     try (DeltaTable t = DeltaTables.open("t", back.toString(), dir)) {
