@@ -156,41 +156,33 @@ public final class AzureBlobs implements ObjectStore {
 
   @Override
   public void put(String bucket, String key, byte[] content) throws IOException {
-    upload(bucket, key, new BlobParallelUploadOptions(BinaryData.fromBytes(content)));
+    write(bucket, key, b -> b.uploadWithResponse(new BlobParallelUploadOptions(BinaryData.fromBytes(content)), null, Context.NONE));
   }
 
   @Override
   public void put(String bucket, String key, Path content) throws IOException {
-    uploadFile(bucket, key, new BlobUploadFromFileOptions(content.toString()));
+    write(bucket, key, b -> b.uploadFromFileWithResponse(new BlobUploadFromFileOptions(content.toString()), null, Context.NONE));
   }
 
   @Override
   public void putIfAbsent(String bucket, String key, byte[] content) throws IOException {
-    upload(bucket, key, new BlobParallelUploadOptions(BinaryData.fromBytes(content)).setRequestConditions(absent()));
+    write(bucket, key, b -> b.uploadWithResponse(new BlobParallelUploadOptions(BinaryData.fromBytes(content)).setRequestConditions(absent()),
+        null, Context.NONE));
   }
 
   @Override
   public void putIfAbsent(String bucket, String key, Path content) throws IOException {
-    uploadFile(bucket, key, new BlobUploadFromFileOptions(content.toString()).setRequestConditions(absent()));
+    write(bucket, key, b -> b.uploadFromFileWithResponse(new BlobUploadFromFileOptions(content.toString()).setRequestConditions(absent()),
+        null, Context.NONE));
   }
 
   private static BlobRequestConditions absent() {
     return new BlobRequestConditions().setIfNoneMatch("*");
   }
 
-  private void upload(String bucket, String key, BlobParallelUploadOptions options) throws IOException {
+  private void write(String bucket, String key, Consumer<BlobClient> upload) throws IOException {
     try {
-      blob(bucket, key).uploadWithResponse(options, null, Context.NONE);
-    } catch (BlobStorageException e) {
-      throw written(bucket, key, e);
-    } catch (UncheckedIOException | IllegalStateException e) {
-      throw new IOException("cannot write " + where(bucket, key) + ": " + oneLine(e), e);
-    }
-  }
-
-  private void uploadFile(String bucket, String key, BlobUploadFromFileOptions options) throws IOException {
-    try {
-      blob(bucket, key).uploadFromFileWithResponse(options, null, Context.NONE);
+      upload.accept(blob(bucket, key));
     } catch (BlobStorageException e) {
       throw written(bucket, key, e);
     } catch (UncheckedIOException | IllegalStateException e) {
