@@ -71,6 +71,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AzureDeltaTableTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
+  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DFS = "lake@" + AzuriteServer.DFS_HOST;
   private static final String BLOB = "lake@" + AzuriteServer.BLOB_HOST;
@@ -231,6 +232,10 @@ class AzureDeltaTableTest {
     AZURE.blobs().getBlobClient("aliases/events/part=a b/part-99999-stray.snappy.parquet").uploadFromFile(stray.toString(), true);
 
     try (DeltaTable table = find("abfs://lake@" + AzuriteServer.BLOB_HOST + "/aliases/events")) {
+      // lite: only the expired tombstones' files, each stat'ed (no listing, so never the stray)
+      Set<String> lite = DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC()).deletions().stream()
+          .map(c -> c.file().path().substring("/aliases/events/".length())).collect(Collectors.toSet());
+      assertThat(lite).isNotEmpty().isSubsetOf(removedForGood).doesNotContainAnyElementsOf(live);
       VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
       Set<String> planned = plan.deletions().stream().map(c -> c.file().path().substring("/aliases/events/".length()))
           .collect(Collectors.toSet());
