@@ -91,6 +91,26 @@ class LauncherScriptTest {
     assertThat(launch("compact", "shop.orders").out).doesNotContain("TieredStopAtLevel");
   }
 
+  @Test
+  void shortVerbsMapTheDescribeArchiveAndLongOnesTheDemoArchiveEachTrainedOnce() throws Exception {
+    Path trainings = tree.resolve("trainings.log");
+    // a java that makes the archive it is asked for, as a real training run does at exit
+    Files.writeString(tree.resolve("fake-bin/java"), "#!/usr/bin/env bash\n"
+        + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) echo \"$*\" >> '" + trainings + "';"
+        + " touch \"${a#-XX:ArchiveClassesAtExit=}\";; esac; done\n"
+        + "echo \"java $*\"\n");
+
+    assertThat(launch("--help").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", "-quick.jsa"));
+    assertThat(Files.readString(trainings)).contains(" describe training.table ").doesNotContain(" demo ");
+    assertThat(launch("compact", "shop.orders", "--yes").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", ".jsa"));
+    assertThat(Files.readString(trainings)).contains(" demo --days 1 --dir ");
+
+    Files.delete(trainings);
+    launch("--help");
+    launch("compact", "shop.orders", "--yes");
+    assertThat(trainings).as("each archive is made once per build").doesNotExist();
+  }
+
   private record Run(int exitCode, String out, String err) {}
 
   private Run launch(String... args) throws IOException, InterruptedException {

@@ -28,7 +28,21 @@ public final class JobMain {
   static final String RUNNABLE = "resurfacer.jar";
   static final String ENTRY = "dev.resurfacer.cli.SparkJob";
 
+  /**
+   * A runnable jar built on Linux x86_64 keeps DuckDB's native library beside it rather than inside
+   * (resurfacer-cli's pom says why); DuckDB then loads it from the jar's directory, so it goes there.
+   */
+  static final String DUCKDB_LIBRARY = "libduckdb_java.so_linux_amd64";
+
   private JobMain() {}
+
+  private static void copyDuckDbLibrary(Path dir) throws IOException {
+    try (InputStream in = JobMain.class.getResourceAsStream(DUCKDB_LIBRARY)) {
+      if (in != null) {
+        Files.copy(in, dir.resolve(DUCKDB_LIBRARY));
+      }
+    }
+  }
 
   public static void main(String[] args) throws IOException {
     Path dir = Files.createTempDirectory("resurfacer-job");
@@ -41,9 +55,11 @@ public final class JobMain {
         }
         Files.copy(in, jar);
       }
+      copyDuckDbLibrary(dir);
       code = run(jar, args, session.handedOver());
     } finally {
       Files.deleteIfExists(jar);
+      Files.deleteIfExists(dir.resolve(DUCKDB_LIBRARY));
       Files.deleteIfExists(dir);
     }
     // our code may leave non-daemon threads (pools, drivers); the session is stopped, so the job ends here
