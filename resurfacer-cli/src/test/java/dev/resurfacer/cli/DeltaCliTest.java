@@ -43,7 +43,7 @@ class DeltaCliTest {
     return t;
   }
 
-  private static Path file(Path p, Duration age) throws Exception {
+  static Path file(Path p, Duration age) throws Exception {
     Files.createDirectories(p.getParent());
     Files.writeString(p, "x");
     Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(age)));
@@ -202,15 +202,7 @@ class DeltaCliTest {
   private static void addThenRemove(Path table, Path file, Duration age) throws Exception {
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     String uri = table.toUri().toString();
-    var txn = TableManager.loadSnapshot(uri).build(engine).buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
-    var state = txn.getTransactionState(engine);
-    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
-    List<Row> adds = new ArrayList<>();
-    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
-        Transaction.getWriteContext(engine, state, Map.of()))) {
-      it.forEachRemaining(adds::add);
-    }
-    txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
+    List<Row> adds = DeltaKernelWrites.add(table, file);
     Row add = adds.get(0).getStruct(adds.get(0).getSchema().indexOf("add"));
     var remove = TableManager.loadSnapshot(uri).build(engine).buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
     remove.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(

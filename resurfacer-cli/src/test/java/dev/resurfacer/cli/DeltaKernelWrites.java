@@ -21,8 +21,8 @@ import java.util.Optional;
 final class DeltaKernelWrites {
   private DeltaKernelWrites() {}
 
-  /** Commits adding the data file {@code file} (no stats). */
-  static void add(Path table, Path file) throws Exception {
+  /** Commits adding the data file {@code file} (no stats; a path under the table is written relative, any other absolute); returns the actions committed. */
+  static List<Row> add(Path table, Path file) throws Exception {
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     var txn = TableManager.loadSnapshot(table.toUri().toString()).build(engine).buildUpdateTableTransaction("resurfacer-tests",
         Operation.WRITE).build(engine);
@@ -34,5 +34,6 @@ final class DeltaKernelWrites {
       it.forEachRemaining(adds::add);
     }
     txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
+    return adds;
   }
 }

@@ -14,9 +14,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
@@ -42,16 +40,9 @@ class GoldenJsonCliTest {
       Table t = catalog.loadTable(TableIdentifier.of("db", "t"));
       String location = t.location();
       Path root = location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
-      old(root.resolve("data/stray-orphan.parquet"), Duration.ofDays(10));
+      DeltaCliTest.file(root.resolve("data/stray-orphan.parquet"), Duration.ofDays(10));
       return t;
     }
-  }
-
-  private static Path old(Path p, Duration age) throws Exception {
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, "x");
-    Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(age)));
-    return p;
   }
 
   private CliRun json(String... args) {
@@ -163,7 +154,7 @@ class GoldenJsonCliTest {
       }
       DeltaKernelWrites.add(t, file);
     }
-    old(t.resolve("stray.parquet"), Duration.ofDays(10));
+    DeltaCliTest.file(t.resolve("stray.parquet"), Duration.ofDays(10));
     return t;
   }
 
