@@ -56,21 +56,6 @@ class CrossFormatFenceCliTest {
     return t;
   }
 
-  /** A commit adding {@code file} to {@code table}: a path under the table is written relative, any other absolute. */
-  private static void add(Path table, Path file) throws Exception {
-    var engine = DefaultEngine.create(DeltaTables.hadoopConf());
-    var txn = TableManager.loadSnapshot(table.toUri().toString()).build(engine)
-        .buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
-    var state = txn.getTransactionState(engine);
-    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
-    List<Row> adds = new ArrayList<>();
-    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
-        Transaction.getWriteContext(engine, state, Map.of()))) {
-      it.forEachRemaining(adds::add);
-    }
-    txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
-  }
-
   private static Table icebergTable(JdbcCatalog catalog, String location) {
     catalog.createNamespace(Namespace.of("db"));
     var builder = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA);
@@ -141,7 +126,7 @@ class CrossFormatFenceCliTest {
     catalog.close();
     Path root = Path.of(t.location());
     Path delta = deltaTable(root.resolve("data/nested"));
-    add(delta, old(delta.resolve("part-0.parquet")));
+    DeltaKernelWrites.add(delta, old(delta.resolve("part-0.parquet")));
     old(root.resolve("data/stray.parquet"));
     ageAll(root);
     Map<Path, Long> before = tree(root);
@@ -166,7 +151,7 @@ class CrossFormatFenceCliTest {
     more.commit(); // the table keeps a data file of its own after it drops the shared one
     // a Delta table converted in place reads the Iceberg table's file by absolute path; the Iceberg table then drops it
     Path delta = deltaTable(dir.resolve("converted"));
-    add(delta, dataFile);
+    DeltaKernelWrites.add(delta, dataFile);
     t.newDelete().deleteFile(file).commit();
     t.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).deleteWith(f -> { }).commit();
     catalog.close();
@@ -196,7 +181,7 @@ class CrossFormatFenceCliTest {
     var file = t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
     Path dataFile = Path.of(file.location());
     Path delta = deltaTable(dir.resolve("converted"));
-    add(delta, dataFile);
+    DeltaKernelWrites.add(delta, dataFile);
     t.newDelete().deleteFile(file).commit(); // only the first snapshot reads it now: expiring that snapshot deletes it
     catalog.close();
     Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  deltas:\n    type: delta\n    tables:\n      raw.converted: " + delta + "\n");
@@ -225,9 +210,9 @@ class CrossFormatFenceCliTest {
   void vacuumOfATableWhoseFilesAConfiguredCloneReadsIsExitThree() throws Exception {
     Path src = deltaTable(dir.resolve("events"));
     Path shared = old(src.resolve("part-0.parquet"));
-    add(src, shared);
+    DeltaKernelWrites.add(src, shared);
     Path clone = deltaTable(dir.resolve("events_clone"));
-    add(clone, shared); // outside the clone's root: its log names the source's file by absolute path
+    DeltaKernelWrites.add(clone, shared); // outside the clone's root: its log names the source's file by absolute path
     // the source drops the file (a rewrite elsewhere would do the same): only the clone reads it now
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     var snapshot = TableManager.loadSnapshot(src.toUri().toString()).build(engine);

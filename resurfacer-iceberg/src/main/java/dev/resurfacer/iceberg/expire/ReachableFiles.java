@@ -1,7 +1,6 @@
 package dev.resurfacer.iceberg.expire;
 
 import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.HashSet;
@@ -9,11 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import dev.resurfacer.storage.StoredFile;
-import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.ManifestContent;
+import dev.resurfacer.iceberg.metadata.MetadataWalker;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
@@ -24,7 +20,7 @@ import org.apache.iceberg.io.FileIO;
 /**
  * The files that only expiring snapshots reach: everything reachable from the expiring snapshots
  * (manifest lists, manifests, live data and delete files, statistics) minus everything reachable
- * from the snapshots that stay. Reads metadata only.
+ * from the snapshots that stay, by the one {@link MetadataWalker}. Reads metadata only.
  */
 final class ReachableFiles {
   static final String DATA = "data";
@@ -52,28 +48,25 @@ final class ReachableFiles {
     }
 
     Map<String, ReclaimedFile> out = new LinkedHashMap<>();
-    Set<String> seenManifests = new HashSet<>();
-    for (Snapshot s : expiring) {
-      String list = s.manifestListLocation();
-      if (list != null && !isKept(kept, resolver, list)) {
-        out.putIfAbsent(list, new ReclaimedFile(list, MANIFEST_LIST, length(io, list)));
-      }
-      for (ManifestFile m : s.allManifests(io)) {
-        if (keptManifests.contains(m.path()) || !seenManifests.add(m.path())) {
-          continue;
+    MetadataWalker.withSizes(io).walkSnapshots(expiring, table.specs(), new MetadataWalker.Sink() {
+      @Override
+      public void file(MetadataWalker.Kind kind, String location, long sizeInBytes) {
+        if (!isKept(kept, resolver, location)) {
+          // a Puffin file holds many deletion vectors; its size counts once
+          out.putIfAbsent(location, new ReclaimedFile(location, category(kind),
+              kind == MetadataWalker.Kind.MANIFEST_LIST ? length(io, location) : sizeInBytes));
         }
-        if (!isKept(kept, resolver, m.path())) {
-          out.putIfAbsent(m.path(), new ReclaimedFile(m.path(), MANIFEST, m.length()));
-        }
-        String category = m.content() == ManifestContent.DATA ? DATA : DELETE;
-        forEachLiveFile(table, m, f -> {
-          if (!isKept(kept, resolver, f.location())) {
-            // a Puffin file holds many deletion vectors; its size counts once
-            out.putIfAbsent(f.location(), new ReclaimedFile(f.location(), category, f.fileSizeInBytes()));
-          }
-        });
       }
-    }
+
+      @Override
+      public boolean manifest(ManifestFile m) {
+        if (keptManifests.contains(m.path())) {
+          return false;
+        }
+        file(MetadataWalker.Kind.MANIFEST, m.path(), m.length());
+        return true;
+      }
+    });
 
     Set<Long> expiringIds = new HashSet<>();
     expiring.forEach(s -> expiringIds.add(s.snapshotId()));
@@ -107,21 +100,21 @@ final class ReachableFiles {
    * data and delete files (a DV's Puffin file included), and the current metadata files.
    */
   static Set<String> keptKeys(Table table, Collection<Snapshot> retained, StoredFile.Resolver resolver) {
-    FileIO io = table.io();
     Set<String> kept = new HashSet<>();
-    Set<String> manifests = new HashSet<>();
-    for (Snapshot s : retained) {
-      if (s.manifestListLocation() != null) {
-        keep(kept, resolver, s.manifestListLocation());
-      }
-      for (ManifestFile m : s.allManifests(io)) {
-        keep(kept, resolver, m.path());
-        if (manifests.add(m.path())) {
-          forEachLiveFile(table, m, f -> keep(kept, resolver, f.location()));
-        }
-      }
-    }
+    MetadataWalker.withSizes(table.io()).walkSnapshots(retained, table.specs(), (kind, location, size) -> keep(kept, resolver, location));
     return kept;
+  }
+
+  private static String category(MetadataWalker.Kind kind) {
+    return switch (kind) {
+      case DATA -> DATA;
+      case DELETE -> DELETE;
+      case MANIFEST -> MANIFEST;
+      case MANIFEST_LIST -> MANIFEST_LIST;
+      case STATISTICS -> STATISTICS;
+      case PARTITION_STATISTICS -> PARTITION_STATISTICS;
+      case METADATA_JSON -> throw new IllegalArgumentException("expiry never reclaims a metadata.json");
+    };
   }
 
   /** Adds every identity of {@code location} (two for a local '..' after a link: the kernel's and Hadoop's). */
@@ -139,18 +132,6 @@ final class ReachableFiles {
       }
     }
     return false;
-  }
-
-  static void forEachLiveFile(Table table, ManifestFile manifest, java.util.function.Consumer<ContentFile<?>> action) {
-    try (ManifestReader<? extends ContentFile<?>> reader = manifest.content() == ManifestContent.DATA
-        ? ManifestFiles.read(manifest, table.io(), table.specs())
-        : ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
-      for (ContentFile<?> f : reader) {
-        action.accept(f);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static long length(FileIO io, String path) {

@@ -1,14 +1,11 @@
 package dev.resurfacer.iceberg.expire;
 
+import dev.resurfacer.iceberg.metadata.MetadataWalker;
 import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
 /**
@@ -25,7 +22,6 @@ public final class Spellings {
     table.refresh();
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     Map<String, String> spellingByKey = new HashMap<>();
-    Set<String> manifests = new HashSet<>();
     List<String> out = new ArrayList<>();
     java.util.function.Consumer<String> check = location -> {
       for (StoredFile f : resolver.resolveAll(location)) {
@@ -35,17 +31,7 @@ public final class Spellings {
         }
       }
     };
-    for (Snapshot s : table.snapshots()) {
-      if (s.manifestListLocation() != null) {
-        check.accept(s.manifestListLocation());
-      }
-      for (ManifestFile m : s.allManifests(table.io())) {
-        check.accept(m.path());
-        if (manifests.add(m.path())) {
-          ReachableFiles.forEachLiveFile(table, m, f -> check.accept(f.location()));
-        }
-      }
-    }
+    MetadataWalker.withSizes(table.io()).walkSnapshots(table.snapshots(), table.specs(), (kind, location, size) -> check.accept(location));
     table.statisticsFiles().forEach(f -> check.accept(f.path()));
     table.partitionStatisticsFiles().forEach(f -> check.accept(f.path()));
     return out;

@@ -19,4 +19,9 @@ enum Category {
     this.label = label;
     this.requiredWithSnapshots = requiredWithSnapshots;
   }
+
+  /** The category of a file the metadata walk found (same names). */
+  static Category of(dev.resurfacer.iceberg.metadata.MetadataWalker.Kind kind) {
+    return valueOf(kind.name());
+  }
 }

@@ -83,7 +83,7 @@ public final class IcebergCensus implements TableCensus {
       ids.add(Neighbour.metadata(resolver.resolve(e.metadataLocation())));
       org.apache.iceberg.TableMetadata metadata = e.metadata();
       NavigableSet<String> dirs = new TreeSet<>();
-      new ReachableFiles(e.io()).walk(metadata, (category, location) ->
+      dev.resurfacer.iceberg.metadata.MetadataWalker.pathsOnly(e.io()).walk(metadata, (kind, location, size) ->
           resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
       return new Neighbour(e.label(), ids, Scope.neighbourRoots(metadata, resolver), dirs, null);
     } catch (RuntimeException ex) {

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.orphans;
 
+import dev.resurfacer.iceberg.metadata.MetadataWalker;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.units.Durations;
@@ -300,10 +301,10 @@ public final class OrphanRemoval {
             + listing.sampleLink + ")");
       }
       TableMetadata after = ops.refresh();
-      ReachableFiles walker = new ReachableFiles(fileIO);
-      walker.walk(before, (category, location) -> reference(ledger, scope, resolver, category, location, true));
+      MetadataWalker walker = MetadataWalker.pathsOnly(fileIO);
+      walker.walk(before, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, true));
       if (after != before) {
-        walker.walk(after, (category, location) -> reference(ledger, scope, resolver, category, location, false));
+        walker.walk(after, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, false));
       }
       String hint = ReachableFileUtil.versionHintLocation(table);
       if (fileIO.newInputFile(hint).exists()) {
@@ -447,13 +448,13 @@ public final class OrphanRemoval {
    * The race window: a commit between the metadata read and the deletes could reference a candidate
    * (a writer that re-adds an old file). Read once more, and refuse if it does.
    */
-  private static void requireUnchangedSince(TableOperations ops, TableMetadata after, ReachableFiles walker, Ledger ledger,
+  private static void requireUnchangedSince(TableOperations ops, TableMetadata after, MetadataWalker walker, Ledger ledger,
       StoredFile.Resolver resolver) {
     TableMetadata latest = ops.refresh();
     if (latest == after || Objects.equals(latest.metadataFileLocation(), after.metadataFileLocation())) {
       return;
     }
-    walker.walk(latest, (category, location) -> resolver.resolveAll(location).forEach(ledger::addLateReference));
+    walker.walk(latest, (kind, location, size) -> resolver.resolveAll(location).forEach(ledger::addLateReference));
     List<String> hits = ledger.orphansReferencedLate(5);
     if (!hits.isEmpty()) {
       throw new SafetyRefusal("the table changed during the run and now references " + String.join(", ", hits)
