@@ -94,12 +94,15 @@ public final class Compaction {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
+    IdlePartitions idle = options.minPartitionIdle().map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
+        .orElse(null);
     Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
         : Condensing.condensedSpecIds(table);
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
         RewriteFileGroup kept = withoutCondensed(g, condensed, target);
-        if (kept != null && inPartition(partitionPath(table, kept), options.partition())) {
+        if (kept != null && inPartition(partitionPath(table, kept), options.partition())
+            && (idle == null || kept.fileScanTasks().stream().noneMatch(t -> idle.busy(table, t.file())))) {
           groups.add(kept);
         }
       }
@@ -110,7 +113,7 @@ public final class Compaction {
     long liveBytes = 0;
     Set<String> inGroups = new HashSet<>();
     groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
-    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed);
+    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed, idle);
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
@@ -166,6 +169,8 @@ public final class Compaction {
       RewriterChoice override) {
     long started = System.nanoTime();
     long smallGroupBytes = options.smallGroupBytes(); // a bad value is a usage error before anything is read or written
+    options.groupsPerCommit(1);
+    options.commitEvery();
     Planned planned = assigningRowIds(table, options, progress);
     List<RewriteFileGroup> groups = planned.groups();
     String verification = options.verification().label();
@@ -196,9 +201,9 @@ public final class Compaction {
         smallGroupBytes, verifying);
 
     // commits carry deletes committed meanwhile on the inputs onto the new files: see CarryingCommits
-    int perCommit = options.partialProgress() ? (int) Math.ceil(groups.size() / (double) options.maxCommits()) : Integer.MAX_VALUE;
     CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), options.useStartingSequenceNumber(),
-        options.filter(), perCommit, Map.of(SUMMARY_PROPERTY, "compact"), java.util.function.UnaryOperator.identity());
+        options.filter(), options.groupsPerCommit(groups.size()), options.commitEvery().orElse(null), Map.of(SUMMARY_PROPERTY, "compact"),
+        java.util.function.UnaryOperator.identity());
 
     List<CompactionResult.Group> results = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);

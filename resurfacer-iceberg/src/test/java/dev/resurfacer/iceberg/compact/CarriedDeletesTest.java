@@ -180,7 +180,7 @@ class CarriedDeletesTest {
     Snapshot writers = table.currentSnapshot();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
 
-    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), true, options.filter(), Integer.MAX_VALUE,
+    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), true, options.filter(), Integer.MAX_VALUE, null,
         Map.of(Compaction.SUMMARY_PROPERTY, "compact"), faulty(fault));
     commits.offer(group);
     CarryingCommits.Outcome outcome = commits.finish();
