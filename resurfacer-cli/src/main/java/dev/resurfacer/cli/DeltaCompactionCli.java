@@ -56,6 +56,9 @@ final class DeltaCompactionCli {
     if (flags.memory != null) {
       options = options.memory(ByteSizes.parse(flags.memory));
     }
+    if (flags.minPartitionIdle != null) {
+      options = options.minPartitionIdle(CompactionOptions.idle(flags.minPartitionIdle));
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (!act) {
       CompactionPlan plan = DeltaCompactor.plan(table, options);

@@ -76,6 +76,9 @@ public final class Compaction {
       ResolvedOrdering ordering, Map<RewriteFileGroup, Optional<String>> whyNotDuckDb) {}
 
   static Planned planGroups(Table table, CompactionOptions options) {
+    // the commit options are checked by plan too: a bad value is a usage error before anything is read
+    options.groupsPerCommit(1);
+    options.commitEvery();
     table.refresh();
     long target = targetFileSize(table, options);
     List<String> warnings = new ArrayList<>();
@@ -169,8 +172,6 @@ public final class Compaction {
       RewriterChoice override) {
     long started = System.nanoTime();
     long smallGroupBytes = options.smallGroupBytes(); // a bad value is a usage error before anything is read or written
-    options.groupsPerCommit(1);
-    options.commitEvery();
     Planned planned = assigningRowIds(table, options, progress);
     List<RewriteFileGroup> groups = planned.groups();
     String verification = options.verification().label();
