@@ -10,12 +10,9 @@ import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.actions.RewriteFileGroup;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
@@ -112,22 +109,7 @@ class CompactionSchedulingTest {
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 9);
     writer.seed(3, 3, 20);
     // each group takes over the second commit-every allows: each one commits on its own
-    Compaction.RewriterChoice slow = (t, group, o, ordering) -> {
-      GroupRewriter real = Compaction.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
-      return new GroupRewriter() {
-        @Override
-        public String name() {
-          return real.name();
-        }
-
-        @Override
-        public List<DataFile> rewrite(Table tt, RewriteFileGroup g, Settings settings) throws Exception {
-          List<DataFile> out = real.rewrite(tt, g, settings);
-          Thread.sleep(1_100);
-          return out;
-        }
-      };
-    };
+    Compaction.RewriterChoice slow = CdcWriter.thenRunning(g -> Thread.sleep(1_100));
     CompactionResult result = Compaction.execute(table, options().withOption(CompactionOptions.COMMIT_EVERY, "1s"), m -> { }, slow);
     assertThat(result.groups()).hasSize(3).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     assertThat(result.snapshotIds()).as("one commit per group").hasSize(3);

@@ -76,17 +76,7 @@ class ServeBesideACdcWriterTest {
     ReentrantLock turn = new ReentrantLock();
     AtomicBoolean writing = new AtomicBoolean(true);
     Random pace = new Random(version);
-    CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
-      while (writing.get()) {
-        turn.lock();
-        try {
-          writer.step();
-        } finally {
-          turn.unlock();
-        }
-        sleep(700 + pace.nextInt(600));
-      }
-    });
+    CompletableFuture<Void> writes = writer.inBackground(turn, writing, pace, 700, 600);
 
     List<HistoryRun> runs = new ArrayList<>();
     long carrying = 0;
