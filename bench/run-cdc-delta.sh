@@ -2,7 +2,9 @@
 # Compaction beside a CDC writer, Delta (issue 31). One delta-spark 4.1.0 writer process (Spark 4.1.0
 # local[2], deletion vectors on) applies the same change to two copies of a small Delta table (lanes
 # `ours` and `spark`, both at once) at most RATE times a second: a DELETE or an UPDATE of one row (both
-# re-add the touched file with a grown deletion vector), retrying when a compaction's commit won.
+# re-add the touched file with a grown deletion vector) or a MERGE (one row updated, one inserted),
+# retrying when a compaction's commit won. The session is sized for one-row changes (1 shuffle
+# partition, Delta's state rebuilt in 1 task, no AQE): with Spark's defaults a change took ~25 s here.
 # Meanwhile `bin/resurfacer compact <ours dir> --yes` runs in a loop on `ours` (a new JVM per run, the
 # table addressed by its location) and delta-spark `OPTIMIZE delta.\`<spark dir>\`` in a loop on `spark`
 # (one Spark session), each pausing PAUSE seconds between runs and starting once the writer's first
@@ -57,4 +59,17 @@ done
 finish_cdc_lanes $spark $writer "$dir"
 awk -F, 'NR>1 {runs++; c+=$2; f+=$3; cpu+=$5} END {printf "RESULT engine=ours runs=%d bins_committed=%d bins_failed=%d cpu_s=%.1f\n", runs, c, f, cpu}' "$dir/ours-runs.csv"
 awk -F, 'NR>1 {n[$2]++} END {printf "RESULT engine=delta-spark OPTIMIZE calls committed=%d failed=%d nothing=%d\n", n["committed"], n["failed"], n["nothing"]}' "$dir/spark-runs.csv"
+# a compaction commit that adds a file with a deletion vector carried a concurrent change's deletes onto it
+for lane in ours spark; do
+  python3 - "$dir/$lane/_delta_log" "$lane" <<'PY'
+import glob, json, sys
+optimize = carrying = 0
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    actions = [json.loads(line) for line in open(f) if line.strip()]
+    if any(a.get("commitInfo", {}).get("operation") == "OPTIMIZE" for a in actions):
+        optimize += 1
+        carrying += any(a.get("add", {}).get("deletionVector") for a in actions)
+print(f"RESULT lane={sys.argv[2]} optimize_commits={optimize} commits_carrying_vectors={carrying}")
+PY
+done
 echo "data files over time: $dir/samples.csv (files_0 = ours, files_1 = spark)"

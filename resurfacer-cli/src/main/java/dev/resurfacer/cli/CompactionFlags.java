@@ -40,6 +40,15 @@ final class CompactionFlags {
   @Option(names = "--max-commits", paramLabel = "N", description = "Partial-progress commits (default 10).")
   Integer maxCommits;
 
+  @Option(names = "--min-partition-idle", paramLabel = "DURATION", description = "Only partitions no writer changed (data or delete commit) within this time, e.g. 10m; the busy ones are left for a later run.")
+  String minPartitionIdle;
+
+  @Option(names = "--commit-every-groups", paramLabel = "N", description = "Commit as soon as N verified groups wait (Iceberg; a Delta bin is always its own commit).")
+  Integer commitEveryGroups;
+
+  @Option(names = "--commit-every", paramLabel = "DURATION", description = "Commit the verified groups waiting once this long has passed since the last commit, e.g. 30s (Iceberg).")
+  String commitEvery;
+
   @Option(names = "--max-concurrent", paramLabel = "N", description = "Groups rewritten at once (default 5).")
   Integer maxConcurrent;
 
@@ -133,6 +142,16 @@ final class CompactionFlags {
     if (maxConcurrent != null) {
       positive(maxConcurrent, "--max-concurrent");
       opts.put("max-concurrent-file-group-rewrites", maxConcurrent.toString());
+    }
+    if (minPartitionIdle != null) {
+      opts.put(CompactionOptions.MIN_PARTITION_IDLE, minPartitionIdle);
+    }
+    if (commitEveryGroups != null) {
+      positive(commitEveryGroups, "--commit-every-groups");
+      opts.put(CompactionOptions.COMMIT_EVERY_GROUPS, commitEveryGroups.toString());
+    }
+    if (commitEvery != null) {
+      opts.put(CompactionOptions.COMMIT_EVERY, commitEvery);
     }
     if (outputSpecId != null) {
       opts.put("output-spec-id", outputSpecId.toString());

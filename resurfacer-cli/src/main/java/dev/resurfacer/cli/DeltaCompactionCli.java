@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /** {@code plan} and {@code compact} on a Delta table: bin-pack per partition, the two flags that apply to it. */
 final class DeltaCompactionCli {
   private static final Set<String> APPLICABLE = Set.of("--target-file-size", "--delete-ratio-threshold", "--strategy", "--columns",
-      "--where", "--runner", "--memory");
+      "--where", "--runner", "--memory", "--min-partition-idle");
 
   private DeltaCompactionCli() {}
 
@@ -29,7 +29,7 @@ final class DeltaCompactionCli {
     for (OptionSpec o : flagSpec.options()) {
       if (!APPLICABLE.contains(o.longestName()) && spec.commandLine().getParseResult().hasMatchedOption(o.longestName())) {
         throw new UsageException(o.longestName() + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
-            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory)");
+            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --min-partition-idle; each bin is its own commit)");
       }
     }
     String strategy = flags.strategy.toLowerCase(Locale.ROOT);
@@ -55,6 +55,9 @@ final class DeltaCompactionCli {
         });
     if (flags.memory != null) {
       options = options.memory(ByteSizes.parse(flags.memory));
+    }
+    if (flags.minPartitionIdle != null) {
+      options = options.minPartitionIdle(CompactionOptions.idle(flags.minPartitionIdle));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!act) {

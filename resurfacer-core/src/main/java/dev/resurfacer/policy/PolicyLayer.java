@@ -36,7 +36,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   private static final Map<String, Set<String>> KEYS = Map.ofEntries(
       Map.entry("compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
           "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
+          "max-commits", "commit-every-groups", "commit-every", "min-partition-idle", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
       Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention", "listing")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
@@ -63,6 +63,7 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       "min-input-files", "min-input-files",
       "delete-file-threshold", "delete-file-threshold",
       "max-commits", "partial-progress.max-commits",
+      "commit-every-groups", "commit-every-groups",
       "max-concurrent", "max-concurrent-file-group-rewrites");
 
   PolicyLayer {
@@ -153,6 +154,14 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       case "scan-reports" -> out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
       case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
+      case "min-partition-idle", "commit-every" -> {
+        Duration d = check.duration(v, keyPath);
+        if (d.isZero()) {
+          throw check.fail(keyPath + " must be greater than zero");
+        }
+        // a compaction option like the others: its text, read again by each format's compaction
+        out.put(key, check.scalar(v, keyPath).trim());
+      }
       case "delete-ratio-threshold", "deleted-row-ratio" -> out.put(key, fraction(check, v, keyPath, "(0, 1]", d -> d > 0 && d <= 1));
       case "options" -> {
         check.object(v, keyPath);

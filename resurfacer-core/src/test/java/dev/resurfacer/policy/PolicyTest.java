@@ -145,6 +145,22 @@ class PolicyTest {
   }
 
   @Test
+  void schedulingBesideAWriterIsCompactionOptions() {
+    TablePolicy p = parse("""
+        defaults:
+          compact: {min-partition-idle: 10m, commit-every-groups: 4, commit-every: 2m}
+        """).effective("raw.events").policy();
+    assertThat(p.compact().options()).containsEntry("min-partition-idle", "10m").containsEntry("commit-every-groups", "4")
+        .containsEntry("commit-every", "2m");
+    assertError("defaults:\n  compact: {min-partition-idle: 0s}\n",
+        "resurfacer.yml: defaults.compact.min-partition-idle must be greater than zero");
+    assertError("defaults:\n  compact: {commit-every-groups: 0}\n",
+        "resurfacer.yml: defaults.compact.commit-every-groups must be at least 1 (got 0)");
+    assertError("defaults:\n  compact: {commit-every: soon}\n",
+        "resurfacer.yml: defaults.compact.commit-every: invalid duration 'soon' (write it like 90d, 12h, 30m or 0s)");
+  }
+
+  @Test
   void mostSpecificEntryWinsKeyByKey() {
     Policies policies = parse(FLEET);
     EffectivePolicy events = policies.effective("raw.events");
@@ -257,9 +273,9 @@ class PolicyTest {
   @Test
   void everyConfigErrorIsOneLineNamingTheKeyPath() {
     assertError("defaults:\n  compact: {target-file-sise: 1GB}\n",
-        "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of delete-file-threshold, "
-            + "delete-ratio-threshold, enabled, layout, layout-min-gain, max-commits, max-concurrent, max-file-group-size, max-file-size, "
-            + "min-file-size, min-input-files, options, partial-progress, rewrite-all, scan-reports, sort-by, strategy, target-file-size, "
+        "resurfacer.yml: unknown key 'defaults.compact.target-file-sise' (expected one of commit-every, commit-every-groups, "
+            + "delete-file-threshold, delete-ratio-threshold, enabled, layout, layout-min-gain, max-commits, max-concurrent, max-file-group-size, "
+            + "max-file-size, min-file-size, min-input-files, min-partition-idle, options, partial-progress, rewrite-all, scan-reports, sort-by, strategy, target-file-size, "
             + "zorder-columns)");
     assertError("defaults:\n  vacum: {enabled: true}\n",
         "resurfacer.yml: unknown key 'defaults.vacum' (expected one of apply-retention, checkpoint, cleanup-log, compact, "

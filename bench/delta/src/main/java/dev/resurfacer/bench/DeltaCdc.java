@@ -26,8 +26,9 @@ import org.apache.spark.sql.SparkSession;
  * DeltaCdc writer   --tables DIR,DIR --minutes 3 [--rate 1] [--partitions 4 --rows 300 (as created)] [--sample-seconds 10] --csv OUT.csv [--started FILE]
  * DeltaCdc optimize --table DIR --minutes 3 [--pause-seconds 5] --csv OUT.csv [--wait-for FILE]
  * </pre>
- * The writer applies the same change to every table each tick (a DELETE of one row, or an UPDATE of
- * one row: with deletion vectors on, both re-add the touched file with a grown vector), retrying a
+ * The writer applies the same change to every table each tick (a DELETE of one row, an UPDATE of one
+ * row, or a MERGE that updates one row and inserts one: with deletion vectors on, each re-adds the
+ * touched file with a grown vector), retrying a
  * table's change when a concurrent commit wins; at the end it prints each table's row count and
  * content hash, which must be equal: the tables started equal and received the same changes. The
  * writer creates FILE once its first change is committed to every table; the compaction loops wait
@@ -45,7 +46,13 @@ public final class DeltaCdc {
     String first = a.containsKey("table") ? a.get("table") : a.get("tables").split(",")[0];
     SparkSession spark = DeltaSpark.session("delta-cdc-" + verb, a.getOrDefault("master", "local[2]"),
             Path.of(first).toAbsolutePath().getParent())
-        .config("spark.sql.shuffle.partitions", "2")
+        // a change touches one row of one small partition: Spark's defaults are sized for big jobs.
+        // Delta rebuilds the table's state after every commit in snapshotPartitions (50) tasks and
+        // AQE replans each tiny join: on 2 shared cores that made a change take ~25 s, not < 1 s
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.databricks.delta.snapshotPartitions", "1")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.databricks.delta.merge.repartitionBeforeWrite.enabled", "false")
         .getOrCreate();
     spark.sparkContext().setLogLevel("ERROR");
     switch (verb) {
@@ -109,9 +116,15 @@ public final class DeltaCdc {
         long id = (long) (random.nextDouble() * ids);
         // the row's partition in the predicate, as a CDC job keyed by partition writes it: Spark then plans one partition
         String where = " WHERE day = 'd" + (id % perAppend) / rows + "' AND id = " + id;
-        String sql = k % 2 == 0
-            ? "DELETE FROM %s" + where
-            : "UPDATE %s SET v = concat(v, '-u" + k + "')" + where;
+        String partition = "d" + (id % perAppend) / rows;
+        String sql = switch (k % 3) {
+          case 0 -> "DELETE FROM %s" + where;
+          case 1 -> "UPDATE %s SET v = concat(v, '-u" + k + "')" + where;
+          // an upsert as a CDC job writes it: the matched row updated, a new row inserted
+          default -> "MERGE INTO %s t USING (SELECT " + id + " AS id, 'm" + k + "' AS v, '" + partition + "' AS day UNION ALL SELECT "
+              + (ids + k) + ", 'm" + k + "', '" + partition + "') s ON t.day = '" + partition + "' AND t.day = s.day AND t.id = s.id"
+              + " WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *";
+        };
         // the same change to every table at once (one Spark job each), so a tick is one change's time, not one per table
         List<CompletableFuture<Void>> applied = new ArrayList<>();
         for (int i = 0; i < refs.size(); i++) {

@@ -19,9 +19,14 @@ import java.util.OptionalLong;
  *     whenever it writes the table exactly
  * @param memoryBytes DuckDB's memory_limit for one bin
  * @param scratchDir where the DuckDB runner writes its output and spill before the files move into the table
+ * @param minPartitionIdle when present, a partition a writer changed within this time is left for a later run
+ *     ({@code min-partition-idle}, {@link IdlePartitions})
  */
 public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where,
-    Runner runner, long memoryBytes, Path scratchDir) {
+    Runner runner, long memoryBytes, Path scratchDir, java.util.Optional<java.time.Duration> minPartitionIdle) {
+  /** The policy option, as Iceberg compaction names it. */
+  public static final String MIN_PARTITION_IDLE = "min-partition-idle";
+
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
 
   public enum Runner { AUTO, DUCKDB, KERNEL }
@@ -36,7 +41,7 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
 
   public CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio) {
     this(targetFileSize, deletedRowRatio, List.of(), PartitionFilter.ALL, Runner.AUTO, MemoryBudget.defaultBytes(),
-        Path.of(System.getProperty("java.io.tmpdir")));
+        Path.of(System.getProperty("java.io.tmpdir")), java.util.Optional.empty());
   }
 
   /**
@@ -50,6 +55,9 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
         ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
     double ratio = o.containsKey("delete-ratio-threshold") ? Double.parseDouble(o.get("delete-ratio-threshold")) : DEFAULT_DELETED_ROW_RATIO;
     CompactionOptions options = new CompactionOptions(target, ratio);
+    if (o.containsKey(MIN_PARTITION_IDLE)) {
+      options = options.minPartitionIdle(idle(o.get(MIN_PARTITION_IDLE)));
+    }
     return switch (op.strategy()) {
       case "binpack" -> options;
       case "zorder" -> options.zOrder(dev.resurfacer.names.Identifiers.topLevelNames(java.util.List.of(op.orderBy()), "zorder-columns"));
@@ -63,23 +71,41 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
   }
 
   public CompactionOptions zOrder(List<String> columns) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, columns, where, runner, memoryBytes, scratchDir);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, columns, where, runner, memoryBytes, scratchDir, minPartitionIdle);
   }
 
   public CompactionOptions where(PartitionFilter filter) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, filter, runner, memoryBytes, scratchDir);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, filter, runner, memoryBytes, scratchDir, minPartitionIdle);
   }
 
   public CompactionOptions runner(Runner newRunner) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, newRunner, memoryBytes, scratchDir);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, newRunner, memoryBytes, scratchDir, minPartitionIdle);
   }
 
   public CompactionOptions memory(long bytes) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, bytes, scratchDir);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, bytes, scratchDir, minPartitionIdle);
   }
 
   public CompactionOptions scratchDir(Path dir) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, dir);
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, dir, minPartitionIdle);
+  }
+
+  public CompactionOptions minPartitionIdle(java.time.Duration idle) {
+    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, scratchDir,
+        java.util.Optional.of(idle));
+  }
+
+  /** A {@code min-partition-idle} value ({@code 10m}, {@code 2h}): positive. */
+  public static java.time.Duration idle(String text) {
+    try {
+      java.time.Duration d = dev.resurfacer.units.Durations.parse(text.strip());
+      if (!d.isNegative() && !d.isZero()) {
+        return d;
+      }
+    } catch (RuntimeException e) {
+      // reported below, with the option's name
+    }
+    throw new UsageException(MIN_PARTITION_IDLE + " must be a positive duration such as 30s, 10m or 2h (got '" + text + "')");
   }
 
   public boolean zOrdered() {

@@ -40,9 +40,18 @@ public final class CompactionPlanner {
     long target = options.targetFileSize().orElse(CompactionDefaults.targetFileSize(snapshot.getTableProperties()));
     Map<Map<String, String>, List<LiveFile>> byPartition = new LinkedHashMap<>();
     long outside = 0;
+    long busy = 0;
+    Set<Map<String, String>> busyPartitions = new java.util.HashSet<>();
+    IdlePartitions idle = options.minPartitionIdle().map(d -> IdlePartitions.of(table, snapshot, d, System.currentTimeMillis()))
+        .orElse(null);
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
       if (!options.where().matches().test(f.partitionValues())) {
         outside++;
+        continue;
+      }
+      if (idle != null && idle.busy(f.partitionValues())) {
+        busy++;
+        busyPartitions.add(f.partitionValues());
         continue;
       }
       byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
@@ -97,6 +106,10 @@ public final class CompactionPlanner {
     List<String> skipped = new ArrayList<>();
     if (outside > 0) {
       skipped.add(outside + " files in partitions outside --where " + options.where().text());
+    }
+    if (busy > 0) {
+      skipped.add(busy + " files in " + busyPartitions.size() + " partition(s) a writer changed within " + CompactionOptions.MIN_PARTITION_IDLE
+          + " (" + dev.resurfacer.units.Durations.format(idle.idle()) + "), left for a later run");
     }
     if (large > 0) {
       skipped.add(large + " files at or above 75% of the target size");

@@ -306,7 +306,8 @@ public final class DeltaCompactor {
             var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
             return new BinOutcome(Optional.of(result.getVersion()), Optional.empty(), bin.files().size(), binRemovedBytes,
                 written.size(), binAddedBytes, in.rows());
-          } catch (io.delta.kernel.exceptions.ConcurrentWriteException lost) {
+          } catch (io.delta.kernel.exceptions.ConcurrentWriteException | io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException lost) {
+            // Kernel 4.4 reports a lost race under withMaxRetries(0) as its retry limit reached, not as a concurrent write
             // a store that retried our own put can report our landed entry as another's: then the
             // new files are the table's and must stay (committing stays true)
             if (anyLive(table, written)) {

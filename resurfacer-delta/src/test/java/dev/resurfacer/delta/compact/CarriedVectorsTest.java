@@ -193,4 +193,41 @@ class CarriedVectorsTest {
           .isEqualTo(rowsBefore.stream().filter(r -> Long.parseLong(r.substring(1, r.indexOf(','))) % 5 != 1).toList());
     }
   }
+
+  /**
+   * A writer's commit lands after a bin loaded the newest version and carried its deletes, before
+   * the bin's commit: Kernel (no retry of its own, it would rebase past a change we never checked)
+   * reports the lost race, and the bin reads the newest version again, carries both changes and
+   * commits, instead of failing.
+   */
+  @Test
+  void aCommitLostToAWriterBetweenOurLookAndOurCommitIsRetriedAndCarriesBothChanges() throws Exception {
+    DeltaTable table = copy("raced");
+    DeltaTable twin = copy("raced-twin");
+    List<String> ran = new CopyOnWriteArrayList<>();
+    AtomicInteger calls = new AtomicInteger();
+    Runnable first = () -> {
+      if (calls.getAndIncrement() == 0) {
+        run(table, statement(0));
+        ran.add(statement(0));
+      }
+    };
+    AtomicBoolean raced = new AtomicBoolean();
+    UnaryOperator<CarriedVectors.Translation> race = t -> {
+      // inside the commit attempt, after its look at the newest version: a writer commits first
+      if (!raced.getAndSet(true)) {
+        run(table, statement(1));
+        ran.add(statement(1));
+      }
+      return t;
+    };
+
+    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), first, race);
+
+    assertThat(raced).isTrue();
+    assertThat(result.failedBins()).isEmpty();
+    assertThat(result.committedVersions()).hasSize(result.plan().bins().size());
+    ran.forEach(s -> run(twin, s));
+    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(DeltaSpark.rows(twin.localRoot()));
+  }
 }

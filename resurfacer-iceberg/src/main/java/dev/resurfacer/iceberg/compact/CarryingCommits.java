@@ -43,6 +43,8 @@ final class CarryingCommits {
   private final boolean atStartingSequenceNumber;
   private final Expression filter;
   private final int perCommit;
+  private final long commitEveryNanos;
+  private long lastCommitNanos = System.nanoTime();
   private final Map<String, String> summary;
   private final UnaryOperator<ConcurrentDeletes.Translation> fault;
   private final List<RewriteFileGroup> pending = new ArrayList<>();
@@ -52,10 +54,13 @@ final class CarryingCommits {
 
   /**
    * @param perCommit groups per commit: a piece commits as soon as it is full
+   * @param commitEvery a piece also commits when a group joins it this long after the last commit
+   *     (or the start); null for no time bound
    * @param fault test seam applied to each translation; {@link UnaryOperator#identity()} otherwise
    */
   CarryingCommits(Table table, long startingSnapshotId, boolean atStartingSequenceNumber, Expression filter, int perCommit,
-      Map<String, String> summary, UnaryOperator<ConcurrentDeletes.Translation> fault) {
+      java.time.Duration commitEvery, Map<String, String> summary, UnaryOperator<ConcurrentDeletes.Translation> fault) {
+    this.commitEveryNanos = commitEvery == null ? Long.MAX_VALUE : commitEvery.toNanos();
     this.table = table;
     this.startingSnapshotId = startingSnapshotId;
     this.atStartingSequenceNumber = atStartingSequenceNumber;
@@ -67,7 +72,7 @@ final class CarryingCommits {
 
   synchronized void offer(RewriteFileGroup group) {
     pending.add(group);
-    if (pending.size() >= perCommit) {
+    if (pending.size() >= perCommit || System.nanoTime() - lastCommitNanos >= commitEveryNanos) {
       commitPending();
     }
   }
@@ -83,6 +88,7 @@ final class CarryingCommits {
     List<RewriteFileGroup> piece = new ArrayList<>(pending);
     pending.clear();
     commitTogether(piece, new LinkedHashMap<>());
+    lastCommitNanos = System.nanoTime();
   }
 
   /**

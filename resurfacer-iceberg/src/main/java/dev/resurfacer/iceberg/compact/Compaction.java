@@ -76,6 +76,9 @@ public final class Compaction {
       ResolvedOrdering ordering, Map<RewriteFileGroup, Optional<String>> whyNotDuckDb) {}
 
   static Planned planGroups(Table table, CompactionOptions options) {
+    // the commit options are checked by plan too: a bad value is a usage error before anything is read
+    options.groupsPerCommit(1);
+    options.commitEvery();
     table.refresh();
     long target = targetFileSize(table, options);
     List<String> warnings = new ArrayList<>();
@@ -94,12 +97,15 @@ public final class Compaction {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
+    IdlePartitions idle = options.minPartitionIdle().map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
+        .orElse(null);
     Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
         : Condensing.condensedSpecIds(table);
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
         RewriteFileGroup kept = withoutCondensed(g, condensed, target);
-        if (kept != null && inPartition(partitionPath(table, kept), options.partition())) {
+        if (kept != null && inPartition(partitionPath(table, kept), options.partition())
+            && (idle == null || kept.fileScanTasks().stream().noneMatch(t -> idle.busy(table, t.file())))) {
           groups.add(kept);
         }
       }
@@ -110,7 +116,7 @@ public final class Compaction {
     long liveBytes = 0;
     Set<String> inGroups = new HashSet<>();
     groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
-    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed);
+    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed, idle);
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
@@ -196,9 +202,9 @@ public final class Compaction {
         smallGroupBytes, verifying);
 
     // commits carry deletes committed meanwhile on the inputs onto the new files: see CarryingCommits
-    int perCommit = options.partialProgress() ? (int) Math.ceil(groups.size() / (double) options.maxCommits()) : Integer.MAX_VALUE;
     CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), options.useStartingSequenceNumber(),
-        options.filter(), perCommit, Map.of(SUMMARY_PROPERTY, "compact"), java.util.function.UnaryOperator.identity());
+        options.filter(), options.groupsPerCommit(groups.size()), options.commitEvery().orElse(null), Map.of(SUMMARY_PROPERTY, "compact"),
+        java.util.function.UnaryOperator.identity());
 
     List<CompactionResult.Group> results = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);

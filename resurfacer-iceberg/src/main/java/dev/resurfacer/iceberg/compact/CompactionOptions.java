@@ -61,8 +61,18 @@ public record CompactionOptions(
   /** Ours: a group of at most this much input ({@code 32MB}, {@code 1048576}) takes the small path ({@link SmallGroups}); 0 never. */
   static final String SMALL_GROUP_BYTES = "small-group-bytes";
 
+  /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
+  public static final String MIN_PARTITION_IDLE = "min-partition-idle";
+  /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
+  public static final String COMMIT_EVERY_GROUPS = "commit-every-groups";
+  /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
+  public static final String COMMIT_EVERY = "commit-every";
+
   static final Set<String> OUR_OPTIONS = Set.of(
       SMALL_GROUP_BYTES,
+      MIN_PARTITION_IDLE,
+      COMMIT_EVERY_GROUPS,
+      COMMIT_EVERY,
       RewriteDataFiles.PARTIAL_PROGRESS_ENABLED,
       RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS,
       RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES,
@@ -144,6 +154,43 @@ public record CompactionOptions(
 
   int maxCommits() {
     return positiveInt(RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS, 10);
+  }
+
+  /** The idle time {@code min-partition-idle} asks of a partition, when set. */
+  java.util.Optional<java.time.Duration> minPartitionIdle() {
+    return duration(MIN_PARTITION_IDLE);
+  }
+
+  /**
+   * Groups per commit: {@code commit-every-groups}; else with partial progress the groups shared out
+   * over {@code partial-progress.max-commits} commits; else all in one commit.
+   */
+  int groupsPerCommit(int groups) {
+    if (rewriteOptions.containsKey(COMMIT_EVERY_GROUPS)) {
+      return positiveInt(COMMIT_EVERY_GROUPS, 1);
+    }
+    return partialProgress() ? (int) Math.ceil(groups / (double) maxCommits()) : Integer.MAX_VALUE;
+  }
+
+  /** {@code commit-every}: the longest a verified group waits for its commit, counted from the last commit. */
+  java.util.Optional<java.time.Duration> commitEvery() {
+    return duration(COMMIT_EVERY);
+  }
+
+  private java.util.Optional<java.time.Duration> duration(String key) {
+    String v = rewriteOptions.get(key);
+    if (v == null) {
+      return java.util.Optional.empty();
+    }
+    try {
+      java.time.Duration d = dev.resurfacer.units.Durations.parse(v.strip());
+      if (d.isNegative() || d.isZero()) {
+        throw new UsageException("must be positive");
+      }
+      return java.util.Optional.of(d);
+    } catch (RuntimeException e) {
+      throw new UsageException(key + " must be a positive duration such as 30s, 10m or 2h (got '" + v + "')");
+    }
   }
 
   int maxConcurrentGroups() {

@@ -27,7 +27,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.actions.ImmutableRewriteDataFiles;
-import org.apache.iceberg.actions.RewriteDataFilesCommitManager;
 import org.apache.iceberg.actions.RewriteFileGroup;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -35,7 +34,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * Condensing: aged partitions move to a coarser partition spec (day to month, month or day to year,
  * hour to day). The coarse spec is added to the table <em>without</em> becoming its default, so new
  * data keeps landing in the fine spec; each coarse partition older than the threshold is rewritten
- * from its fine partitions and committed on its own as a {@code replace}.
+ * from its fine partitions and committed on its own as a {@code replace}, carrying onto the coarse
+ * files the deletes a writer committed meanwhile on the fine ones ({@link CarryingCommits}).
  *
  * <pre>
  * CondenseResult r = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90), options, true);
@@ -63,6 +63,12 @@ public final class Condensing {
 
   /** Previews ({@code commit == false}) or condenses every coarse partition entirely older than {@code olderThan}. */
   public static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit) {
+    return execute(table, to, olderThan, options, commit, g -> { });
+  }
+
+  /** @param beforeCommit runs after each coarse partition is written and verified, before its commit (tests commit a writer's change there) */
+  static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit,
+      java.util.function.Consumer<RewriteFileGroup> beforeCommit) {
     table.refresh();
     PartitionSpec fine = table.spec();
     String coarseTransform = to.name().toLowerCase(Locale.ROOT);
@@ -117,13 +123,17 @@ public final class Condensing {
         // rows move to another spec: the generic runner computes each row's coarse partition itself
         CompactionResult.Group r = Compaction.rewriteGroup(table, group, index++, new GenericRewriter(), settings, options);
         if (r.status() == Status.COMMITTED) {
-          try {
-            new RewriteDataFilesCommitManager(NewDeletesFence.around(table, starting), starting, true,
-                Map.of(Compaction.SUMMARY_PROPERTY, "condense"))
-                .commitOrClean(Set.of(group));
-            results.add(new Partition(e.getKey(), tasks.size(), bytes, "committed", null));
-          } catch (RuntimeException ex) {
-            results.add(new Partition(e.getKey(), tasks.size(), bytes, "failed", "commit failed, new files removed: " + ex.getMessage()));
+          beforeCommit.accept(group);
+          // as compaction commits: deletes a writer committed meanwhile on the fine files are carried onto the coarse ones
+          CarryingCommits commits = new CarryingCommits(table, starting, true, org.apache.iceberg.expressions.Expressions.alwaysTrue(), 1,
+              null, Map.of(Compaction.SUMMARY_PROPERTY, "condense"), java.util.function.UnaryOperator.identity());
+          commits.offer(group);
+          CarryingCommits.Outcome outcome = commits.finish();
+          if (outcome.committed().contains(group)) {
+            results.add(new Partition(e.getKey(), tasks.size(), bytes, "committed", outcome.notes().get(group)));
+          } else {
+            results.add(new Partition(e.getKey(), tasks.size(), bytes, "failed",
+                outcome.failures().getOrDefault(group, "not committed; new files removed")));
           }
         } else {
           results.add(new Partition(e.getKey(), tasks.size(), bytes, r.status().name().toLowerCase(Locale.ROOT), r.message()));

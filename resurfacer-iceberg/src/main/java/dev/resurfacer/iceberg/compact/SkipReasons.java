@@ -21,6 +21,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * candidates and less than the target size together, or past {@code max-files-to-rewrite}).
  */
 final class SkipReasons {
+  private static final String MIN_IDLE_LABEL = "min-partition-idle";
   /** The planner's file filter, which is protected: a candidate is a file a group could take. */
   private static final class Candidates extends BinPackRewriteFilePlanner {
     Candidates(Table table, org.apache.iceberg.expressions.Expression filter, long snapshotId) {
@@ -37,7 +38,11 @@ final class SkipReasons {
   private final long target;
   private final Map<String, String> plannerOptions;
   private final Set<Integer> condensed;
+  private final IdlePartitions idle;
+  private final Table table;
   private long outsidePartition;
+  private long busy;
+  private final Set<String> busyPartitions = new HashSet<>();
   private long inCondensedSpec;
   private long inRange;
   private long inRangeBytes;
@@ -45,8 +50,13 @@ final class SkipReasons {
   private long ungroupedBytes;
   private final Set<String> ungroupedPartitions = new HashSet<>();
 
-  /** @param condensed specs whose files compaction leaves where condense put them */
-  SkipReasons(Table table, CompactionOptions options, long snapshotId, long target, Set<Integer> condensed) {
+  /**
+   * @param condensed specs whose files compaction leaves where condense put them
+   * @param idle the partitions changed within {@code min-partition-idle}; null when not set
+   */
+  SkipReasons(Table table, CompactionOptions options, long snapshotId, long target, Set<Integer> condensed, IdlePartitions idle) {
+    this.table = table;
+    this.idle = idle;
     this.options = options;
     this.condensed = condensed;
     this.target = target;
@@ -61,6 +71,9 @@ final class SkipReasons {
       outsidePartition++;
     } else if (condensed.contains(task.file().specId())) {
       inCondensedSpec++;
+    } else if (idle != null && idle.busy(table, task.file()) && candidates.candidate(task)) {
+      busy++;
+      busyPartitions.add(partition);
     } else if (!candidates.candidate(task)) {
       inRange++;
       inRangeBytes += task.file().fileSizeInBytes();
@@ -91,6 +104,10 @@ final class SkipReasons {
           (long) (target * SizeBasedFileRewritePlanner.MAX_FILE_SIZE_DEFAULT_RATIO));
       why.add(String.format(Locale.ROOT, "%d file(s) (%s) within the size range (%d..%d bytes) with too few deletes to rewrite",
           inRange, ByteSizes.format(inRangeBytes), min, max));
+    }
+    if (busy > 0) {
+      why.add(busy + " file(s) worth rewriting in " + busyPartitions.size() + " partition(s) a writer changed within "
+          + MIN_IDLE_LABEL + " (" + dev.resurfacer.units.Durations.format(idle.idle()) + "), left for a later run");
     }
     if (inCondensedSpec > 0) {
       why.add(inCondensedSpec + " file(s) in a condensed spec (the default with its time field coarsened), left where condense put them");

@@ -53,14 +53,38 @@ public final class DanglingDeletes {
       return result(name, false, null, 0, List.of(), table);
     }
     long before = liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
-    RemoveDanglingDeleteFiles.Result removed =
-        new RemoveDanglingDeleteFilesAction(table, (id, manifests) -> find(table, id, manifests)).execute();
+    RemoveDanglingDeleteFiles.Result removed = null;
+    for (int attempt = 1; removed == null; attempt++) {
+      try {
+        removed = new RemoveDanglingDeleteFilesAction(table, (id, manifests) -> find(table, id, manifests)).execute();
+      } catch (RuntimeException e) {
+        // a writer committed between core's look and its commit (a CDC table does every second):
+        // core refuses rather than commit a stale list; the next attempt looks again from the new snapshot
+        if (attempt >= ATTEMPTS || e.getMessage() == null || !e.getMessage().contains("current snapshot changed")) {
+          throw e;
+        }
+        table.refresh();
+        pause(attempt);
+      }
+    }
     List<DeleteFile> files = new ArrayList<>();
     removed.removedDeleteFiles().forEach(files::add);
     table.refresh();
     boolean committed = !files.isEmpty();
     Snapshot now = table.currentSnapshot();
     return result(name, committed, committed ? now.snapshotId() : snapshot.snapshotId(), before, files, table);
+  }
+
+  /** Attempts of the removal when a writer's commit keeps landing between its look and its commit. */
+  static final int ATTEMPTS = 5;
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(50L * attempt + java.util.concurrent.ThreadLocalRandom.current().nextLong(100));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying remove-dangling-deletes", e);
+    }
   }
 
   /** Delete files in {@code deleteManifests} that the scan of {@code snapshotId} attaches to no data file. */

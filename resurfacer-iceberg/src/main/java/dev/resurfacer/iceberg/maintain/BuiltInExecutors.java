@@ -79,8 +79,12 @@ final class BuiltInExecutors {
       // one plain log line per finished group: the progress of a long run, with its bytes/s
       CompactionResult r = Compaction.execute(t.table(), options, progress,
           line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
+      // groups that carried a writer's concurrent deletes onto their new files (CarryingCommits' note)
+      long carrying = r.groups().stream().filter(g -> g.status() == CompactionResult.Status.COMMITTED && g.message() != null
+          && g.message().contains("carried ") && !g.message().contains("carried 0 ")).count();
       Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
-          "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied());
+          "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied(),
+          "groups_carrying_concurrent_deletes", carrying);
       if (r.groups().isEmpty()) {
         return Step.nothingToDo(nothing(Compaction.plan(t.table(), options)), m);
       }

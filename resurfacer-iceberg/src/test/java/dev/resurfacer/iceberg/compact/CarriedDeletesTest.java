@@ -50,17 +50,7 @@ class CarriedDeletesTest {
     ReentrantLock turn = new ReentrantLock();
     AtomicBoolean writing = new AtomicBoolean(true);
     Random pace = new Random(7);
-    CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
-      while (writing.get()) {
-        turn.lock();
-        try {
-          writer.step();
-        } finally {
-          turn.unlock();
-        }
-        sleep(200 + pace.nextInt(300));
-      }
-    });
+    CompletableFuture<Void> writes = writer.inBackground(turn, writing, pace, 200, 300);
 
     List<Ordering> orderings = List.of(new Ordering.BinPack(), new Ordering.Sort("note DESC"),
         new Ordering.ZOrder(List.of("id", "note")), new Ordering.BinPack());
@@ -107,24 +97,11 @@ class CarriedDeletesTest {
         .withOption("partial-progress.enabled", "true").withOption("partial-progress.max-commits", "3")
         .withOption("max-concurrent-file-group-rewrites", "1").withScratchDir(dir.resolve("scratch"));
     // each group's first input loses its first row once the group is written, before its piece commits
-    Compaction.RewriterChoice choice = (t, group, o, ordering) -> {
-      GroupRewriter real = Compaction.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
-      return new GroupRewriter() {
-        @Override
-        public String name() {
-          return real.name();
-        }
-
-        @Override
-        public List<DataFile> rewrite(Table tt, RewriteFileGroup g, Settings settings) throws Exception {
-          List<DataFile> out = real.rewrite(tt, g, settings);
-          List<DataFile> inputs = new ArrayList<>(g.rewrittenFiles());
-          inputs.sort(java.util.Comparator.comparing(DataFile::location));
-          writer.deleteAt(inputs.get(0).location(), 0);
-          return out;
-        }
-      };
-    };
+    Compaction.RewriterChoice choice = CdcWriter.thenRunning(g -> {
+      List<DataFile> inputs = new ArrayList<>(g.rewrittenFiles());
+      inputs.sort(java.util.Comparator.comparing(DataFile::location));
+      writer.deleteAt(inputs.get(0).location(), 0);
+    });
     CompactionResult result = Compaction.execute(table, options, m -> { }, choice);
 
     assertThat(result.groups()).hasSize(3).allSatisfy(g -> {
@@ -180,7 +157,7 @@ class CarriedDeletesTest {
     Snapshot writers = table.currentSnapshot();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
 
-    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), true, options.filter(), Integer.MAX_VALUE,
+    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), true, options.filter(), Integer.MAX_VALUE, null,
         Map.of(Compaction.SUMMARY_PROPERTY, "compact"), faulty(fault));
     commits.offer(group);
     CarryingCommits.Outcome outcome = commits.finish();
@@ -244,33 +221,12 @@ class CarriedDeletesTest {
 
   /** The plan's own runner, whose group then waits until the writer has committed twice more. */
   private static Compaction.RewriterChoice waitingForTheWriter(CdcWriter writer) {
-    return (table, group, options, ordering) -> {
-      GroupRewriter real = Compaction.rewriterFor(table, options, DuckDbRewriter.unsupported(table, group, ordering));
+    return CdcWriter.thenRunning(g -> {
       int before = writer.commits.get();
-      return new GroupRewriter() {
-        @Override
-        public String name() {
-          return real.name();
-        }
-
-        @Override
-        public List<DataFile> rewrite(Table t, RewriteFileGroup g, Settings settings) throws Exception {
-          List<DataFile> out = real.rewrite(t, g, settings);
-          long deadline = System.nanoTime() + 20_000_000_000L;
-          while (writer.commits.get() < before + 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-          }
-          return out;
-        }
-      };
-    };
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while (writer.commits.get() < before + 2 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+    });
   }
 }

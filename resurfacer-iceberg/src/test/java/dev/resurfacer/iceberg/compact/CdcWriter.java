@@ -15,6 +15,7 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.actions.RewriteFileGroup;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -169,5 +170,56 @@ final class CdcWriter {
   /** The model's rows, rendered as the table's content is ({@code Content.of}). */
   synchronized List<String> expected() {
     return dev.resurfacer.iceberg.testing.Content.of(Orders.SCHEMA, new ArrayList<>(model.values()));
+  }
+
+  /**
+   * Runs {@link #step} in the background until {@code writing} is false, one step every
+   * {@code minMillis} plus up to {@code spreadMillis}, each step holding {@code turn} (a test holds
+   * it to read the table and the model at one point).
+   */
+  java.util.concurrent.CompletableFuture<Void> inBackground(java.util.concurrent.locks.ReentrantLock turn,
+      java.util.concurrent.atomic.AtomicBoolean writing, Random pace, int minMillis, int spreadMillis) {
+    return java.util.concurrent.CompletableFuture.runAsync(() -> {
+      while (writing.get()) {
+        turn.lock();
+        try {
+          step();
+        } finally {
+          turn.unlock();
+        }
+        try {
+          Thread.sleep(minMillis + pace.nextInt(spreadMillis));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    });
+  }
+
+  /** A step run once a group's new files are written, before the group is verified and committed. */
+  @FunctionalInterface
+  interface AfterRewrite {
+    void accept(RewriteFileGroup group) throws Exception;
+  }
+
+  /** The plan's own runner for each group, then {@code after}: tests land a writer's change inside a rewrite there. */
+  static Compaction.RewriterChoice thenRunning(AfterRewrite after) {
+    return (t, group, o, ordering) -> {
+      GroupRewriter real = Compaction.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
+      return new GroupRewriter() {
+        @Override
+        public String name() {
+          return real.name();
+        }
+
+        @Override
+        public List<org.apache.iceberg.DataFile> rewrite(Table tt, RewriteFileGroup g, Settings settings) throws Exception {
+          List<org.apache.iceberg.DataFile> out = real.rewrite(tt, g, settings);
+          after.accept(g);
+          return out;
+        }
+      };
+    };
   }
 }

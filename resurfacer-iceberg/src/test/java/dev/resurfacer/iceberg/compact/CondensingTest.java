@@ -49,9 +49,13 @@ class CondensingTest {
   }
 
   private Table dailyTable() {
+    return dailyTable(2);
+  }
+
+  private Table dailyTable(int formatVersion) {
     Table table = catalog.buildTable(TableIdentifier.of("db", "events"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").identity("region").build())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+        .withProperty(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)).create();
     long id = 0;
     List<LocalDate> days = new ArrayList<>(List.of(LocalDate.of(2025, 1, 5), LocalDate.of(2025, 1, 20), LocalDate.of(2025, 2, 3)));
     days.add(LocalDate.now(java.time.ZoneOffset.UTC).minusDays(1));
@@ -72,6 +76,49 @@ class CondensingTest {
     }
     table.refresh();
     return table;
+  }
+
+  /**
+   * A writer deletes rows of the fine files while their coarse partition is rewritten (after the
+   * rewrite is verified, before it commits): condense carries the deletes onto the coarse files
+   * (a position-delete file on v2, a deletion vector on v3) instead of failing, and the table then
+   * holds exactly the rows of the writer's snapshot.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "format v{0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3})
+  void deletesCommittedDuringACondenseAreCarriedOntoTheCoarseFiles(int version) throws IOException {
+    Table table = dailyTable(version);
+    long rowsBefore = Rows.read(table).size();
+    List<List<String>> writers = new ArrayList<>();
+    Condensing.CondenseResult result = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults().withScratchDir(dir.resolve("scratch")), true, group -> {
+          // two rows of the first fine file, one of the second, deleted by position as a merge-on-read writer deletes them
+          List<DataFile> fine = new ArrayList<>(group.rewrittenFiles());
+          fine.sort(java.util.Comparator.comparing(DataFile::location));
+          table.refresh();
+          var rowDelta = table.newRowDelta().validateFromSnapshot(table.currentSnapshot().snapshotId());
+          if (version >= 3) {
+            TableWrites.writeDeletionVectors(table, java.util.Map.of(fine.get(0), List.of(2L, 7L), fine.get(1), List.of(0L)))
+                .forEach(rowDelta::addDeletes);
+          } else {
+            rowDelta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(fine.get(0).specId()), fine.get(0).partition(),
+                List.of(new TableWrites.Position(fine.get(0).location(), 2), new TableWrites.Position(fine.get(0).location(), 7))));
+            rowDelta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(fine.get(1).specId()), fine.get(1).partition(),
+                List.of(new TableWrites.Position(fine.get(1).location(), 0))));
+          }
+          rowDelta.commit();
+          table.refresh();
+          writers.add(Rows.sortedStrings(table));
+        });
+
+    assertThat(result.partitions()).isNotEmpty().allSatisfy(p -> {
+      assertThat(p.status()).as("%s: %s", p.partition(), p.message()).isEqualTo("committed");
+      assertThat(p.message()).startsWith("carried 3 rows deleted concurrently onto the new files");
+    });
+    table.refresh();
+    assertThat(Rows.sortedStrings(table)).as("the writer's last snapshot, every delete applied once").isEqualTo(writers.get(writers.size() - 1));
+    assertThat(Rows.read(table)).hasSize((int) rowsBefore - 3 * result.partitions().size());
+    dev.resurfacer.iceberg.testing.Invariants.nothingMissing(table);
   }
 
   @Test
