@@ -48,7 +48,7 @@ public final class RowBlock {
     return !deleted[row];
   }
 
-  long rowHash(int row) {
+  long columnHashSum(int row) {
     return hashes[row];
   }
 
@@ -62,8 +62,21 @@ public final class RowBlock {
   public void fold(int index, int fieldId, long[] valueHashes) {
     long sum = 0;
     for (int r = 0; r < size; r++) {
-      long h = ValueHash.mix(fieldId, valueHashes[r]);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = RowDigest.columnHash(fieldId, valueHashes[r]);
+      hashes[r] += h;
+      if (!deleted[r]) {
+        sum += h;
+      }
+    }
+    columnSums[index] += sum;
+  }
+
+  /** Folds column {@code index} given as one {@link RowDigest#columnHash} per row (field id already mixed in). */
+  public void foldColumnHashes(int index, long[] columnHashes) {
+    long sum = 0;
+    for (int r = 0; r < size; r++) {
+      long h = columnHashes[r];
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }
@@ -77,8 +90,8 @@ public final class RowBlock {
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofLong(kind, values[r]);
-      long h = ValueHash.mix(fieldId, v);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = RowDigest.columnHash(fieldId, v);
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }
@@ -91,8 +104,8 @@ public final class RowBlock {
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofDouble(values[r]);
-      long h = ValueHash.mix(fieldId, v);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = RowDigest.columnHash(fieldId, v);
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }

@@ -7,9 +7,10 @@ import java.util.Optional;
 
 /**
  * An order-independent digest of a multiset of rows, what content verification compares between a
- * rewrite's live input and its output (docs/safety.md). A row's hash folds each column's
- * {@link ValueHash} in with the column's field id, in column order, so a value moved to another row
- * changes it; the digest keeps the row count and the wrapping sum and the xor of the row hashes,
+ * rewrite's live input and its output (docs/safety.md). A row's hash is the mix of the sum of its
+ * columns' hashes, each a column's {@link ValueHash} mixed with its field id ({@link #columnHash}),
+ * so a value moved to another row or column changes it (a sum, not a chain of mixes, so a columnar
+ * reader folds a column into a block of rows with one add per value); the digest keeps the row count and the wrapping sum and the xor of the row hashes,
  * so the same rows in any order or file split give the same digest, and a lost, duplicated or
  * altered row changes it. Per column it also keeps the sum of the value hashes, so a mismatch can
  * name the columns that changed. Digests of disjoint parts add up ({@link #plus}), so parts can be
@@ -19,6 +20,7 @@ public final class RowDigest {
   /** The seed every row's hash starts from. */
   public static final long ROW_SEED = 0x243f6a8885a308d3L;
   private static final long XOR_SALT = 0x632BE59BD9B4E019L;
+  private static final long ROW_SALT = 0x13198a2e03707344L;
 
   private final long rows;
   private final long sum;
@@ -41,6 +43,16 @@ public final class RowDigest {
 
   public long rows() {
     return rows;
+  }
+
+  /** A value's contribution to its row's hash and to its column's sum: its hash mixed with the column's field id. */
+  public static long columnHash(int fieldId, long valueHash) {
+    return ValueHash.mix(fieldId, valueHash);
+  }
+
+  /** The hash a row adds to the digest, from the sum of its {@link #columnHash}es (and {@link #ROW_SEED}). */
+  static long rowHash(long columnHashSum) {
+    return ValueHash.mix(columnHashSum, ROW_SALT);
   }
 
   public RowDigest plus(RowDigest other) {
@@ -117,13 +129,13 @@ public final class RowDigest {
 
     /** Adds column {@code index} (field id {@code fieldId}) of the current row. */
     public void column(int index, int fieldId, long valueHash) {
-      long h = ValueHash.mix(fieldId, valueHash);
+      long h = columnHash(fieldId, valueHash);
       columns[index] += h;
-      row = ValueHash.mix(row, h);
+      row += h;
     }
 
     public void endRow() {
-      add(row);
+      add(rowHash(row));
       row = ROW_SEED;
     }
 
@@ -134,7 +146,7 @@ public final class RowDigest {
     public void addRows(RowBlock block) {
       for (int r = 0; r < block.size(); r++) {
         if (block.live(r)) {
-          add(block.rowHash(r));
+          add(rowHash(block.columnHashSum(r)));
         }
       }
       block.addColumnSums(columns);

@@ -103,6 +103,35 @@ class ColumnarDigestTest {
     }
   }
 
+  /**
+   * Every page layout and encoding the page decoder meets: v1 and v2 pages, dictionary pages and the
+   * plain (v1) or delta (v2) pages a writer falls back to when the dictionary fills, pages of many
+   * sizes that do not line up with the digest's blocks, all compared with the generic reader.
+   */
+  @Test
+  void everyPageLayoutDigestsAsTheGenericReaderReadsIt() {
+    for (String pageVersion : List.of("v1", "v2")) {
+      for (String dictBytes : List.of("2097152", "512")) {
+        Table table = catalog.buildTable(TableIdentifier.of("db", "pages_" + pageVersion + "_" + dictBytes), SCHEMA)
+            .withPartitionSpec(PartitionSpec.unpartitioned())
+            .withProperty(TableProperties.PARQUET_PAGE_VERSION, pageVersion)
+            .withProperty(TableProperties.PARQUET_DICT_SIZE_BYTES, dictBytes)
+            .withProperty(TableProperties.PARQUET_PAGE_ROW_LIMIT, "1500")
+            .create();
+        List<String> locations = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+          DataFile file = TableWrites.writeData(table, rows(f * 7000L, 7000)).get(0);
+          table.newAppend().appendFile(file).commit();
+          locations.add(file.location());
+        }
+        RowDigest generic = Checksum.ofFiles(table, locations, SCHEMA).digest();
+        assertThat(generic.rows()).isEqualTo(14000);
+        assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA)).as(pageVersion + ", dictionary of " + dictBytes + " bytes")
+            .isEqualTo(generic);
+      }
+    }
+  }
+
   @Test
   void aFileWithoutAColumnOfTheSchemaIsRefused() {
     Table table = catalog.buildTable(TableIdentifier.of("db", "evolved"), SCHEMA).create();
