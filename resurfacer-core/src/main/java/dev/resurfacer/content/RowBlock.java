@@ -60,9 +60,10 @@ public final class RowBlock {
 
   /** Folds column {@code index} given as one value hash per row. */
   public void fold(int index, int fieldId, long[] valueHashes) {
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
-      long h = RowDigest.columnHash(fieldId, valueHashes[r]);
+      long h = valueHashes[r] * m;
       hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
@@ -71,7 +72,7 @@ public final class RowBlock {
     columnSums[index] += sum;
   }
 
-  /** Folds column {@code index} given as one {@link RowDigest#columnHash} per row (field id already mixed in). */
+  /** Folds column {@code index} given as one {@link RowDigest#columnHash} per row (field id already bound in). */
   public void foldColumnHashes(int index, long[] columnHashes) {
     long sum = 0;
     for (int r = 0; r < size; r++) {
@@ -87,10 +88,11 @@ public final class RowBlock {
   /** @param nulls which rows are null (their value ignored); null when none is */
   public void foldLongs(int index, int fieldId, ValueHash.Kind kind, long[] values, boolean[] nulls) {
     long nullHash = ValueHash.ofNull(kind);
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofLong(kind, values[r]);
-      long h = RowDigest.columnHash(fieldId, v);
+      long h = v * m;
       hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
@@ -101,10 +103,11 @@ public final class RowBlock {
 
   public void foldDoubles(int index, int fieldId, double[] values, boolean[] nulls) {
     long nullHash = ValueHash.ofNull(ValueHash.Kind.DOUBLE);
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofDouble(values[r]);
-      long h = RowDigest.columnHash(fieldId, v);
+      long h = v * m;
       hashes[r] += h;
       if (!deleted[r]) {
         sum += h;

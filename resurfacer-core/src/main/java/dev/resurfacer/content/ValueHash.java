@@ -102,7 +102,17 @@ public final class ValueHash {
 
   /** A decimal whose unscaled value fits in a long. */
   public static long ofDecimal(int scale, long unscaled) {
-    return mix(mix(tag(Kind.DECIMAL), scale), unscaled);
+    return ofUnscaled(decimalSeed(scale), unscaled);
+  }
+
+  /** What every decimal of {@code scale} starts from: hoisted out of a column's loop by a columnar reader. */
+  public static long decimalSeed(int scale) {
+    return mix(tag(Kind.DECIMAL), scale);
+  }
+
+  /** {@link #ofDecimal(int, long)} from its scale's {@link #decimalSeed}. */
+  public static long ofUnscaled(long decimalSeed, long unscaled) {
+    return mix(decimalSeed, unscaled);
   }
 
   /** A decimal by its unscaled two's-complement big-endian bytes (Parquet's fixed or binary decimals). */

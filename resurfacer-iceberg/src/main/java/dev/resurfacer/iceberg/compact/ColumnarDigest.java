@@ -79,10 +79,11 @@ final class ColumnarDigest {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
     BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
     RowBlock block = new RowBlock(BLOCK, schema.columns().size());
+    PageHashes.Buffers[] buffers = buffers(schema);
     for (FileScanTask task : tasks) {
       PositionDeleteIndex deletes = task.deletes().isEmpty() ? null
           : loader.loadPositionDeletes(task.deletes(), task.file().location());
-      add(table.io().newInputFile(task.file()), schema, deletes, digest, block);
+      add(table.io().newInputFile(task.file()), schema, deletes, digest, block, buffers);
     }
     return digest.build();
   }
@@ -90,18 +91,26 @@ final class ColumnarDigest {
   static RowDigest ofFiles(Table table, List<String> locations, Schema schema) {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
     RowBlock block = new RowBlock(BLOCK, schema.columns().size());
+    PageHashes.Buffers[] buffers = buffers(schema);
     for (String location : locations) {
-      add(table.io().newInputFile(location), schema, null, digest, block);
+      add(table.io().newInputFile(location), schema, null, digest, block, buffers);
     }
     return digest.build();
   }
 
-  private static void add(InputFile file, Schema schema, PositionDeleteIndex deletes, RowDigest.Builder digest, RowBlock block) {
+  private static PageHashes.Buffers[] buffers(Schema schema) {
+    PageHashes.Buffers[] buffers = new PageHashes.Buffers[schema.columns().size()];
+    java.util.Arrays.setAll(buffers, i -> new PageHashes.Buffers());
+    return buffers;
+  }
+
+  private static void add(InputFile file, Schema schema, PositionDeleteIndex deletes, RowDigest.Builder digest, RowBlock block,
+      PageHashes.Buffers[] buffers) {
     try (ParquetFileReader reader = ParquetFileReader.open(ParquetFooters.parquetFile(file),
         // one per file: the reader may write to its configuration, and digests run on several threads
         ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      List<PageHashes> columns = columns(schema, fileSchema, file.location());
+      List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
       long[] hashes = new long[BLOCK];
       long rowBase = 0;
       PageReadStore rowGroup;
@@ -133,7 +142,7 @@ final class ColumnarDigest {
     }
   }
 
-  private static List<PageHashes> columns(Schema schema, MessageType fileSchema, String location) {
+  private static List<PageHashes> columns(Schema schema, MessageType fileSchema, String location, PageHashes.Buffers[] buffers) {
     Map<Integer, org.apache.parquet.schema.Type> byId = new HashMap<>();
     for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
       if (t.getId() == null) {
@@ -142,14 +151,15 @@ final class ColumnarDigest {
       byId.put(t.getId().intValue(), t);
     }
     List<PageHashes> out = new ArrayList<>();
-    for (Types.NestedField f : schema.columns()) {
+    for (int i = 0; i < schema.columns().size(); i++) {
+      Types.NestedField f = schema.columns().get(i);
       org.apache.parquet.schema.Type stored = byId.get(f.fieldId());
       if (stored == null || !stored.isPrimitive() || stored.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
         throw new Unreadable(location + " does not store column " + f.name() + " as one flat column");
       }
       ColumnDescriptor descriptor = fileSchema.getColumnDescription(new String[] {stored.getName()});
       out.add(new PageHashes(descriptor, encoding(f, stored.asPrimitiveType(), location), Checksum.kind(f.type()),
-          f.type() instanceof Types.DecimalType d ? d.scale() : 0, f.fieldId()));
+          f.type() instanceof Types.DecimalType d ? d.scale() : 0, f.fieldId(), buffers[i]));
     }
     return out;
   }

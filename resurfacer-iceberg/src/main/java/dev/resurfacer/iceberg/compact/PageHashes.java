@@ -49,7 +49,7 @@ final class PageHashes {
   private final Stored stored;
   private final Kind kind;
   private final int scale;
-  private final int fieldId;
+  private final long multiplier;
   private final long nullHash;
   private final int maxDef;
   private final int defWidth;
@@ -58,23 +58,41 @@ final class PageHashes {
 
   private PageReader pages;
   private long[] dictionary;
-  /** The current page's column hashes, one per row, and how many of them were handed out. */
-  private long[] page = new long[0];
+  private final Buffers buffers;
+  /** How many of the current page's column hashes ({@link Buffers#page}) there are, and were handed out. */
   private int pageSize;
   private int pagePos;
-  private long[] values = new long[0];
-  private int[] defs = new int[0];
-  private int[] ids = new int[0];
 
-  PageHashes(ColumnDescriptor descriptor, Stored stored, Kind kind, int scale, int fieldId) {
+  /**
+   * A column's decoding arrays, sized to the largest page met: kept across the files of a digest,
+   * as allocating them per file was most of the reader's garbage.
+   */
+  static final class Buffers {
+    private long[] page = new long[0];
+    private long[] values = new long[0];
+    private int[] defs = new int[0];
+    private int[] ids = new int[0];
+
+    private void ensure(int count) {
+      if (page.length < count) {
+        page = new long[count];
+        values = new long[count];
+        defs = new int[count + 8];
+        ids = new int[count + 8];
+      }
+    }
+  }
+
+  PageHashes(ColumnDescriptor descriptor, Stored stored, Kind kind, int scale, int fieldId, Buffers buffers) {
     if (descriptor.getMaxRepetitionLevel() != 0 || descriptor.getMaxDefinitionLevel() > 1) {
       throw new ColumnarDigest.Unreadable(descriptor + " is not a flat column");
     }
     this.descriptor = descriptor;
+    this.buffers = buffers;
     this.stored = stored;
     this.kind = kind;
     this.scale = scale;
-    this.fieldId = fieldId;
+    this.multiplier = RowDigest.multiplier(fieldId);
     this.nullHash = RowDigest.columnHash(fieldId, ValueHash.ofNull(kind));
     this.maxDef = descriptor.getMaxDefinitionLevel();
     this.defWidth = 32 - Integer.numberOfLeadingZeros(maxDef);
@@ -100,7 +118,7 @@ final class PageHashes {
         readPage();
       }
       int k = Math.min(n - done, pageSize - pagePos);
-      System.arraycopy(page, pagePos, out, done, k);
+      System.arraycopy(buffers.page, pagePos, out, done, k);
       pagePos += k;
       done += k;
     }
@@ -125,7 +143,7 @@ final class PageHashes {
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? d.decodeToInt(id) : d.decodeToLong(id));
         case BYTES, UUID, DECIMAL_BYTES -> binary(d.decodeToBinary(id));
       };
-      hashes[id] = RowDigest.columnHash(fieldId, h);
+      hashes[id] = multiplier * h;
     }
     return hashes;
   }
@@ -158,12 +176,7 @@ final class PageHashes {
     if (count == 0) {
       return;
     }
-    if (page.length < count) {
-      page = new long[count];
-      values = new long[count];
-      defs = new int[count + 8];
-      ids = new int[count + 8];
-    }
+    buffers.ensure(count);
     int nonNull;
     Encoding encoding;
     Bytes data;
@@ -198,27 +211,27 @@ final class PageHashes {
     }
     values(encoding, data, nonNull);
     if (nonNull == count) {
-      System.arraycopy(values, 0, page, 0, count);
+      System.arraycopy(buffers.values, 0, buffers.page, 0, count);
     } else {
       for (int i = 0, j = 0; i < count; i++) {
-        page[i] = defs[i] == maxDef ? values[j++] : nullHash;
+        buffers.page[i] = buffers.defs[i] == maxDef ? buffers.values[j++] : nullHash;
       }
     }
     pageSize = count;
     pagePos = 0;
   }
 
-  /** Decodes the definition levels into {@link #defs}; the number of non-null values. */
+  /** Decodes the definition levels into the buffers; the number of non-null values. */
   private int definitionLevels(byte[] b, int pos, int end, int count) {
-    hybrid(b, pos, end, defWidth, defs, count);
+    hybrid(b, pos, end, defWidth, buffers.defs, count);
     int nonNull = 0;
     for (int i = 0; i < count; i++) {
-      nonNull += defs[i] == maxDef ? 1 : 0;
+      nonNull += buffers.defs[i] == maxDef ? 1 : 0;
     }
     return nonNull;
   }
 
-  /** The column hashes of a page's {@code n} non-null values, into {@link #values}. */
+  /** The column hashes of a page's {@code n} non-null values, into the buffers. */
   private void values(Encoding encoding, Bytes data, int n) {
     byte[] b = data.b;
     int pos = data.pos;
@@ -230,10 +243,10 @@ final class PageHashes {
         if (n == 0) {
           return;
         }
-        hybrid(b, pos + 1, data.end, b[pos] & 0xff, ids, n);
+        hybrid(b, pos + 1, data.end, b[pos] & 0xff, buffers.ids, n);
         long[] dict = dictionary;
         for (int i = 0; i < n; i++) {
-          values[i] = dict[ids[i]];
+          buffers.values[i] = dict[buffers.ids[i]];
         }
       }
       case PLAIN -> plain(b, pos, data.end, n);
@@ -242,43 +255,45 @@ final class PageHashes {
   }
 
   private void plain(byte[] b, int pos, int end, int n) {
-    int id = fieldId;
+    long m = multiplier;
+    long[] values = buffers.values;
     switch (stored) {
       case LONG -> {
         check(pos, end, n, 8);
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i)));
+          values[i] = m * ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i));
         }
       }
       case INT_AS_LONG -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i)));
+          values[i] = m * ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i));
         }
       }
       case DECIMAL_INT -> {
         check(pos, end, n, int32 ? 4 : 8);
+        long seed = ValueHash.decimalSeed(scale);
         for (int i = 0; i < n; i++) {
           long v = int32 ? (int) INTS.get(b, pos + 4 * i) : (long) LONGS.get(b, pos + 8 * i);
-          values[i] = RowDigest.columnHash(id, ValueHash.ofDecimal(scale, v));
+          values[i] = m * ValueHash.ofUnscaled(seed, v);
         }
       }
       case DOUBLE -> {
         check(pos, end, n, 8);
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i)));
+          values[i] = m * ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i));
         }
       }
       case FLOAT -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i)));
+          values[i] = m * ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i));
         }
       }
       case FLOAT_AS_DOUBLE -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofDouble(Float.intBitsToFloat((int) INTS.get(b, pos + 4 * i))));
+          values[i] = m * ValueHash.ofDouble(Float.intBitsToFloat((int) INTS.get(b, pos + 4 * i)));
         }
       }
       case BOOLEAN -> {
@@ -286,7 +301,7 @@ final class PageHashes {
           throw new IllegalStateException(descriptor + ": a page shorter than its values");
         }
         for (int i = 0; i < n; i++) {
-          values[i] = RowDigest.columnHash(id, ValueHash.ofBoolean(((b[pos + (i >>> 3)] >>> (i & 7)) & 1) != 0));
+          values[i] = m * ValueHash.ofBoolean(((b[pos + (i >>> 3)] >>> (i & 7)) & 1) != 0);
         }
       }
       case BYTES, UUID, DECIMAL_BYTES -> {
@@ -300,7 +315,7 @@ final class PageHashes {
           if (length < 0 || p + length > end) {
             throw new IllegalStateException(descriptor + ": a page shorter than its values");
           }
-          values[i] = RowDigest.columnHash(id, bytes(b, p, length));
+          values[i] = m * bytes(b, p, length);
           p += length;
         }
       }
@@ -321,6 +336,7 @@ final class PageHashes {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    long[] values = buffers.values;
     for (int i = 0; i < n; i++) {
       long h = switch (stored) {
         case BOOLEAN -> ValueHash.ofBoolean(reader.readBoolean());
@@ -332,7 +348,7 @@ final class PageHashes {
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
         case BYTES, UUID, DECIMAL_BYTES -> binary(reader.readBytes());
       };
-      values[i] = RowDigest.columnHash(fieldId, h);
+      values[i] = multiplier * h;
     }
   }
 
