@@ -196,7 +196,7 @@ final class PageHashes {
       }
     } else if (p instanceof DataPageV2 v2) {
       if (v2.isCompressed()) {
-        throw new IllegalStateException("a compressed page of " + descriptor + " reached the decoder");
+        throw new ColumnarDigest.Unreadable("a compressed page of " + descriptor + " reached the decoder");
       }
       encoding = v2.getDataEncoding();
       if (maxDef > 0) {
@@ -330,7 +330,12 @@ final class PageHashes {
 
   /** Values of the encodings this decoder does not read in place, by parquet-java's reader for them. */
   private void decoded(Encoding encoding, Bytes data, int n) {
-    ValuesReader reader = encoding.getValuesReader(descriptor, ValuesType.VALUES);
+    ValuesReader reader;
+    try {
+      reader = encoding.getValuesReader(descriptor, ValuesType.VALUES);
+    } catch (UnsupportedOperationException | org.apache.parquet.io.ParquetDecodingException e) {
+      throw new ColumnarDigest.Unreadable(descriptor + " has " + encoding + " pages");
+    }
     try {
       reader.initFromPage(n, ByteBufferInputStream.wrap(ByteBuffer.wrap(data.b, data.pos, data.end - data.pos)));
     } catch (IOException e) {
