@@ -48,7 +48,7 @@ public final class RowBlock {
     return !deleted[row];
   }
 
-  long rowHash(int row) {
+  long columnHashSum(int row) {
     return hashes[row];
   }
 
@@ -60,10 +60,24 @@ public final class RowBlock {
 
   /** Folds column {@code index} given as one value hash per row. */
   public void fold(int index, int fieldId, long[] valueHashes) {
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
-      long h = ValueHash.mix(fieldId, valueHashes[r]);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = valueHashes[r] * m;
+      hashes[r] += h;
+      if (!deleted[r]) {
+        sum += h;
+      }
+    }
+    columnSums[index] += sum;
+  }
+
+  /** Folds column {@code index} given as one {@link RowDigest#columnHash} per row (field id already bound in). */
+  public void foldColumnHashes(int index, long[] columnHashes) {
+    long sum = 0;
+    for (int r = 0; r < size; r++) {
+      long h = columnHashes[r];
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }
@@ -74,11 +88,12 @@ public final class RowBlock {
   /** @param nulls which rows are null (their value ignored); null when none is */
   public void foldLongs(int index, int fieldId, ValueHash.Kind kind, long[] values, boolean[] nulls) {
     long nullHash = ValueHash.ofNull(kind);
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofLong(kind, values[r]);
-      long h = ValueHash.mix(fieldId, v);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = v * m;
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }
@@ -88,11 +103,12 @@ public final class RowBlock {
 
   public void foldDoubles(int index, int fieldId, double[] values, boolean[] nulls) {
     long nullHash = ValueHash.ofNull(ValueHash.Kind.DOUBLE);
+    long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
       long v = nulls != null && nulls[r] ? nullHash : ValueHash.ofDouble(values[r]);
-      long h = ValueHash.mix(fieldId, v);
-      hashes[r] = ValueHash.mix(hashes[r], h);
+      long h = v * m;
+      hashes[r] += h;
       if (!deleted[r]) {
         sum += h;
       }

@@ -47,11 +47,21 @@ public final class ValueHash {
   }
 
   public static long ofFloat(float v) {
-    return mix(tag(Kind.FLOAT), Float.floatToRawIntBits(v));
+    return ofFloatBits(Float.floatToRawIntBits(v));
+  }
+
+  /** A float by the raw bits a Parquet page stores. */
+  public static long ofFloatBits(int bits) {
+    return mix(tag(Kind.FLOAT), bits);
   }
 
   public static long ofDouble(double v) {
-    return mix(tag(Kind.DOUBLE), Double.doubleToRawLongBits(v));
+    return ofDoubleBits(Double.doubleToRawLongBits(v));
+  }
+
+  /** A double by the raw bits a Parquet page stores. */
+  public static long ofDoubleBits(long bits) {
+    return mix(tag(Kind.DOUBLE), bits);
   }
 
   public static long ofString(CharSequence s) {
@@ -92,19 +102,34 @@ public final class ValueHash {
 
   /** A decimal whose unscaled value fits in a long. */
   public static long ofDecimal(int scale, long unscaled) {
-    return mix(mix(tag(Kind.DECIMAL), scale), unscaled);
+    return ofUnscaled(decimalSeed(scale), unscaled);
+  }
+
+  /** What every decimal of {@code scale} starts from: hoisted out of a column's loop by a columnar reader. */
+  public static long decimalSeed(int scale) {
+    return mix(tag(Kind.DECIMAL), scale);
+  }
+
+  /** {@link #ofDecimal(int, long)} from its scale's {@link #decimalSeed}. */
+  public static long ofUnscaled(long decimalSeed, long unscaled) {
+    return mix(decimalSeed, unscaled);
   }
 
   /** A decimal by its unscaled two's-complement big-endian bytes (Parquet's fixed or binary decimals). */
   public static long ofDecimal(int scale, byte[] unscaledBigEndian) {
-    if (unscaledBigEndian.length <= 8) {
-      long v = unscaledBigEndian.length == 0 ? 0 : unscaledBigEndian[0];
-      for (int i = 1; i < unscaledBigEndian.length; i++) {
-        v = (v << 8) | (unscaledBigEndian[i] & 0xff);
+    return ofDecimal(scale, unscaledBigEndian, 0, unscaledBigEndian.length);
+  }
+
+  /** As {@link #ofDecimal(int, byte[])}, from {@code length} bytes of {@code b} at {@code offset}. */
+  public static long ofDecimal(int scale, byte[] b, int offset, int length) {
+    if (length <= 8) {
+      long v = length == 0 ? 0 : b[offset];
+      for (int i = 1; i < length; i++) {
+        v = (v << 8) | (b[offset + i] & 0xff);
       }
       return ofDecimal(scale, v);
     }
-    return ofDecimal(scale, new BigInteger(unscaledBigEndian));
+    return ofDecimal(scale, new BigInteger(b, offset, length));
   }
 
   public static long ofDecimal(BigDecimal d) {

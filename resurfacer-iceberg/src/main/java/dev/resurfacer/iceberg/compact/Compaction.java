@@ -338,8 +338,8 @@ public final class Compaction {
   }
 
   /**
-   * Both sides are read independently of the runner that wrote the output, by parquet-java's column
-   * readers ({@link ColumnarDigest}) where they read the group exactly, else by Iceberg's generic
+   * Both sides are read independently of the runner that wrote the output, from parquet-java's pages
+   * decoded whole ({@link ColumnarDigest}) where they read the group exactly, else by Iceberg's generic
    * reader ({@link Checksum}): a runner's misreading of its input (names, encodings, nested ids,
    * signed zeros) cannot agree with itself here. Both sides of a group are digested by the same
    * reader. Each read streams, so memory stays bounded.
@@ -373,7 +373,7 @@ public final class Compaction {
         try {
           return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
         } catch (ColumnarDigest.Unreadable e) {
-          // a file the column readers cannot read exactly: the generic reader digests the group
+          // a file the page decoder cannot read exactly: the generic reader digests the group
         }
       }
       return new Digested(Checksum.ofTasks(table, tasks, schema).digest(), false, names);
