@@ -30,7 +30,7 @@ if [[ -n "${REGENERATE:-}" || ! -d "$dir/pristine/_delta_log" ]]; then
 fi
 rm -rf "$dir/ours" "$dir/spark" "$dir"/*.csv "$dir"/*.out "$dir"/*.err "$dir/writer.started"
 cp -r "$dir/pristine" "$dir/ours"; cp -r "$dir/pristine" "$dir/spark"
-"$ROOT/bin/resurfacer" --version > /dev/null  # builds the jar and its class-data archive outside the timed loop
+ensure_cli_ready
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 "${CDC[@]}" writer --tables "$dir/ours,$dir/spark" --rate "$rate" --partitions "${PARTITIONS:-4}" --rows "${ROWS:-300}" --minutes "$minutes" --sample-seconds 10 \
   --csv "$dir/samples.csv" --started "$dir/writer.started" > "$dir/writer.out" 2> "$dir/writer.err" &

@@ -9,6 +9,7 @@
 #   MINUTES=10 VERSION=3 RATE=1 PAUSE=5 bench/run-cdc.sh
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_built
 minutes="${MINUTES:-5}"; version="${VERSION:-2}"; rate="${RATE:-1}"; pause="${PAUSE:-5}"
 dir="$WORK/cdc-v$version"

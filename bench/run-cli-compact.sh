@@ -9,6 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
 name="${1:-events}"; shift || true
 root="${RESURFACER_ROOT:-$ROOT}"
+ensure_cli_ready "$root"
 scenario="$WORK/$name"
 [[ -f "$scenario/pristine/catalog.db" ]] || { echo "no pristine copy under $scenario: run bench/generate.sh $name first" >&2; exit 2; }
 rm -rf "$scenario/live" && cp -a "$scenario/pristine" "$scenario/live"

@@ -20,6 +20,7 @@
 #   RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags; default -Xmx2g).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_delta_built
 RUNS="${RUNS:-2}"; OPS="${OPS:-compact zorder vacuum}"
 ROWS="${ROWS:-10000000}"; FILES="${FILES:-1000}"; DAYS="${DAYS:-4}"; GEN_COMMITS="${GEN_COMMITS:-10}"; COMMITS="${COMMITS:-2000}"

@@ -8,6 +8,7 @@
 # Env: BENCH_WORK (default bench/work), QUERIES (300), SCENARIO (events).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_built
 name="${SCENARIO:-events}"
 queries="${QUERIES:-300}"

@@ -6,6 +6,7 @@
 # Prints RESULT lines: wall_ms, peak RSS of the whole tree, execve by the JVM, listed/deleted.
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_built
 name="${1:-orphans-cli}"
 scenario="$WORK/$name"

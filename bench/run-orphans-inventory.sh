@@ -6,6 +6,7 @@
 # Prints RESULT lines: mode, wall_ms, user+sys CPU-seconds, peak RSS, listed and orphan counts, load.
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_harness_built
 name="orphans-inventory"
 scenario="$WORK/$name"

@@ -15,6 +15,7 @@
 # Environment: RUNS, FILES ROWS DAYS, REGENERATE=1, WORKER_CORES=2, EXECUTOR_MEMORY=2g, KEEP_CLUSTER=1 (leave it up; prints the remote)
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_built
 RUNS="${RUNS:-2}"; FILES="${FILES:-400}"; ROWS="${ROWS:-10000}"; DAYS="${DAYS:-4}"
 WORKER_CORES="${WORKER_CORES:-2}"; EXECUTOR_MEMORY="${EXECUTOR_MEMORY:-2g}"

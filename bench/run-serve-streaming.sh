@@ -7,6 +7,7 @@
 #   MINUTES=2 RATE=2 bench/run-serve-streaming.sh
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 ensure_harness_built
 minutes="${MINUTES:-10}"; rate="${RATE:-0.5}"; sample="${SAMPLE:-10}"; rows="${ROWS:-200}"
 dir="$WORK/streaming"

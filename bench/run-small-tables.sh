@@ -11,6 +11,7 @@
 # Prints RESULT engine= tables= wall_ms= cpu_s= cpu_s_per_table= load= (CPU-seconds: user+sys of the process, children included).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 engine="$1"
 tables="${TABLES:-200}"; catalogs="${CATALOGS:-4}"
 scenario="$WORK/small$tables"

@@ -13,7 +13,7 @@ scenario="$WORK/small1"
 if [[ ! -f "$scenario/pristine/resurfacer.yml" ]]; then
   java -Xmx1g "${QUIET[@]}" -cp "$HARNESS_CP" dev.resurfacer.bench.SmallTables --scenario "$scenario" --tables 1 --catalogs 1 >&2
 fi
-"$ROOT/bin/resurfacer" --version >/dev/null   # builds the jar when stale, and the archive
+ensure_cli_ready
 restore() { rm -rf "$scenario/live"; cp -a "$scenario/pristine" "$scenario/live"; }
 restore
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }

@@ -6,6 +6,7 @@
 #   RUNS=3 bench/run-verify-cost.sh events-2.5m
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
+ensure_cli_ready
 name="${1:-events}"
 scenario="$WORK/$name"
 runs="${RUNS:-2}"
