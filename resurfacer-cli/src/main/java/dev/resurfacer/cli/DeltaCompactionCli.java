@@ -6,6 +6,7 @@ import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
 import dev.resurfacer.delta.compact.CompactionResult;
 import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.compact.DeltaWhere;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.units.ByteSizes;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
-package dev.resurfacer.cli;
+package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.delta.compact.PartitionFilter;
-import dev.resurfacer.iceberg.filter.FilterParser;
+import dev.resurfacer.where.Where;
+import dev.resurfacer.where.WhereParser;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
 import io.delta.kernel.types.DataType;
@@ -16,27 +16,20 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.expressions.And;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Literal;
-import org.apache.iceberg.expressions.Not;
-import org.apache.iceberg.expressions.Or;
-import org.apache.iceberg.expressions.UnboundPredicate;
 
 /**
- * {@code --where} for Delta tables: the same grammar as for Iceberg tables ({@link FilterParser}),
+ * {@code --where} for Delta tables: the grammar every format shares ({@link WhereParser}),
  * limited to partition columns and decided exactly on each file's partition values, with SQL's
  * three-valued logic (a comparison with a null partition value is unknown, and unknown selects nothing).
  */
-final class DeltaWhere {
+public final class DeltaWhere {
   private DeltaWhere() {}
 
-  static PartitionFilter parse(String text, StructType schema, List<String> partitionColumns) {
+  public static PartitionFilter parse(String text, StructType schema, List<String> partitionColumns) {
     if (text == null || text.isBlank()) {
       return PartitionFilter.ALL;
     }
-    Expression e = FilterParser.parse(text);
-    Node node = node(e, schema, partitionColumns);
+    Node node = node(WhereParser.parse(text), schema, partitionColumns);
     return new PartitionFilter(text, values -> Boolean.TRUE.equals(node.eval(values)));
   }
 
@@ -46,8 +39,8 @@ final class DeltaWhere {
     Boolean eval(Map<String, String> partitionValues);
   }
 
-  private static Node node(Expression e, StructType schema, List<String> partitionColumns) {
-    if (e instanceof And a) {
+  private static Node node(Where e, StructType schema, List<String> partitionColumns) {
+    if (e instanceof Where.And a) {
       Node l = node(a.left(), schema, partitionColumns), r = node(a.right(), schema, partitionColumns);
       return v -> {
         Boolean x = l.eval(v), y = r.eval(v);
@@ -57,7 +50,7 @@ final class DeltaWhere {
         return x == null || y == null ? null : true;
       };
     }
-    if (e instanceof Or o) {
+    if (e instanceof Where.Or o) {
       Node l = node(o.left(), schema, partitionColumns), r = node(o.right(), schema, partitionColumns);
       return v -> {
         Boolean x = l.eval(v), y = r.eval(v);
@@ -67,63 +60,47 @@ final class DeltaWhere {
         return x == null || y == null ? null : false;
       };
     }
-    if (e instanceof Not n) {
-      Node c = node(n.child(), schema, partitionColumns);
-      return v -> {
-        Boolean x = c.eval(v);
-        return x == null ? null : !x;
-      };
-    }
-    if (e.op() == Expression.Operation.TRUE) {
+    if (e instanceof Where.All) {
       return v -> true;
     }
-    if (e.op() == Expression.Operation.FALSE) {
-      return v -> false;
-    }
-    if (!(e instanceof UnboundPredicate<?> p)) {
-      throw new UsageException("--where: unsupported expression for a Delta table: " + e);
-    }
-    String column = p.ref().name();
+    String column = e instanceof Where.IsNull n ? n.column() : e instanceof Where.In in ? in.column() : ((Where.Compare) e).column();
     if (!partitionColumns.contains(column)) {
       throw new UsageException("--where on a Delta table names partition columns only ("
           + (partitionColumns.isEmpty() ? "the table has none" : String.join(", ", partitionColumns)) + "); " + column + " is not one");
     }
     DataType type = schema.get(column).getDataType();
-    return switch (p.op()) {
-      case IS_NULL -> v -> v.get(column) == null;
-      case NOT_NULL -> v -> v.get(column) != null;
-      case EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ -> {
-        Object literal = p.literal().value();
-        Expression.Operation op = p.op();
-        yield v -> {
-          String value = v.get(column);
-          if (value == null) {
-            return null;
-          }
-          int c = compare(type, column, value, literal);
-          return switch (op) {
-            case EQ -> c == 0;
-            case NOT_EQ -> c != 0;
-            case LT -> c < 0;
-            case LT_EQ -> c <= 0;
-            case GT -> c > 0;
-            default -> c >= 0;
-          };
-        };
+    if (e instanceof Where.IsNull n) {
+      return n.negated() ? v -> v.get(column) != null : v -> v.get(column) == null;
+    }
+    if (e instanceof Where.In in) {
+      List<Object> literals = in.literals();
+      boolean wanted = !in.negated();
+      return v -> {
+        String value = v.get(column);
+        if (value == null) {
+          return null;
+        }
+        boolean found = literals.stream().anyMatch(l -> compare(type, column, value, l) == 0);
+        return wanted == found;
+      };
+    }
+    Where.Compare c = (Where.Compare) e;
+    Object literal = c.literal();
+    Where.Op op = c.op();
+    return v -> {
+      String value = v.get(column);
+      if (value == null) {
+        return null;
       }
-      case IN, NOT_IN -> {
-        List<Object> literals = p.literals().stream().map(l -> (Object) ((Literal<?>) l).value()).toList();
-        boolean in = p.op() == Expression.Operation.IN;
-        yield v -> {
-          String value = v.get(column);
-          if (value == null) {
-            return null;
-          }
-          boolean found = literals.stream().anyMatch(l -> compare(type, column, value, l) == 0);
-          return in == found;
-        };
-      }
-      default -> throw new UsageException("--where: operator " + p.op() + " is not supported for Delta tables");
+      int cmp = compare(type, column, value, literal);
+      return switch (op) {
+        case EQ -> cmp == 0;
+        case NOT_EQ -> cmp != 0;
+        case LT -> cmp < 0;
+        case LT_EQ -> cmp <= 0;
+        case GT -> cmp > 0;
+        case GT_EQ -> cmp >= 0;
+      };
     };
   }
 
