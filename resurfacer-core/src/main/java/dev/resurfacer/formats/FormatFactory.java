@@ -1,6 +1,8 @@
 package dev.resurfacer.formats;
 
 import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.dispatch.TableLookup;
+import dev.resurfacer.dispatch.Target;
 import dev.resurfacer.maintain.Resurfacer;
 import java.nio.file.Path;
 
@@ -17,4 +19,10 @@ public interface FormatFactory {
    *     (give {@link Resurfacer#fences} to respect every configured catalog)
    */
   Resurfacer<?> open(CatalogConfig catalog, Path workingDir);
+
+  /**
+   * The table {@code lookup} names if it is one of this format's, by {@link Format}'s rule; empty
+   * when it names none. Opening it may wait until {@link Target#open()}.
+   */
+  java.util.Optional<Target<?>> find(TableLookup lookup);
 }

@@ -49,6 +49,11 @@ public final class DeltaResurfacer implements FormatFactory {
   }
 
   @Override
+  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(dev.resurfacer.dispatch.TableLookup lookup) {
+    return DeltaTarget.find(lookup).map(t -> t);
+  }
+
+  @Override
   public Resurfacer<?> open(CatalogConfig catalog, Path workingDir) {
     return connect(catalog, workingDir);
   }

@@ -144,6 +144,11 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
+    return builtInExecutors(fences, progress);
+  }
+
+  /** What the local engine runs on an Iceberg table: in a catalog's run and for a single verb alike. */
+  static List<OperationExecutor<?, IcebergTable>> builtInExecutors(StorageFences fences, Progress progress) {
     List<OperationExecutor<?, IcebergTable>> all = new java.util.ArrayList<>(BuiltInExecutors.all(fences, progress));
     all.addAll(LayoutExecutors.all());
     return List.copyOf(all);

@@ -32,6 +32,12 @@ public final class IcebergResurfacer implements FormatFactory {
     return Format.ICEBERG;
   }
 
+  /** Anything no other format claims is a table of the chosen catalog (opening it says whether it exists). */
+  @Override
+  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(dev.resurfacer.dispatch.TableLookup lookup) {
+    return java.util.Optional.of(new IcebergTarget(lookup));
+  }
+
   @Override
   public Resurfacer<?> open(CatalogConfig catalog, Path workingDir) {
     return connect(catalog);
