@@ -1,6 +1,8 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.capabilities.Capabilities;
+import dev.resurfacer.engines.CapabilityTable;
+import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import java.io.PrintWriter;
@@ -94,6 +96,15 @@ final class DoctorCommand implements Callable<Integer> {
       out.println("capabilities on this build:");
       for (Capabilities.Capability c : report.capabilities()) {
         out.printf(Locale.ROOT, "  %-32s %-8s %s%n", c.operation(), c.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.note());
+      }
+      CapabilityTable engines = CapabilityTable.of(ExecutionEngines.capabilities());
+      out.println();
+      out.println("operations by format and engine (resurfacer engines gives the reasons):");
+      out.printf(Locale.ROOT, "  %-8s %-26s%s%n", "FORMAT", "OPERATION",
+          engines.engines().stream().map(e -> String.format(Locale.ROOT, " %-24s", e)).collect(java.util.stream.Collectors.joining()));
+      for (CapabilityTable.Row r : engines.rows()) {
+        out.printf(Locale.ROOT, "  %-8s %-26s%s%n", r.format(), r.operation(),
+            r.cells().stream().map(cell -> String.format(Locale.ROOT, " %-24s", cell)).collect(java.util.stream.Collectors.joining()));
       }
     }
     out.flush();

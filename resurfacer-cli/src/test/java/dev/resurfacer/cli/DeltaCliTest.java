@@ -160,8 +160,8 @@ class DeltaCliTest {
       st.execute("COPY (SELECT range AS id, 'v' || range AS v FROM range(10)) TO '" + good + "' (FORMAT parquet)");
     }
     Path broken = file(t.resolve("broken.parquet"), Duration.ZERO);
-    add(t, good);
-    add(t, broken);
+    DeltaKernelWrites.add(t, good);
+    DeltaKernelWrites.add(t, broken);
     for (String runner : List.of("duckdb", "generic")) {
       CliRun r = CliRun.run(dir, "compact", t.toString(), "--runner", runner, "--yes");
       assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(Main.FAILED);
@@ -171,21 +171,6 @@ class DeltaCliTest {
       assertThat(lines.get(1)).startsWith("nothing compacted in " + t + ": 1 of 1 bins failed");
     }
     assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 2");
-  }
-
-  /** Commits adding the data file {@code file} (no stats). */
-  private static void add(Path table, Path file) throws Exception {
-    var engine = DefaultEngine.create(DeltaTables.hadoopConf());
-    var txn = TableManager.loadSnapshot(table.toUri().toString()).build(engine).buildUpdateTableTransaction("resurfacer-tests",
-        Operation.WRITE).build(engine);
-    var state = txn.getTransactionState(engine);
-    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
-    List<Row> adds = new ArrayList<>();
-    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
-        Transaction.getWriteContext(engine, state, Map.of()))) {
-      it.forEachRemaining(adds::add);
-    }
-    txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(adds)));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.resurfacer.trino;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.engines.EngineCapability;
+import dev.resurfacer.engines.EngineDeclarations;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngineProvider;
@@ -22,33 +23,10 @@ import java.util.Set;
  * {@code access-token} — only as a secret reference, never inline.
  */
 public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngine {
-  public static final String NAME = "trino";
+  public static final String NAME = EngineDeclarations.TRINO;
   static final Set<String> SETTINGS = Set.of("url", "catalog", "delta-catalog", "user", "password", "access-token");
 
-  private static final List<EngineCapability> CAPABILITIES = List.of(
-      EngineCapability.works(NAME, "iceberg", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) [WHERE partition];"
-          + " bin-pack, or sort by the table's declared order only; no z-order; verified after Trino's commit (count + checksum), rolled back on mismatch")
-          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
-      EngineCapability.works(NAME, "iceberg", "rewrite-manifests",
-          "EXECUTE optimize_manifests, clustered by whole partition (sort-by refused); rows checked after Trino's commit")
-          .refusing("sort-by", "Trino's optimize_manifests takes no clustering fields, it clusters by whole partition"),
-      EngineCapability.works(NAME, "iceberg", "expire", "EXECUTE expire_snapshots(retention_threshold); our preview first (same core rule),"
-          + " keeps history.expire.min-snapshots-to-keep (no retain-last); floor iceberg.expire-snapshots.min-retention"),
-      EngineCapability.works(NAME, "iceberg", "remove-orphans", "EXECUTE remove_orphan_files(retention_threshold), no dry run: runs only when"
-          + " every file Trino could delete is an orphan by our fences too; floor iceberg.remove-orphan-files.min-retention"),
-      EngineCapability.refused(NAME, "iceberg", "remove-dangling-deletes", "Trino has no procedure for it (optimize applies deletes to the files it rewrites)"),
-      EngineCapability.refused(NAME, "iceberg", "rewrite-position-deletes", "Trino has no procedure for it"),
-      EngineCapability.refused(NAME, "iceberg", "condense", "Trino cannot rewrite into a non-default partition spec"),
-      EngineCapability.refused(NAME, "iceberg", "apply-retention", "table properties, not a Trino procedure: use --engine local"),
-      EngineCapability.works(NAME, "delta", "compact", "ALTER TABLE ... EXECUTE optimize(file_size_threshold) on the delta-catalog;"
-          + " bin-pack only; preview from the log; verified after Trino's commit (count + checksum), not undone: Trino cannot restore")
-          .refusing("layout", "compact.layout: auto runs on the local engine: advise simulates on a sample of the rows and records the layout it applies"),
-      EngineCapability.works(NAME, "delta", "vacuum", "CALL system.vacuum(schema, table, retention), no dry run: runs only when every"
-          + " file Trino could delete is in our own vacuum's plan; floor delta.vacuum.min-retention; tables with deletion vectors refused")
-          .refusing("lite", "Trino's system.vacuum always lists the table; it has no lite mode")
-          .refusing("keep-versions", "Trino's system.vacuum has no setting to keep chosen versions"),
-      EngineCapability.refused(NAME, "delta", "checkpoint", "Trino has no checkpoint procedure (it checkpoints on its own commits)"),
-      EngineCapability.refused(NAME, "delta", "cleanup-log", "Trino has no log cleanup procedure"));
+  private static final List<EngineCapability> CAPABILITIES = EngineDeclarations.of(NAME);
 
   private final TrinoConnection connection;
   private final Map<String, String> catalogs;
