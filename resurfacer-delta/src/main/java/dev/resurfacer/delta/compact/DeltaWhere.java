@@ -41,24 +41,10 @@ public final class DeltaWhere {
 
   private static Node node(Where e, StructType schema, List<String> partitionColumns) {
     if (e instanceof Where.And a) {
-      Node l = node(a.left(), schema, partitionColumns), r = node(a.right(), schema, partitionColumns);
-      return v -> {
-        Boolean x = l.eval(v), y = r.eval(v);
-        if (Boolean.FALSE.equals(x) || Boolean.FALSE.equals(y)) {
-          return false;
-        }
-        return x == null || y == null ? null : true;
-      };
+      return junction(node(a.left(), schema, partitionColumns), node(a.right(), schema, partitionColumns), false);
     }
     if (e instanceof Where.Or o) {
-      Node l = node(o.left(), schema, partitionColumns), r = node(o.right(), schema, partitionColumns);
-      return v -> {
-        Boolean x = l.eval(v), y = r.eval(v);
-        if (Boolean.TRUE.equals(x) || Boolean.TRUE.equals(y)) {
-          return true;
-        }
-        return x == null || y == null ? null : false;
-      };
+      return junction(node(o.left(), schema, partitionColumns), node(o.right(), schema, partitionColumns), true);
     }
     if (e instanceof Where.All) {
       return v -> true;
@@ -101,6 +87,20 @@ public final class DeltaWhere {
         case GT -> cmp > 0;
         case GT_EQ -> cmp >= 0;
       };
+    };
+  }
+
+  /**
+   * AND ({@code decisive} false) or OR ({@code decisive} true) in three-valued logic: either side equal to
+   * {@code decisive} decides; otherwise unknown if either side is, else the other value.
+   */
+  private static Node junction(Node l, Node r, boolean decisive) {
+    return v -> {
+      Boolean x = l.eval(v), y = r.eval(v);
+      if (Boolean.valueOf(decisive).equals(x) || Boolean.valueOf(decisive).equals(y)) {
+        return decisive;
+      }
+      return x == null || y == null ? null : !decisive;
     };
   }
 
