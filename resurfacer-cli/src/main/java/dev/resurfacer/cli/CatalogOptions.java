@@ -27,39 +27,20 @@ public final class CatalogOptions {
   String warehouse;
 
   /**
-   * The fences orphan removal needs: every table of {@code chosen} and of every catalog in the
-   * configuration file, and the files no run may delete (SQLite catalogs, the configuration file).
+   * The fences orphan removal and vacuum need: every table of {@code chosen} (when not null: an Iceberg
+   * table may sit inside a Delta table too) and of every catalog in the configuration file, and the files
+   * no run may delete (SQLite catalogs, the configuration file).
    */
-  StorageFences orphanFences(CliContext ctx, CatalogConfig chosen) {
+  StorageFences fences(CliContext ctx, CatalogConfig chosen) {
     CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
         null, null, null, null);
     Path config = selection.configPath(ctx.workingDir(), ctx.home());
-    List<CatalogConfig> all = new ArrayList<>();
-    all.add(chosen);
-    all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
-    return StorageFences.forCatalogs(all, config, ctx.workingDir());
-  }
-
-  /**
-   * The fences a Delta table's vacuum needs: the tables of every configured catalog and of the
-   * catalog the flags or environment choose (an Iceberg table may sit inside a Delta table), read
-   * afresh for this one table.
-   */
-  StorageFences deltaFences(CliContext ctx) {
-    CatalogConfig chosen;
-    try {
-      chosen = resolve(ctx);
-    } catch (dev.resurfacer.UsageException noIcebergCatalog) {
-      chosen = null;
-    }
-    CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
-        null, null, null, null);
     List<CatalogConfig> all = new ArrayList<>();
     if (chosen != null) {
       all.add(chosen);
     }
     all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
-    return StorageFences.forCatalogs(all, selection.configPath(ctx.workingDir(), ctx.home()), ctx.workingDir()).rereadEachRun();
+    return StorageFences.forCatalogs(all, config, ctx.workingDir());
   }
 
   CatalogConfig resolve(CliContext ctx) {

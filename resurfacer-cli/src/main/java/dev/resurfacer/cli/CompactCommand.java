@@ -41,7 +41,7 @@ final class CompactCommand implements Callable<Integer> {
     var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
     if (delta.isPresent()) {
       if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-        return EngineRoute.runDelta(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, delta.get(), flags.toOperation(), act.yes);
+        return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, tableName, flags.toOperation(), act.yes);
       }
       return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, act.yes,
           ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()));

@@ -2,8 +2,7 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
-import dev.resurfacer.iceberg.catalog.Catalogs;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.formats.Formats;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,10 +34,10 @@ final class CompleteTablesCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try {
       CatalogConfig config = new CatalogSelection(null, null, null, null, null).resolve(ctx.env(), ctx.workingDir(), ctx.home());
-      if (config.isDelta() || !existsIfSqlite(config.uri())) {
+      if (!existsIfSqlite(config.uri())) {
         return Main.OK;
       }
-      try (Resurfacer r = Resurfacer.connect(Catalogs.open(config))) {
+      try (var r = Formats.connect(config, ctx.workingDir())) {
         r.tables().forEach(out::println);
       }
     } catch (Exception | LinkageError e) {

@@ -6,6 +6,7 @@ import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
 import dev.resurfacer.delta.compact.CompactionResult;
 import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.compact.DeltaWhere;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.units.ByteSizes;
 import java.io.PrintWriter;
@@ -77,7 +78,7 @@ final class DeltaCompactionCli {
   record PlanJson(String table, String format, long version, String strategy, List<String> zOrderColumns, long targetFileSize,
       String runner, String runnerReason, List<BinJson> bins, List<String> skipped) {
     static PlanJson of(CompactionPlan p) {
-      return new PlanJson(p.table(), "delta", p.version(), p.zOrdered() ? "zorder" : "binpack", p.zOrderColumns(), p.targetFileSize(),
+      return new PlanJson(p.table(), dev.resurfacer.formats.Format.DELTA.id(), p.version(), p.zOrdered() ? "zorder" : "binpack", p.zOrderColumns(), p.targetFileSize(),
           p.runner(), p.runnerReason(), p.bins().stream().map(b -> new BinJson(b.partition(),
           b.files().stream().map(f -> f.file().toString()).toList(), b.files().stream().mapToLong(f -> f.size()).sum(),
           b.files().stream().filter(f -> f.deletionVector().isPresent()).count())).toList(), p.skipped());

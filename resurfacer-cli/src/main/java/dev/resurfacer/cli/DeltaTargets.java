@@ -4,7 +4,8 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.maintain.DeltaTarget;
+import dev.resurfacer.dispatch.TableLookup;
 import java.util.Optional;
 
 /**
@@ -15,9 +16,14 @@ final class DeltaTargets {
   private DeltaTargets() {}
 
   static Optional<DeltaTable> find(CatalogOptions options, CliContext ctx, String target) {
+    return DeltaTarget.find(lookup(options, ctx, target)).map(DeltaTarget::table);
+  }
+
+  /** What the TABLE argument and the catalog flags name, for the dispatcher to resolve. */
+  static TableLookup lookup(CatalogOptions options, CliContext ctx, String target) {
     var config = new CatalogSelection(first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
-    return DeltaTables.find(target, config, ctx.workingDir()).map(t -> t.withFences(options.deltaFences(ctx)));
+    return new TableLookup(target, config, () -> options.resolve(ctx), ctx.workingDir(), chosen -> options.fences(ctx, chosen));
   }
 
   /** For verbs that exist only for Delta tables. */

@@ -67,7 +67,7 @@ final class ExpireCommand implements Callable<Integer> {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       // every configured catalog's tables, of both formats: a file shared with one of them is not this expiry's to delete
       var others = new dev.resurfacer.iceberg.maintain.IcebergTable(open.catalog(), dev.resurfacer.iceberg.catalog.Catalogs.parseIdentifier(tableName),
-          open.table(), tableName, catalogOptions.orphanFences(ctx, open.config()).rereadEachRun()).otherTables(null);
+          open.table(), tableName, catalogOptions.fences(ctx, open.config()).rereadEachRun()).otherTables(null);
       ExpireResult result = actOptions.yes
           ? SnapshotExpiry.expire(tableName, open.table(), options,
               ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()), others)

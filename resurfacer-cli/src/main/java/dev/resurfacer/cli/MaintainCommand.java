@@ -9,6 +9,8 @@ import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.storage.StorageFences;
+import dev.resurfacer.formats.Formats;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
@@ -94,7 +96,7 @@ final class MaintainCommand implements Callable<Integer> {
 
     // Everything that can be wrong with the configuration is found before the first table is touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
-    List<CatalogRun> open = new ArrayList<>();
+    List<Resurfacer<?>> open = new ArrayList<>();
     Map<String, ExecutionEngine> engines = new LinkedHashMap<>();
     // one neighbour index for the whole run, over every catalog maintained and configured (Delta ones
     // included): a table of one catalog may sit in another's storage
@@ -106,7 +108,7 @@ final class MaintainCommand implements Callable<Integer> {
         new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()), ctx.workingDir());
     try {
       for (CatalogConfig c : catalogs) {
-        CatalogRun r = CatalogRun.connect(c, parallel, fences, ctx.workingDir(), progress);
+        Resurfacer<?> r = Formats.connect(c, ctx.workingDir()).parallel(parallel).fences(fences).progress(progress);
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {
@@ -119,7 +121,7 @@ final class MaintainCommand implements Callable<Integer> {
             String name = m.engine();
             // a setting the engine has no argument for stops the run here, before the engine is reached
             for (dev.resurfacer.maintain.Operation o : m.operations()) {
-              ExecutionEngines.refusedSetting(name, ctx.engine(name).capabilities(), r.format(), o).ifPresent(why -> {
+              ExecutionEngines.refusedSetting(name, ctx.engine(name).capabilities(), r.format().format().id(), o).ifPresent(why -> {
                 throw new UsageException(table + ": " + why);
               });
             }
@@ -134,7 +136,7 @@ final class MaintainCommand implements Callable<Integer> {
       List<RunReport> parts = new ArrayList<>();
       int i = 0;
       for (MaintenancePlan plan : plans.values()) {
-        parts.add(open.get(i++).run(plan, mode, List.copyOf(engines.values())));
+        parts.add(open.get(i++).executionEngines(List.copyOf(engines.values())).run(plan, mode));
       }
       RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
           (System.nanoTime() - t0) / 1_000_000, parts);
@@ -155,7 +157,7 @@ final class MaintainCommand implements Callable<Integer> {
       out.flush();
       return written ? report.exitCode() : Math.max(report.exitCode(), Main.FAILED);
     } finally {
-      open.forEach(CatalogRun::close);
+      open.forEach(Resurfacer::close);
       engines.values().forEach(ExecutionEngine::close);
     }
   }
@@ -168,7 +170,7 @@ final class MaintainCommand implements Callable<Integer> {
     }
     List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
     if (catalogOptions.warehouse != null) {
-      all.replaceAll(c -> c.isDelta() ? c : c.withWarehouse(catalogOptions.warehouse));
+      all.replaceAll(c -> c.withWarehouseFlag(catalogOptions.warehouse));
     }
     return all;
   }

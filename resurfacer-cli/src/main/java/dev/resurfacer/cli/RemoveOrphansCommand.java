@@ -84,7 +84,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
             err.flush();
           })
           .progress(ProgressDisplay.choose(ctx, outputOptions, false, err));
-      removal = removal.fences(catalogOptions.orphanFences(ctx, open.config()).rereadEachRun());
+      removal = removal.fences(catalogOptions.fences(ctx, open.config()).rereadEachRun());
       if (listing != null) {
         removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(listing, open.table().io()));
       }

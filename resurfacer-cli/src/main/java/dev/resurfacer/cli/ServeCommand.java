@@ -11,6 +11,7 @@ import dev.resurfacer.serve.MaintenanceService;
 import dev.resurfacer.serve.RunHistory;
 import dev.resurfacer.serve.ServeHttp;
 import dev.resurfacer.serve.ServeSettings;
+import dev.resurfacer.formats.Formats;
 import dev.resurfacer.serve.ServedCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
     List<ServedCatalog<?>> served = new ArrayList<>();
     int tables = 0;
     for (CatalogConfig c : catalogs) {
-      ServedCatalog<?> catalog = CatalogRun.served(c, fences, settings.lease(), ctx.workingDir());
+      ServedCatalog<?> catalog = ServedCatalog.of(Formats.connect(c, ctx.workingDir()).fences(fences).leaseDuration(settings.lease()));
       served.add(catalog);
       // a policy no table can follow is a configuration error: found now, not at the first trigger
       for (String table : catalog.tables()) {
@@ -153,7 +154,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());
     if (catalogOptions.warehouse != null) {
-      all.replaceAll(c -> c.isDelta() ? c : c.withWarehouse(catalogOptions.warehouse));
+      all.replaceAll(c -> c.withWarehouseFlag(catalogOptions.warehouse));
     }
     return all;
   }

@@ -72,12 +72,9 @@ final class VacuumCommand implements Callable<Integer> {
     DeltaTable table = DeltaTargets.require(catalogOptions, ctx, tableName, "vacuum",
         " (for Iceberg tables use expire and remove-orphans)");
     if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      if (lite || !keepVersions.isEmpty()) {
-        throw new dev.resurfacer.UsageException("--lite and --keep-versions run on the local engine only (drop --engine)");
-      }
-      return EngineRoute.runDelta(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, table,
-          new dev.resurfacer.maintain.Vacuum(Optional.ofNullable(retention).map(Durations::parse).orElse(null), forceRetention),
-          actOptions.yes);
+      // what the engine cannot take (lite, kept versions) it declares, and the dispatcher refuses with its reason
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, tableName,
+          new dev.resurfacer.maintain.Vacuum(options.retention().orElse(null), forceRetention, lite, keepVersions), actOptions.yes);
     }
     VacuumPlan plan = DeltaVacuum.plan(table, options, Clock.systemUTC());
     Report report;

@@ -52,6 +52,11 @@ public record CatalogConfig(
     return new CatalogConfig(name, type, uri, warehouse, Map.of(), Set.of());
   }
 
+  /** What {@code --warehouse} does to every catalog of a run: Iceberg catalogs take it; Delta catalogs have no warehouse and keep what they are. */
+  public CatalogConfig withWarehouseFlag(String newWarehouse) {
+    return isDelta() ? this : withWarehouse(newWarehouse);
+  }
+
   public CatalogConfig withWarehouse(String newWarehouse) {
     return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys, tables, discover);
   }

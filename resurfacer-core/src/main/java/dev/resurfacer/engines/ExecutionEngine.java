@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Who executes maintenance: this JVM (the local engine) or a system the user already runs (Spark,
- * Trino). The format ({@link dev.resurfacer.maintain.Engine}) lists, opens and measures tables; an
+ * Trino). The format ({@link dev.resurfacer.maintain.TableFormat}) lists, opens and measures tables; an
  * execution engine supplies the executors that act on them. Whatever the engine, preview, fences and
  * verification stay ours: its executors preview with the format's own planners and refuse what they
  * cannot do faithfully.

@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link MaintenancePlan} against one {@link Engine}: for each table, in parallel across
+ * Runs a {@link MaintenancePlan} against one {@link TableFormat}: for each table, in parallel across
  * tables, take the lease (commit runs only), measure, run its operations in {@link Operation#order()}
  * through the registered executors, measure again, release. A step that fails or is refused does
  * not stop the table's later steps unless their safety depends on it ({@code heldBack}); a table
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class MaintenanceRunner<T> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.resurfacer.maintain");
 
-  private final Engine<T> engine;
+  private final TableFormat<T> engine;
   private final Map<Class<?>, OperationExecutor<?, T>> executors;
   /** Per execution engine other than local: its executors for this format, by operation type. */
   private final Map<String, Map<Class<?>, OperationExecutor<?, T>>> remote;
@@ -49,7 +49,7 @@ public final class MaintenanceRunner<T> {
   /** An operation and who runs it; {@code executor} is null when the table's engine refuses it, for {@code refusal}. */
   record Planned<T>(Operation operation, OperationExecutor<?, T> executor, String refusal) {}
 
-  public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
+  public MaintenanceRunner(TableFormat<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
     this(engine, executors, List.of(), parallel, leaseTtl, Progress.NONE);
   }
 
@@ -58,7 +58,7 @@ public final class MaintenanceRunner<T> {
    *     is always there and runs the format's built-in executors and {@code executors}
    * @param progress told of every operation of every table as it finishes
    */
-  public MaintenanceRunner(Engine<T> engine, List<OperationExecutor<?, T>> executors, List<ExecutionEngine> executionEngines,
+  public MaintenanceRunner(TableFormat<T> engine, List<OperationExecutor<?, T>> executors, List<ExecutionEngine> executionEngines,
       int parallel, Duration leaseTtl, Progress progress) {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
@@ -79,7 +79,7 @@ public final class MaintenanceRunner<T> {
         continue;
       }
       Map<Class<?>, OperationExecutor<?, T>> ops = new LinkedHashMap<>();
-      for (OperationExecutor<?, T> x : e.executors(engine.format(), engine.handleType())) {
+      for (OperationExecutor<?, T> x : e.executors(engine.format().id(), engine.handleType())) {
         ops.put(x.operationType(), x);
       }
       byEngine.put(e.name(), Map.copyOf(ops));
@@ -137,7 +137,7 @@ public final class MaintenanceRunner<T> {
     if (engineName.equals(ExecutionEngines.LOCAL) || o instanceof CustomOperation) {
       return new Planned<>(o, executors.get(o.getClass()), null);
     }
-    ExecutionEngines.refusedSetting(engineName, executionEngines.get(engineName).capabilities(), engine.format(), o).ifPresent(why -> {
+    ExecutionEngines.refusedSetting(engineName, executionEngines.get(engineName).capabilities(), engine.format().id(), o).ifPresent(why -> {
       throw new UsageException(table + ": " + why);
     });
     OperationExecutor<?, T> x = remote.get(engineName).get(o.getClass());
@@ -145,7 +145,7 @@ public final class MaintenanceRunner<T> {
       return new Planned<>(o, x, null);
     }
     return new Planned<>(o, null,
-        ExecutionEngines.refusal(engineName, executionEngines.get(engineName).capabilities(), engine.format(), o.name()));
+        ExecutionEngines.refusal(engineName, executionEngines.get(engineName).capabilities(), engine.format().id(), o.name()));
   }
 
   private static List<String> concat(String first, java.util.Collection<String> rest) {

@@ -7,7 +7,7 @@ import java.time.Instant;
  * log, manifest entries) and never from data files. A null field is a signal this engine cannot
  * read cheaply; a trigger on it never fires.
  *
- * @param commitsSince snapshots committed after the instant passed to {@link Engine#signals}, this tool's own excluded
+ * @param commitsSince snapshots committed after the instant passed to {@link TableFormat#signals}, this tool's own excluded
  * @param deletedRecords rows named by live delete files (position and equality deletes, deletion vectors)
  * @param oldestSnapshot when the oldest snapshot still in the metadata was committed; null with no snapshot
  * @param metadataFiles metadata files the table keeps (the current one and its log)

@@ -2,7 +2,7 @@ package dev.resurfacer.serve;
 
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
-import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.MaintenanceRunner;
@@ -16,12 +16,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One catalog as {@code serve} sees it, over any format's {@link Engine}: list tables, read their
+ * One catalog as {@code serve} sees it, over any format's {@link TableFormat}: list tables, read their
  * signals, and maintain one table through {@link MaintenanceRunner} (with the same lease as
  * {@code maintain}).
  */
 public final class ServedCatalog<T> implements AutoCloseable {
-  private final Engine<T> engine;
+  private final TableFormat<T> engine;
   private final List<OperationExecutor<?, T>> executors;
   private final List<dev.resurfacer.engines.ExecutionEngine> executionEngines;
   private final Advisor<T> advisor;
@@ -32,23 +32,29 @@ public final class ServedCatalog<T> implements AutoCloseable {
     Advice advise(String name, T table, ScanReports.Loaded reports, double minGain);
   }
 
-  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors) {
+  public ServedCatalog(TableFormat<T> engine, List<OperationExecutor<?, T>> executors) {
     this(engine, executors, List.of());
   }
 
   /** @param executionEngines engines other than local that a table's {@code engine:} policy may name */
-  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
+  public ServedCatalog(TableFormat<T> engine, List<OperationExecutor<?, T>> executors,
       List<dev.resurfacer.engines.ExecutionEngine> executionEngines) {
     this(engine, executors, executionEngines, null);
   }
 
   /** @param advisor the format's layout advice, or null when the format has none */
-  public ServedCatalog(Engine<T> engine, List<OperationExecutor<?, T>> executors,
+  public ServedCatalog(TableFormat<T> engine, List<OperationExecutor<?, T>> executors,
       List<dev.resurfacer.engines.ExecutionEngine> executionEngines, Advisor<T> advisor) {
     this.engine = engine;
     this.executors = List.copyOf(executors);
     this.executionEngines = List.copyOf(executionEngines);
     this.advisor = advisor;
+  }
+
+  /** A catalog opened through the generic entry point, as {@code serve} maintains it: the same format, executors and engines. */
+  public static <T> ServedCatalog<T> of(dev.resurfacer.maintain.Resurfacer<T> resurfacer) {
+    return new ServedCatalog<>(resurfacer.format(), resurfacer.customExecutors(), resurfacer.engines(),
+        resurfacer.format().layoutAdvice().<Advisor<T>>map(a -> a::advise).orElse(null));
   }
 
   /** Whether this catalog's format can advise a layout. */
@@ -73,7 +79,7 @@ public final class ServedCatalog<T> implements AutoCloseable {
     return engine.signals(engine.open(table), since);
   }
 
-  /** Small files counted only where a compaction with {@code minInputFiles} would rewrite them ({@link Engine#signals(Object, Instant, int)}). */
+  /** Small files counted only where a compaction with {@code minInputFiles} would rewrite them ({@link TableFormat#signals(Object, Instant, int)}). */
   public TableSignals signals(String table, Instant since, int minInputFiles) {
     return engine.signals(engine.open(table), since, minInputFiles);
   }

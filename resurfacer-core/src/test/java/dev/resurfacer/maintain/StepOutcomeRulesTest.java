@@ -24,21 +24,26 @@ import org.junit.jupiter.api.Test;
  */
 class StepOutcomeRulesTest {
   /** One table, "db.t"; each executor records that it ran. */
-  static final class FakeEngine implements Engine<String> {
+  static final class FakeFormat implements TableFormat<String> {
     final List<String> ran = Collections.synchronizedList(new ArrayList<>());
     final Map<Class<?>, Step> steps;
     final Map<Class<?>, RuntimeException> throwing;
     final Optional<Duration> tableRetention;
 
-    FakeEngine(Map<Class<?>, Step> steps, Map<Class<?>, RuntimeException> throwing, Optional<Duration> tableRetention) {
+    FakeFormat(Map<Class<?>, Step> steps, Map<Class<?>, RuntimeException> throwing, Optional<Duration> tableRetention) {
       this.steps = steps;
       this.throwing = throwing;
       this.tableRetention = tableRetention;
     }
 
     @Override
-    public String format() {
-      return "fake";
+    public dev.resurfacer.formats.Format format() {
+      return dev.resurfacer.formats.Format.ICEBERG;
+    }
+
+    @Override
+    public FakeFormat withFences(dev.resurfacer.storage.StorageFences fences) {
+      return this;
     }
 
     @Override
@@ -110,7 +115,7 @@ class StepOutcomeRulesTest {
     }
   }
 
-  private static TableReport run(FakeEngine engine, Maintain m, Mode mode) {
+  private static TableReport run(FakeFormat engine, Maintain m, Mode mode) {
     RunReport report = new MaintenanceRunner<>(engine, List.of(), 1, Duration.ofHours(1)).run(MaintenancePlan.of(m), mode);
     return report.tables().get(0);
   }
@@ -121,7 +126,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void aCommitRunThatAnExecutorCallsPreviewedIsAFailureNamingTheExecutor() {
-    FakeEngine engine = new FakeEngine(Map.of(RewriteManifests.class, Step.previewed("would rewrite 1 data manifest(s)", Map.of())),
+    FakeFormat engine = new FakeFormat(Map.of(RewriteManifests.class, Step.previewed("would rewrite 1 data manifest(s)", Map.of())),
         Map.of(), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").rewriteManifests().expireSnapshots(Duration.ofDays(1), 1), Mode.COMMIT);
 
@@ -137,7 +142,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void aPreviewRunThatAnExecutorCallsDoneIsAFailureToo() {
-    FakeEngine engine = new FakeEngine(Map.of(Compact.class, Step.done("rewrote", Map.of())), Map.of(), Optional.empty());
+    FakeFormat engine = new FakeFormat(Map.of(Compact.class, Step.done("rewrote", Map.of())), Map.of(), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").compact(), Mode.PREVIEW);
     assertThat(op(t, "compact").outcome()).isEqualTo(Outcome.FAILED);
     assertThat(op(t, "compact").message()).contains("reported done in a preview run");
@@ -145,7 +150,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void aFailedCompactionLeavesExpiryAndOrphanRemovalWithALongGuardRunning() {
-    FakeEngine engine = new FakeEngine(Map.of(), Map.of(Compact.class, new IllegalStateException("group 0 failed")), Optional.empty());
+    FakeFormat engine = new FakeFormat(Map.of(), Map.of(Compact.class, new IllegalStateException("group 0 failed")), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").compact().rewriteManifests().expireSnapshots(Duration.ofDays(5), 1)
         .removeOrphans(Duration.ofDays(3)), Mode.COMMIT);
 
@@ -160,7 +165,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void orphanRemovalWhoseGuardTheRunMayHaveOutlivedDoesNotRunAfterAFailure() {
-    FakeEngine engine = new FakeEngine(Map.of(), Map.of(Compact.class, new IllegalStateException("boom")), Optional.empty());
+    FakeFormat engine = new FakeFormat(Map.of(), Map.of(Compact.class, new IllegalStateException("boom")), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").compact().expireSnapshots(Duration.ZERO, 1).removeOrphans(Duration.ZERO),
         Mode.COMMIT);
 
@@ -172,7 +177,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void withoutAFailureAShortGuardRuns() {
-    FakeEngine engine = new FakeEngine(Map.of(), Map.of(), Optional.empty());
+    FakeFormat engine = new FakeFormat(Map.of(), Map.of(), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").compact().removeOrphans(Duration.ZERO), Mode.COMMIT);
     assertThat(op(t, "remove-orphans").outcome()).isEqualTo(Outcome.DONE);
     assertThat(t.outcome()).isEqualTo(Outcome.DONE);
@@ -180,7 +185,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void vacuumAndLogCleanupWithTheTablesRetentionAskTheEngineForIt() {
-    FakeEngine unknown = new FakeEngine(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence")), Optional.empty());
+    FakeFormat unknown = new FakeFormat(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence")), Optional.empty());
     TableReport t = run(unknown, Maintain.table("db.t").compact().vacuum().checkpoint().cleanupLog(), Mode.COMMIT);
     assertThat(op(t, "compact").outcome()).isEqualTo(Outcome.REFUSED);
     assertThat(op(t, "vacuum").outcome()).isEqualTo(Outcome.SKIPPED);
@@ -190,7 +195,7 @@ class StepOutcomeRulesTest {
     assertThat(op(t, "cleanup-log").outcome()).isEqualTo(Outcome.SKIPPED);
     assertThat(t.outcome()).isEqualTo(Outcome.REFUSED);
 
-    FakeEngine week = new FakeEngine(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence")), Optional.of(Duration.ofDays(7)));
+    FakeFormat week = new FakeFormat(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence")), Optional.of(Duration.ofDays(7)));
     TableReport w = run(week, Maintain.table("db.t").compact().vacuum().checkpoint().cleanupLog(), Mode.COMMIT);
     assertThat(week.ran).containsExactly("compact", "vacuum", "checkpoint", "cleanup-log");
     assertThat(op(w, "vacuum").outcome()).isEqualTo(Outcome.DONE);
@@ -198,7 +203,7 @@ class StepOutcomeRulesTest {
 
   @Test
   void aFailureOutranksARefusalAndTheTableMessageNamesThemAll() {
-    FakeEngine engine = new FakeEngine(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence"),
+    FakeFormat engine = new FakeFormat(Map.of(), Map.of(Compact.class, new SafetyRefusal("fence"),
         ExpireSnapshots.class, new IllegalStateException("io")), Optional.empty());
     TableReport t = run(engine, Maintain.table("db.t").compact().expireSnapshots(Duration.ofDays(1), 1)
         .removeOrphans(Duration.ofDays(3)), Mode.COMMIT);

@@ -89,7 +89,7 @@ class DeltaLayoutsTest {
     Compact auto = new Compact("binpack", null, java.util.Map.of(Compact.LAYOUT, "auto", Compact.SCAN_REPORTS, reports.toString()));
     CatalogConfig catalog = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, java.util.Map.of(), java.util.Set.of(),
         java.util.Map.of("raw.events", t.toString()));
-    try (DeltaResurfacer r = DeltaResurfacer.connect(catalog, dir)) {
+    try (var r = DeltaResurfacer.connect(catalog, dir)) {
       RunReport preview = r.run(MaintenancePlan.of(Maintain.table("raw.events").then(auto)), Mode.PREVIEW);
       assertThat(preview.tables().get(0).operations().get(0).message()).startsWith("layout auto: would apply z-order (user_id)");
       assertThat(table.latest().getVersion()).isEqualTo(version);

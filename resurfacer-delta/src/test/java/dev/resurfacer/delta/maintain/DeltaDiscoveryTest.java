@@ -64,7 +64,7 @@ class DeltaDiscoveryTest {
     assertThat(tables.get("raw.events")).as("the explicit entry wins").isEqualTo(explicit.toString());
     assertThat(tables.get("raw.web_clicks")).isEqualTo(dir.resolve("lake/raw/web/clicks").toString());
 
-    try (DeltaResurfacer r = DeltaResurfacer.connect(config, dir)) {
+    try (var r = DeltaResurfacer.connect(config, dir)) {
       RunReport preview = r.run(MaintenancePlan.of(Maintain.namespace("raw").vacuum().checkpoint()), Mode.PREVIEW);
       assertThat(preview.tables()).extracting(TableReport::table).containsExactly("raw.events", "raw.web_clicks");
       assertThat(preview.tables()).allSatisfy(t -> assertThat(t.outcome()).as(t.message()).isEqualTo(Outcome.PREVIEWED));

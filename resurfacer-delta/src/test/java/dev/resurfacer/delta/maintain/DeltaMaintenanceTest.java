@@ -83,7 +83,7 @@ class DeltaMaintenanceTest {
     Map<String, String> otherFiles = files(other);
     var plan = MaintenancePlan.of(Maintain.namespace("raw").compact().vacuum().checkpoint().cleanupLog());
 
-    try (DeltaResurfacer r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString(), "raw.sub.clicks",
+    try (var r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString(), "raw.sub.clicks",
         clicks.toString(), "web.other", other.toString())), dir)) {
       Map<String, String> eventsFiles = files(events);
       RunReport preview = r.run(plan, Mode.PREVIEW);
@@ -129,7 +129,7 @@ class DeltaMaintenanceTest {
   void aHeldLeaseSkipsTheTableAndAnExpiredOneIsTakenOver() throws Exception {
     Path events = TestTables.copy(source, dir.resolve("events"));
     var plan = MaintenancePlan.of(Maintain.table("raw.events").compact());
-    try (DeltaResurfacer r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString())), dir)) {
+    try (var r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString())), dir)) {
       Map<String, String> before = files(events);
       try (DeltaLease held = DeltaLease.acquire(storage(events), "someone-else", Duration.ofHours(1), Clock.systemUTC())) {
         RunReport skipped = r.run(plan, Mode.COMMIT);
@@ -181,7 +181,7 @@ class DeltaMaintenanceTest {
   @Test
   void anOperationDeltaDoesNotHaveIsAUsageErrorBeforeAnythingRuns() throws Exception {
     Path events = TestTables.copy(source, dir.resolve("events"));
-    try (DeltaResurfacer r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString())), dir)) {
+    try (var r = DeltaResurfacer.connect(catalog(Map.of("raw.events", events.toString())), dir)) {
       assertThat(r.supports(new dev.resurfacer.maintain.Vacuum(null, false))).isTrue();
       assertThat(r.supports(dev.resurfacer.maintain.ExpireSnapshots.tableDefaults())).isFalse();
       assertThatThrownBy(() -> r.run(MaintenancePlan.of(Maintain.table("raw.events").vacuum().expireSnapshots()), Mode.COMMIT))

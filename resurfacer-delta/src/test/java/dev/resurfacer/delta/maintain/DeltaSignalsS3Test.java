@@ -24,7 +24,7 @@ class DeltaSignalsS3Test {
     Path source = TestTables.sharedPartitionedWithDeletes();
     try (S3Bucket s3 = new S3Bucket("signals")) {
       S3Settings settings = S3Settings.of(s3.properties(), "test");
-      DeltaEngine engine = new DeltaEngine("deltas", Map.of(), dir, settings, Clock.systemUTC());
+      DeltaFormat engine = new DeltaFormat("deltas", Map.of(), dir, settings, Clock.systemUTC());
       String location = s3.upload(source, "raw/events");
       try (DeltaTable local = DeltaTables.open("local", source.toString(), dir);
           DeltaTable remote = DeltaTables.open("raw.events", location, dir, settings)) {

@@ -96,7 +96,7 @@ class S3DeltaDiscoveryTest {
         .containsOnlyKeys("raw.events", "raw.web_clicks", "default.top")
         .containsEntry("raw.events", s3.location("lake/raw/events"));
 
-    try (DeltaResurfacer r = DeltaResurfacer.connect(config, dir)) {
+    try (var r = DeltaResurfacer.connect(config, dir)) {
       RunReport preview = r.run(MaintenancePlan.of(Maintain.namespace("raw").vacuum().checkpoint()), Mode.PREVIEW);
       assertThat(preview.tables()).extracting(TableReport::table).containsExactly("raw.events", "raw.web_clicks");
       assertThat(preview.tables()).allSatisfy(t -> assertThat(t.outcome()).as(t.message()).isEqualTo(Outcome.PREVIEWED));

@@ -3,7 +3,8 @@ package dev.resurfacer.iceberg.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.compact.CompactionResult.Status;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Rows;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
@@ -165,7 +166,7 @@ class RowLineageCompactionTest {
         .compact(Map.of("min-input-files", "1", "rewrite-all", "true"))
         .rewriteManifests()
         .expireSnapshots(Duration.ZERO, 1));
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       r.run(maintain, Mode.COMMIT).raiseIfErrors();
     }
     table.refresh();

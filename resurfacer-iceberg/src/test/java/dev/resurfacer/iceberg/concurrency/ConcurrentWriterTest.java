@@ -2,7 +2,8 @@ package dev.resurfacer.iceberg.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.Rows;
@@ -78,7 +79,7 @@ class ConcurrentWriterTest {
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger maintenanceRuns = new AtomicInteger();
     AtomicInteger compactions = new AtomicInteger();
-    Resurfacer resurfacer = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")));
+    var resurfacer = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")));
     CompletableFuture<Void> maintenance = CompletableFuture.runAsync(() -> {
       while (writing.get()) {
         var report = resurfacer.run(plan, Mode.COMMIT);

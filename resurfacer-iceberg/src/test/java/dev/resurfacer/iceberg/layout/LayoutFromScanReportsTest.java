@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
@@ -97,7 +98,7 @@ class LayoutFromScanReportsTest {
 
     Compact auto = new Compact("binpack", null, Map.of(Compact.LAYOUT, "auto", Compact.SCAN_REPORTS, reports.toString()));
     RunReport run;
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       run = r.run(MaintenancePlan.of(Maintain.table("db.events").then(auto)), Mode.COMMIT);
     }
     OperationResult step = run.tables().get(0).operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
@@ -123,7 +124,7 @@ class LayoutFromScanReportsTest {
     assertThat(later.reason()).startsWith("nothing worth doing");
 
     // the next run keeps the layout for new files instead of bin-packing them away
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       run = r.run(MaintenancePlan.of(Maintain.table("db.events").then(auto)), Mode.PREVIEW);
     }
     assertThat(run.tables().get(0).operations().get(0).message()).startsWith("layout auto: keeping " + rec.strategy());

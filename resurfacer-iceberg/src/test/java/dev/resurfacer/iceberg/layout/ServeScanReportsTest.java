@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
@@ -54,7 +55,7 @@ class ServeScanReportsTest {
     LayoutFromScanReportsTest.eventsTable(writer);
     Policies policies = PolicyParser.parse(new ObjectMapper(new YAMLFactory()).readTree(
         "compact: {scan-reports: '" + reports + "', layout-min-gain: 0.2}\n"), null, "test");
-    ServedCatalog<?> served = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).served();
+    ServedCatalog<?> served = ServedCatalog.of(IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
     try (MaintenanceService service = new MaintenanceService(List.of(served), policies, ServeSettings.DEFAULTS, history,
         Clock.systemUTC(), false);

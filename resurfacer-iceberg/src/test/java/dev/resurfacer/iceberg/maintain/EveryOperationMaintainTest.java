@@ -112,7 +112,7 @@ class EveryOperationMaintainTest {
         .compact(Map.of("min-input-files", "3"))
         .condense("month", Duration.ofDays(30))
         .applyRetention(10));
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       RunReport preview = r.run(plan, Mode.PREVIEW);
       assertThat(preview.tables()).singleElement().satisfies(t ->
           assertThat(t.operations()).extracting(OperationResult::operation).containsExactlyElementsOf(DESIGN_ORDER));
@@ -147,7 +147,7 @@ class EveryOperationMaintainTest {
     assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).operations()).extracting(o -> o.name())
         .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "cleanup-log");
     // a policy names both formats' operations; an Iceberg table keeps its own
-    try (Resurfacer r = Resurfacer.connect(dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", dir.resolve("only-iceberg")))) {
+    try (var r = IcebergResurfacer.connect(dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", dir.resolve("only-iceberg")))) {
       assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).retainOnly(r::supports).operations()).extracting(o -> o.name())
           .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
     }

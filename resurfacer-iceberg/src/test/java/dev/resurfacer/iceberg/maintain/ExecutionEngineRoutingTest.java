@@ -89,7 +89,7 @@ class ExecutionEngineRoutingTest {
 
     MaintenancePlan refused = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").compact(Map.of("min-input-files", "2")));
     MaintenancePlan runs = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests());
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
         .executionEngines(List.of(new MarkingEngine()))) {
       RunReport report = r.run(refused, Mode.COMMIT);
       OperationResult compact = report.tables().get(0).operations().get(0);
@@ -111,7 +111,7 @@ class ExecutionEngineRoutingTest {
   void anEngineThatWasNotOpenedIsAUsageErrorBeforeAnythingRuns() {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 3);
     long snapshot = table.currentSnapshot().snapshotId();
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       assertThatThrownBy(() -> r.run(MaintenancePlan.of(Maintain.table("raw.clicks").engine("spark").compact()), Mode.COMMIT))
           .isInstanceOf(UsageException.class).hasMessage("engine 'spark' is not open for this run (opened: local)");
     }
@@ -126,7 +126,7 @@ class ExecutionEngineRoutingTest {
     // expire would run first on the local engine: the refusal must come before it
     MaintenancePlan plan = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests("day"),
         Maintain.table("raw.clicks").expireSnapshots(java.time.Duration.ZERO, 1));
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
         .executionEngines(List.of(new MarkingEngine()))) {
       assertThatThrownBy(() -> r.run(plan, Mode.COMMIT)).isInstanceOf(UsageException.class).hasMessage(
           "raw.clicks: engine marking does not take rewrite-manifests sort-by (--sort-by, policy rewrite-manifests.sort-by) on iceberg"

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.maintain;
 
+import dev.resurfacer.maintain.Resurfacer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,8 +50,8 @@ class MaintenanceRunnerTest {
     catalog.close();
   }
 
-  private Resurfacer resurfacer() {
-    return Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")));
+  private Resurfacer<IcebergTable> resurfacer() {
+    return IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")));
   }
 
   /** Sets a table property: a user-defined operation, to prove the SPI. */
@@ -112,7 +113,7 @@ class MaintenanceRunnerTest {
         .rewriteManifests()
         .removeDanglingDeletes()
         .compact(Map.of("min-input-files", "2")));
-    try (Resurfacer r = resurfacer()) {
+    try (var r = resurfacer()) {
       RunReport preview = r.run(plan, Mode.PREVIEW);
       TableReport t = preview.tables().get(0);
       assertThat(t.outcome()).isEqualTo(Outcome.PREVIEWED);
@@ -155,7 +156,7 @@ class MaintenanceRunnerTest {
     MaintenancePlan plan = MaintenancePlan.of(
         Maintain.namespace("raw").then(new SetProperty("owner", "team-a")).rewriteManifests(),
         Maintain.table("raw.clicks").then(new SetProperty("owner", "team-b")));
-    try (Resurfacer r = resurfacer()) {
+    try (var r = resurfacer()) {
       assertThatThrownBy(() -> r.run(plan, Mode.COMMIT)).isInstanceOf(UsageException.class)
           .hasMessageStartingWith("no executor is registered for operation 'set-property'");
       table.refresh();
@@ -178,7 +179,7 @@ class MaintenanceRunnerTest {
     Fleet.smallFiles(catalog, "raw", "clicks", 2);
     Fleet.smallFiles(catalog, "raw", "views", 2);
     Hold hold = new Hold(new CountDownLatch(1), new CountDownLatch(1));
-    try (Resurfacer first = resurfacer().register(new HoldExecutor()); Resurfacer second = resurfacer()) {
+    try (var first = resurfacer().register(new HoldExecutor()); var second = resurfacer()) {
       CompletableFuture<RunReport> running = CompletableFuture.supplyAsync(
           () -> first.run(MaintenancePlan.of(Maintain.table("raw.clicks").then(hold)), Mode.COMMIT));
       assertThat(hold.entered().await(60, TimeUnit.SECONDS)).isTrue();
@@ -205,7 +206,7 @@ class MaintenanceRunnerTest {
   void anExpiredLeaseIsTakenOver() {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 1);
     table.updateProperties().set(TableLease.PROPERTY, "resurfacer@crashed/1 until " + Instant.now().minusSeconds(60)).commit();
-    try (Resurfacer r = resurfacer()) {
+    try (var r = resurfacer()) {
       assertThat(r.run(MaintenancePlan.of(Maintain.table("raw.clicks").rewriteManifests()), Mode.COMMIT).tables().get(0).outcome())
           .isEqualTo(Outcome.DONE);
     }
@@ -218,7 +219,7 @@ class MaintenanceRunnerTest {
     Table broken = Fleet.smallFiles(catalog, "raw", "broken", 1);
     Fleet.smallFiles(catalog, "raw", "fine", 3);
     Files.delete(Path.of(java.net.URI.create("file:" + metadataLocation(broken)).getPath()));
-    try (Resurfacer r = resurfacer()) {
+    try (var r = resurfacer()) {
       RunReport report = r.run(MaintenancePlan.of(Maintain.namespace("raw").compact(Map.of("min-input-files", "2"))), Mode.COMMIT);
       assertThat(report.tables()).extracting(TableReport::table, TableReport::outcome).containsExactly(
           org.assertj.core.groups.Tuple.tuple("raw.broken", Outcome.FAILED),

@@ -122,7 +122,7 @@ class ProgressReportingTest {
       Fleet.smallFiles(catalog, "raw", "b", 3);
     }
     Recorder progress = new Recorder();
-    try (Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).progress(progress)) {
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).progress(progress)) {
       RunReport report = r.run(MaintenancePlan.of(Maintain.namespace("raw").compact(Map.of("min-input-files", "2"))
           .removeOrphans(Duration.ZERO)), Mode.COMMIT);
       assertThat(report.exitCode()).isZero();

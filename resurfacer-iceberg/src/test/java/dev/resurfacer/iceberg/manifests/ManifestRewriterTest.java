@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.manifests;
 
+import dev.resurfacer.maintain.Resurfacer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.testing.Orders;
@@ -99,7 +100,7 @@ class ManifestRewriterTest {
     assertThat(preview.partitions()).isEqualTo(3);
     assertThat(preview.notNeeded()).contains("one data manifest: nothing to regroup");
     assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
-    try (dev.resurfacer.iceberg.maintain.Resurfacer r = dev.resurfacer.iceberg.maintain.Resurfacer.connect(SqliteCatalogs.create("test", dir))) {
+    try (var r = dev.resurfacer.iceberg.maintain.IcebergResurfacer.connect(SqliteCatalogs.create("test", dir))) {
       var plan = dev.resurfacer.maintain.MaintenancePlan.of(dev.resurfacer.maintain.Maintain.table("db.events").rewriteManifests());
       for (var mode : dev.resurfacer.maintain.Mode.values()) {
         dev.resurfacer.report.OperationResult op = r.run(plan, mode).tables().get(0).operations().get(0);
@@ -134,7 +135,7 @@ class ManifestRewriterTest {
   void thePolicySortByClustersManifestsInMaintain() {
     dayAndBucketCommits();
     List<String> rowsBefore = Rows.sortedStrings(table);
-    try (dev.resurfacer.iceberg.maintain.Resurfacer r = dev.resurfacer.iceberg.maintain.Resurfacer.connect(SqliteCatalogs.create("test", dir))) {
+    try (var r = dev.resurfacer.iceberg.maintain.IcebergResurfacer.connect(SqliteCatalogs.create("test", dir))) {
       dev.resurfacer.report.OperationResult unknown = runPolicy(r, "[day, nope]");
       assertThat(unknown.outcome()).isEqualTo(dev.resurfacer.report.Outcome.FAILED);
       assertThat(unknown.message()).isEqualTo("rewrite-manifests sort-by: test.db.events has no partition field 'nope'"
@@ -150,7 +151,7 @@ class ManifestRewriterTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
   }
 
-  private static dev.resurfacer.report.OperationResult runPolicy(dev.resurfacer.iceberg.maintain.Resurfacer r, String sortBy) {
+  private static dev.resurfacer.report.OperationResult runPolicy(dev.resurfacer.maintain.Resurfacer<?> r, String sortBy) {
     dev.resurfacer.policy.TablePolicy policy = dev.resurfacer.config.ConfigFile.parse("""
         defaults:
           compact: {enabled: false}

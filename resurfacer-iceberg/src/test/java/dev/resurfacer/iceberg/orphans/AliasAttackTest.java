@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.config.CatalogConfig;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.testing.TableState;
@@ -186,7 +187,7 @@ class AliasAttackTest {
     assertThatThrownBy(() -> sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.b in catalog 'other'");
     // the library entry point a user calls with the configuration: same fence
-    try (Resurfacer r = Resurfacer.connect(config)) {
+    try (var r = IcebergResurfacer.connect(config)) {
       RunReport report = r.run(new MaintenancePlan(List.of(Maintain.table("db.a").removeOrphans(Duration.ZERO))), Mode.COMMIT);
       assertThat(report.exitCode()).isNotZero();
     }
@@ -206,7 +207,7 @@ class AliasAttackTest {
 
     StorageFences both = StorageFences.forCatalogs(List.of(config, secondConfig), null);
     assertThatThrownBy(() -> sweep(catalog, a, both)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.b in catalog 'second'");
-    try (Resurfacer r = Resurfacer.connect(config).orphanFences(both)) {
+    try (var r = IcebergResurfacer.connect(config).fences(both)) {
       RunReport report = r.run(new MaintenancePlan(List.of(Maintain.table("db.a").removeOrphans(Duration.ZERO))), Mode.COMMIT);
       assertThat(report.exitCode()).isNotZero();
     }

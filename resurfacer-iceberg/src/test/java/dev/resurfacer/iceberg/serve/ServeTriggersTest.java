@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.config.ConfigFile;
 import dev.resurfacer.config.ResurfacerConfig;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Fleet;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.Rows;
@@ -51,7 +52,7 @@ class ServeTriggersTest {
 
   private MaintenanceService serve(String yaml) {
     ResurfacerConfig config = ConfigFile.parse(yaml, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
-    ServedCatalog<?> served = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).served();
+    ServedCatalog<?> served = ServedCatalog.of(IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
     service = new MaintenanceService(List.of(served), config.policies(), config.serve(), history, Clock.systemUTC(), true);
     return service;

@@ -2,7 +2,8 @@ package dev.resurfacer.it.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.maintain.Maintain;
@@ -39,7 +40,7 @@ class EqualityDeleteRaceTest {
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> loops = new java.util.ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        Resurfacer r = Resurfacer.connect(SqliteCatalogs.create("lake", lake));
+        var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", lake));
         Thread t = new Thread(() -> {
           while (!stop.get()) {
             r.run(MaintenancePlan.of(Maintain.table("raw.t").compact(Map.of("min-input-files", "2"))), Mode.COMMIT);

@@ -5,7 +5,7 @@ import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
 import dev.resurfacer.storage.StorageFences;
-import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
 import dev.resurfacer.progress.Progress;
@@ -20,8 +20,8 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 
-/** The Iceberg {@link Engine}: one catalog, its tables, their health and leases, and the built-in executors. */
-final class IcebergEngine implements Engine<IcebergTable> {
+/** The Iceberg {@link TableFormat}: one catalog, its tables, their health and leases, and the built-in executors. */
+final class IcebergFormat implements TableFormat<IcebergTable> {
   private final Catalog catalog;
   private final Clock clock;
   private final StorageFences fences;
@@ -30,11 +30,11 @@ final class IcebergEngine implements Engine<IcebergTable> {
   private final dev.resurfacer.iceberg.health.ManifestTallies tallies;
   private final Progress progress;
 
-  IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, Progress progress) {
+  IcebergFormat(Catalog catalog, Clock clock, StorageFences fences, Progress progress) {
     this(catalog, clock, fences, new SignalReader(), new dev.resurfacer.iceberg.health.ManifestTallies(), progress);
   }
 
-  private IcebergEngine(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals,
+  private IcebergFormat(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals,
       dev.resurfacer.iceberg.health.ManifestTallies tallies, Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
@@ -44,21 +44,29 @@ final class IcebergEngine implements Engine<IcebergTable> {
     this.progress = progress;
   }
 
-  IcebergEngine withFences(StorageFences newFences) {
-    return new IcebergEngine(catalog, clock, newFences, signals, tallies, progress);
+  @Override
+  public IcebergFormat withFences(StorageFences newFences) {
+    return new IcebergFormat(catalog, clock, newFences, signals, tallies, progress);
   }
 
-  IcebergEngine withProgress(Progress newProgress) {
-    return new IcebergEngine(catalog, clock, fences, signals, tallies, newProgress);
+  @Override
+  public IcebergFormat withProgress(Progress newProgress) {
+    return new IcebergFormat(catalog, clock, fences, signals, tallies, newProgress);
   }
 
-  Progress progress() {
+  @Override
+  public Progress progress() {
     return progress;
   }
 
   @Override
-  public String format() {
-    return "iceberg";
+  public dev.resurfacer.formats.Format format() {
+    return dev.resurfacer.formats.Format.ICEBERG;
+  }
+
+  @Override
+  public java.util.Optional<LayoutAdvice<IcebergTable>> layoutAdvice() {
+    return java.util.Optional.of((name, t, reports, minGain) -> dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, t.table(), reports, minGain));
   }
 
   @Override
@@ -136,6 +144,11 @@ final class IcebergEngine implements Engine<IcebergTable> {
 
   @Override
   public List<OperationExecutor<?, IcebergTable>> builtInExecutors() {
+    return builtInExecutors(fences, progress);
+  }
+
+  /** What the local engine runs on an Iceberg table: in a catalog's run and for a single verb alike. */
+  static List<OperationExecutor<?, IcebergTable>> builtInExecutors(StorageFences fences, Progress progress) {
     List<OperationExecutor<?, IcebergTable>> all = new java.util.ArrayList<>(BuiltInExecutors.all(fences, progress));
     all.addAll(LayoutExecutors.all());
     return List.copyOf(all);

@@ -13,7 +13,7 @@ import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.S3Settings;
-import dev.resurfacer.maintain.Engine;
+import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.TableSignals;
 import io.delta.kernel.Snapshot;
@@ -27,12 +27,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Delta {@link Engine}: the tables one {@code type: delta} catalog maps by name, measured from
+ * The Delta {@link TableFormat}: the tables one {@code type: delta} catalog maps by name, measured from
  * their logs, leased by {@link DeltaLease}, maintained by {@link DeltaExecutors}. The catalog's
  * {@code tables:} are the tables, with those found under its {@code discover:} roots; those roots are
  * walked once, when the tables are first listed or opened.
  */
-final class DeltaEngine implements Engine<DeltaTable> {
+final class DeltaFormat implements TableFormat<DeltaTable> {
   private final String catalogName;
   private final java.util.function.Supplier<Map<String, String>> listing;
   private Map<String, String> locations;
@@ -41,11 +41,11 @@ final class DeltaEngine implements Engine<DeltaTable> {
   private final Clock clock;
   private final StorageFences fences;
 
-  DeltaEngine(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
+  DeltaFormat(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
     this(catalogName, () -> locations, workingDir, s3, clock, StorageFences.none());
   }
 
-  DeltaEngine(String catalogName, java.util.function.Supplier<Map<String, String>> listing, Path workingDir, S3Settings s3,
+  DeltaFormat(String catalogName, java.util.function.Supplier<Map<String, String>> listing, Path workingDir, S3Settings s3,
       Clock clock, StorageFences fences) {
     this.catalogName = catalogName;
     this.s3 = s3;
@@ -56,13 +56,19 @@ final class DeltaEngine implements Engine<DeltaTable> {
   }
 
   /** The same catalog, its tables' vacuum respecting {@code newFences} (every configured catalog's tables, their own files). */
-  DeltaEngine withFences(StorageFences newFences) {
-    return new DeltaEngine(catalogName, this::locations, workingDir, s3, clock, newFences);
+  @Override
+  public DeltaFormat withFences(StorageFences newFences) {
+    return new DeltaFormat(catalogName, this::locations, workingDir, s3, clock, newFences);
   }
 
   @Override
-  public String format() {
-    return "delta";
+  public dev.resurfacer.formats.Format format() {
+    return dev.resurfacer.formats.Format.DELTA;
+  }
+
+  @Override
+  public java.util.Optional<LayoutAdvice<DeltaTable>> layoutAdvice() {
+    return java.util.Optional.of(dev.resurfacer.delta.compact.DeltaLayouts::advise);
   }
 
   @Override

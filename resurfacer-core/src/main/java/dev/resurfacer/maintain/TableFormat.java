@@ -1,20 +1,25 @@
 package dev.resurfacer.maintain;
 
+import dev.resurfacer.formats.Format;
+import dev.resurfacer.layout.Advice;
+import dev.resurfacer.layout.ScanReports;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.TableStats;
+import dev.resurfacer.storage.StorageFences;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * What a table format or engine supplies so the runner can maintain its tables without knowing
+ * What a table format supplies so the runner can maintain its tables without knowing
  * which one it is: listing, opening, measuring and leasing tables, and executors for the built-in
  * operations. Iceberg and Delta implement it; who executes the operations is the separate
  * execution-engine SPI ({@link dev.resurfacer.engines.ExecutionEngine}).
  *
  * @param <T> the engine's handle for one open table
  */
-public interface Engine<T> extends AutoCloseable {
-  /** The format's name as engines declare it: {@code iceberg} or {@code delta}. */
-  String format();
+public interface TableFormat<T> extends AutoCloseable {
+  /** Which format this is; {@link Format#id()} is the name engines declare capabilities under. */
+  Format format();
 
   /** The handle type, by which an execution engine hands out its executors for this format. */
   Class<T> handleType();
@@ -71,6 +76,30 @@ public interface Engine<T> extends AutoCloseable {
    */
   default java.util.Optional<Duration> tableRetention(T table, Operation operation) {
     return java.util.Optional.empty();
+  }
+
+  /** This format with {@code fences} for what its destructive steps must respect (other tables, of either format). */
+  TableFormat<T> withFences(StorageFences fences);
+
+  /** This format reporting its operations' own work to {@code progress}; formats that report nothing return themselves. */
+  default TableFormat<T> withProgress(Progress progress) {
+    return this;
+  }
+
+  /** Where the runner reports tables and operations. */
+  default Progress progress() {
+    return Progress.NONE;
+  }
+
+  /** The format's {@code advise} (the layout its scan reports call for), or empty when the format has none. */
+  default java.util.Optional<LayoutAdvice<T>> layoutAdvice() {
+    return java.util.Optional.empty();
+  }
+
+  /** {@code advise} on one table of this format: the same code the CLI verb runs. */
+  @FunctionalInterface
+  interface LayoutAdvice<T> {
+    Advice advise(String name, T table, ScanReports.Loaded reports, double minGain);
   }
 
   /** Executors for the built-in operations. */

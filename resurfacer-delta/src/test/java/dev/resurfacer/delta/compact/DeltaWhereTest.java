@@ -1,4 +1,4 @@
-package dev.resurfacer.cli;
+package dev.resurfacer.delta.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,0 +1,28 @@
+package dev.resurfacer.dispatch;
+
+import dev.resurfacer.formats.Format;
+
+/**
+ * A table a command names, resolved to its format; {@link #open()} opens it (for an Iceberg table, its
+ * catalog), so an operation refused by what engines declare is refused before anything is connected to.
+ *
+ * @param <T> the format's handle for one open table
+ */
+public interface Target<T> extends AutoCloseable {
+  Format format();
+
+  /** The name as the user wrote it, for reports. */
+  String name();
+
+  Class<T> handleType();
+
+  /** The open table; the same handle on every call. */
+  T open();
+
+  /** The format's own executors: what the local engine runs on this table ({@link dev.resurfacer.maintain.TableFormat#builtInExecutors()}). */
+  java.util.List<dev.resurfacer.maintain.OperationExecutor<?, T>> builtInExecutors();
+
+  /** Closes what {@link #open()} opened. */
+  @Override
+  void close();
+}

@@ -1,0 +1,48 @@
+package dev.resurfacer.formats;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.dispatch.TableLookup;
+import dev.resurfacer.dispatch.Target;
+import dev.resurfacer.maintain.Resurfacer;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+
+/** The formats on the classpath, by their {@link FormatFactory}. */
+public final class Formats {
+  private Formats() {}
+
+  /** Opens {@code catalog} with the factory of its format ({@link Format#of}). */
+  public static Resurfacer<?> connect(CatalogConfig catalog, Path workingDir) {
+    return factory(Format.of(catalog)).open(catalog, workingDir);
+  }
+
+  /**
+   * The table {@code lookup} names, by {@link Format}'s rule: a Delta table when a delta catalog maps the
+   * name or the location holds a {@code _delta_log}, otherwise a table of the chosen (Iceberg) catalog.
+   */
+  public static Target<?> resolve(TableLookup lookup) {
+    for (Format format : RESOLUTION_ORDER) {
+      for (FormatFactory f : ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
+        if (f.format() == format) {
+          java.util.Optional<Target<?>> found = f.find(lookup);
+          if (found.isPresent()) {
+            return found.get();
+          }
+        }
+      }
+    }
+    throw new IllegalStateException("no format claims " + lookup.target());
+  }
+
+  /** Delta tables are recognised by name or by their log; an Iceberg table is whatever the chosen catalog is asked for. */
+  private static final java.util.List<Format> RESOLUTION_ORDER = java.util.List.of(Format.DELTA, Format.ICEBERG);
+
+  public static FormatFactory factory(Format format) {
+    for (FormatFactory f : ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
+      if (f.format() == format) {
+        return f;
+      }
+    }
+    throw new IllegalStateException("no " + format.id() + " support on the classpath (resurfacer-" + format.id() + " is missing)");
+  }
+}

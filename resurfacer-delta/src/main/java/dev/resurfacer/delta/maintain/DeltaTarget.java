@@ -1,0 +1,58 @@
+package dev.resurfacer.delta.maintain;
+
+import dev.resurfacer.UsageException;
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.dispatch.TableLookup;
+import dev.resurfacer.dispatch.Target;
+import dev.resurfacer.formats.Format;
+import java.util.Optional;
+
+/** A Delta table a command names (found, not yet read), fenced by every configured catalog's tables read afresh. */
+public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
+  /** The Delta table {@code lookup} names: a name a delta catalog maps, or a location holding a {@code _delta_log}. */
+  public static Optional<DeltaTarget> find(TableLookup lookup) {
+    return DeltaTables.find(lookup.target(), lookup.config(), lookup.workingDir())
+        .map(t -> new DeltaTarget(t.withFences(lookup.fences().apply(chosenOrNull(lookup)).rereadEachRun())));
+  }
+
+  // an Iceberg table may sit inside a Delta table: the chosen catalog is fenced too when there is one
+  private static CatalogConfig chosenOrNull(TableLookup lookup) {
+    try {
+      return lookup.chosenCatalog().get();
+    } catch (UsageException noCatalogChosen) {
+      return null;
+    }
+  }
+
+  @Override
+  public Format format() {
+    return Format.DELTA;
+  }
+
+  @Override
+  public String name() {
+    return table.name();
+  }
+
+  @Override
+  public Class<DeltaTable> handleType() {
+    return DeltaTable.class;
+  }
+
+  @Override
+  public DeltaTable open() {
+    return table;
+  }
+
+  @Override
+  public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, DeltaTable>> builtInExecutors() {
+    return DeltaExecutors.all(java.time.Clock.systemUTC());
+  }
+
+  @Override
+  public void close() {
+    table.close();
+  }
+}

@@ -1,0 +1,64 @@
+package dev.resurfacer.iceberg.maintain;
+
+import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.dispatch.TableLookup;
+import dev.resurfacer.dispatch.Target;
+import dev.resurfacer.formats.Format;
+import dev.resurfacer.iceberg.catalog.Catalogs;
+import org.apache.iceberg.catalog.Catalog;
+
+/** An Iceberg table a command names: opened in the chosen catalog on first {@link #open()}, fenced like a local run. */
+final class IcebergTarget implements Target<IcebergTable> {
+  private final TableLookup lookup;
+  private Catalog catalog;
+  private IcebergTable table;
+
+  IcebergTarget(TableLookup lookup) {
+    this.lookup = lookup;
+  }
+
+  @Override
+  public Format format() {
+    return Format.ICEBERG;
+  }
+
+  @Override
+  public String name() {
+    return lookup.target();
+  }
+
+  @Override
+  public Class<IcebergTable> handleType() {
+    return IcebergTable.class;
+  }
+
+  @Override
+  public IcebergTable open() {
+    if (table == null) {
+      CatalogConfig config = lookup.chosenCatalog().get();
+      String name = lookup.target();
+      Catalogs.parseIdentifier(name);
+      catalog = Catalogs.open(config);
+      // the same fences a local run applies: every configured catalog's tables, the catalog's own files
+      table = new IcebergTable(catalog, Catalogs.parseIdentifier(name), Catalogs.loadTable(catalog, name), name,
+          lookup.fences().apply(config));
+    }
+    return table;
+  }
+
+  @Override
+  public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, IcebergTable>> builtInExecutors() {
+    return IcebergFormat.builtInExecutors(open().fences(), dev.resurfacer.progress.Progress.NONE);
+  }
+
+  @Override
+  public void close() {
+    if (catalog instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // the step's outcome is already decided; a failing close changes nothing in it
+      }
+    }
+  }
+}
