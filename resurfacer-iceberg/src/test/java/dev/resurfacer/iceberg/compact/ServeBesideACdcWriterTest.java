@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.config.ConfigFile;
 import dev.resurfacer.config.ResurfacerConfig;
-import dev.resurfacer.iceberg.maintain.Resurfacer;
+import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
 import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.Orders;
@@ -70,7 +70,7 @@ class ServeBesideACdcWriterTest {
           triggers: {small-files: 3}
         serve: {min-interval: 0s}
         """, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
-    ServedCatalog<?> served = Resurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).served();
+    ServedCatalog<?> served = ServedCatalog.of(IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
 
     ReentrantLock turn = new ReentrantLock();
