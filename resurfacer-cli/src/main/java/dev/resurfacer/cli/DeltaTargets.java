@@ -26,6 +26,13 @@ final class DeltaTargets {
     return new TableLookup(target, config, () -> options.resolve(ctx), ctx.workingDir(), chosen -> options.fences(ctx, chosen));
   }
 
+  /** As {@link #lookup}, for a verb that changes nothing: no fences are read. */
+  static TableLookup readOnlyLookup(CatalogOptions options, CliContext ctx, String target) {
+    TableLookup full = lookup(options, ctx, target);
+    return new TableLookup(full.target(), full.config(), full.chosenCatalog(), full.workingDir(),
+        chosen -> dev.resurfacer.storage.StorageFences.none());
+  }
+
   /** For verbs that exist only for Delta tables. */
   static DeltaTable require(CatalogOptions options, CliContext ctx, String target, String verb, String icebergAlternative) {
     return find(options, ctx, target).orElseThrow(() -> new UsageException(verb + " works on Delta tables: '" + target

@@ -38,6 +38,24 @@ public final class Dispatcher {
     }
   }
 
+  /** {@code describe}: the named table's health, read by its format (changes nothing, needs no engine). */
+  public static dev.resurfacer.report.Readout describe(TableLookup lookup) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.describe();
+    }
+  }
+
+  /**
+   * {@code advise}: the layout the scan reports call for, simulated by the table's format; the reports are
+   * read once the format is known and before the table is opened.
+   */
+  public static dev.resurfacer.layout.Advice advise(TableLookup lookup, Supplier<dev.resurfacer.layout.ScanReports.Loaded> reports,
+      double minGain) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.advise(lookup.target(), reports.get(), minGain);
+    }
+  }
+
   private static <T> Step run(Target<T> target, ExecutionEngineProvider provider, Supplier<EngineSettings> settings,
       Operation operation, Mode mode) {
     String format = target.format().id();

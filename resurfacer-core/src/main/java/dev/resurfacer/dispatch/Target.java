@@ -22,6 +22,16 @@ public interface Target<T> extends AutoCloseable {
   /** The format's own executors: what the local engine runs on this table ({@link dev.resurfacer.maintain.TableFormat#builtInExecutors()}). */
   java.util.List<dev.resurfacer.maintain.OperationExecutor<?, T>> builtInExecutors();
 
+  /** What {@code describe} shows of the table: the format's health record, which renders its own text. */
+  dev.resurfacer.report.Readout describe();
+
+  /**
+   * {@code advise} on the table: the layout its scan reports call for ({@link dev.resurfacer.layout.Advice}).
+   *
+   * @param name the table as the user named it, for the advice's text
+   */
+  dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain);
+
   /** Closes what {@link #open()} opened. */
   @Override
   void close();

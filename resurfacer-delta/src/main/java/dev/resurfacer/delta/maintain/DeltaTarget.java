@@ -52,6 +52,16 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
   }
 
   @Override
+  public dev.resurfacer.report.Readout describe() {
+    return dev.resurfacer.delta.describe.DeltaDescriber.describe(table, java.time.Clock.systemUTC());
+  }
+
+  @Override
+  public dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
+    return dev.resurfacer.delta.compact.DeltaLayouts.advise(name, table, reports, minGain);
+  }
+
+  @Override
   public void close() {
     table.close();
   }

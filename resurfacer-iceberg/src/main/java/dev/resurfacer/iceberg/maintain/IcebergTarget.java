@@ -52,6 +52,16 @@ final class IcebergTarget implements Target<IcebergTable> {
   }
 
   @Override
+  public dev.resurfacer.report.Readout describe() {
+    return dev.resurfacer.iceberg.health.HealthInspector.inspect(lookup.target(), open().table());
+  }
+
+  @Override
+  public dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
+    return dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, open().table(), reports, minGain);
+  }
+
+  @Override
   public void close() {
     if (catalog instanceof AutoCloseable c) {
       try {
