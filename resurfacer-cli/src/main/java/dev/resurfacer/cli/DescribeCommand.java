@@ -31,7 +31,7 @@ final class DescribeCommand implements Callable<Integer> {
   public Integer call() {
     Readout health = Dispatcher.describe(DeltaTargets.readOnlyLookup(catalogOptions, ctx, tableName));
     PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(health) : health.render());
+    out.println(outputOptions.json() ? Json.write(health.json()) : health.render());
     out.flush();
     return Main.OK;
   }

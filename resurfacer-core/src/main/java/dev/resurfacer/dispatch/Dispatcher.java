@@ -56,6 +56,21 @@ public final class Dispatcher {
     }
   }
 
+  /** {@code plan}: what compaction with {@code settings} would rewrite in the named table, read by its format. */
+  public static dev.resurfacer.report.Readout planCompaction(TableLookup lookup, dev.resurfacer.maintain.CompactionSettings settings) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.planCompaction(settings);
+    }
+  }
+
+  /** {@code compact} on the local engine, by the named table's format ({@link Target#compact}). */
+  public static dev.resurfacer.report.Readout compact(TableLookup lookup, dev.resurfacer.maintain.CompactionSettings settings, Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.compact(settings, mode, progress, groupLines);
+    }
+  }
+
   private static <T> Step run(Target<T> target, ExecutionEngineProvider provider, Supplier<EngineSettings> settings,
       Operation operation, Mode mode) {
     String format = target.format().id();

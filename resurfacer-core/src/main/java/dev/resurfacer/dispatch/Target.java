@@ -32,6 +32,18 @@ public interface Target<T> extends AutoCloseable {
    */
   dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain);
 
+  /** {@code plan}: what compaction with {@code settings} would rewrite; changes nothing. */
+  dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings);
+
+  /**
+   * {@code compact} on the local engine: in {@link dev.resurfacer.maintain.Mode#PREVIEW} the plan as
+   * {@code compact} shows it, in {@link dev.resurfacer.maintain.Mode#COMMIT} the verified rewrite.
+   *
+   * @param groupLines one line per finished group, for a display without a bar (formats that report none ignore it)
+   */
+  dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines);
+
   /** Closes what {@link #open()} opened. */
   @Override
   void close();
