@@ -54,7 +54,7 @@ final class AdviseCommand implements Callable<Integer> {
     if (!(minGain >= 0 && minGain < 1)) {
       throw new UsageException("--min-gain must be a number in [0, 1) (got " + minGain + ")");
     }
-    Advice advice = Dispatcher.advise(DeltaTargets.readOnlyLookup(catalogOptions, ctx, tableName),
+    Advice advice = Dispatcher.advise(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
         () -> ScanReports.read(scanReports != null ? scanReports : fromPolicy(), tableName), minGain);
     PrintWriter out = spec.commandLine().getOut();
     out.println(outputOptions.json() ? Json.write(advice) : render(advice));

@@ -44,7 +44,7 @@ final class CompactCommand implements Callable<Integer> {
     Progress progress = act.yes ? ProgressDisplay.choose(ctx, outputOptions, false, err) : Progress.NONE;
     // on a terminal the bar says what the group lines would
     boolean groupLines = !outputOptions.json() && !ProgressDisplay.isBar(progress);
-    Readout result = Dispatcher.compact(DeltaTargets.lookup(catalogOptions, ctx, tableName), flags.settings(spec),
+    Readout result = Dispatcher.compact(TableLookups.lookup(catalogOptions, ctx, tableName), flags.settings(spec),
         act.yes ? Mode.COMMIT : Mode.PREVIEW, progress, message -> {
           if (groupLines) {
             err.println(message);

@@ -29,7 +29,7 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Readout health = Dispatcher.describe(DeltaTargets.readOnlyLookup(catalogOptions, ctx, tableName));
+    Readout health = Dispatcher.describe(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName));
     PrintWriter out = spec.commandLine().getOut();
     out.println(outputOptions.json() ? Json.write(health.json()) : health.render());
     out.flush();

@@ -29,7 +29,7 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Readout plan = Dispatcher.planCompaction(DeltaTargets.readOnlyLookup(catalogOptions, ctx, tableName), flags.settings(spec));
+    Readout plan = Dispatcher.planCompaction(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName), flags.settings(spec));
     PrintWriter out = spec.commandLine().getOut();
     out.println(outputOptions.json() ? Json.write(plan.json()) : plan.render());
     out.flush();

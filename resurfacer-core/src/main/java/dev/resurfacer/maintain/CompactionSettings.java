@@ -89,17 +89,11 @@ public record CompactionSettings(
     putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
     putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
     putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
-    if (minInputFiles != null) {
-      positive(minInputFiles, "--min-input-files");
-      opts.put("min-input-files", minInputFiles.toString());
-    }
+    putPositive(opts, "min-input-files", minInputFiles, "--min-input-files");
     if (rewriteAll) {
       opts.put("rewrite-all", "true");
     }
-    if (deleteFileThreshold != null) {
-      positive(deleteFileThreshold, "--delete-file-threshold");
-      opts.put("delete-file-threshold", deleteFileThreshold.toString());
-    }
+    putPositive(opts, "delete-file-threshold", deleteFileThreshold, "--delete-file-threshold");
     if (deleteRatioThreshold != null) {
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
         throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
@@ -109,21 +103,12 @@ public record CompactionSettings(
     if (partialProgress) {
       opts.put("partial-progress.enabled", "true");
     }
-    if (maxCommits != null) {
-      positive(maxCommits, "--max-commits");
-      opts.put("partial-progress.max-commits", maxCommits.toString());
-    }
-    if (maxConcurrent != null) {
-      positive(maxConcurrent, "--max-concurrent");
-      opts.put("max-concurrent-file-group-rewrites", maxConcurrent.toString());
-    }
+    putPositive(opts, "partial-progress.max-commits", maxCommits, "--max-commits");
+    putPositive(opts, "max-concurrent-file-group-rewrites", maxConcurrent, "--max-concurrent");
     if (minPartitionIdle != null) {
       opts.put(MIN_PARTITION_IDLE, minPartitionIdle);
     }
-    if (commitEveryGroups != null) {
-      positive(commitEveryGroups, "--commit-every-groups");
-      opts.put(COMMIT_EVERY_GROUPS, commitEveryGroups.toString());
-    }
+    putPositive(opts, COMMIT_EVERY_GROUPS, commitEveryGroups, "--commit-every-groups");
     if (commitEvery != null) {
       opts.put(COMMIT_EVERY, commitEvery);
     }
@@ -148,9 +133,12 @@ public record CompactionSettings(
     }
   }
 
-  private static void positive(int n, String flag) {
-    if (n < 1) {
-      throw new UsageException(flag + " must be at least 1 (got " + n + ")");
+  private static void putPositive(Map<String, String> opts, String key, Integer n, String flag) {
+    if (n != null) {
+      if (n < 1) {
+        throw new UsageException(flag + " must be at least 1 (got " + n + ")");
+      }
+      opts.put(key, n.toString());
     }
   }
 }
