@@ -3,8 +3,7 @@ package dev.resurfacer.cli;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.Secrets;
-import dev.resurfacer.delta.compact.DeltaLayouts;
-import dev.resurfacer.iceberg.layout.IcebergLayouts;
+import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Compact;
@@ -55,25 +54,12 @@ final class AdviseCommand implements Callable<Integer> {
     if (!(minGain >= 0 && minGain < 1)) {
       throw new UsageException("--min-gain must be a number in [0, 1) (got " + minGain + ")");
     }
-    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
-    Path where = scanReports != null ? scanReports : fromPolicy();
-    ScanReports.Loaded loaded = ScanReports.read(where, tableName);
-    if (delta.isPresent()) {
-      try (var table = delta.get()) {
-        print(DeltaLayouts.advise(tableName, table, loaded, minGain));
-        return Main.OK;
-      }
-    }
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      print(IcebergLayouts.advise(tableName, open.table(), loaded, minGain));
-      return Main.OK;
-    }
-  }
-
-  private void print(Advice advice) {
+    Advice advice = Dispatcher.advise(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
+        () -> ScanReports.read(scanReports != null ? scanReports : fromPolicy(), tableName), minGain);
     PrintWriter out = spec.commandLine().getOut();
     out.println(outputOptions.json() ? Json.write(advice) : render(advice));
     out.flush();
+    return Main.OK;
   }
 
   private Path fromPolicy() {

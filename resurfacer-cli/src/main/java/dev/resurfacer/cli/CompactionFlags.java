@@ -1,14 +1,19 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.UsageException;
-import dev.resurfacer.iceberg.compact.CompactionOptions;
-import dev.resurfacer.iceberg.filter.FilterParser;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.CompactionSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
-/** Compaction options, named after Spark's rewrite_data_files options. Shared by plan and compact. */
+/**
+ * Compaction options, named after Spark's rewrite_data_files options. Shared by plan and compact; they become one
+ * {@link CompactionSettings}, which each format reads.
+ */
 final class CompactionFlags {
   @Option(names = "--target-file-size", paramLabel = "SIZE", description = "Target output file size (default: table's write.target-file-size-bytes, else 512MB).")
   String targetFileSize;
@@ -85,140 +90,26 @@ final class CompactionFlags {
           + "or count (row count only, faster). Default: ${DEFAULT-VALUE}.")
   String verify;
 
+  /** The settings these flags give, with the flags the user set (in declaration order) as {@code spec} parsed them. */
+  CompactionSettings settings(CommandSpec spec) {
+    List<String> given = new ArrayList<>();
+    for (OptionSpec o : spec.mixins().get("flags").options()) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(o.longestName())) {
+        given.add(o.longestName());
+      }
+    }
+    return new CompactionSettings(targetFileSize, minFileSize, maxFileSize, minInputFiles, rewriteAll, maxFileGroupSize,
+        deleteFileThreshold, deleteRatioThreshold, partialProgress, maxCommits, minPartitionIdle, commitEveryGroups, commitEvery,
+        maxConcurrent, outputSpecId, extra, where, partition, strategy, sortBy, columns, runner, memory, verify, given);
+  }
+
   /**
    * The same request as the operation record a policy builds, for an execution engine other than
-   * local. Flags that only our runners know (--runner, --memory, --verify) stay with the local engine;
-   * the options are checked exactly as for a local run first.
+   * local; the options are checked exactly as for a local run of an Iceberg table first.
    */
-  dev.resurfacer.maintain.Compact toOperation() {
-    toOptions();
-    String order = switch (strategy.toLowerCase(java.util.Locale.ROOT)) {
-      case "sort" -> sortBy;
-      case "zorder" -> String.join(",", columns);
-      default -> null;
-    };
-    Map<String, String> options = sparkOptions();
-    // the row filter and the partition travel as text: each engine renders them its own way (Trino: a typed WHERE)
-    if (where != null && !where.isBlank()) {
-      options.put(dev.resurfacer.maintain.Compact.WHERE, where);
-    }
-    if (partition != null && !partition.isBlank()) {
-      options.put(dev.resurfacer.maintain.Compact.PARTITION, partition);
-    }
-    return new dev.resurfacer.maintain.Compact(strategy.toLowerCase(java.util.Locale.ROOT), order, options);
-  }
-
-  /** The rewrite options by their Spark {@code rewrite_data_files} names. */
-  private Map<String, String> sparkOptions() {
-    Map<String, String> opts = new LinkedHashMap<>(extra);
-    putSize(opts, "target-file-size-bytes", targetFileSize, "--target-file-size");
-    putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
-    putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
-    putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
-    if (minInputFiles != null) {
-      positive(minInputFiles, "--min-input-files");
-      opts.put("min-input-files", minInputFiles.toString());
-    }
-    if (rewriteAll) {
-      opts.put("rewrite-all", "true");
-    }
-    if (deleteFileThreshold != null) {
-      positive(deleteFileThreshold, "--delete-file-threshold");
-      opts.put("delete-file-threshold", deleteFileThreshold.toString());
-    }
-    if (deleteRatioThreshold != null) {
-      if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
-        throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
-      }
-      opts.put("delete-ratio-threshold", deleteRatioThreshold.toString());
-    }
-    if (partialProgress) {
-      opts.put("partial-progress.enabled", "true");
-    }
-    if (maxCommits != null) {
-      positive(maxCommits, "--max-commits");
-      opts.put("partial-progress.max-commits", maxCommits.toString());
-    }
-    if (maxConcurrent != null) {
-      positive(maxConcurrent, "--max-concurrent");
-      opts.put("max-concurrent-file-group-rewrites", maxConcurrent.toString());
-    }
-    if (minPartitionIdle != null) {
-      opts.put(CompactionOptions.MIN_PARTITION_IDLE, minPartitionIdle);
-    }
-    if (commitEveryGroups != null) {
-      positive(commitEveryGroups, "--commit-every-groups");
-      opts.put(CompactionOptions.COMMIT_EVERY_GROUPS, commitEveryGroups.toString());
-    }
-    if (commitEvery != null) {
-      opts.put(CompactionOptions.COMMIT_EVERY, commitEvery);
-    }
-    if (outputSpecId != null) {
-      opts.put("output-spec-id", outputSpecId.toString());
-    }
-    return opts;
-  }
-
-  CompactionOptions toOptions() {
-    CompactionOptions o = CompactionOptions.defaults();
-    Map<String, String> opts = sparkOptions();
-    for (Map.Entry<String, String> e : opts.entrySet()) {
-      o = o.withOption(e.getKey(), e.getValue());
-    }
-    o = o.withFilter(FilterParser.parse(where)).withPartition(partition).withVerification(switch (verify.toLowerCase(java.util.Locale.ROOT)) {
-      case "content" -> CompactionOptions.Verification.CONTENT;
-      case "count" -> CompactionOptions.Verification.COUNT;
-      default -> throw new UsageException("--verify must be content or count (got '" + verify + "')");
-    });
-    o = o.withRunner(switch (runner.toLowerCase(java.util.Locale.ROOT)) {
-      case "auto" -> CompactionOptions.Runner.AUTO;
-      case "duckdb" -> CompactionOptions.Runner.DUCKDB;
-      case "generic" -> CompactionOptions.Runner.GENERIC;
-      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
-    });
-    o = o.withOrdering(switch (strategy.toLowerCase(java.util.Locale.ROOT)) {
-      case "binpack" -> {
-        if (sortBy != null || !columns.isEmpty()) {
-          throw new UsageException("--sort-by needs --strategy sort and --columns needs --strategy zorder");
-        }
-        yield new dev.resurfacer.iceberg.compact.Ordering.BinPack();
-      }
-      case "sort" -> {
-        if (!columns.isEmpty()) {
-          throw new UsageException("--columns is for --strategy zorder; use --sort-by with --strategy sort");
-        }
-        yield new dev.resurfacer.iceberg.compact.Ordering.Sort(sortBy);
-      }
-      case "zorder" -> {
-        if (sortBy != null) {
-          throw new UsageException("--sort-by is for --strategy sort; use --columns with --strategy zorder");
-        }
-        if (columns.isEmpty()) {
-          throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
-        }
-        yield new dev.resurfacer.iceberg.compact.Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"));
-      }
-      default -> throw new UsageException("--strategy must be binpack, sort or zorder (got '" + strategy + "')");
-    });
-    if (memory != null) {
-      o = o.withMemory(ByteSizes.parse(memory));
-    }
-    return o;
-  }
-
-  private static void putSize(Map<String, String> opts, String key, String value, String flag) {
-    if (value != null) {
-      long bytes = ByteSizes.parse(value);
-      if (bytes <= 0) {
-        throw new UsageException(flag + " must be greater than zero");
-      }
-      opts.put(key, Long.toString(bytes));
-    }
-  }
-
-  private static void positive(int n, String flag) {
-    if (n < 1) {
-      throw new UsageException(flag + " must be at least 1 (got " + n + ")");
-    }
+  Compact toOperation(CommandSpec spec) {
+    CompactionSettings settings = settings(spec);
+    dev.resurfacer.iceberg.compact.CompactionOptions.of(settings);
+    return settings.toOperation();
   }
 }

@@ -18,7 +18,7 @@ final class EngineRoute {
 
   static int run(CommandSpec spec, CliContext ctx, CatalogOptions catalogOptions, OutputOptions output, String engineName,
       String tableName, Operation operation, boolean yes) {
-    Dispatcher.Outcome ran = Dispatcher.onEngine(DeltaTargets.lookup(catalogOptions, ctx, tableName), ctx.engine(engineName),
+    Dispatcher.Outcome ran = Dispatcher.onEngine(TableLookups.lookup(catalogOptions, ctx, tableName), ctx.engine(engineName),
         () -> EngineOptions.config(ctx, catalogOptions).engine(engineName), operation, yes ? Mode.COMMIT : Mode.PREVIEW);
     PrintWriter out = spec.commandLine().getOut();
     if (output.json()) {

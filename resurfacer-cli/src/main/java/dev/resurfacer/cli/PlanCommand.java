@@ -1,10 +1,8 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.compact.Compaction;
-import dev.resurfacer.iceberg.compact.CompactionPlan;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.report.Readout;
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,36 +29,10 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    var delta = DeltaTargets.find(catalogOptions, ctx, tableName);
-    if (delta.isPresent()) {
-      return DeltaCompactionCli.run(spec, delta.get(), flags, outputOptions, false, dev.resurfacer.progress.Progress.NONE);
-    }
-    var options = flags.toOptions();
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      CompactionPlan plan = Compaction.plan(open.table(), options);
-      PrintWriter out = spec.commandLine().getOut();
-      out.println(outputOptions.json() ? Json.write(plan) : render(plan));
-      out.flush();
-      return Main.OK;
-    }
-  }
-
-  static String render(CompactionPlan p) {
-    StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "compaction plan for %s at snapshot %s: %d live data files (%s), target file size %s, %s%n",
-        p.table(), p.snapshotId(), p.liveDataFiles(), ByteSizes.format(p.liveDataBytes()), ByteSizes.format(p.targetFileSizeBytes()),
-        p.ordering()));
-    p.warnings().forEach(w -> b.append("warning: ").append(w).append(System.lineSeparator()));
-    for (CompactionPlan.Group g : p.groups()) {
-      b.append(String.format(Locale.ROOT, "  group %d %-28s %4d files %9s, %d delete files -> ~%d files, runner %s%s%n",
-          g.index(), g.partition(), g.files(), ByteSizes.format(g.bytes()), g.deleteFiles(), g.expectedOutputFiles(), g.runner(),
-          g.runnerReason().isEmpty() || g.runnerReason().equals("default") ? "" : " (" + g.runnerReason() + ")"));
-    }
-    b.append(String.format(Locale.ROOT, "would rewrite %d files (%s) in %d groups", p.filesToRewrite(),
-        ByteSizes.format(p.bytesToRewrite()), p.groups().size()));
-    if (p.skippedFiles() > 0) {
-      b.append(String.format(Locale.ROOT, "; skips %d files: %s", p.skippedFiles(), p.skippedBecause()));
-    }
-    return b.toString();
+    Readout plan = Dispatcher.planCompaction(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName), flags.settings(spec));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(outputOptions.json() ? Json.write(plan.json()) : plan.render());
+    out.flush();
+    return Main.OK;
   }
 }

@@ -21,6 +21,11 @@ final class ProgressDisplay {
     return new PlainProgress(err);
   }
 
+  /** Whether {@code progress} draws a bar (which per-item lines would tear). */
+  static boolean isBar(Progress progress) {
+    return progress instanceof TerminalProgress;
+  }
+
   static boolean onTerminal(CliContext ctx) {
     return System.console() != null && !"dumb".equals(ctx.env().get("TERM"));
   }
@@ -31,7 +36,7 @@ final class ProgressDisplay {
    * these is after the verb starts.
    */
   static void quietLogsUnder(Progress progress) {
-    if (progress instanceof TerminalProgress) {
+    if (isBar(progress)) {
       System.setProperty("org.slf4j.simpleLogger.log.dev.resurfacer.maintain", "warn");
     }
   }

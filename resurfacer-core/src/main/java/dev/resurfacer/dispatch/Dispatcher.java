@@ -38,6 +38,39 @@ public final class Dispatcher {
     }
   }
 
+  /** {@code describe}: the named table's health, read by its format (changes nothing, needs no engine). */
+  public static dev.resurfacer.report.Readout describe(TableLookup lookup) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.describe();
+    }
+  }
+
+  /**
+   * {@code advise}: the layout the scan reports call for, simulated by the table's format; the reports are
+   * read once the format is known and before the table is opened.
+   */
+  public static dev.resurfacer.layout.Advice advise(TableLookup lookup, Supplier<dev.resurfacer.layout.ScanReports.Loaded> reports,
+      double minGain) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.advise(lookup.target(), reports.get(), minGain);
+    }
+  }
+
+  /** {@code plan}: what compaction with {@code settings} would rewrite in the named table, read by its format. */
+  public static dev.resurfacer.report.Readout planCompaction(TableLookup lookup, dev.resurfacer.maintain.CompactionSettings settings) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.planCompaction(settings);
+    }
+  }
+
+  /** {@code compact} on the local engine, by the named table's format ({@link Target#compact}). */
+  public static dev.resurfacer.report.Readout compact(TableLookup lookup, dev.resurfacer.maintain.CompactionSettings settings, Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      return target.compact(settings, mode, progress, groupLines);
+    }
+  }
+
   private static <T> Step run(Target<T> target, ExecutionEngineProvider provider, Supplier<EngineSettings> settings,
       Operation operation, Mode mode) {
     String format = target.format().id();

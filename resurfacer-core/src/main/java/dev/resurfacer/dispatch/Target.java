@@ -22,6 +22,28 @@ public interface Target<T> extends AutoCloseable {
   /** The format's own executors: what the local engine runs on this table ({@link dev.resurfacer.maintain.TableFormat#builtInExecutors()}). */
   java.util.List<dev.resurfacer.maintain.OperationExecutor<?, T>> builtInExecutors();
 
+  /** What {@code describe} shows of the table: the format's health record, which renders its own text. */
+  dev.resurfacer.report.Readout describe();
+
+  /**
+   * {@code advise} on the table: the layout its scan reports call for ({@link dev.resurfacer.layout.Advice}).
+   *
+   * @param name the table as the user named it, for the advice's text
+   */
+  dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain);
+
+  /** {@code plan}: what compaction with {@code settings} would rewrite; changes nothing. */
+  dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings);
+
+  /**
+   * {@code compact} on the local engine: in {@link dev.resurfacer.maintain.Mode#PREVIEW} the plan as
+   * {@code compact} shows it, in {@link dev.resurfacer.maintain.Mode#COMMIT} the verified rewrite.
+   *
+   * @param groupLines one line per finished group, for a display without a bar (formats that report none ignore it)
+   */
+  dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines);
+
   /** Closes what {@link #open()} opened. */
   @Override
   void close();

@@ -26,6 +26,11 @@ public enum Format {
     return catalog.isDelta() ? DELTA : ICEBERG;
   }
 
+  /** The format of the table {@code config} names {@code table}: Delta when a delta catalog maps the name, else Iceberg. */
+  public static Format of(dev.resurfacer.config.ResurfacerConfig config, String table) {
+    return config.deltaLocation(table).isPresent() ? DELTA : ICEBERG;
+  }
+
   @Override
   public String toString() {
     return id;

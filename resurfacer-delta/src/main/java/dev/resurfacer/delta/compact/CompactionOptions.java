@@ -25,7 +25,7 @@ import java.util.OptionalLong;
 public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where,
     Runner runner, long memoryBytes, Path scratchDir, java.util.Optional<java.time.Duration> minPartitionIdle) {
   /** The policy option, as Iceberg compaction names it. */
-  public static final String MIN_PARTITION_IDLE = "min-partition-idle";
+  public static final String MIN_PARTITION_IDLE = dev.resurfacer.maintain.CompactionSettings.MIN_PARTITION_IDLE;
 
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
 
@@ -64,6 +64,52 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
       default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
           + "zorder; Delta tables have no declared sort order)");
     };
+  }
+
+  private static final java.util.Set<String> APPLICABLE = java.util.Set.of("--target-file-size", "--delete-ratio-threshold",
+      "--strategy", "--columns", "--where", "--runner", "--memory", "--min-partition-idle");
+
+  /**
+   * What {@code plan} and {@code compact} were given, for the Delta table whose {@code latest} snapshot (read once
+   * the flags are checked) gives the schema and partition columns {@code --where} is read against: bin-pack or
+   * z-order per partition; a flag that has no Delta meaning is refused.
+   */
+  public static CompactionOptions of(dev.resurfacer.maintain.CompactionSettings s,
+      java.util.function.Supplier<io.delta.kernel.Snapshot> latest) {
+    for (String flag : s.given()) {
+      if (!APPLICABLE.contains(flag)) {
+        throw new UsageException(flag + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
+            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --min-partition-idle; each bin is its own commit)");
+      }
+    }
+    String strategy = s.strategyName();
+    if (!strategy.equals("binpack") && !strategy.equals("zorder")) {
+      throw new UsageException("--strategy " + s.strategy() + " does not apply to Delta tables (binpack or zorder; Delta tables "
+          + "have no declared sort order)");
+    }
+    if (strategy.equals("zorder") == s.columns().isEmpty()) {
+      throw new UsageException(strategy.equals("zorder") ? "--strategy zorder needs --columns a,b" : "--columns needs --strategy zorder");
+    }
+    io.delta.kernel.Snapshot snapshot = latest.get();
+    CompactionOptions options = new CompactionOptions(
+        s.targetFileSize() == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(s.targetFileSize())),
+        s.deleteRatioThreshold() == null ? DEFAULT_DELETED_ROW_RATIO : s.deleteRatioThreshold())
+        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(s.columns(), "--columns"))
+        .where(DeltaWhere.parse(s.where(), snapshot.getSchema(), snapshot.getPartitionColumnNames()))
+        .runner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
+          case "auto" -> Runner.AUTO;
+          case "duckdb" -> Runner.DUCKDB;
+          // Delta's generic runner is Kernel's own reader and writer
+          case "generic", "kernel" -> Runner.KERNEL;
+          default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+        });
+    if (s.memory() != null) {
+      options = options.memory(s.memoryBytes().getAsLong());
+    }
+    if (s.minPartitionIdle() != null) {
+      options = options.minPartitionIdle(idle(s.minPartitionIdle()));
+    }
+    return options;
   }
 
   public static CompactionOptions defaults() {

@@ -14,7 +14,17 @@ import java.util.Map;
  */
 public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, String runner,
     String runnerReason, List<Bin> bins,
-    List<String> skipped) {
+    List<String> skipped) implements dev.resurfacer.report.Readout {
+  @Override
+  public String render() {
+    return CompactionText.render(this);
+  }
+
+  @Override
+  public Object json() {
+    return CompactionText.PlanJson.of(this);
+  }
+
   public CompactionPlan {
     zOrderColumns = List.copyOf(zOrderColumns);
     bins = List.copyOf(bins);

@@ -41,7 +41,12 @@ public record DeltaHealth(
     long logCheckpointFiles,
     Long oldestLogVersion,
     Retention retention,
-    Map<String, String> properties) {
+    Map<String, String> properties) implements dev.resurfacer.report.Readout {
+  @Override
+  public String render() {
+    return DeltaHealthText.render(this);
+  }
+
 
   public record Protocol(int minReaderVersion, int minWriterVersion, List<String> readerFeatures, List<String> writerFeatures) {}
 

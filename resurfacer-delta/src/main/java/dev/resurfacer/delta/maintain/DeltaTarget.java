@@ -2,6 +2,8 @@ package dev.resurfacer.delta.maintain;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.delta.compact.CompactionOptions;
+import dev.resurfacer.delta.compact.DeltaCompactor;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.dispatch.TableLookup;
@@ -49,6 +51,34 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
   @Override
   public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, DeltaTable>> builtInExecutors() {
     return DeltaExecutors.all(java.time.Clock.systemUTC());
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout describe() {
+    return dev.resurfacer.delta.describe.DeltaDescriber.describe(table, java.time.Clock.systemUTC());
+  }
+
+  @Override
+  public dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
+    return dev.resurfacer.delta.compact.DeltaLayouts.advise(name, table, reports, minGain);
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings) {
+    return DeltaCompactor.plan(table, options(settings));
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
+    CompactionOptions options = options(settings);
+    // a Delta bin is its own commit: the progress display says what group lines would
+    return mode == dev.resurfacer.maintain.Mode.PREVIEW ? DeltaCompactor.plan(table, options)
+        : DeltaCompactor.execute(table, options, java.time.Clock.systemUTC(), progress);
+  }
+
+  private CompactionOptions options(dev.resurfacer.maintain.CompactionSettings settings) {
+    return CompactionOptions.of(settings, () -> table.latest());
   }
 
   @Override

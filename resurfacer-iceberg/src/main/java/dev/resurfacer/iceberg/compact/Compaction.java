@@ -51,6 +51,11 @@ public final class Compaction {
 
   private Compaction() {}
 
+  /** {@link #plan} as {@code compact} without {@code --yes} shows it: the plan, and that nothing changed. */
+  public static dev.resurfacer.report.Readout preview(Table table, CompactionOptions options) {
+    return new CompactionText.Preview(plan(table, options));
+  }
+
   public static CompactionPlan plan(Table table, CompactionOptions options) {
     return planGroups(table, options).plan();
   }

@@ -62,11 +62,11 @@ public record CompactionOptions(
   static final String SMALL_GROUP_BYTES = "small-group-bytes";
 
   /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
-  public static final String MIN_PARTITION_IDLE = "min-partition-idle";
+  public static final String MIN_PARTITION_IDLE = dev.resurfacer.maintain.CompactionSettings.MIN_PARTITION_IDLE;
   /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
-  public static final String COMMIT_EVERY_GROUPS = "commit-every-groups";
+  public static final String COMMIT_EVERY_GROUPS = dev.resurfacer.maintain.CompactionSettings.COMMIT_EVERY_GROUPS;
   /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
-  public static final String COMMIT_EVERY = "commit-every";
+  public static final String COMMIT_EVERY = dev.resurfacer.maintain.CompactionSettings.COMMIT_EVERY;
 
   static final Set<String> OUR_OPTIONS = Set.of(
       SMALL_GROUP_BYTES,
@@ -104,6 +104,57 @@ public record CompactionOptions(
       case "zorder" -> new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitList(op.orderBy(), "zorder-columns"));
       default -> new Ordering.BinPack();
     });
+  }
+
+  /**
+   * The options {@code plan} and {@code compact} were given: the format-neutral checks of
+   * {@link dev.resurfacer.maintain.CompactionSettings}, then the filter, verification, runner and ordering.
+   */
+  public static CompactionOptions of(dev.resurfacer.maintain.CompactionSettings s) {
+    CompactionOptions o = defaults();
+    for (Map.Entry<String, String> e : s.sparkOptions().entrySet()) {
+      o = o.withOption(e.getKey(), e.getValue());
+    }
+    o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where())).withPartition(s.partition())
+        .withVerification(switch (s.verify().toLowerCase(java.util.Locale.ROOT)) {
+          case "content" -> Verification.CONTENT;
+          case "count" -> Verification.COUNT;
+          default -> throw new UsageException("--verify must be content or count (got '" + s.verify() + "')");
+        });
+    o = o.withRunner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
+      case "auto" -> Runner.AUTO;
+      case "duckdb" -> Runner.DUCKDB;
+      case "generic" -> Runner.GENERIC;
+      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+    });
+    o = o.withOrdering(switch (s.strategyName()) {
+      case "binpack" -> {
+        if (s.sortBy() != null || !s.columns().isEmpty()) {
+          throw new UsageException("--sort-by needs --strategy sort and --columns needs --strategy zorder");
+        }
+        yield new Ordering.BinPack();
+      }
+      case "sort" -> {
+        if (!s.columns().isEmpty()) {
+          throw new UsageException("--columns is for --strategy zorder; use --sort-by with --strategy sort");
+        }
+        yield new Ordering.Sort(s.sortBy());
+      }
+      case "zorder" -> {
+        if (s.sortBy() != null) {
+          throw new UsageException("--sort-by is for --strategy sort; use --columns with --strategy zorder");
+        }
+        if (s.columns().isEmpty()) {
+          throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
+        }
+        yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(s.columns(), "--columns"));
+      }
+      default -> throw new UsageException("--strategy must be binpack, sort or zorder (got '" + s.strategy() + "')");
+    });
+    if (s.memory() != null) {
+      o = o.withMemory(s.memoryBytes().getAsLong());
+    }
+    return o;
   }
 
   /** A quarter of physical memory, at least 256 MB and at most 8 GB ({@link dev.resurfacer.units.MemoryBudget}). */

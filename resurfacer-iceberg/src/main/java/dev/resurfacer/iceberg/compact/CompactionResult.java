@@ -25,7 +25,17 @@ public record CompactionResult(
     long danglingDeleteFiles,
     long millis,
     long peakRssBytes,
-    String verification) {
+    String verification) implements dev.resurfacer.report.Readout {
+  @Override
+  public String render() {
+    return CompactionText.render(this);
+  }
+
+  @Override
+  public boolean succeeded() {
+    return allCommitted();
+  }
+
 
   public enum Status { COMMITTED, FAILED, VERIFICATION_FAILED, NOT_COMMITTED }
 

@@ -42,7 +42,11 @@ public record TableHealth(
     int metadataFilesOnDisk,
     long metadataBytes,
     Map<String, String> maintenanceProperties,
-    List<Statistics> statistics) {
+    List<Statistics> statistics) implements dev.resurfacer.report.Readout {
+  @Override
+  public String render() {
+    return HealthText.render(this);
+  }
 
   /**
    * A statistics file the table metadata names: {@code kind} is {@code table} (Puffin, e.g. NDV

@@ -5,6 +5,8 @@ import dev.resurfacer.dispatch.TableLookup;
 import dev.resurfacer.dispatch.Target;
 import dev.resurfacer.formats.Format;
 import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.compact.Compaction;
+import dev.resurfacer.iceberg.compact.CompactionOptions;
 import org.apache.iceberg.catalog.Catalog;
 
 /** An Iceberg table a command names: opened in the chosen catalog on first {@link #open()}, fenced like a local run. */
@@ -49,6 +51,32 @@ final class IcebergTarget implements Target<IcebergTable> {
   @Override
   public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, IcebergTable>> builtInExecutors() {
     return IcebergFormat.builtInExecutors(open().fences(), dev.resurfacer.progress.Progress.NONE);
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout describe() {
+    return dev.resurfacer.iceberg.health.HealthInspector.inspect(lookup.target(), open().table());
+  }
+
+  @Override
+  public dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
+    return dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, open().table(), reports, minGain);
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings) {
+    CompactionOptions options = CompactionOptions.of(settings);
+    return Compaction.plan(open().table(), options);
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
+    CompactionOptions options = CompactionOptions.of(settings);
+    if (mode == dev.resurfacer.maintain.Mode.PREVIEW) {
+      return Compaction.preview(open().table(), options);
+    }
+    return Compaction.execute(open().table(), options, progress, groupLines);
   }
 
   @Override

@@ -1,6 +1,5 @@
-package dev.resurfacer.cli;
+package dev.resurfacer.delta.describe;
 
-import dev.resurfacer.delta.describe.DeltaHealth;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.time.Duration;

@@ -1,0 +1,28 @@
+package dev.resurfacer.cli;
+
+import dev.resurfacer.config.CatalogSelection;
+import dev.resurfacer.config.Secrets;
+import dev.resurfacer.dispatch.TableLookup;
+
+/** What a command's TABLE argument and catalog flags name, for {@link dev.resurfacer.dispatch.Dispatcher} to resolve by the one format rule. */
+final class TableLookups {
+  private TableLookups() {}
+
+  /** What the TABLE argument and the catalog flags name, for the dispatcher to resolve. */
+  static TableLookup lookup(CatalogOptions options, CliContext ctx, String target) {
+    var config = new CatalogSelection(first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
+        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
+    return new TableLookup(target, config, () -> options.resolve(ctx), ctx.workingDir(), chosen -> options.fences(ctx, chosen));
+  }
+
+  /** As {@link #lookup}, for a verb that changes nothing: no fences are read. */
+  static TableLookup readOnlyLookup(CatalogOptions options, CliContext ctx, String target) {
+    TableLookup full = lookup(options, ctx, target);
+    return new TableLookup(full.target(), full.config(), full.chosenCatalog(), full.workingDir(),
+        chosen -> dev.resurfacer.storage.StorageFences.none());
+  }
+
+  private static String first(String a, String b) {
+    return a != null ? a : b;
+  }
+}
