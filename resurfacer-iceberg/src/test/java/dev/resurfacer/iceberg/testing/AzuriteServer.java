@@ -1,24 +1,18 @@
 package dev.resurfacer.iceberg.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +20,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -115,64 +108,7 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
 
   /** The npm package's directory, installed from the committed lock file when the cache does not have it yet. */
   static Path installed() {
-    Path spec = findUp("test-servers/azurite");
-    if (!onPath("node") || !onPath("npm")) {
-      assertThat(System.getenv("CI")).as("CI must have node and npm (for Azurite)").isNotEqualTo("true");
-      Assumptions.abort("node/npm are not installed: Azurite cannot run");
-    }
-    try {
-      byte[] lock = Files.readAllBytes(spec.resolve("package-lock.json"));
-      String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(lock)).substring(0, 12);
-      Path cache = Path.of(System.getProperty("resurfacer.test.cache",
-          System.getProperty("user.home") + "/.cache/resurfacer")).resolve("npm/azurite-" + digest);
-      if (Files.isRegularFile(cache.resolve("node_modules/azurite/dist/src/blob/main.js"))) {
-        return cache;
-      }
-      Files.createDirectories(cache.getParent());
-      Path staging = Files.createTempDirectory(cache.getParent(), "install");
-      Files.copy(spec.resolve("package.json"), staging.resolve("package.json"));
-      Files.copy(spec.resolve("package-lock.json"), staging.resolve("package-lock.json"));
-      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
-          .directory(staging.toFile()).redirectErrorStream(true)
-          .redirectOutput(staging.resolve("npm.log").toFile()).start();
-      if (!npm.waitFor(10, TimeUnit.MINUTES) || npm.exitValue() != 0) {
-        npm.destroyForcibly();
-        throw new IllegalStateException("npm ci for azurite failed: " + Files.readString(staging.resolve("npm.log")));
-      }
-      try {
-        Files.move(staging, cache, StandardCopyOption.ATOMIC_MOVE);
-      } catch (IOException raced) {
-        if (!Files.isDirectory(cache)) {
-          throw raced; // another run installed it at the same time otherwise
-        }
-      }
-      return cache;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Path findUp(String relative) {
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      if (Files.isDirectory(d.resolve(relative))) {
-        return d.resolve(relative);
-      }
-    }
-    throw new IllegalStateException(relative + " not found above " + Path.of("").toAbsolutePath());
-  }
-
-  private static boolean onPath(String name) {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d, name))) {
-        return true;
-      }
-    }
-    return false;
+    return NpmTestServers.installed("azurite", "node_modules/azurite/dist/src/blob/main.js");
   }
 
   public String endpoint() {
