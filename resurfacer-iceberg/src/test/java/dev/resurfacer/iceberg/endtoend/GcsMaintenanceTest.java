@@ -44,6 +44,31 @@ class GcsMaintenanceTest {
     return Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
   }
 
+  /** The example of docs/catalogs.md, parsed as written, pointed at the emulator as its comments say; describe reads it. */
+  @Test
+  void theDocumentedExampleWorksAndDescribes() throws Exception {
+    String yaml = DocumentedCatalogsTest.example("gcs")
+        .replace("gs://my-bucket/", GCS.root() + "/")
+        .replace("# gcs.service.host: http://127.0.0.1:9199", "gcs.service.host: " + GCS.endpoint())
+        .replace("# gcs.no-auth: true", "gcs.no-auth: true")
+        .replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
+    assertThat(yaml).contains("gcs.service.host: " + GCS.endpoint()).contains("\n      gcs.no-auth: true".translateEscapes());
+    CatalogConfig config = DocumentedCatalogsTest.parse(yaml, Map.of());
+    Catalog catalog = Catalogs.open(config);
+    try (Closeable c = (Closeable) catalog) {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("docs"));
+      Table t = DocumentedCatalogsTest.roundTrip(catalog, "gcs");
+      assertThat(t.location()).isEqualTo(GCS.root() + "/lake/docs/gcs");
+      var health = dev.resurfacer.iceberg.health.HealthInspector.inspect("docs.gcs", t);
+      assertThat(health.location()).isEqualTo(t.location());
+      assertThat(health.dataFiles()).isEqualTo(1);
+      assertThat(health.dataRecords()).isEqualTo(25);
+      assertThat(health.snapshots()).isEqualTo(1);
+      assertThat(GCS.objects(t.location())).hasSize(health.metadataFilesOnDisk() + 1 + (int) health.manifests() + 1)
+          .contains(t.currentSnapshot().addedDataFiles(t.io()).iterator().next().location());
+    }
+  }
+
   @Test
   void everyOperationKeepsRowsAndLeavesExactlyTheReachableFiles() throws Exception {
     Path scratch = Files.createDirectories(dir.resolve("scratch"));
