@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.resurfacer.SafetyRefusal;
 import org.apache.iceberg.io.BulkDeletionFailureException;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
@@ -24,7 +26,8 @@ import org.apache.iceberg.util.ThreadPools;
  * hierarchical namespace as marked blobs, which it skips. On {@code gs://} a bulk delete is one
  * object delete per file (a bounded number at a time) instead of GCSFileIO's batch request: the GCS
  * emulator our tests run answers the batch endpoint with 501, and a delete we cannot test against a
- * server is not one we ship. {@code gcs://}, which Iceberg does not map to GCSFileIO and Hadoop has no
+ * server is not one we ship; a listed object name with an empty or dot segment refuses the run, as on
+ * Azure. {@code gcs://}, which Iceberg does not map to GCSFileIO and Hadoop has no
  * file system for, is refused in one line.
  */
 public class StorageFileIO extends ResolvingFileIO {
@@ -95,7 +98,28 @@ public class StorageFileIO extends ResolvingFileIO {
     if (AZURE.contains(scheme(prefix))) {
       return azure().list(prefix);
     }
+    if (scheme(prefix).equals("gs")) {
+      return CloseableIterable.transform(CloseableIterable.withNoopClose(super.listPrefix(prefix)), f -> {
+        int bucketEnd = f.location().indexOf('/', "gs://".length());
+        StorageFileIO.requireUnambiguous(f.location().substring(0, bucketEnd), f.location().substring(bucketEnd + 1));
+        return f;
+      });
+    }
     return super.listPrefix(prefix);
+  }
+
+  /**
+   * An object name with an empty or dot segment ({@code a//b}, {@code a/./b}) is another object than the
+   * one a parser makes of it, so its identity cannot be compared with the references; a trailing
+   * slash is a directory placeholder, which the caller skips.
+   */
+  static void requireUnambiguous(String root, String name) {
+    String body = name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+    for (String seg : body.split("/", -1)) {
+      if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
+        throw new SafetyRefusal(root + "/" + name + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
+      }
+    }
   }
 
   @Override
