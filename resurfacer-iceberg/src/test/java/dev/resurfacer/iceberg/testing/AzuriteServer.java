@@ -5,20 +5,13 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.common.StorageSharedKeyCredential;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -44,10 +37,8 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
   private static final Pattern LISTENING = Pattern.compile("listens on http://127\\.0\\.0\\.1:(\\d+)");
 
   private final String container;
-  private Process process;
+  private NpmTestServers.Running server;
   private Path work;
-  private int port;
-  private Thread stopAtExit;
 
   public AzuriteServer(String container) {
     this.container = container;
@@ -64,41 +55,15 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
   }
 
   public synchronized AzuriteServer start() {
-    if (process != null) {
+    if (server != null) {
       return this;
     }
     Path home = installed();
     try {
       work = Files.createTempDirectory("azurite");
-      process = new ProcessBuilder("node", home.resolve("node_modules/azurite/dist/src/blob/main.js").toString(),
+      server = NpmTestServers.Running.start(new ProcessBuilder("node", home.resolve("node_modules/azurite/dist/src/blob/main.js").toString(),
           "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--extentMemoryLimit", "256",
-          "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent")
-          .directory(work.toFile()).redirectErrorStream(true).start();
-      stopAtExit = new Thread(process::destroyForcibly);
-      Runtime.getRuntime().addShutdownHook(stopAtExit);
-      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      List<String> seen = new ArrayList<>();
-      String line;
-      while ((line = out.readLine()) != null) {
-        seen.add(line);
-        Matcher m = LISTENING.matcher(line);
-        if (m.find()) {
-          port = Integer.parseInt(m.group(1));
-          break;
-        }
-      }
-      if (port == 0) {
-        throw new IllegalStateException("azurite did not start: " + String.join(" | ", seen));
-      }
-      Thread drain = new Thread(() -> {
-        try {
-          out.lines().forEach(l -> { });
-        } catch (UncheckedIOException stopped) {
-          // the server was stopped: its output closed under the reader
-        }
-      }, "azurite-output");
-      drain.setDaemon(true);
-      drain.start();
+          "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent").directory(work.toFile()), LISTENING, "azurite");
       service().createBlobContainer(container);
       return this;
     } catch (IOException e) {
@@ -112,7 +77,7 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
   }
 
   public String endpoint() {
-    return "http://127.0.0.1:" + port + "/" + ACCOUNT;
+    return "http://127.0.0.1:" + server.port() + "/" + ACCOUNT;
   }
 
   public String container() {
@@ -157,22 +122,9 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
 
   @Override
   public synchronized void close() {
-    if (process != null) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(stopAtExit);
-      } catch (IllegalStateException exiting) {
-        // the hook runs anyway
-      }
-      process = null;
+    if (server != null) {
+      server.stop();
+      server = null;
     }
     if (work != null) {
       ChildProcesses.deleteTree(work);

@@ -6,20 +6,13 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -37,10 +30,8 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
   private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
 
   private final String bucket;
-  private Process process;
+  private NpmTestServers.Running server;
   private Path work;
-  private int port;
-  private Thread stopAtExit;
 
   public GcsEmulator(String bucket) {
     this.bucket = bucket;
@@ -57,42 +48,17 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
   }
 
   public synchronized GcsEmulator start() {
-    if (process != null) {
+    if (server != null) {
       return this;
     }
     Path home = NpmTestServers.installed("firebase", "node_modules/firebase-tools/lib/emulator/storage/index.js");
     Path launcher = NpmTestServers.findUp("test-servers/firebase/start-storage-emulator.js");
     try {
       work = Files.createTempDirectory("gcs-emulator");
-      ProcessBuilder pb = new ProcessBuilder("node", launcher.toString()).directory(home.toFile()).redirectErrorStream(true);
+      ProcessBuilder pb = new ProcessBuilder("node", launcher.toString()).directory(home.toFile());
       // the emulator keeps its blobs under $TMPDIR/firebase/storage: one directory per server
       pb.environment().put("TMPDIR", work.toString());
-      process = pb.start();
-      stopAtExit = new Thread(process::destroyForcibly);
-      Runtime.getRuntime().addShutdownHook(stopAtExit);
-      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      List<String> seen = new ArrayList<>();
-      String line;
-      while ((line = out.readLine()) != null) {
-        seen.add(line);
-        Matcher m = LISTENING.matcher(line);
-        if (m.find()) {
-          port = Integer.parseInt(m.group(1));
-          break;
-        }
-      }
-      if (port == 0) {
-        throw new IllegalStateException("the GCS emulator did not start: " + String.join(" | ", seen));
-      }
-      Thread drain = new Thread(() -> {
-        try {
-          out.lines().forEach(l -> { });
-        } catch (UncheckedIOException stopped) {
-          // the server was stopped: its output closed under the reader
-        }
-      }, "gcs-emulator-output");
-      drain.setDaemon(true);
-      drain.start();
+      server = NpmTestServers.Running.start(pb, LISTENING, "gcs-emulator");
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -100,7 +66,7 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
   }
 
   public String endpoint() {
-    return "http://127.0.0.1:" + port;
+    return "http://127.0.0.1:" + server.port();
   }
 
   public String bucket() {
@@ -149,22 +115,9 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
 
   @Override
   public synchronized void close() {
-    if (process != null) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(stopAtExit);
-      } catch (IllegalStateException exiting) {
-        // the hook runs anyway
-      }
-      process = null;
+    if (server != null) {
+      server.stop();
+      server = null;
     }
     if (work != null) {
       ChildProcesses.deleteTree(work);

@@ -2,15 +2,22 @@ package dev.resurfacer.iceberg.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -63,6 +70,59 @@ public final class NpmTestServers {
       throw new IllegalStateException(e);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** A started server process and the loopback port it printed; stopped (and its exit hook removed) by {@link #stop}. */
+  public record Running(Process process, int port, Thread stopAtExit) {
+    /** Starts {@code server} and waits for the line {@code listening} matches, whose first group is the port. */
+    public static Running start(ProcessBuilder server, Pattern listening, String name) throws IOException {
+      Process process = server.redirectErrorStream(true).start();
+      Thread stopAtExit = new Thread(process::destroyForcibly);
+      Runtime.getRuntime().addShutdownHook(stopAtExit);
+      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      List<String> seen = new ArrayList<>();
+      int port = 0;
+      String line;
+      while ((line = out.readLine()) != null) {
+        seen.add(line);
+        Matcher m = listening.matcher(line);
+        if (m.find()) {
+          port = Integer.parseInt(m.group(1));
+          break;
+        }
+      }
+      if (port == 0) {
+        process.destroyForcibly();
+        throw new IllegalStateException(name + " did not start: " + String.join(" | ", seen));
+      }
+      Thread drain = new Thread(() -> {
+        try {
+          out.lines().forEach(l -> { });
+        } catch (UncheckedIOException stopped) {
+          // the server was stopped: its output closed under the reader
+        }
+      }, name + "-output");
+      drain.setDaemon(true);
+      drain.start();
+      return new Running(process, port, stopAtExit);
+    }
+
+    public void stop() {
+      process.destroy();
+      try {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopAtExit);
+      } catch (IllegalStateException exiting) {
+        // the hook runs anyway
+      }
     }
   }
 
