@@ -61,7 +61,7 @@ final class AzureBlobListing implements AutoCloseable {
             if (b.getMetadata() != null && "true".equalsIgnoreCase(b.getMetadata().get(FOLDER_MARKER))) {
               continue; // a directory of a hierarchical namespace, not a file
             }
-            requireUnambiguous(root, b.getName());
+            StorageFileIO.requireUnambiguous(root, b.getName());
             long size = b.getProperties().getContentLength() == null ? 0 : b.getProperties().getContentLength();
             long modified = b.getProperties().getLastModified() == null ? 0 : b.getProperties().getLastModified().toInstant().toEpochMilli();
             return new FileInfo(root + "/" + b.getName(), size, modified);
@@ -85,20 +85,6 @@ final class AzureBlobListing implements AutoCloseable {
         }
       };
     };
-  }
-
-  /**
-   * A blob name with an empty or dot segment ({@code a//b}, {@code a/./b}) is another object than the
-   * one a parser makes of it, so its identity cannot be compared with the references; a trailing
-   * slash is a directory placeholder, which the caller skips.
-   */
-  private static void requireUnambiguous(String root, String name) {
-    String body = name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
-    for (String seg : body.split("/", -1)) {
-      if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
-        throw new SafetyRefusal(root + "/" + name + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
-      }
-    }
   }
 
   /** The Blob endpoint of a Data Lake URL: the SDK's own rule, {@code .dfs.} in the host becomes {@code .blob.}. */

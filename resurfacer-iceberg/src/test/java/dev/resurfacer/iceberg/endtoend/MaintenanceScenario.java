@@ -102,7 +102,7 @@ final class MaintenanceScenario {
     assertThat(compacted.rewrittenFiles()).isEqualTo(9);
     assertThat(compacted.deleteFilesApplied()).isEqualTo(2);
     assertThat(compacted.groups()).allSatisfy(g -> assertThat(g.runner()).isEqualTo("duckdb"));
-    if (table.location().startsWith("s3://") || table.location().startsWith("abfss://")) {
+    if (table.location().startsWith("s3://") || table.location().startsWith("abfss://") || table.location().startsWith("gs://")) {
       // DuckDB has no network extensions (autoload off): every input reached it through FileIO, staged
       assertThat(table.io()).isInstanceOf(RecordingFileIO.class);
       assertThat(RecordingFileIO.opened()).containsAll(inputs);

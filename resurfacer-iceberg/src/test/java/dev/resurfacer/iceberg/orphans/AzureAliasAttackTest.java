@@ -17,9 +17,7 @@ import dev.resurfacer.iceberg.testing.Rows;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
 import java.io.Closeable;
-import java.io.OutputStream;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -71,21 +69,15 @@ class AzureAliasAttackTest {
   }
 
   private OrphanReport sweep(Table t) {
-    TableIdentifier id = TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
-    return OrphanRemoval.of(catalog, id, t).olderThan(Duration.ofHours(1)).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
-        .execute();
+    return AliasAttackSweeps.sweep(catalog, t);
   }
 
-  private String stray(Table t) throws Exception {
-    String stray = t.locationProvider().newDataLocation("stray-" + System.nanoTime() + ".parquet");
-    try (OutputStream out = t.io().newOutputFile(stray).create()) {
-      out.write(new byte[] {1, 2, 3});
-    }
-    return stray;
+  private static String stray(Table t) throws Exception {
+    return AliasAttackSweeps.stray(t);
   }
 
   private static DataFile firstFile(Table t) {
-    return t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
+    return AliasAttackSweeps.firstFile(t);
   }
 
   /** The blob {@code location} names, as the container lists it. */
