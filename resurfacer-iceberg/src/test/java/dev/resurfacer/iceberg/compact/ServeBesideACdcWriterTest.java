@@ -15,6 +15,7 @@ import dev.resurfacer.serve.HistoryRun;
 import dev.resurfacer.serve.MaintenanceService;
 import dev.resurfacer.serve.RunHistory;
 import dev.resurfacer.serve.ServedCatalog;
+import dev.resurfacer.serve.testing.ServiceRuns;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -88,10 +89,10 @@ class ServeBesideACdcWriterTest {
         int before = service.history().all().size();
         service.evaluate();
         if (service.history().all().size() == before) {
-          sleep(300); // nothing fired yet: the writer's updates add the small files the trigger counts
+          ServiceRuns.sleep(300); // nothing fired yet: the writer's updates add the small files the trigger counts
           continue;
         }
-        HistoryRun run = finished(service);
+        HistoryRun run = ServiceRuns.finished(service);
         runs.add(run);
         OperationResult compact = run.report().operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
             .orElseThrow(() -> new AssertionError("run " + run.id() + " ran no compaction: " + run.operations()));
@@ -118,24 +119,5 @@ class ServeBesideACdcWriterTest {
         + " %d writer commits, %d writer retries%n", version, runs.size(), compactedRuns, carrying, writer.commits.get(),
         writer.conflicts.get());
     catalog.close();
-  }
-
-  private static HistoryRun finished(MaintenanceService s) {
-    for (int i = 0; i < 1200; i++) {
-      List<HistoryRun> recent = s.history().recent(1);
-      if (!recent.isEmpty() && !HistoryRun.RUNNING.equals(recent.get(0).status())) {
-        return recent.get(0);
-      }
-      sleep(100);
-    }
-    throw new AssertionError("the run did not finish in 120 s");
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
