@@ -1,5 +1,9 @@
 package dev.resurfacer.serve.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.report.OperationResult;
+import dev.resurfacer.report.Outcome;
 import dev.resurfacer.serve.HistoryRun;
 import dev.resurfacer.serve.MaintenanceService;
 import java.util.List;
@@ -18,6 +22,15 @@ public final class ServiceRuns {
       sleep(100);
     }
     throw new AssertionError("the run did not finish in 120 s");
+  }
+
+  /** The run's compaction, once the run ended {@code done} and the compaction committed or found nothing to do. */
+  public static OperationResult doneCompaction(HistoryRun run) {
+    OperationResult compact = run.report().operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
+        .orElseThrow(() -> new AssertionError("run " + run.id() + " ran no compaction: " + run.operations()));
+    assertThat(compact.outcome()).as("run %s compact: %s", run.id(), compact.message()).isIn(Outcome.DONE, Outcome.NOTHING_TO_DO);
+    assertThat(run.status()).as("run %s: %s", run.id(), run.report()).isEqualTo("done");
+    return compact;
   }
 
   public static void sleep(long millis) {
