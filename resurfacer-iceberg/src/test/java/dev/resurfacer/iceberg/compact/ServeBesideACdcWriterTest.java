@@ -15,6 +15,7 @@ import dev.resurfacer.serve.HistoryRun;
 import dev.resurfacer.serve.MaintenanceService;
 import dev.resurfacer.serve.RunHistory;
 import dev.resurfacer.serve.ServedCatalog;
+import dev.resurfacer.serve.testing.ServiceRuns;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -88,15 +89,12 @@ class ServeBesideACdcWriterTest {
         int before = service.history().all().size();
         service.evaluate();
         if (service.history().all().size() == before) {
-          sleep(300); // nothing fired yet: the writer's updates add the small files the trigger counts
+          ServiceRuns.sleep(300); // nothing fired yet: the writer's updates add the small files the trigger counts
           continue;
         }
-        HistoryRun run = finished(service);
+        HistoryRun run = ServiceRuns.finished(service);
         runs.add(run);
-        OperationResult compact = run.report().operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
-            .orElseThrow(() -> new AssertionError("run " + run.id() + " ran no compaction: " + run.operations()));
-        assertThat(compact.outcome()).as("run %s compact: %s", run.id(), compact.message()).isIn(Outcome.DONE, Outcome.NOTHING_TO_DO);
-        assertThat(run.status()).as("run %s: %s", run.id(), run.report()).isEqualTo("done");
+        OperationResult compact = ServiceRuns.doneCompaction(run);
         carrying += compact.metrics().getOrDefault("groups_carrying_concurrent_deletes", 0L);
         compactedRuns += compact.outcome() == Outcome.DONE ? 1 : 0;
         turn.lock();
@@ -118,24 +116,5 @@ class ServeBesideACdcWriterTest {
         + " %d writer commits, %d writer retries%n", version, runs.size(), compactedRuns, carrying, writer.commits.get(),
         writer.conflicts.get());
     catalog.close();
-  }
-
-  private static HistoryRun finished(MaintenanceService s) {
-    for (int i = 0; i < 1200; i++) {
-      List<HistoryRun> recent = s.history().recent(1);
-      if (!recent.isEmpty() && !HistoryRun.RUNNING.equals(recent.get(0).status())) {
-        return recent.get(0);
-      }
-      sleep(100);
-    }
-    throw new AssertionError("the run did not finish in 120 s");
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
