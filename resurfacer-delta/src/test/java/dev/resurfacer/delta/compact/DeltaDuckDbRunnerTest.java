@@ -196,7 +196,7 @@ class DeltaDuckDbRunnerTest {
     }
   }
 
-  private static List<DataFileStatus> rewriteAll(List<DataFileStatus> written, String select) {
+  static List<DataFileStatus> rewriteAll(List<DataFileStatus> written, String select) {
     List<DataFileStatus> out = new ArrayList<>();
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
       for (DataFileStatus f : written) {
