@@ -38,7 +38,15 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 public final class PageHashes {
   /** How a stored column's values become the canonical values {@link ValueHash} hashes. */
-  public enum Stored { BOOLEAN, INT_AS_LONG, LONG, FLOAT, FLOAT_AS_DOUBLE, DOUBLE, BYTES, UUID, DECIMAL_INT, DECIMAL_BYTES }
+  public enum Stored {
+    BOOLEAN, INT_AS_LONG, LONG, FLOAT, FLOAT_AS_DOUBLE, DOUBLE, BYTES, UUID, DECIMAL_INT, DECIMAL_BYTES,
+    /** Spark's legacy INT96 timestamps as microseconds since the epoch, as Delta Kernel reads them (Julian day, nanos of day). */
+    INT96_MICROS
+  }
+
+  /** The Julian day of 1970-01-01, as Spark and Kernel convert INT96 timestamps. */
+  private static final long JULIAN_DAY_OF_EPOCH = 2440588;
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
 
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -156,7 +164,7 @@ public final class PageHashes {
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(d.decodeToFloat(id));
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(d.decodeToDouble(id)));
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? d.decodeToInt(id) : d.decodeToLong(id));
-        case BYTES, UUID, DECIMAL_BYTES -> binary(d.decodeToBinary(id));
+        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(d.decodeToBinary(id));
       };
       hashes[id] = multiplier * h;
     }
@@ -178,6 +186,14 @@ public final class PageHashes {
         yield ValueHash.ofUuid((long) BIG_LONGS.get(b, offset), (long) BIG_LONGS.get(b, offset + 8));
       }
       case DECIMAL_BYTES -> ValueHash.ofDecimal(scale, b, offset, length);
+      case INT96_MICROS -> {
+        if (length != 12) {
+          throw new IllegalStateException("an INT96 of " + length + " bytes in " + descriptor);
+        }
+        long nanos = (long) LONGS.get(b, offset);
+        long julianDay = (int) INTS.get(b, offset + 8);
+        yield ValueHash.ofLong(kind, (julianDay - JULIAN_DAY_OF_EPOCH) * MICROS_PER_DAY + nanos / 1000);
+      }
       default -> throw new IllegalStateException(stored + " is not stored as bytes");
     };
   }
@@ -319,10 +335,10 @@ public final class PageHashes {
           values[i] = m * ValueHash.ofBoolean(((b[pos + (i >>> 3)] >>> (i & 7)) & 1) != 0);
         }
       }
-      case BYTES, UUID, DECIMAL_BYTES -> {
+      case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> {
         int p = pos;
         for (int i = 0; i < n; i++) {
-          int length = fixedLength;
+          int length = stored == Stored.INT96_MICROS ? 12 : fixedLength;
           if (length < 0) {
             length = (int) INTS.get(b, p);
             p += 4;
@@ -366,7 +382,7 @@ public final class PageHashes {
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(reader.readFloat());
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(reader.readDouble()));
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
-        case BYTES, UUID, DECIMAL_BYTES -> binary(reader.readBytes());
+        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(reader.readBytes());
       };
       values[i] = multiplier * h;
     }

@@ -57,7 +57,7 @@ import org.apache.parquet.schema.Type;
  * of that name carries the field's id or none and no other column carries the id; materialized
  * partition columns of an input file are the bin's partition values, a constant per row, as
  * Kernel adds them; deletion vectors are applied by row position. A file it cannot read exactly
- * (a nested or evolved column, INT96 or millisecond timestamps, a remote file, an unknown
+ * (a nested or type-widened column, millisecond timestamps, a remote file, an unknown
  * encoding) gives empty, and the caller digests that file with Kernel: both definitions give the
  * same digest of the same rows, so a bin's files may be digested either way.
  */
@@ -181,6 +181,8 @@ final class ColumnarFingerprint {
     } else if (type instanceof DateType) {
       return name == PrimitiveTypeName.INT32 && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
           ? Stored.INT_AS_LONG : null;
+    } else if (type instanceof TimestampType && name == PrimitiveTypeName.INT96) {
+      return Stored.INT96_MICROS;
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
       return name == PrimitiveTypeName.INT64 && logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t
           && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS ? Stored.LONG : null;

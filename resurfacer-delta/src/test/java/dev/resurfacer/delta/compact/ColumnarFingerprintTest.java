@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Delta's columnar digest (core's page decoder) against Kernel's row-at-a-time one, on tables
- * delta-spark wrote: flat columns of every type it reads, partitions, deletion vectors, column
+ * delta-spark wrote: flat columns of every type it reads (timestamps as delta-spark's INT96), partitions, deletion vectors, column
  * mapping by name and by id, materialized partition columns (icebergCompatV2). Each file's two
  * digests are equal, a compaction verified by it commits the same rows, and the five faults of a
  * rewrite fail the bins that the columnar digest verifies.
@@ -45,7 +45,7 @@ class ColumnarFingerprintTest {
         default -> "'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = '" + mode + "'";
       };
       DeltaSpark.sql("CREATE TABLE " + t + " (id BIGINT, part STRING, d DOUBLE, f FLOAT, small DECIMAL(10,2), big DECIMAL(30,5),"
-          + " ntz TIMESTAMP_NTZ, day DATE, s STRING, tiny TINYINT, short SMALLINT, i INT, flag BOOLEAN, b BINARY)"
+          + " ts TIMESTAMP, ntz TIMESTAMP_NTZ, day DATE, s STRING, tiny TINYINT, short SMALLINT, i INT, flag BOOLEAN, b BINARY)"
           + " USING delta PARTITIONED BY (part) TBLPROPERTIES (" + props + ")");
       for (int i = 0; i < 3; i++) {
         DeltaSpark.sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
@@ -53,6 +53,7 @@ class ColumnarFingerprintTest {
             + " CASE id % 4 WHEN 0 THEN float(-0.0) WHEN 1 THEN NULL ELSE float(id) / 7 END,"
             + " CASE WHEN id % 6 = 0 THEN NULL ELSE CAST(id * 1.25 - 40 AS DECIMAL(10,2)) END,"
             + " CAST(id AS DECIMAL(30,5)) * 123456789012.34567,"
+            + " CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_micros(id * 86400000123 - 2000000000000000) END,"
             + " CASE WHEN id % 9 = 0 THEN NULL ELSE CAST(timestamp_micros(id * 3600000007) AS TIMESTAMP_NTZ) END,"
             + " date_add(DATE '1969-12-25', CAST(id AS INT)),"
             + " CASE WHEN id % 8 = 0 THEN NULL WHEN id % 8 = 1 THEN '' ELSE concat('s', id % 17, 'é✓') END,"
@@ -105,17 +106,10 @@ class ColumnarFingerprintTest {
 
   @Test
   void theFiveFaultsFailTheBinsThePagesVerify() throws Exception {
-    String all = "read_parquet('%1$s', file_row_number=true)";
     Map<String, String> faults = new LinkedHashMap<>();
-    faults.put("a flipped -0.0", "SELECT * EXCLUDE (file_row_number) REPLACE (CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END AS d)"
-        + " FROM " + all);
-    faults.put("a NULLed column", "SELECT * EXCLUDE (file_row_number) REPLACE (NULL::VARCHAR AS s) FROM " + all);
-    faults.put("a value swapped between two rows", "SELECT * EXCLUDE (file_row_number) REPLACE (CASE file_row_number"
-        + " WHEN 0 THEN (SELECT id FROM " + all + " WHERE file_row_number = 1)"
-        + " WHEN 1 THEN (SELECT id FROM " + all + " WHERE file_row_number = 0) ELSE id END AS id) FROM " + all);
-    faults.put("a dropped row", "SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number <> 0");
-    faults.put("a duplicated row", "SELECT * EXCLUDE (file_row_number) FROM " + all
-        + " UNION ALL SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number = 0");
+    faults.put("a flipped -0.0", "SELECT * REPLACE (CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END AS d)"
+        + " FROM read_parquet('%1$s')");
+    faults.putAll(DeltaDuckDbRunnerTest.rowFaults());
     int n = 0;
     for (Map.Entry<String, String> fault : faults.entrySet()) {
       DeltaTable table = copy("none", "fault-" + n++);
