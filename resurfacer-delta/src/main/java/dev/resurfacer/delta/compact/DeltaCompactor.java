@@ -331,7 +331,12 @@ public final class DeltaCompactor {
   }
 
   /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
-  private static RowDigest fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
+  static RowDigest fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
+    return ColumnarFingerprint.ofOutput(columns, f).orElseGet(() -> kernelFingerprint(engine, columns, f));
+  }
+
+  /** {@link #fingerprint} by Kernel's reader, one value at a time. */
+  static RowDigest kernelFingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
     ContentFingerprint print = new ContentFingerprint(columns.written().fieldNames().size());
     try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
         KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),

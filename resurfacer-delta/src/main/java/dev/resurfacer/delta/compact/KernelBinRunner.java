@@ -191,8 +191,13 @@ record KernelBinRunner() implements BinRunner {
     }
   }
 
-  /** The fingerprint of one input file's live rows, as Kernel reads them. */
+  /** The fingerprint of one input file's live rows, as Kernel reads them: from its pages where they can be read exactly. */
   static RowDigest fingerprint(BinWork work, LiveFile file) {
+    return ColumnarFingerprint.ofInput(work, file).orElseGet(() -> kernelFingerprint(work, file));
+  }
+
+  /** {@link #fingerprint} by Kernel's reader, one value at a time. */
+  static RowDigest kernelFingerprint(BinWork work, LiveFile file) {
     ContentFingerprint print = new ContentFingerprint(work.columns().writtenNames().size());
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     try (CloseableIterator<FilteredColumnarBatch> rows = liveRows(work, file, ContentFingerprint.stringsAsBinary(physicalRead),

@@ -166,15 +166,7 @@ class DeltaDuckDbRunnerTest {
    */
   @Test
   void aNulledColumnASwappedValueADroppedOrDuplicatedRowFailVerification() throws Exception {
-    String all = "read_parquet('%1$s', file_row_number=true)";
-    Map<String, String> faults = new java.util.LinkedHashMap<>();
-    faults.put("a NULLed column", "SELECT * EXCLUDE (file_row_number) REPLACE (NULL::VARCHAR AS s) FROM " + all);
-    faults.put("a value swapped between two rows", "SELECT * EXCLUDE (file_row_number) REPLACE (CASE file_row_number"
-        + " WHEN 0 THEN (SELECT id FROM " + all + " WHERE file_row_number = 1)"
-        + " WHEN 1 THEN (SELECT id FROM " + all + " WHERE file_row_number = 0) ELSE id END AS id) FROM " + all);
-    faults.put("a dropped row", "SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number <> 0");
-    faults.put("a duplicated row", "SELECT * EXCLUDE (file_row_number) FROM " + all
-        + " UNION ALL SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number = 0");
+    Map<String, String> faults = rowFaults();
     int n = 0;
     for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
       for (Map.Entry<String, String> fault : faults.entrySet()) {
@@ -196,7 +188,21 @@ class DeltaDuckDbRunnerTest {
     }
   }
 
-  private static List<DataFileStatus> rewriteAll(List<DataFileStatus> written, String select) {
+  /** The faults of a rewrite's rows, each a DuckDB query over a new file ({@code %1$s}) giving its faulty content. */
+  static Map<String, String> rowFaults() {
+    String all = "read_parquet('%1$s', file_row_number=true)";
+    Map<String, String> faults = new java.util.LinkedHashMap<>();
+    faults.put("a NULLed column", "SELECT * EXCLUDE (file_row_number) REPLACE (NULL::VARCHAR AS s) FROM " + all);
+    faults.put("a value swapped between two rows", "SELECT * EXCLUDE (file_row_number) REPLACE (CASE file_row_number"
+        + " WHEN 0 THEN (SELECT id FROM " + all + " WHERE file_row_number = 1)"
+        + " WHEN 1 THEN (SELECT id FROM " + all + " WHERE file_row_number = 0) ELSE id END AS id) FROM " + all);
+    faults.put("a dropped row", "SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number <> 0");
+    faults.put("a duplicated row", "SELECT * EXCLUDE (file_row_number) FROM " + all
+        + " UNION ALL SELECT * EXCLUDE (file_row_number) FROM " + all + " WHERE file_row_number = 0");
+    return faults;
+  }
+
+  static List<DataFileStatus> rewriteAll(List<DataFileStatus> written, String select) {
     List<DataFileStatus> out = new ArrayList<>();
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
       for (DataFileStatus f : written) {

@@ -1,5 +1,8 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.content.PageHashes;
+import dev.resurfacer.content.PageHashes.Stored;
+import dev.resurfacer.content.ParquetRows;
 import dev.resurfacer.content.RowBlock;
 import dev.resurfacer.content.RowDigest;
 import java.io.IOException;
@@ -9,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.resurfacer.iceberg.compact.PageHashes.Stored;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
@@ -23,7 +25,6 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -42,15 +43,15 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * and the caller digests the group with the generic reader instead.
  */
 final class ColumnarDigest {
-  private static final int BLOCK = 4096;
+  private static final int BLOCK = ParquetRows.BLOCK;
   private static final Set<Type.TypeID> TYPES = Set.of(Type.TypeID.BOOLEAN, Type.TypeID.INTEGER, Type.TypeID.LONG,
       Type.TypeID.FLOAT, Type.TypeID.DOUBLE, Type.TypeID.DATE, Type.TypeID.TIME, Type.TypeID.TIMESTAMP, Type.TypeID.STRING,
       Type.TypeID.UUID, Type.TypeID.FIXED, Type.TypeID.BINARY, Type.TypeID.DECIMAL);
 
   /** A file this reader cannot digest exactly as Iceberg's generic reader reads it. */
-  static final class Unreadable extends RuntimeException {
+  static final class Unreadable extends PageHashes.Unreadable {
     Unreadable(String why) {
-      super(why, null, false, false);
+      super(why);
     }
   }
 
@@ -111,32 +112,8 @@ final class ColumnarDigest {
         ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
-      long[] hashes = new long[BLOCK];
-      long rowBase = 0;
-      PageReadStore rowGroup;
-      while ((rowGroup = reader.readNextRowGroup()) != null) {
-        for (PageHashes c : columns) {
-          c.startRowGroup(rowGroup);
-        }
-        long rows = rowGroup.getRowCount();
-        for (long done = 0; done < rows; done += BLOCK) {
-          int n = (int) Math.min(BLOCK, rows - done);
-          block.reset(n);
-          if (deletes != null) {
-            for (int r = 0; r < n; r++) {
-              if (deletes.isDeleted(rowBase + done + r)) {
-                block.delete(r);
-              }
-            }
-          }
-          for (int c = 0; c < columns.size(); c++) {
-            columns.get(c).next(hashes, n);
-            block.foldColumnHashes(c, hashes);
-          }
-          digest.addRows(block);
-        }
-        rowBase += rows;
-      }
+      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null,
+          deletes == null ? null : deletes::isDeleted, digest, block);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file.location(), e);
     }

@@ -377,7 +377,7 @@ public final class Compaction {
       if (columnarIfPossible && ColumnarDigest.reads(table, schema, tasks)) {
         try {
           return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
-        } catch (ColumnarDigest.Unreadable e) {
+        } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
           // a file the page decoder cannot read exactly: the generic reader digests the group
         }
       }
@@ -390,7 +390,7 @@ public final class Compaction {
       if (columnar) {
         try {
           return new Digested(ColumnarDigest.ofFiles(table, locations, schema), true, names);
-        } catch (ColumnarDigest.Unreadable e) {
+        } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
           // as for the input: the generic reader digests both sides
         }
       }

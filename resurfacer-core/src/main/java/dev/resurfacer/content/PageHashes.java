@@ -1,7 +1,5 @@
-package dev.resurfacer.iceberg.compact;
+package dev.resurfacer.content;
 
-import dev.resurfacer.content.RowDigest;
-import dev.resurfacer.content.ValueHash;
 import dev.resurfacer.content.ValueHash.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,14 +30,23 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * One flat Parquet column's values as {@link RowDigest#columnHash}es, decoded a whole page at a
  * time straight from the page's bytes: definition levels and dictionary ids by a bulk
  * RLE/bit-packing decoder, plain values by reading the little-endian words in place, every
- * dictionary entry hashed once per column chunk. A value's hash is the one {@link Checksum#hash}
- * gives the value Iceberg's generic reader returns for it. Encodings other than plain and
+ * dictionary entry hashed once per column chunk. A value's hash is the {@link ValueHash} of the
+ * value a format's own reader returns for it (Iceberg's generic reader, Delta Kernel's), so both
+ * formats' columnar digests equal their row-at-a-time ones. Encodings other than plain and
  * dictionary (the delta and byte-stream-split encodings of v2 writers) are decoded by parquet-java's
  * own values readers, still a page at a time. Not thread-safe: one per column per reading thread.
  */
-final class PageHashes {
-  /** How a stored column's values become the canonical values {@link Checksum#hash} gives Iceberg's. */
-  enum Stored { BOOLEAN, INT_AS_LONG, LONG, FLOAT, FLOAT_AS_DOUBLE, DOUBLE, BYTES, UUID, DECIMAL_INT, DECIMAL_BYTES }
+public final class PageHashes {
+  /** How a stored column's values become the canonical values {@link ValueHash} hashes. */
+  public enum Stored {
+    BOOLEAN, INT_AS_LONG, LONG, FLOAT, FLOAT_AS_DOUBLE, DOUBLE, BYTES, UUID, DECIMAL_INT, DECIMAL_BYTES,
+    /** Spark's legacy INT96 timestamps as microseconds since the epoch, as Delta Kernel reads them (Julian day, nanos of day). */
+    INT96_MICROS
+  }
+
+  /** The Julian day of 1970-01-01, as Spark and Kernel convert INT96 timestamps. */
+  private static final long JULIAN_DAY_OF_EPOCH = 2440588;
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
 
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -67,11 +74,13 @@ final class PageHashes {
    * A column's decoding arrays, sized to the largest page met: kept across the files of a digest,
    * as allocating them per file was most of the reader's garbage.
    */
-  static final class Buffers {
+  public static final class Buffers {
     private long[] page = new long[0];
     private long[] values = new long[0];
     private int[] defs = new int[0];
     private int[] ids = new int[0];
+
+    public Buffers() {}
 
     private void ensure(int count) {
       if (page.length < count) {
@@ -83,9 +92,23 @@ final class PageHashes {
     }
   }
 
-  PageHashes(ColumnDescriptor descriptor, Stored stored, Kind kind, int scale, int fieldId, Buffers buffers) {
+  /**
+   * A file this decoder cannot read exactly as the format's own reader reads it (a nested column,
+   * an unknown page or level encoding): the caller digests it with that reader instead.
+   */
+  public static class Unreadable extends RuntimeException {
+    public Unreadable(String why) {
+      super(why, null, false, false);
+    }
+  }
+
+  /**
+   * @param fieldId the id the column's hashes are bound to ({@link RowDigest#columnHash})
+   * @param buffers the column's decoding arrays, reused across files
+   */
+  public PageHashes(ColumnDescriptor descriptor, Stored stored, Kind kind, int scale, int fieldId, Buffers buffers) {
     if (descriptor.getMaxRepetitionLevel() != 0 || descriptor.getMaxDefinitionLevel() > 1) {
-      throw new ColumnarDigest.Unreadable(descriptor + " is not a flat column");
+      throw new Unreadable(descriptor + " is not a flat column");
     }
     this.descriptor = descriptor;
     this.buffers = buffers;
@@ -102,7 +125,7 @@ final class PageHashes {
   }
 
   /** Starts a row group: its column chunk has its own pages and dictionary. */
-  void startRowGroup(PageReadStore rowGroup) {
+  public void startRowGroup(PageReadStore rowGroup) {
     pages = rowGroup.getPageReader(descriptor);
     DictionaryPage dictionaryPage = pages.readDictionaryPage();
     dictionary = dictionaryPage == null ? null : dictionaryHashes(dictionaryPage);
@@ -111,7 +134,7 @@ final class PageHashes {
   }
 
   /** The column hashes of the next {@code n} rows of the row group, into {@code out}. */
-  void next(long[] out, int n) {
+  public void next(long[] out, int n) {
     int done = 0;
     while (done < n) {
       if (pagePos == pageSize) {
@@ -141,7 +164,7 @@ final class PageHashes {
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(d.decodeToFloat(id));
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(d.decodeToDouble(id)));
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? d.decodeToInt(id) : d.decodeToLong(id));
-        case BYTES, UUID, DECIMAL_BYTES -> binary(d.decodeToBinary(id));
+        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(d.decodeToBinary(id));
       };
       hashes[id] = multiplier * h;
     }
@@ -163,6 +186,14 @@ final class PageHashes {
         yield ValueHash.ofUuid((long) BIG_LONGS.get(b, offset), (long) BIG_LONGS.get(b, offset + 8));
       }
       case DECIMAL_BYTES -> ValueHash.ofDecimal(scale, b, offset, length);
+      case INT96_MICROS -> {
+        if (length != 12) {
+          throw new IllegalStateException("an INT96 of " + length + " bytes in " + descriptor);
+        }
+        long nanos = (long) LONGS.get(b, offset);
+        long julianDay = (int) INTS.get(b, offset + 8);
+        yield ValueHash.ofLong(kind, (julianDay - JULIAN_DAY_OF_EPOCH) * MICROS_PER_DAY + nanos / 1000);
+      }
       default -> throw new IllegalStateException(stored + " is not stored as bytes");
     };
   }
@@ -185,7 +216,7 @@ final class PageHashes {
       encoding = v1.getValueEncoding();
       if (maxDef > 0) {
         if (v1.getDlEncoding() != Encoding.RLE) {
-          throw new ColumnarDigest.Unreadable(descriptor + " has " + v1.getDlEncoding() + " definition levels");
+          throw new Unreadable(descriptor + " has " + v1.getDlEncoding() + " definition levels");
         }
         int length = (int) INTS.get(data.b, data.pos);
         data.pos += 4;
@@ -196,7 +227,7 @@ final class PageHashes {
       }
     } else if (p instanceof DataPageV2 v2) {
       if (v2.isCompressed()) {
-        throw new ColumnarDigest.Unreadable("a compressed page of " + descriptor + " reached the decoder");
+        throw new Unreadable("a compressed page of " + descriptor + " reached the decoder");
       }
       encoding = v2.getDataEncoding();
       if (maxDef > 0) {
@@ -207,7 +238,7 @@ final class PageHashes {
       }
       data = Bytes.of(v2.getData());
     } else {
-      throw new ColumnarDigest.Unreadable(descriptor + " has a page of an unknown kind");
+      throw new Unreadable(descriptor + " has a page of an unknown kind");
     }
     values(encoding, data, nonNull);
     if (nonNull == count) {
@@ -304,10 +335,10 @@ final class PageHashes {
           values[i] = m * ValueHash.ofBoolean(((b[pos + (i >>> 3)] >>> (i & 7)) & 1) != 0);
         }
       }
-      case BYTES, UUID, DECIMAL_BYTES -> {
+      case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> {
         int p = pos;
         for (int i = 0; i < n; i++) {
-          int length = fixedLength;
+          int length = stored == Stored.INT96_MICROS ? 12 : fixedLength;
           if (length < 0) {
             length = (int) INTS.get(b, p);
             p += 4;
@@ -334,7 +365,7 @@ final class PageHashes {
     try {
       reader = encoding.getValuesReader(descriptor, ValuesType.VALUES);
     } catch (UnsupportedOperationException | org.apache.parquet.io.ParquetDecodingException e) {
-      throw new ColumnarDigest.Unreadable(descriptor + " has " + encoding + " pages");
+      throw new Unreadable(descriptor + " has " + encoding + " pages");
     }
     try {
       reader.initFromPage(n, ByteBufferInputStream.wrap(ByteBuffer.wrap(data.b, data.pos, data.end - data.pos)));
@@ -351,7 +382,7 @@ final class PageHashes {
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(reader.readFloat());
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(reader.readDouble()));
         case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
-        case BYTES, UUID, DECIMAL_BYTES -> binary(reader.readBytes());
+        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(reader.readBytes());
       };
       values[i] = multiplier * h;
     }
