@@ -8,34 +8,23 @@ import dev.resurfacer.policy.EffectivePolicy;
 import dev.resurfacer.policy.TablePolicy;
 import dev.resurfacer.policy.Triggers;
 import dev.resurfacer.units.Durations;
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "policy",
     footer = {"%nExamples:", "  resurfacer policy shop.orders", "  resurfacer policy shop.orders --config prod.yml --output json"}, description = {
     "Print the effective maintenance policy of a table: built-in defaults, then defaults:, then every",
     "matching tables: entry of resurfacer.yml from least to most specific, and its serve triggers (merged",
     "the same way, key by key). Reads only the configuration."})
-final class PolicyCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-
+final class PolicyCommand extends TableCommand {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
   PolicyCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -46,9 +35,7 @@ final class PolicyCommand implements Callable<Integer> {
     EffectivePolicy p = config.policies().effective(tableName);
     Triggers triggers = config.policies().triggers(tableName);
     boolean delta = config.deltaLocation(tableName).isPresent();
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(json(p, triggers, delta)) : render(p, triggers, delta));
-    out.flush();
+    print(json(p, triggers, delta), out -> out.println(render(p, triggers, delta)));
     return Main.OK;
   }
 
