@@ -8,16 +8,11 @@ import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "advise",
     footer = {"%nExamples:", "  resurfacer advise shop.orders --scan-reports /var/lib/scan-reports",
@@ -27,13 +22,7 @@ import picocli.CommandLine.Spec;
         "against the files each candidate layout would write (from a sample of the table's rows), and",
         "says what to do or that nothing is worth doing. Changes nothing; the policy key",
         "'compact.layout: auto' lets maintain apply it (docs/advise.md)."})
-final class AdviseCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-
+final class AdviseCommand extends TableCommand {
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
@@ -46,7 +35,7 @@ final class AdviseCommand implements Callable<Integer> {
   double minGain;
 
   AdviseCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -56,9 +45,7 @@ final class AdviseCommand implements Callable<Integer> {
     }
     Advice advice = Dispatcher.advise(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
         () -> ScanReports.read(scanReports != null ? scanReports : fromPolicy(), tableName), minGain);
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(advice) : render(advice));
-    out.flush();
+    print(advice, out -> out.println(render(advice)));
     return Main.OK;
   }
 

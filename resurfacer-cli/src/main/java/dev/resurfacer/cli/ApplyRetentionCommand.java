@@ -2,26 +2,17 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.iceberg.retention.MetadataRetention;
 import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "apply-retention",
     footer = {"%nExamples:", "  resurfacer apply-retention shop.orders", "  resurfacer apply-retention shop.orders --keep 20 --yes"}, description = {
     "Set metadata.json retention (write.metadata.previous-versions-max, delete-after-commit) and report stranded metadata files.",
     "Previews unless --yes is given; remove-orphans sweeps files that are already stranded."})
-final class ApplyRetentionCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class ApplyRetentionCommand extends TableCommand {
   @Mixin ActOptions act;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
@@ -34,7 +25,7 @@ final class ApplyRetentionCommand implements Callable<Integer> {
   boolean noDelete;
 
   ApplyRetentionCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -44,10 +35,7 @@ final class ApplyRetentionCommand implements Callable<Integer> {
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       MetadataRetention.Result r = MetadataRetention.apply(open.table(), keep, !noDelete, act.yes);
-      PrintWriter out = spec.commandLine().getOut();
-      if (outputOptions.json()) {
-        out.println(Json.write(r));
-      } else {
+      print(r, out -> {
         out.printf(Locale.ROOT, "%s: %d metadata.json in the log; %d stranded on disk (%s) for remove-orphans to sweep%n", r.table(),
             r.metadataInLog(), r.strandedFiles(), ByteSizes.format(r.strandedBytes()));
         out.println(r.propertiesToSet().isEmpty() ? "retention properties already set"
@@ -55,8 +43,7 @@ final class ApplyRetentionCommand implements Callable<Integer> {
         if (!act.yes && !r.propertiesToSet().isEmpty()) {
           out.println("preview only: nothing was changed (run with --yes to apply)");
         }
-      }
-      out.flush();
+      });
       return Main.OK;
     }
   }

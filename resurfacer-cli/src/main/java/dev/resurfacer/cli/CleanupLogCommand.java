@@ -9,24 +9,16 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "cleanup-log",
     footer = {"%nExamples:", "  resurfacer cleanup-log /data/lake/events", "  resurfacer cleanup-log /data/lake/events --yes"},
     description = {"Delta tables: delete _delta_log entries older than delta.logRetentionDuration (30 days) that precede",
         "a complete checkpoint, so every version from that checkpoint on stays readable."})
-final class CleanupLogCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class CleanupLogCommand extends TableCommand {
   @Mixin ActOptions actOptions;
 
   @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
@@ -37,7 +29,7 @@ final class CleanupLogCommand implements Callable<Integer> {
   String retention;
 
   CleanupLogCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   record Report(LogCleanup.Plan plan, boolean deleted, long deletedFiles, long deletedBytes) {}

@@ -5,27 +5,18 @@ import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.Condensing;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
-import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "condense",
     footer = {"%nExamples:", "  resurfacer condense shop.orders --older-than 90d --to month", "  resurfacer condense shop.orders --to year --yes"}, description = {
     "Move aged partitions into a coarser partition spec (day->month, ->year, hour->day).",
     "The coarse spec is added without becoming the default: new data keeps its fine partitions.",
     "Previews unless --yes is given."})
-final class CondenseCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class CondenseCommand extends TableCommand {
   @Mixin ActOptions act;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
@@ -41,7 +32,7 @@ final class CondenseCommand implements Callable<Integer> {
   String memory;
 
   CondenseCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -59,26 +50,24 @@ final class CondenseCommand implements Callable<Integer> {
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       Condensing.CondenseResult r = Condensing.execute(open.table(), granularity, age, options, act.yes);
-      PrintWriter out = spec.commandLine().getOut();
-      if (outputOptions.json()) {
-        out.println(Json.write(r));
-      } else if (r.doesNotApply() != null) {
-        out.printf(Locale.ROOT, "condense %s --to %s: nothing to do: %s%n", r.table(), r.to(), r.doesNotApply());
-      } else {
-        out.printf(Locale.ROOT, "condense %s: %s(%s) -> %s, partitions ended more than %s ago%n", r.table(), r.from(), r.field(), r.to(),
-            Durations.format(age));
-        for (Condensing.Partition p : r.partitions()) {
-          out.printf(Locale.ROOT, "  %-40s %4d files %9s  %s%s%n", p.partition(), p.files(), ByteSizes.format(p.bytes()), p.status(),
-              p.message() == null ? "" : " (" + p.message() + ")");
+      print(r, out -> {
+        if (r.doesNotApply() != null) {
+          out.printf(Locale.ROOT, "condense %s --to %s: nothing to do: %s%n", r.table(), r.to(), r.doesNotApply());
+        } else {
+          out.printf(Locale.ROOT, "condense %s: %s(%s) -> %s, partitions ended more than %s ago%n", r.table(), r.from(), r.field(), r.to(),
+              Durations.format(age));
+          for (Condensing.Partition p : r.partitions()) {
+            out.printf(Locale.ROOT, "  %-40s %4d files %9s  %s%s%n", p.partition(), p.files(), ByteSizes.format(p.bytes()), p.status(),
+                p.message() == null ? "" : " (" + p.message() + ")");
+          }
+          if (r.partitions().isEmpty()) {
+            out.println("  nothing old enough to condense");
+          }
+          if (!act.yes) {
+            out.println("preview only: nothing was changed (run with --yes to condense)");
+          }
         }
-        if (r.partitions().isEmpty()) {
-          out.println("  nothing old enough to condense");
-        }
-        if (!act.yes) {
-          out.println("preview only: nothing was changed (run with --yes to condense)");
-        }
-      }
-      out.flush();
+      });
       return !act.yes || r.committed() || r.partitions().isEmpty() ? Main.OK : Main.FAILED;
     }
   }

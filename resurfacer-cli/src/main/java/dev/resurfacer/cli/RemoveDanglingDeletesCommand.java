@@ -3,25 +3,16 @@ package dev.resurfacer.cli;
 import dev.resurfacer.iceberg.deletes.DanglingDeletes;
 import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
 import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "remove-dangling-deletes",
     footer = {"%nExamples:", "  resurfacer remove-dangling-deletes shop.orders", "  resurfacer remove-dangling-deletes shop.orders --yes"}, description = {
     "Remove delete files that no live data file can be affected by (metadata only).",
     "The files stay on storage until expire frees them."})
-final class RemoveDanglingDeletesCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class RemoveDanglingDeletesCommand extends TableCommand {
   @Mixin ActOptions actOptions;
   @Mixin EngineOptions engineOptions;
 
@@ -29,7 +20,7 @@ final class RemoveDanglingDeletesCommand implements Callable<Integer> {
   String tableName;
 
   RemoveDanglingDeletesCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -42,9 +33,7 @@ final class RemoveDanglingDeletesCommand implements Callable<Integer> {
       DanglingDeletesResult result = actOptions.yes
           ? DanglingDeletes.remove(tableName, open.table())
           : DanglingDeletes.preview(tableName, open.table());
-      PrintWriter out = spec.commandLine().getOut();
-      out.println(outputOptions.json() ? Json.write(result) : render(result, actOptions.yes));
-      out.flush();
+      print(result, out -> out.println(render(result, actOptions.yes)));
       return Main.OK;
     }
   }

@@ -3,25 +3,16 @@ package dev.resurfacer.cli;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.RestoreReport;
 import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "restore-orphans",
     footer = {"%nExamples:", "  resurfacer restore-orphans shop.orders 20261130T051500123Z", "  resurfacer restore-orphans shop.orders 20261130T051500123Z --yes"},
     description = {"Put back the files a 'remove-orphans --quarantine' run moved to the table's quarantine.",
         "Previews unless --yes is given; a file whose original location is taken again is left in the quarantine",
         "and named (exit 1)."})
-final class RestoreOrphansCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class RestoreOrphansCommand extends TableCommand {
   @Mixin ActOptions actOptions;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
@@ -31,17 +22,14 @@ final class RestoreOrphansCommand implements Callable<Integer> {
   String runId;
 
   RestoreOrphansCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       RestoreReport r = OrphanRemoval.restore(open.table(), tableName, runId, actOptions.yes);
-      PrintWriter out = spec.commandLine().getOut();
-      if (outputOptions.json()) {
-        out.println(Json.write(r));
-      } else {
+      print(r, out -> {
         out.println("restore-orphans " + r.table() + " " + r.runId() + (r.restored() ? "" : "  (preview: nothing moved; --yes restores)"));
         out.println((r.restored() ? "restored       " : "would restore  ") + r.files() + " files, " + ByteSizes.format(r.bytes()));
         if (r.alreadyBack() > 0) {
@@ -50,8 +38,7 @@ final class RestoreOrphansCommand implements Callable<Integer> {
         for (String c : r.conflicts()) {
           out.println("left held      " + c + " (its original location is taken)");
         }
-      }
-      out.flush();
+      });
       return r.conflicts().isEmpty() ? Main.OK : Main.FAILED;
     }
   }

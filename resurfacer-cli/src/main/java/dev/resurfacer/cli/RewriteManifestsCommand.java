@@ -3,25 +3,16 @@ package dev.resurfacer.cli;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "rewrite-manifests",
     footer = {"%nExamples:", "  resurfacer rewrite-manifests shop.orders", "  resurfacer rewrite-manifests shop.orders --yes", "  resurfacer rewrite-manifests shop.orders --sort-by day --yes"}, description = {
     "Regroup data manifests by partition (Iceberg core RewriteManifests), honouring commit.manifest.target-size-bytes.",
     "Metadata only: data files, snapshot ids and sequence numbers are kept."})
-final class RewriteManifestsCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class RewriteManifestsCommand extends TableCommand {
   @Mixin ActOptions actOptions;
   @Mixin EngineOptions engineOptions;
 
@@ -33,7 +24,7 @@ final class RewriteManifestsCommand implements Callable<Integer> {
   java.util.List<String> sortBy = new java.util.ArrayList<>();
 
   RewriteManifestsCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -47,9 +38,7 @@ final class RewriteManifestsCommand implements Callable<Integer> {
       ManifestRewriteResult result = actOptions.yes
           ? ManifestRewriter.rewrite(tableName, open.table(), sortBy)
           : ManifestRewriter.preview(tableName, open.table(), sortBy);
-      PrintWriter out = spec.commandLine().getOut();
-      out.println(outputOptions.json() ? Json.write(result) : render(result, actOptions.yes));
-      out.flush();
+      print(result, out -> out.println(render(result, actOptions.yes)));
       return Main.OK;
     }
   }

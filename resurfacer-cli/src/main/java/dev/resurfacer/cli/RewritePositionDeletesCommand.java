@@ -7,25 +7,17 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "rewrite-position-deletes",
     footer = {"%nExamples:", "  resurfacer rewrite-position-deletes shop.orders", "  resurfacer rewrite-position-deletes shop.orders --option min-input-files=2 --yes"}, description = {
     "Format v2: compact small position-delete files per partition, dropping entries whose data file is gone.",
     "Format v3: turn position-delete files into deletion vectors, one per data file (data files are not rewritten).",
     "Previews unless --yes is given."})
-final class RewritePositionDeletesCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+final class RewritePositionDeletesCommand extends TableCommand {
   @Mixin ActOptions act;
   @Mixin EngineOptions engineOptions;
 
@@ -36,7 +28,7 @@ final class RewritePositionDeletesCommand implements Callable<Integer> {
   Map<String, String> options = new LinkedHashMap<>();
 
   RewritePositionDeletesCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override

@@ -10,12 +10,7 @@ import java.util.List;
  * verification stay ours: its executors preview with the format's own planners and refuse what they
  * cannot do faithfully.
  */
-public interface ExecutionEngine extends AutoCloseable {
-  String name();
-
-  /** What this engine runs, per format and operation, and why it refuses the rest. */
-  List<EngineCapability> capabilities();
-
+public interface ExecutionEngine extends AutoCloseable, NamedEngine {
   /**
    * The executors this engine runs for tables of {@code format} whose handle is {@code handleType}
    * (for Iceberg, {@code dev.resurfacer.iceberg.maintain.IcebergTable}). Empty for the local engine,

@@ -10,16 +10,9 @@ import java.util.List;
 public final class LocalEngine implements ExecutionEngine, ExecutionEngineProvider {
   public static final String NAME = EngineDeclarations.LOCAL;
 
-  private static final List<EngineCapability> CAPABILITIES = EngineDeclarations.of(NAME);
-
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public List<EngineCapability> capabilities() {
-    return CAPABILITIES;
   }
 
   @Override

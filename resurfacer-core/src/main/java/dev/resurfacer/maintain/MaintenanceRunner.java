@@ -370,7 +370,8 @@ public final class MaintenanceRunner<T> {
     if (!wrong) {
       return r;
     }
-    return new OperationResult(r.operation(), Outcome.FAILED, executor.getClass().getName() + " reported " + r.outcome().json()
+    String who = (executor instanceof OperationExecutor.Of<?, ?> of ? of.body() : executor).getClass().getName();
+    return new OperationResult(r.operation(), Outcome.FAILED, who + " reported " + r.outcome().json()
         + " in a " + mode.name().toLowerCase(java.util.Locale.ROOT) + " run (" + r.message() + ")", r.durationMs(), r.metrics());
   }
 

@@ -17,4 +17,23 @@ public interface OperationExecutor<O extends Operation, T> {
   Class<O> operationType();
 
   Step execute(O operation, T table, Mode mode) throws Exception;
+
+  /** An executor that holds nothing but its work: {@code body} runs every operation of {@code type}. */
+  static <O extends Operation, T> OperationExecutor<O, T> of(Class<O> type, Body<O, T> body) {
+    return new Of<>(type, body);
+  }
+
+  /** What {@link #execute} does, under the same contract. */
+  @FunctionalInterface
+  interface Body<O extends Operation, T> {
+    Step execute(O operation, T table, Mode mode) throws Exception;
+  }
+
+  /** Made by {@link #of}; the runner names it by its body, which names the class that wrote it. */
+  record Of<O extends Operation, T>(Class<O> operationType, Body<O, T> body) implements OperationExecutor<O, T> {
+    @Override
+    public Step execute(O operation, T table, Mode mode) throws Exception {
+      return body.execute(operation, table, mode);
+    }
+  }
 }

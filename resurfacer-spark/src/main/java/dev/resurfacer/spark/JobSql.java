@@ -1,7 +1,6 @@
 package dev.resurfacer.spark;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngineProvider;
@@ -85,11 +84,6 @@ public final class JobSql implements SparkSql {
       @Override
       public String name() {
         return SparkEngine.NAME;
-      }
-
-      @Override
-      public List<EngineCapability> capabilities() {
-        return SparkEngine.CAPABILITIES;
       }
 
       @Override

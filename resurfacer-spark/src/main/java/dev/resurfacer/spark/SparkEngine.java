@@ -1,7 +1,6 @@
 package dev.resurfacer.spark;
 
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.EngineDeclarations;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
@@ -26,8 +25,6 @@ public final class SparkEngine implements ExecutionEngine {
   public static final String NAME = EngineDeclarations.SPARK;
   static final Set<String> KEYS = Set.of("remote");
   static final Set<String> PREFIXES = Set.of("catalogs", "conf");
-
-  static final List<EngineCapability> CAPABILITIES = EngineDeclarations.of(NAME);
 
   private final SparkSql sql;
   private final SparkIceberg iceberg;
@@ -56,11 +53,6 @@ public final class SparkEngine implements ExecutionEngine {
   }
 
   @Override
-  public List<EngineCapability> capabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
   @SuppressWarnings("unchecked")
   public <T> List<OperationExecutor<?, T>> executors(String format, Class<T> handleType) {
     if ("iceberg".equals(format) && handleType == IcebergTable.class) {
@@ -82,11 +74,6 @@ public final class SparkEngine implements ExecutionEngine {
     @Override
     public String name() {
       return NAME;
-    }
-
-    @Override
-    public List<EngineCapability> capabilities() {
-      return CAPABILITIES;
     }
 
     @Override

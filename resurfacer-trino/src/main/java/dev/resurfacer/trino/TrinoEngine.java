@@ -1,7 +1,6 @@
 package dev.resurfacer.trino;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.engines.EngineCapability;
 import dev.resurfacer.engines.EngineDeclarations;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
@@ -26,8 +25,6 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
   public static final String NAME = EngineDeclarations.TRINO;
   static final Set<String> SETTINGS = Set.of("url", "catalog", "delta-catalog", "user", "password", "access-token");
 
-  private static final List<EngineCapability> CAPABILITIES = EngineDeclarations.of(NAME);
-
   private final TrinoConnection connection;
   private final Map<String, String> catalogs;
   private final String deltaCatalog;
@@ -46,11 +43,6 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public List<EngineCapability> capabilities() {
-    return CAPABILITIES;
   }
 
   /** Checks the settings, reaches the server and checks that the catalog exists: bad input fails here, before any table is opened. */

@@ -76,28 +76,31 @@ public final class DemoCommand implements Callable<Integer> {
         printDay(out, demo.nextDay());
       }
       out.println();
-      out.println("== before maintenance");
-      TableHealth before = HealthInspector.inspect(ShopDemo.ORDERS.toString(), demo.table());
-      printHealth(out, before);
-      List<ShopDemo.QueryResult> answersBefore = demo.query();
-      printQueries(out, answersBefore);
+      Look before = look(out, demo, "before");
       out.println();
       out.println("== maintenance");
       DemoMaintenance.run(demo, out);
       out.println();
-      out.println("== after maintenance");
-      TableHealth after = HealthInspector.inspect(ShopDemo.ORDERS.toString(), demo.table());
-      printHealth(out, after);
-      List<ShopDemo.QueryResult> answersAfter = demo.query();
-      printQueries(out, answersAfter);
-      boolean same = answersBefore.stream().map(ShopDemo.QueryResult::answer).toList()
-          .equals(answersAfter.stream().map(ShopDemo.QueryResult::answer).toList());
+      Look after = look(out, demo, "after");
+      boolean same = before.answers().equals(after.answers());
       out.println();
-      out.printf(Locale.ROOT, "answers %s; data files %d -> %d, delete files %d -> %d%n",
-          same ? "identical" : "DIFFER", before.dataFiles(), after.dataFiles(), before.deleteFiles(), after.deleteFiles());
+      out.printf(Locale.ROOT, "answers %s; data files %d -> %d, delete files %d -> %d%n", same ? "identical" : "DIFFER",
+          before.health().dataFiles(), after.health().dataFiles(), before.health().deleteFiles(), after.health().deleteFiles());
       out.flush();
       return same ? 0 : 1;
     });
+  }
+
+  /** The table's health and the queries' answers at one point of the story. */
+  private record Look(TableHealth health, List<List<String>> answers) {}
+
+  private static Look look(PrintWriter out, ShopDemo demo, String when) {
+    out.println("== " + when + " maintenance");
+    TableHealth health = HealthInspector.inspect(ShopDemo.ORDERS.toString(), demo.table());
+    printHealth(out, health);
+    List<ShopDemo.QueryResult> results = demo.query();
+    printQueries(out, results);
+    return new Look(health, results.stream().map(ShopDemo.QueryResult::answer).toList());
   }
 
   static void printDay(PrintWriter out, ShopDemo.DayReport d) {
@@ -126,62 +129,57 @@ public final class DemoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  @Command(name = "reset",
-    footer = {"%nExamples:", "  resurfacer demo reset", "  resurfacer demo --dir /tmp/demo reset"}, description = "Drop and recreate the empty demo table.")
-  static final class Reset implements Callable<Integer> {
+  /** A subcommand that does one thing to the demo table, on the parent's catalog and seed. */
+  abstract static class DemoStep implements Callable<Integer> {
     @ParentCommand DemoCommand parent;
 
+    abstract void run(ShopDemo demo, PrintWriter out);
+
     @Override
-    public Integer call() throws Exception {
+    public final Integer call() throws Exception {
       return parent.withDemo(demo -> {
-        demo.reset();
-        parent.out().println("demo table " + ShopDemo.ORDERS + " reset in " + parent.dir + "/");
-        parent.out().flush();
+        run(demo, parent.out());
         return 0;
       });
+    }
+  }
+
+  @Command(name = "reset",
+    footer = {"%nExamples:", "  resurfacer demo reset", "  resurfacer demo --dir /tmp/demo reset"}, description = "Drop and recreate the empty demo table.")
+  static final class Reset extends DemoStep {
+    @Override
+    void run(ShopDemo demo, PrintWriter out) {
+      demo.reset();
+      out.println("demo table " + ShopDemo.ORDERS + " reset in " + parent.dir + "/");
+      out.flush();
     }
   }
 
   @Command(name = "next-day",
     footer = {"%nExamples:", "  resurfacer demo next-day", "  resurfacer demo --seed 7 next-day"}, description = "Ingest one more day: many small appends, updates as position deletes, cancellations as equality deletes.")
-  static final class NextDay implements Callable<Integer> {
-    @ParentCommand DemoCommand parent;
-
+  static final class NextDay extends DemoStep {
     @Override
-    public Integer call() throws Exception {
-      return parent.withDemo(demo -> {
-        printDay(parent.out(), demo.nextDay());
-        return 0;
-      });
+    void run(ShopDemo demo, PrintWriter out) {
+      printDay(out, demo.nextDay());
     }
   }
 
   @Command(name = "query",
     footer = {"%nExamples:", "  resurfacer demo query"}, description = "Run the demo's analytic queries and show how many files each read.")
-  static final class Query implements Callable<Integer> {
-    @ParentCommand DemoCommand parent;
-
+  static final class Query extends DemoStep {
     @Override
-    public Integer call() throws Exception {
-      return parent.withDemo(demo -> {
-        printQueries(parent.out(), demo.query());
-        return 0;
-      });
+    void run(ShopDemo demo, PrintWriter out) {
+      printQueries(out, demo.query());
     }
   }
 
   @Command(name = "maintain",
     footer = {"%nExamples:", "  resurfacer demo maintain", "  resurfacer demo --dir /tmp/demo maintain"},
     description = "Run the maintenance this build can do on the demo table.")
-  static final class Maintain implements Callable<Integer> {
-    @ParentCommand DemoCommand parent;
-
+  static final class Maintain extends DemoStep {
     @Override
-    public Integer call() throws Exception {
-      return parent.withDemo(demo -> {
-        DemoMaintenance.run(demo, parent.out());
-        return 0;
-      });
+    void run(ShopDemo demo, PrintWriter out) {
+      DemoMaintenance.run(demo, out);
     }
   }
 }

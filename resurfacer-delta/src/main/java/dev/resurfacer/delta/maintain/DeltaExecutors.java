@@ -34,147 +34,119 @@ final class DeltaExecutors {
   private DeltaExecutors() {}
 
   static List<OperationExecutor<?, DeltaTable>> all(Clock clock) {
-    return List.of(new CompactExecutor(clock), new VacuumExecutor(clock), new CheckpointExecutor(clock), new CleanupLogExecutor(clock));
+    return List.of(
+        OperationExecutor.of(Compact.class, (op, t, mode) -> compact(op, t, mode, clock)),
+        OperationExecutor.of(Vacuum.class, (op, t, mode) -> vacuum(op, t, mode, clock)),
+        OperationExecutor.of(Checkpoint.class, (op, t, mode) -> checkpoint(op, t, mode, clock)),
+        OperationExecutor.of(CleanupLog.class, (op, t, mode) -> cleanupLog(op, t, mode, clock)));
   }
 
   static CompactionOptions options(Compact op) {
     return CompactionOptions.of(op);
   }
 
-  record CompactExecutor(Clock clock) implements OperationExecutor<Compact, DeltaTable> {
-    @Override
-    public Class<Compact> operationType() {
-      return Compact.class;
+  private static Step compact(Compact op, DeltaTable t, Mode mode, Clock clock) {
+    if (op.autoLayout()) {
+      return autoLayout(op, t, mode, clock);
     }
-
-    @Override
-    public Step execute(Compact op, DeltaTable t, Mode mode) {
-      if (op.autoLayout()) {
-        return autoLayout(op, t, mode);
+    CompactionOptions options = options(op);
+    if (mode == Mode.PREVIEW) {
+      CompactionPlan plan = DeltaCompactor.plan(t, options);
+      Map<String, Long> m = Map.of("groups", (long) plan.bins().size(), "files_to_rewrite", plan.inputFiles(),
+          "bytes_to_rewrite", plan.inputBytes());
+      if (plan.bins().isEmpty()) {
+        return Step.nothingToDo(nothing(plan), m);
       }
-      CompactionOptions options = options(op);
-      if (mode == Mode.PREVIEW) {
-        CompactionPlan plan = DeltaCompactor.plan(t, options);
-        Map<String, Long> m = Map.of("groups", (long) plan.bins().size(), "files_to_rewrite", plan.inputFiles(),
-            "bytes_to_rewrite", plan.inputBytes());
-        if (plan.bins().isEmpty()) {
-          return Step.nothingToDo(nothing(plan), m);
-        }
-        return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d bin(s)", plan.inputFiles(),
-            ByteSizes.format(plan.inputBytes()), plan.bins().size()), m);
-      }
-      CompactionResult r = DeltaCompactor.execute(t, options, clock);
-      Map<String, Long> m = Map.of("rewritten_files", r.removedFiles(), "rewritten_bytes", r.removedBytes(), "added_files", r.addedFiles(),
-          "added_bytes", r.addedBytes(), "commits", (long) r.committedVersions().size());
-      if (!r.failedBins().isEmpty()) {
-        throw new IllegalStateException(r.failedBins().size() + " of " + r.plan().bins().size() + " bin(s) failed, first: "
-            + r.failedBins().get(0));
-      }
-      if (r.plan().bins().isEmpty()) {
-        return Step.nothingToDo(nothing(r.plan()), m);
-      }
-      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)", r.removedFiles(),
-          ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.rows(), r.committedVersions()), m);
+      return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d bin(s)", plan.inputFiles(),
+          ByteSizes.format(plan.inputBytes()), plan.bins().size()), m);
     }
-
-    /**
-     * {@code compact.layout: auto} on Delta: the recommended z-order (or bin-pack) at the recommended
-     * size, or the configured strategy when nothing is worth doing. Reports may name the table by its
-     * configured name or by its location.
-     */
-    private Step autoLayout(Compact op, DeltaTable t, Mode mode) {
-      java.nio.file.Path where = AutoLayoutSteps.reports(op);
-      ScanReports.Loaded loaded = ScanReports.read(where, t.name());
-      if (loaded.scans().isEmpty()) {
-        loaded = ScanReports.read(where, t.uri());
-      }
-      Advice a = DeltaLayouts.advise(t.name(), t, loaded, AutoLayoutSteps.minGain(op));
-      Compact base = op.withoutLayoutSettings();
-      Advice.Recommendation r = a.recommendation();
-      Step s = execute(r != null ? AutoLayoutSteps.applying(r, base) : base, t, mode);
-      Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
-      m.putAll(AutoLayoutSteps.metrics(a));
-      String decision = r != null ? "layout auto: applying " + a.reason()
-          : "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")";
-      return new Step(s.outcome(), AutoLayoutSteps.message(decision, mode == Mode.PREVIEW, s.message()), m);
+    CompactionResult r = DeltaCompactor.execute(t, options, clock);
+    Map<String, Long> m = Map.of("rewritten_files", r.removedFiles(), "rewritten_bytes", r.removedBytes(), "added_files", r.addedFiles(),
+        "added_bytes", r.addedBytes(), "commits", (long) r.committedVersions().size());
+    if (!r.failedBins().isEmpty()) {
+      throw new IllegalStateException(r.failedBins().size() + " of " + r.plan().bins().size() + " bin(s) failed, first: "
+          + r.failedBins().get(0));
     }
-
-    private static String nothing(CompactionPlan plan) {
-      return "nothing to compact" + (plan.skipped().isEmpty() ? "" : ": skips " + String.join("; ", plan.skipped()));
+    if (r.plan().bins().isEmpty()) {
+      return Step.nothingToDo(nothing(r.plan()), m);
     }
+    return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)", r.removedFiles(),
+        ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.rows(), r.committedVersions()), m);
   }
 
-  record VacuumExecutor(Clock clock) implements OperationExecutor<Vacuum, DeltaTable> {
-    @Override
-    public Class<Vacuum> operationType() {
-      return Vacuum.class;
+  /**
+   * {@code compact.layout: auto} on Delta: the recommended z-order (or bin-pack) at the recommended
+   * size, or the configured strategy when nothing is worth doing. Reports may name the table by its
+   * configured name or by its location.
+   */
+  private static Step autoLayout(Compact op, DeltaTable t, Mode mode, Clock clock) {
+    java.nio.file.Path where = AutoLayoutSteps.reports(op);
+    ScanReports.Loaded loaded = ScanReports.read(where, t.name());
+    if (loaded.scans().isEmpty()) {
+      loaded = ScanReports.read(where, t.uri());
     }
-
-    @Override
-    public Step execute(Vacuum op, DeltaTable t, Mode mode) {
-      VacuumOptions options = VacuumOptions.of(op);
-      VacuumPlan plan = DeltaVacuum.plan(t, options, clock);
-      String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
-      if (plan.deletions().isEmpty()) {
-        return Step.nothingToDo("no file past the " + rule + " among " + plan.listedFiles() + " listed",
-            Map.of("listed_files", plan.listedFiles(), "deleted_files", 0L, "deleted_bytes", 0L));
-      }
-      String what = plan.deletions().size() + " file(s) (" + ByteSizes.format(plan.bytes()) + ")";
-      if (mode == Mode.PREVIEW) {
-        return Step.previewed("would delete " + what + ", " + rule, Map.of("listed_files", plan.listedFiles(),
-            "files_to_delete", (long) plan.deletions().size(), "bytes_to_delete", plan.bytes()));
-      }
-      VacuumResult r = DeltaVacuum.execute(t, plan, options, clock);
-      return Step.done("deleted " + r.deleted() + " file(s) (" + ByteSizes.format(r.deletedBytes()) + "), " + rule
-          + (r.skipped().isEmpty() ? "" : "; left " + r.skipped().size() + " that changed since the plan"),
-          Map.of("listed_files", plan.listedFiles(), "deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
-    }
+    Advice a = DeltaLayouts.advise(t.name(), t, loaded, AutoLayoutSteps.minGain(op));
+    Compact base = op.withoutLayoutSettings();
+    Advice.Recommendation r = a.recommendation();
+    Step s = compact(r != null ? AutoLayoutSteps.applying(r, base) : base, t, mode, clock);
+    Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
+    m.putAll(AutoLayoutSteps.metrics(a));
+    String decision = r != null ? "layout auto: applying " + a.reason()
+        : "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")";
+    return new Step(s.outcome(), AutoLayoutSteps.message(decision, mode == Mode.PREVIEW, s.message()), m);
   }
 
-  record CheckpointExecutor(Clock clock) implements OperationExecutor<Checkpoint, DeltaTable> {
-    @Override
-    public Class<Checkpoint> operationType() {
-      return Checkpoint.class;
-    }
-
-    @Override
-    public Step execute(Checkpoint op, DeltaTable t, Mode mode) {
-      Checkpointer.Outcome o = Checkpointer.preview(t, clock);
-      Map<String, Long> m = Map.of("version", o.version());
-      if (o.message().contains("already has")) {
-        return Step.nothingToDo(o.message(), m);
-      }
-      if (mode == Mode.PREVIEW) {
-        return Step.previewed(o.message(), m);
-      }
-      Checkpointer.Outcome w = Checkpointer.write(t, clock);
-      return w.written() ? Step.done(w.message(), m) : Step.nothingToDo(w.message(), m);
-    }
+  private static String nothing(CompactionPlan plan) {
+    return "nothing to compact" + (plan.skipped().isEmpty() ? "" : ": skips " + String.join("; ", plan.skipped()));
   }
 
-  record CleanupLogExecutor(Clock clock) implements OperationExecutor<CleanupLog, DeltaTable> {
-    @Override
-    public Class<CleanupLog> operationType() {
-      return CleanupLog.class;
+  private static Step vacuum(Vacuum op, DeltaTable t, Mode mode, Clock clock) {
+    VacuumOptions options = VacuumOptions.of(op);
+    VacuumPlan plan = DeltaVacuum.plan(t, options, clock);
+    String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
+    if (plan.deletions().isEmpty()) {
+      return Step.nothingToDo("no file past the " + rule + " among " + plan.listedFiles() + " listed",
+          Map.of("listed_files", plan.listedFiles(), "deleted_files", 0L, "deleted_bytes", 0L));
     }
+    String what = plan.deletions().size() + " file(s) (" + ByteSizes.format(plan.bytes()) + ")";
+    if (mode == Mode.PREVIEW) {
+      return Step.previewed("would delete " + what + ", " + rule, Map.of("listed_files", plan.listedFiles(),
+          "files_to_delete", (long) plan.deletions().size(), "bytes_to_delete", plan.bytes()));
+    }
+    VacuumResult r = DeltaVacuum.execute(t, plan, options, clock);
+    return Step.done("deleted " + r.deleted() + " file(s) (" + ByteSizes.format(r.deletedBytes()) + "), " + rule
+        + (r.skipped().isEmpty() ? "" : "; left " + r.skipped().size() + " that changed since the plan"),
+        Map.of("listed_files", plan.listedFiles(), "deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+  }
 
-    @Override
-    public Step execute(CleanupLog op, DeltaTable t, Mode mode) {
-      LogCleanup.Plan plan = LogCleanup.plan(t, Optional.ofNullable(op.retention()), clock);
-      String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
-      if (plan.deletions().isEmpty()) {
-        return Step.nothingToDo("no log entry before a checkpoint is past the " + rule, Map.of("deleted_files", 0L));
-      }
-      String what = plan.deletions().size() + " log entr(ies) (" + ByteSizes.format(plan.bytes()) + ") before version "
-          + plan.keepFromVersion();
-      if (mode == Mode.PREVIEW) {
-        return Step.previewed("would delete " + what + ", " + rule, Map.of("files_to_delete", (long) plan.deletions().size()));
-      }
-      LogCleanup.Result r = LogCleanup.execute(t, plan);
-      if (r.deleted() < plan.deletions().size() && r.skipped().stream().anyMatch(s -> !s.endsWith("already gone"))) {
-        throw new IllegalStateException("deleted " + r.deleted() + " of " + plan.deletions().size() + " log entries: " + r.skipped().get(0));
-      }
-      return Step.done("deleted " + what, Map.of("deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+  private static Step checkpoint(Checkpoint op, DeltaTable t, Mode mode, Clock clock) {
+    Checkpointer.Outcome o = Checkpointer.preview(t, clock);
+    Map<String, Long> m = Map.of("version", o.version());
+    if (o.message().contains("already has")) {
+      return Step.nothingToDo(o.message(), m);
     }
+    if (mode == Mode.PREVIEW) {
+      return Step.previewed(o.message(), m);
+    }
+    Checkpointer.Outcome w = Checkpointer.write(t, clock);
+    return w.written() ? Step.done(w.message(), m) : Step.nothingToDo(w.message(), m);
+  }
+
+  private static Step cleanupLog(CleanupLog op, DeltaTable t, Mode mode, Clock clock) {
+    LogCleanup.Plan plan = LogCleanup.plan(t, Optional.ofNullable(op.retention()), clock);
+    String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
+    if (plan.deletions().isEmpty()) {
+      return Step.nothingToDo("no log entry before a checkpoint is past the " + rule, Map.of("deleted_files", 0L));
+    }
+    String what = plan.deletions().size() + " log entr(ies) (" + ByteSizes.format(plan.bytes()) + ") before version "
+        + plan.keepFromVersion();
+    if (mode == Mode.PREVIEW) {
+      return Step.previewed("would delete " + what + ", " + rule, Map.of("files_to_delete", (long) plan.deletions().size()));
+    }
+    LogCleanup.Result r = LogCleanup.execute(t, plan);
+    if (r.deleted() < plan.deletions().size() && r.skipped().stream().anyMatch(s -> !s.endsWith("already gone"))) {
+      throw new IllegalStateException("deleted " + r.deleted() + " of " + plan.deletions().size() + " log entries: " + r.skipped().get(0));
+    }
+    return Step.done("deleted " + what, Map.of("deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
   }
 }

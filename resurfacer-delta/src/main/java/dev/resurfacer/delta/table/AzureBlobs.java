@@ -77,16 +77,8 @@ public final class AzureBlobs implements ObjectStore {
   private BlobContainerClient container(String bucket) {
     return containers.computeIfAbsent(dev.resurfacer.storage.StoredFile.parse("abfss://" + bucket + "/").authority(), b -> {
       DataLakeFileSystemClient fs = io.client("abfss://" + b + "/");
-      return new BlobContainerClientBuilder().pipeline(fs.getHttpPipeline()).endpoint(blobEndpoint(fs.getFileSystemUrl())).buildClient();
+      return new BlobContainerClientBuilder().pipeline(fs.getHttpPipeline()).endpoint(dev.resurfacer.storage.AzureEndpoints.blob(fs.getFileSystemUrl())).buildClient();
     });
-  }
-
-  /** The Blob endpoint of a Data Lake URL: the SDK's own rule, {@code .dfs.} in the host becomes {@code .blob.}. */
-  static String blobEndpoint(String fileSystemUrl) {
-    int hostStart = fileSystemUrl.indexOf("://") + 3;
-    int hostEnd = fileSystemUrl.indexOf('/', hostStart);
-    String host = hostEnd < 0 ? fileSystemUrl.substring(hostStart) : fileSystemUrl.substring(hostStart, hostEnd);
-    return fileSystemUrl.substring(0, hostStart) + host.replace(".dfs.", ".blob.") + (hostEnd < 0 ? "" : fileSystemUrl.substring(hostEnd));
   }
 
   private BlobClient blob(String bucket, String key) {

@@ -12,18 +12,15 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
@@ -36,9 +33,6 @@ import org.apache.iceberg.types.Types;
  * set of entries, the v3 row-lineage columns included when the schema has them.
  */
 final class Checksum {
-  /** Far below any row id or sequence number, with room for every row position of a file above it. */
-  private static final long STORED_NULL = Long.MIN_VALUE / 2;
-
   private final RowDigest digest;
 
   private Checksum(RowDigest digest) {
@@ -75,35 +69,8 @@ final class Checksum {
    */
   static Checksum ofFiles(Table table, List<String> locations, Schema schema) {
     Accumulator acc = new Accumulator(schema);
-    // Iceberg's reader reads a lineage column only when it has an inherited value to fall back on,
-    // and returns the fallback for a null it finds. Row ids and sequence numbers are never negative,
-    // so a negative fallback marks exactly the nulls the file holds.
-    Map<Integer, Object> lineage = Map.of(
-        MetadataColumns.ROW_ID.fieldId(), STORED_NULL,
-        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), STORED_NULL);
-    List<Integer> lineagePositions = new ArrayList<>();
-    for (int i = 0; i < schema.columns().size(); i++) {
-      if (lineage.containsKey(schema.columns().get(i).fieldId())) {
-        lineagePositions.add(i);
-      }
-    }
     for (String location : locations) {
-      try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(location))
-          .project(schema)
-          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
-          .reuseContainers()
-          .build()) {
-        for (Record row : rows) {
-          for (int p : lineagePositions) {
-            if (row.get(p) instanceof Long v && v < 0) {
-              row.set(p, null);
-            }
-          }
-          acc.add(row);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      StoredRows.forEach(table, location, schema, (pos, row) -> acc.add(row));
     }
     return acc.result();
   }

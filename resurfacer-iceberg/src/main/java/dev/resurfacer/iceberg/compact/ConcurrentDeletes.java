@@ -24,10 +24,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.actions.RewriteFileGroup;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 
 /**
@@ -180,7 +178,7 @@ final class ConcurrentDeletes {
       if (wanted.isEmpty()) {
         break;
       }
-      forEachStoredRow(table, file, schema, (pos, row) -> {
+      StoredRows.forEach(table, file.location(), schema, (pos, row) -> {
         if (wanted.isEmpty() || !firstValues.contains(normalize(row.get(0)))) {
           return;
         }
@@ -217,7 +215,7 @@ final class ConcurrentDeletes {
       if (index.isEmpty()) {
         continue;
       }
-      forEachStoredRow(table, file, schema, (pos, row) -> {
+      StoredRows.forEach(table, file.location(), schema, (pos, row) -> {
         if (index.isDeleted(pos)) {
           out.merge(key(row, schema.columns().size()), 1, Integer::sum);
         }
@@ -257,47 +255,6 @@ final class ConcurrentDeletes {
       }
     }
   }
-
-  @FunctionalInterface
-  private interface RowAt {
-    void accept(long pos, Record row);
-  }
-
-  /**
-   * A new file's rows as they are stored, row lineage included: a null lineage value reads as null
-   * (Iceberg's reader would substitute an inherited value the uncommitted file does not have yet).
-   */
-  private static void forEachStoredRow(Table table, DataFile file, Schema schema, RowAt action) {
-    Map<Integer, Object> lineage = Map.of(
-        MetadataColumns.ROW_ID.fieldId(), STORED_NULL,
-        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), STORED_NULL);
-    List<Integer> lineagePositions = new ArrayList<>();
-    for (int i = 0; i < schema.columns().size(); i++) {
-      if (lineage.containsKey(schema.columns().get(i).fieldId())) {
-        lineagePositions.add(i);
-      }
-    }
-    try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(file.location()))
-        .project(schema)
-        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
-        .reuseContainers()
-        .build()) {
-      long pos = 0;
-      for (Record row : rows) {
-        for (int p : lineagePositions) {
-          if (row.get(p) instanceof Long v && v == STORED_NULL) {
-            row.set(p, null);
-          }
-        }
-        action.accept(pos++, row);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Row ids and sequence numbers are never negative: this fallback marks exactly the nulls a file holds. */
-  private static final long STORED_NULL = Long.MIN_VALUE / 2;
 
   /** The row's first {@code width} values, normalized so that equal keys mean equal values (floats by their bits). */
   private static List<Object> key(StructLike row, int width) {

@@ -7,11 +7,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.BoundPredicate;
 import org.apache.iceberg.expressions.BoundReference;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionVisitors;
@@ -127,6 +129,10 @@ public final class SqlFilters {
 
   /** Renders a bound expression; values arrive in Iceberg's internal representation. */
   private static final class ToSql extends ExpressionVisitors.BoundExpressionVisitor<String> {
+    private static final Map<Expression.Operation, String> COMPARISONS = Map.of(
+        Expression.Operation.LT, " < ", Expression.Operation.LT_EQ, " <= ", Expression.Operation.GT, " > ",
+        Expression.Operation.GT_EQ, " >= ", Expression.Operation.EQ, " = ", Expression.Operation.NOT_EQ, " <> ");
+
     private final Dialect dialect;
 
     ToSql(Dialect dialect) {
@@ -178,34 +184,14 @@ public final class SqlFilters {
       return "(NOT " + dialect.isNaN(column(ref)) + ")";
     }
 
+    // the six comparisons differ only in their operator: rendered here, before the visitor's per-operation dispatch
     @Override
-    public <T> String lt(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " < ", lit);
-    }
-
-    @Override
-    public <T> String ltEq(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " <= ", lit);
-    }
-
-    @Override
-    public <T> String gt(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " > ", lit);
-    }
-
-    @Override
-    public <T> String gtEq(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " >= ", lit);
-    }
-
-    @Override
-    public <T> String eq(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " = ", lit);
-    }
-
-    @Override
-    public <T> String notEq(BoundReference<T> ref, Literal<T> lit) {
-      return compare(ref, " <> ", lit);
+    public <T> String predicate(BoundPredicate<T> pred) {
+      String operator = pred.isLiteralPredicate() ? COMPARISONS.get(pred.op()) : null;
+      if (operator != null && pred.term() instanceof BoundReference<T> ref) {
+        return column(ref) + operator + dialect.literal(ref.type(), pred.asLiteralPredicate().literal().value());
+      }
+      return super.predicate(pred);
     }
 
     @Override
@@ -226,10 +212,6 @@ public final class SqlFilters {
     @Override
     public <T> String notStartsWith(BoundReference<T> ref, Literal<T> lit) {
       return "(NOT " + startsWith(ref, lit) + ")";
-    }
-
-    private <T> String compare(BoundReference<T> ref, String operator, Literal<T> lit) {
-      return column(ref) + operator + dialect.literal(ref.type(), lit.value());
     }
 
     private <T> String values(BoundReference<T> ref, Set<T> literals) {

@@ -37,195 +37,136 @@ final class BuiltInExecutors {
 
   /** @param fences what orphan removal respects beyond the table; null to check the table's own catalog only */
   static List<OperationExecutor<?, IcebergTable>> all(StorageFences fences, Progress progress) {
-    return List.of(new CompactExecutor(progress), new DanglingDeletesExecutor(), new ManifestsExecutor(), new ExpireExecutor(fences, progress),
-        new OrphansExecutor(fences, progress));
+    return List.of(
+        OperationExecutor.of(Compact.class, (op, t, mode) -> compact(op, t, mode, progress)),
+        OperationExecutor.of(RemoveDanglingDeletes.class, BuiltInExecutors::danglingDeletes),
+        OperationExecutor.of(RewriteManifests.class, BuiltInExecutors::manifests),
+        OperationExecutor.of(ExpireSnapshots.class, (op, t, mode) -> expire(op, t, mode, fences, progress)),
+        OperationExecutor.of(RemoveOrphans.class, (op, t, mode) -> orphans(op, t, mode, fences, progress)));
   }
 
-  static final class CompactExecutor implements OperationExecutor<Compact, IcebergTable> {
-    private final Progress progress;
-
-    CompactExecutor(Progress progress) {
-      this.progress = progress;
+  private static Step compact(Compact op, IcebergTable t, Mode mode, Progress progress) {
+    if (op.autoLayout()) {
+      AutoLayout.Decision d = AutoLayout.decide(t.name(), t.table(), op);
+      Step s = compact(d.compact(), t, mode, progress);
+      if (mode == Mode.COMMIT && d.applied() != null && s.outcome() == dev.resurfacer.report.Outcome.DONE) {
+        AutoLayout.recordApplied(t.table(), d.applied());
+      }
+      Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
+      m.putAll(d.metrics());
+      return new Step(s.outcome(), dev.resurfacer.layout.AutoLayoutSteps.message(d.decision(), mode == Mode.PREVIEW, s.message()), m);
     }
-
-    @Override
-    public Class<Compact> operationType() {
-      return Compact.class;
+    CompactionOptions options = CompactionOptions.of(op);
+    if (mode == Mode.PREVIEW) {
+      CompactionPlan plan = Compaction.plan(t.table(), options);
+      Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
+          "bytes_to_rewrite", plan.bytesToRewrite());
+      if (plan.groups().isEmpty()) {
+        return Step.nothingToDo(nothing(plan), m);
+      }
+      return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d group(s)", plan.filesToRewrite(),
+          ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
     }
-
-    @Override
-    public Step execute(Compact op, IcebergTable t, Mode mode) {
-      if (op.autoLayout()) {
-        AutoLayout.Decision d = AutoLayout.decide(t.name(), t.table(), op);
-        Step s = execute(d.compact(), t, mode);
-        if (mode == Mode.COMMIT && d.applied() != null && s.outcome() == dev.resurfacer.report.Outcome.DONE) {
-          AutoLayout.recordApplied(t.table(), d.applied());
-        }
-        Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
-        m.putAll(d.metrics());
-        return new Step(s.outcome(), dev.resurfacer.layout.AutoLayoutSteps.message(d.decision(), mode == Mode.PREVIEW, s.message()), m);
-      }
-      CompactionOptions options = CompactionOptions.of(op);
-      if (mode == Mode.PREVIEW) {
-        CompactionPlan plan = Compaction.plan(t.table(), options);
-        Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
-            "bytes_to_rewrite", plan.bytesToRewrite());
-        if (plan.groups().isEmpty()) {
-          return Step.nothingToDo(nothing(plan), m);
-        }
-        return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d group(s)", plan.filesToRewrite(),
-            ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
-      }
-      // one plain log line per finished group: the progress of a long run, with its bytes/s
-      CompactionResult r = Compaction.execute(t.table(), options, progress,
-          line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
-      // groups that carried a writer's concurrent deletes onto their new files (CarryingCommits' note)
-      long carrying = r.groups().stream().filter(g -> g.status() == CompactionResult.Status.COMMITTED && g.message() != null
-          && g.message().contains("carried ") && !g.message().contains("carried 0 ")).count();
-      Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
-          "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied(),
-          "groups_carrying_concurrent_deletes", carrying);
-      if (r.groups().isEmpty()) {
-        return Step.nothingToDo(nothing(Compaction.plan(t.table(), options)), m);
-      }
-      if (!r.allCommitted()) {
-        CompactionResult.Group bad = r.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
-            .findFirst().orElseThrow();
-        throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase()
-            + (bad.message() == null ? "" : ": " + bad.message()));
-      }
-      return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s), verified: %s", r.rewrittenFiles(),
-          ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.deleteFilesApplied(),
-          r.verification()), m);
+    // one plain log line per finished group: the progress of a long run, with its bytes/s
+    CompactionResult r = Compaction.execute(t.table(), options, progress,
+        line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
+    // groups that carried a writer's concurrent deletes onto their new files (CarryingCommits' note)
+    long carrying = r.groups().stream().filter(g -> g.status() == CompactionResult.Status.COMMITTED && g.message() != null
+        && g.message().contains("carried ") && !g.message().contains("carried 0 ")).count();
+    Map<String, Long> m = Map.of("rewritten_files", r.rewrittenFiles(), "rewritten_bytes", r.rewrittenBytes(),
+        "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied(),
+        "groups_carrying_concurrent_deletes", carrying);
+    if (r.groups().isEmpty()) {
+      return Step.nothingToDo(nothing(Compaction.plan(t.table(), options)), m);
     }
-
-    private static String nothing(CompactionPlan plan) {
-      if (plan.liveDataFiles() == 0) {
-        return "no live data files";
-      }
-      return "nothing to compact: " + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
+    if (!r.allCommitted()) {
+      CompactionResult.Group bad = r.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
+          .findFirst().orElseThrow();
+      throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase()
+          + (bad.message() == null ? "" : ": " + bad.message()));
     }
+    return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s), verified: %s", r.rewrittenFiles(),
+        ByteSizes.format(r.rewrittenBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.deleteFilesApplied(),
+        r.verification()), m);
   }
 
-  static final class DanglingDeletesExecutor implements OperationExecutor<RemoveDanglingDeletes, IcebergTable> {
-    @Override
-    public Class<RemoveDanglingDeletes> operationType() {
-      return RemoveDanglingDeletes.class;
+  private static String nothing(CompactionPlan plan) {
+    if (plan.liveDataFiles() == 0) {
+      return "no live data files";
     }
-
-    @Override
-    public Step execute(RemoveDanglingDeletes op, IcebergTable t, Mode mode) {
-      DanglingDeletesResult r = mode == Mode.COMMIT && !DanglingDeletes.preview(t.name(), t.table()).dangling().isEmpty()
-          ? DanglingDeletes.remove(t.name(), t.table())
-          : DanglingDeletes.preview(t.name(), t.table());
-      Map<String, Long> m = Map.of("delete_files", r.deleteFiles(), "dangling_files", r.files(), "dangling_bytes", r.bytes());
-      if (r.files() == 0) {
-        return Step.nothingToDo("no dangling delete files among " + r.deleteFiles(), m);
-      }
-      String what = r.files() + " dangling delete file(s) (" + ByteSizes.format(r.bytes()) + ")";
-      return r.committed() ? Step.done("removed " + what, m) : Step.previewed("would remove " + what, m);
-    }
+    return "nothing to compact: " + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
   }
 
-  static final class ManifestsExecutor implements OperationExecutor<RewriteManifests, IcebergTable> {
-    @Override
-    public Class<RewriteManifests> operationType() {
-      return RewriteManifests.class;
+  private static Step danglingDeletes(RemoveDanglingDeletes op, IcebergTable t, Mode mode) {
+    DanglingDeletesResult r = mode == Mode.COMMIT && !DanglingDeletes.preview(t.name(), t.table()).dangling().isEmpty()
+        ? DanglingDeletes.remove(t.name(), t.table())
+        : DanglingDeletes.preview(t.name(), t.table());
+    Map<String, Long> m = Map.of("delete_files", r.deleteFiles(), "dangling_files", r.files(), "dangling_bytes", r.bytes());
+    if (r.files() == 0) {
+      return Step.nothingToDo("no dangling delete files among " + r.deleteFiles(), m);
     }
-
-    @Override
-    public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
-      ManifestRewriteResult r = mode == Mode.COMMIT
-          ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
-          : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
-      if (r.notNeeded().isPresent()) {
-        return Step.nothingToDo(r.notNeeded().get(), Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
-            "data_manifests_after", (long) r.dataManifestsBefore()));
-      }
-      // after a commit, the count the rewriter re-read from the new snapshot; in a preview, the estimate
-      Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
-          "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
-      return r.committed()
-          ? Step.done("rewrote " + r.dataManifestsBefore() + " data manifest(s) into " + r.dataManifestsAfter(), m)
-          : Step.previewed("would rewrite " + r.dataManifestsBefore() + " data manifest(s) into about " + r.expectedDataManifests(), m);
-    }
+    String what = r.files() + " dangling delete file(s) (" + ByteSizes.format(r.bytes()) + ")";
+    return r.committed() ? Step.done("removed " + what, m) : Step.previewed("would remove " + what, m);
   }
 
-  static final class ExpireExecutor implements OperationExecutor<ExpireSnapshots, IcebergTable> {
-    private final Progress progress;
-
-    private final StorageFences fences;
-
-    ExpireExecutor(StorageFences fences, Progress progress) {
-      this.fences = fences;
-      this.progress = progress;
+  private static Step manifests(RewriteManifests op, IcebergTable t, Mode mode) {
+    ManifestRewriteResult r = mode == Mode.COMMIT
+        ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
+        : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
+    if (r.notNeeded().isPresent()) {
+      return Step.nothingToDo(r.notNeeded().get(), Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
+          "data_manifests_after", (long) r.dataManifestsBefore()));
     }
-
-    @Override
-    public Class<ExpireSnapshots> operationType() {
-      return ExpireSnapshots.class;
-    }
-
-    @Override
-    public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
-      ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
-      ExpireResult r = mode == Mode.COMMIT
-          ? SnapshotExpiry.expire(t.name(), t.table(), options, progress, t.otherTables(fences))
-          : SnapshotExpiry.preview(t.name(), t.table(), options, t.otherTables(fences));
-      Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
-          "deleted_bytes", r.bytes());
-      String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "
-          + r.retainLast();
-      if (r.snapshots().isEmpty()) {
-        return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", m);
-      }
-      String what = r.snapshots().size() + " snapshot(s) and " + r.files() + " file(s) (" + ByteSizes.format(r.bytes()) + ")";
-      return r.committed() ? Step.done("expired " + what, m) : Step.previewed("would expire " + what, m);
-    }
+    // after a commit, the count the rewriter re-read from the new snapshot; in a preview, the estimate
+    Map<String, Long> m = Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
+        "data_manifests_after", (long) (r.committed() ? r.dataManifestsAfter() : r.expectedDataManifests()));
+    return r.committed()
+        ? Step.done("rewrote " + r.dataManifestsBefore() + " data manifest(s) into " + r.dataManifestsAfter(), m)
+        : Step.previewed("would rewrite " + r.dataManifestsBefore() + " data manifest(s) into about " + r.expectedDataManifests(), m);
   }
 
-  static final class OrphansExecutor implements OperationExecutor<RemoveOrphans, IcebergTable> {
-    private final StorageFences fences;
-    private final Progress progress;
-
-    OrphansExecutor(StorageFences fences, Progress progress) {
-      this.fences = fences;
-      this.progress = progress;
+  private static Step expire(ExpireSnapshots op, IcebergTable t, Mode mode, StorageFences fences, Progress progress) {
+    ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
+    ExpireResult r = mode == Mode.COMMIT
+        ? SnapshotExpiry.expire(t.name(), t.table(), options, progress, t.otherTables(fences))
+        : SnapshotExpiry.preview(t.name(), t.table(), options, t.otherTables(fences));
+    Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
+        "deleted_bytes", r.bytes());
+    String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "
+        + r.retainLast();
+    if (r.snapshots().isEmpty()) {
+      return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", m);
     }
+    String what = r.snapshots().size() + " snapshot(s) and " + r.files() + " file(s) (" + ByteSizes.format(r.bytes()) + ")";
+    return r.committed() ? Step.done("expired " + what, m) : Step.previewed("would expire " + what, m);
+  }
 
-    @Override
-    public Class<RemoveOrphans> operationType() {
-      return RemoveOrphans.class;
+  private static Step orphans(RemoveOrphans op, IcebergTable t, Mode mode, StorageFences fences, Progress progress) {
+    OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
+        .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
+        .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w)).progress(progress);
+    if (fences != null) {
+      removal = removal.fences(fences);
     }
-
-    @Override
-    public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
-      OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
-          .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention())
-          .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w)).progress(progress);
-      if (fences != null) {
-        removal = removal.fences(fences);
-      }
-      if (op.listing() != null) {
-        removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(op.listing(), t.table().io()));
-      }
-      OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
-      Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
-          "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles(),
-          "quarantined_files", r.quarantinedFiles(), "other_tables_checked", (long) r.otherTablesChecked());
-      if (r.failedDeletes() > 0) {
-        throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
-      }
-      if (r.orphanFiles() == 0) {
-        return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " among " + r.listedFiles()
-            + " listed" + (r.keptTooYoungFiles() > 0 ? " (" + r.keptTooYoungFiles() + " unreferenced but too young)" : ""), m);
-      }
-      String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
-      String checked = "; " + r.otherTablesChecked() + " other table(s) checked";
-      if (r.quarantineRun() != null) {
-        return Step.done("quarantined " + what + " as run " + r.quarantineRun() + checked, m);
-      }
-      return r.deleted() ? Step.done("deleted " + what + checked, m) : Step.previewed("would delete " + what + checked, m);
+    if (op.listing() != null) {
+      removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(op.listing(), t.table().io()));
     }
+    OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
+    Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
+        "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles(),
+        "quarantined_files", r.quarantinedFiles(), "other_tables_checked", (long) r.otherTablesChecked());
+    if (r.failedDeletes() > 0) {
+      throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
+    }
+    if (r.orphanFiles() == 0) {
+      return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " among " + r.listedFiles()
+          + " listed" + (r.keptTooYoungFiles() > 0 ? " (" + r.keptTooYoungFiles() + " unreferenced but too young)" : ""), m);
+    }
+    String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
+    String checked = "; " + r.otherTablesChecked() + " other table(s) checked";
+    if (r.quarantineRun() != null) {
+      return Step.done("quarantined " + what + " as run " + r.quarantineRun() + checked, m);
+    }
+    return r.deleted() ? Step.done("deleted " + what + checked, m) : Step.previewed("would delete " + what + checked, m);
   }
 }

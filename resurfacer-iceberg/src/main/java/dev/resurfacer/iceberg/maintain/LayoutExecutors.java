@@ -33,158 +33,115 @@ final class LayoutExecutors {
   private LayoutExecutors() {}
 
   static List<OperationExecutor<?, IcebergTable>> all() {
-    return List.of(new ApplyRetentionExecutor(), new CondenseExecutor(), new RewritePositionDeletesExecutor(),
-        new ConvertEqualityDeletesExecutor(), new ComputeStatsExecutor(), new ComputePartitionStatsExecutor());
+    return List.of(
+        OperationExecutor.of(ApplyRetention.class, LayoutExecutors::applyRetention),
+        OperationExecutor.of(Condense.class, LayoutExecutors::condense),
+        OperationExecutor.of(RewritePositionDeletes.class, LayoutExecutors::rewritePositionDeletes),
+        OperationExecutor.of(ConvertEqualityDeletes.class, LayoutExecutors::convertEqualityDeletes),
+        OperationExecutor.of(ComputeStats.class, LayoutExecutors::computeStats),
+        OperationExecutor.of(ComputePartitionStats.class, LayoutExecutors::computePartitionStats));
   }
 
-  static final class ApplyRetentionExecutor implements OperationExecutor<ApplyRetention, IcebergTable> {
-    @Override
-    public Class<ApplyRetention> operationType() {
-      return ApplyRetention.class;
+  private static Step applyRetention(ApplyRetention op, IcebergTable t, Mode mode) {
+    MetadataRetention.Result r = MetadataRetention.apply(t.table(), op.keep(), op.deleteAfterCommit(), mode == Mode.COMMIT);
+    Map<String, Long> m = Map.of("metadata_in_log", (long) r.metadataInLog(), "stranded_files", (long) r.strandedFiles(),
+        "stranded_bytes", r.strandedBytes());
+    String stranded = r.strandedFiles() + " stranded metadata.json (" + ByteSizes.format(r.strandedBytes()) + ") for remove-orphans";
+    if (r.propertiesToSet().isEmpty()) {
+      return Step.nothingToDo("retention already set; " + stranded, m);
     }
-
-    @Override
-    public Step execute(ApplyRetention op, IcebergTable t, Mode mode) {
-      MetadataRetention.Result r = MetadataRetention.apply(t.table(), op.keep(), op.deleteAfterCommit(), mode == Mode.COMMIT);
-      Map<String, Long> m = Map.of("metadata_in_log", (long) r.metadataInLog(), "stranded_files", (long) r.strandedFiles(),
-          "stranded_bytes", r.strandedBytes());
-      String stranded = r.strandedFiles() + " stranded metadata.json (" + ByteSizes.format(r.strandedBytes()) + ") for remove-orphans";
-      if (r.propertiesToSet().isEmpty()) {
-        return Step.nothingToDo("retention already set; " + stranded, m);
-      }
-      return r.committed() ? Step.done("set " + r.propertiesToSet() + "; " + stranded, m)
-          : Step.previewed("would set " + r.propertiesToSet() + "; " + stranded, m);
-    }
+    return r.committed() ? Step.done("set " + r.propertiesToSet() + "; " + stranded, m)
+        : Step.previewed("would set " + r.propertiesToSet() + "; " + stranded, m);
   }
 
-  static final class CondenseExecutor implements OperationExecutor<Condense, IcebergTable> {
-    @Override
-    public Class<Condense> operationType() {
-      return Condense.class;
+  private static Step condense(Condense op, IcebergTable t, Mode mode) {
+    Condensing.CondenseResult r = Condensing.execute(t.table(), Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
+        op.olderThan(), CompactionOptions.defaults(), mode == Mode.COMMIT);
+    if (r.doesNotApply() != null) {
+      return Step.nothingToDo(r.doesNotApply(), Map.of("partitions", 0L, "files", 0L, "bytes", 0L));
     }
-
-    @Override
-    public Step execute(Condense op, IcebergTable t, Mode mode) {
-      Condensing.CondenseResult r = Condensing.execute(t.table(), Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
-          op.olderThan(), CompactionOptions.defaults(), mode == Mode.COMMIT);
-      if (r.doesNotApply() != null) {
-        return Step.nothingToDo(r.doesNotApply(), Map.of("partitions", 0L, "files", 0L, "bytes", 0L));
-      }
-      long files = r.partitions().stream().mapToLong(Condensing.Partition::files).sum();
-      long bytes = r.partitions().stream().mapToLong(Condensing.Partition::bytes).sum();
-      Map<String, Long> m = Map.of("partitions", (long) r.partitions().size(), "files", files, "bytes", bytes);
-      if (r.partitions().isEmpty()) {
-        return Step.nothingToDo("no " + r.to() + " partition ended more than " + Durations.format(op.olderThan()) + " ago", m);
-      }
-      String what = r.partitions().size() + " " + r.to() + " partition(s), " + files + " file(s) (" + ByteSizes.format(bytes) + ")";
-      if (mode == Mode.PREVIEW) {
-        return Step.previewed("would condense " + what, m);
-      }
-      Condensing.Partition bad = r.partitions().stream().filter(p -> !p.status().equals("committed")).findFirst().orElse(null);
-      if (bad != null) {
-        throw new IllegalStateException("partition " + bad.partition() + " " + bad.status() + (bad.message() == null ? "" : ": " + bad.message()));
-      }
-      return Step.done("condensed " + what, m);
+    long files = r.partitions().stream().mapToLong(Condensing.Partition::files).sum();
+    long bytes = r.partitions().stream().mapToLong(Condensing.Partition::bytes).sum();
+    Map<String, Long> m = Map.of("partitions", (long) r.partitions().size(), "files", files, "bytes", bytes);
+    if (r.partitions().isEmpty()) {
+      return Step.nothingToDo("no " + r.to() + " partition ended more than " + Durations.format(op.olderThan()) + " ago", m);
     }
+    String what = r.partitions().size() + " " + r.to() + " partition(s), " + files + " file(s) (" + ByteSizes.format(bytes) + ")";
+    if (mode == Mode.PREVIEW) {
+      return Step.previewed("would condense " + what, m);
+    }
+    Condensing.Partition bad = r.partitions().stream().filter(p -> !p.status().equals("committed")).findFirst().orElse(null);
+    if (bad != null) {
+      throw new IllegalStateException("partition " + bad.partition() + " " + bad.status() + (bad.message() == null ? "" : ": " + bad.message()));
+    }
+    return Step.done("condensed " + what, m);
   }
 
-  static final class RewritePositionDeletesExecutor implements OperationExecutor<RewritePositionDeletes, IcebergTable> {
-    @Override
-    public Class<RewritePositionDeletes> operationType() {
-      return RewritePositionDeletes.class;
-    }
-
-    @Override
-    public Step execute(RewritePositionDeletes op, IcebergTable t, Mode mode) {
-      boolean commit = mode == Mode.COMMIT;
-      if (PositionDeleteRewrite.carriesDeletionVectors(t.table())) {
-        DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(t.table(), commit);
-        Map<String, Long> m = Map.of("position_delete_files", r.positionDeleteFiles(), "data_files", r.dataFiles(),
-            "deletion_vectors", r.deletionVectors(), "positions", r.positions());
-        if (r.positionDeleteFiles() == 0) {
-          return Step.nothingToDo("no position-delete files to turn into deletion vectors", m);
-        }
-        String what = r.positionDeleteFiles() + " position-delete file(s) into " + r.deletionVectors() + " deletion vector(s)";
-        return r.committed() ? Step.done("turned " + what, m) : Step.previewed("would turn " + what, m);
+  private static Step rewritePositionDeletes(RewritePositionDeletes op, IcebergTable t, Mode mode) {
+    boolean commit = mode == Mode.COMMIT;
+    if (PositionDeleteRewrite.carriesDeletionVectors(t.table())) {
+      DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(t.table(), commit);
+      Map<String, Long> m = Map.of("position_delete_files", r.positionDeleteFiles(), "data_files", r.dataFiles(),
+          "deletion_vectors", r.deletionVectors(), "positions", r.positions());
+      if (r.positionDeleteFiles() == 0) {
+        return Step.nothingToDo("no position-delete files to turn into deletion vectors", m);
       }
-      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(t.table(), op.options(), commit);
-      long kept = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::keptEntries).sum();
-      long dropped = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::droppedEntries).sum();
-      Map<String, Long> m = Map.of("groups", (long) r.groups().size(), "rewritten_files", r.rewrittenFiles(),
-          "kept_entries", kept, "dropped_entries", dropped);
-      if (r.groups().isEmpty()) {
-        return Step.nothingToDo("no position-delete files to rewrite", m);
-      }
-      String what = r.rewrittenFiles() + " position-delete file(s) in " + r.groups().size() + " group(s)";
-      return r.committed() ? Step.done("rewrote " + what + ", dropped " + dropped + " entries for gone data files", m)
-          : Step.previewed("would rewrite " + what, m);
+      String what = r.positionDeleteFiles() + " position-delete file(s) into " + r.deletionVectors() + " deletion vector(s)";
+      return r.committed() ? Step.done("turned " + what, m) : Step.previewed("would turn " + what, m);
     }
+    PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(t.table(), op.options(), commit);
+    long kept = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::keptEntries).sum();
+    long dropped = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::droppedEntries).sum();
+    Map<String, Long> m = Map.of("groups", (long) r.groups().size(), "rewritten_files", r.rewrittenFiles(),
+        "kept_entries", kept, "dropped_entries", dropped);
+    if (r.groups().isEmpty()) {
+      return Step.nothingToDo("no position-delete files to rewrite", m);
+    }
+    String what = r.rewrittenFiles() + " position-delete file(s) in " + r.groups().size() + " group(s)";
+    return r.committed() ? Step.done("rewrote " + what + ", dropped " + dropped + " entries for gone data files", m)
+        : Step.previewed("would rewrite " + what, m);
   }
 
-  static final class ConvertEqualityDeletesExecutor implements OperationExecutor<ConvertEqualityDeletes, IcebergTable> {
-    @Override
-    public Class<ConvertEqualityDeletes> operationType() {
-      return ConvertEqualityDeletes.class;
+  private static Step convertEqualityDeletes(ConvertEqualityDeletes op, IcebergTable t, Mode mode) {
+    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(t.table(), mode == Mode.COMMIT);
+    Map<String, Long> m = Map.of("equality_delete_files", r.equalityDeleteFiles(), "data_files", r.dataFiles(),
+        "deleted_rows", r.deletedRows(), "written_delete_files", r.writtenDeleteFiles());
+    if (r.equalityDeleteFiles() == 0) {
+      return Step.nothingToDo("no equality-delete files", m);
     }
-
-    @Override
-    public Step execute(ConvertEqualityDeletes op, IcebergTable t, Mode mode) {
-      EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(t.table(), mode == Mode.COMMIT);
-      Map<String, Long> m = Map.of("equality_delete_files", r.equalityDeleteFiles(), "data_files", r.dataFiles(),
-          "deleted_rows", r.deletedRows(), "written_delete_files", r.writtenDeleteFiles());
-      if (r.equalityDeleteFiles() == 0) {
-        return Step.nothingToDo("no equality-delete files", m);
-      }
-      String what = r.equalityDeleteFiles() + " equality-delete file(s) (" + r.deletedRows() + " rows in " + r.dataFiles()
-          + " data file(s)) into " + (r.deletionVectors() ? "deletion vectors" : "position deletes");
-      return r.committed() ? Step.done("converted " + what, m) : Step.previewed("would convert " + what, m);
-    }
+    String what = r.equalityDeleteFiles() + " equality-delete file(s) (" + r.deletedRows() + " rows in " + r.dataFiles()
+        + " data file(s)) into " + (r.deletionVectors() ? "deletion vectors" : "position deletes");
+    return r.committed() ? Step.done("converted " + what, m) : Step.previewed("would convert " + what, m);
   }
 
-  static final class ComputeStatsExecutor implements OperationExecutor<ComputeStats, IcebergTable> {
-    @Override
-    public Class<ComputeStats> operationType() {
-      return ComputeStats.class;
+  private static Step computeStats(ComputeStats op, IcebergTable t, Mode mode) {
+    Table table = t.table();
+    table.refresh();
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return Step.nothingToDo("no snapshot", Map.of());
     }
-
-    @Override
-    public Step execute(ComputeStats op, IcebergTable t, Mode mode) {
-      Table table = t.table();
-      table.refresh();
-      Snapshot current = table.currentSnapshot();
-      if (current == null) {
-        return Step.nothingToDo("no snapshot", Map.of());
-      }
-      if (table.statisticsFiles().stream().anyMatch(f -> f.snapshotId() == current.snapshotId())) {
-        return Step.nothingToDo("statistics for snapshot " + current.snapshotId() + " already computed", Map.of());
-      }
-      TableStatistics.Result r = TableStatistics.computeNdv(table, op.columns(), mode == Mode.COMMIT);
-      Map<String, Long> m = Map.of("columns", (long) r.columns().size(), "file_bytes", r.fileBytes());
-      String columns = String.join(", ", r.columns().stream().map(TableStatistics.ColumnNdv::column).toList());
-      return r.committed() ? Step.done("distinct-value sketches of " + columns + " on snapshot " + r.snapshotId(), m)
-          : Step.previewed("would sketch distinct values of " + columns + " on snapshot " + r.snapshotId(), m);
+    if (table.statisticsFiles().stream().anyMatch(f -> f.snapshotId() == current.snapshotId())) {
+      return Step.nothingToDo("statistics for snapshot " + current.snapshotId() + " already computed", Map.of());
     }
+    TableStatistics.Result r = TableStatistics.computeNdv(table, op.columns(), mode == Mode.COMMIT);
+    Map<String, Long> m = Map.of("columns", (long) r.columns().size(), "file_bytes", r.fileBytes());
+    String columns = String.join(", ", r.columns().stream().map(TableStatistics.ColumnNdv::column).toList());
+    return r.committed() ? Step.done("distinct-value sketches of " + columns + " on snapshot " + r.snapshotId(), m)
+        : Step.previewed("would sketch distinct values of " + columns + " on snapshot " + r.snapshotId(), m);
   }
 
-  static final class ComputePartitionStatsExecutor implements OperationExecutor<ComputePartitionStats, IcebergTable> {
-    @Override
-    public Class<ComputePartitionStats> operationType() {
-      return ComputePartitionStats.class;
+  private static Step computePartitionStats(ComputePartitionStats op, IcebergTable t, Mode mode) {
+    if (t.table().specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
+      return Step.nothingToDo("unpartitioned: no partition statistics", Map.of());
     }
-
-    @Override
-    public Step execute(ComputePartitionStats op, IcebergTable t, Mode mode) {
-      if (t.table().specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
-        return Step.nothingToDo("unpartitioned: no partition statistics", Map.of());
-      }
-      PartitionStats.Result r = PartitionStats.compute(t.table(), mode == Mode.COMMIT);
-      Map<String, Long> m = Map.of("file_bytes", r.fileBytes());
-      if (r.snapshotId() == null || r.alreadyComputed()) {
-        return Step.nothingToDo(r.snapshotId() == null ? "no snapshot"
-            : "partition statistics for snapshot " + r.snapshotId() + " already computed", m);
-      }
-      return r.committed() ? Step.done("partition statistics on snapshot " + r.snapshotId() + " (" + ByteSizes.format(r.fileBytes()) + ")", m)
-          : Step.previewed("would compute partition statistics on snapshot " + r.snapshotId(), m);
+    PartitionStats.Result r = PartitionStats.compute(t.table(), mode == Mode.COMMIT);
+    Map<String, Long> m = Map.of("file_bytes", r.fileBytes());
+    if (r.snapshotId() == null || r.alreadyComputed()) {
+      return Step.nothingToDo(r.snapshotId() == null ? "no snapshot"
+          : "partition statistics for snapshot " + r.snapshotId() + " already computed", m);
     }
+    return r.committed() ? Step.done("partition statistics on snapshot " + r.snapshotId() + " (" + ByteSizes.format(r.fileBytes()) + ")", m)
+        : Step.previewed("would compute partition statistics on snapshot " + r.snapshotId(), m);
   }
 }

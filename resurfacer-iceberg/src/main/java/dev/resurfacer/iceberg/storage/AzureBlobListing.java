@@ -46,7 +46,7 @@ final class AzureBlobListing implements AutoCloseable {
     DataLakeFileSystemClient fs = io.client(prefix);
     BlobContainerClient container = new BlobContainerClientBuilder()
         .pipeline(fs.getHttpPipeline())
-        .endpoint(blobEndpoint(fs.getFileSystemUrl()))
+        .endpoint(dev.resurfacer.storage.AzureEndpoints.blob(fs.getFileSystemUrl()))
         .buildClient();
     ListBlobsOptions options = new ListBlobsOptions().setPrefix(blobPrefix)
         .setDetails(new BlobListDetails().setRetrieveMetadata(true));
@@ -85,15 +85,6 @@ final class AzureBlobListing implements AutoCloseable {
         }
       };
     };
-  }
-
-  /** The Blob endpoint of a Data Lake URL: the SDK's own rule, {@code .dfs.} in the host becomes {@code .blob.}. */
-  static String blobEndpoint(String fileSystemUrl) {
-    int hostStart = fileSystemUrl.indexOf("://") + 3;
-    int hostEnd = fileSystemUrl.indexOf('/', hostStart);
-    String host = hostEnd < 0 ? fileSystemUrl.substring(hostStart) : fileSystemUrl.substring(hostStart, hostEnd);
-    String rest = hostEnd < 0 ? "" : fileSystemUrl.substring(hostEnd);
-    return fileSystemUrl.substring(0, hostStart) + host.replace(".dfs.", ".blob.") + rest;
   }
 
   @Override
