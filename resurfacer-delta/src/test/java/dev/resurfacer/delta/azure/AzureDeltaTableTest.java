@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.ListBlobsOptions;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.LogSpellings;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.VersionFiles;
 import dev.resurfacer.delta.compact.CompactionOptions;
@@ -42,7 +40,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +69,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AzureDeltaTableTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
   private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DFS = "lake@" + AzuriteServer.DFS_HOST;
   private static final String BLOB = "lake@" + AzuriteServer.BLOB_HOST;
 
@@ -226,7 +222,7 @@ class AzureDeltaTableTest {
         p -> "wasb://lake@DevStoreAccount1.blob.core.windows.net/aliases/events/" + p,
         p -> "abfss://LAKE@" + AzuriteServer.BLOB_HOST + "/aliases/./events/" + p,
         p -> "wasbs://" + DFS + "/aliases/x/../events/" + p.replaceFirst("part-", "%70art-"));
-    rewriteLog(edited, spellings);
+    LogSpellings.respell(edited, spellings);
     upload(edited, "aliases/events");
     Path stray = TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
     AZURE.blobs().getBlobClient("aliases/events/part=a b/part-99999-stray.snappy.parquet").uploadFromFile(stray.toString(), true);
@@ -306,7 +302,7 @@ class AzureDeltaTableTest {
     DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
     Set<String> cloneReads = new TreeSet<>();
     String srcPrefix = "/clone/events/";
-    rewriteLog(clone, List.of(p -> {
+    LogSpellings.respell(clone, List.of(p -> {
       if (!p.startsWith("file:")) {
         return p;
       }
@@ -345,48 +341,5 @@ class AzureDeltaTableTest {
         Set.of(), Map.of(), List.of("abfss://" + DFS + "/wh"));
     assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir)).isInstanceOf(UsageException.class)
         .hasMessageContaining("discover roots on Azure are not walked yet");
-  }
-
-  /**
-   * Each add and remove path of every JSON commit through one of {@code spellings}, picked by the
-   * path (a file's add and its remove get the same one: readers match the two as text), and each
-   * absolute ({@code p}) deletion vector's path likewise; checkpoints
-   * dropped so every reader replays the edited commits.
-   */
-  private static void rewriteLog(Path root, List<UnaryOperator<String>> spellings) throws IOException {
-    Path log = root.resolve("_delta_log");
-    try (Stream<Path> s = Files.list(log)) {
-      for (Path f : s.toList()) {
-        String name = f.getFileName().toString();
-        if (name.contains("checkpoint")) {
-          Files.delete(f);
-          continue;
-        }
-        if (!name.endsWith(".json")) {
-          if (name.endsWith(".crc")) {
-            Files.delete(f);
-          }
-          continue;
-        }
-        List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(f)) {
-          JsonNode action = JSON.readTree(line);
-          for (String kind : List.of("add", "remove")) {
-            if (action.has(kind)) {
-              ObjectNode a = (ObjectNode) action.get(kind);
-              String path = a.get("path").asText();
-              a.put("path", spellings.get(Math.floorMod(path.hashCode(), spellings.size())).apply(path));
-              JsonNode dv = a.get("deletionVector");
-              if (dv != null && "p".equals(dv.path("storageType").asText())) {
-                String dvPath = dv.get("pathOrInlineDv").asText();
-                ((ObjectNode) dv).put("pathOrInlineDv", spellings.get(Math.floorMod(dvPath.hashCode(), spellings.size())).apply(dvPath));
-              }
-            }
-          }
-          out.add(JSON.writeValueAsString(action));
-        }
-        Files.write(f, out);
-      }
-    }
   }
 }
