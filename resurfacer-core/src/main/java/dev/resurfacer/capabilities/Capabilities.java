@@ -36,7 +36,7 @@ public final class Capabilities {
             + " no hierarchical-namespace endpoint); Delta on Azure not yet"),
         new Capability("Google Cloud Storage (gs://)", Status.WORKS, "Iceberg tables through GCSFileIO (project, endpoint, ADC or token;"
             + " secrets by reference); deletes one object at a time (the batch endpoint untested); tested on firebase-tools' Cloud Storage"
-            + " emulator (real authentication, TLS and hierarchical-namespace buckets untested); Delta on GCS not yet"),
+            + " emulator (real authentication, TLS and hierarchical-namespace buckets untested); Delta on GCS through the same client"),
         new Capability("remove-dangling-deletes", Status.WORKS,
             "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
         new Capability("rewrite-manifests", Status.WORKS,
