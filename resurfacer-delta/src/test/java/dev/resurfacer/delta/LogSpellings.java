@@ -19,6 +19,43 @@ public final class LogSpellings {
   private LogSpellings() {}
 
   /**
+   * delta-spark's shallow clone of {@code src} at {@code clone}, then {@code src} OPTIMIZEd so the
+   * files the clone reads are tombstones there; the clone's absolute paths into {@code src} are
+   * rewritten to {@code spell} of their path relative to {@code src}. Returns those relative paths,
+   * decoded as storage names them.
+   */
+  public static java.util.Set<String> shallowCloneThenOptimize(Path src, Path clone, UnaryOperator<String> spell) throws IOException {
+    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
+    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
+    java.util.Set<String> reads = new java.util.TreeSet<>();
+    String srcPrefix = "/" + src.getParent().getFileName() + "/" + src.getFileName() + "/";
+    respell(clone, List.of(p -> {
+      if (!p.startsWith("file:")) {
+        return p;
+      }
+      String path = p.substring(p.lastIndexOf(srcPrefix) + srcPrefix.length());
+      reads.add(dev.resurfacer.storage.StoredFile.parse("s3://b/" + path).path().substring(1));
+      return spell.apply(path);
+    }));
+    return reads;
+  }
+
+  /** An Iceberg table written by Iceberg Java (a SQLite catalog under {@code warehouse}); returns its root directory. */
+  public static Path icebergTable(Path warehouse) {
+    Path root = warehouse.resolve("orders");
+    try (var catalog = dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", warehouse)) {
+      catalog.createNamespace(org.apache.iceberg.catalog.Namespace.of("db"));
+      var t = catalog.buildTable(org.apache.iceberg.catalog.TableIdentifier.of("db", "orders"), dev.resurfacer.iceberg.testing.Orders.SCHEMA)
+          .withPartitionSpec(dev.resurfacer.iceberg.testing.Orders.SPEC).withLocation(root.toString())
+          .withProperty("format-version", "2").create();
+      var append = t.newAppend();
+      dev.resurfacer.iceberg.write.TableWrites.writeData(t, dev.resurfacer.iceberg.testing.Orders.rows(0, 10, 0)).forEach(append::appendFile);
+      append.commit();
+    }
+    return root;
+  }
+
+  /**
    * Each add and remove path of every JSON commit through one of {@code spellings}, picked by the
    * path (a file's add and its remove get the same one: readers match the two as text), and each
    * absolute deletion vector's path likewise; checkpoints dropped so every reader replays the edited

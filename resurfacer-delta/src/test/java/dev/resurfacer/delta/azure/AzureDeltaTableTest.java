@@ -27,9 +27,6 @@ import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
 import dev.resurfacer.iceberg.testing.AzuriteServer;
-import dev.resurfacer.iceberg.testing.Orders;
-import dev.resurfacer.iceberg.testing.SqliteCatalogs;
-import dev.resurfacer.iceberg.write.TableWrites;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.storage.StoredFile;
@@ -48,10 +45,6 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -269,16 +262,7 @@ class AzureDeltaTableTest {
     }
 
     // an Iceberg table written by Iceberg Java, its files put under the Delta root
-    Path warehouse = dir.resolve("iceberg");
-    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", warehouse)) {
-      catalog.createNamespace(Namespace.of("db"));
-      Table t = catalog.buildTable(TableIdentifier.of("db", "orders"), Orders.SCHEMA).withPartitionSpec(Orders.SPEC)
-          .withLocation(warehouse.resolve("orders").toString()).withProperty("format-version", "2").create();
-      var append = t.newAppend();
-      TableWrites.writeData(t, Orders.rows(0, 10, 0)).forEach(append::appendFile);
-      append.commit();
-    }
-    upload(warehouse.resolve("orders"), "nested/events/part=c/orders");
+    upload(LogSpellings.icebergTable(dir.resolve("iceberg")), "nested/events/part=c/orders");
     Set<String> withIceberg = names("nested/events");
     assertThat(withIceberg).anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
     try (DeltaTable table = find("wasbs://" + BLOB + "/nested/events")) {
@@ -298,18 +282,7 @@ class AzureDeltaTableTest {
   void aShallowCloneReadingTheSourcesFilesStopsTheSourcesVacuum() throws Exception {
     Path src = TestTables.copy(source, dir.resolve("clone/events"));
     Path clone = dir.resolve("clone/events_clone");
-    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
-    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
-    Set<String> cloneReads = new TreeSet<>();
-    String srcPrefix = "/clone/events/";
-    LogSpellings.respell(clone, List.of(p -> {
-      if (!p.startsWith("file:")) {
-        return p;
-      }
-      String path = p.substring(p.lastIndexOf(srcPrefix) + srcPrefix.length());
-      cloneReads.add(StoredFile.parse("abfss://" + DFS + "/clone/events/" + path).path().substring("/clone/events/".length()));
-      return "wasbs://" + BLOB + "/clone/events/" + path;
-    }));
+    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(src, clone, path -> "wasbs://" + BLOB + "/clone/events/" + path);
     assertThat(cloneReads).isNotEmpty();
     upload(src, "clone/events");
     upload(clone, "clone/events_clone");
