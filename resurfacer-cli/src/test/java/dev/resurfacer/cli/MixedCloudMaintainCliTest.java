@@ -13,6 +13,7 @@ import dev.resurfacer.iceberg.testing.AzuriteServer;
 import dev.resurfacer.iceberg.testing.Fleet;
 import dev.resurfacer.iceberg.testing.GcsEmulator;
 import dev.resurfacer.iceberg.testing.Rows;
+import dev.resurfacer.iceberg.testing.S3Server;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -44,15 +45,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One {@code maintain --yes} through the command line over a resurfacer.yml mixing an Iceberg
- * catalog on local disk, an Iceberg catalog on Google Cloud Storage (firebase-tools' emulator) and a
- * Delta table in Azure storage (Azurite), the Azure key by reference: an orphan planted in each is
+ * One {@code maintain --yes} through the command line over a resurfacer.yml mixing Iceberg
+ * catalogs on local disk, in S3 (s3proxy) and on Google Cloud Storage (firebase-tools' emulator) and
+ * a Delta table in Azure storage (Azurite), the S3 secret and the Azure key by reference: an orphan planted in each is
  * removed, every live file stays, and every table reads the same rows after (Iceberg's reader, and
  * Delta Kernel's for the Delta table).
  */
 class MixedCloudMaintainCliTest {
   @RegisterExtension static final GcsEmulator GCS = new GcsEmulator("mixed");
   @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("mixed");
+  @RegisterExtension static final S3Server S3 = new S3Server("mixed");
 
   private static final StructType SCHEMA = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
 
@@ -102,6 +104,8 @@ class MixedCloudMaintainCliTest {
         SqliteCatalogs.warehouse(dir.resolve("local")), Map.of(), Set.of()));
     iceberg.put("gcslake", new CatalogConfig("gcslake", "jdbc", SqliteCatalogs.uri(dir.resolve("gcs")), GCS.root() + "/wh",
         GCS.fileIoProperties(), Set.of()));
+    iceberg.put("s3lake", new CatalogConfig("s3lake", "jdbc", SqliteCatalogs.uri(dir.resolve("s3")), S3.warehouse("wh"),
+        S3.clientProperties(), Set.of()));
     Map<String, List<String>> rowsBefore = new HashMap<>();
     Map<String, String> locations = new HashMap<>();
     for (CatalogConfig c : iceberg.values()) {
@@ -119,6 +123,10 @@ class MixedCloudMaintainCliTest {
     Files.setLastModifiedTime(localOrphan, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
     String gcsOrphan = locations.get("gcslake") + "/data/orphan-0.parquet";
     GCS.put(gcsOrphan.substring(GCS.root().length() + 1), new byte[] {1, 2, 3});
+    String s3Orphan = locations.get("s3lake") + "/data/orphan-0.parquet";
+    try (var io = S3.fileIO(); var out = io.newOutputFile(s3Orphan).createOrOverwrite()) {
+      out.write(new byte[] {1, 2, 3});
+    }
 
     Path local = deltaTable(dir.resolve("delta/events"));
     try (Stream<Path> s = Files.walk(local)) {
@@ -149,6 +157,16 @@ class MixedCloudMaintainCliTest {
               gcs.project-id: %s
               gcs.service.host: %s
               gcs.no-auth: "true"
+          s3lake:
+            type: jdbc
+            uri: %s
+            warehouse: %s
+            properties:
+              s3.endpoint: %s
+              s3.path-style-access: "true"
+              s3.access-key-id: %s
+              s3.secret-access-key: ${env:S3_SECRET}
+              client.region: %s
           deltas:
             type: delta
             tables:
@@ -165,20 +183,23 @@ class MixedCloudMaintainCliTest {
         """.formatted(
         iceberg.get("local").uri(), iceberg.get("local").warehouse(),
         iceberg.get("gcslake").uri(), iceberg.get("gcslake").warehouse(), GcsEmulator.PROJECT, GCS.endpoint(),
+        iceberg.get("s3lake").uri(), iceberg.get("s3lake").warehouse(), S3.endpoint(), S3Server.ACCESS_KEY, S3Server.REGION,
         deltaLocation, AzuriteServer.DFS_HOST, AZURE.endpoint(), AzuriteServer.ACCOUNT));
 
-    CliRun r = CliRun.run(dir, Map.of("AZURE_KEY", AzuriteServer.KEY), "maintain", "--yes", "--output", "json");
+    CliRun r = CliRun.run(dir, Map.of("AZURE_KEY", AzuriteServer.KEY, "S3_SECRET", S3Server.SECRET_KEY), "maintain", "--yes",
+        "--output", "json");
     assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
-    assertThat(r.out() + r.err()).doesNotContain(AzuriteServer.KEY);
+    assertThat(r.out() + r.err()).doesNotContain(AzuriteServer.KEY).doesNotContain(S3Server.SECRET_KEY);
     JsonNode json = new ObjectMapper().readTree(r.out());
-    assertThat(json.get("summary").get("done").asInt()).as(r.out()).isEqualTo(3);
+    assertThat(json.get("summary").get("done").asInt()).as(r.out()).isEqualTo(4);
     Map<String, List<String>> ops = new HashMap<>();
     for (JsonNode t : json.get("tables")) {
       List<String> done = new ArrayList<>();
       t.get("operations").forEach(o -> done.add(o.get("operation").asText() + "=" + o.get("outcome").asText()));
       ops.put(t.get("catalog").asText(), done);
     }
-    assertThat(ops.keySet()).containsExactlyInAnyOrder("local", "gcslake", "deltas");
+    assertThat(ops.keySet()).containsExactlyInAnyOrder("local", "gcslake", "s3lake", "deltas");
+    assertThat(ops.get("s3lake")).as(r.out()).contains("compact=done", "expire=done", "remove-orphans=done");
     assertThat(ops.get("local")).as(r.out()).contains("compact=done", "expire=done", "remove-orphans=done");
     assertThat(ops.get("gcslake")).as(r.out()).contains("compact=done", "expire=done", "remove-orphans=done");
     assertThat(ops.get("deltas")).as(r.out()).contains("compact=done", "vacuum=done");
@@ -192,6 +213,9 @@ class MixedCloudMaintainCliTest {
         assertThat(liveIcebergFiles(t)).as(c.name()).hasSize(1);
         if (c.name().equals("gcslake")) {
           assertThat(GCS.objects(t.location())).containsAll(liveIcebergFiles(t)).doesNotContain(gcsOrphan);
+        }
+        if (c.name().equals("s3lake")) {
+          assertThat(S3.objects(t.location())).containsAll(liveIcebergFiles(t)).doesNotContain(s3Orphan);
         }
       }
     }
