@@ -3,6 +3,7 @@ package dev.resurfacer.delta.table;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.vacuum.TableListing;
+import dev.resurfacer.storage.CloudSdks;
 import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.storage.TableMarkers;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -45,6 +46,7 @@ public final class ObjectStorage implements TableStorage {
    * a location without a bucket, container or path is a usage error.
    */
   public static ObjectStorage open(String location, S3Settings settings) {
+    CloudSdks.require(location);
     StoredFile root = StoredFile.parse(location);
     if ("abfss".equals(root.scheme())) {
       if (root.authority().indexOf('@') <= 0 || root.path().equals("/")) {

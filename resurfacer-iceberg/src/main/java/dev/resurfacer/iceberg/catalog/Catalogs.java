@@ -2,6 +2,7 @@ package dev.resurfacer.iceberg.catalog;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
+import dev.resurfacer.iceberg.storage.StorageFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +85,8 @@ public final class Catalogs {
       throw new UsageException("table " + name + " does not exist in catalog '" + catalog.name() + "'");
     } catch (UsageException e) {
       throw e;
+    } catch (StorageFileIO.MissingSdk e) {
+      throw new UsageException(e.getMessage());
     } catch (RuntimeException e) {
       throw new UsageException("cannot load table " + name + " from catalog '" + catalog.name() + "': " + rootMessage(e), e);
     }

@@ -1,12 +1,14 @@
 package dev.resurfacer.iceberg.storage;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.storage.CloudSdks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.resurfacer.SafetyRefusal;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
@@ -28,7 +30,8 @@ import org.apache.iceberg.util.ThreadPools;
  * emulator our tests run answers the batch endpoint with 501, and a delete we cannot test against a
  * server is not one we ship; a listed object name with an empty or dot segment refuses the run, as on
  * Azure. {@code gcs://}, which Iceberg does not map to GCSFileIO and Hadoop has no
- * file system for, is refused in one line.
+ * file system for, is refused in one line, and so is a {@code gs://} or Azure location in a build without
+ * that SDK ({@link CloudSdks}).
  */
 public class StorageFileIO extends ResolvingFileIO {
   private static final Set<String> AZURE = Set.of("abfs", "abfss", "wasb", "wasbs");
@@ -89,7 +92,20 @@ public class StorageFileIO extends ResolvingFileIO {
     if (scheme.equals("gcs")) {
       throw new UsageException(location + ": gcs:// is not a Google Cloud Storage scheme Iceberg reads; write gs:// (see docs/catalogs.md)");
     }
+    try {
+      CloudSdks.require(location);
+    } catch (UsageException e) {
+      // a catalog retries a failed read of table metadata for about 90 s, but not a NotFoundException
+      throw location.contains(".metadata.json") ? new MissingSdk(e.getMessage()) : e;
+    }
     return location;
+  }
+
+  /** The table's metadata is in storage whose SDK this build lacks; {@code Catalogs.loadTable} makes it a usage error. */
+  public static final class MissingSdk extends NotFoundException {
+    MissingSdk(String message) {
+      super("%s", message);
+    }
   }
 
   @Override

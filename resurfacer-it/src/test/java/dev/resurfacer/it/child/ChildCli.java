@@ -16,17 +16,33 @@ import java.util.concurrent.TimeUnit;
 public final class ChildCli {
   private final Path workDir;
   private final Map<String, String> env;
+  private final Path jar;
 
   public ChildCli(Path workDir, Map<String, String> env) {
+    this(workDir, env, jar());
+  }
+
+  /** Runs {@code jar} instead of resurfacer.jar (resurfacer-local.jar: {@link #localJar}). */
+  public ChildCli(Path workDir, Map<String, String> env, Path jar) {
     this.workDir = workDir;
     this.env = env;
+    this.jar = jar;
   }
 
   /** How a child run ended. {@code killed} means SIGKILL landed while it was still running. */
   public record Result(int exitCode, boolean killed, long millis, String out, String err) {}
 
   public static Path jar() {
-    Path jar = Path.of(System.getProperty("resurfacer.jar", "../resurfacer-cli/target/resurfacer.jar"));
+    return built(System.getProperty("resurfacer.jar", "../resurfacer-cli/target/resurfacer.jar"));
+  }
+
+  /** The runnable jar built without the Google Cloud Storage and Azure SDKs. */
+  public static Path localJar() {
+    return built(System.getProperty("resurfacer-local.jar", "../resurfacer-cli/target/resurfacer-local.jar"));
+  }
+
+  private static Path built(String path) {
+    Path jar = Path.of(path);
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("runnable jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
     }
@@ -45,7 +61,7 @@ public final class ChildCli {
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
           "-Djava.io.tmpdir=" + workDir.resolve("tmp"), "-Duser.home=" + workDir.resolve("home"),
-          "-jar", jar().toString()));
+          "-jar", jar.toString()));
       command.addAll(List.of(args));
       ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
           .redirectOutput(workDir.resolve("stdout.txt").toFile())

@@ -30,9 +30,9 @@ import org.apache.iceberg.types.Types;
  * on older snapshots plus many snapshots (expire), position and equality deletes, and planted old
  * orphan files (remove-orphans).
  */
-final class EventsHistory {
-  static final String CATALOG = "lake";
-  static final TableIdentifier ID = TableIdentifier.of("db", "events");
+public final class EventsHistory {
+  public static final String CATALOG = "lake";
+  public static final TableIdentifier ID = TableIdentifier.of("db", "events");
   static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "region", Types.StringType.get()),
@@ -44,12 +44,12 @@ final class EventsHistory {
 
   private EventsHistory() {}
 
-  static String[] catalogFlags(Path dir) {
+  public static String[] catalogFlags(Path dir) {
     return new String[] {"--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir), "--warehouse", SqliteCatalogs.warehouse(dir)};
   }
 
   /** Builds the table in {@code dir} and plants {@code orphans} old unreferenced files in its data and metadata directories. */
-  static void build(Path dir, int appends, int orphans) {
+  public static void build(Path dir, int appends, int orphans) {
     JdbcCatalog catalog = SqliteCatalogs.create(CATALOG, dir);
     try {
       catalog.createNamespace(Namespace.of("db"));
