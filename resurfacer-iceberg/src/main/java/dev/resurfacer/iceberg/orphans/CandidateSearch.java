@@ -98,15 +98,7 @@ final class CandidateSearch {
       }
       TableMetadata after = ops.refresh();
       MetadataWalker walker = MetadataWalker.pathsOnly(fileIO);
-      walker.walk(before, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, true));
-      if (after != before) {
-        walker.walk(after, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, false));
-      }
-      String hint = ReachableFileUtil.versionHintLocation(run.table);
-      if (fileIO.newInputFile(hint).exists()) {
-        reference(ledger, scope, resolver, Category.VERSION_HINT, hint, false);
-      }
-      ledger.seal();
+      referenceAll(ledger, scope, resolver, walker, before, after, fileIO, run.table);
 
       Fences.requireNoPrefixMismatch(ledger.prefixMismatches(5));
       if (inventory != null) {
@@ -139,6 +131,24 @@ final class CandidateSearch {
       ledger.close();
       throw e;
     }
+  }
+
+  /**
+   * Every file the metadata noted before the listing and the metadata read after it reference, and the
+   * version hint: those of the first must be listed (they existed before listing began), those of the
+   * second may be newer than the listing.
+   */
+  private static void referenceAll(Ledger ledger, Scope scope, StoredFile.Resolver resolver, MetadataWalker walker,
+      TableMetadata before, TableMetadata after, FileIO fileIO, Table table) {
+    walker.walk(before, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, true));
+    if (after != before) {
+      walker.walk(after, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, false));
+    }
+    String hint = ReachableFileUtil.versionHintLocation(table);
+    if (fileIO.newInputFile(hint).exists()) {
+      reference(ledger, scope, resolver, Category.VERSION_HINT, hint, false);
+    }
+    ledger.seal();
   }
 
   /** The other tables, of either format, whose storage this table's scope must not overlap. */
