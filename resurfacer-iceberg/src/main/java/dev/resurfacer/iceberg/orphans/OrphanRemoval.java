@@ -24,7 +24,7 @@ import org.apache.iceberg.io.FileIO;
  * <ol>
  *   <li>resolve the scope (location, write.data.path, write.metadata.path) to canonical roots — real
  *       directories on local disk — and refuse if any other table of the census overlaps it or
- *       references a file inside it (see {@link Neighbours});
+ *       references a file inside it (see {@link dev.resurfacer.storage.Neighbours});
  *   <li>note the metadata as it is now, then list the scope — listing first means a file committed
  *       during the run is in the metadata read next, so it is referenced, not orphaned. Local storage
  *       is walked with java.nio whatever the FileIO (no process forked, no link followed); the
@@ -119,7 +119,7 @@ public final class OrphanRemoval {
    * Only these files may be removed: another engine's candidates (e.g. Spark's dry-run list). Every
    * fence still applies; a listed file not among them is kept like a file too young to remove (and
    * counted so), a candidate that is referenced, out of scope or behind a link is never listed as an
-   * orphan, so {@code orphanFiles} counts the candidates our fences agree on.
+   * orphan, so {@code census().orphans()} counts the candidates our fences agree on.
    */
   public OrphanRemoval onlyAmong(Collection<String> candidates) {
     this.candidateLocations = Set.copyOf(candidates);
