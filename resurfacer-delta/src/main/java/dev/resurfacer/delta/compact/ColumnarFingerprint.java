@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
 import dev.resurfacer.content.ParquetRows;
@@ -42,6 +43,7 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -121,8 +123,9 @@ final class ColumnarFingerprint {
     }
     int n = written.length();
     RowDigest.Builder digest = new RowDigest.Builder(n);
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path),
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+    try (PageDecompression pages = new PageDecompression(() -> HadoopCodecs.newFactory(0));
+        ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       PageHashes[] decoders = new PageHashes[n];
       for (int i = 0; i < n; i++) {
