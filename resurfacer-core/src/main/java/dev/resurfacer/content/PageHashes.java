@@ -56,6 +56,7 @@ public final class PageHashes {
   private final Stored stored;
   private final Kind kind;
   private final int scale;
+  private final int fieldId;
   private final long multiplier;
   private final long nullHash;
   private final int maxDef;
@@ -69,6 +70,8 @@ public final class PageHashes {
   /** How many of the current page's column hashes ({@link Buffers#page}) there are, and were handed out. */
   private int pageSize;
   private int pagePos;
+  /** How many of the current page's values are null. */
+  private int pageNulls;
 
   /**
    * A column's decoding arrays, sized to the largest page met: kept across the files of a digest,
@@ -115,6 +118,7 @@ public final class PageHashes {
     this.stored = stored;
     this.kind = kind;
     this.scale = scale;
+    this.fieldId = fieldId;
     this.multiplier = RowDigest.multiplier(fieldId);
     this.nullHash = RowDigest.columnHash(fieldId, ValueHash.ofNull(kind));
     this.maxDef = descriptor.getMaxDefinitionLevel();
@@ -131,20 +135,43 @@ public final class PageHashes {
     dictionary = dictionaryPage == null ? null : dictionaryHashes(dictionaryPage);
     pageSize = 0;
     pagePos = 0;
+    pageNulls = 0;
   }
 
-  /** The column hashes of the next {@code n} rows of the row group, into {@code out}. */
-  public void next(long[] out, int n) {
+  /** The field id the column's hashes are bound to. */
+  public int fieldId() {
+    return fieldId;
+  }
+
+  /**
+   * The column hashes of the next {@code n} rows of the row group, into {@code out}; which of them
+   * are null, into {@code nulls} (left alone when none is).
+   *
+   * @return how many of the {@code n} are null
+   */
+  public int next(long[] out, boolean[] nulls, int n) {
     int done = 0;
+    int nullCount = 0;
     while (done < n) {
       if (pagePos == pageSize) {
         readPage();
       }
       int k = Math.min(n - done, pageSize - pagePos);
       System.arraycopy(buffers.page, pagePos, out, done, k);
+      if (pageNulls > 0) {
+        int[] defs = buffers.defs;
+        for (int i = 0; i < k; i++) {
+          boolean isNull = defs[pagePos + i] != maxDef;
+          nulls[done + i] = isNull;
+          nullCount += isNull ? 1 : 0;
+        }
+      } else if (maxDef > 0) {
+        Arrays.fill(nulls, done, done + k, false);
+      }
       pagePos += k;
       done += k;
     }
+    return nullCount;
   }
 
   private long[] dictionaryHashes(DictionaryPage dictionaryPage) {
@@ -250,6 +277,7 @@ public final class PageHashes {
     }
     pageSize = count;
     pagePos = 0;
+    pageNulls = count - nonNull;
   }
 
   /** Decodes the definition levels into the buffers; the number of non-null values. */

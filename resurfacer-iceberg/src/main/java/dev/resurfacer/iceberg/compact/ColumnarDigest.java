@@ -122,7 +122,7 @@ final class ColumnarDigest {
         ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
-      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null,
+      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null, null, null,
           deletes == null ? null : deletes::isDeleted, digest, block);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file.location(), e);
