@@ -85,6 +85,13 @@ public final class PageHashes {
 
     public Buffers() {}
 
+    /** The page's hashes are its values' when none is null: swapped, not copied. */
+    private void swap() {
+      long[] t = page;
+      page = values;
+      values = t;
+    }
+
     private void ensure(int count) {
       if (page.length < count) {
         page = new long[count];
@@ -150,6 +157,20 @@ public final class PageHashes {
    * @return how many of the {@code n} are null
    */
   public int next(long[] out, boolean[] nulls, int n) {
+    return next(null, 0, out, nulls, n);
+  }
+
+  /**
+   * Folds the column hashes of the next {@code n} rows straight into column {@code index} of
+   * {@code block} (no copy), and which of them are null into {@code nulls}.
+   *
+   * @return how many of the {@code n} are null
+   */
+  int foldInto(RowBlock block, int index, boolean[] nulls, int n) {
+    return next(block, index, null, nulls, n);
+  }
+
+  private int next(RowBlock block, int index, long[] out, boolean[] nulls, int n) {
     int done = 0;
     int nullCount = 0;
     while (done < n) {
@@ -157,7 +178,11 @@ public final class PageHashes {
         readPage();
       }
       int k = Math.min(n - done, pageSize - pagePos);
-      System.arraycopy(buffers.page, pagePos, out, done, k);
+      if (block != null) {
+        block.foldSegment(index, buffers.page, pagePos, done, k);
+      } else {
+        System.arraycopy(buffers.page, pagePos, out, done, k);
+      }
       if (pageNulls > 0) {
         int[] defs = buffers.defs;
         for (int i = 0; i < k; i++) {
@@ -269,7 +294,7 @@ public final class PageHashes {
     }
     values(encoding, data, nonNull);
     if (nonNull == count) {
-      System.arraycopy(buffers.values, 0, buffers.page, 0, count);
+      buffers.swap();
     } else {
       for (int i = 0, j = 0; i < count; i++) {
         buffers.page[i] = buffers.defs[i] == maxDef ? buffers.values[j++] : nullHash;

@@ -59,8 +59,9 @@ public final class ParquetRows {
         }
         for (int c = 0; c < columns.length; c++) {
           if (columns[c] != null) {
-            int nullCount = columns[c].next(hashes, nulls, n);
-            block.foldColumnHashes(c, columns[c].fieldId(), hashes, nulls, nullCount);
+            if (columns[c].foldInto(block, c, nulls, n) > 0) {
+              block.markNulls(c, columns[c].fieldId(), nulls);
+            }
           } else {
             Arrays.fill(hashes, 0, n, constants[c]);
             boolean isNull = constantNulls != null && constantNulls[c];

@@ -73,8 +73,27 @@ public final class RowBlock {
     }
   }
 
+  /** Adds {@code k} column hashes of column {@code index} from {@code from} in {@code columnHashes} to the rows from {@code at}. */
+  void foldSegment(int index, long[] columnHashes, int from, int at, int k) {
+    long sum = 0;
+    if (!anyDeleted) {
+      for (int i = 0; i < k; i++) {
+        long h = columnHashes[from + i];
+        hashes[at + i] += h;
+        sum += h;
+      }
+    } else {
+      for (int i = 0; i < k; i++) {
+        long h = columnHashes[from + i];
+        hashes[at + i] += h;
+        sum += deleted[at + i] ? 0 : h;
+      }
+    }
+    columnSums[index] += sum;
+  }
+
   /** Marks the rows {@code nulls} flags as null in column {@code index} (field id {@code fieldId}). */
-  private void markNulls(int index, int fieldId, boolean[] nulls) {
+  void markNulls(int index, int fieldId, boolean[] nulls) {
     long tag = RowDigest.nullTag(fieldId);
     long live = 0;
     for (int r = 0; r < size; r++) {
