@@ -12,8 +12,8 @@ import org.xerial.snappy.Snappy;
 /**
  * Decompresses the pages a digest reads, for parquet-java's file reader: zstd and snappy pages in
  * one call each into one reused array, where parquet-java's own codecs open a zstd stream (a native
- * context) per page and copy its bytes twice into a new array. Verification's reads went a third to
- * this (docs/benchmarks.md). Other codecs (and uncompressed pages) go to {@code fallback}, parquet-java's own.
+ * context) per page and copy its bytes into a new array each time: a content-verified run's peak
+ * RSS halved without them (docs/benchmarks.md). Other codecs (and uncompressed pages) go to {@code fallback}, parquet-java's own.
  *
  * <p>A page's bytes are valid until the next page is decompressed: {@link PageHashes} decodes every
  * page (and dictionary) whole before it reads the next, which is what makes the reuse safe; nothing
