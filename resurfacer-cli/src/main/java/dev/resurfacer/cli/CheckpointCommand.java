@@ -1,8 +1,10 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.delta.log.Checkpointer;
-import dev.resurfacer.delta.table.DeltaTable;
-import java.time.Clock;
+import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.maintain.Checkpoint;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.progress.Progress;
+import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -23,11 +25,9 @@ final class CheckpointCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    DeltaTable table = DeltaTargets.require(catalogOptions, ctx, tableName, "checkpoint", "");
-    Checkpointer.Outcome outcome = actOptions.yes ? Checkpointer.write(table, Clock.systemUTC())
-        : Checkpointer.preview(table, Clock.systemUTC());
-    print(outcome, out -> out.println("checkpoint " + outcome.table() + ": " + outcome.message()
-        + (actOptions.yes ? "" : "  (preview: --yes writes it)")));
+    Readout outcome = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), new Checkpoint(),
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW, Progress.NONE, 0);
+    print(outcome.json(), out -> out.println(outcome.render()));
     return Main.OK;
   }
 }

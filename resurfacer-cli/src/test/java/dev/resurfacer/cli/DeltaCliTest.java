@@ -92,6 +92,24 @@ class DeltaCliTest {
     assertThat(young).exists();
   }
 
+  /** The refusal comes from what the local engine declares: the same one line and exit code, before any engine is looked up. */
+  @Test
+  void theDeltaOnlyVerbsRefuseATableOfAnotherFormatWithOneLine() throws Exception {
+    String notOne = "' is neither a table of a delta catalog in the configuration nor a path";
+    String[][] runs = {
+        {"vacuum works on Delta tables: 'db.orders" + notOne + " (for Iceberg tables use expire and remove-orphans)", "vacuum", "db.orders"},
+        {"vacuum works on Delta tables: 'db.orders" + notOne + " (for Iceberg tables use expire and remove-orphans)", "vacuum", "db.orders",
+            "--engine", "nosuch", "--yes"},
+        {"checkpoint works on Delta tables: 'db.orders" + notOne, "checkpoint", "db.orders", "--yes"},
+        {"cleanup-log works on Delta tables: 'db.orders" + notOne, "cleanup-log", "db.orders", "--output", "json"}};
+    for (String[] run : runs) {
+      CliRun r = CliRun.run(dir, java.util.Arrays.copyOfRange(run, 1, run.length));
+      assertThat(r.exitCode()).as(String.join(" ", run)).isEqualTo(Main.USAGE);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err().lines()).as(r.err()).containsExactly("error: " + run[0]);
+    }
+  }
+
   @Test
   void badInputIsOneLineAndChangesNothing() throws Exception {
     Path t = kernelTable("events");

@@ -56,6 +56,7 @@ public final class PageHashes {
   private final Stored stored;
   private final Kind kind;
   private final int scale;
+  private final int fieldId;
   private final long multiplier;
   private final long nullHash;
   private final int maxDef;
@@ -69,6 +70,8 @@ public final class PageHashes {
   /** How many of the current page's column hashes ({@link Buffers#page}) there are, and were handed out. */
   private int pageSize;
   private int pagePos;
+  /** How many of the current page's values are null. */
+  private int pageNulls;
 
   /**
    * A column's decoding arrays, sized to the largest page met: kept across the files of a digest,
@@ -81,6 +84,13 @@ public final class PageHashes {
     private int[] ids = new int[0];
 
     public Buffers() {}
+
+    /** The page's hashes are its values' when none is null: swapped, not copied. */
+    private void swap() {
+      long[] t = page;
+      page = values;
+      values = t;
+    }
 
     private void ensure(int count) {
       if (page.length < count) {
@@ -115,6 +125,7 @@ public final class PageHashes {
     this.stored = stored;
     this.kind = kind;
     this.scale = scale;
+    this.fieldId = fieldId;
     this.multiplier = RowDigest.multiplier(fieldId);
     this.nullHash = RowDigest.columnHash(fieldId, ValueHash.ofNull(kind));
     this.maxDef = descriptor.getMaxDefinitionLevel();
@@ -131,20 +142,61 @@ public final class PageHashes {
     dictionary = dictionaryPage == null ? null : dictionaryHashes(dictionaryPage);
     pageSize = 0;
     pagePos = 0;
+    pageNulls = 0;
   }
 
-  /** The column hashes of the next {@code n} rows of the row group, into {@code out}. */
-  public void next(long[] out, int n) {
+  /** The field id the column's hashes are bound to. */
+  public int fieldId() {
+    return fieldId;
+  }
+
+  /**
+   * The column hashes of the next {@code n} rows of the row group, into {@code out}; which of them
+   * are null, into {@code nulls} (left alone when none is).
+   *
+   * @return how many of the {@code n} are null
+   */
+  public int next(long[] out, boolean[] nulls, int n) {
+    return next(null, 0, out, nulls, n);
+  }
+
+  /**
+   * Folds the column hashes of the next {@code n} rows straight into column {@code index} of
+   * {@code block} (no copy), and which of them are null into {@code nulls}.
+   *
+   * @return how many of the {@code n} are null
+   */
+  int foldInto(RowBlock block, int index, boolean[] nulls, int n) {
+    return next(block, index, null, nulls, n);
+  }
+
+  private int next(RowBlock block, int index, long[] out, boolean[] nulls, int n) {
     int done = 0;
+    int nullCount = 0;
     while (done < n) {
       if (pagePos == pageSize) {
         readPage();
       }
       int k = Math.min(n - done, pageSize - pagePos);
-      System.arraycopy(buffers.page, pagePos, out, done, k);
+      if (block != null) {
+        block.foldSegment(index, buffers.page, pagePos, done, k);
+      } else {
+        System.arraycopy(buffers.page, pagePos, out, done, k);
+      }
+      if (pageNulls > 0) {
+        int[] defs = buffers.defs;
+        for (int i = 0; i < k; i++) {
+          boolean isNull = defs[pagePos + i] != maxDef;
+          nulls[done + i] = isNull;
+          nullCount += isNull ? 1 : 0;
+        }
+      } else if (maxDef > 0) {
+        Arrays.fill(nulls, done, done + k, false);
+      }
       pagePos += k;
       done += k;
     }
+    return nullCount;
   }
 
   private long[] dictionaryHashes(DictionaryPage dictionaryPage) {
@@ -242,7 +294,7 @@ public final class PageHashes {
     }
     values(encoding, data, nonNull);
     if (nonNull == count) {
-      System.arraycopy(buffers.values, 0, buffers.page, 0, count);
+      buffers.swap();
     } else {
       for (int i = 0, j = 0; i < count; i++) {
         buffers.page[i] = buffers.defs[i] == maxDef ? buffers.values[j++] : nullHash;
@@ -250,6 +302,7 @@ public final class PageHashes {
     }
     pageSize = count;
     pagePos = 0;
+    pageNulls = count - nonNull;
   }
 
   /** Decodes the definition levels into the buffers; the number of non-null values. */
@@ -433,6 +486,8 @@ public final class PageHashes {
         for (int g = 0; g < groups && filled < n; g++) {
           if (width == 0) {
             Arrays.fill(out, filled, filled + 8, 0);
+          } else if (pos + width + 8 <= b.length && pos + width <= end) {
+            unpack8(b, pos, width, out, filled);
           } else if (pos + width <= end) {
             packer.unpack8Values(b, pos, out, filled);
           } else {
@@ -445,6 +500,21 @@ public final class PageHashes {
           filled += 8;
         }
       }
+    }
+  }
+
+  /**
+   * Eight {@code width}-bit values packed least significant bit first, as parquet-java's
+   * little-endian {@link BytePacker} unpacks them; reads a word past the group (the caller checks
+   * the array holds it) and masks it off. One call site for every width, where the packers'
+   * call was a virtual call per eight values that was the decoder's largest cost.
+   */
+  static void unpack8(byte[] b, int pos, int width, int[] out, int at) {
+    long mask = (1L << width) - 1;
+    for (int i = 0; i < 8; i++) {
+      int bit = i * width;
+      long w = (long) LONGS.get(b, pos + (bit >>> 3));
+      out[at + i] = (int) ((w >>> (bit & 7)) & mask);
     }
   }
 

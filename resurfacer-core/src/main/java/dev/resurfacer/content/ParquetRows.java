@@ -27,12 +27,17 @@ public final class ParquetRows {
    *
    * @param columns per digested column, its decoder, or null where {@code constants} gives its column hash
    * @param constants per digested column without a decoder, the {@link RowDigest#columnHash} every row has
+   * @param constantNulls per digested column without a decoder, whether its constant is a null, with its field id
+   *     in {@code constantFieldIds}; null when no constant is
    * @param deleted the file row positions not to add, or null for none
    * @param block a block of {@link #BLOCK} rows and as many columns, reused across files
    */
-  public static void add(RowGroups groups, PageHashes[] columns, long[] constants, LongPredicate deleted, RowDigest.Builder digest,
-      RowBlock block) throws IOException {
+  public static void add(RowGroups groups, PageHashes[] columns, long[] constants, boolean[] constantNulls, int[] constantFieldIds,
+      LongPredicate deleted, RowDigest.Builder digest, RowBlock block) throws IOException {
     long[] hashes = new long[BLOCK];
+    boolean[] nulls = new boolean[BLOCK];
+    boolean[] allNull = new boolean[BLOCK];
+    Arrays.fill(allNull, true);
     long rowBase = 0;
     PageReadStore rowGroup;
     while ((rowGroup = groups.next()) != null) {
@@ -54,11 +59,14 @@ public final class ParquetRows {
         }
         for (int c = 0; c < columns.length; c++) {
           if (columns[c] != null) {
-            columns[c].next(hashes, n);
+            if (columns[c].foldInto(block, c, nulls, n) > 0) {
+              block.markNulls(c, columns[c].fieldId(), nulls);
+            }
           } else {
             Arrays.fill(hashes, 0, n, constants[c]);
+            boolean isNull = constantNulls != null && constantNulls[c];
+            block.foldColumnHashes(c, isNull ? constantFieldIds[c] : 0, hashes, allNull, isNull ? n : 0);
           }
-          block.foldColumnHashes(c, hashes);
         }
         digest.addRows(block);
       }

@@ -7,18 +7,24 @@ import java.util.Arrays;
  * column of the block into a primitive array and folds it in ({@link #foldLongs}, {@link #fold}…),
  * with no object per value; the result equals folding each row's columns in turn
  * ({@link RowDigest.Builder#column}). Deleted rows are marked before the columns are folded
- * ({@link #delete}) and count neither as rows nor in the column sums.
+ * ({@link #delete}) and count neither as rows nor in the column sums. A null is marked in its row's
+ * null lane and counted per column ({@link RowDigest}).
  */
 public final class RowBlock {
   private final long[] hashes;
   private final boolean[] deleted;
   private final long[] columnSums;
+  private final long[] nullLanes;
+  private final long[] columnNulls;
   private int size;
+  private boolean anyDeleted;
 
   public RowBlock(int capacity, int columns) {
     this.hashes = new long[capacity];
     this.deleted = new boolean[capacity];
+    this.nullLanes = new long[capacity];
     this.columnSums = new long[columns];
+    this.columnNulls = new long[columns];
   }
 
   public int capacity() {
@@ -33,7 +39,10 @@ public final class RowBlock {
     size = rows;
     Arrays.fill(hashes, 0, rows, RowDigest.ROW_SEED);
     Arrays.fill(deleted, 0, rows, false);
+    Arrays.fill(nullLanes, 0, rows, 0);
     Arrays.fill(columnSums, 0);
+    Arrays.fill(columnNulls, 0);
+    anyDeleted = false;
   }
 
   public int size() {
@@ -42,6 +51,7 @@ public final class RowBlock {
 
   public void delete(int row) {
     deleted[row] = true;
+    anyDeleted = true;
   }
 
   public boolean live(int row) {
@@ -52,14 +62,58 @@ public final class RowBlock {
     return hashes[row];
   }
 
-  void addColumnSums(long[] into) {
-    for (int i = 0; i < into.length; i++) {
-      into[i] += columnSums[i];
+  long nullLane(int row) {
+    return nullLanes[row];
+  }
+
+  void addColumnSums(long[] sums, long[] nulls) {
+    for (int i = 0; i < sums.length; i++) {
+      sums[i] += columnSums[i];
+      nulls[i] += columnNulls[i];
     }
   }
 
-  /** Folds column {@code index} given as one value hash per row. */
-  public void fold(int index, int fieldId, long[] valueHashes) {
+  /** Adds {@code k} column hashes of column {@code index} from {@code from} in {@code columnHashes} to the rows from {@code at}. */
+  void foldSegment(int index, long[] columnHashes, int from, int at, int k) {
+    long sum = 0;
+    if (!anyDeleted) {
+      for (int i = 0; i < k; i++) {
+        long h = columnHashes[from + i];
+        hashes[at + i] += h;
+        sum += h;
+      }
+    } else {
+      for (int i = 0; i < k; i++) {
+        long h = columnHashes[from + i];
+        hashes[at + i] += h;
+        sum += deleted[at + i] ? 0 : h;
+      }
+    }
+    columnSums[index] += sum;
+  }
+
+  /** Marks the rows {@code nulls} flags as null in column {@code index} (field id {@code fieldId}). */
+  void markNulls(int index, int fieldId, boolean[] nulls) {
+    long tag = RowDigest.nullTag(fieldId);
+    long live = 0;
+    for (int r = 0; r < size; r++) {
+      if (nulls[r]) {
+        nullLanes[r] += tag;
+        live += deleted[r] ? 0 : 1;
+      }
+    }
+    columnNulls[index] += live;
+  }
+
+  /**
+   * Folds column {@code index} given as one value hash per row.
+   *
+   * @param nulls which rows are null (their hash {@link ValueHash#ofNull}'s); null when none is
+   */
+  public void fold(int index, int fieldId, long[] valueHashes, boolean[] nulls) {
+    if (nulls != null) {
+      markNulls(index, fieldId, nulls);
+    }
     long m = RowDigest.multiplier(fieldId);
     long sum = 0;
     for (int r = 0; r < size; r++) {
@@ -72,9 +126,26 @@ public final class RowBlock {
     columnSums[index] += sum;
   }
 
-  /** Folds column {@code index} given as one {@link RowDigest#columnHash} per row (field id already bound in). */
-  public void foldColumnHashes(int index, long[] columnHashes) {
+  /**
+   * Folds column {@code index} (field id {@code fieldId}) given as one {@link RowDigest#columnHash}
+   * per row, a null's the column hash of {@link ValueHash#ofNull}.
+   *
+   * @param nulls which rows are null, read only when {@code nullCount} (how many are) is not 0
+   */
+  public void foldColumnHashes(int index, int fieldId, long[] columnHashes, boolean[] nulls, int nullCount) {
+    if (nullCount > 0) {
+      markNulls(index, fieldId, nulls);
+    }
     long sum = 0;
+    if (!anyDeleted) {
+      for (int r = 0; r < size; r++) {
+        long h = columnHashes[r];
+        hashes[r] += h;
+        sum += h;
+      }
+      columnSums[index] += sum;
+      return;
+    }
     for (int r = 0; r < size; r++) {
       long h = columnHashes[r];
       hashes[r] += h;
@@ -87,6 +158,9 @@ public final class RowBlock {
 
   /** @param nulls which rows are null (their value ignored); null when none is */
   public void foldLongs(int index, int fieldId, ValueHash.Kind kind, long[] values, boolean[] nulls) {
+    if (nulls != null) {
+      markNulls(index, fieldId, nulls);
+    }
     long nullHash = ValueHash.ofNull(kind);
     long m = RowDigest.multiplier(fieldId);
     long sum = 0;
@@ -102,6 +176,9 @@ public final class RowBlock {
   }
 
   public void foldDoubles(int index, int fieldId, double[] values, boolean[] nulls) {
+    if (nulls != null) {
+      markNulls(index, fieldId, nulls);
+    }
     long nullHash = ValueHash.ofNull(ValueHash.Kind.DOUBLE);
     long m = RowDigest.multiplier(fieldId);
     long sum = 0;

@@ -13,7 +13,11 @@ import java.util.Optional;
  * reader folds a column into a block of rows with one add per value); the digest keeps the row count and the wrapping sum and the xor of the row hashes,
  * so the same rows in any order or file split give the same digest, and a lost, duplicated or
  * altered row changes it. Per column it also keeps the sum of the value hashes, so a mismatch can
- * name the columns that changed. Digests of disjoint parts add up ({@link #plus}), so parts can be
+ * name the columns that changed, and the count of its nulls. A null is not told apart by its hash
+ * (a value's hash is a bijection of the value, so one value of each kind hashes as its null does):
+ * a column's null count changes when a null becomes that value or back, and a row's null columns
+ * ({@link #nullTag}s summed) are mixed into its hash on their own step, so moving a null between
+ * rows changes the rows' hashes. Digests of disjoint parts add up ({@link #plus}), so parts can be
  * read on several threads. Iceberg's and Delta's verification both compute it.
  */
 public final class RowDigest {
@@ -26,19 +30,21 @@ public final class RowDigest {
   private final long sum;
   private final long xor;
   private final long[] columns;
+  private final long[] nulls;
 
-  private RowDigest(long rows, long sum, long xor, long[] columns) {
+  private RowDigest(long rows, long sum, long xor, long[] columns, long[] nulls) {
     this.rows = rows;
     this.sum = sum;
     this.xor = xor;
     this.columns = columns;
+    this.nulls = nulls;
   }
 
   /** No rows of no known columns: the identity of {@link #plus} for digests of any width. */
-  public static final RowDigest NONE = new RowDigest(0, 0, 0, new long[0]);
+  public static final RowDigest NONE = new RowDigest(0, 0, 0, new long[0], new long[0]);
 
   public static RowDigest empty(int columns) {
-    return new RowDigest(0, 0, 0, new long[columns]);
+    return new RowDigest(0, 0, 0, new long[columns], new long[columns]);
   }
 
   public long rows() {
@@ -61,9 +67,19 @@ public final class RowDigest {
     return ValueHash.mix(fieldId, 0x3c6ef372fe94f82bL) | 1;
   }
 
-  /** The hash a row adds to the digest, from the sum of its {@link #columnHash}es (and {@link #ROW_SEED}). */
-  static long rowHash(long columnHashSum) {
-    return ValueHash.mix(columnHashSum, ROW_SALT);
+  /** What a null in the column of {@code fieldId} adds to its row's null lane: hoisted out of a column's loop. */
+  public static long nullTag(int fieldId) {
+    return ValueHash.mix(fieldId, 0xa54ff53a5f1d36f1L) | 1;
+  }
+
+  /**
+   * The hash a row adds to the digest, from the sum of its {@link #columnHash}es (and {@link #ROW_SEED})
+   * and the sum of its null columns' {@link #nullTag}s (0 for none): the lane is mixed in after the
+   * values, so no change of values makes up for a null moved.
+   */
+  static long rowHash(long columnHashSum, long nullLane) {
+    long h = ValueHash.mix(columnHashSum, ROW_SALT);
+    return nullLane == 0 ? h : ValueHash.mix(h, nullLane);
   }
 
   public RowDigest plus(RowDigest other) {
@@ -77,10 +93,12 @@ public final class RowDigest {
       throw new IllegalArgumentException("digests of " + columns.length + " and " + other.columns.length + " columns");
     }
     long[] c = columns.clone();
+    long[] n = nulls.clone();
     for (int i = 0; i < c.length; i++) {
       c[i] += other.columns[i];
+      n[i] += other.nulls[i];
     }
-    return new RowDigest(rows + other.rows, sum + other.sum, xor ^ other.xor, c);
+    return new RowDigest(rows + other.rows, sum + other.sum, xor ^ other.xor, c, n);
   }
 
   /**
@@ -94,7 +112,7 @@ public final class RowDigest {
     }
     List<String> changed = new ArrayList<>();
     for (int i = 0; i < columns.length && i < output.columns.length; i++) {
-      if (columns[i] != output.columns[i]) {
+      if (columns[i] != output.columns[i] || nulls[i] != output.nulls[i]) {
         changed.add(i < columnNames.size() ? columnNames.get(i) : "#" + i);
       }
     }
@@ -109,7 +127,8 @@ public final class RowDigest {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RowDigest d && rows == d.rows && sum == d.sum && xor == d.xor && Arrays.equals(columns, d.columns);
+    return o instanceof RowDigest d && rows == d.rows && sum == d.sum && xor == d.xor && Arrays.equals(columns, d.columns)
+        && Arrays.equals(nulls, d.nulls);
   }
 
   @Override
@@ -123,12 +142,13 @@ public final class RowDigest {
   }
 
   /**
-   * Accumulates rows, one at a time ({@link #column} for each column, then {@link #endRow}) or a
+   * Accumulates rows, one at a time ({@link #column} or {@link #nullColumn} for each column, then {@link #endRow}) or a
    * block at a time ({@link #addRows}, from hashes folded column by column). Not thread-safe: one
    * per thread, then {@link #plus}.
    */
   public static final class Builder {
     private final long[] columns;
+    private final long[] nulls;
     /** Each column's {@link #multiplier} (0 until first met, as a multiplier is odd) and the field id it is of. */
     private final long[] multipliers;
     private final int[] fieldIds;
@@ -136,9 +156,11 @@ public final class RowDigest {
     private long sum;
     private long xor;
     private long row = ROW_SEED;
+    private long nullLane;
 
     public Builder(int columns) {
       this.columns = new long[columns];
+      this.nulls = new long[columns];
       this.multipliers = new long[columns];
       this.fieldIds = new int[columns];
     }
@@ -156,9 +178,17 @@ public final class RowDigest {
       row += h;
     }
 
+    /** Adds column {@code index} (field id {@code fieldId}, of {@code kind}) of the current row, a null. */
+    public void nullColumn(int index, int fieldId, ValueHash.Kind kind) {
+      column(index, fieldId, ValueHash.ofNull(kind));
+      nulls[index]++;
+      nullLane += nullTag(fieldId);
+    }
+
     public void endRow() {
-      add(rowHash(row));
+      add(rowHash(row, nullLane));
       row = ROW_SEED;
+      nullLane = 0;
     }
 
     /**
@@ -168,10 +198,10 @@ public final class RowDigest {
     public void addRows(RowBlock block) {
       for (int r = 0; r < block.size(); r++) {
         if (block.live(r)) {
-          add(rowHash(block.columnHashSum(r)));
+          add(rowHash(block.columnHashSum(r), block.nullLane(r)));
         }
       }
-      block.addColumnSums(columns);
+      block.addColumnSums(columns, nulls);
     }
 
     private void add(long rowHash) {
@@ -182,7 +212,7 @@ public final class RowDigest {
     }
 
     public RowDigest build() {
-      return new RowDigest(rows, sum, xor, columns.clone());
+      return new RowDigest(rows, sum, xor, columns.clone(), nulls.clone());
     }
   }
 }

@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
  * 64-bit hashes of single values, each tagged with its {@link Kind} so equal bits of different
  * types differ. Values are hashed in one canonical form whatever reader produced them: floats by
  * their raw bits (-0.0, +0.0 and every NaN payload differ), strings by their UTF-8 bytes,
- * decimals by scale and unscaled value, temporal values by their exact epoch units. A null hashes
- * differently from every value of its kind. Nested values are hashed by {@link #struct},
+ * decimals by scale and unscaled value, temporal values by their exact epoch units. A value's hash
+ * is a bijection of the value, so {@link #ofNull} equals the hash of one value of its kind: a null
+ * is told apart by where it is folded in, never by its hash alone ({@link RowDigest} counts a
+ * column's nulls and marks them in the row's hash; {@link #nullField}, {@link #nullElement} and
+ * {@link #nullEntry} fold a nested null on another path than any value). Nested values are hashed by {@link #struct},
  * {@link #list} and {@link #map} from their children's hashes.
  */
 public final class ValueHash {
@@ -24,6 +27,7 @@ public final class ValueHash {
   }
 
   private static final long NULL_VALUE = 0x6a09e667f3bcc909L;
+  private static final long NULL_MARK = 0xbb67ae8584caa73bL;
   private static final long K = 0x9E3779B97F4A7C15L;
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -156,6 +160,14 @@ public final class ValueHash {
     return mix(structHash, mix(fieldId, valueHash));
   }
 
+  /**
+   * Folds a null field into a struct's hash: mixed in on its own step, so no value's hash folded by
+   * {@link #field} gives the same result except by a collision that depends on the other fields.
+   */
+  public static long nullField(long structHash, int fieldId) {
+    return mix(mix(structHash, NULL_MARK), fieldId);
+  }
+
   /** The start of a list's hash; fold each element in order with {@link #element}. */
   public static long list(int size) {
     return mix(tag(Kind.LIST), size);
@@ -163,6 +175,16 @@ public final class ValueHash {
 
   public static long element(long listHash, long elementHash) {
     return mix(listHash, elementHash);
+  }
+
+  /** Folds a null element into a list's hash (as {@link #nullField}). */
+  public static long nullElement(long listHash) {
+    return mix(mix(listHash, NULL_MARK), NULL_VALUE);
+  }
+
+  /** An entry of a map whose value is null (as {@link #nullField}). */
+  public static long nullEntry(long keyHash) {
+    return mix(mix(keyHash, NULL_MARK), NULL_VALUE);
   }
 
   /** One entry of a map: entries are summed, as a map's entry order is not part of its content. */

@@ -33,9 +33,54 @@ public final class Dispatcher {
    */
   public static Outcome onEngine(TableLookup lookup, ExecutionEngineProvider provider, Supplier<EngineSettings> settings,
       Operation operation, Mode mode) {
+    return onEngine(lookup, () -> provider, settings, operation, mode, false);
+  }
+
+  /**
+   * {@link #onEngine} for a verb declared for some formats only ({@link #local}): a table of another format
+   * is refused by that declaration before the engine is looked up.
+   */
+  public static Outcome onDeclaredFormat(TableLookup lookup, Supplier<ExecutionEngineProvider> provider,
+      Supplier<EngineSettings> settings, Operation operation, Mode mode) {
+    return onEngine(lookup, provider, settings, operation, mode, true);
+  }
+
+  private static Outcome onEngine(TableLookup lookup, Supplier<ExecutionEngineProvider> provider, Supplier<EngineSettings> settings,
+      Operation operation, Mode mode, boolean declaredFormatOnly) {
     try (Target<?> target = Formats.resolve(lookup)) {
-      return new Outcome(target.name(), target.format(), run(target, provider, settings, operation, mode));
+      if (declaredFormatOnly) {
+        requireDeclaredFormat(lookup, target, operation);
+      }
+      return new Outcome(target.name(), target.format(), run(target, provider.get(), settings, operation, mode));
     }
+  }
+
+  /**
+   * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
+   * {@code cleanup-log}: Delta), on the local engine: a table of another format is refused with what
+   * the declaration says, else the table's format runs it ({@link Target#act}) and returns what the command prints.
+   */
+  public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
+      dev.resurfacer.progress.Progress progress, int show) {
+    try (Target<?> target = Formats.resolve(lookup)) {
+      requireDeclaredFormat(lookup, target, operation);
+      return target.act(operation, mode, progress, show);
+    }
+  }
+
+  /** Refuses {@code operation} on a table of a format the local engine does not declare it for (its executors are the formats' own). */
+  private static void requireDeclaredFormat(TableLookup lookup, Target<?> target, Operation operation) {
+    List<Format> declared = java.util.Arrays.stream(Format.values())
+        .filter(f -> dev.resurfacer.engines.EngineDeclarations.of(ExecutionEngines.LOCAL).stream()
+            .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation.name())))
+        .toList();
+    if (declared.contains(target.format()) || declared.isEmpty()) {
+      return;
+    }
+    String instead = operation.insteadOn(target.format());
+    throw new UsageException(operation.name() + " works on " + String.join(" and ", declared.stream().map(Format::label).toList())
+        + " tables: '" + lookup.target() + "' is " + String.join(" and ", declared.stream().map(Format::notOne).toList())
+        + (instead.isEmpty() ? "" : " (for " + target.format().label() + " tables use " + instead + ")"));
   }
 
   /** {@code describe}: the named table's health, read by its format (changes nothing, needs no engine). */

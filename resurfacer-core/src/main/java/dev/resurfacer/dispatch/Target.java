@@ -44,6 +44,19 @@ public interface Target<T> extends AutoCloseable {
   dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
       dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines);
 
+  /**
+   * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
+   * {@code cleanup-log}: Delta), on this table, previewed or done as {@code mode} says. Only called for
+   * an operation declared for this format ({@link Dispatcher#local}); a format that declares none keeps this default.
+   *
+   * @param progress told of the deletes of a run that acts
+   * @param show how many files the text form lists by name
+   */
+  default dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, int show) {
+    throw new UnsupportedOperationException(format().id() + " tables have no executor for " + operation.name());
+  }
+
   /** Closes what {@link #open()} opened. */
   @Override
   void close();

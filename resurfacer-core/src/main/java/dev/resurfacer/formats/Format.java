@@ -8,13 +8,27 @@ import dev.resurfacer.config.CatalogConfig;
  * type Iceberg tables); a location given as a path is a Delta table's when it holds a {@code _delta_log}.
  */
 public enum Format {
-  ICEBERG("iceberg"),
-  DELTA("delta");
+  ICEBERG("iceberg", "Iceberg", "not a table of the chosen catalog"),
+  DELTA("delta", "Delta", "neither a table of a delta catalog in the configuration nor a path");
 
   private final String id;
+  private final String label;
+  private final String notOne;
 
-  Format(String id) {
+  Format(String id, String label, String notOne) {
     this.id = id;
+    this.label = label;
+    this.notOne = notOne;
+  }
+
+  /** The name sentences use: {@code Iceberg} or {@code Delta}. */
+  public String label() {
+    return label;
+  }
+
+  /** What a table the user names is when it is not one of this format's, by this format's rule: "neither ... nor ...". */
+  public String notOne() {
+    return notOne;
   }
 
   /** The name capabilities, reports and JSON use: {@code iceberg} or {@code delta}. */

@@ -48,4 +48,12 @@ public sealed interface Operation
   default java.util.Set<String> givenSettings() {
     return java.util.Set.of();
   }
+
+  /**
+   * The verbs to run instead on a table of {@code format}, which this operation is not declared for,
+   * said in its refusal ({@link dev.resurfacer.dispatch.Dispatcher}); empty when there is nothing to suggest.
+   */
+  default String insteadOn(dev.resurfacer.formats.Format format) {
+    return "";
+  }
 }

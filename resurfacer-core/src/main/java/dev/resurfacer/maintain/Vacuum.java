@@ -53,4 +53,9 @@ public record Vacuum(Duration retention, boolean forceShorterRetention, boolean 
   public int order() {
     return VACUUM;
   }
+
+  @Override
+  public String insteadOn(dev.resurfacer.formats.Format format) {
+    return format == dev.resurfacer.formats.Format.ICEBERG ? "expire and remove-orphans" : "";
+  }
 }

@@ -21,9 +21,21 @@ class RowDigestTest {
   private static RowDigest digest(List<Object[]> rows) {
     RowDigest.Builder b = new RowDigest.Builder(3);
     for (Object[] r : rows) {
-      b.column(0, 1, r[0] == null ? ValueHash.ofNull(Kind.LONG) : ValueHash.ofLong(Kind.LONG, (Long) r[0]));
-      b.column(1, 2, r[1] == null ? ValueHash.ofNull(Kind.DOUBLE) : ValueHash.ofDouble((Double) r[1]));
-      b.column(2, 3, r[2] == null ? ValueHash.ofNull(Kind.STRING) : ValueHash.ofString((String) r[2]));
+      if (r[0] == null) {
+        b.nullColumn(0, 1, Kind.LONG);
+      } else {
+        b.column(0, 1, ValueHash.ofLong(Kind.LONG, (Long) r[0]));
+      }
+      if (r[1] == null) {
+        b.nullColumn(1, 2, Kind.DOUBLE);
+      } else {
+        b.column(1, 2, ValueHash.ofDouble((Double) r[1]));
+      }
+      if (r[2] == null) {
+        b.nullColumn(2, 3, Kind.STRING);
+      } else {
+        b.column(2, 3, ValueHash.ofString((String) r[2]));
+      }
       b.endRow();
     }
     return b.build();
@@ -116,11 +128,12 @@ class RowDigestTest {
     double[] ds = {-0.0, Double.NaN, 1.5, 0};
     boolean[] dNulls = {false, false, false, true};
     long[] strings = {ValueHash.ofString("a"), ValueHash.ofString("b"), ValueHash.ofNull(Kind.STRING), ValueHash.ofString("d")};
+    boolean[] sNulls = {false, false, true, false};
     RowBlock block = new RowBlock(8, 3);
     block.reset(4);
     block.foldLongs(0, 1, Kind.LONG, ids, null);
     block.foldDoubles(1, 2, ds, dNulls);
-    block.fold(2, 3, strings);
+    block.fold(2, 3, strings, sNulls);
     RowDigest.Builder b = new RowDigest.Builder(3);
     b.addRows(block);
     assertThat(b.build()).isEqualTo(digest(rows()));
@@ -129,11 +142,60 @@ class RowDigestTest {
     block.delete(2);
     block.foldLongs(0, 1, Kind.LONG, ids, null);
     block.foldDoubles(1, 2, ds, dNulls);
-    block.fold(2, 3, strings);
+    block.fold(2, 3, strings, sNulls);
     RowDigest.Builder withDelete = new RowDigest.Builder(3);
     withDelete.addRows(block);
     List<Object[]> live = rows();
     live.remove(2);
     assertThat(withDelete.build()).as("a deleted row counts nowhere").isEqualTo(digest(live));
+  }
+
+  /** The one long whose hash is a null's: 0x6a09e667f3bcc909 (a value's hash is a bijection of the value). */
+  private static final long NULL_TWIN = 0x6a09e667f3bcc909L;
+
+  @Test
+  void aNullNeverPassesForTheValueThatHashesAsIt() {
+    assertThat(ValueHash.ofLong(Kind.LONG, NULL_TWIN)).as("the hash alone cannot tell them apart")
+        .isEqualTo(ValueHash.ofNull(Kind.LONG));
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {NULL_TWIN, 1.0, "a"});
+    rows.add(new Object[] {null, 2.0, "b"});
+    RowDigest before = digest(rows);
+
+    List<Object[]> nulled = new ArrayList<>();
+    nulled.add(new Object[] {null, 1.0, "a"});
+    nulled.add(new Object[] {null, 2.0, "b"});
+    assertThat(before.differenceFrom(digest(nulled), NAMES)).as("the value NULLed").hasValue("values differ in column id");
+
+    List<Object[]> unNulled = new ArrayList<>();
+    unNulled.add(new Object[] {NULL_TWIN, 1.0, "a"});
+    unNulled.add(new Object[] {NULL_TWIN, 2.0, "b"});
+    assertThat(before.differenceFrom(digest(unNulled), NAMES)).as("the null given the value").hasValue("values differ in column id");
+
+    List<Object[]> swapped = new ArrayList<>();
+    swapped.add(new Object[] {null, 1.0, "a"});
+    swapped.add(new Object[] {NULL_TWIN, 2.0, "b"});
+    assertThat(before.differenceFrom(digest(swapped), NAMES)).as("the null and the value swapped between rows")
+        .hasValue("every column holds the same values, but they are combined into different rows");
+
+    RowBlock block = new RowBlock(4, 3);
+    block.reset(2);
+    block.foldLongs(0, 1, Kind.LONG, new long[] {NULL_TWIN, 0}, new boolean[] {false, true});
+    block.foldDoubles(1, 2, new double[] {1.0, 2.0}, null);
+    block.fold(2, 3, new long[] {ValueHash.ofString("a"), ValueHash.ofString("b")}, null);
+    RowDigest.Builder columnar = new RowDigest.Builder(3);
+    columnar.addRows(block);
+    assertThat(columnar.build()).as("folded a column at a time").isEqualTo(before);
+  }
+
+  @Test
+  void aNestedNullIsFoldedApartFromEveryValue() {
+    long twin = ValueHash.ofLong(Kind.LONG, NULL_TWIN);
+    long s = ValueHash.struct();
+    assertThat(ValueHash.nullField(s, 1)).isNotEqualTo(ValueHash.field(s, 1, twin));
+    long l = ValueHash.list(1);
+    assertThat(ValueHash.nullElement(l)).isNotEqualTo(ValueHash.element(l, twin));
+    long k = ValueHash.ofString("k");
+    assertThat(ValueHash.nullEntry(k)).isNotEqualTo(ValueHash.entry(k, twin));
   }
 }

@@ -239,7 +239,7 @@ class IcebergOnTrinoTest {
     strayFile(LAKE, t.table(), Duration.ofDays(2));
     dev.resurfacer.iceberg.orphans.OrphanReport moved = dev.resurfacer.iceberg.orphans.OrphanRemoval
         .of(t.catalog(), t.identifier(), t.table()).olderThan(Duration.ofHours(1)).quarantine(true).execute();
-    assertThat(moved.quarantinedFiles()).isEqualTo(1);
+    assertThat(moved.removed().quarantined().files()).isEqualTo(1);
     String held = LAKE.s3().objects(t.table().location()).stream().filter(o -> o.contains("quarantine")).findFirst().orElseThrow();
     age(LAKE, held, Duration.ofDays(2));
     Set<String> objects = LAKE.s3().objects(t.table().location());

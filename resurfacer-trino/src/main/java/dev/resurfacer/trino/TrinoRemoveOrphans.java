@@ -64,12 +64,12 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
       throw new SafetyRefusal("too many orphan candidates to compare with what Trino's remove_orphan_files would delete; use --engine local");
     }
     Set<String> ourKeys = ours.orphans().stream().map(o -> StoredFile.parse(o.location()).key()).collect(Collectors.toSet());
-    List<String> trinos = TrinoOrphanRule.candidates(t.table(), ours.cutoffMillis());
+    List<String> trinos = TrinoOrphanRule.candidates(t.table(), ours.guard().cutoffMillis());
     List<String> refused = trinos.stream().filter(l -> !ourKeys.contains(StoredFile.parse(l).key())).toList();
     Map<String, Long> metrics = new LinkedHashMap<>();
-    metrics.put("listed_files", ours.listedFiles());
-    metrics.put("orphan_files", ours.orphanFiles());
-    metrics.put("orphan_bytes", ours.orphanBytes());
+    metrics.put("listed_files", ours.census().listed().files());
+    metrics.put("orphan_files", ours.census().orphans().files());
+    metrics.put("orphan_bytes", ours.census().orphans().bytes());
     metrics.put("trino_candidates", (long) trinos.size());
     if (!refused.isEmpty()) {
       throw new SafetyRefusal("Trino's remove_orphan_files would delete " + refused.size() + " file(s) our fences keep, e.g. "
@@ -78,15 +78,15 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     if (trinos.isEmpty()) {
       return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " that Trino would delete ("
-          + ours.orphanFiles() + " by our own rule)", metrics);
+          + ours.census().orphans().files() + " by our own rule)", metrics);
     }
     String what = trinos.size() + " file(s)";
     TrinoClock clock = TrinoClock.measure(trino, "remove_orphan_files");
     if (mode == Mode.PREVIEW) {
       return Step.previewed("Trino's remove_orphan_files would delete " + what + ", each one our fences also find orphaned ("
-          + ours.orphanFiles() + " orphan file(s), " + ByteSizes.format(ours.orphanBytes()) + ", by our own rule)", metrics);
+          + ours.census().orphans().files() + " orphan file(s), " + ByteSizes.format(ours.census().orphans().bytes()) + ", by our own rule)", metrics);
     }
-    long threshold = clock.threshold(ours.cutoffMillis());
+    long threshold = clock.threshold(ours.guard().cutoffMillis());
     Set<String> before = listed(t);
     trino.execute("remove_orphan_files", "ALTER TABLE " + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
         + " EXECUTE remove_orphan_files(retention_threshold => " + TrinoTableName.literal(threshold + "ms") + ")");

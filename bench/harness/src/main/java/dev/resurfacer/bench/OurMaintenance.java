@@ -62,10 +62,10 @@ public final class OurMaintenance {
         long opMs = (System.nanoTime() - t1) / 1_000_000;
         summary = String.format(Locale.ROOT, "remove-orphans: listed %,d files, kept %,d reachable + %,d too young, %,d orphans, deleted %,d (%d failed); "
                 + "referenced %s; open %.1f s, remove-orphans %.1f s",
-            r.listedFiles(), r.keptReachableFiles(), r.keptTooYoungFiles(), r.orphanFiles(), r.deletedFiles(), r.failedDeletes(), r.referenced(),
+            r.census().listed().files(), r.census().keptReachable().files(), r.census().keptTooYoung().files(), r.census().orphans().files(), r.removed().deleted().files(), r.removed().failedDeletes(), r.references().referenced(),
             openMs / 1000.0, opMs / 1000.0);
         result = String.format(Locale.ROOT, "op=orphans ok=%s listed=%d orphans=%d deleted=%d failed=%d op_ms=%d",
-            r.failedDeletes() == 0 && r.deletedFiles() == r.orphanFiles(), r.listedFiles(), r.orphanFiles(), r.deletedFiles(), r.failedDeletes(), opMs);
+            r.removed().failedDeletes() == 0 && r.removed().deleted().files() == r.census().orphans().files(), r.census().listed().files(), r.census().orphans().files(), r.removed().deleted().files(), r.removed().failedDeletes(), opMs);
       } else {
         throw new IllegalArgumentException("--op expire|orphans");
       }

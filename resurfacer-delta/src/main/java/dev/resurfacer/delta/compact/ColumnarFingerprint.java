@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
 import dev.resurfacer.content.ParquetRows;
@@ -33,6 +34,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
 import java.util.Optional;
@@ -42,6 +44,7 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -73,6 +76,7 @@ final class ColumnarFingerprint {
     StructType written = columns.written();
     long[] constants = new long[written.length()];
     boolean[] constant = new boolean[written.length()];
+    boolean[] constantNulls = new boolean[written.length()];
     for (int i = columns.names().size(); i < written.length(); i++) {
       // a materialized partition column: Kernel reads it from the log, not the file
       Literal value = work.partition().get(columns.writtenNames().get(i));
@@ -81,6 +85,7 @@ final class ColumnarFingerprint {
         return Optional.empty();
       }
       constant[i] = true;
+      constantNulls[i] = value.getValue() == null;
       constants[i] = RowDigest.columnHash(i + 1, hash.get());
     }
     LongPredicate deleted = null;
@@ -98,7 +103,7 @@ final class ColumnarFingerprint {
       }
       deleted = p -> p < Integer.MAX_VALUE && bits.get((int) p);
     }
-    return of(LocalStorage.path(file.file()), written, constant, constants, deleted);
+    return of(LocalStorage.path(file.file()), written, constant, constants, constantNulls, deleted);
   }
 
   /** One new file's rows read back as written, or empty when this reader cannot read it exactly. */
@@ -107,10 +112,12 @@ final class ColumnarFingerprint {
       return Optional.empty();
     }
     StructType written = columns.written();
-    return of(LocalStorage.fromKernelSpelling(f.getPath()), written, new boolean[written.length()], new long[written.length()], null);
+    return of(LocalStorage.fromKernelSpelling(f.getPath()), written, new boolean[written.length()], new long[written.length()],
+        null, null);
   }
 
-  private static Optional<RowDigest> of(Path path, StructType written, boolean[] constant, long[] constants, LongPredicate deleted) {
+  private static Optional<RowDigest> of(Path path, StructType written, boolean[] constant, long[] constants, boolean[] constantNulls,
+      LongPredicate deleted) {
     for (StructField f : written.fields()) {
       if (kindOf(f.getDataType()).isEmpty()) {
         return Optional.empty();
@@ -121,8 +128,9 @@ final class ColumnarFingerprint {
     }
     int n = written.length();
     RowDigest.Builder digest = new RowDigest.Builder(n);
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path),
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+    try (PageDecompression pages = new PageDecompression(() -> HadoopCodecs.newFactory(0));
+        ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       PageHashes[] decoders = new PageHashes[n];
       for (int i = 0; i < n; i++) {
@@ -130,7 +138,10 @@ final class ColumnarFingerprint {
           decoders[i] = decoder(written.at(i), i + 1, fileSchema);
         }
       }
-      ParquetRows.add(reader::readNextRowGroup, decoders, constants, deleted, digest, new RowBlock(ParquetRows.BLOCK, n));
+      int[] fieldIds = new int[n];
+      Arrays.setAll(fieldIds, i -> i + 1);
+      ParquetRows.add(reader::readNextRowGroup, decoders, constants, constantNulls, fieldIds, deleted, digest,
+          new RowBlock(ParquetRows.BLOCK, n));
     } catch (PageHashes.Unreadable e) {
       return Optional.empty();
     } catch (IOException e) {

@@ -208,7 +208,11 @@ final class ContentFingerprint {
         continue;
       }
       for (int c = 0; c < vectors.length; c++) {
-        digest.column(c, c + 1, value(vectors[c], r));
+        if (vectors[c].isNullAt(r)) {
+          digest.nullColumn(c, c + 1, kind(vectors[c].getDataType()));
+        } else {
+          digest.column(c, c + 1, value(vectors[c], r));
+        }
       }
       digest.endRow();
     }
@@ -266,7 +270,8 @@ final class ContentFingerprint {
         StructType s = (StructType) t;
         long h = ValueHash.struct();
         for (int i = 0; i < s.length(); i++) {
-          h = ValueHash.field(h, i + 1, value(v.getChild(i), r));
+          ColumnVector child = v.getChild(i);
+          h = child.isNullAt(r) ? ValueHash.nullField(h, i + 1) : ValueHash.field(h, i + 1, value(child, r));
         }
         yield h;
       }
@@ -274,7 +279,7 @@ final class ContentFingerprint {
         ArrayValue a = v.getArray(r);
         long h = ValueHash.list(a.getSize());
         for (int i = 0; i < a.getSize(); i++) {
-          h = ValueHash.element(h, value(a.getElements(), i));
+          h = a.getElements().isNullAt(i) ? ValueHash.nullElement(h) : ValueHash.element(h, value(a.getElements(), i));
         }
         yield h;
       }
@@ -282,7 +287,8 @@ final class ContentFingerprint {
         MapValue m = v.getMap(r);
         long entries = 0;
         for (int i = 0; i < m.getSize(); i++) {
-          entries += ValueHash.entry(value(m.getKeys(), i), value(m.getValues(), i));
+          long key = value(m.getKeys(), i);
+          entries += m.getValues().isNullAt(i) ? ValueHash.nullEntry(key) : ValueHash.entry(key, value(m.getValues(), i));
         }
         yield ValueHash.map(m.getSize(), entries);
       }

@@ -77,6 +77,22 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
         : DeltaCompactor.execute(table, options, java.time.Clock.systemUTC(), progress);
   }
 
+  @Override
+  public dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, int show) {
+    java.time.Clock clock = java.time.Clock.systemUTC();
+    if (operation instanceof dev.resurfacer.maintain.Vacuum vacuum) {
+      return dev.resurfacer.delta.vacuum.VacuumReadout.run(table, vacuum, mode, progress, show, clock);
+    }
+    if (operation instanceof dev.resurfacer.maintain.Checkpoint) {
+      return dev.resurfacer.delta.log.CheckpointReadout.run(table, mode, clock);
+    }
+    if (operation instanceof dev.resurfacer.maintain.CleanupLog cleanup) {
+      return dev.resurfacer.delta.log.CleanupLogReadout.run(table, cleanup.retention(), mode, clock);
+    }
+    return Target.super.act(operation, mode, progress, show);
+  }
+
   private CompactionOptions options(dev.resurfacer.maintain.CompactionSettings settings) {
     return CompactionOptions.of(settings, () -> table.latest());
   }

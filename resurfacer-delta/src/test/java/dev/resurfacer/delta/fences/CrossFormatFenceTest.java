@@ -1,6 +1,7 @@
 package dev.resurfacer.delta.fences;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.resurfacer.SafetyRefusal;
@@ -164,7 +165,7 @@ class CrossFormatFenceTest {
 
   private static void removeOrphans(JdbcCatalog catalog, StorageFences fences) {
     Table t = catalog.loadTable(TableIdentifier.of("db", "orders"));
-    OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), t).olderThan(Duration.ZERO).clock(LATER).fences(fences).execute();
+    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), t).olderThan(Duration.ZERO), LATER).fences(fences).execute();
   }
 
   @Test

@@ -107,7 +107,12 @@ final class Checksum {
     void add(StructLike row) {
       for (int i = 0; i < fields.size(); i++) {
         Types.NestedField f = fields.get(i);
-        digest.column(i, f.fieldId(), hash(f.type(), row.get(i, Object.class)));
+        Object v = row.get(i, Object.class);
+        if (v == null) {
+          digest.nullColumn(i, f.fieldId(), kind(f.type()));
+        } else {
+          digest.column(i, f.fieldId(), hash(f.type(), v));
+        }
       }
       digest.endRow();
     }
@@ -170,7 +175,9 @@ final class Checksum {
         List<Types.NestedField> nested = type.asStructType().fields();
         StructLike s = (StructLike) v;
         for (int i = 0; i < nested.size(); i++) {
-          h = ValueHash.field(h, nested.get(i).fieldId(), hash(nested.get(i).type(), s.get(i, Object.class)));
+          Object child = s.get(i, Object.class);
+          h = child == null ? ValueHash.nullField(h, nested.get(i).fieldId())
+              : ValueHash.field(h, nested.get(i).fieldId(), hash(nested.get(i).type(), child));
         }
         yield h;
       }
@@ -178,7 +185,7 @@ final class Checksum {
         Type element = type.asListType().elementType();
         long h = ValueHash.list(((List<?>) v).size());
         for (Object e : (List<?>) v) {
-          h = ValueHash.element(h, hash(element, e));
+          h = e == null ? ValueHash.nullElement(h) : ValueHash.element(h, hash(element, e));
         }
         yield h;
       }
@@ -186,7 +193,8 @@ final class Checksum {
         Types.MapType m = type.asMapType();
         long entries = 0;
         for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-          entries += ValueHash.entry(hash(m.keyType(), e.getKey()), hash(m.valueType(), e.getValue()));
+          long key = hash(m.keyType(), e.getKey());
+          entries += e.getValue() == null ? ValueHash.nullEntry(key) : ValueHash.entry(key, hash(m.valueType(), e.getValue()));
         }
         yield ValueHash.map(((Map<?, ?>) v).size(), entries);
       }

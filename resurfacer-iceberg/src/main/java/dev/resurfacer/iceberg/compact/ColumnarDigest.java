@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
 import dev.resurfacer.content.ParquetRows;
@@ -27,6 +28,7 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -81,10 +83,12 @@ final class ColumnarDigest {
     BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
     RowBlock block = new RowBlock(BLOCK, schema.columns().size());
     PageHashes.Buffers[] buffers = buffers(schema);
-    for (FileScanTask task : tasks) {
-      PositionDeleteIndex deletes = task.deletes().isEmpty() ? null
-          : loader.loadPositionDeletes(task.deletes(), task.file().location());
-      add(table.io().newInputFile(task.file()), schema, deletes, digest, block, buffers);
+    try (PageDecompression pages = pageDecompression()) {
+      for (FileScanTask task : tasks) {
+        PositionDeleteIndex deletes = task.deletes().isEmpty() ? null
+            : loader.loadPositionDeletes(task.deletes(), task.file().location());
+        add(table.io().newInputFile(task.file()), schema, deletes, digest, block, buffers, pages);
+      }
     }
     return digest.build();
   }
@@ -93,8 +97,10 @@ final class ColumnarDigest {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
     RowBlock block = new RowBlock(BLOCK, schema.columns().size());
     PageHashes.Buffers[] buffers = buffers(schema);
-    for (String location : locations) {
-      add(table.io().newInputFile(location), schema, null, digest, block, buffers);
+    try (PageDecompression pages = pageDecompression()) {
+      for (String location : locations) {
+        add(table.io().newInputFile(location), schema, null, digest, block, buffers, pages);
+      }
     }
     return digest.build();
   }
@@ -105,14 +111,18 @@ final class ColumnarDigest {
     return buffers;
   }
 
+  static PageDecompression pageDecompression() {
+    return new PageDecompression(() -> HadoopCodecs.newFactory(0));
+  }
+
   private static void add(InputFile file, Schema schema, PositionDeleteIndex deletes, RowDigest.Builder digest, RowBlock block,
-      PageHashes.Buffers[] buffers) {
+      PageHashes.Buffers[] buffers, PageDecompression pages) {
     try (ParquetFileReader reader = ParquetFileReader.open(ParquetFooters.parquetFile(file),
         // one per file: the reader may write to its configuration, and digests run on several threads
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+        ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
-      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null,
+      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null, null, null,
           deletes == null ? null : deletes::isDeleted, digest, block);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file.location(), e);

@@ -152,20 +152,20 @@ final class BuiltInExecutors {
       removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(op.listing(), t.table().io()));
     }
     OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
-    Map<String, Long> m = Map.of("listed_files", r.listedFiles(), "orphan_files", r.orphanFiles(), "orphan_bytes", r.orphanBytes(),
-        "deleted_files", r.deletedFiles(), "deleted_bytes", r.deletedBytes(), "kept_too_young_files", r.keptTooYoungFiles(),
-        "quarantined_files", r.quarantinedFiles(), "other_tables_checked", (long) r.otherTablesChecked());
-    if (r.failedDeletes() > 0) {
-      throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
+    Map<String, Long> m = Map.of("listed_files", r.census().listed().files(), "orphan_files", r.census().orphans().files(), "orphan_bytes", r.census().orphans().bytes(),
+        "deleted_files", r.removed().deleted().files(), "deleted_bytes", r.removed().deleted().bytes(), "kept_too_young_files", r.census().keptTooYoung().files(),
+        "quarantined_files", r.removed().quarantined().files(), "other_tables_checked", (long) r.fenced().otherTablesChecked());
+    if (r.removed().failedDeletes() > 0) {
+      throw new IllegalStateException(r.removed().failedDeletes() + " orphan file(s) could not be deleted");
     }
-    if (r.orphanFiles() == 0) {
-      return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " among " + r.listedFiles()
-          + " listed" + (r.keptTooYoungFiles() > 0 ? " (" + r.keptTooYoungFiles() + " unreferenced but too young)" : ""), m);
+    if (r.census().orphans().files() == 0) {
+      return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " among " + r.census().listed().files()
+          + " listed" + (r.census().keptTooYoung().files() > 0 ? " (" + r.census().keptTooYoung().files() + " unreferenced but too young)" : ""), m);
     }
-    String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
-    String checked = "; " + r.otherTablesChecked() + " other table(s) checked";
-    if (r.quarantineRun() != null) {
-      return Step.done("quarantined " + what + " as run " + r.quarantineRun() + checked, m);
+    String what = r.census().orphans().files() + " orphan file(s) (" + ByteSizes.format(r.census().orphans().bytes()) + ")";
+    String checked = "; " + r.fenced().otherTablesChecked() + " other table(s) checked";
+    if (r.removed().quarantineRun() != null) {
+      return Step.done("quarantined " + what + " as run " + r.removed().quarantineRun() + checked, m);
     }
     return r.deleted() ? Step.done("deleted " + what + checked, m) : Step.previewed("would delete " + what + checked, m);
   }

@@ -34,14 +34,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The content digest against the faults a rewrite could make: each runner's real output, changed
  * after it is written (one -0.0 flipped to +0.0, a column NULLed, one column's values swapped
- * between two rows, a row dropped, a row duplicated), fails its group, the new files are removed
+ * between two rows, a row dropped, a row duplicated, a NULL given the one value whose hash is a
+ * null's or swapped with it between two rows), fails its group, the new files are removed
  * and the table reads as before; the same output unchanged commits.
  */
 class VerificationFaultTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "category", Types.StringType.get()),
-      Types.NestedField.optional(3, "amount", Types.DoubleType.get()));
+      Types.NestedField.optional(3, "amount", Types.DoubleType.get()),
+      Types.NestedField.optional(4, "n", Types.LongType.get()));
+
+  /** The long whose value hash equals a null's ({@code ValueHash.ofNull}): only the digest's null counts and lanes tell them apart. */
+  private static final long NULL_TWIN = 0x6a09e667f3bcc909L;
 
   private static final List<Fault> FAULTS = List.of(
       new Fault("a flipped -0.0", rows -> {
@@ -67,7 +72,18 @@ class VerificationFaultTest {
       new Fault("a duplicated row", rows -> {
         rows.add(rows.get(0).copy());
         return rows;
-      }, "200 live input rows, 201 written"));
+      }, "200 live input rows, 201 written"),
+      new Fault("a NULL given the value that hashes as a null", rows -> {
+        rows.stream().filter(r -> r.getField("n") == null).findFirst().orElseThrow().setField("n", NULL_TWIN);
+        return rows;
+      }, "values differ in column n"),
+      new Fault("a NULL and that value swapped between two rows", rows -> {
+        Record nul = rows.stream().filter(r -> r.getField("n") == null).findFirst().orElseThrow();
+        Record twin = rows.stream().filter(r -> Long.valueOf(NULL_TWIN).equals(r.getField("n"))).findFirst().orElseThrow();
+        nul.setField("n", NULL_TWIN);
+        twin.setField("n", null);
+        return rows;
+      }, "combined into different rows"));
 
   record Fault(String name, UnaryOperator<List<Record>> change, String message) {}
 
@@ -130,6 +146,7 @@ class VerificationFaultTest {
         r.setField("id", id);
         r.setField("category", id % 2 == 0 ? "a" : "b");
         r.setField("amount", id % 10 == 0 ? -0.0 : -1.5 * id);
+        r.setField("n", id == 3 ? null : id == 4 ? NULL_TWIN : id);
         rows.add(r);
       }
       table.newAppend().appendFile(TableWrites.writeData(table, rows).get(0)).commit();

@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
@@ -75,10 +76,10 @@ class AzureMaintenanceTest {
       try (var out = t.io().newOutputFile(stray).create()) {
         out.write(new byte[] {1});
       }
-      var report = dev.resurfacer.iceberg.orphans.OrphanRemoval.of(catalog, TableIdentifier.of("docs", "sas"), t)
-          .olderThan(java.time.Duration.ofHours(1)).clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(2)))
+      var report = OrphanRemovalSeams.clock(dev.resurfacer.iceberg.orphans.OrphanRemoval.of(catalog, TableIdentifier.of("docs", "sas"), t)
+          .olderThan(java.time.Duration.ofHours(1)), java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(2)))
           .execute();
-      assertThat(report.deletedFiles()).as("%s", report).isEqualTo(1);
+      assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
       assertThat(AZURE.objects(t.location())).isEqualTo(MaintenanceScenario.reachable(t));
     }
     // the token is what lets it in: a forged signature is refused by the server

@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
@@ -152,10 +153,10 @@ final class MaintenanceScenario {
       out.write(new byte[] {1, 2, 3});
     }
     Clock later = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
-    OrphanReport orphans = OrphanRemoval.of(catalog, id, table).olderThan(Duration.ofHours(1)).clock(later).execute();
-    assertThat(orphans.deletedFiles()).isEqualTo(orphans.orphanFiles());
-    assertThat(orphans.failedDeletes()).isZero();
-    assertThat(orphans.orphanFiles()).as("%s", orphans).isGreaterThanOrEqualTo(1);
+    OrphanReport orphans = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, table).olderThan(Duration.ofHours(1)), later).execute();
+    assertThat(orphans.removed().deleted().files()).isEqualTo(orphans.census().orphans().files());
+    assertThat(orphans.removed().failedDeletes()).isZero();
+    assertThat(orphans.census().orphans().files()).as("%s", orphans).isGreaterThanOrEqualTo(1);
 
     table.refresh();
     assertThat(listStorage.apply(table.location())).isEqualTo(reachable(table));

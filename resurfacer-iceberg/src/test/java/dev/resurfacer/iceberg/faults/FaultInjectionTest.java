@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.resurfacer.iceberg.compact.Compaction;
@@ -182,7 +183,7 @@ class FaultInjectionTest {
   void orphanRemovalWhoseListingBreaksOffDeletesNothing() throws Exception {
     Path orphan = plantOrphan();
     faults.listLimit = 3;
-    Throwable t = catchThrowable(() -> OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)).io(faults).execute());
+    Throwable t = catchThrowable(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults).execute());
     assertThat(t).hasMessageContaining("injected fault: listing");
     assertThat(orphan).exists();
     intact();
@@ -192,9 +193,9 @@ class FaultInjectionTest {
   void orphanRemovalWhoseDeletesFailCountsThemAndLosesNothing() throws Exception {
     Path orphan = plantOrphan();
     faults.failDeletes = true;
-    OrphanReport report = OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)).io(faults).execute();
-    assertThat(report.orphanFiles()).isEqualTo(1);
-    assertThat(report.failedDeletes()).isEqualTo(1);
+    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults).execute();
+    assertThat(report.census().orphans().files()).isEqualTo(1);
+    assertThat(report.removed().failedDeletes()).isEqualTo(1);
     assertThat(orphan).exists();
     intact();
   }

@@ -14,7 +14,7 @@ final class AliasAttackSweeps {
 
   static OrphanReport sweep(Catalog catalog, Table t) {
     TableIdentifier id = TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
-    return OrphanRemoval.of(catalog, id, t).olderThan(Duration.ofHours(1)).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
+    return OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, t).olderThan(Duration.ofHours(1)), Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
         .execute();
   }
 

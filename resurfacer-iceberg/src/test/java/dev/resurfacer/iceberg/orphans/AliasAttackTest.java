@@ -80,7 +80,7 @@ class AliasAttackTest {
 
     OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
-    assertThat(r.linksSkipped()).isEqualTo(1);
+    assertThat(r.fenced().linksSkipped()).isEqualTo(1);
     assertThat(r.warnings()).anyMatch(w -> w.contains("symbolic link"));
     assertThat(link).isSymbolicLink();
     assertThat(orphan).doesNotExist();
@@ -101,9 +101,9 @@ class AliasAttackTest {
 
     OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
-    assertThat(r.listedFiles()).isEqualTo(realFiles);
-    assertThat(r.linksSkipped()).isEqualTo(2);
-    assertThat(r.orphanFiles()).isZero();
+    assertThat(r.census().listed().files()).isEqualTo(realFiles);
+    assertThat(r.fenced().linksSkipped()).isEqualTo(2);
+    assertThat(r.census().orphans().files()).isZero();
     assertNothingLost();
   }
 
@@ -118,7 +118,7 @@ class AliasAttackTest {
 
     OrphanReport r = sweep(catalog, a, StorageFences.forCatalogs(List.of(config), null));
 
-    assertThat(r.scope()).hasSize(1);
+    assertThat(r.guard().scope()).hasSize(1);
     assertThat(orphan).doesNotExist();
     assertNothingLost();
   }
@@ -251,7 +251,7 @@ class AliasAttackTest {
 
     OrphanReport r = sweep(inside, a, StorageFences.forCatalogs(List.of(insideConfig), null));
 
-    assertThat(r.protectedSkipped()).isEqualTo(1);
+    assertThat(r.fenced().protectedSkipped()).isEqualTo(1);
     assertThat(root.resolve("catalog.db")).exists();
     assertThat(orphan).doesNotExist();
     assertThat(inside.listTables(Namespace.of("db"))).contains(TableIdentifier.of("db", "a"));
@@ -265,8 +265,8 @@ class AliasAttackTest {
     DataFile late = DataFiles.builder(a.spec()).withPath(old.toString()).withFileSizeInBytes(Files.size(old))
         .withRecordCount(0).withFormat("parquet").withPartitionPath("category=a").build();
     FaultyFileIO io = new FaultyFileIO(a.io());
-    OrphanRemoval removal = OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).io(io);
+    OrphanRemoval removal = OrphanRemovalSeams.io(OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))), io);
     removal.onWarning(w -> { });
     // the hook runs when the version-hint lookup happens: after both metadata reads, before any delete
     io.onExists(location -> {
@@ -304,8 +304,8 @@ class AliasAttackTest {
     Table a = filled(catalog, "a", null);
     Path orphan = plantOrphan(a);
     List<Boolean> existedWhenWarned = new ArrayList<>();
-    OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ofMinutes(5))
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ofMinutes(5)),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
         .onWarning(w -> existedWhenWarned.add(Files.exists(orphan)))
         .execute();
     assertThat(existedWhenWarned).containsExactly(true);
@@ -316,8 +316,8 @@ class AliasAttackTest {
 
   OrphanReport sweep(Catalog c, Table t, StorageFences fences) {
     TableIdentifier id = TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
-    OrphanRemoval removal = OrphanRemoval.of(c, id, t).olderThan(Duration.ZERO)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
+    OrphanRemoval removal = OrphanRemovalSeams.clock(OrphanRemoval.of(c, id, t).olderThan(Duration.ZERO),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
     return (fences == null ? removal : removal.fences(fences)).execute();
   }
 

@@ -117,7 +117,7 @@ class AzureAliasAttackTest {
     String stray = stray(t);
     t.refresh();
     OrphanReport report = sweep(t);
-    assertThat(report.deletedFiles()).as("%s", report).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
     Set<String> left = AZURE.objects(t.location());
     assertThat(left).contains(file.location()).doesNotContain(blob(stray));
   }
@@ -162,7 +162,7 @@ class AzureAliasAttackTest {
     AZURE.blobs().getBlobClient(data + "/empty/").upload(BinaryData.fromBytes(new byte[0]));
     String stray = stray(t);
     OrphanReport report = sweep(t);
-    assertThat(report.deletedFiles()).as("%s", report).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
     assertThat(AZURE.objects(t.location())).contains(AZURE.root() + "/" + data + "/day=2026-01-01", AZURE.root() + "/" + data + "/empty/")
         .doesNotContain(blob(stray));
 

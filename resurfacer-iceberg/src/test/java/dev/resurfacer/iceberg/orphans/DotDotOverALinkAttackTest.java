@@ -74,8 +74,8 @@ class DotDotOverALinkAttackTest {
     TableState before = TableState.capture(a); // Hadoop reads the file through the lexical path: the table is fine
     assertThat(Rows.sortedStrings(a)).anyMatch(r -> r.contains("900"));
 
-    OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
 
     assertThat(physical).as("the file the current snapshot reads").exists();
     Table reloaded = catalog.loadTable(ID);

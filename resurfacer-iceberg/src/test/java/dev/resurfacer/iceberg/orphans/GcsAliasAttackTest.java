@@ -109,7 +109,7 @@ class GcsAliasAttackTest {
     String stray = stray(t);
     t.refresh();
     OrphanReport report = sweep(t);
-    assertThat(report.deletedFiles()).as("%s", report).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
     assertThat(GCS.objects(t.location())).contains(file.location()).doesNotContain(object(stray));
   }
 
@@ -149,7 +149,7 @@ class GcsAliasAttackTest {
     GCS.put(data + "/empty/", new byte[0]);
     String stray = stray(t);
     OrphanReport report = sweep(t);
-    assertThat(report.deletedFiles()).as("%s", report).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
     assertThat(GCS.objects(t.location())).contains(GCS.root() + "/" + data + "/empty/").doesNotContain(object(stray));
 
     stray(t);

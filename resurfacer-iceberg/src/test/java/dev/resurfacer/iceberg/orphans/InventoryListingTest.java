@@ -188,7 +188,7 @@ class InventoryListingTest {
   void aReportGivesTheCandidatesOfALiveListingAndDeletesThem() throws Exception {
     OrphanReport live = removal().plan();
     assertThat(candidates(live)).containsExactlyInAnyOrderElementsOf(strays);
-    assertThat(live.keptTooYoungFiles()).isEqualTo(1);
+    assertThat(live.census().keptTooYoung().files()).isEqualTo(1);
 
     long takenAt = System.currentTimeMillis() - 1000;
     List<FileInfo> rows = bucket();
@@ -199,20 +199,20 @@ class InventoryListingTest {
     for (String listing : List.of(csvReport(rows, takenAt, "csv"), parquetReport(rows, takenAt, "parquet"), plain.toString())) {
       OrphanReport fromListing = removal().listing(Inventory.open(listing, table.io())).plan();
       assertThat(candidates(fromListing)).as(listing).isEqualTo(candidates(live));
-      assertThat(fromListing.listedFiles()).as(listing).isEqualTo(live.listedFiles());
-      assertThat(fromListing.keptTooYoungFiles()).isEqualTo(live.keptTooYoungFiles());
+      assertThat(fromListing.census().listed().files()).as(listing).isEqualTo(live.census().listed().files());
+      assertThat(fromListing.census().keptTooYoung().files()).isEqualTo(live.census().keptTooYoung().files());
       assertThat(fromListing.listing().entriesOutsideScope()).as("the report's own files").isPositive();
     }
 
     List<String> before = Rows.sortedStrings(table);
     OrphanReport done = removal().listing(Inventory.open(csvReport(rows, takenAt, "csv"), table.io())).execute();
-    assertThat(done.deletedFiles()).isEqualTo(strays.size());
+    assertThat(done.removed().deleted().files()).isEqualTo(strays.size());
     for (String stray : strays) {
       assertThat(io.newInputFile(stray).exists()).as(stray).isFalse();
     }
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
-    assertThat(removal().plan().orphanFiles()).isZero();
+    assertThat(removal().plan().census().orphans().files()).isZero();
   }
 
   @Test
@@ -245,7 +245,7 @@ class InventoryListingTest {
     assertThatThrownBy(() -> removal().listing(Inventory.open(old, table.io())).execute())
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("raise --older-than above the listing's age");
     OrphanReport ok = removal().olderThan(Duration.ofDays(3)).listing(Inventory.open(old, table.io())).plan();
-    assertThat(ok.orphanFiles()).as("the strays are 2 days old: inside a 3-day guard").isZero();
+    assertThat(ok.census().orphans().files()).as("the strays are 2 days old: inside a 3-day guard").isZero();
     for (String stray : strays) {
       assertThat(io.newInputFile(stray).exists()).isTrue();
     }

@@ -46,10 +46,10 @@ class OnlyAmongCandidatesTest {
 
     List<String> candidates = List.of("file:" + proposed, live.location(), "file://" + livePath, dir.resolve("elsewhere.parquet").toString());
     OrphanReport preview = OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).plan();
-    assertThat(preview.orphanFiles()).isEqualTo(1);
+    assertThat(preview.census().orphans().files()).isEqualTo(1);
     OrphanReport done = OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).execute();
 
-    assertThat(done.deletedFiles()).isEqualTo(1);
+    assertThat(done.removed().deleted().files()).isEqualTo(1);
     assertThat(proposed).doesNotExist();
     assertThat(notProposed).exists();
     assertThat(livePath).exists();

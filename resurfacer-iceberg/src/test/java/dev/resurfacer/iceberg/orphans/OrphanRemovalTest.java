@@ -105,27 +105,27 @@ class OrphanRemovalTest {
 
     OrphanReport preview = OrphanRemoval.of(catalog, id("t"), table).plan();
     assertThat(preview.deleted()).isFalse();
-    assertThat(preview.orphanFiles()).isEqualTo(planted.size());
+    assertThat(preview.census().orphans().files()).isEqualTo(planted.size());
     assertThat(preview.orphans()).extracting(OrphanReport.OrphanFile::location)
         .allSatisfy(l -> assertThat(planted.stream().map(p -> dev.resurfacer.storage.StoredFile.parse(p.toString()).key()))
             .contains(dev.resurfacer.storage.StoredFile.parse(l).key()));
-    assertThat(preview.keptReachableFiles()).isEqualTo(live.size());
-    assertThat(preview.referenced()).containsEntry("statistics files", 1L).containsEntry("partition statistics files", 1L)
+    assertThat(preview.census().keptReachable().files()).isEqualTo(live.size());
+    assertThat(preview.references().referenced()).containsEntry("statistics files", 1L).containsEntry("partition statistics files", 1L)
         .containsEntry("delete files", 1L);
     assertThat(planted).allSatisfy(p -> assertThat(p).exists());
 
     OrphanReport done = OrphanRemoval.of(catalog, id("t"), table).execute();
-    assertThat(done.deletedFiles()).isEqualTo(planted.size());
-    assertThat(done.deletedBytes()).isEqualTo(preview.orphanBytes());
-    assertThat(done.failedDeletes()).isZero();
+    assertThat(done.removed().deleted().files()).isEqualTo(planted.size());
+    assertThat(done.removed().deleted().bytes()).isEqualTo(preview.census().orphans().bytes());
+    assertThat(done.removed().failedDeletes()).isZero();
     assertThat(filesUnder(tableDir)).isEqualTo(live);
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(currentRows);
     assertThat(Rows.sortedStrings(table, table.refs().get("before-cleanup").snapshotId())).isEqualTo(tagRows);
 
     OrphanReport again = OrphanRemoval.of(catalog, id("t"), table).execute();
-    assertThat(again.orphanFiles()).isZero();
-    assertThat(again.deletedFiles()).isZero();
+    assertThat(again.census().orphans().files()).isZero();
+    assertThat(again.removed().deleted().files()).isZero();
   }
 
   @Test
@@ -148,8 +148,8 @@ class OrphanRemovalTest {
 
     OrphanReport report = OrphanRemoval.of(catalog, id("v3"), table).execute();
 
-    assertThat(report.deletedFiles()).isEqualTo(1);
-    assertThat(report.referenced()).containsEntry("delete files", 1L);
+    assertThat(report.removed().deleted().files()).isEqualTo(1);
+    assertThat(report.references().referenced()).containsEntry("delete files", 1L);
     assertThat(orphan).doesNotExist();
     assertThat(filesUnder(tableDir(table))).isEqualTo(live);
     assertThat(Rows.read(table)).hasSize(8);
@@ -166,9 +166,9 @@ class OrphanRemovalTest {
 
     assertThat(Path.of(inFlight.location())).exists();
     assertThat(old).doesNotExist();
-    assertThat(report.keptTooYoungFiles()).isEqualTo(1);
-    assertThat(report.deletedFiles()).isEqualTo(1);
-    assertThat(report.olderThan()).isEqualTo("3d");
+    assertThat(report.census().keptTooYoung().files()).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).isEqualTo(1);
+    assertThat(report.guard().olderThan()).isEqualTo("3d");
     // the writer can still commit what it wrote
     table.newAppend().appendFile(inFlight).commit();
     assertThat(Rows.read(table)).hasSize(20);
@@ -185,10 +185,10 @@ class OrphanRemovalTest {
     FaultyFileIO io = new FaultyFileIO(table.io())
         .afterListing(() -> writer.newAppend().appendFile(late).commit());
 
-    OrphanReport report = OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).io(io).execute();
+    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO), io).execute();
 
     assertThat(latePath).exists();
-    assertThat(report.deletedFiles()).isZero();
+    assertThat(report.removed().deleted().files()).isZero();
     table.refresh();
     assertThat(Rows.read(table)).hasSize(20);
   }
@@ -215,7 +215,7 @@ class OrphanRemovalTest {
 
     OrphanReport report = OrphanRemoval.of(catalog, id("t"), table).execute();
 
-    assertThat(report.scope()).hasSize(2);
+    assertThat(report.guard().scope()).hasSize(2);
     assertThat(outOfScope).allSatisfy(p -> assertThat(p).exists());
     assertThat(inWritePath).doesNotExist();
     assertThat(inLocation).doesNotExist();
@@ -232,7 +232,7 @@ class OrphanRemovalTest {
     String dropped = Path.of(live.location()).getFileName().toString();
     FaultyFileIO io = new FaultyFileIO(table.io()).dropping(l -> l.endsWith(dropped));
 
-    assertThatThrownBy(() -> OrphanRemoval.of(catalog, id("t"), table).io(io).execute())
+    assertThatThrownBy(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("partial listing")
         .hasMessageContaining(dropped);
@@ -302,7 +302,7 @@ class OrphanRemovalTest {
     Path orphan = plant(tableDir(table).resolve("data/orphan.parquet"), TEN_DAYS_AGO);
     FaultyFileIO io = new FaultyFileIO(table.io()).rewriting(l -> l.replaceFirst("^file:/+", "hdfs://namenode:8020/"));
 
-    assertThatThrownBy(() -> OrphanRemoval.of(catalog, id("t"), table).io(io).execute())
+    assertThatThrownBy(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("prefix mismatch")
         .hasMessageContaining("hdfs://namenode:8020");
@@ -318,9 +318,9 @@ class OrphanRemovalTest {
     // file:/x, file:///x and /x all name the same file
     FaultyFileIO io = new FaultyFileIO(table.io()).rewriting(l -> l.replaceFirst("^file:/+", "file:///"));
 
-    OrphanReport report = OrphanRemoval.of(catalog, id("t"), table).io(io).execute();
+    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute();
 
-    assertThat(report.deletedFiles()).isEqualTo(1);
+    assertThat(report.removed().deleted().files()).isEqualTo(1);
     assertThat(orphan).doesNotExist();
     assertThat(Rows.read(table)).hasSize(10);
   }
@@ -370,7 +370,7 @@ class OrphanRemovalTest {
 
     table.newAppend().appendFile(imported).commit();
     OrphanReport referenced = OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute();
-    assertThat(referenced.referencedOutsideScope()).isEqualTo(1);
+    assertThat(referenced.references().referencedOutsideScope()).isEqualTo(1);
     assertThat(importedPath).exists();
     assertThat(Rows.read(table)).hasSize(20);
   }

@@ -52,8 +52,8 @@ class QuarantineDirectoryThroughALinkAttackTest {
     TableState state = TableState.capture(a);
 
     try {
-      OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO).quarantine(true)
-          .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+      OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO).quarantine(true),
+          Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
     } catch (SafetyRefusal refused) {
       // refusing is a fine answer
     }

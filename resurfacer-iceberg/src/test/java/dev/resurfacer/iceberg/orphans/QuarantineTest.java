@@ -39,8 +39,8 @@ class QuarantineTest {
   }
 
   OrphanRemoval removal(Table t, Duration clockAhead) {
-    return OrphanRemoval.of(catalog, ID, t).olderThan(Duration.ZERO).quarantine(true)
-        .clock(Clock.offset(Clock.systemUTC(), clockAhead));
+    return OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, t).olderThan(Duration.ZERO).quarantine(true),
+        Clock.offset(Clock.systemUTC(), clockAhead));
   }
 
   @Test
@@ -55,23 +55,23 @@ class QuarantineTest {
 
     OrphanReport q = removal(t, Duration.ofHours(1)).execute();
 
-    assertThat(q.quarantineRun()).isNotNull();
-    assertThat(q.quarantinedFiles()).isEqualTo(2);
-    assertThat(q.deletedFiles()).isZero();
+    assertThat(q.removed().quarantineRun()).isNotNull();
+    assertThat(q.removed().quarantined().files()).isEqualTo(2);
+    assertThat(q.removed().deleted().files()).isZero();
     assertThat(orphan).doesNotExist();
     assertThat(other).doesNotExist();
-    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.quarantineRun());
+    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun());
     assertThat(held.resolve("manifest.jsonl")).exists();
     Invariants.sameRowsAndNothingMissing(catalog, ID, state);
 
     // a second run does not list the quarantine as orphans
     OrphanReport again = removal(t, Duration.ofHours(1)).plan();
-    assertThat(again.orphanFiles()).isZero();
+    assertThat(again.census().orphans().files()).isZero();
 
-    RestoreReport preview = OrphanRemoval.restore(t, "db.a", q.quarantineRun(), false);
+    RestoreReport preview = OrphanRemoval.restore(t, "db.a", q.removed().quarantineRun(), false);
     assertThat(preview.files()).isEqualTo(2);
     assertThat(orphan).doesNotExist();
-    RestoreReport restored = OrphanRemoval.restore(t, "db.a", q.quarantineRun(), true);
+    RestoreReport restored = OrphanRemoval.restore(t, "db.a", q.removed().quarantineRun(), true);
     assertThat(restored.files()).isEqualTo(2);
     assertThat(restored.conflicts()).isEmpty();
     assertThat(Files.readString(orphan)).isEqualTo(content);
@@ -87,15 +87,15 @@ class QuarantineTest {
     AliasAttackTest.fill(t);
     Path orphan = AliasAttackTest.plantOrphan(t);
     OrphanReport q = removal(t, Duration.ofHours(1)).execute();
-    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.quarantineRun());
+    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun());
     assertThat(held).exists();
 
     OrphanReport young = removal(t, Duration.ofDays(3)).quarantineRetention(Duration.ofDays(7)).execute();
-    assertThat(young.purgedQuarantineFiles()).isZero();
+    assertThat(young.removed().purgedQuarantine().files()).isZero();
     assertThat(held).exists();
 
     OrphanReport old = removal(t, Duration.ofDays(8)).quarantineRetention(Duration.ofDays(7)).execute();
-    assertThat(old.purgedQuarantineFiles()).isEqualTo(2); // the file and the manifest
+    assertThat(old.removed().purgedQuarantine().files()).isEqualTo(2); // the file and the manifest
     assertThat(held).doesNotExist();
     assertThat(orphan).doesNotExist();
   }

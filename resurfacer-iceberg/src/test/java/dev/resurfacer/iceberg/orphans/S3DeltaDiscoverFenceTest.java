@@ -79,8 +79,8 @@ class S3DeltaDiscoverFenceTest {
   }
 
   private static OrphanReport sweep(Catalog catalog, Table table, StorageFences fences) {
-    OrphanRemoval removal = OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), table).olderThan(Duration.ZERO)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
+    OrphanRemoval removal = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), table).olderThan(Duration.ZERO),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
     return removal.fences(fences).execute();
   }
 

@@ -50,8 +50,8 @@ class ScopeRootWithDotDotOverALinkAttackTest {
     a.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, loc + "/lnk/../data").commit();
 
     try {
-      OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO)
-          .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+      OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO),
+          Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
     } catch (SafetyRefusal refused) {
       // refusing is the expected answer
     }

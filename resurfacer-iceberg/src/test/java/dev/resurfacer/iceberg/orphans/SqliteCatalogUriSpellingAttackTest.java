@@ -46,8 +46,8 @@ class SqliteCatalogUriSpellingAttackTest {
       CatalogConfig config = CatalogConfig.of("inside", "jdbc", uri, root.toString());
 
       try {
-        OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a).fences(StorageFences.forCatalogs(List.of(config), null))
-            .olderThan(Duration.ZERO).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+        OrphanRemovalSeams.clock(OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a).fences(StorageFences.forCatalogs(List.of(config), null))
+            .olderThan(Duration.ZERO), Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
       } catch (dev.resurfacer.SafetyRefusal refused) {
         // refusing is fine
       }

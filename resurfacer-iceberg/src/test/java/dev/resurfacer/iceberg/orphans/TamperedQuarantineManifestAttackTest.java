@@ -61,12 +61,12 @@ class TamperedQuarantineManifestAttackTest {
     TableState stateA = TableState.capture(a);
     TableState stateB = TableState.capture(b);
 
-    OrphanReport q = OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
-    assertThat(q.quarantinedFiles()).isEqualTo(1);
+    OrphanReport q = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    assertThat(q.removed().quarantined().files()).isEqualTo(1);
 
     // the tampering: two more lines, one taking a live file of a neighbour out of its table, one of a itself
-    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.quarantineRun()).resolve("manifest.jsonl");
+    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun()).resolve("manifest.jsonl");
     String neighbours = liveDataFile(b);
     String own = liveDataFile(a);
     Path outside = dir.resolve("stolen");
@@ -76,7 +76,7 @@ class TamperedQuarantineManifestAttackTest {
     Files.write(manifest, lines);
 
     try {
-      OrphanRemoval.restore(a, "db.a", q.quarantineRun(), true);
+      OrphanRemoval.restore(a, "db.a", q.removed().quarantineRun(), true);
     } catch (RuntimeException refused) {
       // refusing the whole run is a fine answer too
     }
@@ -93,13 +93,13 @@ class TamperedQuarantineManifestAttackTest {
     Table a = new AliasAttackTest().create(catalog, "a", null);
     AliasAttackTest.fill(a);
     AliasAttackTest.plantOrphan(a);
-    OrphanReport q = OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
-    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.quarantineRun()).resolve("manifest.jsonl");
+    OrphanReport q = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun()).resolve("manifest.jsonl");
     Path outside = dir.resolve("outside/planted.sh");
     Files.write(manifest, Files.readString(manifest).replaceAll("\"from\":\"[^\"]*\"", "\"from\":\"" + outside + "\"").getBytes());
 
-    assertThatThrownBy(() -> OrphanRemoval.restore(a, "db.a", q.quarantineRun(), true)).isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> OrphanRemoval.restore(a, "db.a", q.removed().quarantineRun(), true)).isInstanceOf(RuntimeException.class);
     assertThat(outside).doesNotExist();
   }
 }

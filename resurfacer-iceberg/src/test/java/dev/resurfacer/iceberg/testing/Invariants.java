@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import java.nio.file.Path;
@@ -86,8 +87,8 @@ public final class Invariants {
    */
   public static void sweepLeavesExactlyTheReachableFiles(Catalog catalog, TableIdentifier id) {
     Table table = catalog.loadTable(id);
-    OrphanRemoval.of(catalog, id, table).olderThan(Duration.ZERO)
-        .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, table).olderThan(Duration.ZERO),
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
     table.refresh();
     Set<Path> expected = new TreeSet<>();
     for (String f : reachable(table)) {

@@ -66,28 +66,28 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
       removal = removal.fences(fences);
     }
     OrphanReport r = mode == Mode.COMMIT ? removal.execute() : removal.plan();
-    long refused = Math.max(0, candidates.size() - r.orphanFiles());
+    long refused = Math.max(0, candidates.size() - r.census().orphans().files());
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("spark_candidates", (long) candidates.size());
     m.put("refused_by_fences", refused);
-    m.put("listed_files", r.listedFiles());
-    m.put("orphan_files", r.orphanFiles());
-    m.put("orphan_bytes", r.orphanBytes());
-    m.put("deleted_files", r.deletedFiles());
-    m.put("deleted_bytes", r.deletedBytes());
-    m.put("quarantined_files", r.quarantinedFiles());
-    m.put("other_tables_checked", (long) r.otherTablesChecked());
-    if (r.failedDeletes() > 0) {
-      throw new IllegalStateException(r.failedDeletes() + " orphan file(s) could not be deleted");
+    m.put("listed_files", r.census().listed().files());
+    m.put("orphan_files", r.census().orphans().files());
+    m.put("orphan_bytes", r.census().orphans().bytes());
+    m.put("deleted_files", r.removed().deleted().files());
+    m.put("deleted_bytes", r.removed().deleted().bytes());
+    m.put("quarantined_files", r.removed().quarantined().files());
+    m.put("other_tables_checked", (long) r.fenced().otherTablesChecked());
+    if (r.removed().failedDeletes() > 0) {
+      throw new IllegalStateException(r.removed().failedDeletes() + " orphan file(s) could not be deleted");
     }
     String kept = refused == 0 ? "" : "; " + refused + " of spark's " + candidates.size() + " candidate(s) kept by our fences";
-    if (r.orphanFiles() == 0) {
+    if (r.census().orphans().files() == 0) {
       return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " that spark and our fences agree on"
           + " (spark proposed " + candidates.size() + ")", m);
     }
-    String what = r.orphanFiles() + " orphan file(s) (" + ByteSizes.format(r.orphanBytes()) + ")";
-    if (r.quarantineRun() != null) {
-      return Step.done("quarantined " + what + " as run " + r.quarantineRun() + kept, m);
+    String what = r.census().orphans().files() + " orphan file(s) (" + ByteSizes.format(r.census().orphans().bytes()) + ")";
+    if (r.removed().quarantineRun() != null) {
+      return Step.done("quarantined " + what + " as run " + r.removed().quarantineRun() + kept, m);
     }
     return r.deleted() ? Step.done("deleted " + what + " found by spark and checked by our fences" + kept, m)
         : Step.previewed("would delete " + what + " found by spark and checked by our fences" + kept, m);
