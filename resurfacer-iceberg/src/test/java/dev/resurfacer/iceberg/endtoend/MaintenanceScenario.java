@@ -96,8 +96,8 @@ final class MaintenanceScenario {
     Set<String> inputs = liveFiles(table);
 
     RecordingFileIO.reset();
-    CompactionResult compacted = Compaction.execute(table,
-        CompactionOptions.defaults().withOption("min-input-files", "2").withScratchDir(scratch));
+    CompactionResult compacted = Compaction.execute(Compaction.plan(table,
+        CompactionOptions.defaults().withOption("min-input-files", "2").withScratchDir(scratch)));
     assertThat(compacted.allCommitted()).as("%s", compacted.groups()).isTrue();
     assertThat(compacted.rewrittenFiles()).isEqualTo(9);
     assertThat(compacted.deleteFilesApplied()).isEqualTo(2);

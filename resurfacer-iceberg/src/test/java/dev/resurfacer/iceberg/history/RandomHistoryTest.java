@@ -172,7 +172,7 @@ class RandomHistoryTest {
     if (rng.nextInt(3) == 0) {
       options = options.withOrdering(new Ordering.ZOrder(List.of("id", "v"))).withOption("rewrite-all", "true");
     }
-    CompactionResult c = Compaction.execute(table, options);
+    CompactionResult c = Compaction.execute(Compaction.plan(table, options));
     assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     DanglingDeletes.remove("db.history", table);
     if (rng.nextBoolean()) {
