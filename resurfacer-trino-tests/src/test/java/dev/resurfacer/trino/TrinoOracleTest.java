@@ -47,11 +47,11 @@ class TrinoOracleTest {
     same(t, trino, ours, "compact");
 
     t.table().refresh();
-    DanglingDeletes.remove(t.name(), t.table());
+    DanglingDeletes.execute(DanglingDeletes.plan(t.name(), t.table()));
     same(t, trino, ours, "remove-dangling-deletes");
 
     t.table().refresh();
-    ManifestRewriter.rewrite(t.name(), t.table());
+    ManifestRewriter.execute(ManifestRewriter.plan(t.name(), t.table()));
     same(t, trino, ours, "rewrite-manifests");
 
     t.table().refresh();

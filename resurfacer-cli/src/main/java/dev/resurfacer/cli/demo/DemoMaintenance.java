@@ -36,10 +36,10 @@ final class DemoMaintenance {
     c.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
         .forEach(g -> out.println("  group " + g.partition() + " " + g.status() + ": " + g.message()));
 
-    DanglingDeletesResult d = DanglingDeletes.remove(name, demo.table());
+    DanglingDeletesResult d = DanglingDeletes.execute(DanglingDeletes.plan(name, demo.table()));
     out.printf(Locale.ROOT, "remove-dangling-deletes: %d delete files no longer apply to any row, removed%n", d.files());
 
-    ManifestRewriteResult m = ManifestRewriter.rewrite(name, demo.table());
+    ManifestRewriteResult m = ManifestRewriter.execute(ManifestRewriter.plan(name, demo.table()));
     out.printf(Locale.ROOT, "rewrite-manifests: %d data manifests -> %d%n", m.dataManifestsBefore(),
         m.committed() ? m.dataManifestsAfter() : m.dataManifestsBefore());
 

@@ -99,9 +99,8 @@ final class BuiltInExecutors {
   }
 
   private static Step danglingDeletes(RemoveDanglingDeletes op, IcebergTable t, Mode mode) {
-    DanglingDeletesResult r = mode == Mode.COMMIT && !DanglingDeletes.preview(t.name(), t.table()).dangling().isEmpty()
-        ? DanglingDeletes.remove(t.name(), t.table())
-        : DanglingDeletes.preview(t.name(), t.table());
+    DanglingDeletes.Plan plan = DanglingDeletes.plan(t.name(), t.table());
+    DanglingDeletesResult r = mode == Mode.COMMIT && !plan.dangling().isEmpty() ? DanglingDeletes.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("delete_files", r.deleteFiles(), "dangling_files", r.files(), "dangling_bytes", r.bytes());
     if (r.files() == 0) {
       return Step.nothingToDo("no dangling delete files among " + r.deleteFiles(), m);
@@ -111,9 +110,8 @@ final class BuiltInExecutors {
   }
 
   private static Step manifests(RewriteManifests op, IcebergTable t, Mode mode) {
-    ManifestRewriteResult r = mode == Mode.COMMIT
-        ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
-        : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
+    ManifestRewriter.Plan plan = ManifestRewriter.plan(t.name(), t.table(), op.sortBy());
+    ManifestRewriteResult r = mode == Mode.COMMIT ? ManifestRewriter.execute(plan) : plan.preview();
     if (r.notNeeded().isPresent()) {
       return Step.nothingToDo(r.notNeeded().get(), Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
           "data_manifests_after", (long) r.dataManifestsBefore()));

@@ -113,7 +113,7 @@ final class MaintenanceScenario {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    DanglingDeletesResult dangling = DanglingDeletes.remove(name, table);
+    DanglingDeletesResult dangling = DanglingDeletes.execute(DanglingDeletes.plan(name, table));
     assertThat(dangling.committed()).isTrue();
     // the equality delete outlives compaction (core drops the file-scoped position delete with its data file)
     assertThat(compacted.danglingDeleteFiles()).isEqualTo(1);
@@ -132,7 +132,7 @@ final class MaintenanceScenario {
     table.refresh();
     before = Rows.sortedStrings(table);
     assertThat(before).hasSize(87 + 40);
-    ManifestRewriteResult manifests = ManifestRewriter.rewrite(name, table);
+    ManifestRewriteResult manifests = ManifestRewriter.execute(ManifestRewriter.plan(name, table));
     assertThat(manifests.committed()).as("%s", manifests).isTrue();
     assertThat(manifests.dataManifestsAfter()).isLessThan(manifests.dataManifestsBefore());
     table.refresh();

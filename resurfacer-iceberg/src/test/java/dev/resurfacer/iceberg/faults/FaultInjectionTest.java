@@ -164,7 +164,7 @@ class FaultInjectionTest {
   @Test
   void manifestRewriteWhoseWritesFailCommitsNothing() {
     faults.failWrites = p -> p.contains("/metadata/") && p.endsWith(".avro");
-    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasRootCauseMessage("injected fault: write failed half-way");
     Table after = intact();
     assertThat(TableState.metadataLocation(after)).isEqualTo(before.metadataLocation());
@@ -173,7 +173,7 @@ class FaultInjectionTest {
   @Test
   void manifestRewriteWithAnUnknownCommitStateLosesNothing() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasMessageContaining("injected fault: commit timed out");
     intact();
   }
