@@ -52,6 +52,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       CompletionCommand.class,
       CompleteTablesCommand.class,
+      ArchiveTrainingCommand.class,
       CommandLine.HelpCommand.class},
     footer = {"%nExamples:",
       "  resurfacer demo                       # the whole story on a demo table",

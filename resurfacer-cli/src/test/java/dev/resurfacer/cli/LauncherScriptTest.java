@@ -92,7 +92,7 @@ class LauncherScriptTest {
   }
 
   @Test
-  void shortVerbsMapTheDescribeArchiveAndLongOnesTheDemoArchiveEachTrainedOnce() throws Exception {
+  void shortVerbsMapTheirArchiveAndLongOnesTheDemoArchiveEachTrainedOnce() throws Exception {
     Path trainings = tree.resolve("trainings.log");
     // a java that makes the archive it is asked for, as a real training run does at exit
     Files.writeString(tree.resolve("fake-bin/java"), "#!/usr/bin/env bash\n"
@@ -101,9 +101,9 @@ class LauncherScriptTest {
         + "echo \"java $*\"\n");
 
     assertThat(launch("--help").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", "-quick.jsa"));
-    assertThat(Files.readString(trainings)).contains(" describe training.table ").doesNotContain(" demo ");
+    assertThat(Files.readString(trainings)).contains(" __train-archive ").doesNotContain(" --long ");
     assertThat(launch("compact", "shop.orders", "--yes").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", ".jsa"));
-    assertThat(Files.readString(trainings)).contains(" demo --days 1 --dir ");
+    assertThat(Files.readString(trainings)).contains(" __train-archive --long ");
 
     Files.delete(trainings);
     launch("--help");

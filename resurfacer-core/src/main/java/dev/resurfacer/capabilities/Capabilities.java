@@ -33,10 +33,10 @@ public final class Capabilities {
             + " file older than it and missing refuses (partial listing); policy key remove-orphans.listing"),
         new Capability("Azure storage (abfs, abfss, wasb, wasbs)", Status.WORKS, "Iceberg tables through ADLSFileIO (shared key, SAS, token,"
             + " DefaultAzureCredential; secrets by reference); orphan listing through the Blob API; tested on Azurite (Blob service only:"
-            + " no hierarchical-namespace endpoint); Delta on Azure not yet"),
+            + " no hierarchical-namespace endpoint); Delta on Azure through the Blob API"),
         new Capability("Google Cloud Storage (gs://)", Status.WORKS, "Iceberg tables through GCSFileIO (project, endpoint, ADC or token;"
             + " secrets by reference); deletes one object at a time (the batch endpoint untested); tested on firebase-tools' Cloud Storage"
-            + " emulator (real authentication, TLS and hierarchical-namespace buckets untested); Delta on GCS not yet"),
+            + " emulator (real authentication, TLS and hierarchical-namespace buckets untested); Delta on GCS through the same client"),
         new Capability("remove-dangling-deletes", Status.WORKS,
             "deletes no live data file can match (scan planner's rules), removed by core's action; metadata only"),
         new Capability("rewrite-manifests", Status.WORKS,

@@ -60,6 +60,10 @@ public final class DeltaDiscovery {
           throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
               + ": discover roots on Azure are not walked yet; name the container's tables under tables:");
         }
+        if (DeltaTables.isGcs(root)) {
+          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
+              + ": discover roots on Cloud Storage are not walked yet; name the bucket's tables under tables:");
+        }
         Path rootDir = DeltaTables.localPath(root, workingDir);
         if (!Files.isDirectory(rootDir)) {
           throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " is not a directory");

@@ -38,7 +38,7 @@ public final class DeltaTables {
   }
 
   /**
-   * The storage settings (S3, and {@code adls.*} for Azure) for a location: those of the delta catalog that names it or has it under an
+   * The storage settings (S3, {@code adls.*} for Azure, {@code gcs.*} for Cloud Storage) for a location: those of the delta catalog that names it or has it under an
    * {@code s3://} discover root, else of the only
    * delta catalog, else the SDK's defaults (environment, profile, instance role).
    */
@@ -82,9 +82,14 @@ public final class DeltaTables {
     return l.startsWith("abfss://") || l.startsWith("abfs://") || l.startsWith("wasbs://") || l.startsWith("wasb://");
   }
 
+  /** {@code gs://}: a Cloud Storage bucket ({@code gcs://} is not a scheme Iceberg or Hadoop read, and is refused as a local path would be). */
+  static boolean isGcs(String location) {
+    return location.toLowerCase(java.util.Locale.ROOT).startsWith("gs://");
+  }
+
   /** A table in an object store rather than on the local disk. */
   static boolean isObjectStore(String location) {
-    return isS3(location) || isAzure(location);
+    return isS3(location) || isAzure(location) || isGcs(location);
   }
 
   /** A location rather than a {@code namespace.table} identifier. */
@@ -132,8 +137,8 @@ public final class DeltaTables {
     }
     if (location.contains("://")) {
       String scheme = location.substring(0, location.indexOf("://"));
-      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file:, s3:// and "
-          + "abfss:// (abfs, wasbs, wasb) URIs): " + location);
+      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file:, s3://, "
+          + "abfss:// (abfs, wasbs, wasb) and gs:// URIs): " + location);
     }
     return workingDir.resolve(location).toAbsolutePath().normalize();
   }

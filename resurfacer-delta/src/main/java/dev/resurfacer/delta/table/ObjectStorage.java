@@ -23,7 +23,7 @@ import java.util.Optional;
  * A table in an object store: an S3 bucket ({@code s3://}, {@code s3a://} and {@code s3n://} name
  * the same objects) or an Azure container ({@code abfss://}, {@code abfs://}, {@code wasbs://},
  * {@code wasb://}, the account's {@code blob} or {@code dfs} host: one container, see
- * {@link StoredFile}). Kernel reads and writes it through {@link ObjectStoreKernelIO}. Log entries and leases are created by
+ * {@link StoredFile}) or a Cloud Storage bucket ({@code gs://}, its name in any case). Kernel reads and writes it through {@link ObjectStoreKernelIO}. Log entries and leases are created by
  * conditional PUT when the store is measured to honour it (a probe object under
  * {@code <table>/_resurfacer/}, written and deleted the first time something must be created), else
  * only when the owner declared one writer ({@code s3.single-writer: true}); otherwise refused.
@@ -41,7 +41,7 @@ public final class ObjectStorage implements TableStorage {
   }
 
   /**
-   * The table at {@code location} ({@code s3://bucket/path}, {@code abfss://container@account.dfs.…/path});
+   * The table at {@code location} ({@code s3://bucket/path}, {@code abfss://container@account.dfs.…/path}, {@code gs://bucket/path});
    * a location without a bucket, container or path is a usage error.
    */
   public static ObjectStorage open(String location, S3Settings settings) {
@@ -51,6 +51,12 @@ public final class ObjectStorage implements TableStorage {
         throw new UsageException(location + " is not an abfss://container@account.dfs.core.windows.net/path table location");
       }
       return new ObjectStorage(root, new AzureBlobs(settings));
+    }
+    if ("gs".equals(root.scheme())) {
+      if (root.authority().isEmpty() || root.path().equals("/")) {
+        throw new UsageException(location + " is not a gs://bucket/path table location");
+      }
+      return new ObjectStorage(root, new GcsObjects(settings));
     }
     if (!"s3".equals(root.scheme()) || root.authority().isEmpty() || root.path().equals("/")) {
       throw new UsageException(location + " is not an s3://bucket/path table location");

@@ -9,20 +9,20 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * The object-store calls a Delta table on S3 or Azure needs. Objects are addressed by bucket — the
+ * The object-store calls a Delta table on S3, Azure or Cloud Storage needs. Objects are addressed by bucket — the
  * {@link dev.resurfacer.storage.StoredFile#authority} of the table's files ({@code bucket} on S3,
  * {@code container@account.dfs.…} on Azure) — and key, the object's name as stored, never
  * percent-decoded. Listings leave directory placeholders (names ending in {@code /}, a hierarchical
  * namespace's folder blobs) out.
  */
-public sealed interface ObjectStore extends AutoCloseable permits S3Objects, AzureBlobs {
+public sealed interface ObjectStore extends AutoCloseable permits S3Objects, AzureBlobs, GcsObjects {
   /** One object as a listing or HEAD reports it. */
   record Listed(String bucket, String key, long size, long modificationTime) {}
 
-  /** The {@link dev.resurfacer.storage.StoredFile#scheme} of this store's files: {@code s3} or {@code abfss}. */
+  /** The {@link dev.resurfacer.storage.StoredFile#scheme} of this store's files: {@code s3}, {@code abfss} or {@code gs}. */
   String scheme();
 
-  /** The store's name in messages ({@code S3}, {@code Azure}). */
+  /** The store's name in messages ({@code S3}, {@code Azure}, {@code Cloud Storage}). */
   String name();
 
   /** The owner declared that no other process writes these tables ({@code s3.single-writer}). */
@@ -45,7 +45,7 @@ public sealed interface ObjectStore extends AutoCloseable permits S3Objects, Azu
 
   /**
    * Creates the object only if none of that key exists, by the store's conditional write
-   * ({@code If-None-Match: *}): of two writers racing for one key exactly one succeeds, the other
+   * ({@code If-None-Match: *}, on Cloud Storage {@code ifGenerationMatch=0}): of two writers racing for one key exactly one succeeds, the other
    * gets {@link FileAlreadyExistsException}.
    */
   void putIfAbsent(String bucket, String key, byte[] content) throws IOException;

@@ -27,12 +27,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>The same properties may hold Iceberg's {@code adls.*} keys for the catalog's Azure tables
  * ({@code adls.connection-string.<account host>}, {@code adls.auth.shared-key.account.name} and
  * {@code .key}, {@code adls.sas-token.<account host>}, …): {@link #azure}, handed to Iceberg's
- * ADLSFileIO as they are, so they mean what they mean to an Iceberg catalog.
+ * ADLSFileIO as they are, so they mean what they mean to an Iceberg catalog; and Iceberg's
+ * {@code gcs.*} keys for its Cloud Storage tables ({@code gcs.project-id}, {@code gcs.service.host},
+ * {@code gcs.no-auth}, {@code gcs.oauth2.token}, …): {@link #gcs}, handed to Iceberg's GCSFileIO.
  */
 public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<String> accessKeyId, Optional<String> secretAccessKey,
-    Optional<String> sessionToken, Optional<String> region, boolean singleWriter, Map<String, String> azure) {
+    Optional<String> sessionToken, Optional<String> region, boolean singleWriter, Map<String, String> azure, Map<String, String> gcs) {
   /** The prefix of Iceberg's Azure properties. */
   static final String AZURE_PREFIX = "adls.";
+  /** The prefix of Iceberg's Cloud Storage properties. */
+  static final String GCS_PREFIX = "gcs.";
 
   public static final String SINGLE_WRITER = "s3.single-writer";
   static final Set<String> KEYS = Set.of("s3.endpoint", "s3.path-style-access", "s3.access-key-id", "s3.secret-access-key",
@@ -40,18 +44,19 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   public S3Settings {
     azure = Map.copyOf(azure);
+    gcs = Map.copyOf(gcs);
   }
 
   public static S3Settings defaults() {
-    return new S3Settings(Optional.empty(), false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Map.of());
+    return new S3Settings(Optional.empty(), false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Map.of(), Map.of());
   }
 
   /** The S3 settings among a delta catalog's properties; {@code where} names the catalog for errors. */
   public static S3Settings of(Map<String, String> properties, String where) {
     for (String k : properties.keySet()) {
-      if (!KEYS.contains(k) && !k.startsWith(AZURE_PREFIX)) {
+      if (!KEYS.contains(k) && !k.startsWith(AZURE_PREFIX) && !k.startsWith(GCS_PREFIX)) {
         throw new UsageException(where + ": unknown property '" + k + "' for Delta tables (expected one of "
-            + String.join(", ", new java.util.TreeSet<>(KEYS)) + " or an adls.* key)");
+            + String.join(", ", new java.util.TreeSet<>(KEYS)) + ", an adls.* or a gcs.* key)");
       }
     }
     Optional<String> key = Optional.ofNullable(properties.get("s3.access-key-id"));
@@ -73,13 +78,13 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
     });
     return new S3Settings(endpoint, bool(properties, "s3.path-style-access", where), key, secret,
         Optional.ofNullable(properties.get("s3.session-token")), Optional.ofNullable(properties.get("client.region")),
-        bool(properties, SINGLE_WRITER, where), azureKeys(properties));
+        bool(properties, SINGLE_WRITER, where), prefixed(properties, AZURE_PREFIX), prefixed(properties, GCS_PREFIX));
   }
 
-  private static Map<String, String> azureKeys(Map<String, String> properties) {
+  private static Map<String, String> prefixed(Map<String, String> properties, String prefix) {
     Map<String, String> out = new java.util.TreeMap<>();
     properties.forEach((k, v) -> {
-      if (k.startsWith(AZURE_PREFIX)) {
+      if (k.startsWith(prefix)) {
         out.put(k, v);
       }
     });
@@ -93,7 +98,7 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   /** These settings without the single-writer acknowledgement. */
   public S3Settings withoutSingleWriter() {
-    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false, azure);
+    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false, azure, gcs);
   }
 
   private static boolean bool(Map<String, String> properties, String key, String where) {

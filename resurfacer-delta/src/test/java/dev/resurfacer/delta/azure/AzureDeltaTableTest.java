@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.ListBlobsOptions;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.delta.DeltaSpark;
+import dev.resurfacer.delta.LogSpellings;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.VersionFiles;
 import dev.resurfacer.delta.compact.CompactionOptions;
@@ -29,9 +27,6 @@ import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
 import dev.resurfacer.iceberg.testing.AzuriteServer;
-import dev.resurfacer.iceberg.testing.Orders;
-import dev.resurfacer.iceberg.testing.SqliteCatalogs;
-import dev.resurfacer.iceberg.write.TableWrites;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.storage.StoredFile;
@@ -42,7 +37,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,10 +45,6 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +62,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AzureDeltaTableTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
   private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DFS = "lake@" + AzuriteServer.DFS_HOST;
   private static final String BLOB = "lake@" + AzuriteServer.BLOB_HOST;
 
@@ -226,7 +215,7 @@ class AzureDeltaTableTest {
         p -> "wasb://lake@DevStoreAccount1.blob.core.windows.net/aliases/events/" + p,
         p -> "abfss://LAKE@" + AzuriteServer.BLOB_HOST + "/aliases/./events/" + p,
         p -> "wasbs://" + DFS + "/aliases/x/../events/" + p.replaceFirst("part-", "%70art-"));
-    rewriteLog(edited, spellings);
+    LogSpellings.respell(edited, spellings);
     upload(edited, "aliases/events");
     Path stray = TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
     AZURE.blobs().getBlobClient("aliases/events/part=a b/part-99999-stray.snappy.parquet").uploadFromFile(stray.toString(), true);
@@ -273,16 +262,7 @@ class AzureDeltaTableTest {
     }
 
     // an Iceberg table written by Iceberg Java, its files put under the Delta root
-    Path warehouse = dir.resolve("iceberg");
-    try (JdbcCatalog catalog = SqliteCatalogs.create("lake", warehouse)) {
-      catalog.createNamespace(Namespace.of("db"));
-      Table t = catalog.buildTable(TableIdentifier.of("db", "orders"), Orders.SCHEMA).withPartitionSpec(Orders.SPEC)
-          .withLocation(warehouse.resolve("orders").toString()).withProperty("format-version", "2").create();
-      var append = t.newAppend();
-      TableWrites.writeData(t, Orders.rows(0, 10, 0)).forEach(append::appendFile);
-      append.commit();
-    }
-    upload(warehouse.resolve("orders"), "nested/events/part=c/orders");
+    upload(LogSpellings.icebergTable(dir.resolve("iceberg")), "nested/events/part=c/orders");
     Set<String> withIceberg = names("nested/events");
     assertThat(withIceberg).anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
     try (DeltaTable table = find("wasbs://" + BLOB + "/nested/events")) {
@@ -302,18 +282,7 @@ class AzureDeltaTableTest {
   void aShallowCloneReadingTheSourcesFilesStopsTheSourcesVacuum() throws Exception {
     Path src = TestTables.copy(source, dir.resolve("clone/events"));
     Path clone = dir.resolve("clone/events_clone");
-    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
-    DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
-    Set<String> cloneReads = new TreeSet<>();
-    String srcPrefix = "/clone/events/";
-    rewriteLog(clone, List.of(p -> {
-      if (!p.startsWith("file:")) {
-        return p;
-      }
-      String path = p.substring(p.lastIndexOf(srcPrefix) + srcPrefix.length());
-      cloneReads.add(StoredFile.parse("abfss://" + DFS + "/clone/events/" + path).path().substring("/clone/events/".length()));
-      return "wasbs://" + BLOB + "/clone/events/" + path;
-    }));
+    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(src, clone, path -> "wasbs://" + BLOB + "/clone/events/" + path);
     assertThat(cloneReads).isNotEmpty();
     upload(src, "clone/events");
     upload(clone, "clone/events_clone");
@@ -345,48 +314,5 @@ class AzureDeltaTableTest {
         Set.of(), Map.of(), List.of("abfss://" + DFS + "/wh"));
     assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir)).isInstanceOf(UsageException.class)
         .hasMessageContaining("discover roots on Azure are not walked yet");
-  }
-
-  /**
-   * Each add and remove path of every JSON commit through one of {@code spellings}, picked by the
-   * path (a file's add and its remove get the same one: readers match the two as text), and each
-   * absolute ({@code p}) deletion vector's path likewise; checkpoints
-   * dropped so every reader replays the edited commits.
-   */
-  private static void rewriteLog(Path root, List<UnaryOperator<String>> spellings) throws IOException {
-    Path log = root.resolve("_delta_log");
-    try (Stream<Path> s = Files.list(log)) {
-      for (Path f : s.toList()) {
-        String name = f.getFileName().toString();
-        if (name.contains("checkpoint")) {
-          Files.delete(f);
-          continue;
-        }
-        if (!name.endsWith(".json")) {
-          if (name.endsWith(".crc")) {
-            Files.delete(f);
-          }
-          continue;
-        }
-        List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(f)) {
-          JsonNode action = JSON.readTree(line);
-          for (String kind : List.of("add", "remove")) {
-            if (action.has(kind)) {
-              ObjectNode a = (ObjectNode) action.get(kind);
-              String path = a.get("path").asText();
-              a.put("path", spellings.get(Math.floorMod(path.hashCode(), spellings.size())).apply(path));
-              JsonNode dv = a.get("deletionVector");
-              if (dv != null && "p".equals(dv.path("storageType").asText())) {
-                String dvPath = dv.get("pathOrInlineDv").asText();
-                ((ObjectNode) dv).put("pathOrInlineDv", spellings.get(Math.floorMod(dvPath.hashCode(), spellings.size())).apply(dvPath));
-              }
-            }
-          }
-          out.add(JSON.writeValueAsString(action));
-        }
-        Files.write(f, out);
-      }
-    }
   }
 }

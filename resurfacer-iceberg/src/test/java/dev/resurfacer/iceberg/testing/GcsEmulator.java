@@ -30,11 +30,21 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
   private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
 
   private final String bucket;
+  private final Map<String, String> environment;
   private NpmTestServers.Running server;
   private Path work;
 
   public GcsEmulator(String bucket) {
+    this(bucket, Map.of());
+  }
+
+  /**
+   * With {@code environment} for the launcher: {@code RESURFACER_GCS_PRECONDITIONS=off} leaves the
+   * emulator ignoring upload preconditions, as it does unpatched.
+   */
+  public GcsEmulator(String bucket, Map<String, String> environment) {
     this.bucket = bucket;
+    this.environment = Map.copyOf(environment);
   }
 
   @Override
@@ -58,6 +68,7 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
       ProcessBuilder pb = new ProcessBuilder("node", launcher.toString()).directory(home.toFile());
       // the emulator keeps its blobs under $TMPDIR/firebase/storage: one directory per server
       pb.environment().put("TMPDIR", work.toString());
+      pb.environment().putAll(environment);
       server = NpmTestServers.Running.start(pb, LISTENING, "gcs-emulator");
       return this;
     } catch (IOException e) {

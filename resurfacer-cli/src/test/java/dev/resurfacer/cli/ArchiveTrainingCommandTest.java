@@ -1,0 +1,35 @@
+package dev.resurfacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ArchiveTrainingCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void trainsOnATableItCreatesThatDescribeReadsThroughTheConfigurationItWrote() {
+    CliContext ctx = new CliContext(Map.of(), dir, dir);
+    assertThat(Main.commandLine(ctx).execute("__train-archive", "run")).isEqualTo(Main.OK);
+
+    Path config = dir.resolve("run/resurfacer.yml");
+    assertThat(config).exists();
+    StringWriter out = new StringWriter();
+    int code = Main.commandLine(ctx).setOut(new PrintWriter(out)).execute("describe", "db.t", "--config", config.toString(), "--output", "json");
+    assertThat(code).isEqualTo(Main.OK);
+    assertThat(out.toString()).contains("\"data_files\" : 12");
+  }
+
+  @Test
+  void isHiddenFromTheHelp() {
+    StringWriter out = new StringWriter();
+    Main.commandLine(new CliContext(Map.of(), dir, dir)).setOut(new PrintWriter(out)).execute("--help");
+    assertThat(out.toString()).doesNotContain("__train-archive");
+  }
+}
