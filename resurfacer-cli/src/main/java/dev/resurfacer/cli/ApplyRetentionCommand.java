@@ -34,7 +34,8 @@ final class ApplyRetentionCommand extends TableCommand {
       throw new dev.resurfacer.UsageException("--keep must be at least 1 (got " + keep + ")");
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      MetadataRetention.Result r = MetadataRetention.apply(open.table(), keep, !noDelete, act.yes);
+      MetadataRetention.Plan plan = MetadataRetention.plan(open.table(), keep, !noDelete);
+      MetadataRetention.Result r = act.yes ? MetadataRetention.execute(plan) : plan.preview();
       print(r, out -> {
         out.printf(Locale.ROOT, "%s: %d metadata.json in the log; %d stranded on disk (%s) for remove-orphans to sweep%n", r.table(),
             r.metadataInLog(), r.strandedFiles(), ByteSizes.format(r.strandedBytes()));

@@ -24,7 +24,8 @@ final class ComputePartitionStatsCommand extends TableCommand {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      PartitionStats.Result r = PartitionStats.compute(open.table(), act.yes);
+      PartitionStats.Plan plan = PartitionStats.plan(open.table());
+      PartitionStats.Result r = act.yes ? PartitionStats.execute(plan) : plan.preview();
       print(r, out -> {
         if (r.snapshotId() == null) {
           out.println(r.table() + " has no snapshot: nothing to compute");

@@ -31,7 +31,8 @@ final class ComputeStatsCommand extends TableCommand {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      TableStatistics.Result r = TableStatistics.computeNdv(open.table(), dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"), act.yes);
+      TableStatistics.Plan plan = TableStatistics.plan(open.table(), dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"));
+      TableStatistics.Result r = act.yes ? TableStatistics.execute(plan) : plan.preview();
       print(r, out -> {
         if (r.snapshotId() == null) {
           out.println(r.table() + " has no snapshot: nothing to estimate");

@@ -49,7 +49,8 @@ final class CondenseCommand extends TableCommand {
       options = options.withMemory(ByteSizes.parse(memory));
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      Condensing.CondenseResult r = Condensing.execute(open.table(), granularity, age, options, act.yes);
+      Condensing.Plan plan = Condensing.plan(open.table(), granularity, age, options);
+      Condensing.CondenseResult r = act.yes ? Condensing.execute(plan) : plan.preview();
       print(r, out -> {
         if (r.doesNotApply() != null) {
           out.printf(Locale.ROOT, "condense %s --to %s: nothing to do: %s%n", r.table(), r.to(), r.doesNotApply());

@@ -30,9 +30,8 @@ final class RemoveDanglingDeletesCommand extends TableCommand {
       return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RemoveDanglingDeletes(), actOptions.yes);
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      DanglingDeletesResult result = actOptions.yes
-          ? DanglingDeletes.remove(tableName, open.table())
-          : DanglingDeletes.preview(tableName, open.table());
+      DanglingDeletes.Plan plan = DanglingDeletes.plan(tableName, open.table());
+      DanglingDeletesResult result = actOptions.yes ? DanglingDeletes.execute(plan) : plan.preview();
       print(result, out -> out.println(render(result, actOptions.yes)));
       return Main.OK;
     }

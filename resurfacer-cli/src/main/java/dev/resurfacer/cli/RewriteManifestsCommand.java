@@ -35,9 +35,8 @@ final class RewriteManifestsCommand extends TableCommand {
       return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RewriteManifests(sortBy), actOptions.yes);
     }
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      ManifestRewriteResult result = actOptions.yes
-          ? ManifestRewriter.rewrite(tableName, open.table(), sortBy)
-          : ManifestRewriter.preview(tableName, open.table(), sortBy);
+      ManifestRewriter.Plan plan = ManifestRewriter.plan(tableName, open.table(), sortBy);
+      ManifestRewriteResult result = actOptions.yes ? ManifestRewriter.execute(plan) : plan.preview();
       print(result, out -> out.println(render(result, actOptions.yes)));
       return Main.OK;
     }

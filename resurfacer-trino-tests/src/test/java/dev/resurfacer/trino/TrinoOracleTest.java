@@ -41,17 +41,17 @@ class TrinoOracleTest {
     List<String> ours = Content.of(t.table());
     assertThat(trino).hasSize(96);
 
-    CompactionResult compacted = Compaction.execute(t.table(), CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionResult compacted = Compaction.execute(Compaction.plan(t.table(), CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(compacted.allCommitted()).isTrue();
     assertThat(compacted.rewrittenFiles()).isEqualTo(6);
     same(t, trino, ours, "compact");
 
     t.table().refresh();
-    DanglingDeletes.remove(t.name(), t.table());
+    DanglingDeletes.execute(DanglingDeletes.plan(t.name(), t.table()));
     same(t, trino, ours, "remove-dangling-deletes");
 
     t.table().refresh();
-    ManifestRewriter.rewrite(t.name(), t.table());
+    ManifestRewriter.execute(ManifestRewriter.plan(t.name(), t.table()));
     same(t, trino, ours, "rewrite-manifests");
 
     t.table().refresh();
@@ -69,7 +69,7 @@ class TrinoOracleTest {
   @Test
   void trinoShowsTheDistinctValueCountsOurComputeStatsWrote() throws Exception {
     IcebergTable t = TABLES.create("ndv", 2, null);
-    TableStatistics.Result computed = TableStatistics.computeNdv(t.table(), List.of("id", "qty", "cat", "note"), true);
+    TableStatistics.Result computed = TableStatistics.execute(TableStatistics.plan(t.table(), List.of("id", "qty", "cat", "note")));
     assertThat(computed.committed()).isTrue();
     t.table().refresh();
     // Trino writes statistics of its own on INSERT; the current snapshot's (after the DELETE) are ours

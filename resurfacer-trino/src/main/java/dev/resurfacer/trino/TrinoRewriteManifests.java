@@ -32,7 +32,7 @@ final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests,
   @Override
   public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
     Table table = t.table();
-    ManifestRewriteResult plan = ManifestRewriter.preview(t.name(), table);
+    ManifestRewriteResult plan = ManifestRewriter.plan(t.name(), table).preview();
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("data_manifests_before", (long) plan.dataManifestsBefore());
     if (plan.dataManifestsBefore() <= 1) {

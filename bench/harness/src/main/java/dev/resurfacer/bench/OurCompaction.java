@@ -77,7 +77,7 @@ public final class OurCompaction {
       System.out.printf(Locale.ROOT, "restore %.1f s, catalog+table open %.2f s; memory budget %s, scratch %s, %d cores, max heap %s%n",
           restoreMs / 1000.0, openMs / 1000.0, BenchTable.mb(options.memoryBytes()), scratch,
           Runtime.getRuntime().availableProcessors(), BenchTable.mb(Runtime.getRuntime().maxMemory()));
-      r = Compaction.execute(table, options, msg -> System.out.println("  " + msg));
+      r = Compaction.execute(Compaction.plan(table, options), dev.resurfacer.progress.Progress.NONE, msg -> System.out.println("  " + msg));
     }
     long wallMs = (System.nanoTime() - t0) / 1_000_000;
     sampler.interrupt();

@@ -85,7 +85,8 @@ public final class DemoCommand implements Callable<Integer> {
       boolean same = before.answers().equals(after.answers());
       out.println();
       out.printf(Locale.ROOT, "answers %s; data files %d -> %d, delete files %d -> %d%n", same ? "identical" : "DIFFER",
-          before.health().dataFiles(), after.health().dataFiles(), before.health().deleteFiles(), after.health().deleteFiles());
+          before.health().data().dataFiles(), after.health().data().dataFiles(), before.health().deletes().deleteFiles(),
+          after.health().deletes().deleteFiles());
       out.flush();
       return same ? 0 : 1;
     });
@@ -114,8 +115,9 @@ public final class DemoCommand implements Callable<Integer> {
   static void printHealth(PrintWriter out, TableHealth h) {
     out.printf(Locale.ROOT, "%d snapshots; %d data files (%s, %d small); %d delete files (%d position, %d equality, %d DVs); "
             + "%d manifests; %d metadata.json files%n",
-        h.snapshots(), h.dataFiles(), ByteSizes.format(h.dataBytes()), h.smallDataFiles(), h.deleteFiles(),
-        h.positionDeleteFiles(), h.equalityDeleteFiles(), h.deletionVectors(), h.manifests(), h.metadataFilesOnDisk());
+        h.history().snapshots(), h.data().dataFiles(), ByteSizes.format(h.data().dataBytes()), h.data().smallDataFiles(),
+        h.deletes().deleteFiles(), h.deletes().positionDeleteFiles(), h.deletes().equalityDeleteFiles(), h.deletes().deletionVectors(),
+        h.manifests().manifests(), h.metadata().metadataFilesOnDisk());
     out.flush();
   }
 

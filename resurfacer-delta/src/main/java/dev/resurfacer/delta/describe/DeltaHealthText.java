@@ -10,28 +10,35 @@ final class DeltaHealthText {
   private DeltaHealthText() {}
 
   static String render(DeltaHealth h) {
+    DeltaHealth.DataFiles data = h.data();
+    DeltaHealth.DeletionVectors dvs = h.deletionVectors();
+    DeltaHealth.Checkpoints checkpoints = h.checkpoints();
+    DeltaHealth.Log log = h.log();
     StringBuilder b = new StringBuilder();
     line(b, "table", h.table() + "  (delta, version " + h.version() + ", last commit " + age(h.lastCommitAgeMs()) + " ago)");
     line(b, "location", h.location());
     line(b, "protocol", "reader v" + h.protocol().minReaderVersion() + ", writer v" + h.protocol().minWriterVersion()
         + (h.protocol().writerFeatures().isEmpty() ? "" : "; features " + String.join(", ", h.protocol().writerFeatures())));
     line(b, "partitioned by", h.partitionColumns().isEmpty() ? "(none)" : String.join(", ", h.partitionColumns()));
-    line(b, "data files", h.dataFiles() + " files, " + ByteSizes.format(h.dataBytes()) + ", "
-        + (h.records() == null ? "unknown" : h.records()) + " records, avg " + ByteSizes.format(h.averageDataFileBytes()));
-    line(b, "small files", h.smallDataFiles() + " below 75% of the " + ByteSizes.format(h.targetFileSizeBytes()) + " target");
-    long maxFiles = h.sizeHistogram().stream().mapToLong(DeltaHealth.SizeBucket::files).max().orElse(0);
-    for (DeltaHealth.SizeBucket bucket : h.sizeHistogram()) {
+    line(b, "data files", data.dataFiles() + " files, " + ByteSizes.format(data.dataBytes()) + ", "
+        + (data.records() == null ? "unknown" : data.records()) + " records, avg " + ByteSizes.format(data.averageDataFileBytes()));
+    line(b, "small files", data.smallDataFiles() + " below 75% of the " + ByteSizes.format(data.targetFileSizeBytes()) + " target");
+    long maxFiles = data.sizeHistogram().stream().mapToLong(DeltaHealth.SizeBucket::files).max().orElse(0);
+    for (DeltaHealth.SizeBucket bucket : data.sizeHistogram()) {
       int bar = maxFiles == 0 ? 0 : (int) Math.ceil(30.0 * bucket.files() / maxFiles);
       b.append(String.format(Locale.ROOT, "  %14s  %-30s %d%n", bucket.label(), "#".repeat(bar), bucket.files()));
     }
-    line(b, "deletion vectors", h.filesWithDeletionVectors() + " files, " + h.deletedRows() + " rows deleted"
-        + (h.deletedRowRatio() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of rows)", 100 * h.deletedRowRatio())));
-    line(b, "tombstones", h.tombstones() + " in the log, " + h.tombstonesInRetention() + " within the file retention");
-    line(b, "checkpoint", h.checkpointVersion() == null ? "none (" + h.commitsSinceCheckpoint() + " commits to replay)"
-        : "version " + h.checkpointVersion() + ", " + age(h.checkpointAgeMs()) + " old, " + h.commitsSinceCheckpoint()
-            + " commits since");
-    line(b, "log", h.logFiles() + " files, " + ByteSizes.format(h.logBytes()) + " (" + h.logCommits() + " commits, "
-        + h.logCheckpointFiles() + " checkpoint files, oldest version " + (h.oldestLogVersion() == null ? "-" : h.oldestLogVersion()) + ")");
+    line(b, "deletion vectors", dvs.filesWithDeletionVectors() + " files, " + dvs.deletedRows() + " rows deleted"
+        + (dvs.deletedRowRatio() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of rows)", 100 * dvs.deletedRowRatio())));
+    line(b, "tombstones", h.removals().tombstones() + " in the log, " + h.removals().tombstonesInRetention()
+        + " within the file retention");
+    line(b, "checkpoint", checkpoints.checkpointVersion() == null
+        ? "none (" + checkpoints.commitsSinceCheckpoint() + " commits to replay)"
+        : "version " + checkpoints.checkpointVersion() + ", " + age(checkpoints.checkpointAgeMs()) + " old, "
+            + checkpoints.commitsSinceCheckpoint() + " commits since");
+    line(b, "log", log.logFiles() + " files, " + ByteSizes.format(log.logBytes()) + " (" + log.logCommits() + " commits, "
+        + log.logCheckpointFiles() + " checkpoint files, oldest version " + (log.oldestLogVersion() == null ? "-" : log.oldestLogVersion())
+        + ")");
     line(b, "retention", "deleted files " + h.retention().deletedFileRetention() + ", log " + h.retention().logRetention()
         + ", checkpoint every " + h.retention().checkpointInterval() + " commits");
     return b.toString().stripTrailing();

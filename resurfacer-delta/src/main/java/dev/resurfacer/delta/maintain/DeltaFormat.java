@@ -136,9 +136,12 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
   @Override
   public TableStats stats(DeltaTable table) {
     DeltaHealth h = DeltaDescriber.describe(table, clock);
-    return new TableStats(h.dataFiles(), h.dataBytes(), h.records() == null ? 0 : h.records() - h.deletedRows(), h.smallDataFiles(),
-        h.filesWithDeletionVectors(), 0, (int) Math.min(Integer.MAX_VALUE, h.logCommits()), h.logCheckpointFiles(), h.logBytes(),
-        h.sizeHistogram().stream().map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
+    DeltaHealth.DataFiles data = h.data();
+    DeltaHealth.Log log = h.log();
+    return new TableStats(data.dataFiles(), data.dataBytes(), data.records() == null ? 0 : data.records() - h.deletionVectors().deletedRows(),
+        data.smallDataFiles(), h.deletionVectors().filesWithDeletionVectors(), 0, (int) Math.min(Integer.MAX_VALUE, log.logCommits()),
+        log.logCheckpointFiles(), log.logBytes(),
+        data.sizeHistogram().stream().map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
             .toList());
   }
 

@@ -132,7 +132,7 @@ class AzureDeltaTableTest {
     try (DeltaTable t = DeltaTables.open("t", local.toString(), dir)) {
       DeltaHealth h = DeltaDescriber.describe(t, Clock.systemUTC());
       version = h.version();
-      files = h.dataFiles();
+      files = h.data().dataFiles();
     }
     upload(local, "compact/events");
 
@@ -143,7 +143,7 @@ class AzureDeltaTableTest {
       assertThat(((ObjectStorage) table.storage()).conditionalPut()).as("Azurite honours If-None-Match: *").isTrue();
       DeltaHealth described = DeltaDescriber.describe(table, Clock.systemUTC());
       assertThat(described.version()).isEqualTo(version);
-      assertThat(described.dataFiles()).isEqualTo(files).isGreaterThan(1);
+      assertThat(described.data().dataFiles()).isEqualTo(files).isGreaterThan(1);
 
       // two writers racing for one log entry: the second is told it exists, the first one's content stays
       StoredFile entry = table.storage().child(table.storage().logDir(), "race-probe.json");

@@ -164,8 +164,8 @@ class DeltaColumnMappingTest {
     assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     var health = DeltaDescriber.describe(table, Clock.systemUTC());
-    assertThat(health.dataFiles()).isEqualTo(2);
-    assertThat(health.records()).isEqualTo(before.size());
+    assertThat(health.data().dataFiles()).isEqualTo(2);
+    assertThat(health.data().records()).isEqualTo(before.size());
     assertThat(health.partitionColumns()).containsExactly("part");
     assertThat(health.properties()).containsEntry("delta.columnMapping.mode", "id");
   }

@@ -23,8 +23,8 @@ class DeltaDescriberTest {
     DeltaHealth h = DeltaDescriber.describe(table, Clock.systemUTC());
 
     Row detail = DeltaSpark.session().sql("DESCRIBE DETAIL " + DeltaSpark.table(t)).collectAsList().get(0);
-    assertThat(h.dataFiles()).isEqualTo(detail.<Long>getAs("numFiles"));
-    assertThat(h.dataBytes()).isEqualTo(detail.<Long>getAs("sizeInBytes"));
+    assertThat(h.data().dataFiles()).isEqualTo(detail.<Long>getAs("numFiles"));
+    assertThat(h.data().dataBytes()).isEqualTo(detail.<Long>getAs("sizeInBytes"));
     assertThat(h.protocol().minReaderVersion()).isEqualTo(detail.<Integer>getAs("minReaderVersion"));
     assertThat(h.protocol().minWriterVersion()).isEqualTo(detail.<Integer>getAs("minWriterVersion"));
     assertThat(h.protocol().readerFeatures()).contains("deletionVectors");
@@ -32,18 +32,18 @@ class DeltaDescriberTest {
     // versions 0..9: create, 6 inserts, delete, update, delete
     assertThat(h.version()).isEqualTo(9);
     long live = DeltaSpark.rows(t).size();
-    assertThat(h.records() - h.deletedRows()).isEqualTo(live);
-    assertThat(h.filesWithDeletionVectors()).isPositive();
-    assertThat(h.deletedRowRatio()).isBetween(0.0, 1.0);
-    assertThat(h.tombstones()).isPositive();
-    assertThat(h.tombstonesInRetention()).isEqualTo(h.tombstones());
-    assertThat(h.checkpointVersion()).isEqualTo(5L);
-    assertThat(h.commitsSinceCheckpoint()).isEqualTo(4);
-    assertThat(h.logCommits()).isEqualTo(10);
-    assertThat(h.logCheckpointFiles()).isEqualTo(1);
-    assertThat(h.logBytes()).isPositive();
-    assertThat(h.sizeHistogram().stream().mapToLong(DeltaHealth.SizeBucket::files).sum()).isEqualTo(h.dataFiles());
-    assertThat(h.smallDataFiles()).isEqualTo(h.dataFiles());
+    assertThat(h.data().records() - h.deletionVectors().deletedRows()).isEqualTo(live);
+    assertThat(h.deletionVectors().filesWithDeletionVectors()).isPositive();
+    assertThat(h.deletionVectors().deletedRowRatio()).isBetween(0.0, 1.0);
+    assertThat(h.removals().tombstones()).isPositive();
+    assertThat(h.removals().tombstonesInRetention()).isEqualTo(h.removals().tombstones());
+    assertThat(h.checkpoints().checkpointVersion()).isEqualTo(5L);
+    assertThat(h.checkpoints().commitsSinceCheckpoint()).isEqualTo(4);
+    assertThat(h.log().logCommits()).isEqualTo(10);
+    assertThat(h.log().logCheckpointFiles()).isEqualTo(1);
+    assertThat(h.log().logBytes()).isPositive();
+    assertThat(h.data().sizeHistogram().stream().mapToLong(DeltaHealth.SizeBucket::files).sum()).isEqualTo(h.data().dataFiles());
+    assertThat(h.data().smallDataFiles()).isEqualTo(h.data().dataFiles());
     assertThat(h.retention().deletedFileRetentionMs()).isEqualTo(7L * 24 * 3600 * 1000);
   }
 }

@@ -180,7 +180,7 @@ class GcsDeltaTableTest {
     try (DeltaTable t = DeltaTables.open("t", local.toString(), dir)) {
       DeltaHealth h = DeltaDescriber.describe(t, Clock.systemUTC());
       version = h.version();
-      files = h.dataFiles();
+      files = h.data().dataFiles();
     }
     upload(local, "compact/events");
 
@@ -191,7 +191,7 @@ class GcsDeltaTableTest {
       assertThat(((ObjectStorage) table.storage()).conditionalPut()).as("the server honours ifGenerationMatch=0").isTrue();
       DeltaHealth described = DeltaDescriber.describe(table, Clock.systemUTC());
       assertThat(described.version()).isEqualTo(version);
-      assertThat(described.dataFiles()).isEqualTo(files).isGreaterThan(1);
+      assertThat(described.data().dataFiles()).isEqualTo(files).isGreaterThan(1);
 
       CompactionResult compacted = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();

@@ -71,7 +71,7 @@ class DeltaDispatchTest {
 
     Readout health = Dispatcher.describe(lookup);
     assertThat(health).isInstanceOf(DeltaHealth.class);
-    assertThat(((DeltaHealth) health).dataFiles()).isGreaterThan(1);
+    assertThat(((DeltaHealth) health).data().dataFiles()).isGreaterThan(1);
     assertThat(health.render()).contains("(delta, version ");
 
     assertThatThrownBy(() -> Dispatcher.planCompaction(lookup, settings(List.of("--rewrite-all"))))

@@ -19,7 +19,7 @@ import org.apache.iceberg.expressions.Expressions;
  * CompactionOptions opts = CompactionOptions.defaults()
  *     .withOption("min-input-files", "2")
  *     .withFilter(Expressions.greaterThanOrEqual("ts", "2026-10-01T00:00:00"));
- * CompactionResult result = Compaction.execute(table, opts);
+ * CompactionResult result = Compaction.execute(Compaction.plan(table, opts));
  * </pre>
  *
  * @param rewriteOptions Spark-named rewrite options
@@ -246,6 +246,16 @@ public record CompactionOptions(
 
   int maxConcurrentGroups() {
     return positiveInt(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, 5);
+  }
+
+  /** A new directory under {@link #scratchDir} for one run's staged and spilled files; the caller removes it. */
+  Path newScratchDir(String prefix) {
+    try {
+      java.nio.file.Files.createDirectories(scratchDir);
+      return java.nio.file.Files.createTempDirectory(scratchDir, prefix);
+    } catch (java.io.IOException e) {
+      throw new UsageException("cannot create scratch directory under " + scratchDir);
+    }
   }
 
   long smallGroupBytes() {

@@ -1,11 +1,9 @@
 package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.iceberg.compact.CompactionResult.Status;
 import dev.resurfacer.iceberg.upgrade.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -61,34 +59,95 @@ public final class Condensing {
 
   private record Group(StructLike coarseValue, List<FileScanTask> tasks) {}
 
-  /** Previews ({@code commit == false}) or condenses every coarse partition entirely older than {@code olderThan}. */
-  public static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit) {
-    return execute(table, to, olderThan, options, commit, g -> { });
-  }
+  /**
+   * What {@link #execute} would condense: the coarse partitions entirely older than {@code olderThan},
+   * each with its fine files; {@code doesNotApply} says why there are none to look for (then the
+   * other parts are null).
+   */
+  public static final class Plan {
+    private final Table table;
+    private final Granularity to;
+    private final Duration olderThan;
+    private final CompactionOptions options;
+    private final String doesNotApply;
+    private final int position;
+    private final PartitionSpec fine;
+    private final PartitionSpec existingCoarse;
+    private final PartitionSpec coarse;
+    private final Map<String, Group> groups;
 
-  /** @param beforeCommit runs after each coarse partition is written and verified, before its commit (tests commit a writer's change there) */
-  static CondenseResult execute(Table table, Granularity to, Duration olderThan, CompactionOptions options, boolean commit,
-      java.util.function.Consumer<RewriteFileGroup> beforeCommit) {
-    table.refresh();
-    PartitionSpec fine = table.spec();
-    String coarseTransform = to.name().toLowerCase(Locale.ROOT);
-    Candidate candidate = candidateField(fine, to);
-    if (candidate.doesNotApply() != null) {
-      return new CondenseResult(table.name(), null, null, coarseTransform, null, false, List.of(), false, candidate.doesNotApply());
+    private Plan(Table table, Granularity to, Duration olderThan, CompactionOptions options, String doesNotApply, int position,
+        PartitionSpec fine, PartitionSpec existingCoarse, PartitionSpec coarse, Map<String, Group> groups) {
+      this.table = table;
+      this.to = to;
+      this.olderThan = olderThan;
+      this.options = options;
+      this.doesNotApply = doesNotApply;
+      this.position = position;
+      this.fine = fine;
+      this.existingCoarse = existingCoarse;
+      this.coarse = coarse;
+      this.groups = groups;
     }
-    int pos = candidate.position();
-    PartitionField field = fine.fields().get(pos);
-    PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
-    PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
-    Map<String, Group> groups = plan(table, fine, pos, coarse, to, olderThan);
 
-    List<Partition> results = new ArrayList<>();
-    if (!commit || groups.isEmpty()) {
+    /** The plan as a result that committed nothing: each coarse partition it would condense. */
+    public CondenseResult preview() {
+      return unchanged("would condense");
+    }
+
+    private CondenseResult unchanged(String status) {
+      String coarseTransform = to.name().toLowerCase(Locale.ROOT);
+      if (doesNotApply != null) {
+        return new CondenseResult(table.name(), null, null, coarseTransform, null, false, List.of(), false, doesNotApply);
+      }
+      List<Partition> results = new ArrayList<>();
       groups.forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
-          g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), commit ? "nothing to do" : "would condense", null)));
+          g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), status, null)));
+      PartitionField field = fine.fields().get(position);
       return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform,
           existingCoarse == null ? null : existingCoarse.specId(), false, results, false, null);
     }
+  }
+
+  /** Reads the table, changes nothing. */
+  public static Plan plan(Table table, Granularity to, Duration olderThan, CompactionOptions options) {
+    table.refresh();
+    PartitionSpec fine = table.spec();
+    Candidate candidate = candidateField(fine, to);
+    if (candidate.doesNotApply() != null) {
+      return new Plan(table, to, olderThan, options, candidate.doesNotApply(), -1, fine, null, null, Map.of());
+    }
+    int pos = candidate.position();
+    PartitionField field = fine.fields().get(pos);
+    String coarseTransform = to.name().toLowerCase(Locale.ROOT);
+    PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
+    PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
+    return new Plan(table, to, olderThan, options, null, pos, fine, existingCoarse, coarse,
+        plan(table, fine, pos, coarse, to, olderThan));
+  }
+
+  /** Condenses each coarse partition of the plan in its own commit. */
+  public static CondenseResult execute(Plan plan) {
+    return execute(plan, g -> { });
+  }
+
+  /** @param beforeCommit runs after each coarse partition is written and verified, before its commit (tests commit a writer's change there) */
+  static CondenseResult execute(Plan plan, java.util.function.Consumer<RewriteFileGroup> beforeCommit) {
+    if (plan.doesNotApply != null || plan.groups.isEmpty()) {
+      return plan.unchanged("nothing to do");
+    }
+    Table table = plan.table;
+    Granularity to = plan.to;
+    Duration olderThan = plan.olderThan;
+    CompactionOptions options = plan.options;
+    PartitionSpec fine = plan.fine;
+    int pos = plan.position;
+    PartitionField field = fine.fields().get(pos);
+    String coarseTransform = to.name().toLowerCase(Locale.ROOT);
+    PartitionSpec existingCoarse = plan.existingCoarse;
+    PartitionSpec coarse = plan.coarse;
+    Map<String, Group> groups = plan.groups;
+    List<Partition> results = new ArrayList<>();
 
     // each coarse partition commits on its own: its rows need the ids the first v3 commit gives them before any is rewritten
     boolean lineageAssigned = RowLineage.assign(table, Compaction.SUMMARY_PROPERTY) != null;
@@ -100,16 +159,10 @@ public final class Condensing {
     if (added || lineageAssigned) {
       groups = plan(table, fine, pos, coarse, to, olderThan);
     }
-    Path scratch;
-    try {
-      Files.createDirectories(options.scratchDir());
-      scratch = Files.createTempDirectory(options.scratchDir(), "resurfacer-condense-");
-    } catch (IOException e) {
-      throw new UsageException("cannot create scratch directory under " + options.scratchDir());
-    }
+    Path scratch = options.newScratchDir("resurfacer-condense-");
     try {
       GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), Runtime.getRuntime().availableProcessors(),
-          scratch, Compaction.targetFileSize(table, options), new ResolvedOrdering.None());
+          scratch, GroupPlanner.targetFileSize(table, options), new ResolvedOrdering.None());
       int index = 0;
       for (Map.Entry<String, Group> e : groups.entrySet()) {
         table.refresh();
@@ -121,8 +174,8 @@ public final class Condensing {
                 .partition(e.getValue().coarseValue()).build(),
             tasks, coarse.specId(), Long.MAX_VALUE, bytes, 1);
         // rows move to another spec: the generic runner computes each row's coarse partition itself
-        CompactionResult.Group r = Compaction.rewriteGroup(table, group, index++, new GenericRewriter(), settings, options);
-        if (r.status() == Status.COMMITTED) {
+        RewrittenGroup r = GroupRewrite.run(table, group, index++, new GenericRewriter(), settings, options);
+        if (r.verified()) {
           beforeCommit.accept(group);
           // as compaction commits: deletes a writer committed meanwhile on the fine files are carried onto the coarse ones
           CarryingCommits commits = new CarryingCommits(table, starting, true, org.apache.iceberg.expressions.Expressions.alwaysTrue(), 1,
@@ -136,7 +189,7 @@ public final class Condensing {
                 outcome.failures().getOrDefault(group, "not committed; new files removed")));
           }
         } else {
-          results.add(new Partition(e.getKey(), tasks.size(), bytes, r.status().name().toLowerCase(Locale.ROOT), r.message()));
+          results.add(new Partition(e.getKey(), tasks.size(), bytes, r.verdict().name().toLowerCase(Locale.ROOT), r.message()));
         }
       }
     } finally {

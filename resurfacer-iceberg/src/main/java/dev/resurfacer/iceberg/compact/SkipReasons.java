@@ -67,7 +67,7 @@ final class SkipReasons {
 
   /** One live file no group took, with its partition as {@code --partition} matches it. */
   void add(FileScanTask task, String partition) {
-    if (!Compaction.inPartition(partition, options.partition())) {
+    if (!GroupPlanner.inPartition(partition, options.partition())) {
       outsidePartition++;
     } else if (condensed.contains(task.file().specId())) {
       inCondensedSpec++;

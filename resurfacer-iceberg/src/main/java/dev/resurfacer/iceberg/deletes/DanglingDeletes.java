@@ -33,30 +33,50 @@ import org.apache.iceberg.util.ContentFileUtil;
 public final class DanglingDeletes {
   private DanglingDeletes() {}
 
-  /** The dangling delete files of the current snapshot. Reads metadata; commits nothing. */
-  public static DanglingDeletesResult preview(String name, Table table) {
-    table.refresh();
-    Snapshot snapshot = table.currentSnapshot();
-    if (snapshot == null) {
-      return result(name, false, null, 0, List.of(), table);
+  /**
+   * The dangling delete files of one snapshot (null for a table without one), out of the
+   * {@code deleteFiles} it has live.
+   */
+  public record Plan(String name, Table table, Long snapshotId, long deleteFiles, List<DeleteFile> dangling) {
+    /** The plan as a result that committed nothing. */
+    public DanglingDeletesResult preview() {
+      return result(name, false, snapshotId, deleteFiles, dangling, table);
     }
-    List<ManifestFile> deleteManifests = snapshot.deleteManifests(table.io());
-    return result(name, false, snapshot.snapshotId(), liveDeleteFiles(table, deleteManifests),
-        find(table, snapshot.snapshotId(), deleteManifests), table);
   }
 
-  /** Removes the dangling delete files found in the current snapshot, in one {@code replace} commit. */
-  public static DanglingDeletesResult remove(String name, Table table) {
+  /** The dangling delete files of the current snapshot. Reads metadata; commits nothing. */
+  public static Plan plan(String name, Table table) {
+    table.refresh();
+    Snapshot snapshot = table.currentSnapshot();
+    if (snapshot == null) {
+      return new Plan(name, table, null, 0, List.of());
+    }
+    List<ManifestFile> deleteManifests = snapshot.deleteManifests(table.io());
+    return new Plan(name, table, snapshot.snapshotId(), liveDeleteFiles(table, deleteManifests),
+        find(table, snapshot.snapshotId(), deleteManifests));
+  }
+
+  /**
+   * Removes the dangling delete files in one {@code replace} commit. They are found again, by the
+   * same rule as the plan, in the snapshot current at the commit: a writer's commit since the plan
+   * may have changed which dangle, and core validates the commit against that snapshot.
+   */
+  public static DanglingDeletesResult execute(Plan plan) {
+    String name = plan.name();
+    Table table = plan.table();
     table.refresh();
     Snapshot snapshot = table.currentSnapshot();
     if (snapshot == null) {
       return result(name, false, null, 0, List.of(), table);
     }
-    long before = liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
+    // the plan's snapshot is still current unless a writer committed since: what it found stands
+    boolean planned = plan.snapshotId() != null && plan.snapshotId() == snapshot.snapshotId();
+    long before = planned ? plan.deleteFiles() : liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
     RemoveDanglingDeleteFiles.Result removed = null;
     for (int attempt = 1; removed == null; attempt++) {
       try {
-        removed = new RemoveDanglingDeleteFilesAction(table, (id, manifests) -> find(table, id, manifests)).execute();
+        removed = new RemoveDanglingDeleteFilesAction(table,
+            (id, manifests) -> planned && plan.snapshotId().equals(id) ? plan.dangling() : find(table, id, manifests)).execute();
       } catch (RuntimeException e) {
         // a writer committed between core's look and its commit (a CDC table does every second):
         // core refuses rather than commit a stale list; the next attempt looks again from the new snapshot

@@ -7,33 +7,39 @@ final class HealthText {
   private HealthText() {}
 
   static String render(TableHealth h) {
+    TableHealth.Layout layout = h.layout();
+    TableHealth.History history = h.history();
+    TableHealth.DataFiles data = h.data();
+    TableHealth.Deletes deletes = h.deletes();
+    TableHealth.Manifests manifests = h.manifests();
+    TableHealth.Metadata metadata = h.metadata();
     StringBuilder b = new StringBuilder();
-    line(b, "table", h.table() + "  (format v" + h.formatVersion() + ")");
+    line(b, "table", h.table() + "  (format v" + layout.formatVersion() + ")");
     line(b, "location", h.location());
-    line(b, "partition specs", String.join("; ", h.partitionSpecs()) + "  (default " + h.defaultSpecId() + ")");
-    line(b, "sort orders", String.join("; ", h.sortOrders()));
-    line(b, "refs", h.refs().isEmpty() ? "none"
-        : String.join(", ", h.refs().stream().map(r -> r.name() + " (" + r.type() + ")").toList()));
-    line(b, "snapshots", h.snapshots() + (h.snapshots() == 0 ? ""
-        : "  (oldest " + age(h.oldestSnapshotAgeMs()) + " ago, newest " + age(h.newestSnapshotAgeMs()) + " ago)"));
-    line(b, "data files", h.dataFiles() + " files, " + bytes(h.dataBytes()) + ", " + h.dataRecords() + " records, avg "
-        + bytes(h.averageDataFileBytes()));
-    line(b, "small files", h.smallDataFiles() + " below 75% of the " + bytes(h.targetFileSizeBytes()) + " target");
-    long maxFiles = h.sizeHistogram().stream().mapToLong(TableHealth.SizeBucket::files).max().orElse(0);
-    for (TableHealth.SizeBucket bucket : h.sizeHistogram()) {
+    line(b, "partition specs", String.join("; ", layout.partitionSpecs()) + "  (default " + layout.defaultSpecId() + ")");
+    line(b, "sort orders", String.join("; ", layout.sortOrders()));
+    line(b, "refs", history.refs().isEmpty() ? "none"
+        : String.join(", ", history.refs().stream().map(r -> r.name() + " (" + r.type() + ")").toList()));
+    line(b, "snapshots", history.snapshots() + (history.snapshots() == 0 ? ""
+        : "  (oldest " + age(history.oldestSnapshotAgeMs()) + " ago, newest " + age(history.newestSnapshotAgeMs()) + " ago)"));
+    line(b, "data files", data.dataFiles() + " files, " + bytes(data.dataBytes()) + ", " + data.dataRecords() + " records, avg "
+        + bytes(data.averageDataFileBytes()));
+    line(b, "small files", data.smallDataFiles() + " below 75% of the " + bytes(data.targetFileSizeBytes()) + " target");
+    long maxFiles = data.sizeHistogram().stream().mapToLong(TableHealth.SizeBucket::files).max().orElse(0);
+    for (TableHealth.SizeBucket bucket : data.sizeHistogram()) {
       int bar = maxFiles == 0 ? 0 : (int) Math.ceil(30.0 * bucket.files() / maxFiles);
       b.append(String.format(java.util.Locale.ROOT, "  %14s  %-30s %d%n", bucket.label(), "#".repeat(bar), bucket.files()));
     }
-    line(b, "delete files", h.deleteFiles() + " files, " + bytes(h.deleteBytes()));
-    line(b, "  position", h.positionDeleteFiles() + " files, " + h.positionDeleteRecords() + " records");
-    line(b, "  deletion vectors", h.deletionVectors() + " vectors, " + h.deletionVectorRecords() + " records");
-    line(b, "  equality", h.equalityDeleteFiles() + " files, " + h.equalityDeleteRecords() + " records");
-    line(b, "manifests", h.manifests() + " (" + h.dataManifests() + " data, " + h.deleteManifests() + " delete), "
-        + bytes(h.manifestBytes()));
-    line(b, "metadata.json", h.metadataFiles() + " in the log, "
-        + (h.metadataFilesOnDisk() < 0 ? "unknown" : String.valueOf(h.metadataFilesOnDisk())) + " on disk");
-    line(b, "metadata bytes", h.metadataBytes() < 0 ? "unknown"
-        : bytes(h.metadataBytes()) + " (" + ratio(h.metadataBytes(), h.dataBytes()) + " of data bytes)");
+    line(b, "delete files", deletes.deleteFiles() + " files, " + bytes(deletes.deleteBytes()));
+    line(b, "  position", deletes.positionDeleteFiles() + " files, " + deletes.positionDeleteRecords() + " records");
+    line(b, "  deletion vectors", deletes.deletionVectors() + " vectors, " + deletes.deletionVectorRecords() + " records");
+    line(b, "  equality", deletes.equalityDeleteFiles() + " files, " + deletes.equalityDeleteRecords() + " records");
+    line(b, "manifests", manifests.manifests() + " (" + manifests.dataManifests() + " data, " + manifests.deleteManifests()
+        + " delete), " + bytes(manifests.manifestBytes()));
+    line(b, "metadata.json", metadata.metadataFiles() + " in the log, "
+        + (metadata.metadataFilesOnDisk() < 0 ? "unknown" : String.valueOf(metadata.metadataFilesOnDisk())) + " on disk");
+    line(b, "metadata bytes", metadata.metadataBytes() < 0 ? "unknown"
+        : bytes(metadata.metadataBytes()) + " (" + ratio(metadata.metadataBytes(), data.dataBytes()) + " of data bytes)");
     line(b, "properties", h.maintenanceProperties().isEmpty() ? "(defaults)" : h.maintenanceProperties().toString());
     line(b, "statistics", h.statistics().isEmpty() ? "none" : h.statistics().size() + " files");
     for (TableHealth.Statistics st : h.statistics()) {

@@ -4,6 +4,7 @@ import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
 import dev.resurfacer.iceberg.compact.CompactionResult;
+import dev.resurfacer.iceberg.compact.PlannedCompaction;
 import dev.resurfacer.iceberg.deletes.DanglingDeletes;
 import dev.resurfacer.iceberg.deletes.DanglingDeletesResult;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
@@ -56,9 +57,9 @@ final class BuiltInExecutors {
       m.putAll(d.metrics());
       return new Step(s.outcome(), dev.resurfacer.layout.AutoLayoutSteps.message(d.decision(), mode == Mode.PREVIEW, s.message()), m);
     }
-    CompactionOptions options = CompactionOptions.of(op);
+    PlannedCompaction planned = Compaction.plan(t.table(), CompactionOptions.of(op));
     if (mode == Mode.PREVIEW) {
-      CompactionPlan plan = Compaction.plan(t.table(), options);
+      CompactionPlan plan = planned.readout();
       Map<String, Long> m = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
           "bytes_to_rewrite", plan.bytesToRewrite());
       if (plan.groups().isEmpty()) {
@@ -68,7 +69,7 @@ final class BuiltInExecutors {
           ByteSizes.format(plan.bytesToRewrite()), plan.groups().size()), m);
     }
     // one plain log line per finished group: the progress of a long run, with its bytes/s
-    CompactionResult r = Compaction.execute(t.table(), options, progress,
+    CompactionResult r = Compaction.execute(planned, progress,
         line -> PROGRESS.info("table={} operation=compact {}", t.table().name(), line));
     // groups that carried a writer's concurrent deletes onto their new files (CarryingCommits' note)
     long carrying = r.groups().stream().filter(g -> g.status() == CompactionResult.Status.COMMITTED && g.message() != null
@@ -77,7 +78,7 @@ final class BuiltInExecutors {
         "added_files", r.addedFiles(), "added_bytes", r.addedBytes(), "delete_files_applied", r.deleteFilesApplied(),
         "groups_carrying_concurrent_deletes", carrying);
     if (r.groups().isEmpty()) {
-      return Step.nothingToDo(nothing(Compaction.plan(t.table(), options)), m);
+      return Step.nothingToDo(nothing(planned.readout()), m);
     }
     if (!r.allCommitted()) {
       CompactionResult.Group bad = r.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
@@ -98,9 +99,8 @@ final class BuiltInExecutors {
   }
 
   private static Step danglingDeletes(RemoveDanglingDeletes op, IcebergTable t, Mode mode) {
-    DanglingDeletesResult r = mode == Mode.COMMIT && !DanglingDeletes.preview(t.name(), t.table()).dangling().isEmpty()
-        ? DanglingDeletes.remove(t.name(), t.table())
-        : DanglingDeletes.preview(t.name(), t.table());
+    DanglingDeletes.Plan plan = DanglingDeletes.plan(t.name(), t.table());
+    DanglingDeletesResult r = mode == Mode.COMMIT && !plan.dangling().isEmpty() ? DanglingDeletes.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("delete_files", r.deleteFiles(), "dangling_files", r.files(), "dangling_bytes", r.bytes());
     if (r.files() == 0) {
       return Step.nothingToDo("no dangling delete files among " + r.deleteFiles(), m);
@@ -110,9 +110,8 @@ final class BuiltInExecutors {
   }
 
   private static Step manifests(RewriteManifests op, IcebergTable t, Mode mode) {
-    ManifestRewriteResult r = mode == Mode.COMMIT
-        ? ManifestRewriter.rewrite(t.name(), t.table(), op.sortBy())
-        : ManifestRewriter.preview(t.name(), t.table(), op.sortBy());
+    ManifestRewriter.Plan plan = ManifestRewriter.plan(t.name(), t.table(), op.sortBy());
+    ManifestRewriteResult r = mode == Mode.COMMIT ? ManifestRewriter.execute(plan) : plan.preview();
     if (r.notNeeded().isPresent()) {
       return Step.nothingToDo(r.notNeeded().get(), Map.of("data_manifests_before", (long) r.dataManifestsBefore(),
           "data_manifests_after", (long) r.dataManifestsBefore()));

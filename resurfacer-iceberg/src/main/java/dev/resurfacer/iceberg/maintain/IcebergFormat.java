@@ -121,9 +121,10 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   @Override
   public TableStats stats(IcebergTable table) {
     TableHealth h = HealthInspector.inspect(table.name(), table.table(), tallies);
-    return new TableStats(h.dataFiles(), h.dataBytes(), h.dataRecords(), h.smallDataFiles(), h.deleteFiles(), h.deleteBytes(),
-        h.snapshots(), h.manifests(), h.metadataBytes(),
-        h.sizeHistogram().stream()
+    TableHealth.DataFiles data = h.data();
+    return new TableStats(data.dataFiles(), data.dataBytes(), data.dataRecords(), data.smallDataFiles(), h.deletes().deleteFiles(),
+        h.deletes().deleteBytes(), h.history().snapshots(), h.manifests().manifests(), h.metadata().metadataBytes(),
+        data.sizeHistogram().stream()
             .map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes())).toList());
   }
 

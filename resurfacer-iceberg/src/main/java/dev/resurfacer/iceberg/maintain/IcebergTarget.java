@@ -7,6 +7,7 @@ import dev.resurfacer.formats.Format;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
+import dev.resurfacer.iceberg.compact.PlannedCompaction;
 import org.apache.iceberg.catalog.Catalog;
 
 /** An Iceberg table a command names: opened in the chosen catalog on first {@link #open()}, fenced like a local run. */
@@ -65,18 +66,17 @@ final class IcebergTarget implements Target<IcebergTable> {
 
   @Override
   public dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings) {
-    CompactionOptions options = CompactionOptions.of(settings);
-    return Compaction.plan(open().table(), options);
+    return Compaction.plan(open().table(), CompactionOptions.of(settings)).readout();
   }
 
   @Override
   public dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
       dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
-    CompactionOptions options = CompactionOptions.of(settings);
+    PlannedCompaction plan = Compaction.plan(open().table(), CompactionOptions.of(settings));
     if (mode == dev.resurfacer.maintain.Mode.PREVIEW) {
-      return Compaction.preview(open().table(), options);
+      return Compaction.preview(plan);
     }
-    return Compaction.execute(open().table(), options, progress, groupLines);
+    return Compaction.execute(plan, progress, groupLines);
   }
 
   @Override

@@ -43,7 +43,8 @@ final class LayoutExecutors {
   }
 
   private static Step applyRetention(ApplyRetention op, IcebergTable t, Mode mode) {
-    MetadataRetention.Result r = MetadataRetention.apply(t.table(), op.keep(), op.deleteAfterCommit(), mode == Mode.COMMIT);
+    MetadataRetention.Plan plan = MetadataRetention.plan(t.table(), op.keep(), op.deleteAfterCommit());
+    MetadataRetention.Result r = mode == Mode.COMMIT ? MetadataRetention.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("metadata_in_log", (long) r.metadataInLog(), "stranded_files", (long) r.strandedFiles(),
         "stranded_bytes", r.strandedBytes());
     String stranded = r.strandedFiles() + " stranded metadata.json (" + ByteSizes.format(r.strandedBytes()) + ") for remove-orphans";
@@ -55,8 +56,9 @@ final class LayoutExecutors {
   }
 
   private static Step condense(Condense op, IcebergTable t, Mode mode) {
-    Condensing.CondenseResult r = Condensing.execute(t.table(), Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
-        op.olderThan(), CompactionOptions.defaults(), mode == Mode.COMMIT);
+    Condensing.Plan plan = Condensing.plan(t.table(), Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
+        op.olderThan(), CompactionOptions.defaults());
+    Condensing.CondenseResult r = mode == Mode.COMMIT ? Condensing.execute(plan) : plan.preview();
     if (r.doesNotApply() != null) {
       return Step.nothingToDo(r.doesNotApply(), Map.of("partitions", 0L, "files", 0L, "bytes", 0L));
     }
@@ -124,7 +126,8 @@ final class LayoutExecutors {
     if (table.statisticsFiles().stream().anyMatch(f -> f.snapshotId() == current.snapshotId())) {
       return Step.nothingToDo("statistics for snapshot " + current.snapshotId() + " already computed", Map.of());
     }
-    TableStatistics.Result r = TableStatistics.computeNdv(table, op.columns(), mode == Mode.COMMIT);
+    TableStatistics.Plan plan = TableStatistics.plan(table, op.columns());
+    TableStatistics.Result r = mode == Mode.COMMIT ? TableStatistics.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("columns", (long) r.columns().size(), "file_bytes", r.fileBytes());
     String columns = String.join(", ", r.columns().stream().map(TableStatistics.ColumnNdv::column).toList());
     return r.committed() ? Step.done("distinct-value sketches of " + columns + " on snapshot " + r.snapshotId(), m)
@@ -135,7 +138,8 @@ final class LayoutExecutors {
     if (t.table().specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
       return Step.nothingToDo("unpartitioned: no partition statistics", Map.of());
     }
-    PartitionStats.Result r = PartitionStats.compute(t.table(), mode == Mode.COMMIT);
+    PartitionStats.Plan plan = PartitionStats.plan(t.table());
+    PartitionStats.Result r = mode == Mode.COMMIT ? PartitionStats.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("file_bytes", r.fileBytes());
     if (r.snapshotId() == null || r.alreadyComputed()) {
       return Step.nothingToDo(r.snapshotId() == null ? "no snapshot"

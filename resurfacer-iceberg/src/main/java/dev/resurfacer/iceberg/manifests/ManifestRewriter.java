@@ -27,39 +27,56 @@ import org.apache.iceberg.util.PropertyUtil;
 public final class ManifestRewriter {
   private ManifestRewriter() {}
 
-  /** Counts and the expected outcome. Reads manifests; writes nothing. */
-  public static ManifestRewriteResult preview(String name, Table table) {
-    return preview(name, table, List.of());
+  /**
+   * What {@link #execute} would do: the data manifests as they are, and the key they would be
+   * clustered by. {@link #preview()} is the plan as a result that changed nothing.
+   */
+  public static final class Plan {
+    private final String name;
+    private final Table table;
+    private final Function<DataFile, String> key;
+    private final Tally tally;
+    private final Long snapshotId;
+
+    private Plan(String name, Table table, Function<DataFile, String> key, Tally tally, Long snapshotId) {
+      this.name = name;
+      this.table = table;
+      this.key = key;
+      this.tally = tally;
+      this.snapshotId = snapshotId;
+    }
+
+    /** Counts and the expected outcome; nothing committed. */
+    public ManifestRewriteResult preview() {
+      return tally.result(name, false, snapshotId, null);
+    }
+  }
+
+  /** Reads manifests; writes nothing. */
+  public static Plan plan(String name, Table table) {
+    return plan(name, table, List.of());
   }
 
   /** @param sortBy partition field names to cluster by, in order; empty for the whole partition */
-  public static ManifestRewriteResult preview(String name, Table table, List<String> sortBy) {
+  public static Plan plan(String name, Table table, List<String> sortBy) {
     table.refresh();
-    return plan(name, table, clusterKey(table, sortBy)).result(name, false, current(table), null);
-  }
-
-  /** Rewrites the data manifests clustered by partition, unless they already are. */
-  public static ManifestRewriteResult rewrite(String name, Table table) {
-    return rewrite(name, table, List.of());
+    Function<DataFile, String> key = clusterKey(table, sortBy);
+    return new Plan(name, table, key, tally(table, key), current(table));
   }
 
   /**
-   * Rewrites the data manifests clustered by the values of {@code sortBy} (partition field names; empty
-   * for the whole partition), unless they already are: a scan filtering on those fields opens the
-   * fewest manifests.
+   * Rewrites the data manifests clustered by the plan's key, unless they already are: a scan
+   * filtering on those fields opens the fewest manifests.
    */
-  public static ManifestRewriteResult rewrite(String name, Table table, List<String> sortBy) {
-    table.refresh();
-    Function<DataFile, String> key = clusterKey(table, sortBy);
-    Plan plan = plan(name, table, key);
-    ManifestRewriteResult unchanged = plan.result(name, false, current(table), null);
+  public static ManifestRewriteResult execute(Plan plan) {
+    ManifestRewriteResult unchanged = plan.preview();
     if (unchanged.notNeeded().isPresent()) {
       return unchanged;
     }
-    table.rewriteManifests().clusterBy(key::apply).commit();
+    Table table = plan.table;
+    table.rewriteManifests().clusterBy(plan.key::apply).commit();
     table.refresh();
-    Plan after = plan(name, table, key);
-    return plan.result(name, true, current(table), after);
+    return plan.tally.result(plan.name, true, current(table), tally(table, plan.key));
   }
 
   /** The value manifests are clustered by: the chosen partition fields' values, a field a spec lacks counting as null. */
@@ -96,10 +113,10 @@ public final class ManifestRewriter {
     return s == null ? null : s.snapshotId();
   }
 
-  static Plan plan(String name, Table table, Function<DataFile, String> clusterKey) {
+  static Tally tally(Table table, Function<DataFile, String> clusterKey) {
     long target = PropertyUtil.propertyAsLong(table.properties(),
         TableProperties.MANIFEST_TARGET_SIZE_BYTES, TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
-    Plan plan = new Plan(target);
+    Tally plan = new Tally(target);
     Snapshot snapshot = table.currentSnapshot();
     if (snapshot == null) {
       return plan;
@@ -126,7 +143,8 @@ public final class ManifestRewriter {
     return plan;
   }
 
-  static final class Plan {
+  /** The data manifests' counts and how their entries fall into partitions. */
+  static final class Tally {
     final long target;
     final Map<String, Long> entriesByPartition = new HashMap<>();
     final Map<String, Set<String>> manifestsByPartition = new HashMap<>();
@@ -136,7 +154,7 @@ public final class ManifestRewriter {
     long liveFiles;
     int maxPartitionsInOneManifest;
 
-    Plan(long target) {
+    Tally(long target) {
       this.target = target;
     }
 
@@ -158,8 +176,8 @@ public final class ManifestRewriter {
           && manifestsByPartition.values().stream().allMatch(s -> s.size() == 1);
     }
 
-    ManifestRewriteResult result(String name, boolean committed, Long snapshotId, Plan after) {
-      Plan a = after == null ? this : after;
+    ManifestRewriteResult result(String name, boolean committed, Long snapshotId, Tally after) {
+      Tally a = after == null ? this : after;
       return new ManifestRewriteResult(name, committed, snapshotId, dataManifests, dataManifestBytes, deleteManifests,
           liveFiles, entriesByPartition.size(), target, expectedManifests(), alreadyClustered(),
           a.dataManifests, a.dataManifestBytes);

@@ -20,7 +20,8 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * referencing them. Those are reported here and swept by remove-orphans.
  *
  * <pre>
- * MetadataRetention.Result r = MetadataRetention.apply(table, 20, true, true);
+ * MetadataRetention.Plan plan = MetadataRetention.plan(table, 20, true); // changes nothing
+ * MetadataRetention.Result r = MetadataRetention.execute(plan);          // sets the properties
  * </pre>
  */
 public final class MetadataRetention {
@@ -34,7 +35,26 @@ public final class MetadataRetention {
   public record Result(String table, boolean committed, Map<String, String> propertiesToSet, int metadataInLog,
       int logEntriesTrimmedByNextCommit, int strandedFiles, long strandedBytes) {}
 
-  public static Result apply(Table table, int keepVersions, boolean deleteAfterCommit, boolean commit) {
+  /**
+   * What {@link #execute} would do and what it found.
+   *
+   * @param propertiesToSet the properties that differ from what the table has
+   */
+  public record Plan(Table table, Map<String, String> propertiesToSet, int metadataInLog, int logEntriesTrimmedByNextCommit,
+      int strandedFiles, long strandedBytes) {
+    /** The plan as a result that committed nothing. */
+    public Result preview() {
+      return result(false);
+    }
+
+    Result result(boolean committed) {
+      return new Result(table.name(), committed, propertiesToSet, metadataInLog, logEntriesTrimmedByNextCommit, strandedFiles,
+          strandedBytes);
+    }
+  }
+
+  /** Reads the table and its metadata directory, changes nothing. */
+  public static Plan plan(Table table, int keepVersions, boolean deleteAfterCommit) {
     if (keepVersions < 1) {
       throw new UsageException("--keep must be at least 1 (got " + keepVersions + ")");
     }
@@ -63,12 +83,18 @@ public final class MetadataRetention {
       }
     }
     int trimmed = Math.max(0, meta.previousFiles().size() + 1 - keepVersions);
-    if (commit && !toSet.isEmpty()) {
-      var update = table.updateProperties();
-      toSet.forEach(update::set);
-      update.commit();
+    return new Plan(table, toSet, inLog.size(), trimmed, stranded, strandedBytes);
+  }
+
+  /** Sets the plan's properties in one commit; nothing to set commits nothing. */
+  public static Result execute(Plan plan) {
+    if (plan.propertiesToSet().isEmpty()) {
+      return plan.preview();
     }
-    return new Result(table.name(), commit && !toSet.isEmpty(), toSet, inLog.size(), trimmed, stranded, strandedBytes);
+    var update = plan.table().updateProperties();
+    plan.propertiesToSet().forEach(update::set);
+    update.commit();
+    return plan.result(true);
   }
 
   private static String normalize(String location) {

@@ -19,22 +19,40 @@ public final class PartitionStats {
 
   public record Result(String table, boolean committed, Long snapshotId, String path, long fileBytes, boolean alreadyComputed) {}
 
-  public static Result compute(Table table, boolean commit) {
+  /**
+   * What {@link #execute} would do: nothing when the table has no snapshot or its current snapshot
+   * already has statistics ({@code existing}), else compute them for {@code snapshot}.
+   */
+  public record Plan(Table table, Snapshot snapshot, PartitionStatisticsFile existing) {
+    /** The plan as a result that committed nothing. */
+    public Result preview() {
+      if (snapshot == null) {
+        return new Result(table.name(), false, null, null, 0, false);
+      }
+      if (existing != null) {
+        return new Result(table.name(), false, snapshot.snapshotId(), existing.path(), existing.fileSizeInBytes(), true);
+      }
+      return new Result(table.name(), false, snapshot.snapshotId(), null, 0, false);
+    }
+  }
+
+  /** Reads the table, changes nothing; an unpartitioned table is a usage error. */
+  public static Plan plan(Table table) {
     table.refresh();
     if (table.spec().isUnpartitioned() && table.specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
       throw new UsageException(table.name() + " is unpartitioned: it has no partition statistics");
     }
     Snapshot snapshot = table.currentSnapshot();
-    if (snapshot == null) {
-      return new Result(table.name(), false, null, null, 0, false);
-    }
-    PartitionStatisticsFile existing = table.partitionStatisticsFiles().stream()
+    PartitionStatisticsFile existing = snapshot == null ? null : table.partitionStatisticsFiles().stream()
         .filter(f -> f.snapshotId() == snapshot.snapshotId()).findFirst().orElse(null);
-    if (existing != null) {
-      return new Result(table.name(), false, snapshot.snapshotId(), existing.path(), existing.fileSizeInBytes(), true);
-    }
-    if (!commit) {
-      return new Result(table.name(), false, snapshot.snapshotId(), null, 0, false);
+    return new Plan(table, snapshot, existing);
+  }
+
+  public static Result execute(Plan plan) {
+    Table table = plan.table();
+    Snapshot snapshot = plan.snapshot();
+    if (snapshot == null || plan.existing() != null) {
+      return plan.preview();
     }
     PartitionStatisticsFile file;
     try {

@@ -43,7 +43,8 @@ import org.apache.iceberg.types.Types;
  * per column (4096 nominal entries), rows streamed.
  *
  * <pre>
- * TableStatistics.Result r = TableStatistics.computeNdv(table, List.of("id", "day"), true);
+ * TableStatistics.Plan plan = TableStatistics.plan(table, List.of("id", "day")); // names the columns, reads no data
+ * TableStatistics.Result r = TableStatistics.execute(plan);                      // sketches them and commits
  * </pre>
  */
 public final class TableStatistics {
@@ -57,18 +58,34 @@ public final class TableStatistics {
   /** Columns estimated (empty estimates in a preview), the snapshot, and the file written. */
   public record Result(String table, boolean committed, Long snapshotId, List<ColumnNdv> columns, String path, long fileBytes) {}
 
-  /** Previews ({@code commit == false}: names the columns, reads nothing) or computes and sets the statistics. */
-  public static Result computeNdv(Table table, List<String> columnNames, boolean commit) {
+  /** The columns to estimate at {@code snapshot} (null for a table without one), as the schema of that snapshot has them. */
+  public record Plan(Table table, Snapshot snapshot, Schema schema, List<Types.NestedField> fields) {
+    /** The plan as a result that committed nothing: the columns, with no estimate yet. */
+    public Result preview() {
+      if (snapshot == null) {
+        return new Result(table.name(), false, null, List.of(), null, 0);
+      }
+      return new Result(table.name(), false, snapshot.snapshotId(),
+          fields.stream().map(f -> new ColumnNdv(schema.findColumnName(f.fieldId()), f.fieldId(), -1)).toList(), null, 0);
+    }
+  }
+
+  /** Resolves the columns (all primitive ones when {@code columnNames} is empty); reads no data, changes nothing. */
+  public static Plan plan(Table table, List<String> columnNames) {
     table.refresh();
     Snapshot snapshot = table.currentSnapshot();
     Schema schema = snapshot == null ? table.schema() : table.schemas().get(snapshot.schemaId());
-    List<Types.NestedField> fields = columns(table, schema, columnNames);
+    return new Plan(table, snapshot, schema, columns(table, schema, columnNames));
+  }
+
+  /** Sketches the plan's columns over the live rows and sets the statistics file on the snapshot. */
+  public static Result execute(Plan plan) {
+    Table table = plan.table();
+    Snapshot snapshot = plan.snapshot();
+    Schema schema = plan.schema();
+    List<Types.NestedField> fields = plan.fields();
     if (snapshot == null) {
-      return new Result(table.name(), false, null, List.of(), null, 0);
-    }
-    if (!commit) {
-      return new Result(table.name(), false, snapshot.snapshotId(),
-          fields.stream().map(f -> new ColumnNdv(schema.findColumnName(f.fieldId()), f.fieldId(), -1)).toList(), null, 0);
+      return plan.preview();
     }
     List<CompactSketch> sketches = sketch(table, snapshot, schema, fields);
     String location = ((HasTableOperations) table).operations()

@@ -60,7 +60,7 @@ class CarriedDeletesTest {
     for (Ordering ordering : orderings) {
       CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
           .withOption("rewrite-all", "true").withOrdering(ordering).withScratchDir(dir.resolve("scratch"));
-      CompactionResult result = Compaction.execute(compacting, options, m -> { }, waitingForTheWriter(writer));
+      CompactionResult result = Compaction.execute(Compaction.plan(compacting, options), waitingForTheWriter(writer));
       assertThat(result.groups()).as("groups of the %s run", ordering).isNotEmpty().allSatisfy(g ->
           assertThat(g.status()).as("group %s: %s", g.partition(), g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
       groups += result.groups().size();
@@ -102,7 +102,7 @@ class CarriedDeletesTest {
       inputs.sort(java.util.Comparator.comparing(DataFile::location));
       writer.deleteAt(inputs.get(0).location(), 0);
     });
-    CompactionResult result = Compaction.execute(table, options, m -> { }, choice);
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options), choice);
 
     assertThat(result.groups()).hasSize(3).allSatisfy(g -> {
       assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED);
@@ -133,13 +133,13 @@ class CarriedDeletesTest {
     CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
         .withOrdering(new Ordering.Sort("note DESC")).withRunner(CompactionOptions.Runner.GENERIC)
         .withScratchDir(dir.resolve("scratch"));
-    Compaction.Planned planned = Compaction.planGroups(table, options);
+    PlannedCompaction planned = Compaction.plan(table, options);
     RewriteFileGroup group = planned.groups().get(0);
     Files.createDirectories(dir.resolve("scratch"));
     GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), 1, dir.resolve("scratch"),
         planned.targetFileSize(), planned.ordering());
-    assertThat(Compaction.rewriteGroup(table, group, 0, new GenericRewriter(), settings, options).status())
-        .isEqualTo(CompactionResult.Status.COMMITTED);
+    assertThat(GroupRewrite.run(table, group, 0, new GenericRewriter(), settings, options).verdict())
+        .isEqualTo(RewrittenGroup.Verdict.VERIFIED);
 
     // the writer deletes rows of two inputs meanwhile; position 0 has a twin equal in every value at 1
     List<DataFile> inputs = new ArrayList<>(group.rewrittenFiles());

@@ -206,7 +206,7 @@ final class CdcWriter {
   /** The plan's own runner for each group, then {@code after}: tests land a writer's change inside a rewrite there. */
   static Compaction.RewriterChoice thenRunning(AfterRewrite after) {
     return (t, group, o, ordering) -> {
-      GroupRewriter real = Compaction.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
+      GroupRewriter real = GroupPlanner.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
       return new GroupRewriter() {
         @Override
         public String name() {

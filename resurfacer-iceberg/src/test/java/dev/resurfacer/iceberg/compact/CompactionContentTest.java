@@ -75,7 +75,7 @@ class CompactionContentTest {
   private static CompactionResult compactKeepingContent(Table table, CompactionOptions options) {
     List<String> before = Content.of(table);
     assertThat(before).isNotEmpty();
-    CompactionResult result = Compaction.execute(table, options);
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
     assertThat(result.verification()).isEqualTo("content");
     assertThat(Content.of(table)).isEqualTo(before);
@@ -88,7 +88,7 @@ class CompactionContentTest {
    */
   private static void forcedDuckDbIsCaughtByVerification(Table table) {
     List<String> before = Content.of(table);
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, g, o, ordering) -> new DuckDbRewriter());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, g, o, ordering) -> new DuckDbRewriter());
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
       assertThat(g.runner()).isEqualTo("generic");
@@ -155,10 +155,10 @@ class CompactionContentTest {
         }
       });
     }
-    assertThat(Compaction.plan(table, opts()).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.runnerReason()).contains("no Parquet field ids"));
     // Iceberg 1.12's IcebergGenerics ignores the name mapping, so the oracle here is what was written
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, g, o, ordering) -> new DuckDbRewriter());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, g, o, ordering) -> new DuckDbRewriter());
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
       assertThat(g.runner()).isEqualTo("generic");
@@ -185,7 +185,7 @@ class CompactionContentTest {
       });
     }
     assertThat(Content.of(table)).anySatisfy(row -> assertThat(row).contains("string:café"));
-    assertThat(Compaction.plan(table, opts()).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.runnerReason()).contains("without the UTF8 annotation"));
     forcedDuckDbIsCaughtByVerification(table);
   }
@@ -212,7 +212,7 @@ class CompactionContentTest {
       }
       append(table, rows);
     }
-    assertThat(Compaction.plan(table, opts()).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.runnerReason()).contains("is stored as"));
     forcedDuckDbIsCaughtByVerification(table);
   }
@@ -242,7 +242,7 @@ class CompactionContentTest {
     append(table, rows);
     assertThat(Content.of(table)).noneMatch(row -> row.contains("old "));
 
-    assertThat(Compaction.plan(table, opts()).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.runnerReason()).contains("field id"));
     forcedDuckDbIsCaughtByVerification(table);
   }
@@ -293,7 +293,7 @@ class CompactionContentTest {
 
       Table duck = signedZeros(create("zeros_duck_" + withNaN, ZEROS, PartitionSpec.unpartitioned(), 2), withNaN);
       List<String> duckBefore = Content.of(duck);
-      CompactionResult refused = Compaction.execute(duck, opts().withRunner(CompactionOptions.Runner.DUCKDB));
+      CompactionResult refused = Compaction.execute(Compaction.plan(duck, opts().withRunner(CompactionOptions.Runner.DUCKDB)));
       assertThat(refused.groups()).singleElement().satisfies(g -> {
         assertThat(g.status()).isEqualTo(Status.FAILED);
         assertThat(g.message()).contains(what);
@@ -331,7 +331,7 @@ class CompactionContentTest {
         .as("Iceberg's equality on floats compares bits: +0.0 rows stay").isEqualTo(plusZeros);
     assertThat(Content.of(table)).noneMatch(r -> r.contains("double:-0.0#"));
 
-    assertThat(Compaction.plan(table, opts()).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.runnerReason()).contains("floating-point"));
     compactKeepingContent(table, opts());
     assertThat(Content.of(table).stream().filter(r -> r.contains("double:0.0#0}")).count()).isEqualTo(plusZeros);
@@ -353,7 +353,7 @@ class CompactionContentTest {
     List<String> before = lineageContent(table);
     CompactionOptions options = opts().withRunner(CompactionOptions.Runner.GENERIC).withMemory(64L << 20)
         .withOrdering(new Ordering.Sort("s"));
-    CompactionResult result = Compaction.execute(table, options);
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options));
     assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
     assertThat(lineageContent(table)).isEqualTo(before);
   }
@@ -430,7 +430,7 @@ class CompactionContentTest {
         }
         append(table, rows);
       }
-      assertThat(Compaction.plan(table, opts()).groups()).singleElement().satisfies(g -> {
+      assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement().satisfies(g -> {
         assertThat(g.runner()).isEqualTo("generic");
         assertThat(g.runnerReason()).containsAnyOf("DuckDB virtual column", "differ only in case");
       });
@@ -460,7 +460,7 @@ class CompactionContentTest {
       evolutions.get(e).accept(table);
       table.refresh();
       assertThat(Content.of(table)).allSatisfy(r -> assertThat(r).doesNotContain("null:"));
-      assertThat(Compaction.plan(table, opts()).groups()).singleElement().satisfies(g -> {
+      assertThat(Compaction.plan(table, opts()).readout().groups()).singleElement().satisfies(g -> {
         assertThat(g.runner()).isEqualTo("generic");
         assertThat(g.runnerReason()).contains("default value");
       });
@@ -485,7 +485,7 @@ class CompactionContentTest {
       }
     };
     List<String> before = Content.of(table);
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, g, o, ordering) -> failing);
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, g, o, ordering) -> failing);
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).isEqualTo(Status.COMMITTED);
       assertThat(g.runner()).isEqualTo("generic");
@@ -493,8 +493,8 @@ class CompactionContentTest {
     });
     assertThat(Content.of(table)).isEqualTo(before);
 
-    CompactionResult explicit = Compaction.execute(table, opts().withRunner(CompactionOptions.Runner.DUCKDB)
-        .withOption("rewrite-all", "true"), m -> { }, (t, g, o, ordering) -> failing);
+    CompactionResult explicit = Compaction.execute(Compaction.plan(table, opts().withRunner(CompactionOptions.Runner.DUCKDB)
+        .withOption("rewrite-all", "true")), (t, g, o, ordering) -> failing);
     assertThat(explicit.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).as("--runner duckdb never falls back").isEqualTo(Status.FAILED);
       assertThat(g.message()).startsWith("Error: Out of Memory Error");
@@ -505,11 +505,11 @@ class CompactionContentTest {
   void partitionSelectsExactlyThatPartition() {
     Table table = create("parts", CATEGORIZED, PartitionSpec.builderFor(CATEGORIZED).identity("cat").build(), 2);
     appendCategories(table, "a", "ab");
-    assertThat(Compaction.plan(table, opts().withPartition("cat=a")).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts().withPartition("cat=a")).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.partition()).isEqualTo("cat=a"));
-    assertThat(Compaction.plan(table, opts().withPartition("cat=ab")).groups()).singleElement()
+    assertThat(Compaction.plan(table, opts().withPartition("cat=ab")).readout().groups()).singleElement()
         .satisfies(g -> assertThat(g.partition()).isEqualTo("cat=ab"));
-    assertThat(Compaction.plan(table, opts().withPartition("cat=")).groups()).isEmpty();
+    assertThat(Compaction.plan(table, opts().withPartition("cat=")).readout().groups()).isEmpty();
   }
 
   @Test

@@ -150,11 +150,11 @@ class CompactionFuzzTest {
       List<String> before = Content.of(generic);
       assertThat(Content.of(auto)).isEqualTo(before);
 
-      CompactionResult g = Compaction.execute(generic, options.withRunner(CompactionOptions.Runner.GENERIC));
+      CompactionResult g = Compaction.execute(Compaction.plan(generic, options.withRunner(CompactionOptions.Runner.GENERIC)));
       assertThat(g.groups()).allSatisfy(r -> assertThat(r.status()).as("generic: " + r.message()).isEqualTo(Status.COMMITTED));
       assertThat(Content.of(generic)).as("generic runner, schema " + generic.schema()).isEqualTo(before);
 
-      CompactionResult a = Compaction.execute(auto, options);
+      CompactionResult a = Compaction.execute(Compaction.plan(auto, options));
       assertThat(a.groups()).allSatisfy(r -> {
         assertThat(r.status()).as("auto: " + r.message()).isEqualTo(Status.COMMITTED);
         if (r.message() != null) {

@@ -67,7 +67,7 @@ class CompactionSafetyTest {
     DataFile victim = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(victimId(table, victim, 7)));
 
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
           DeleteFile pos = TableWrites.writePositionDeletes(other, other.spec(), null, List.of(new Position(victim.location(), 7)));
@@ -91,7 +91,7 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(5L, 205L));
 
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           deleteEqualIds(5, 205);
         }));
@@ -117,7 +117,7 @@ class CompactionSafetyTest {
     List<Record> late = CompactionTest.rows(10_000, 10, "late");
     List<String> expected = new ArrayList<>(withoutIds(Rows.sortedStrings(table), List.of(5L, 205L)));
 
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           deleteEqualIds(5, 205);
           Table other = catalog.loadTable(ID);
@@ -131,7 +131,7 @@ class CompactionSafetyTest {
     assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
     assertThat(filesNamed("resurfacer-")).as("the group's new files are removed").isEmpty();
 
-    CompactionResult next = Compaction.execute(table, opts());
+    CompactionResult next = Compaction.execute(Compaction.plan(table, opts()));
     assertThat(next.allCommitted()).as("the next run compacts with the delete applied").isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(after);
@@ -145,7 +145,7 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = new ArrayList<>(Rows.sortedStrings(table));
     List<Record> late = CompactionTest.rows(10_000, 10, "late");
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) -> concurrently(
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
         new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
           other.newAppend().appendFile(TableWrites.writeData(other, late).get(0)).commit();
@@ -160,8 +160,8 @@ class CompactionSafetyTest {
   void aChecksumMismatchAbortsOnlyThatGroupAndRemovesItsFiles() throws IOException {
     Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 6);
     List<String> before = Rows.sortedStrings(table);
-    CompactionResult result = Compaction.execute(table, opts(), m -> { }, (t, group, o, ordering) ->
-        Compaction.partitionPath(t, group).equals("category=a") ? new CorruptingRewriter() : new DuckDbRewriter());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) ->
+        GroupPlanner.partitionPath(t, group).equals("category=a") ? new CorruptingRewriter() : new DuckDbRewriter());
 
     assertThat(result.groups()).hasSize(2);
     CompactionResult.Group a = result.groups().stream().filter(g -> g.partition().equals("category=a")).findFirst().orElseThrow();
@@ -202,7 +202,7 @@ class CompactionSafetyTest {
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(297);
 
-    CompactionResult result = Compaction.execute(table, opts());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()));
 
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
@@ -212,7 +212,7 @@ class CompactionSafetyTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     assertThat(lineage(table)).isEqualTo(lineageBefore);
     // the rewritten files' DVs are removed with them
-    assertThat(dev.resurfacer.iceberg.health.HealthInspector.inspect("db.t", table).deletionVectors()).isZero();
+    assertThat(dev.resurfacer.iceberg.health.HealthInspector.inspect("db.t", table).deletes().deletionVectors()).isZero();
   }
 
   @Test
@@ -223,13 +223,13 @@ class CompactionSafetyTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    CompactionPlan plan = Compaction.plan(table, opts());
+    CompactionPlan plan = Compaction.plan(table, opts()).readout();
     assertThat(plan.groups()).anySatisfy(g -> {
       assertThat(g.specId()).isZero();
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("repartitioning");
     });
-    CompactionResult result = Compaction.execute(table, opts());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()));
     assertThat(result.allCommitted()).isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -247,9 +247,9 @@ class CompactionSafetyTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    CompactionPlan plan = Compaction.plan(table, opts());
+    CompactionPlan plan = Compaction.plan(table, opts()).readout();
     assertThat(plan.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.runner()).isEqualTo("generic"));
-    CompactionResult result = Compaction.execute(table, opts());
+    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()));
 
     assertThat(result.allCommitted()).isTrue();
     table.refresh();

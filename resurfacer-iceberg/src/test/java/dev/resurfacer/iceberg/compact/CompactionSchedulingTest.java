@@ -48,7 +48,7 @@ class CompactionSchedulingTest {
     assertThat(idle.busy()).containsExactly(table.spec().specId() + ":day=2026-01-01");
     assertThat(idle.everything()).isFalse();
     // a compaction's own replace snapshot changes no row and keeps the other partitions idle
-    Compaction.execute(table, options().withPartition("day=2026-01-02"));
+    Compaction.execute(Compaction.plan(table, options().withPartition("day=2026-01-02")));
     table.refresh();
     assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
     assertThat(IdlePartitions.of(table, table.currentSnapshot(), Duration.ofMillis(100), delete.timestampMillis() + 1).busy())
@@ -67,16 +67,16 @@ class CompactionSchedulingTest {
     long before = table.currentSnapshot().snapshotId();
 
     // every partition was written within the hour: nothing is compacted, and the plan says why
-    CompactionResult none = Compaction.execute(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h"));
+    CompactionResult none = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h")));
     assertThat(none.groups()).isEmpty();
-    CompactionPlan plan = Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h"));
+    CompactionPlan plan = Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h")).readout();
     assertThat(plan.groups()).isEmpty();
     assertThat(plan.skippedBecause()).contains("in 3 partition(s) a writer changed within min-partition-idle (1h), left for a later run");
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(before);
 
     Thread.sleep(20);
-    CompactionResult all = Compaction.execute(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "10ms"));
+    CompactionResult all = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "10ms")));
     assertThat(all.groups()).hasSize(3).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
@@ -91,13 +91,13 @@ class CompactionSchedulingTest {
     Table table = Orders.create(catalog, "shop", "orders", 2);
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 7);
     writer.seed(4, 3, 20);
-    CompactionResult result = Compaction.execute(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "2"));
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "2")));
     assertThat(result.groups()).hasSize(4).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     assertThat(result.snapshotIds()).as("4 groups, 2 per commit").hasSize(2);
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
     Invariants.nothingMissing(table);
-    assertThatThrownBy(() -> Compaction.execute(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "0")))
+    assertThatThrownBy(() -> Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "0"))))
         .isInstanceOf(UsageException.class).hasMessageContaining("commit-every-groups must be a positive integer");
     catalog.close();
   }
@@ -110,7 +110,7 @@ class CompactionSchedulingTest {
     writer.seed(3, 3, 20);
     // each group takes over the second commit-every allows: each one commits on its own
     Compaction.RewriterChoice slow = CdcWriter.thenRunning(g -> Thread.sleep(1_100));
-    CompactionResult result = Compaction.execute(table, options().withOption(CompactionOptions.COMMIT_EVERY, "1s"), m -> { }, slow);
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY, "1s")), slow);
     assertThat(result.groups()).hasSize(3).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     assertThat(result.snapshotIds()).as("one commit per group").hasSize(3);
     table.refresh();

@@ -79,8 +79,8 @@ class CompactionTypesTest {
     assertThat(Rows.sortedStrings(generic)).isEqualTo(before);
 
     CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2");
-    CompactionResult d = Compaction.execute(duck, options.withRunner(CompactionOptions.Runner.DUCKDB));
-    CompactionResult g = Compaction.execute(generic, options.withRunner(CompactionOptions.Runner.GENERIC));
+    CompactionResult d = Compaction.execute(Compaction.plan(duck, options.withRunner(CompactionOptions.Runner.DUCKDB)));
+    CompactionResult g = Compaction.execute(Compaction.plan(generic, options.withRunner(CompactionOptions.Runner.GENERIC)));
 
     assertThat(d.groups()).isNotEmpty().allSatisfy(r -> {
       assertThat(r.status()).as(r.message()).isEqualTo(Status.COMMITTED);
@@ -112,12 +112,12 @@ class CompactionTypesTest {
       TableWrites.writeData(table, rows).forEach(file -> table.newAppend().appendFile(file).commit());
     }
     List<String> before = Rows.sortedStrings(table);
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
     assertThat(plan.groups()).singleElement().satisfies(g -> {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("fixed[4]");
     });
-    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionResult r = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(r.allCommitted()).isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -153,12 +153,12 @@ class CompactionTypesTest {
     }
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
     assertThat(plan.groups()).singleElement().satisfies(g -> {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("data file format");
     });
-    CompactionResult r = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionResult r = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -199,8 +199,8 @@ class CompactionTypesTest {
       table.refresh();
       List<String> before = Rows.sortedStrings(table);
       assertThat(before.get(0)).contains("|eu|");
-      CompactionResult r = Compaction.execute(table,
-          CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2"));
+      CompactionResult r = Compaction.execute(Compaction.plan(table,
+          CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2")));
       assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
       table.refresh();
       assertThat(Rows.sortedStrings(table)).as(runner.name()).isEqualTo(before);

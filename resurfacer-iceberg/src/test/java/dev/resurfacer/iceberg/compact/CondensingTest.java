@@ -90,8 +90,8 @@ class CondensingTest {
     Table table = dailyTable(version);
     long rowsBefore = Rows.read(table).size();
     List<List<String>> writers = new ArrayList<>();
-    Condensing.CondenseResult result = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults().withScratchDir(dir.resolve("scratch")), true, group -> {
+    Condensing.CondenseResult result = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults().withScratchDir(dir.resolve("scratch"))), group -> {
           // two rows of the first fine file, one of the second, deleted by position as a merge-on-read writer deletes them
           List<DataFile> fine = new ArrayList<>(group.rewrittenFiles());
           fine.sort(java.util.Comparator.comparing(DataFile::location));
@@ -128,8 +128,8 @@ class CondensingTest {
     List<String> before = Rows.sortedStrings(table);
     String metadataBefore = ((HasTableOperations) table).operations().current().metadataFileLocation();
 
-    Condensing.CondenseResult preview = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults(), false);
+    Condensing.CondenseResult preview = Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults()).preview();
     assertThat(preview.partitions()).extracting(Condensing.Partition::partition)
         .containsExactlyInAnyOrder("ts_month=2025-01/region=eu", "ts_month=2025-01/region=us",
             "ts_month=2025-02/region=eu", "ts_month=2025-02/region=us");
@@ -138,8 +138,8 @@ class CondensingTest {
     assertThat(((HasTableOperations) table).operations().current().metadataFileLocation()).isEqualTo(metadataBefore);
     assertThat(table.specs()).hasSize(1);
 
-    Condensing.CondenseResult result = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults(), true);
+    Condensing.CondenseResult result = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults()));
 
     assertThat(result.committed()).isTrue();
     assertThat(result.specAdded()).isTrue();
@@ -177,8 +177,8 @@ class CondensingTest {
     table.newAppend().appendFile(lateFile).commit();
 
     // running again reuses the coarse spec and condenses the newly arrived day into it
-    Condensing.CondenseResult again = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults(), true);
+    Condensing.CondenseResult again = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
+        CompactionOptions.defaults()));
     assertThat(again.specAdded()).isFalse();
     assertThat(again.coarseSpecId()).isEqualTo(result.coarseSpecId());
     assertThat(again.partitions()).extracting(Condensing.Partition::partition).containsExactly("ts_month=2025-01/region=eu");
@@ -196,8 +196,8 @@ class CondensingTest {
   @Test
   void compactionLeavesCondensedFilesWhereCondensePutThem() throws IOException {
     Table table = dailyTable();
-    Condensing.CondenseResult r = Condensing.execute(table, Condensing.Granularity.MONTH, Duration.ofDays(30),
-        CompactionOptions.defaults(), true);
+    Condensing.CondenseResult r = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(30),
+        CompactionOptions.defaults()));
     assertThat(r.committed()).isTrue();
     table.refresh();
     int coarse = r.coarseSpecId();
@@ -206,17 +206,17 @@ class CondensingTest {
     long condensedFiles = countFilesOfSpec(table, coarse);
     assertThat(condensedFiles).isPositive();
 
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
     assertThat(plan.groups()).allSatisfy(g -> assertThat(g.specId()).isEqualTo(table.spec().specId()));
     assertThat(plan.skippedBecause()).contains(condensedFiles + " file(s) in a condensed spec");
-    CompactionResult done = Compaction.execute(table, CompactionOptions.defaults().withOption("min-input-files", "2"));
+    CompactionResult done = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(done.allCommitted()).isTrue();
     table.refresh();
     assertThat(countFilesOfSpec(table, coarse)).isEqualTo(condensedFiles);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
 
     CompactionPlan moving = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withOption("output-spec-id", Integer.toString(table.spec().specId())));
+        .withOption("output-spec-id", Integer.toString(table.spec().specId()))).readout();
     assertThat(moving.filesToRewrite()).isGreaterThanOrEqualTo(condensedFiles);
   }
 
@@ -234,21 +234,21 @@ class CondensingTest {
   void ambiguousOrMissingTimeFieldsMeanCondensingDoesNotApply() {
     Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build()).create();
-    assertThat(Condensing.execute(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+    assertThat(Condensing.execute(Condensing.plan(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
         .contains("2 time fields finer than month").contains("cannot tell which");
     Table none = catalog.buildTable(TableIdentifier.of("db", "none"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build()).create();
-    assertThat(Condensing.execute(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+    assertThat(Condensing.execute(Condensing.plan(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
         .isEqualTo("does not apply: the default spec (region identity) has no time partition finer than year");
     Table monthly = catalog.buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build()).create();
-    Condensing.CondenseResult month = Condensing.execute(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1),
-        CompactionOptions.defaults(), true);
+    Condensing.CondenseResult month = Condensing.execute(Condensing.plan(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1),
+        CompactionOptions.defaults()));
     assertThat(month.doesNotApply()).contains("no time partition finer than month");
     assertThat(month.partitions()).isEmpty();
     assertThat(month.committed()).isFalse();
     Table flat = catalog.buildTable(TableIdentifier.of("db", "flat"), SCHEMA).create();
-    assertThat(Condensing.execute(flat, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults(), true).doesNotApply())
+    assertThat(Condensing.execute(Condensing.plan(flat, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
         .isEqualTo("does not apply: the default spec is unpartitioned");
     for (Table t : List.of(two, none, monthly, flat)) {
       t.refresh();

@@ -92,7 +92,7 @@ class OrderingTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    CompactionResult r = Compaction.execute(table, opts(new Ordering.Sort(null), runner));
+    CompactionResult r = Compaction.execute(Compaction.plan(table, opts(new Ordering.Sort(null), runner)));
 
     assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     table.refresh();
@@ -110,7 +110,7 @@ class OrderingTest {
   void anUndeclaredSortByIsAppliedButNotStamped() throws IOException {
     Table table = randomTable("unstamped", 2000);
     table.replaceSortOrder().asc("x").commit();
-    CompactionResult r = Compaction.execute(table, opts(new Ordering.Sort("y DESC NULLS LAST, id"), CompactionOptions.Runner.AUTO));
+    CompactionResult r = Compaction.execute(Compaction.plan(table, opts(new Ordering.Sort("y DESC NULLS LAST, id"), CompactionOptions.Runner.AUTO)));
     assertThat(r.allCommitted()).isTrue();
     table.refresh();
     assertThat(liveFiles(table)).allSatisfy(f -> assertThat(f.sortOrderId()).isZero());
@@ -122,7 +122,7 @@ class OrderingTest {
     table.replaceSortOrder().desc("y", org.apache.iceberg.NullOrder.NULLS_LAST).asc("id").commit();
     table.refresh();
     CompactionPlan plan = Compaction.plan(table, opts(new Ordering.Sort("y DESC NULLS LAST, id"), CompactionOptions.Runner.AUTO)
-        .withOption("rewrite-all", "true"));
+        .withOption("rewrite-all", "true")).readout();
     assertThat(plan.ordering()).contains("order id " + table.sortOrder().orderId());
   }
 
@@ -167,7 +167,7 @@ class OrderingTest {
     List<String> before = Rows.sortedStrings(table);
     for (Ordering ordering : List.of(new Ordering.Sort("letter/abc"), new Ordering.Sort("`letter/abc` DESC, `with space`"),
         new Ordering.ZOrder(List.of("letter/abc", "`with space`")), new Ordering.ZOrder(List.of("\"letter/abc\"", "a.b")))) {
-      CompactionResult r = Compaction.execute(table, opts(ordering, CompactionOptions.Runner.AUTO));
+      CompactionResult r = Compaction.execute(Compaction.plan(table, opts(ordering, CompactionOptions.Runner.AUTO)));
       assertThat(r.allCommitted()).as(ordering.toString()).isTrue();
       assertThat(r.verification()).isEqualTo("content");
       assertThat(Rows.sortedStrings(table)).as(ordering.toString()).isEqualTo(before);
@@ -177,7 +177,7 @@ class OrderingTest {
       assertThat(f.recordCount()).isPositive();
     }
     // the last sort, then z-order: the files hold the z-order now; a sort by letter/abc reads back sorted
-    Compaction.execute(table, opts(new Ordering.Sort("`letter/abc`"), CompactionOptions.Runner.AUTO));
+    Compaction.execute(Compaction.plan(table, opts(new Ordering.Sort("`letter/abc`"), CompactionOptions.Runner.AUTO)));
     table.refresh();
     for (DataFile f : liveFiles(table)) {
       assertSortedWithin(table, f, SortOrders.parse(table.schema(), "letter/abc"));
@@ -188,7 +188,7 @@ class OrderingTest {
   void transformSortFieldsAreAppliedAsTransforms() throws IOException {
     Table table = randomTable("transforms", 2000);
     for (String sortBy : List.of("day(ts) DESC, x", "bucket(4, id), id", "truncate(100, x), y DESC")) {
-      CompactionResult r = Compaction.execute(table, opts(new Ordering.Sort(sortBy), CompactionOptions.Runner.AUTO).withOption("rewrite-all", "true"));
+      CompactionResult r = Compaction.execute(Compaction.plan(table, opts(new Ordering.Sort(sortBy), CompactionOptions.Runner.AUTO).withOption("rewrite-all", "true")));
       assertThat(r.allCommitted()).as(sortBy).isTrue();
       table.refresh();
       SortOrder order = SortOrders.parse(table.schema(), sortBy);
@@ -207,7 +207,7 @@ class OrderingTest {
     long filesBefore = filesRead(table, onY);
     List<String> before = Rows.sortedStrings(table);
 
-    CompactionResult r = Compaction.execute(table, opts(new Ordering.ZOrder(List.of("x", "y")), runner));
+    CompactionResult r = Compaction.execute(Compaction.plan(table, opts(new Ordering.ZOrder(List.of("x", "y")), runner)));
 
     assertThat(r.allCommitted()).isTrue();
     table.refresh();
@@ -259,7 +259,7 @@ class OrderingTest {
     }
     List<String> before = dev.resurfacer.iceberg.testing.Content.of(table);
     for (List<String> columns : List.of(List.of("u", "b"), List.of(duck ? "b" : "f", "id"))) {
-      CompactionResult r = Compaction.execute(table, opts(new Ordering.ZOrder(columns), runner));
+      CompactionResult r = Compaction.execute(Compaction.plan(table, opts(new Ordering.ZOrder(columns), runner)));
       assertThat(r.allCommitted()).as(columns + ": " + r.groups()).isTrue();
       assertThat(r.verification()).isEqualTo("content");
       assertThat(r.groups()).extracting(CompactionResult.Group::runner).containsOnly(duck ? "duckdb" : "generic");
@@ -290,7 +290,7 @@ class OrderingTest {
         .isInstanceOf(UsageException.class).hasMessageStartingWith("--columns: no column 'nope' in test.db.zp (columns: ");
     assertThatThrownBy(() -> Compaction.plan(table, opts(new Ordering.ZOrder(List.of("x")), CompactionOptions.Runner.AUTO)))
         .isInstanceOf(UsageException.class).hasMessageContaining("every z-order column is an identity partition column");
-    CompactionPlan plan = Compaction.plan(table, opts(new Ordering.ZOrder(List.of("x", "y", "w")), CompactionOptions.Runner.AUTO));
+    CompactionPlan plan = Compaction.plan(table, opts(new Ordering.ZOrder(List.of("x", "y", "w")), CompactionOptions.Runner.AUTO)).readout();
     assertThat(plan.warnings()).containsExactly("z-order ignores x: it is an identity partition column");
     assertThat(plan.ordering()).isEqualTo("z-order y, w");
     assertThatThrownBy(() -> Compaction.plan(table, opts(new Ordering.Sort(null), CompactionOptions.Runner.AUTO)))

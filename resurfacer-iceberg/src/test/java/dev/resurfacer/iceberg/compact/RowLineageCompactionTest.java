@@ -135,14 +135,14 @@ class RowLineageCompactionTest {
     if (upgrade) {
       // the spec: snapshots from before the upgrade carry no ids; Iceberg's reader reports null
       assertThat(before.values()).allSatisfy(v -> assertThat(v).containsOnlyNulls());
-      assertThat(Compaction.plan(table, options(runner, sorted)).warnings()).contains(RowLineage.PLAN_NOTE);
+      assertThat(Compaction.plan(table, options(runner, sorted)).readout().warnings()).contains(RowLineage.PLAN_NOTE);
       table.refresh();
       assertThat(table.currentSnapshot().snapshotId()).as("a preview commits nothing").isEqualTo(start);
     } else {
       assertIdsAssignedAndUnique(before);
     }
 
-    CompactionResult result = Compaction.execute(table, options(runner, sorted));
+    CompactionResult result = Compaction.execute(Compaction.plan(table, options(runner, sorted)));
 
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED);
@@ -189,14 +189,14 @@ class RowLineageCompactionTest {
 
   private void rewriteWithoutIds(Table table, GroupRewriter rewriter) throws IOException {
     String runner = rewriter.name().toUpperCase(java.util.Locale.ROOT);
-    Compaction.Planned planned = Compaction.planGroups(table, options(runner, false));
+    PlannedCompaction planned = Compaction.plan(table, options(runner, false));
     assertThat(planned.groups()).singleElement();
     Path scratch = java.nio.file.Files.createDirectories(dir.resolve("scratch"));
     GroupRewriter.Settings settings = new GroupRewriter.Settings(256L << 20, 1, scratch, planned.targetFileSize(), planned.ordering());
 
-    CompactionResult.Group r = Compaction.rewriteGroup(table, planned.groups().get(0), 0, rewriter, settings, options(runner, false));
+    RewrittenGroup r = GroupRewrite.run(table, planned.groups().get(0), 0, rewriter, settings, options(runner, false));
 
-    assertThat(r.status()).as(rewriter.name() + ": " + r.message()).isEqualTo(Status.COMMITTED);
+    assertThat(r.verdict()).as(rewriter.name() + ": " + r.message()).isEqualTo(RewrittenGroup.Verdict.VERIFIED);
     Map<Long, List<Long>> stored = new TreeMap<>();
     for (DataFile f : planned.groups().get(0).addedFiles()) {
       // a fallback of -1 marks the nulls stored in the file

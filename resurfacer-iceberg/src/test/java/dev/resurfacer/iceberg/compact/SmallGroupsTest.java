@@ -57,8 +57,8 @@ class SmallGroupsTest {
     List<String> before = Rows.sortedStrings(shared);
     assertThat(before).hasSize(4 * 5 * 10 - 4).isEqualTo(Rows.sortedStrings(own));
 
-    CompactionResult onShared = Compaction.execute(shared, concurrent(Long.toString(SmallGroups.MAX_BYTES)));
-    CompactionResult onOwn = Compaction.execute(own, concurrent("0"));
+    CompactionResult onShared = Compaction.execute(Compaction.plan(shared, concurrent(Long.toString(SmallGroups.MAX_BYTES))));
+    CompactionResult onOwn = Compaction.execute(Compaction.plan(own, concurrent("0")));
 
     for (CompactionResult r : List.of(onShared, onOwn)) {
       assertThat(r.verification()).isEqualTo("content");
@@ -88,7 +88,7 @@ class SmallGroupsTest {
 
   private static void compactAndCompare(Table t) {
     List<String> before = Rows.sortedStrings(t);
-    CompactionResult r = Compaction.execute(t, CompactionOptions.defaults());
+    CompactionResult r = Compaction.execute(Compaction.plan(t, CompactionOptions.defaults()));
     assertThat(r.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     t.refresh();
     assertThat(Rows.sortedStrings(t)).isEqualTo(before);
@@ -100,7 +100,7 @@ class SmallGroupsTest {
       Table t = table(catalog, "bad");
       long snapshot = t.currentSnapshot().snapshotId();
       for (String bad : List.of("-1", "many")) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(t, concurrent(bad)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(Compaction.plan(t, concurrent(bad))))
             .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
       }
       t.refresh();

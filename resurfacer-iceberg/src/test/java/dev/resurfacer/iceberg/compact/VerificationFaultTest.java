@@ -105,7 +105,7 @@ class VerificationFaultTest {
         List<String> before = Rows.sortedStrings(table);
         long snapshot = table.currentSnapshot().snapshotId();
         List<Path> filesBefore = parquetFiles(table);
-        CompactionResult r = Compaction.execute(table, opts(runner), m -> { },
+        CompactionResult r = Compaction.execute(Compaction.plan(table, opts(runner)),
             (t, g, o, ordering) -> new Faulty(runnerOf(runner), fault.change()));
 
         assertThat(r.groups()).as(runner + ", " + fault.name()).singleElement().satisfies(g -> {
@@ -119,7 +119,7 @@ class VerificationFaultTest {
       }
       Table table = table("t" + n++);
       List<String> before = Rows.sortedStrings(table);
-      CompactionResult r = Compaction.execute(table, opts(runner), m -> { }, (t, g, o, ordering) -> new Faulty(runnerOf(runner), rows -> rows));
+      CompactionResult r = Compaction.execute(Compaction.plan(table, opts(runner)), (t, g, o, ordering) -> new Faulty(runnerOf(runner), rows -> rows));
       assertThat(r.groups()).as(runner + ", unchanged").singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.COMMITTED));
       table.refresh();
       assertThat(Rows.sortedStrings(table)).isEqualTo(before);

@@ -74,7 +74,8 @@ class DanglingDeletesTest {
         pos0.location(), eq0.location(), pos1.location(), eq1.location(), eq2.location());
     long snapshotBefore = table.currentSnapshot().snapshotId();
 
-    DanglingDeletesResult preview = DanglingDeletes.preview("db.v2", table);
+    DanglingDeletes.Plan plan = DanglingDeletes.plan("db.v2", table);
+    DanglingDeletesResult preview = plan.preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.deleteFiles()).isEqualTo(5);
     assertThat(paths(preview.dangling())).containsExactlyInAnyOrder(pos0.location(), eq0.location(), eq2.location());
@@ -82,7 +83,7 @@ class DanglingDeletesTest {
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
 
-    DanglingDeletesResult done = DanglingDeletes.remove("db.v2", table);
+    DanglingDeletesResult done = DanglingDeletes.execute(plan);
 
     assertThat(done.committed()).isTrue();
     assertThat(paths(done.dangling())).isEqualTo(paths(preview.dangling()));
@@ -95,7 +96,7 @@ class DanglingDeletesTest {
       assertThat(Disk.exists(d.location())).as("metadata-only: the file stays until expiry").isTrue();
     }
 
-    DanglingDeletesResult again = DanglingDeletes.remove("db.v2", table);
+    DanglingDeletesResult again = DanglingDeletes.execute(DanglingDeletes.plan("db.v2", table));
     assertThat(again.committed()).isFalse();
     assertThat(again.dangling()).isEmpty();
   }
@@ -119,11 +120,18 @@ class DanglingDeletesTest {
     assertThat(rowsBefore).hasSize(20 - 3 + 20 - 1);
     assertThat(liveDeletes(table)).hasSize(2); // the vector for the rewritten file went with it
 
-    DanglingDeletesResult preview = DanglingDeletes.preview("db.v3", table);
-    assertThat(paths(preview.dangling())).containsExactly(eq0.location());
+    DanglingDeletes.Plan plan = DanglingDeletes.plan("db.v3", table);
+    assertThat(paths(plan.preview().dangling())).containsExactly(eq0.location());
+    // a writer commits after the plan: execute finds the dangling files again in the snapshot it commits on
+    append(table, Orders.rows(300, 2, 2));
+    long appended = table.currentSnapshot().snapshotId();
+    rowsBefore = Rows.sortedStrings(table);
 
-    DanglingDeletesResult done = DanglingDeletes.remove("db.v3", table);
+    DanglingDeletesResult done = DanglingDeletes.execute(plan);
     assertThat(paths(done.dangling())).containsExactly(eq0.location());
+    assertThat(done.snapshotId()).isNotEqualTo(appended);
+    table.refresh();
+    assertThat(table.currentSnapshot().parentId()).isEqualTo(appended);
     table.refresh();
     assertThat(liveDeletes(table)).singleElement().satisfies(d -> {
       assertThat(d.location()).isEqualTo(dv1.location());
@@ -135,10 +143,10 @@ class DanglingDeletesTest {
   @Test
   void aTableWithoutDeletesIsANoOp() {
     Table table = Orders.create(catalog, "db", "plain", 2);
-    assertThat(DanglingDeletes.remove("db.plain", table).committed()).isFalse();
+    assertThat(DanglingDeletes.execute(DanglingDeletes.plan("db.plain", table)).committed()).isFalse();
     append(table, Orders.rows(0, 5, 0));
     long snapshot = table.currentSnapshot().snapshotId();
-    DanglingDeletesResult done = DanglingDeletes.remove("db.plain", table);
+    DanglingDeletesResult done = DanglingDeletes.execute(DanglingDeletes.plan("db.plain", table));
     assertThat(done.committed()).isFalse();
     assertThat(done.snapshotId()).isEqualTo(snapshot);
   }

@@ -88,13 +88,13 @@ class DeletionVectorRewriteTest {
     assertThat(preview.committed()).isFalse();
     assertThat(preview.consequences()).anyMatch(c -> c.contains("deletion vectors"));
     table.refresh();
-    assertThat(HealthInspector.inspect("db.t", table).formatVersion()).isEqualTo(2);
+    assertThat(HealthInspector.inspect("db.t", table).layout().formatVersion()).isEqualTo(2);
 
     FormatUpgrade.Result r = FormatUpgrade.run(table, 3, true);
     assertThat(r.committed()).isTrue();
     assertThat(r.fromVersion()).isEqualTo(2);
     table.refresh();
-    assertThat(HealthInspector.inspect("db.t", table).formatVersion()).isEqualTo(3);
+    assertThat(HealthInspector.inspect("db.t", table).layout().formatVersion()).isEqualTo(3);
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
@@ -116,17 +116,17 @@ class DeletionVectorRewriteTest {
     assertThat(preview.dataFiles()).isEqualTo(3);
     assertThat(preview.positionDeleteFiles()).isEqualTo(3);
     assertThat(preview.positions()).isEqualTo(5);
-    assertThat(HealthInspector.inspect("db.t", table).positionDeleteFiles()).isEqualTo(3);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(3);
 
     DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(table, true);
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isEqualTo(3);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.positionDeleteFiles()).isZero();
-    assertThat(after.deletionVectors()).isEqualTo(3);
-    assertThat(after.deletionVectorRecords()).isEqualTo(5);
-    assertThat(after.equalityDeleteFiles()).isEqualTo(1);
+    assertThat(after.deletes().positionDeleteFiles()).isZero();
+    assertThat(after.deletes().deletionVectors()).isEqualTo(3);
+    assertThat(after.deletes().deletionVectorRecords()).isEqualTo(5);
+    assertThat(after.deletes().equalityDeleteFiles()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
     DeletionVectorRewrite.Result again = DeletionVectorRewrite.run(table, true);
@@ -148,8 +148,8 @@ class DeletionVectorRewriteTest {
     assertThat(r.dataFiles()).isEqualTo(2);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.positionDeleteFiles()).isZero();
-    assertThat(after.deletionVectors()).isEqualTo(3);
+    assertThat(after.deletes().positionDeleteFiles()).isZero();
+    assertThat(after.deletes().deletionVectors()).isEqualTo(3);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
   }
 
@@ -166,8 +166,8 @@ class DeletionVectorRewriteTest {
         .isInstanceOf(ValidationException.class);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.positionDeleteFiles()).isEqualTo(3);
-    assertThat(after.deletionVectors()).isEqualTo(1);
+    assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
+    assertThat(after.deletes().deletionVectors()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).hasSize(before.size() - 1);
     try (var walk = java.nio.file.Files.walk(dir)) {
       assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);

@@ -103,7 +103,7 @@ class EqualityDeleteConversionTest {
     EqualityDeleteConversion.Result preview = EqualityDeleteConversion.run(table, false);
     assertThat(preview.committed()).isFalse();
     assertThat(preview.equalityDeleteFiles()).isEqualTo(3);
-    assertThat(HealthInspector.inspect("db.t", table).equalityDeleteFiles()).isEqualTo(3);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isEqualTo(3);
 
     EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(table, true);
     assertThat(r.committed()).isTrue();
@@ -112,8 +112,8 @@ class EqualityDeleteConversionTest {
     assertThat(r.deletedRows()).isEqualTo(preview.deletedRows());
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.equalityDeleteFiles()).isZero();
-    assertThat(after.positionDeleteFiles()).isEqualTo(1 + r.writtenDeleteFiles());
+    assertThat(after.deletes().equalityDeleteFiles()).isZero();
+    assertThat(after.deletes().positionDeleteFiles()).isEqualTo(1 + r.writtenDeleteFiles());
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
   }
 
@@ -130,8 +130,8 @@ class EqualityDeleteConversionTest {
     assertThat(r.deletionVectors()).isTrue();
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.equalityDeleteFiles()).isZero();
-    assertThat(after.deletionVectors()).isEqualTo(3);
+    assertThat(after.deletes().equalityDeleteFiles()).isZero();
+    assertThat(after.deletes().deletionVectors()).isEqualTo(3);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     // the position-delete file no longer applies to the files that now have vectors
     assertThat(DeletionVectorRewrite.run(table, false).dataFiles()).isZero();
@@ -149,7 +149,7 @@ class EqualityDeleteConversionTest {
     EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(table, true);
     assertThat(r.deletedRows()).isEqualTo(2);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
-    assertThat(HealthInspector.inspect("db.t", table).equalityDeleteFiles()).isZero();
+    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isZero();
   }
 
   @Test

@@ -84,11 +84,11 @@ class PositionDeleteRewriteTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
     TableHealth healthBefore = HealthInspector.inspect("db.t", table);
-    assertThat(healthBefore.positionDeleteFiles()).isEqualTo(4);
+    assertThat(healthBefore.deletes().positionDeleteFiles()).isEqualTo(4);
 
     PositionDeleteRewrite.Result preview = PositionDeleteRewrite.run(table, Map.of("min-input-files", "2", "rewrite-all", "true"), false);
     assertThat(preview.committed()).isFalse();
-    assertThat(HealthInspector.inspect("db.t", table).positionDeleteFiles()).isEqualTo(4);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(4);
 
     PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(table, Map.of("min-input-files", "2", "rewrite-all", "true"), true);
 
@@ -102,8 +102,8 @@ class PositionDeleteRewriteTest {
     });
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
-    assertThat(after.positionDeleteFiles()).isEqualTo(1);
-    assertThat(after.positionDeleteRecords()).isEqualTo(3);
+    assertThat(after.deletes().positionDeleteFiles()).isEqualTo(1);
+    assertThat(after.deletes().positionDeleteRecords()).isEqualTo(3);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
   }
 

@@ -61,10 +61,10 @@ class GcsMaintenanceTest {
       assertThat(t.location()).isEqualTo(GCS.root() + "/lake/docs/gcs");
       var health = dev.resurfacer.iceberg.health.HealthInspector.inspect("docs.gcs", t);
       assertThat(health.location()).isEqualTo(t.location());
-      assertThat(health.dataFiles()).isEqualTo(1);
-      assertThat(health.dataRecords()).isEqualTo(25);
-      assertThat(health.snapshots()).isEqualTo(1);
-      assertThat(GCS.objects(t.location())).hasSize(health.metadataFilesOnDisk() + 1 + (int) health.manifests() + 1)
+      assertThat(health.data().dataFiles()).isEqualTo(1);
+      assertThat(health.data().dataRecords()).isEqualTo(25);
+      assertThat(health.history().snapshots()).isEqualTo(1);
+      assertThat(GCS.objects(t.location())).hasSize(health.metadata().metadataFilesOnDisk() + 1 + (int) health.manifests().manifests() + 1)
           .contains(t.currentSnapshot().addedDataFiles(t.io()).iterator().next().location());
     }
   }

@@ -97,8 +97,8 @@ final class MaintenanceScenario {
     Set<String> inputs = liveFiles(table);
 
     RecordingFileIO.reset();
-    CompactionResult compacted = Compaction.execute(table,
-        CompactionOptions.defaults().withOption("min-input-files", "2").withScratchDir(scratch));
+    CompactionResult compacted = Compaction.execute(Compaction.plan(table,
+        CompactionOptions.defaults().withOption("min-input-files", "2").withScratchDir(scratch)));
     assertThat(compacted.allCommitted()).as("%s", compacted.groups()).isTrue();
     assertThat(compacted.rewrittenFiles()).isEqualTo(9);
     assertThat(compacted.deleteFilesApplied()).isEqualTo(2);
@@ -114,7 +114,7 @@ final class MaintenanceScenario {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    DanglingDeletesResult dangling = DanglingDeletes.remove(name, table);
+    DanglingDeletesResult dangling = DanglingDeletes.execute(DanglingDeletes.plan(name, table));
     assertThat(dangling.committed()).isTrue();
     // the equality delete outlives compaction (core drops the file-scoped position delete with its data file)
     assertThat(compacted.danglingDeleteFiles()).isEqualTo(1);
@@ -133,7 +133,7 @@ final class MaintenanceScenario {
     table.refresh();
     before = Rows.sortedStrings(table);
     assertThat(before).hasSize(87 + 40);
-    ManifestRewriteResult manifests = ManifestRewriter.rewrite(name, table);
+    ManifestRewriteResult manifests = ManifestRewriter.execute(ManifestRewriter.plan(name, table));
     assertThat(manifests.committed()).as("%s", manifests).isTrue();
     assertThat(manifests.dataManifestsAfter()).isLessThan(manifests.dataManifestsBefore());
     table.refresh();

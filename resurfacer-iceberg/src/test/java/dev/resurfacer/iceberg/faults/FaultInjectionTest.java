@@ -95,7 +95,7 @@ class FaultInjectionTest {
   @Test
   void compactionWhoseCommitIsRejectedCommitsNothingAndRemovesItsFiles() {
     faults.commit = Faults.Commit.FAIL;
-    CompactionResult result = Compaction.execute(faulty, compaction());
+    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction()));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isEqualTo(CompactionResult.Status.NOT_COMMITTED);
       assertThat(g.message()).contains("injected fault: commit rejected");
@@ -106,7 +106,7 @@ class FaultInjectionTest {
   @Test
   void compactionWithAnUnknownCommitStateKeepsItsNewFilesAndSaysSo() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    CompactionResult result = Compaction.execute(faulty, compaction());
+    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction()));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.message())
         .contains("commit state unknown").doesNotContain("removed"));
     Table t = intact();
@@ -118,7 +118,7 @@ class FaultInjectionTest {
     faults.failReads = p -> p.contains("/data/") && p.contains("/data-");
     // the generic runner reads every input through the table's FileIO (DuckDB opens local files
     // itself, and without deletes a group's row count is verified from the manifests)
-    CompactionResult result = Compaction.execute(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC));
+    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isNotEqualTo(CompactionResult.Status.COMMITTED);
       assertThat(g.message()).contains("injected fault");
@@ -129,7 +129,7 @@ class FaultInjectionTest {
   @Test
   void compactionWhoseOutputFailsHalfWayCommitsNothing() {
     faults.failWrites = p -> p.contains("/data/");
-    CompactionResult result = Compaction.execute(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC));
+    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isEqualTo(CompactionResult.Status.FAILED);
       assertThat(g.message()).isNotBlank();
@@ -165,7 +165,7 @@ class FaultInjectionTest {
   @Test
   void manifestRewriteWhoseWritesFailCommitsNothing() {
     faults.failWrites = p -> p.contains("/metadata/") && p.endsWith(".avro");
-    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasRootCauseMessage("injected fault: write failed half-way");
     Table after = intact();
     assertThat(TableState.metadataLocation(after)).isEqualTo(before.metadataLocation());
@@ -174,7 +174,7 @@ class FaultInjectionTest {
   @Test
   void manifestRewriteWithAnUnknownCommitStateLosesNothing() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    Throwable t = catchThrowable(() -> ManifestRewriter.rewrite("shop.orders", faulty));
+    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasMessageContaining("injected fault: commit timed out");
     intact();
   }

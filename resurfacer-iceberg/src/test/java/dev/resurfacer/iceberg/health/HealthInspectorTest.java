@@ -69,33 +69,33 @@ class HealthInspectorTest {
     TableHealth h = HealthInspector.inspect("db.t", table);
 
     long bytesOnDisk = data.stream().mapToLong(d -> new File(d.location()).length()).sum();
-    assertThat(h.formatVersion()).isEqualTo(2);
-    assertThat(h.snapshots()).isEqualTo(5);
-    assertThat(h.dataFiles()).isEqualTo(4);
-    assertThat(h.dataRecords()).isEqualTo(350);
-    assertThat(h.dataBytes()).isEqualTo(bytesOnDisk);
-    assertThat(h.smallDataFiles()).isEqualTo(4);
-    assertThat(h.sizeHistogram().get(0).files()).isEqualTo(4);
-    assertThat(h.deleteFiles()).isEqualTo(2);
-    assertThat(h.positionDeleteFiles()).isEqualTo(1);
-    assertThat(h.positionDeleteRecords()).isEqualTo(2);
-    assertThat(h.equalityDeleteFiles()).isEqualTo(1);
-    assertThat(h.equalityDeleteRecords()).isEqualTo(3);
-    assertThat(h.deletionVectors()).isZero();
-    assertThat(h.deleteBytes()).isEqualTo(new File(pos.location()).length() + new File(eq.location()).length());
+    assertThat(h.layout().formatVersion()).isEqualTo(2);
+    assertThat(h.history().snapshots()).isEqualTo(5);
+    assertThat(h.data().dataFiles()).isEqualTo(4);
+    assertThat(h.data().dataRecords()).isEqualTo(350);
+    assertThat(h.data().dataBytes()).isEqualTo(bytesOnDisk);
+    assertThat(h.data().smallDataFiles()).isEqualTo(4);
+    assertThat(h.data().sizeHistogram().get(0).files()).isEqualTo(4);
+    assertThat(h.deletes().deleteFiles()).isEqualTo(2);
+    assertThat(h.deletes().positionDeleteFiles()).isEqualTo(1);
+    assertThat(h.deletes().positionDeleteRecords()).isEqualTo(2);
+    assertThat(h.deletes().equalityDeleteFiles()).isEqualTo(1);
+    assertThat(h.deletes().equalityDeleteRecords()).isEqualTo(3);
+    assertThat(h.deletes().deletionVectors()).isZero();
+    assertThat(h.deletes().deleteBytes()).isEqualTo(new File(pos.location()).length() + new File(eq.location()).length());
     // merge appends of one file each keep one manifest per commit until the merge threshold (100)
-    assertThat(h.dataManifests()).isEqualTo(4);
-    assertThat(h.deleteManifests()).isEqualTo(1);
+    assertThat(h.manifests().dataManifests()).isEqualTo(4);
+    assertThat(h.manifests().deleteManifests()).isEqualTo(1);
     // create + 5 commits = 6 metadata.json files, all in the log and on disk
-    assertThat(h.metadataFiles()).isEqualTo(6);
-    assertThat(h.metadataFilesOnDisk()).isEqualTo(6);
+    assertThat(h.metadata().metadataFiles()).isEqualTo(6);
+    assertThat(h.metadata().metadataFilesOnDisk()).isEqualTo(6);
     long metadataOnDisk;
     try (Stream<Path> files = Files.walk(Path.of(table.location(), "metadata"))) {
       metadataOnDisk = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
-    assertThat(h.metadataBytes()).isEqualTo(metadataOnDisk);
+    assertThat(h.metadata().metadataBytes()).isEqualTo(metadataOnDisk);
     assertThat(h.maintenanceProperties()).containsEntry("write.parquet.compression-codec", "zstd");
-    assertThat(h.refs()).containsExactly(new TableHealth.Ref("main", "branch", table.currentSnapshot().snapshotId()));
+    assertThat(h.history().refs()).containsExactly(new TableHealth.Ref("main", "branch", table.currentSnapshot().snapshotId()));
   }
 
   @Test
@@ -110,7 +110,7 @@ class HealthInspectorTest {
     ManifestTallies tallies = new ManifestTallies();
     TableHealth first = HealthInspector.inspect("t", t, 0L, tallies);
     assertThat(first).isEqualTo(HealthInspector.inspect("t", t, 0L));
-    assertThat(first.dataFiles()).isEqualTo(6);
+    assertThat(first.data().dataFiles()).isEqualTo(6);
 
     var append = t.newAppend();
     dev.resurfacer.iceberg.write.TableWrites.writeData(t, dev.resurfacer.iceberg.testing.Orders.rows(500, 5, 1)).forEach(append::appendFile);
@@ -124,7 +124,7 @@ class HealthInspectorTest {
     assertThat(manifests).containsExactly(t.currentSnapshot().dataManifests(t.io()).stream()
         .filter(m -> m.snapshotId() == current).findFirst().orElseThrow().path());
     assertThat(second).isEqualTo(HealthInspector.inspect("t", t, 0L));
-    assertThat(second.dataFiles()).isEqualTo(7);
+    assertThat(second.data().dataFiles()).isEqualTo(7);
   }
 
   @Test
@@ -144,12 +144,12 @@ class HealthInspectorTest {
     table.refresh();
 
     TableHealth h = HealthInspector.inspect("db.v3", table);
-    assertThat(h.formatVersion()).isEqualTo(3);
-    assertThat(h.deletionVectors()).isEqualTo(2);
-    assertThat(h.deletionVectorRecords()).isEqualTo(4);
-    assertThat(h.positionDeleteFiles()).isZero();
-    assertThat(h.deleteFiles()).isEqualTo(2);
-    assertThat(h.dataRecords()).isEqualTo(40);
+    assertThat(h.layout().formatVersion()).isEqualTo(3);
+    assertThat(h.deletes().deletionVectors()).isEqualTo(2);
+    assertThat(h.deletes().deletionVectorRecords()).isEqualTo(4);
+    assertThat(h.deletes().positionDeleteFiles()).isZero();
+    assertThat(h.deletes().deleteFiles()).isEqualTo(2);
+    assertThat(h.data().dataRecords()).isEqualTo(40);
   }
 
   /**
@@ -174,8 +174,8 @@ class HealthInspectorTest {
     long[] listed = HealthInspector.listLocalMetadata(metadata, first -> failedAttempts.forEach(p -> p.toFile().delete()));
 
     assertThat(failedAttempts).as("the cleanup ran during the listing").noneMatch(Files::exists);
-    assertThat(listed[0]).isEqualTo(clean.metadataFilesOnDisk());
-    assertThat(listed[1]).isBetween(clean.metadataBytes(), clean.metadataBytes() + failedAttempts.size());
+    assertThat(listed[0]).isEqualTo(clean.metadata().metadataFilesOnDisk());
+    assertThat(listed[1]).isBetween(clean.metadata().metadataBytes(), clean.metadata().metadataBytes() + failedAttempts.size());
   }
 
   /**
@@ -214,8 +214,8 @@ class HealthInspectorTest {
       }
     }
     assertThat(jsonFiles).isEqualTo(4);
-    assertThat(h.metadataFilesOnDisk()).isEqualTo(jsonFiles);
-    assertThat(h.metadataBytes()).isEqualTo(bytes);
+    assertThat(h.metadata().metadataFilesOnDisk()).isEqualTo(jsonFiles);
+    assertThat(h.metadata().metadataBytes()).isEqualTo(bytes);
   }
 
   /** The real FileIO, except that it refuses to list. */

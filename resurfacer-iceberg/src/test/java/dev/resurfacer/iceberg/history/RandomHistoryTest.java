@@ -172,16 +172,16 @@ class RandomHistoryTest {
     if (rng.nextInt(3) == 0) {
       options = options.withOrdering(new Ordering.ZOrder(List.of("id", "v"))).withOption("rewrite-all", "true");
     }
-    CompactionResult c = Compaction.execute(table, options);
+    CompactionResult c = Compaction.execute(Compaction.plan(table, options));
     assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
-    DanglingDeletes.remove("db.history", table);
+    DanglingDeletes.execute(DanglingDeletes.plan("db.history", table));
     if (rng.nextBoolean()) {
       EqualityDeleteConversion.run(table, true);
     }
     if (PositionDeleteRewrite.carriesDeletionVectors(table) && rng.nextBoolean()) {
       DeletionVectorRewrite.run(table, true);
     }
-    ManifestRewriter.rewrite("db.history", table);
+    ManifestRewriter.execute(ManifestRewriter.plan("db.history", table));
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     table.refresh();
     TableState beforeExpire = TableState.capture(table);

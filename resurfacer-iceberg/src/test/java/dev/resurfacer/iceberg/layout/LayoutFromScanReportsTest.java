@@ -91,8 +91,8 @@ class LayoutFromScanReportsTest {
     long target = rec.targetFileSize();
 
     // plain bin-pack at the recommended size: the baseline the layout is measured against
-    Compaction.execute(writer.loadTable(TableIdentifier.of("db", "events")), CompactionOptions.defaults()
-        .withOption("target-file-size-bytes", Long.toString(target)).withOption("rewrite-all", "true"));
+    Compaction.execute(Compaction.plan(writer.loadTable(TableIdentifier.of("db", "events")), CompactionOptions.defaults()
+        .withOption("target-file-size-bytes", Long.toString(target)).withOption("rewrite-all", "true")));
     replay(engine, queries);
     awaitLines(reports, 600);
 

@@ -128,11 +128,11 @@ class EveryOperationMaintainTest {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
     TableHealth h = HealthInspector.inspect("raw.events", table);
-    assertThat(h.positionDeleteFiles()).isZero();
-    assertThat(h.equalityDeleteFiles()).isZero();
-    assertThat(h.deletionVectors()).isEqualTo(2);
+    assertThat(h.deletes().positionDeleteFiles()).isZero();
+    assertThat(h.deletes().equalityDeleteFiles()).isZero();
+    assertThat(h.deletes().deletionVectors()).isEqualTo(2);
     assertThat(h.maintenanceProperties()).containsEntry(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "10");
-    assertThat(h.snapshots()).isEqualTo(1);
+    assertThat(h.history().snapshots()).isEqualTo(1);
     // statistics describe the snapshot expiry kept, and survive orphan removal
     assertThat(h.statistics()).extracting(TableHealth.Statistics::kind).containsExactlyInAnyOrder("table", "partition");
     assertThat(h.statistics()).allSatisfy(s -> {

@@ -6,6 +6,7 @@ import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
 import dev.resurfacer.iceberg.compact.CompactionResult;
+import dev.resurfacer.iceberg.compact.PlannedCompaction;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
 import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
@@ -83,10 +84,11 @@ class ProgressReportingTest {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"))) {
       Table table = Fleet.smallFiles(catalog, "raw", "a", 6);
       CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2");
-      CompactionPlan plan = Compaction.plan(table, options);
+      PlannedCompaction planned = Compaction.plan(table, options);
+      CompactionPlan plan = planned.readout();
       Recorder progress = new Recorder();
 
-      CompactionResult r = Compaction.execute(table, options, progress, line -> { });
+      CompactionResult r = Compaction.execute(planned, progress, line -> { });
 
       assertThat(r.allCommitted()).isTrue();
       Recorder.Task task = progress.named("compact ");

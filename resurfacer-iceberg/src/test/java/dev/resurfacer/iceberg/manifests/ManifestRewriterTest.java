@@ -52,7 +52,7 @@ class ManifestRewriterTest {
     long snapshotBefore = table.currentSnapshot().snapshotId();
     assertThat(manifestsScannedForOneDay()).isEqualTo(10);
 
-    ManifestRewriteResult preview = ManifestRewriter.preview("db.events", table);
+    ManifestRewriteResult preview = ManifestRewriter.plan("db.events", table).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.dataManifestsBefore()).isEqualTo(30);
     assertThat(preview.partitions()).isEqualTo(3);
@@ -62,7 +62,7 @@ class ManifestRewriterTest {
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
 
-    ManifestRewriteResult done = ManifestRewriter.rewrite("db.events", table);
+    ManifestRewriteResult done = ManifestRewriter.execute(ManifestRewriter.plan("db.events", table));
 
     assertThat(done.committed()).isTrue();
     assertThat(done.dataManifestsAfter()).isEqualTo(preview.expectedDataManifests());
@@ -74,7 +74,7 @@ class ManifestRewriterTest {
     assertThat(sequenceNumbers()).isEqualTo(seqBefore);
 
     // a second run finds the manifests clustered and commits nothing
-    ManifestRewriteResult again = ManifestRewriter.rewrite("db.events", table);
+    ManifestRewriteResult again = ManifestRewriter.execute(ManifestRewriter.plan("db.events", table));
     assertThat(again.alreadyClustered()).isTrue();
     assertThat(again.committed()).isFalse();
     table.refresh();
@@ -95,11 +95,11 @@ class ManifestRewriterTest {
     append.commit();
     long snapshot = table.currentSnapshot().snapshotId();
 
-    ManifestRewriteResult preview = ManifestRewriter.preview("db.events", table);
+    ManifestRewriteResult preview = ManifestRewriter.plan("db.events", table).preview();
     assertThat(preview.dataManifestsBefore()).isEqualTo(1);
     assertThat(preview.partitions()).isEqualTo(3);
     assertThat(preview.notNeeded()).contains("one data manifest: nothing to regroup");
-    assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
+    assertThat(ManifestRewriter.execute(ManifestRewriter.plan("db.events", table)).committed()).isFalse();
     try (var r = dev.resurfacer.iceberg.maintain.IcebergResurfacer.connect(SqliteCatalogs.create("test", dir))) {
       var plan = dev.resurfacer.maintain.MaintenancePlan.of(dev.resurfacer.maintain.Maintain.table("db.events").rewriteManifests());
       for (var mode : dev.resurfacer.maintain.Mode.values()) {
@@ -117,16 +117,16 @@ class ManifestRewriterTest {
   void sortByClustersOnTheChosenPartitionFieldsOnly() {
     dayAndBucketCommits();
     List<String> rowsBefore = Rows.sortedStrings(table);
-    ManifestRewriteResult byPartition = ManifestRewriter.preview("db.events", table);
+    ManifestRewriteResult byPartition = ManifestRewriter.plan("db.events", table).preview();
     assertThat(byPartition.partitions()).as("day x bucket combinations").isGreaterThan(2);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ManifestRewriter.preview("db.events", table, List.of("nope")))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ManifestRewriter.plan("db.events", table, List.of("nope")).preview())
         .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("no partition field 'nope'");
 
-    ManifestRewriteResult byDay = ManifestRewriter.rewrite("db.events", table, List.of("day"));
+    ManifestRewriteResult byDay = ManifestRewriter.execute(ManifestRewriter.plan("db.events", table, List.of("day")));
     assertThat(byDay.committed()).isTrue();
     assertThat(byDay.partitions()).isEqualTo(2);
     assertThat(byDay.dataManifestsAfter()).isEqualTo(2);
-    assertThat(ManifestRewriter.rewrite("db.events", table, List.of("day")).committed()).isFalse();
+    assertThat(ManifestRewriter.execute(ManifestRewriter.plan("db.events", table, List.of("day"))).committed()).isFalse();
     assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
   }
 
@@ -180,7 +180,7 @@ class ManifestRewriterTest {
 
   @Test
   void deleteManifestsAreKeptAndAnEmptyTableIsANoOp() {
-    assertThat(ManifestRewriter.rewrite("db.events", table).committed()).isFalse();
+    assertThat(ManifestRewriter.execute(ManifestRewriter.plan("db.events", table)).committed()).isFalse();
     for (int i = 0; i < 4; i++) {
       var file = TableWrites.writeData(table, Orders.rows(i * 10L, 10, i % 2)).get(0);
       table.newAppend().appendFile(file).commit();
@@ -188,7 +188,7 @@ class ManifestRewriterTest {
           List.of(new TableWrites.Position(file.location(), 0)))).commit();
     }
     List<String> rowsBefore = Rows.sortedStrings(table);
-    ManifestRewriteResult done = ManifestRewriter.rewrite("db.events", table);
+    ManifestRewriteResult done = ManifestRewriter.execute(ManifestRewriter.plan("db.events", table));
     assertThat(done.deleteManifests()).isEqualTo(4);
     assertThat(done.dataManifestsAfter()).isEqualTo(2);
     table.refresh();

@@ -42,7 +42,7 @@ class MetadataRetentionTest {
     long onDisk = metadataJsonOnDisk(table);
     assertThat(onDisk).isEqualTo(10);
 
-    MetadataRetention.Result preview = MetadataRetention.apply(table, 5, true, false);
+    MetadataRetention.Result preview = MetadataRetention.plan(table, 5, true).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.metadataInLog()).isEqualTo(4);
     assertThat(preview.strandedFiles()).isEqualTo(6);
@@ -51,7 +51,7 @@ class MetadataRetentionTest {
         .containsEntry(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "5");
     assertThat(metadataJsonOnDisk(table)).isEqualTo(onDisk);
 
-    MetadataRetention.Result applied = MetadataRetention.apply(table, 5, true, true);
+    MetadataRetention.Result applied = MetadataRetention.execute(MetadataRetention.plan(table, 5, true));
     assertThat(applied.committed()).isTrue();
     table.refresh();
     assertThat(table.properties()).containsEntry(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true")
@@ -62,7 +62,7 @@ class MetadataRetentionTest {
     table.refresh();
     // from now on commits delete what leaves the log; the 6 stranded before stay for remove-orphans
     assertThat(metadataJsonOnDisk(table)).isEqualTo(6 + 6);
-    assertThat(MetadataRetention.apply(table, 5, true, false).propertiesToSet()).isEmpty();
-    assertThatThrownBy(() -> MetadataRetention.apply(table, 0, true, false)).isInstanceOf(UsageException.class);
+    assertThat(MetadataRetention.plan(table, 5, true).preview().propertiesToSet()).isEmpty();
+    assertThatThrownBy(() -> MetadataRetention.plan(table, 0, true)).isInstanceOf(UsageException.class);
   }
 }

@@ -92,12 +92,12 @@ class StatisticsTest {
         "day", live.stream().map(r -> r.getField("day")).collect(Collectors.toSet()),
         "name", live.stream().map(r -> r.getField("name")).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
 
-    TableStatistics.Result preview = TableStatistics.computeNdv(table, List.of(), false);
+    TableStatistics.Result preview = TableStatistics.plan(table, List.of()).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.columns()).extracting(TableStatistics.ColumnNdv::column).containsExactly("id", "day", "name");
     assertThat(table.statisticsFiles()).isEmpty();
 
-    TableStatistics.Result r = TableStatistics.computeNdv(table, List.of(), true);
+    TableStatistics.Result r = TableStatistics.execute(TableStatistics.plan(table, List.of()));
     assertThat(r.committed()).isTrue();
     table.refresh();
     assertThat(r.snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
@@ -138,11 +138,11 @@ class StatisticsTest {
   void columnsAreCheckedBeforeAnythingIsRead() {
     Table table = table();
     fill(table);
-    assertThatThrownBy(() -> TableStatistics.computeNdv(table, List.of("nope"), true))
+    assertThatThrownBy(() -> TableStatistics.plan(table, List.of("nope")))
         .isInstanceOf(UsageException.class).hasMessageContaining("has no column 'nope'");
-    assertThatThrownBy(() -> TableStatistics.computeNdv(table, List.of("tags"), true))
+    assertThatThrownBy(() -> TableStatistics.plan(table, List.of("tags")))
         .isInstanceOf(UsageException.class).hasMessageContaining("primitive columns only");
-    TableStatistics.Result one = TableStatistics.computeNdv(table, List.of("day"), true);
+    TableStatistics.Result one = TableStatistics.execute(TableStatistics.plan(table, List.of("day")));
     assertThat(one.columns()).singleElement().satisfies(c -> assertThat(c.ndv()).isEqualTo(4));
   }
 
@@ -150,9 +150,9 @@ class StatisticsTest {
   void partitionStatisticsFromCoreMatchTheTable() throws Exception {
     Table table = table();
     fill(table);
-    assertThat(PartitionStats.compute(table, false).committed()).isFalse();
+    assertThat(PartitionStats.plan(table).preview().committed()).isFalse();
     assertThat(table.partitionStatisticsFiles()).isEmpty();
-    PartitionStats.Result r = PartitionStats.compute(table, true);
+    PartitionStats.Result r = PartitionStats.execute(PartitionStats.plan(table));
     assertThat(r.committed()).isTrue();
     table.refresh();
     assertThat(table.partitionStatisticsFiles()).singleElement().satisfies(f -> assertThat(f.snapshotId()).isEqualTo(r.snapshotId()));
@@ -169,6 +169,6 @@ class StatisticsTest {
     assertThat(partitions).hasSize(4);
     assertThat(records).isEqualTo(20_000);
     assertThat(positionDeletes).isEqualTo(2_000);
-    assertThat(PartitionStats.compute(table, true).alreadyComputed()).isTrue();
+    assertThat(PartitionStats.execute(PartitionStats.plan(table)).alreadyComputed()).isTrue();
   }
 }

@@ -46,7 +46,7 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
   public Step execute(Compact op, IcebergTable t, Mode mode) {
     Expression filter = SparkFilters.filter(t.table(), op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
     Compact rewrite = withoutSelection(op);
-    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(rewrite).withFilter(filter));
+    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(rewrite).withFilter(filter)).readout();
     String where = SparkFilters.sql(t.table(), filter);
     Map<String, Long> planned = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
         "bytes_to_rewrite", plan.bytesToRewrite());

@@ -27,7 +27,7 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
 
   @Override
   public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
-    ManifestRewriteResult p = ManifestRewriter.preview(t.name(), t.table());
+    ManifestRewriteResult p = ManifestRewriter.plan(t.name(), t.table()).preview();
     Map<String, Long> planned = Map.of("data_manifests_before", (long) p.dataManifestsBefore(),
         "data_manifests_after", (long) p.expectedDataManifests());
     if (p.notNeeded().isPresent()) {

@@ -18,7 +18,7 @@ public final class BenchBreakdown {
 
   public static void run(Table table, CompactionOptions options, int groupIndex, int concurrency) throws Exception {
     long t0 = System.nanoTime();
-    Compaction.Planned planned = Compaction.planGroups(table, options);
+    PlannedCompaction planned = Compaction.plan(table, options);
     long planMs = (System.nanoTime() - t0) / 1_000_000;
     RewriteFileGroup group = planned.groups().get(groupIndex);
     int cores = Runtime.getRuntime().availableProcessors();

@@ -1,0 +1,139 @@
+package dev.resurfacer.iceberg.compact;
+
+import dev.resurfacer.iceberg.compact.RewrittenGroup.Verdict;
+import java.util.HashSet;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.actions.RewriteFileGroup;
+
+/**
+ * Rewrites one group and verifies its new files against its input before anything may commit. A
+ * group that fails either step leaves no file behind; a verified one holds its new files as the
+ * group's output, for the commit phase.
+ */
+final class GroupRewrite {
+  private GroupRewrite() {}
+
+  static RewrittenGroup run(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter, GroupRewriter.Settings settings,
+      CompactionOptions options) {
+    long started = System.nanoTime();
+    String partition = GroupPlanner.partitionPath(table, group);
+    int deletes = GroupPlanner.deleteFiles(group).size();
+    List<DataFile> outputs = List.of();
+    // the input is digested while the runner writes: verification overlaps the rewrite
+    java.util.concurrent.CompletableFuture<Digested> input = options.verification() == CompactionOptions.Verification.CONTENT
+        ? java.util.concurrent.CompletableFuture.supplyAsync(() -> Digested.input(table, group.fileScanTasks()), settings.verifying())
+        : null;
+    try {
+      outputs = rewriter.rewrite(table, group, settings);
+      long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
+      String mismatch = input != null
+          ? contentMismatch(table, group, outputs, input)
+          : countMismatch(table, group, written);
+      if (mismatch != null) {
+        deleteAll(table, outputs);
+        return new RewrittenGroup(index, partition, rewriter.name(), Verdict.VERIFICATION_FAILED, group.inputFileNum(),
+            group.inputFilesSizeInBytes(), 0, 0, deletes, 0, Compaction.millisSince(started),
+            mismatch + "; new files removed, nothing committed");
+      }
+      group.setOutputFiles(new HashSet<>(outputs));
+      return new RewrittenGroup(index, partition, rewriter.name(), Verdict.VERIFIED, group.inputFileNum(),
+          group.inputFilesSizeInBytes(), outputs.size(), outputs.stream().mapToLong(DataFile::fileSizeInBytes).sum(), deletes,
+          written, Compaction.millisSince(started), null);
+    } catch (Exception e) {
+      if (input != null) {
+        input.cancel(true);
+      }
+      deleteAll(table, outputs);
+      String message = Compaction.failureMessage(
+          e instanceof java.util.concurrent.CompletionException c && c.getCause() != null ? c.getCause() : e);
+      return new RewrittenGroup(index, partition, rewriter.name(), Verdict.FAILED, group.inputFileNum(),
+          group.inputFilesSizeInBytes(), 0, 0, deletes, 0, Compaction.millisSince(started), message);
+    }
+  }
+
+  private static String countMismatch(Table table, RewriteFileGroup group, long written) {
+    long expected = expectedRows(table, group);
+    return written == expected ? null : "row count mismatch: " + expected + " live input rows, " + written + " written";
+  }
+
+  /**
+   * Both sides are read independently of the runner that wrote the output, from parquet-java's pages
+   * decoded whole ({@link ColumnarDigest}) where they read the group exactly, else by Iceberg's generic
+   * reader ({@link Checksum}): a runner's misreading of its input (names, encodings, nested ids,
+   * signed zeros) cannot agree with itself here. Both sides of a group are digested by the same
+   * reader. Each read streams, so memory stays bounded.
+   */
+  private static String contentMismatch(Table table, RewriteFileGroup group, List<DataFile> outputs,
+      java.util.concurrent.CompletableFuture<Digested> input) {
+    Digested in;
+    try {
+      in = input.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+    List<String> locations = outputs.stream().map(DataFile::location).toList();
+    Digested out = Digested.output(table, locations, in.columnar());
+    if (in.columnar() && !out.columnar()) {
+      in = Digested.input(table, group.fileScanTasks(), false);
+    }
+    return in.digest().differenceFrom(out.digest(), in.names()).map(d -> "content mismatch: " + d).orElse(null);
+  }
+
+  /** One side's digest, and whether the columnar reader made it. */
+  record Digested(dev.resurfacer.content.RowDigest digest, boolean columnar, List<String> names) {
+    static Digested input(Table table, List<FileScanTask> tasks) {
+      return input(table, tasks, true);
+    }
+
+    static Digested input(Table table, List<FileScanTask> tasks, boolean columnarIfPossible) {
+      org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
+      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      if (columnarIfPossible && ColumnarDigest.reads(table, schema, tasks)) {
+        try {
+          return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
+        } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
+          // a file the page decoder cannot read exactly: the generic reader digests the group
+        }
+      }
+      return new Digested(Checksum.ofTasks(table, tasks, schema).digest(), false, names);
+    }
+
+    static Digested output(Table table, List<String> locations, boolean columnar) {
+      org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
+      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      if (columnar) {
+        try {
+          return new Digested(ColumnarDigest.ofFiles(table, locations, schema), true, names);
+        } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
+          // as for the input: the generic reader digests both sides
+        }
+      }
+      return new Digested(Checksum.ofFiles(table, locations, schema).digest(), false, names);
+    }
+  }
+
+  /**
+   * Live input rows, from a source independent of the runner: without delete files they are the
+   * record counts the manifests hold (no data read needed); with deletes, Iceberg's own
+   * delete-aware reader counts them.
+   */
+  static long expectedRows(Table table, RewriteFileGroup group) {
+    if (group.fileScanTasks().stream().allMatch(t -> t.deletes().isEmpty())) {
+      return group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
+    }
+    return LiveRows.count(table, group.fileScanTasks());
+  }
+
+  private static void deleteAll(Table table, List<DataFile> files) {
+    for (DataFile f : files) {
+      try {
+        table.io().deleteFile(f.location());
+      } catch (RuntimeException ignored) {
+        // an uncommitted file we could not remove is an orphan; remove-orphans sweeps it
+      }
+    }
+  }
+}

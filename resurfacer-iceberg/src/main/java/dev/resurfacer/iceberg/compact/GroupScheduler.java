@@ -1,0 +1,117 @@
+package dev.resurfacer.iceberg.compact;
+
+import dev.resurfacer.progress.Progress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.actions.RewriteFileGroup;
+
+/**
+ * Runs a plan's groups on a bounded pool: each is rewritten and verified ({@link GroupRewrite}), a
+ * group DuckDB failed on under {@code --runner auto} gets the generic runner next, and each verified
+ * group is handed to the commit phase as soon as it is ready. Shares the machine's cores and
+ * {@code --memory} among the groups in flight.
+ */
+final class GroupScheduler {
+  private final PlannedCompaction plan;
+  private final Compaction.RewriterChoice choice;
+  private final Progress bar;
+  private final Consumer<String> lines;
+
+  /**
+   * @param bar told of each group as it finishes: its files and bytes, out of the plan's
+   * @param lines one line per finished group, for a log
+   */
+  GroupScheduler(PlannedCompaction plan, Compaction.RewriterChoice choice, Progress bar, Consumer<String> lines) {
+    this.plan = plan;
+    this.choice = choice;
+    this.bar = bar;
+    this.lines = lines;
+  }
+
+  /** @param verified takes each group whose new files were verified, from the pool's threads */
+  List<RewrittenGroup> run(long smallGroupBytes, Consumer<RewriteFileGroup> verified) {
+    Table table = plan.table();
+    CompactionOptions options = plan.options();
+    List<RewriteFileGroup> groups = plan.groups();
+    int concurrency = Math.min(options.maxConcurrentGroups(), groups.size());
+    int cores = Runtime.getRuntime().availableProcessors();
+    Path scratch = options.newScratchDir("resurfacer-compact-");
+    // one verification read per group in flight, on at most the machine's cores; each holds one
+    // Parquet row group of its file (a few MB), far below what --memory gives DuckDB
+    ExecutorService verifying = Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, cores)), r -> {
+      Thread t = new Thread(r, "compact-verify");
+      t.setDaemon(true);
+      return t;
+    });
+    GroupRewriter.Settings settings = new GroupRewriter.Settings(
+        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, plan.targetFileSize(), plan.ordering(),
+        smallGroupBytes, verifying);
+
+    List<RewrittenGroup> results = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+    Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + (groups.size() == 1 ? " group)" : " groups)"),
+        "files", plan.readout().filesToRewrite(), plan.readout().bytesToRewrite());
+    try {
+      List<Future<RewrittenGroup>> futures = new ArrayList<>();
+      for (int i = 0; i < groups.size(); i++) {
+        final int index = i;
+        RewriteFileGroup group = groups.get(i);
+        futures.add(pool.submit(() -> {
+          RewrittenGroup r = rewriteWithFallback(group, index, settings);
+          if (r.verified()) {
+            verified.accept(group);
+          }
+          // the log has always named a verified group by the status it commits with
+          String status = r.verified() ? "committed" : r.verdict().name().toLowerCase(Locale.ROOT);
+          lines.accept(String.format(Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
+              index + 1, groups.size(), r.partition(), status,
+              r.inputFiles(), r.outputFiles(), dev.resurfacer.units.ByteSizes.format(r.inputBytes() * 1000 / Math.max(1, r.millis())),
+              r.message() == null ? r.runner() : r.message()));
+          task.note("group " + (index + 1) + "/" + groups.size() + " " + r.partition());
+          task.advance(group.inputFileNum(), group.inputFilesSizeInBytes());
+          return r;
+        }));
+      }
+      for (Future<RewrittenGroup> f : futures) {
+        try {
+          results.add(f.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+    } finally {
+      task.close();
+      pool.shutdownNow();
+      verifying.shutdownNow();
+      DuckDbRewriter.deleteRecursively(scratch);
+    }
+    return results;
+  }
+
+  private RewrittenGroup rewriteWithFallback(RewriteFileGroup group, int index, GroupRewriter.Settings settings) {
+    Table table = plan.table();
+    CompactionOptions options = plan.options();
+    GroupRewriter rewriter = choice.choose(table, group, options, plan.ordering());
+    RewrittenGroup r = GroupRewrite.run(table, group, index, rewriter, settings, options);
+    if (r.verified() || !r.runner().equals("duckdb") || options.runner() != CompactionOptions.Runner.AUTO) {
+      return r;
+    }
+    // auto promises a faithful rewrite, not a DuckDB one: whatever DuckDB failed on, the
+    // generic runner (Iceberg's own reader and writer) gets the group next
+    RewrittenGroup retry = GroupRewrite.run(table, group, index, new GenericRewriter(), settings, options);
+    String duckdb = "duckdb " + (r.verdict() == RewrittenGroup.Verdict.VERIFICATION_FAILED ? "failed verification" : "failed")
+        + " (" + r.message() + ")";
+    return retry.withMessage(retry.verified() ? duckdb + ", rewritten by the generic runner"
+        : duckdb + "; the generic runner then failed too: " + retry.message());
+  }
+}
