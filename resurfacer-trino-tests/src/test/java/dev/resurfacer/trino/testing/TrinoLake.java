@@ -127,10 +127,24 @@ public final class TrinoLake implements BeforeAllCallback {
   }
 
   public void sql(String statement) {
-    try (Connection c = connect(CATALOG); Statement s = c.createStatement()) {
-      s.execute(statement);
-    } catch (SQLException e) {
-      throw new IllegalStateException(statement + ": " + e.getMessage(), e);
+    // "No nodes available" fails a query at scheduling, before it does anything, so it is safe to run
+    // again: a node the coordinator briefly lost (a slow announcement on a loaded machine) comes back
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = connect(CATALOG); Statement s = c.createStatement()) {
+        s.execute(statement);
+        return;
+      } catch (SQLException e) {
+        if (attempt < 30 && String.valueOf(e.getMessage()).contains("No nodes available to run query")) {
+          try {
+            Thread.sleep(1000);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(statement + ": interrupted", interrupted);
+          }
+          continue;
+        }
+        throw new IllegalStateException(statement + ": " + e.getMessage(), e);
+      }
     }
   }
 

@@ -143,7 +143,7 @@ public final class TrinoServer implements AutoCloseable {
         c.setReadTimeout(5000);
         if (c.getResponseCode() == 200) {
           String body = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-          if (body.replace(" ", "").contains("\"starting\":false")) {
+          if (body.replace(" ", "").contains("\"starting\":false") && hasAnActiveNode()) {
             return;
           }
         }
@@ -153,6 +153,21 @@ public final class TrinoServer implements AutoCloseable {
       sleep(250);
     }
     throw new IllegalStateException("Trino did not start within 420s:\n" + tail(log()));
+  }
+
+  /**
+   * A server past starting may not yet see itself as a node to schedule on (its announcement reaches
+   * the node manager a few seconds later): a table scan then fails with "No nodes available to run
+   * query" (seen in CI). Ready means the node manager lists an active node.
+   */
+  private boolean hasAnActiveNode() {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl(), "test", null);
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")) {
+      return rs.next() && rs.getLong(1) > 0;
+    } catch (java.sql.SQLException notYet) {
+      return false;
+    }
   }
 
   /**
