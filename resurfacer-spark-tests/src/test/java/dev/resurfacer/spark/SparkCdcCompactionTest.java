@@ -70,12 +70,19 @@ class SparkCdcCompactionTest {
     int statements = 0;
     for (int run = 0; run < 6 && carried == 0; run++) {
       Process compact = resurfacer(name, "compact", name, "--min-input-files", "2", "--rewrite-all", "--runner", "generic", "--yes");
-      // Spark deletes and updates rows of every partition for as long as the compaction runs
+      // Spark deletes and updates rows of every partition for as long as the compaction runs, one
+      // statement a second at most (the CDC rate the carry is specified for): back to back, a commit
+      // every few hundred milliseconds on a loaded machine outran all ten translate-and-commit attempts
       do {
+        long started = System.nanoTime();
         long id = 7 + 9_973L * statements % 239_000;
         sparkRetrying(statements % 2 == 0 ? "DELETE FROM " + t + " WHERE id IN (" + id + ", " + (id + 1) + ")"
             : "UPDATE " + t + " SET note = concat(note, '+u') WHERE id IN (" + id + ", " + (id + 1) + ")");
         statements++;
+        long left = 1_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        if (left > 0 && compact.isAlive()) {
+          Thread.sleep(left);
+        }
       } while (compact.isAlive());
       String out = finish(compact, name);
       assertThat(out).as("compact output").contains("committed").doesNotContain("not_committed").doesNotContain("failed");
