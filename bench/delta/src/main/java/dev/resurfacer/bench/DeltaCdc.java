@@ -159,8 +159,12 @@ public final class DeltaCdc {
 
   private static void apply(SparkSession spark, String sql, int[] retries, int table) {
     for (int attempt = 1; ; attempt++) {
+      long t0 = System.nanoTime();
       try {
         spark.sql(sql).collect();
+        // one line per change on stderr: where a tick's time goes (bench/run-cdc-delta.sh keeps it in writer.err)
+        System.err.printf(Locale.ROOT, "CHANGE table=%d kind=%s ms=%d attempt=%d%n", table, sql.substring(0, sql.indexOf(' ')),
+            (System.nanoTime() - t0) / 1_000_000, attempt);
         return;
       } catch (RuntimeException e) {
         // a compaction (ours or OPTIMIZE) replaced a file this change read: re-read and apply again, as a CDC job would
