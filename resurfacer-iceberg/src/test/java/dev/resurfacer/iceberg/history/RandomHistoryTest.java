@@ -185,7 +185,7 @@ class RandomHistoryTest {
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     table.refresh();
     TableState beforeExpire = TableState.capture(table);
-    SnapshotExpiry.expire("db.history", table, new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false));
+    SnapshotExpiry.execute(SnapshotExpiry.plan("db.history", table, new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false)));
     Invariants.sameRowsAndNothingMissing(catalog, ID, beforeExpire);
   }
 
