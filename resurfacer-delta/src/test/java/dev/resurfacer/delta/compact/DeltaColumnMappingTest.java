@@ -102,7 +102,7 @@ class DeltaColumnMappingTest {
 
     CompactionOptions options = CompactionOptions.defaults().runner(runner.equals("duckdb") ? CompactionOptions.Runner.DUCKDB
         : CompactionOptions.Runner.KERNEL);
-    CompactionResult r = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner);
@@ -148,7 +148,7 @@ class DeltaColumnMappingTest {
     DeltaTable table = copy("id", "maintained");
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
-    assertThat(DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()).failedBins()).isEmpty();
+    assertThat(DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC()).failedBins()).isEmpty();
     TestTables.ageData(t, Duration.ofDays(30));
 
     VacuumOptions zero = new VacuumOptions(Optional.of(Duration.ZERO), true);
