@@ -120,15 +120,16 @@ final class DeltaExecutors {
   }
 
   private static Step checkpoint(Checkpoint op, DeltaTable t, Mode mode, Clock clock) {
-    Checkpointer.Outcome o = Checkpointer.preview(t, clock);
+    Checkpointer.Plan plan = Checkpointer.plan(t, clock);
+    Checkpointer.Outcome o = plan.preview();
     Map<String, Long> m = Map.of("version", o.version());
-    if (o.message().contains("already has")) {
+    if (plan.checkpointed()) {
       return Step.nothingToDo(o.message(), m);
     }
     if (mode == Mode.PREVIEW) {
       return Step.previewed(o.message(), m);
     }
-    Checkpointer.Outcome w = Checkpointer.write(t, clock);
+    Checkpointer.Outcome w = Checkpointer.execute(plan);
     return w.written() ? Step.done(w.message(), m) : Step.nothingToDo(w.message(), m);
   }
 

@@ -161,7 +161,7 @@ class DeltaColumnMappingTest {
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
 
     // past the deleted-file retention of the compaction's tombstones, which a checkpoint may drop
-    assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     var health = DeltaDescriber.describe(table, Clock.systemUTC());
     assertThat(health.data().dataFiles()).isEqualTo(2);

@@ -206,7 +206,7 @@ class GcsDeltaTableTest {
       assertThat(names("compact/events")).doesNotContainAnyElementsOf(under(plan, "/compact/events/"));
       assertThat(DeltaVacuum.plan(table, ZERO, Clock.systemUTC()).deletions()).as("nothing left to vacuum").isEmpty();
 
-      assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+      assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
       long checkpointed = table.latest().getVersion();
       LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
       assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);

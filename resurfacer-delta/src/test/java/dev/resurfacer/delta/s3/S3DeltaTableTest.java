@@ -148,10 +148,10 @@ class S3DeltaTableTest {
       assertThat(sparkDryRun(spark)).as("nothing left for Spark's vacuum either").isEmpty();
 
       // Spark's checkpoint of the MERGE holds the tombstones of its DELETE/UPDATE/MERGE: ours is refused until they expire
-      assertThatThrownBy(() -> Checkpointer.write(table, Clock.systemUTC())).isInstanceOf(SafetyRefusal.class)
+      assertThatThrownBy(() -> Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()))).isInstanceOf(SafetyRefusal.class)
           .hasMessageContaining("tombstones within the table's delta.deletedFileRetentionDuration precede the checkpoint of version 10");
       Clock weekLater = Clock.offset(Clock.systemUTC(), Duration.ofDays(8));
-      Checkpointer.Outcome checkpoint = Checkpointer.write(table, weekLater);
+      Checkpointer.Outcome checkpoint = Checkpointer.execute(Checkpointer.plan(table, weekLater));
       assertThat(checkpoint.written()).isTrue();
       long version = table.latest().getVersion();
       LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
