@@ -68,10 +68,10 @@ final class ExpireCommand implements Callable<Integer> {
       // every configured catalog's tables, of both formats: a file shared with one of them is not this expiry's to delete
       var others = new dev.resurfacer.iceberg.maintain.IcebergTable(open.catalog(), dev.resurfacer.iceberg.catalog.Catalogs.parseIdentifier(tableName),
           open.table(), tableName, catalogOptions.fences(ctx, open.config()).rereadEachRun()).otherTables(null);
+      SnapshotExpiry.Plan plan = SnapshotExpiry.plan(tableName, open.table(), options, others);
       ExpireResult result = actOptions.yes
-          ? SnapshotExpiry.expire(tableName, open.table(), options,
-              ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()), others)
-          : SnapshotExpiry.preview(tableName, open.table(), options, others);
+          ? SnapshotExpiry.execute(plan, ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()))
+          : plan.preview();
       PrintWriter out = spec.commandLine().getOut();
       out.println(outputOptions.json() ? Json.write(result) : render(result, outputOptions.verbose));
       out.flush();

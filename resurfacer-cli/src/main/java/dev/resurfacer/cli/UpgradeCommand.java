@@ -26,7 +26,8 @@ final class UpgradeCommand extends TableCommand {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      FormatUpgrade.Result r = FormatUpgrade.run(open.table(), formatVersion, act.yes);
+      FormatUpgrade.Plan plan = FormatUpgrade.plan(open.table(), formatVersion);
+      FormatUpgrade.Result r = act.yes ? FormatUpgrade.execute(plan) : plan.preview();
       print(r, out -> {
         if (!r.changes()) {
           out.println(r.table() + " is already format v" + r.fromVersion() + "; nothing to do");

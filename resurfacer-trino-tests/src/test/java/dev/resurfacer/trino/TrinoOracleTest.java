@@ -55,7 +55,7 @@ class TrinoOracleTest {
     same(t, trino, ours, "rewrite-manifests");
 
     t.table().refresh();
-    assertThat(SnapshotExpiry.expire(t.name(), t.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false)).snapshots()).isNotEmpty();
+    assertThat(SnapshotExpiry.execute(SnapshotExpiry.plan(t.name(), t.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false))).snapshots()).isNotEmpty();
     same(t, trino, ours, "expire");
 
     t.table().refresh();

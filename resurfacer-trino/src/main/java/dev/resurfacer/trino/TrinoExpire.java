@@ -58,8 +58,8 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     Duration olderThan = op.olderThan() != null ? op.olderThan() : Duration.ofMillis(PropertyUtil.propertyAsLong(table.properties(),
         TableProperties.MAX_SNAPSHOT_AGE_MS, TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT));
     TrinoFloors.EXPIRE_SNAPSHOTS.check(trino, olderThan);
-    ExpireResult preview = SnapshotExpiry.preview(t.name(), table, new ExpireOptions(olderThan, keep, List.of(), false),
-        t.otherTables(null));
+    ExpireResult preview = SnapshotExpiry.plan(t.name(), table, new ExpireOptions(olderThan, keep, List.of(), false),
+        t.otherTables(null)).preview();
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("expired_snapshots", (long) preview.snapshots().size());
     metrics.put("deleted_files", preview.files());

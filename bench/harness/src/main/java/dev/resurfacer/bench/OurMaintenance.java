@@ -21,7 +21,7 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * peak RSS (VmHWM).
  *
  * <pre>OurMaintenance --scenario DIR --op expire|orphans [--duckdb-memory 256MB]</pre>
- * expire: {@code SnapshotExpiry.expire} with older-than 0 and retain-last 1 (the anchor's run);
+ * expire: {@code SnapshotExpiry.execute} with older-than 0 and retain-last 1 (the anchor's run);
  * orphans: {@code OrphanRemoval.execute()} with the default 3-day age guard.
  */
 public final class OurMaintenance {
@@ -44,8 +44,8 @@ public final class OurMaintenance {
         for (var s : table.snapshots()) {
           before++;
         }
-        ExpireResult r = SnapshotExpiry.expire(BenchTable.CATALOG + "." + BenchTable.TABLE, table,
-            new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+        ExpireResult r = SnapshotExpiry.execute(SnapshotExpiry.plan(BenchTable.CATALOG + "." + BenchTable.TABLE, table,
+            new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
         long opMs = (System.nanoTime() - t1) / 1_000_000;
         StringBuilder cats = new StringBuilder();
         r.byCategory().forEach((c, t) -> cats.append(' ').append(c).append('=').append(t.files()));

@@ -47,7 +47,7 @@ final class DemoMaintenance {
     out.printf(Locale.ROOT, "apply-retention: keep 10 metadata.json versions and delete older ones on commit (%d in the log)%n",
         r.metadataInLog());
 
-    ExpireResult e = SnapshotExpiry.expire(name, demo.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    ExpireResult e = SnapshotExpiry.execute(SnapshotExpiry.plan(name, demo.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     out.printf(Locale.ROOT, "expire (keep the last snapshot): %d snapshots expired, %d files (%s) deleted%n",
         e.snapshots().size(), e.files(), ByteSizes.format(e.bytes()));
     out.println("remove-orphans: skipped in the demo (its 3-day age guard protects files this young)");

@@ -61,53 +61,69 @@ public final class DeltaCompactor {
 
   private DeltaCompactor() {}
 
-  public static CompactionPlan plan(DeltaTable table, CompactionOptions options) {
-    return CompactionPlanner.planWrittenHere(table, table.latest(), options);
+  /**
+   * The bins a compaction of the newest version would rewrite, and that version: {@link #execute}
+   * writes against it. Reads the log; writes and commits nothing.
+   */
+  public record Plan(DeltaTable table, Snapshot read, CompactionOptions options, CompactionPlan bins) {
+    /** The plan as the readout of a preview. */
+    public CompactionPlan preview() {
+      return bins;
+    }
   }
 
-  public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock) {
-    return execute(table, options, clock, () -> {}, Progress.NONE);
+  /** What {@link #execute} would rewrite now. */
+  public static Plan plan(DeltaTable table, CompactionOptions options) {
+    Snapshot read = table.latest();
+    return new Plan(table, read, options, CompactionPlanner.planWrittenHere(table, read, options));
   }
 
-  /** As {@link #execute(DeltaTable, CompactionOptions, Clock)}, telling {@code progress} of each bin as it is done. */
-  public static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Progress progress) {
-    return execute(table, options, clock, () -> {}, progress);
+  /** Rewrites and commits the plan's bins, each its own commit. */
+  public static CompactionResult execute(Plan plan, Clock clock) {
+    return execute(plan, clock, Seam.NONE, Progress.NONE);
   }
 
-  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit) {
-    return execute(table, options, clock, written -> written, beforeCommit, Progress.NONE);
-  }
-
-  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, UnaryOperator<List<DataFileStatus>> afterWrite) {
-    return execute(table, options, clock, afterWrite, () -> {}, Progress.NONE);
-  }
-
-  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
-      Progress progress) {
-    return execute(table, options, clock, written -> written, beforeCommit, progress);
+  /** As {@link #execute(Plan, Clock)}, telling {@code progress} of each bin as it is done. */
+  public static CompactionResult execute(Plan plan, Clock clock, Progress progress) {
+    return execute(plan, clock, Seam.NONE, progress);
   }
 
   /**
-   * Tests inject faults: {@code afterWrite} may replace a bin's new files before they are verified,
-   * {@code beforeCommit} runs after a bin is written and verified, before its commit checks.
+   * The one seam for tests to inject faults: {@code afterWrite} may replace a bin's new files before
+   * they are verified, {@code beforeCommit} runs after a bin is written and verified, before its
+   * commit checks, and {@code translationFault} falsifies the translation of concurrent deletes (it
+   * must be refused). No production caller sets one.
    */
-  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock,
-      UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, Progress progress) {
-    return execute(table, options, clock, afterWrite, beforeCommit, UnaryOperator.identity(), progress);
-  }
-
-  /** Tests falsify the translation of concurrent deletes with {@code translationFault}; it must be refused. */
-  static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock, Runnable beforeCommit,
+  record Seam(UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit,
       UnaryOperator<CarriedVectors.Translation> translationFault) {
-    return execute(table, options, clock, written -> written, beforeCommit, translationFault, Progress.NONE);
+    static final Seam NONE = new Seam(UnaryOperator.identity(), () -> {}, UnaryOperator.identity());
+
+    static Seam afterWrite(UnaryOperator<List<DataFileStatus>> afterWrite) {
+      return new Seam(afterWrite, NONE.beforeCommit(), NONE.translationFault());
+    }
+
+    static Seam beforeCommit(Runnable beforeCommit) {
+      return new Seam(NONE.afterWrite(), beforeCommit, NONE.translationFault());
+    }
+
+    Seam translationFault(UnaryOperator<CarriedVectors.Translation> fault) {
+      return new Seam(afterWrite, beforeCommit, fault);
+    }
   }
 
-  private static CompactionResult execute(DeltaTable table, CompactionOptions options, Clock clock,
-      UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit, UnaryOperator<CarriedVectors.Translation> translationFault,
-      Progress progress) {
+  static CompactionResult execute(Plan plan, Clock clock, Seam seam) {
+    return execute(plan, clock, seam, Progress.NONE);
+  }
+
+  private static CompactionResult execute(Plan planned, Clock clock, Seam seam, Progress progress) {
+    DeltaTable table = planned.table();
+    CompactionOptions options = planned.options();
+    UnaryOperator<List<DataFileStatus>> afterWrite = seam.afterWrite();
+    Runnable beforeCommit = seam.beforeCommit();
+    UnaryOperator<CarriedVectors.Translation> translationFault = seam.translationFault();
     table.storage().requireSafeCommits();
-    Snapshot read = table.latest();
-    CompactionPlan plan = CompactionPlanner.planWrittenHere(table, read, options);
+    Snapshot read = planned.read();
+    CompactionPlan plan = planned.bins();
     Engine engine = table.engine();
     Scan scan = read.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);

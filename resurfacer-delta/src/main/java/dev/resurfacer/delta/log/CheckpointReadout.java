@@ -9,7 +9,8 @@ import java.time.Clock;
 public record CheckpointReadout(Checkpointer.Outcome outcome, boolean acted) implements Readout {
   public static CheckpointReadout run(DeltaTable table, Mode mode, Clock clock) {
     boolean write = mode == Mode.COMMIT;
-    return new CheckpointReadout(write ? Checkpointer.write(table, clock) : Checkpointer.preview(table, clock), write);
+    Checkpointer.Plan plan = Checkpointer.plan(table, clock);
+    return new CheckpointReadout(write ? Checkpointer.execute(plan) : plan.preview(), write);
   }
 
   @Override

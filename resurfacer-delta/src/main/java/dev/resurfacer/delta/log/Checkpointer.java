@@ -22,29 +22,47 @@ public final class Checkpointer {
 
   public record Outcome(String table, long version, boolean written, String message) {}
 
-  public static Outcome preview(DeltaTable table, Clock clock) {
+  /**
+   * The latest version when it was read, and whether it has a checkpoint already; a plan of a version
+   * without one passed the tombstone check.
+   */
+  public record Plan(DeltaTable table, long version, boolean checkpointed) {
+    /** The plan as the outcome of a preview, which writes nothing. */
+    public Outcome preview() {
+      return checkpointed ? alreadyCheckpointed(table, version)
+          : new Outcome(table.name(), version, false, "would write a checkpoint of version " + version);
+    }
+  }
+
+  /** The checkpoint {@link #execute} would write now. Reads the log; writes nothing. */
+  public static Plan plan(DeltaTable table, Clock clock) {
     Snapshot snapshot = table.latest();
     DeltaLogFiles log = DeltaLogFiles.list(table);
     if (log.latestCheckpoint(snapshot.getVersion()).map(c -> c.version() == snapshot.getVersion()).orElse(false)) {
-      return new Outcome(table.name(), snapshot.getVersion(), false, "version " + snapshot.getVersion() + " already has a checkpoint");
+      return new Plan(table, snapshot.getVersion(), true);
     }
     refuseWhenTombstonesWouldBeDropped(table, snapshot, log, clock);
-    return new Outcome(table.name(), snapshot.getVersion(), false, "would write a checkpoint of version " + snapshot.getVersion());
+    return new Plan(table, snapshot.getVersion(), false);
   }
 
-  public static Outcome write(DeltaTable table, Clock clock) {
-    Outcome preview = preview(table, clock);
-    if (preview.message().contains("already has")) {
-      return preview;
+  /** Writes the checkpoint of the plan's version, unless it has one. */
+  public static Outcome execute(Plan plan) {
+    if (plan.checkpointed()) {
+      return plan.preview();
     }
+    DeltaTable table = plan.table();
     try {
-      table.atVersion(preview.version()).writeCheckpoint(table.engine());
+      table.atVersion(plan.version()).writeCheckpoint(table.engine());
     } catch (CheckpointAlreadyExistsException e) {
-      return new Outcome(table.name(), preview.version(), false, "version " + preview.version() + " already has a checkpoint");
+      return alreadyCheckpointed(table, plan.version());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the checkpoint of " + table.name(), e);
     }
-    return new Outcome(table.name(), preview.version(), true, "wrote a checkpoint of version " + preview.version());
+    return new Outcome(table.name(), plan.version(), true, "wrote a checkpoint of version " + plan.version());
+  }
+
+  private static Outcome alreadyCheckpointed(DeltaTable table, long version) {
+    return new Outcome(table.name(), version, false, "version " + version + " already has a checkpoint");
   }
 
   static void refuseWhenTombstonesWouldBeDropped(DeltaTable table, Snapshot snapshot, DeltaLogFiles log, Clock clock) {

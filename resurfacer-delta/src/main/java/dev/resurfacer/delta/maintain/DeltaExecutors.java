@@ -49,9 +49,9 @@ final class DeltaExecutors {
     if (op.autoLayout()) {
       return autoLayout(op, t, mode, clock);
     }
-    CompactionOptions options = options(op);
+    DeltaCompactor.Plan planned = DeltaCompactor.plan(t, options(op));
     if (mode == Mode.PREVIEW) {
-      CompactionPlan plan = DeltaCompactor.plan(t, options);
+      CompactionPlan plan = planned.preview();
       Map<String, Long> m = Map.of("groups", (long) plan.bins().size(), "files_to_rewrite", plan.inputFiles(),
           "bytes_to_rewrite", plan.inputBytes());
       if (plan.bins().isEmpty()) {
@@ -60,7 +60,7 @@ final class DeltaExecutors {
       return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d bin(s)", plan.inputFiles(),
           ByteSizes.format(plan.inputBytes()), plan.bins().size()), m);
     }
-    CompactionResult r = DeltaCompactor.execute(t, options, clock);
+    CompactionResult r = DeltaCompactor.execute(planned, clock);
     Map<String, Long> m = Map.of("rewritten_files", r.removedFiles(), "rewritten_bytes", r.removedBytes(), "added_files", r.addedFiles(),
         "added_bytes", r.addedBytes(), "commits", (long) r.committedVersions().size());
     if (!r.failedBins().isEmpty()) {
@@ -120,15 +120,16 @@ final class DeltaExecutors {
   }
 
   private static Step checkpoint(Checkpoint op, DeltaTable t, Mode mode, Clock clock) {
-    Checkpointer.Outcome o = Checkpointer.preview(t, clock);
+    Checkpointer.Plan plan = Checkpointer.plan(t, clock);
+    Checkpointer.Outcome o = plan.preview();
     Map<String, Long> m = Map.of("version", o.version());
-    if (o.message().contains("already has")) {
+    if (plan.checkpointed()) {
       return Step.nothingToDo(o.message(), m);
     }
     if (mode == Mode.PREVIEW) {
       return Step.previewed(o.message(), m);
     }
-    Checkpointer.Outcome w = Checkpointer.write(t, clock);
+    Checkpointer.Outcome w = Checkpointer.execute(plan);
     return w.written() ? Step.done(w.message(), m) : Step.nothingToDo(w.message(), m);
   }
 

@@ -65,16 +65,16 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
 
   @Override
   public dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings) {
-    return DeltaCompactor.plan(table, options(settings));
+    return DeltaCompactor.plan(table, options(settings)).preview();
   }
 
   @Override
   public dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
       dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
-    CompactionOptions options = options(settings);
+    DeltaCompactor.Plan plan = DeltaCompactor.plan(table, options(settings));
     // a Delta bin is its own commit: the progress display says what group lines would
-    return mode == dev.resurfacer.maintain.Mode.PREVIEW ? DeltaCompactor.plan(table, options)
-        : DeltaCompactor.execute(table, options, java.time.Clock.systemUTC(), progress);
+    return mode == dev.resurfacer.maintain.Mode.PREVIEW ? plan.preview()
+        : DeltaCompactor.execute(plan, java.time.Clock.systemUTC(), progress);
   }
 
   @Override

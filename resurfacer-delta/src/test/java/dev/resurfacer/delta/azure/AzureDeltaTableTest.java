@@ -154,7 +154,7 @@ class AzureDeltaTableTest {
       table.storage().delete(entry);
       assertThat(table.storage().stat(entry)).isEmpty();
 
-      CompactionResult compacted = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE);
+      CompactionResult compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.plan().runner()).isEqualTo("kernel");
       assertThat(compacted.removedFiles()).isGreaterThan(compacted.addedFiles()).isGreaterThan(0);
@@ -167,7 +167,7 @@ class AzureDeltaTableTest {
           .map(c -> c.file().path().substring("/compact/events/".length())).toList());
 
       // a checkpoint of our own (past the tombstones' retention), then the log before it cleaned away
-      assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+      assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
       long checkpointed = table.latest().getVersion();
       LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
       assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);

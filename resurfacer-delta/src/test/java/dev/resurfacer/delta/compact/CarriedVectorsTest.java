@@ -76,7 +76,7 @@ class CarriedVectorsTest {
       ran.add(s);
     };
 
-    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), writer);
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(writer));
 
     assertThat(result.failedBins()).isEmpty();
     assertThat(result.committedVersions()).hasSize(result.plan().bins().size()).hasSizeGreaterThan(1);
@@ -133,7 +133,7 @@ class CarriedVectorsTest {
 
     CompactionResult result;
     try {
-      result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), afterAWriterCommit);
+      result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(afterAWriterCommit));
     } finally {
       stop.set(true);
       writer.get(120, TimeUnit.SECONDS);
@@ -182,8 +182,7 @@ class CarriedVectorsTest {
         return new CarriedVectors.Translation(positions);
       };
 
-      CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), deleteOnce,
-          falsify::apply);
+      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteOnce).translationFault(falsify::apply));
 
       assertThat(result.failedBins()).as(fault.getKey()).isNotEmpty()
           .allMatch(m -> m.contains("could not be carried onto the new files") && m.contains("not exactly the"));
@@ -222,7 +221,7 @@ class CarriedVectorsTest {
       return t;
     };
 
-    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), first, race);
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(first).translationFault(race));
 
     assertThat(raced).isTrue();
     assertThat(result.failedBins()).isEmpty();

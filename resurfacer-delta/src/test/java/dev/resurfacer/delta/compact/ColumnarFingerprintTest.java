@@ -96,7 +96,7 @@ class ColumnarFingerprintTest {
       for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
         DeltaTable table = copy(mode, "compact-" + mode + "-" + runner);
         List<String> before = rows(table.localRoot());
-        CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC());
+        CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
         assertThat(r.failedBins()).as(mode + " " + runner).isEmpty();
         assertThat(r.committedVersions()).as(mode + " " + runner).hasSize(2);
         assertThat(rows(table.localRoot())).as(mode + " " + runner).isEqualTo(before);
@@ -120,13 +120,13 @@ class ColumnarFingerprintTest {
       DataColumns columns = DataColumns.of(table.latest());
       long version = table.latest().getVersion();
       List<Path> filesBefore = parquetFiles(table.localRoot());
-      CompactionResult faulty = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB),
-          Clock.systemUTC(), written -> {
+      CompactionResult faulty = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)),
+          Clock.systemUTC(), DeltaCompactor.Seam.afterWrite(written -> {
             List<DataFileStatus> out = DeltaDuckDbRunnerTest.rewriteAll(written, fault.getValue());
             // the faulty files are what the columnar digest reads, not Kernel
             out.forEach(f -> assertThat(ColumnarFingerprint.ofOutput(columns, f)).as(fault.getKey()).isPresent());
             return out;
-          });
+          }));
       assertThat(faulty.committedVersions()).as(fault.getKey()).isEmpty();
       assertThat(faulty.failedBins()).as(fault.getKey()).isNotEmpty().allMatch(f -> f.contains("content verification failed"));
       assertThat(table.latest().getVersion()).as(fault.getKey()).isEqualTo(version);

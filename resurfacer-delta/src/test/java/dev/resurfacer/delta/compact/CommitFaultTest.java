@@ -91,7 +91,7 @@ class CommitFaultTest {
       Set<String> dataBefore = dataKeys(s3);
       front.inject(String.format("_delta_log/%020d.json", read + 1), fault);
 
-      CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
 
       assertThat(result.committedVersions()).isEmpty();
       assertThat(result.failedBins()).singleElement().asString().doesNotContain("\n");

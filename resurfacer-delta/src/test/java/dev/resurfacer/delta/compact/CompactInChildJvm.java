@@ -22,7 +22,7 @@ public final class CompactInChildJvm {
         .memory(Long.parseLong(args[1]))
         .runner(CompactionOptions.Runner.valueOf(args[3]))
         .zOrder(List.of(Arrays.copyOfRange(args, 4, args.length)));
-    CompactionResult r = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
     System.out.println("runner=" + r.plan().runner() + " heap=" + Runtime.getRuntime().maxMemory() + " inputBytes="
         + r.plan().inputBytes() + " removed=" + r.removedFiles() + " added=" + r.addedFiles() + " rows=" + r.rows()
         + " failed=" + r.failedBins());

@@ -102,7 +102,7 @@ class DeltaColumnMappingTest {
 
     CompactionOptions options = CompactionOptions.defaults().runner(runner.equals("duckdb") ? CompactionOptions.Runner.DUCKDB
         : CompactionOptions.Runner.KERNEL);
-    CompactionResult r = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner);
@@ -148,7 +148,7 @@ class DeltaColumnMappingTest {
     DeltaTable table = copy("id", "maintained");
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
-    assertThat(DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()).failedBins()).isEmpty();
+    assertThat(DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC()).failedBins()).isEmpty();
     TestTables.ageData(t, Duration.ofDays(30));
 
     VacuumOptions zero = new VacuumOptions(Optional.of(Duration.ZERO), true);
@@ -161,7 +161,7 @@ class DeltaColumnMappingTest {
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
 
     // past the deleted-file retention of the compaction's tombstones, which a checkpoint may drop
-    assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     var health = DeltaDescriber.describe(table, Clock.systemUTC());
     assertThat(health.data().dataFiles()).isEqualTo(2);

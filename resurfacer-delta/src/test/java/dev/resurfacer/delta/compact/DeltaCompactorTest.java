@@ -46,12 +46,12 @@ class DeltaCompactorTest {
     long filesBefore = LiveFiles.of(table, table.latest()).size();
     long versionBefore = table.latest().getVersion();
 
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.bins()).hasSize(2);
     assertThat(plan.inputFiles()).isEqualTo(filesBefore);
     assertThat(table.latest().getVersion()).as("planning commits nothing").isEqualTo(versionBefore);
 
-    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
 
     assertThat(result.failedBins()).isEmpty();
     assertThat(result.committedVersions()).containsExactly(versionBefore + 1, versionBefore + 2);
@@ -77,7 +77,7 @@ class DeltaCompactorTest {
       assertThat(actions.stream().filter(a -> a.has("commitInfo")).map(a -> a.get("commitInfo").get("operation").asText()))
           .containsExactly("OPTIMIZE");
     }
-    CompactionPlan again = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    CompactionPlan again = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(again.bins()).as("a compacted table has nothing left to bin-pack").isEmpty();
   }
 
@@ -88,7 +88,7 @@ class DeltaCompactorTest {
     List<String> rowsBefore = DeltaSpark.rows(table.localRoot());
 
     // a whole partition deleted: its files removed, not re-added with a deletion vector (that is carried, CarriedVectorsTest)
-    CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), new Runnable() {
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(new Runnable() {
       boolean done;
 
       @Override
@@ -98,7 +98,7 @@ class DeltaCompactorTest {
           DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(table.localRoot()) + " WHERE part = 'a b'");
         }
       }
-    });
+    }));
 
     assertThat(result.failedBins()).singleElement().matches(m -> m.contains("a concurrent commit touched this bin")
         && m.contains("removed input") && m.contains("(not re-added)"), "names the removed input");

@@ -77,11 +77,11 @@ class DeltaDuckDbRunnerTest {
     List<String> before = DeltaSpark.typedRows(duck.localRoot());
     assertThat(before).hasSize(600 - 55);
 
-    CompactionPlan plan = DeltaCompactor.plan(duck, CompactionOptions.defaults());
+    CompactionPlan plan = DeltaCompactor.plan(duck, CompactionOptions.defaults()).preview();
     assertThat(plan.runner()).isEqualTo("duckdb");
     assertThat(plan.runnerReason()).startsWith("memory limit");
-    CompactionResult byDuck = DeltaCompactor.execute(duck, CompactionOptions.defaults(), Clock.systemUTC());
-    CompactionResult byKernel = DeltaCompactor.execute(kernel, CompactionOptions.defaults().runner(CompactionOptions.Runner.KERNEL),
+    CompactionResult byDuck = DeltaCompactor.execute(DeltaCompactor.plan(duck, CompactionOptions.defaults()), Clock.systemUTC());
+    CompactionResult byKernel = DeltaCompactor.execute(DeltaCompactor.plan(kernel, CompactionOptions.defaults().runner(CompactionOptions.Runner.KERNEL)),
         Clock.systemUTC());
 
     assertThat(byDuck.failedBins()).isEmpty();
@@ -109,8 +109,8 @@ class DeltaDuckDbRunnerTest {
     List<String> before = DeltaSpark.typedRows(duck.localRoot());
     CompactionOptions z = CompactionOptions.defaults().zOrder(columns);
 
-    CompactionResult byDuck = DeltaCompactor.execute(duck, z, Clock.systemUTC());
-    CompactionResult byKernel = DeltaCompactor.execute(kernel, z.runner(CompactionOptions.Runner.KERNEL), Clock.systemUTC());
+    CompactionResult byDuck = DeltaCompactor.execute(DeltaCompactor.plan(duck, z), Clock.systemUTC());
+    CompactionResult byKernel = DeltaCompactor.execute(DeltaCompactor.plan(kernel, z.runner(CompactionOptions.Runner.KERNEL)), Clock.systemUTC());
 
     assertThat(byDuck.failedBins()).isEmpty();
     assertThat(byDuck.plan().runner()).isEqualTo("duckdb");
@@ -140,8 +140,8 @@ class DeltaDuckDbRunnerTest {
       long version = table.latest().getVersion();
       List<Path> filesBefore = parquetFiles(table.localRoot());
 
-      CompactionResult faulty = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
-          written -> rewrite(written, "CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END"));
+      CompactionResult faulty = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC(),
+          DeltaCompactor.Seam.afterWrite(written -> rewrite(written, "CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END")));
 
       assertThat(faulty.committedVersions()).as(runner.name()).isEmpty();
       assertThat(faulty.failedBins()).as(runner.name()).isNotEmpty()
@@ -150,8 +150,8 @@ class DeltaDuckDbRunnerTest {
       assertThat(parquetFiles(table.localRoot())).as("the bins' new files are deleted").isEqualTo(filesBefore);
       assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
 
-      CompactionResult unchanged = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
-          written -> rewrite(written, "d"));
+      CompactionResult unchanged = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC(),
+          DeltaCompactor.Seam.afterWrite(written -> rewrite(written, "d")));
       assertThat(unchanged.failedBins()).as(runner.name()).isEmpty();
       assertThat(unchanged.committedVersions()).isNotEmpty();
       assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
@@ -175,8 +175,8 @@ class DeltaDuckDbRunnerTest {
         long version = table.latest().getVersion();
         List<Path> filesBefore = parquetFiles(table.localRoot());
 
-        CompactionResult faulty = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC(),
-            written -> rewriteAll(written, fault.getValue()));
+        CompactionResult faulty = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC(),
+            DeltaCompactor.Seam.afterWrite(written -> rewriteAll(written, fault.getValue())));
 
         String what = runner + ", " + fault.getKey();
         assertThat(faulty.committedVersions()).as(what).isEmpty();

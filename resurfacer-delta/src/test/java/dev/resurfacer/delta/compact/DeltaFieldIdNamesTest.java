@@ -109,7 +109,7 @@ class DeltaFieldIdNamesTest {
     String stored = names.top ? "id" : columns.physicalOf("s").getName() + ".a";
     String physical = names.top ? columns.physicalOf("id").getName()
         : columns.physicalOf("s").getName() + "." + ((StructType) columns.physicalOf("s").getDataType()).at(0).getName();
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.runner()).isEqualTo("kernel");
     assertThat(plan.runnerReason()).startsWith("DuckDB cannot be exact here: data file part-foreign-")
         .contains(" stores field id " + (names.top ? 1 : 4) + " as " + stored + ", not under the table's physical name " + physical
@@ -117,7 +117,7 @@ class DeltaFieldIdNamesTest {
     assertThatThrownBy(() -> DeltaCompactor.plan(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("cannot rewrite").hasMessageContaining("part-foreign-");
 
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo("kernel");
     assertThat(r.removedFiles()).isEqualTo(3);
@@ -135,8 +135,8 @@ class DeltaFieldIdNamesTest {
     List<String> kernel = kernelRows(table);
     assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
 
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).runner()).isEqualTo("duckdb");
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner()).isEqualTo("duckdb");
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo("duckdb");
     assertThat(r.plan().runnerReason()).startsWith("memory limit");
@@ -151,11 +151,11 @@ class DeltaFieldIdNamesTest {
     assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
     String v = DataColumns.of(table.latest()).physicalOf("v").getName();
 
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.runner()).isEqualTo("kernel");
     assertThat(plan.runnerReason()).contains(" stores columns " + v + " and " + v.toUpperCase(Locale.ROOT)
         + ", which DuckDB does not tell apart");
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.removedFiles()).isEqualTo(3);
     assertThat(kernelRows(table)).isEqualTo(kernel);

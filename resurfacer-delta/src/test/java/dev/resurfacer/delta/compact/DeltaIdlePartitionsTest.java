@@ -42,13 +42,13 @@ class DeltaIdlePartitionsTest {
     assertThat(idle.busy()).containsExactly(Map.of("part", "a b"));
 
     CompactionOptions options = CompactionOptions.defaults().minPartitionIdle(Duration.ofHours(1));
-    CompactionPlan plan = DeltaCompactor.plan(table, options);
+    CompactionPlan plan = DeltaCompactor.plan(table, options).preview();
     assertThat(plan.bins()).isNotEmpty().allSatisfy(b -> assertThat(b.partition()).isEqualTo(Map.of("part", "x%y")));
     assertThat(plan.skipped()).anyMatch(s -> s.contains("in 1 partition(s) a writer changed within min-partition-idle (1h), left for a later run"));
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).bins()).as("without the option both partitions")
+    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().bins()).as("without the option both partitions")
         .anyMatch(b -> b.partition().equals(Map.of("part", "a b")));
 
-    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
     assertThat(result.failedBins()).isEmpty();
     assertThat(result.committedVersions()).hasSize(plan.bins().size());
     assertThat(DeltaSpark.rows(root)).isEqualTo(rows);

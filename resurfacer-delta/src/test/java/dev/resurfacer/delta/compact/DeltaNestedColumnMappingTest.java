@@ -92,11 +92,11 @@ class DeltaNestedColumnMappingTest {
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(400 - 58);
     long versionBefore = table.latest().getVersion();
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).runner()).as("DuckDB writes lists and maps").isEqualTo("duckdb");
+    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner()).as("DuckDB writes lists and maps").isEqualTo("duckdb");
 
     CompactionOptions options = CompactionOptions.defaults().runner(runner.equals("duckdb") ? CompactionOptions.Runner.DUCKDB
         : CompactionOptions.Runner.KERNEL);
-    CompactionResult r = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner);
@@ -145,7 +145,7 @@ class DeltaNestedColumnMappingTest {
       ResurfacerConfig config = new ResurfacerConfig(Map.of("deltas", new CatalogConfig("deltas", "delta", null, null, props, Set.of(),
           Map.of("t.t", location))), null);
       try (DeltaTable table = DeltaTables.find("t.t", config, dir).orElseThrow()) {
-        CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+        CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
         assertThat(r.plan().runner()).isEqualTo("kernel");
         assertThat(r.failedBins()).isEmpty();
         assertThat(r.addedFiles()).isEqualTo(2);

@@ -101,7 +101,7 @@ class DeltaTableFeaturesTest {
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(300 - 43).anyMatch(r -> r.contains("d:timestamp_ntz=1969-12-21T00:00/"));
 
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner.name().toLowerCase());
@@ -126,7 +126,7 @@ class DeltaTableFeaturesTest {
     List<String> before = DeltaSpark.typedRows(t);
     long versionBefore = table.latest().getVersion();
 
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.addedFiles()).isEqualTo(2);
@@ -173,7 +173,7 @@ class DeltaTableFeaturesTest {
 
     assertThatThrownBy(() -> DeltaCompactor.plan(reopened, CompactionOptions.defaults())).isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("UniForm").hasMessageContaining("delta.universalFormat.enabledFormats = iceberg");
-    assertThatThrownBy(() -> DeltaCompactor.execute(reopened, CompactionOptions.defaults(), Clock.systemUTC()))
+    assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(reopened, CompactionOptions.defaults()), Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("UniForm");
     assertThat(LogEntries.latestVersion(t)).isEqualTo(v + 1);
     assertThat(LiveFiles.of(reopened, reopened.latest()).stream().map(LiveFile::logPath).sorted().toList()).isEqualTo(files);
@@ -188,7 +188,7 @@ class DeltaTableFeaturesTest {
     DeltaTable table = DeltaTables.open("tracked", t.toString(), dir);
     assertThatThrownBy(() -> DeltaCompactor.plan(table, CompactionOptions.defaults())).isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("rowTracking");
-    assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()))
+    assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("rowTracking");
   }
 
@@ -217,7 +217,7 @@ class DeltaTableFeaturesTest {
 
     assertThatThrownBy(() -> DeltaCompactor.plan(table, CompactionOptions.defaults())).isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("partition value 'one' of column p");
-    assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC()))
+    assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("partition value 'one' of column p");
     assertThat(LogEntries.latestVersion(t)).isEqualTo(v + 1);
   }

@@ -113,12 +113,12 @@ class DeltaTimestampPartitionTest {
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(300 - 43);
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.bins()).hasSize(4);
     assertThat(plan.runner()).isEqualTo("duckdb");
     long versionBefore = table.latest().getVersion();
 
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults().runner(runner), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.removedFiles()).isEqualTo(12);
@@ -138,7 +138,7 @@ class DeltaTimestampPartitionTest {
     List<String> before = inLosAngeles(() -> DeltaSpark.typedRows(t));
     long versionBefore = table.latest().getVersion();
 
-    CompactionResult r = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.addedFiles()).isEqualTo(4);

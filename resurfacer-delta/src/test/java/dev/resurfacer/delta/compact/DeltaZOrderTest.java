@@ -49,10 +49,10 @@ class DeltaZOrderTest {
     List<String> before = DeltaSpark.typedRows(table.localRoot());
     CompactionOptions options = CompactionOptions.defaults().zOrder(List.of("id", "v"));
 
-    CompactionPlan plan = DeltaCompactor.plan(table, options);
+    CompactionPlan plan = DeltaCompactor.plan(table, options).preview();
     assertThat(plan.bins()).hasSize(2);
     assertThat(plan.inputFiles()).isEqualTo(LiveFiles.of(table, table.latest()).size());
-    CompactionResult result = DeltaCompactor.execute(table, options, Clock.systemUTC());
+    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(result.failedBins()).isEmpty();
     assertThat(DeltaSpark.typedRows(table.localRoot())).isEqualTo(before);
@@ -90,10 +90,10 @@ class DeltaZOrderTest {
     CompactionOptions options = new CompactionOptions(OptionalLong.empty(), 0.3)
         .where(new PartitionFilter("part = 'a b'", p -> "a b".equals(p.get("part"))));
 
-    CompactionPlan plan = DeltaCompactor.plan(table, options);
+    CompactionPlan plan = DeltaCompactor.plan(table, options).preview();
     assertThat(plan.bins()).hasSize(1).allMatch(b -> b.partition().equals(Map.of("part", "a b")));
     assertThat(plan.skipped()).anyMatch(s -> s.contains("outside --where part = 'a b'"));
-    assertThat(DeltaCompactor.execute(table, options, Clock.systemUTC()).failedBins()).isEmpty();
+    assertThat(DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC()).failedBins()).isEmpty();
 
     Map<String, List<String>> filesAfter = files(table);
     assertThat(filesAfter.get("x%y")).as("the other partition is untouched").isEqualTo(filesBefore.get("x%y"));
@@ -117,11 +117,11 @@ class DeltaZOrderTest {
     DeltaTable clustered = DeltaTables.open("clustered", t.toString(), dir);
     List<String> before = DeltaSpark.typedRows(t);
     long version = clustered.latest().getVersion();
-    assertThatThrownBy(() -> DeltaCompactor.execute(clustered, CompactionOptions.defaults().zOrder(List.of("id")), Clock.systemUTC()))
+    assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(clustered, CompactionOptions.defaults().zOrder(List.of("id"))), Clock.systemUTC()))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("clustered").hasMessageContaining("Bin-pack");
     assertThat(clustered.latest().getVersion()).isEqualTo(version);
 
-    CompactionResult binpack = DeltaCompactor.execute(clustered, CompactionOptions.defaults(), Clock.systemUTC());
+    CompactionResult binpack = DeltaCompactor.execute(DeltaCompactor.plan(clustered, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(binpack.failedBins()).isEmpty();
     assertThat(binpack.removedFiles()).isEqualTo(3);
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);

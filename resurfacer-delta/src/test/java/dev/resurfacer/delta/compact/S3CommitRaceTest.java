@@ -71,7 +71,7 @@ class S3CommitRaceTest {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<CompactionResult>> runs = new ArrayList<>();
         for (DeltaTable t : List.of(first, second)) {
-          runs.add(pool.submit(() -> DeltaCompactor.execute(t, CompactionOptions.defaults(), Clock.systemUTC(), meet)));
+          runs.add(pool.submit(() -> DeltaCompactor.execute(DeltaCompactor.plan(t, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(meet))));
         }
         List<CompactionResult> results = new ArrayList<>();
         for (Future<CompactionResult> f : runs) {

@@ -86,7 +86,7 @@ class S3SparkDeleteRaceTest {
       List<String> before = DeltaSpark.typedRows(spark);
       Runnable deleteOnce = once(() -> DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(spark) + " WHERE id % 5 = 1"));
 
-      CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), deleteOnce);
+      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteOnce));
 
       assertThat(result.plan().bins()).hasSize(2);
       assertThat(result.failedBins()).isEmpty();
@@ -104,7 +104,7 @@ class S3SparkDeleteRaceTest {
     try (DeltaTable table = copy("between")) {
       long read = table.latest().getVersion();
       List<String> before = DeltaSpark.typedRows(spark);
-      String first = DeltaCompactor.plan(table, CompactionOptions.defaults()).bins().get(0).partition().get("part");
+      String first = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().bins().get(0).partition().get("part");
       AtomicInteger calls = new AtomicInteger();
       // before the second bin commits, the first bin's output is the table's file for its partition
       Runnable deleteBeforeSecondCommit = () -> {
@@ -113,7 +113,7 @@ class S3SparkDeleteRaceTest {
         }
       };
 
-      CompactionResult result = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), deleteBeforeSecondCommit);
+      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteBeforeSecondCommit));
 
       assertThat(result.failedBins()).isEmpty();
       assertThat(result.committedVersions()).containsExactly(read + 1, read + 3);

@@ -193,7 +193,7 @@ class GcsDeltaTableTest {
       assertThat(described.version()).isEqualTo(version);
       assertThat(described.data().dataFiles()).isEqualTo(files).isGreaterThan(1);
 
-      CompactionResult compacted = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE);
+      CompactionResult compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.plan().runner()).isEqualTo("kernel");
       assertThat(compacted.removedFiles()).isGreaterThan(compacted.addedFiles()).isGreaterThan(0);
@@ -206,7 +206,7 @@ class GcsDeltaTableTest {
       assertThat(names("compact/events")).doesNotContainAnyElementsOf(under(plan, "/compact/events/"));
       assertThat(DeltaVacuum.plan(table, ZERO, Clock.systemUTC()).deletions()).as("nothing left to vacuum").isEmpty();
 
-      assertThat(Checkpointer.write(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))).written()).isTrue();
+      assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
       long checkpointed = table.latest().getVersion();
       LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
       assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);

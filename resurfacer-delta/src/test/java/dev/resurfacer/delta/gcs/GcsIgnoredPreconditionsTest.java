@@ -66,7 +66,7 @@ class GcsIgnoredPreconditionsTest {
     Map<String, Long> before = objects();
     try (DeltaTable table = find(Map.of())) {
       assertThat(((ObjectStorage) table.storage()).conditionalPut()).isFalse();
-      assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE))
+      assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE))
           .isInstanceOf(UsageException.class).hasMessageContaining("does not honour conditional PUTs")
           .hasMessageContaining("s3.single-writer");
     }
@@ -74,7 +74,7 @@ class GcsIgnoredPreconditionsTest {
 
     try (DeltaTable table = find(Map.of("s3.single-writer", "true"))) {
       long version = table.latest().getVersion();
-      var compacted = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE);
+      var compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.removedFiles()).isGreaterThan(0);
       assertThat(table.latest().getVersion()).isGreaterThan(version);

@@ -42,7 +42,7 @@ class LogMaintenanceTest {
     DeltaTable table = copy("events");
     List<String> before = DeltaSpark.rows(table.localRoot());
 
-    Checkpointer.Outcome outcome = Checkpointer.write(table, Clock.systemUTC());
+    Checkpointer.Outcome outcome = Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
 
     assertThat(outcome.written()).isTrue();
     LogFile checkpoint = DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow();
@@ -69,7 +69,7 @@ class LogMaintenanceTest {
     // version 10 (Spark checkpoints it: every fifth commit), version 11 without a checkpoint
     DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '1')");
     DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '2')");
-    assertThatThrownBy(() -> Checkpointer.write(table, Clock.systemUTC()))
+    assertThatThrownBy(() -> Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC())))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("precede the checkpoint of version 10");
     assertThat(DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow().version()).isEqualTo(10);
   }
@@ -82,11 +82,11 @@ class LogMaintenanceTest {
         .build(engine).commit(engine, CloseableIterable.emptyIterable());
     DeltaTable table = DeltaTables.open("k", t.toString(), dir);
 
-    Checkpointer.Outcome outcome = Checkpointer.write(table, Clock.systemUTC());
+    Checkpointer.Outcome outcome = Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
 
     assertThat(outcome.written()).isTrue();
     assertThat(DeltaLogFiles.list(table).latestCheckpoint(0)).isPresent();
-    assertThat(Checkpointer.write(table, Clock.systemUTC()).written()).as("a second run finds the checkpoint").isFalse();
+    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC())).written()).as("a second run finds the checkpoint").isFalse();
     assertThat(DeltaSpark.rows(t)).isEmpty();
   }
 

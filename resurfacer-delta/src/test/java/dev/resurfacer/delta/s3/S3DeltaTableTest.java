@@ -97,13 +97,13 @@ class S3DeltaTableTest {
       assertThat(DeltaDescriber.describe(table, Clock.systemUTC()).version()).isEqualTo(table.latest().getVersion());
 
       // DuckDB reads local paths only: the planner says so and gives the table to Kernel's runner
-      CompactionPlan compactionPlan = DeltaCompactor.plan(table, CompactionOptions.defaults());
+      CompactionPlan compactionPlan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
       assertThat(compactionPlan.runner()).isEqualTo("kernel");
       assertThat(compactionPlan.runnerReason()).startsWith("DuckDB reads local files only (no httpfs) and the table is on s3://lake");
       assertThatThrownBy(() -> DeltaCompactor.plan(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)))
           .isInstanceOf(SafetyRefusal.class).hasMessageContaining("--runner duckdb cannot rewrite raw.events: DuckDB reads local files only");
 
-      CompactionResult compacted = DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(), Progress.NONE);
+      CompactionResult compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.plan().runner()).isEqualTo("kernel");
       assertThat(compacted.removedFiles()).isGreaterThan(compacted.addedFiles()).isGreaterThan(0);
@@ -119,7 +119,7 @@ class S3DeltaTableTest {
       }
       List<String> appended = DeltaSpark.typedRows(spark);
       assertThat(appended).hasSize(before.size() + 100);
-      CompactionResult zOrdered = DeltaCompactor.execute(table, CompactionOptions.defaults().zOrder(List.of("id", "v")), Clock.systemUTC(),
+      CompactionResult zOrdered = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().zOrder(List.of("id", "v"))), Clock.systemUTC(),
           Progress.NONE);
       assertThat(zOrdered.failedBins()).isEmpty();
       assertThat(zOrdered.committedVersions()).isNotEmpty();
@@ -148,10 +148,10 @@ class S3DeltaTableTest {
       assertThat(sparkDryRun(spark)).as("nothing left for Spark's vacuum either").isEmpty();
 
       // Spark's checkpoint of the MERGE holds the tombstones of its DELETE/UPDATE/MERGE: ours is refused until they expire
-      assertThatThrownBy(() -> Checkpointer.write(table, Clock.systemUTC())).isInstanceOf(SafetyRefusal.class)
+      assertThatThrownBy(() -> Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()))).isInstanceOf(SafetyRefusal.class)
           .hasMessageContaining("tombstones within the table's delta.deletedFileRetentionDuration precede the checkpoint of version 10");
       Clock weekLater = Clock.offset(Clock.systemUTC(), Duration.ofDays(8));
-      Checkpointer.Outcome checkpoint = Checkpointer.write(table, weekLater);
+      Checkpointer.Outcome checkpoint = Checkpointer.execute(Checkpointer.plan(table, weekLater));
       assertThat(checkpoint.written()).isTrue();
       long version = table.latest().getVersion();
       LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
@@ -193,7 +193,7 @@ class S3DeltaTableTest {
       Set<String> before = s3.keys("unsafe/events");
       ObjectStorage storage = (ObjectStorage) table.storage();
       assertThat(storage.conditionalPut()).as("s3proxy 2.6.0 overwrites despite If-None-Match: *").isFalse();
-      assertThatThrownBy(() -> DeltaCompactor.execute(table, CompactionOptions.defaults(), Clock.systemUTC(),
+      assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(),
           dev.resurfacer.progress.Progress.NONE))
           .isInstanceOf(UsageException.class)
           .hasMessageContaining("does not honour conditional PUTs").hasMessageContaining("s3.single-writer: true")

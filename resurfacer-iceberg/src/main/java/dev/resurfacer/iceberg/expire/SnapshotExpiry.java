@@ -8,6 +8,7 @@ import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StoredFile;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,38 +27,24 @@ import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Expires snapshots with Iceberg core's {@link ExpireSnapshots}: retention is core's, not ours.
- * {@link #preview} and {@link #expire} run the same configured update; the preview stops at
- * {@code apply()}, and the files it lists are the ones {@link #expire} is allowed to delete.
+ * {@link #plan} configures and applies core's update; {@link #execute} commits that same update,
+ * and the files the plan lists are the only ones it is allowed to delete.
  */
 public final class SnapshotExpiry {
   private SnapshotExpiry() {}
 
-  /** What {@link #expire} would do now. Reads metadata; commits nothing and deletes nothing. */
-  public static ExpireResult preview(String name, Table table, ExpireOptions options) {
-    return run(name, table, options, false);
-  }
-
-  /** As {@link #preview(String, Table, ExpireOptions)}, refused when another table of {@code others} shares a file it would delete. */
-  public static ExpireResult preview(String name, Table table, ExpireOptions options, OtherTables others) {
-    return run(name, table, options, false, Progress.NONE, others);
-  }
-
-  /** Expires, then deletes exactly the files the preview computed (never more). */
-  public static ExpireResult expire(String name, Table table, ExpireOptions options) {
-    return run(name, table, options, true, Progress.NONE, null);
-  }
-
-  /** As {@link #expire(String, Table, ExpireOptions)}, telling {@code progress} of the deletes as they go. */
-  public static ExpireResult expire(String name, Table table, ExpireOptions options, Progress progress) {
-    return run(name, table, options, true, progress, null);
-  }
-
   /**
-   * As {@link #expire(String, Table, ExpireOptions, Progress)}, refused before anything is committed
-   * when another table of {@code others} references a file in the directory of one it would delete.
+   * What an expiry would do now: the snapshots core's applied {@code update} expires, the refs past
+   * their max age, and the files only those snapshots reach. {@link #execute} commits {@code update}
+   * once, so a plan is executed at most once.
    */
-  public static ExpireResult expire(String name, Table table, ExpireOptions options, Progress progress, OtherTables others) {
-    return run(name, table, options, true, progress, others);
+  public record Plan(String name, Table table, long cutoff, int retainLast, ExpireSnapshots update,
+      List<Snapshot> expiring, List<ExpiredSnapshot> snapshots, List<String> agedRefs,
+      Map<String, ReclaimedFile> files, StoredFile.Resolver resolver) {
+    /** The plan as a result that committed and deleted nothing. */
+    public ExpireResult preview() {
+      return result(name, false, cutoff, retainLast, snapshots, agedRefs, files.values(), List.of(), List.of(), List.of());
+    }
   }
 
   /**
@@ -66,12 +53,16 @@ public final class SnapshotExpiry {
    */
   public record OtherTables(java.util.function.Supplier<dev.resurfacer.storage.Neighbours> neighbours, Set<String> self) {}
 
-  private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act) {
-    return run(name, table, options, act, Progress.NONE, null);
+  /** What {@link #execute} would do now. Reads metadata; commits nothing and deletes nothing. */
+  public static Plan plan(String name, Table table, ExpireOptions options) {
+    return plan(name, table, options, null);
   }
 
-  private static ExpireResult run(String name, Table table, ExpireOptions options, boolean act, Progress progress,
-      OtherTables others) {
+  /**
+   * As {@link #plan(String, Table, ExpireOptions)}, refused before anything is committed when another
+   * table of {@code others} references a file in the directory of one the expiry would delete.
+   */
+  public static Plan plan(String name, Table table, ExpireOptions options, OtherTables others) {
     table.refresh();
     Map<String, String> props = table.properties();
     long maxAgeMs = options.olderThan() != null ? options.olderThan().toMillis()
@@ -113,11 +104,23 @@ public final class SnapshotExpiry {
         .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
         .map(s -> new ExpiredSnapshot(s.snapshotId(), s.timestampMillis(), s.operation()))
         .toList();
+    return new Plan(name, table, cutoff, retainLast, update, List.copyOf(expiring), snapshots, List.copyOf(agedRefs),
+        Collections.unmodifiableMap(previewed), resolver);
+  }
 
-    if (!act) {
-      return result(name, false, cutoff, retainLast, snapshots, agedRefs, previewed.values(), List.of(), List.of(), List.of());
-    }
+  /** Expires, then deletes exactly the files the plan computed (never more). */
+  public static ExpireResult execute(Plan plan) {
+    return execute(plan, Progress.NONE);
+  }
 
+  /** As {@link #execute(Plan)}, telling {@code progress} of the deletes as they go. */
+  public static ExpireResult execute(Plan plan, Progress progress) {
+    String name = plan.name();
+    Table table = plan.table();
+    ExpireSnapshots update = plan.update();
+    List<Snapshot> expiring = plan.expiring();
+    Map<String, ReclaimedFile> previewed = plan.files();
+    StoredFile.Resolver resolver = plan.resolver();
     Set<String> refsBefore = new HashSet<>(table.refs().keySet());
     Set<Integer> specsBefore = new HashSet<>(table.specs().keySet());
     Set<Integer> schemasBefore = new HashSet<>(table.schemas().keySet());
@@ -170,7 +173,7 @@ public final class SnapshotExpiry {
     refsDropped.removeAll(table.refs().keySet());
     specsBefore.removeAll(table.specs().keySet());
     schemasBefore.removeAll(table.schemas().keySet());
-    return result(name, true, cutoff, retainLast, snapshots, refsDropped, done, notDeleted,
+    return result(name, true, plan.cutoff(), plan.retainLast(), plan.snapshots(), refsDropped, done, notDeleted,
         new ArrayList<>(new TreeSet<>(specsBefore)), new ArrayList<>(new TreeSet<>(schemasBefore)));
   }
 

@@ -126,9 +126,8 @@ final class BuiltInExecutors {
 
   private static Step expire(ExpireSnapshots op, IcebergTable t, Mode mode, StorageFences fences, Progress progress) {
     ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
-    ExpireResult r = mode == Mode.COMMIT
-        ? SnapshotExpiry.expire(t.name(), t.table(), options, progress, t.otherTables(fences))
-        : SnapshotExpiry.preview(t.name(), t.table(), options, t.otherTables(fences));
+    SnapshotExpiry.Plan plan = SnapshotExpiry.plan(t.name(), t.table(), options, t.otherTables(fences));
+    ExpireResult r = mode == Mode.COMMIT ? SnapshotExpiry.execute(plan, progress) : plan.preview();
     Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
         "deleted_bytes", r.bytes());
     String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping "

@@ -15,7 +15,7 @@ import org.apache.iceberg.TableOperations;
  * {@code rewrite-position-deletes} turns them into deletion vectors.
  *
  * <pre>
- * FormatUpgrade.Result r = FormatUpgrade.run(table, 3, true);
+ * FormatUpgrade.Result r = FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
  * </pre>
  */
 public final class FormatUpgrade {
@@ -30,8 +30,19 @@ public final class FormatUpgrade {
     }
   }
 
-  /** Previews ({@code commit == false}) or commits the upgrade; the same version is a no-op. */
-  public static Result run(Table table, int targetVersion, boolean commit) {
+  /**
+   * The metadata read and the version it would move to ({@code base}'s own when there is nothing to
+   * do), with what the move means for readers and writers.
+   */
+  public record Plan(Table table, TableOperations ops, TableMetadata base, int targetVersion, List<String> consequences) {
+    /** The plan as a result that committed nothing. */
+    public Result preview() {
+      return new Result(table.name(), base.formatVersion(), targetVersion, false, consequences);
+    }
+  }
+
+  /** The upgrade to {@code targetVersion}; the same version plans nothing. Reads metadata; commits nothing. */
+  public static Plan plan(Table table, int targetVersion) {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata base = ops.refresh();
     int current = base.formatVersion();
@@ -42,7 +53,7 @@ public final class FormatUpgrade {
       throw new UsageException(table.name() + " is format v" + current + "; Iceberg tables cannot be downgraded to v" + targetVersion);
     }
     if (targetVersion == current) {
-      return new Result(table.name(), current, current, false, List.of());
+      return new Plan(table, ops, base, current, List.of());
     }
     List<String> consequences = new ArrayList<>();
     if (current < 2) {
@@ -54,11 +65,17 @@ public final class FormatUpgrade {
       consequences.add("readers need Iceberg 1.8 or newer (Spark, Trino and others built on older Iceberg cannot read the table)");
       consequences.add("existing position-delete files stay valid; `rewrite-position-deletes` turns them into deletion vectors");
     }
-    if (!commit) {
-      return new Result(table.name(), current, targetVersion, false, consequences);
+    return new Plan(table, ops, base, targetVersion, List.copyOf(consequences));
+  }
+
+  /** Commits the planned upgrade against the metadata the plan read; a plan of nothing commits nothing. */
+  public static Result execute(Plan plan) {
+    TableMetadata base = plan.base();
+    if (plan.targetVersion() == base.formatVersion()) {
+      return plan.preview();
     }
-    ops.commit(base, base.upgradeToFormatVersion(targetVersion));
-    table.refresh();
-    return new Result(table.name(), current, targetVersion, true, consequences);
+    plan.ops().commit(base, base.upgradeToFormatVersion(plan.targetVersion()));
+    plan.table().refresh();
+    return new Result(plan.table().name(), base.formatVersion(), plan.targetVersion(), true, plan.consequences());
   }
 }

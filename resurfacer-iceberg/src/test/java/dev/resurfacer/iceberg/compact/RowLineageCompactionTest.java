@@ -90,7 +90,7 @@ class RowLineageCompactionTest {
       delta.commit();
     }
     if (upgrade) {
-      FormatUpgrade.run(table, 3, true);
+      FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     }
     table.refresh();
     return table;

@@ -84,13 +84,13 @@ class DeletionVectorRewriteTest {
     List<String> before = Rows.sortedStrings(table);
     long snapshot = table.currentSnapshot().snapshotId();
 
-    FormatUpgrade.Result preview = FormatUpgrade.run(table, 3, false);
+    FormatUpgrade.Result preview = FormatUpgrade.plan(table, 3).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.consequences()).anyMatch(c -> c.contains("deletion vectors"));
     table.refresh();
     assertThat(HealthInspector.inspect("db.t", table).layout().formatVersion()).isEqualTo(2);
 
-    FormatUpgrade.Result r = FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.Result r = FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     assertThat(r.committed()).isTrue();
     assertThat(r.fromVersion()).isEqualTo(2);
     table.refresh();
@@ -98,16 +98,16 @@ class DeletionVectorRewriteTest {
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    assertThat(FormatUpgrade.run(table, 3, true).changes()).isFalse();
-    assertThatThrownBy(() -> FormatUpgrade.run(table, 2, true)).hasMessageContaining("cannot be downgraded");
-    assertThatThrownBy(() -> FormatUpgrade.run(table, 4, true)).hasMessageContaining("must be 2 or 3");
+    assertThat(FormatUpgrade.execute(FormatUpgrade.plan(table, 3)).changes()).isFalse();
+    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 2))).hasMessageContaining("cannot be downgraded");
+    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 4))).hasMessageContaining("must be 2 or 3");
   }
 
   @Test
   void positionDeleteFilesBecomeOneVectorPerDataFileAndRowsStayTheSame() {
     Table table = v2Table();
     history(table);
-    FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(300 - 5 - 1);
 
@@ -138,7 +138,7 @@ class DeletionVectorRewriteTest {
   void aDataFileThatAlreadyHasAVectorKeepsItAndReadsDoNotChange() {
     Table table = v2Table();
     List<DataFile> files = history(table);
-    FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     // a v3 writer deleted from file 0 with a vector; readers now ignore the v2 files for file 0
     table.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(1L, 7L, 50L))).get(0)).commit();
     table.refresh();
@@ -157,7 +157,7 @@ class DeletionVectorRewriteTest {
   void aConcurrentDeleteMakesTheCommitFailAndLeavesNoFileBehind() throws Exception {
     Table table = v2Table();
     List<DataFile> files = history(table);
-    FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
     List<String> before = Rows.sortedStrings(table);
     // planned against the current snapshot, then a writer deletes a row of file 1 before the commit

@@ -121,7 +121,7 @@ class EqualityDeleteConversionTest {
   void v3EqualityDeletesBecomeDeletionVectorsMergedWithWhatApplied() {
     Table table = table(PartitionSpec.builderFor(SCHEMA).identity("p").build());
     List<DataFile> files = history(table);
-    FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     table.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(table, Map.of(files.get(2), List.of(0L, 1L))).get(0)).commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);

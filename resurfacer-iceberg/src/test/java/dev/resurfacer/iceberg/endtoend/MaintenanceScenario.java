@@ -139,7 +139,7 @@ final class MaintenanceScenario {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    ExpireResult expired = SnapshotExpiry.expire(name, table, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(name, table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
     assertThat(expired.snapshots()).isNotEmpty();
     assertThat(expired.notDeleted()).isEmpty();

@@ -85,7 +85,7 @@ class SnapshotExpiryTest {
     Set<Path> diskBefore = Disk.files(table);
     int snapshotsBefore = count(table.snapshots());
 
-    ExpireResult preview = SnapshotExpiry.preview("db.orders", table, ALL_BUT_LAST);
+    ExpireResult preview = SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST).preview();
 
     assertThat(preview.committed()).isFalse();
     assertThat(preview.snapshots()).hasSize(snapshotsBefore - 1);
@@ -102,7 +102,7 @@ class SnapshotExpiryTest {
       assertThat(Disk.exists(p)).as(p).isTrue();
     }
 
-    ExpireResult done = SnapshotExpiry.expire("db.orders", table, ALL_BUT_LAST);
+    ExpireResult done = SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST));
 
     assertThat(done.committed()).isTrue();
     assertThat(paths(done.fileList())).isEqualTo(previewed);
@@ -146,7 +146,7 @@ class SnapshotExpiryTest {
     table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(900, 5, 0)).get(0)).commit();
     Thread.sleep(5);
 
-    ExpireResult done = SnapshotExpiry.expire("db.orders", table, ALL_BUT_LAST);
+    ExpireResult done = SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST));
 
     assertThat(done.snapshots()).isNotEmpty();
     assertThat(done.fileList()).isNotEmpty();
@@ -171,11 +171,11 @@ class SnapshotExpiryTest {
     Thread.sleep(5);
     String metadataBefore = metadataLocation();
 
-    assertThatThrownBy(() -> SnapshotExpiry.expire("db.orders", table, ALL_BUT_LAST))
+    assertThatThrownBy(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST)))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("old").hasMessageContaining("--expire-refs");
     assertThat(metadataLocation()).isEqualTo(metadataBefore);
 
-    ExpireResult done = SnapshotExpiry.expire("db.orders", table, new ExpireOptions(Duration.ZERO, 1, List.of(), true));
+    ExpireResult done = SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, new ExpireOptions(Duration.ZERO, 1, List.of(), true)));
     assertThat(done.refsDropped()).containsExactly("old");
     assertThat(done.snapshots()).extracting(ExpireResult.ExpiredSnapshot::snapshotId).containsExactly(old);
     assertThat(done.byCategory().get("data").files()).isEqualTo(1);
@@ -191,10 +191,10 @@ class SnapshotExpiryTest {
         .set(TableProperties.MAX_SNAPSHOT_AGE_MS, "0")
         .commit();
     Thread.sleep(5);
-    assertThat(SnapshotExpiry.preview("db.orders", table, ExpireOptions.defaults()).snapshots()).hasSize(2);
+    assertThat(SnapshotExpiry.plan("db.orders", table, ExpireOptions.defaults()).preview().snapshots()).hasSize(2);
     // snapshots younger than the default 5 days are kept however many there are
     table.updateProperties().remove(TableProperties.MAX_SNAPSHOT_AGE_MS).commit();
-    assertThat(SnapshotExpiry.preview("db.orders", table, ExpireOptions.defaults()).snapshots()).isEmpty();
+    assertThat(SnapshotExpiry.plan("db.orders", table, ExpireOptions.defaults()).preview().snapshots()).isEmpty();
   }
 
   @Test
@@ -204,16 +204,16 @@ class SnapshotExpiryTest {
     table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(10, 10, 0)).get(0)).commit();
     table.manageSnapshots().createTag("keep", first).commit();
 
-    assertThatThrownBy(() -> SnapshotExpiry.preview("db.orders", table, new ExpireOptions(null, null, List.of(42L), false)))
+    assertThatThrownBy(() -> SnapshotExpiry.plan("db.orders", table, new ExpireOptions(null, null, List.of(42L), false)).preview())
         .isInstanceOf(UsageException.class).hasMessageContaining("42");
-    assertThatThrownBy(() -> SnapshotExpiry.expire("db.orders", table, new ExpireOptions(null, null, List.of(first), false)))
+    assertThatThrownBy(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, new ExpireOptions(null, null, List.of(first), false))))
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("keep");
     assertThat(table.snapshot(first)).isNotNull();
     assertThatThrownBy(() -> new ExpireOptions(null, 0, List.of(), false)).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> new ExpireOptions(Duration.ofDays(-1), null, List.of(), false)).isInstanceOf(UsageException.class);
 
     table.manageSnapshots().removeTag("keep").commit();
-    ExpireResult done = SnapshotExpiry.expire("db.orders", table, new ExpireOptions(null, null, List.of(first), false));
+    ExpireResult done = SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, new ExpireOptions(null, null, List.of(first), false)));
     assertThat(done.snapshots()).extracting(ExpireResult.ExpiredSnapshot::snapshotId).containsExactly(first);
     assertThat(done.byCategory().get("data").files()).isZero(); // its file is still live
     assertThat(done.byCategory().get("manifest_list").files()).isEqualTo(1);
@@ -231,7 +231,7 @@ class SnapshotExpiryTest {
     Thread.sleep(5);
     assertThat(table.specs()).containsOnlyKeys(0, 1);
 
-    ExpireResult done = SnapshotExpiry.expire("db.orders", table, ALL_BUT_LAST);
+    ExpireResult done = SnapshotExpiry.execute(SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST));
 
     assertThat(done.removedSpecIds()).containsExactly(0);
     table.refresh();
@@ -244,7 +244,7 @@ class SnapshotExpiryTest {
   void gcDisabledIsRefused() {
     table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(0, 10, 0)).get(0)).commit();
     table.updateProperties().set(TableProperties.GC_ENABLED, "false").commit();
-    assertThatThrownBy(() -> SnapshotExpiry.preview("db.orders", table, ALL_BUT_LAST))
+    assertThatThrownBy(() -> SnapshotExpiry.plan("db.orders", table, ALL_BUT_LAST).preview())
         .isInstanceOf(SafetyRefusal.class).hasMessageContaining("GC is disabled");
   }
 

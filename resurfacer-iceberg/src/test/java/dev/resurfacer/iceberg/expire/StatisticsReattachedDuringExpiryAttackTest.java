@@ -94,7 +94,7 @@ class StatisticsReattachedDuringExpiryAttackTest {
     });
     Table racing = new BaseTable(ops, "test.db.t");
 
-    SnapshotExpiry.expire("db.t", racing, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    SnapshotExpiry.execute(SnapshotExpiry.plan("db.t", racing, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
 
     assertThat(raced[0]).as("the concurrent commit ran after expiry's commit").isTrue();
     Table now = catalog.loadTable(ID);

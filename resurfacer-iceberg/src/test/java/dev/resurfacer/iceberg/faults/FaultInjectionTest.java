@@ -140,7 +140,7 @@ class FaultInjectionTest {
   @Test
   void expiryWhoseDeletesFailCommitsAndReportsWhatIsLeft() {
     faults.failDeletes = true;
-    ExpireResult result = SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    ExpireResult result = SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(result.committed()).isTrue();
     assertThat(result.notDeleted()).isNotEmpty();
     assertThat(Disk.files(intact())).as("nothing deleted").containsAll(filesBefore);
@@ -149,7 +149,7 @@ class FaultInjectionTest {
   @Test
   void expiryWhoseCommitIsRejectedChangesNothing() {
     faults.commit = Faults.Commit.FAIL;
-    Throwable t = catchThrowable(() -> SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
     assertThat(t).hasMessageContaining("injected fault: commit rejected");
     unchanged();
   }
@@ -157,7 +157,7 @@ class FaultInjectionTest {
   @Test
   void expiryWithAnUnknownCommitStateDeletesNothing() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    Throwable t = catchThrowable(() -> SnapshotExpiry.expire("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
     assertThat(t).hasMessageContaining("injected fault: commit timed out");
     assertThat(Disk.files(intact())).as("no file deleted on an unknown state").containsAll(filesBefore);
   }

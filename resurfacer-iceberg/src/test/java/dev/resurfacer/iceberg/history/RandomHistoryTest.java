@@ -146,7 +146,7 @@ class RandomHistoryTest {
         if (formatVersion == 2 && rng.nextInt(3) == 0) {
           // an upgrade mid-history, maintained at once: the older rows have no v3 row ids yet, and the
           // v2 position and equality deletes stay until maintenance converts them
-          FormatUpgrade.run(table, 3, true);
+          FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
           formatVersion = 3;
           upgraded = true;
         }
@@ -185,7 +185,7 @@ class RandomHistoryTest {
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     table.refresh();
     TableState beforeExpire = TableState.capture(table);
-    SnapshotExpiry.expire("db.history", table, new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false));
+    SnapshotExpiry.execute(SnapshotExpiry.plan("db.history", table, new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false)));
     Invariants.sameRowsAndNothingMissing(catalog, ID, beforeExpire);
   }
 

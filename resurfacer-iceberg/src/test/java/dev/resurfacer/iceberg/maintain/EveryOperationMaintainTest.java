@@ -88,7 +88,7 @@ class EveryOperationMaintainTest {
     gone.setField("id", 1_015L);
     table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), recent.get(0).partition(), idOnly, List.of(gone))).commit();
     // maintained right after the upgrade: the rows written before it have no v3 row ids yet
-    FormatUpgrade.run(table, 3, true);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     table.refresh();
     return table;
   }

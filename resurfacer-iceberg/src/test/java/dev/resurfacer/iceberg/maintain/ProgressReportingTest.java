@@ -107,7 +107,7 @@ class ProgressReportingTest {
       table.newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue()).commit();
       Recorder progress = new Recorder();
 
-      ExpireResult r = SnapshotExpiry.expire("raw.a", table, new ExpireOptions(Duration.ZERO, 1, List.of(), false), progress);
+      ExpireResult r = SnapshotExpiry.execute(SnapshotExpiry.plan("raw.a", table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)), progress);
 
       Recorder.Task task = progress.named("expire raw.a");
       assertThat(r.files()).isPositive();

@@ -290,8 +290,8 @@ class AliasAttackTest {
     a.newRewrite().deleteFile(asUri).addFile(asPath).commit();
     capture();
 
-    dev.resurfacer.iceberg.expire.SnapshotExpiry.expire("db.a", a,
-        new dev.resurfacer.iceberg.expire.ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    dev.resurfacer.iceberg.expire.SnapshotExpiry.execute(dev.resurfacer.iceberg.expire.SnapshotExpiry.plan("db.a", a,
+        new dev.resurfacer.iceberg.expire.ExpireOptions(Duration.ZERO, 1, List.of(), false)));
 
     assertThat(Path.of(bare)).exists();
     a.refresh();

@@ -110,7 +110,7 @@ class AzureAliasAttackTest {
     if (spelling.startsWith("wasbs")) {
       assertThat(Rows.sortedStrings(t)).hasSize(10); // ADLSFileIO reads the blob through the Blob host's spelling too
     }
-    ExpireResult expired = SnapshotExpiry.expire(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
     assertThat(AZURE.objects(t.location())).as("expiry kept the blob named another way").contains(file.location());
 

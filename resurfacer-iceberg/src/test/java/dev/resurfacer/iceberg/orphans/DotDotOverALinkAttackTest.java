@@ -93,7 +93,7 @@ class DotDotOverALinkAttackTest {
     a.newRewrite().deleteFile(viaLink).addFile(plain).commit();
     TableState before = TableState.capture(a);
 
-    SnapshotExpiry.expire("db.a", a, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    SnapshotExpiry.execute(SnapshotExpiry.plan("db.a", a, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
 
     a.refresh();
     assertThat(a.snapshots()).hasSize(1);

@@ -102,7 +102,7 @@ class GcsAliasAttackTest {
     };
     t.newRewrite().rewriteFiles(Set.of(file), Set.of(DataFiles.builder(t.spec()).copy(file).withPath(respelled).build())).commit();
     t.refresh();
-    ExpireResult expired = SnapshotExpiry.expire(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false));
+    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
     assertThat(GCS.objects(t.location())).as("expiry kept the object named another way").contains(file.location());
 

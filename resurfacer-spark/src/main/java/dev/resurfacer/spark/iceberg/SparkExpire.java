@@ -44,8 +44,8 @@ final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
 
   @Override
   public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
-    ExpireResult p = SnapshotExpiry.preview(t.name(), t.table(), new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false),
-        t.otherTables(spark.fences()));
+    ExpireResult p = SnapshotExpiry.plan(t.name(), t.table(), new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false),
+        t.otherTables(spark.fences())).preview();
     Map<String, Long> planned = Map.of("expired_snapshots", (long) p.snapshots().size(), "deleted_files", p.files(),
         "deleted_bytes", p.bytes());
     String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping " + p.retainLast();
