@@ -34,6 +34,21 @@ public final class DeltaSpark {
     return session;
   }
 
+  /**
+   * A session of the same Spark context set up for a CDC writer's small statements. A one-row
+   * change spent most of its time compiling generated code, materialising a MERGE's source and
+   * rewriting the checksum file: 2.4 s a change on an idle machine, 1.4 s without.
+   */
+  public static synchronized SparkSession cdcWriterSession() {
+    SparkSession writer = session().newSession();
+    writer.conf().set("spark.sql.codegen.wholeStage", "false");
+    writer.conf().set("spark.sql.codegen.factoryMode", "NO_CODEGEN");
+    writer.conf().set("spark.databricks.delta.writeChecksumFile.enabled", "false");
+    writer.conf().set("spark.databricks.delta.merge.materializeSource", "none");
+    writer.conf().set("spark.databricks.delta.history.metricsEnabled", "false");
+    return writer;
+  }
+
   public static void sql(String sql) {
     session().sql(sql).collect();
   }

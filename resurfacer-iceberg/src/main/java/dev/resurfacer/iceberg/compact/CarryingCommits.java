@@ -98,7 +98,11 @@ final class CarryingCommits {
    */
   private void commitTogether(List<RewriteFileGroup> piece, Map<RewriteFileGroup, ConcurrentDeletes.Carried> carried) {
     String lastConflict = null;
+    // how long each attempt took, from its look at the newest snapshot to its commit's answer: a
+    // writer committing more often than this on the group's inputs wins every attempt
+    List<Long> attemptMillis = new ArrayList<>();
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      long attemptStart = System.nanoTime();
       table.refresh();
       Snapshot now = table.currentSnapshot();
       try {
@@ -134,14 +138,16 @@ final class CarryingCommits {
           committed.add(g);
           long rows = carried.get(g).rows();
           if (rows > 0 || attempt > 1) {
+            attemptMillis.add((System.nanoTime() - attemptStart) / 1_000_000);
             notes.put(g, "carried " + rows + " row" + (rows == 1 ? "" : "s") + " deleted concurrently onto the new files"
-                + (attempt > 1 ? " (commit attempt " + attempt + ")" : ""));
+                + (attempt > 1 ? " (commit attempt " + attempt + "; attempts took " + span(attemptMillis) + ")" : ""));
           }
         }
         return;
       } catch (ValidationException e) {
         // a writer committed a delete on an input after our look (or removed one): look again
         // core names the data file by its whole metadata: its path is what a reader needs
+        attemptMillis.add((System.nanoTime() - attemptStart) / 1_000_000);
         lastConflict = Compaction.failureMessage(e).replaceAll("Generic(?:Data|Delete)File\\{[^}]*?file_path=([^,]+),[^}]*}", "$1");
         if (piece.size() > 1 && attempt >= 2) {
           // a writer keeps winning against the whole piece: each group alone conflicts only with
@@ -169,9 +175,15 @@ final class CarryingCommits {
       }
     }
     carried.values().forEach(this::discard);
-    String why = "not committed after " + ATTEMPTS + " attempts: each met a delete committed concurrently on its inputs after it looked"
-        + " (last: " + lastConflict + "); new files removed";
+    String why = "not committed after " + ATTEMPTS + " attempts (each took " + span(attemptMillis) + "): each met a delete committed"
+        + " concurrently on its inputs after it looked (last: " + lastConflict + "); new files removed";
     piece.forEach(g -> giveUp(g, why));
+  }
+
+  private static String span(List<Long> millis) {
+    long min = millis.stream().mapToLong(Long::longValue).min().orElse(0);
+    long max = millis.stream().mapToLong(Long::longValue).max().orElse(0);
+    return min == max ? min + " ms" : min + "-" + max + " ms";
   }
 
   private void discard(ConcurrentDeletes.Carried carried) {
