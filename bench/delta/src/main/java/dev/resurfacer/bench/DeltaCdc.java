@@ -135,7 +135,6 @@ public final class DeltaCdc {
             String day = own.get(random.nextInt(own.size()));
             List<Long> ids = idsByDay.get(day);
             long id = ids.get(random.nextInt(ids.size()));
-            int n = changes.get();
             String tag = "-" + Thread.currentThread().getName() + "." + k;
             // the row's partition in the predicate, as a CDC job keyed by partition writes it: Spark then plans one partition
             String where = " WHERE day = '" + day + "' AND id = " + id;
