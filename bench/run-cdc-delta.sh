@@ -17,7 +17,7 @@
 #   bench/run-cdc-delta.sh                     # 3 minutes a lane, 1 change/s, 4 partitions x 30 files x 300 rows
 #   MINUTES=10 bench/run-cdc-delta.sh
 # Environment: MINUTES (3), RATE (1), THREADS (4), PAUSE (5), PARTITIONS (4), FILES (30, per partition), ROWS (300, per file),
-#   LANES ("ours spark"), REGENERATE=1 (write the pristine table again), RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags).
+#   LANES ("ours spark"; "serve" runs `serve --yes` instead of a compact loop), INTERVAL (2, serve's evaluation seconds), REGENERATE=1 (write the pristine table again), RESURFACER_JAVA_OPTS (bin/resurfacer's JVM flags).
 set -euo pipefail
 source "$(dirname "$0")/bench-env.sh"
 ensure_delta_built
@@ -30,7 +30,7 @@ if [[ -n "${REGENERATE:-}" || ! -d "$dir/pristine/_delta_log" ]]; then
   "${CDC[@]}" create --table "$dir/pristine" --partitions "${PARTITIONS:-4}" --files "${FILES:-30}" --rows "${ROWS:-300}" \
     2> "$dir/create.err" | grep '^RESULT'
 fi
-rm -rf "$dir/ours" "$dir/spark" "$dir"/*.csv "$dir"/*.out "$dir"/*.err "$dir"/*.started
+rm -rf "$dir/ours" "$dir/spark" "$dir/serve" "$dir/serve-home" "$dir"/*.csv "$dir"/*.out "$dir"/*.err "$dir"/*.started
 ensure_cli_ready
 
 # starts the writer on one lane's copy and waits for its first change; sets writer
@@ -73,6 +73,36 @@ for lane in ${LANES:-ours spark}; do
     done
     finish_writer ours
     awk -F, 'NR>1 {runs++; c+=$2; f+=$3; cpu+=$5} END {printf "RESULT engine=ours runs=%d bins_committed=%d bins_failed=%d cpu_s=%.1f\n", runs, c, f, cpu}' "$dir/ours-runs.csv"
+  elif [[ $lane == serve ]]; then
+    # one long-running `serve --yes` (a warm JVM, as a user keeps it beside a stream) whose small-files
+    # trigger fires the compaction; evaluated every INTERVAL, at least PAUSE between two runs
+    mkdir -p "$dir/serve-home"
+    cat > "$dir/serve-home/resurfacer.yml" <<YML
+catalogs:
+  bench: {type: delta, tables: {cdc.events: $dir/serve}}
+defaults:
+  compact: {min-input-files: 2}
+  triggers: {small-files: 3, operations: [compact]}
+serve: {interval: ${INTERVAL:-2}s, concurrency: 1, min-interval: ${pause}s, lease: 10m, port: 0, history: history.db}
+YML
+    (cd "$dir/serve-home" && exec "$ROOT/bin/resurfacer" serve --yes --config resurfacer.yml > serve.out 2> serve.err) &
+    serve_pid=$!
+    trap 'kill $writer $serve_pid 2>/dev/null || true' EXIT
+    for _ in $(seq 1 300); do
+      grep -q '^listening on' "$dir/serve-home/serve.out" 2>/dev/null && break
+      kill -0 $serve_pid 2>/dev/null || { echo "serve exited: $(tail -3 "$dir/serve-home/serve.err")" >&2; exit 1; }
+      sleep 0.5
+    done
+    wait "$writer" || { echo "the writer failed: $dir/writer-serve.err" >&2; exit 1; }
+    # serve's own CPU time (user + system clock ticks of its JVM) before it is stopped
+    ticks=$(awk '{print $14 + $15}' "/proc/$serve_pid/stat")
+    kill -TERM $serve_pid; wait $serve_pid || true
+    trap - EXIT
+    echo "lane serve: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    sed "s/^RESULT verb=writer/RESULT lane=serve verb=writer/" "$dir/writer-serve.out"
+    runs=$(grep -c 'operation=compact outcome=' "$dir/serve-home/serve.err" || true)
+    not_done=$(grep 'operation=compact outcome=' "$dir/serve-home/serve.err" | grep -vc 'outcome=done' || true)
+    echo "RESULT engine=serve compaction_runs=$runs runs_not_done=$not_done cpu_s=$(awk "BEGIN {printf \"%.1f\", $ticks / $(getconf CLK_TCK)}")"
   else
     "${CDC[@]}" optimize --table "$dir/spark" --minutes "$minutes" --pause-seconds "$pause" --csv "$dir/spark-runs.csv" \
       > "$dir/spark.out" 2> "$dir/spark.err"
