@@ -41,7 +41,8 @@ final class RewritePositionDeletesCommand extends TableCommand {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       PrintWriter out = spec.commandLine().getOut();
       if (PositionDeleteRewrite.carriesDeletionVectors(open.table())) {
-        printVectors(out, DeletionVectorRewrite.run(open.table(), act.yes));
+        DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(open.table());
+        printVectors(out, act.yes ? DeletionVectorRewrite.execute(plan) : plan.preview());
         return Main.OK;
       }
       PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);

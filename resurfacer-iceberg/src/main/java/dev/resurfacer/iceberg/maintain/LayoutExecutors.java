@@ -82,7 +82,8 @@ final class LayoutExecutors {
   private static Step rewritePositionDeletes(RewritePositionDeletes op, IcebergTable t, Mode mode) {
     boolean commit = mode == Mode.COMMIT;
     if (PositionDeleteRewrite.carriesDeletionVectors(t.table())) {
-      DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(t.table(), commit);
+      DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(t.table());
+      DeletionVectorRewrite.Result r = commit ? DeletionVectorRewrite.execute(plan) : plan.preview();
       Map<String, Long> m = Map.of("position_delete_files", r.positionDeleteFiles(), "data_files", r.dataFiles(),
           "deletion_vectors", r.deletionVectors(), "positions", r.positions());
       if (r.positionDeleteFiles() == 0) {

@@ -111,14 +111,14 @@ class DeletionVectorRewriteTest {
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(300 - 5 - 1);
 
-    DeletionVectorRewrite.Result preview = DeletionVectorRewrite.run(table, false);
+    DeletionVectorRewrite.Result preview = DeletionVectorRewrite.plan(table).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.dataFiles()).isEqualTo(3);
     assertThat(preview.positionDeleteFiles()).isEqualTo(3);
     assertThat(preview.positions()).isEqualTo(5);
     assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(3);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isEqualTo(3);
     table.refresh();
@@ -129,7 +129,7 @@ class DeletionVectorRewriteTest {
     assertThat(after.deletes().equalityDeleteFiles()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    DeletionVectorRewrite.Result again = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result again = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(again.committed()).isFalse();
     assertThat(again.positionDeleteFiles()).isZero();
   }
@@ -144,7 +144,7 @@ class DeletionVectorRewriteTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.dataFiles()).isEqualTo(2);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -161,8 +161,8 @@ class DeletionVectorRewriteTest {
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
     List<String> before = Rows.sortedStrings(table);
     // planned against the current snapshot, then a writer deletes a row of file 1 before the commit
-    assertThatThrownBy(() -> DeletionVectorRewrite.run(table, true, () ->
-        other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit()))
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table), new DeletionVectorRewrite.Seam(() ->
+        other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit())))
         .isInstanceOf(ValidationException.class);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);

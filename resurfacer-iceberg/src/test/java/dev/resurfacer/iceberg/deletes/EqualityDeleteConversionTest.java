@@ -134,7 +134,7 @@ class EqualityDeleteConversionTest {
     assertThat(after.deletes().deletionVectors()).isEqualTo(3);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     // the position-delete file no longer applies to the files that now have vectors
-    assertThat(DeletionVectorRewrite.run(table, false).dataFiles()).isZero();
+    assertThat(DeletionVectorRewrite.plan(table).preview().dataFiles()).isZero();
   }
 
   @Test

@@ -179,7 +179,7 @@ class RandomHistoryTest {
       EqualityDeleteConversion.run(table, true);
     }
     if (PositionDeleteRewrite.carriesDeletionVectors(table) && rng.nextBoolean()) {
-      DeletionVectorRewrite.run(table, true);
+      DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     }
     ManifestRewriter.execute(ManifestRewriter.plan("db.history", table));
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
