@@ -106,7 +106,8 @@ final class LayoutExecutors {
   }
 
   private static Step convertEqualityDeletes(ConvertEqualityDeletes op, IcebergTable t, Mode mode) {
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(t.table(), mode == Mode.COMMIT);
+    EqualityDeleteConversion.Plan plan = EqualityDeleteConversion.plan(t.table());
+    EqualityDeleteConversion.Result r = mode == Mode.COMMIT ? EqualityDeleteConversion.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("equality_delete_files", r.equalityDeleteFiles(), "data_files", r.dataFiles(),
         "deleted_rows", r.deletedRows(), "written_delete_files", r.writtenDeleteFiles());
     if (r.equalityDeleteFiles() == 0) {

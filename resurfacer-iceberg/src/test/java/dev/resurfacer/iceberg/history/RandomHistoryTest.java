@@ -176,7 +176,7 @@ class RandomHistoryTest {
     assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     DanglingDeletes.execute(DanglingDeletes.plan("db.history", table));
     if (rng.nextBoolean()) {
-      EqualityDeleteConversion.run(table, true);
+      EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     }
     if (PositionDeleteRewrite.carriesDeletionVectors(table) && rng.nextBoolean()) {
       DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
