@@ -45,7 +45,8 @@ final class RewritePositionDeletesCommand extends TableCommand {
         printVectors(out, act.yes ? DeletionVectorRewrite.execute(plan) : plan.preview());
         return Main.OK;
       }
-      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);
+      PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(open.table(), options);
+      PositionDeleteRewrite.Result r = act.yes ? PositionDeleteRewrite.execute(plan) : plan.preview();
       if (outputOptions.json()) {
         out.println(Json.write(r));
       } else {

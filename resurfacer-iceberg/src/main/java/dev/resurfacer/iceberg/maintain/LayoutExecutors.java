@@ -92,7 +92,8 @@ final class LayoutExecutors {
       String what = r.positionDeleteFiles() + " position-delete file(s) into " + r.deletionVectors() + " deletion vector(s)";
       return r.committed() ? Step.done("turned " + what, m) : Step.previewed("would turn " + what, m);
     }
-    PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(t.table(), op.options(), commit);
+    PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(t.table(), op.options());
+    PositionDeleteRewrite.Result r = commit ? PositionDeleteRewrite.execute(plan) : plan.preview();
     long kept = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::keptEntries).sum();
     long dropped = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::droppedEntries).sum();
     Map<String, Long> m = Map.of("groups", (long) r.groups().size(), "rewritten_files", r.rewrittenFiles(),
