@@ -121,6 +121,8 @@ class DeletionVectorRewriteTest {
     DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isEqualTo(3);
+    assertThat(r.dataFiles()).isEqualTo(preview.dataFiles());
+    assertThat(r.positions()).isEqualTo(preview.positions());
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
     assertThat(after.deletes().positionDeleteFiles()).isZero();
@@ -169,6 +171,28 @@ class DeletionVectorRewriteTest {
     assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
     assertThat(after.deletes().deletionVectors()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).hasSize(before.size() - 1);
+    try (var walk = java.nio.file.Files.walk(dir)) {
+      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPlanExecutedAfterAConcurrentDeleteFailsAndLeavesNoFileBehind() throws Exception {
+    Table table = v2Table();
+    List<DataFile> files = history(table);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
+    Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
+    DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(table);
+    other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit();
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(plan)).isInstanceOf(ValidationException.class);
+    table.refresh();
+    TableHealth after = HealthInspector.inspect("db.t", table);
+    assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
+    assertThat(after.deletes().deletionVectors()).isEqualTo(1);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     try (var walk = java.nio.file.Files.walk(dir)) {
       assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
     }

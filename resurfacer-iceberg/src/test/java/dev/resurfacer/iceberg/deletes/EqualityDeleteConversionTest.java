@@ -109,6 +109,7 @@ class EqualityDeleteConversionTest {
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isFalse();
     assertThat(r.dataFiles()).isEqualTo(3);
+    assertThat(r.dataFiles()).isEqualTo(preview.dataFiles());
     assertThat(r.deletedRows()).isEqualTo(preview.deletedRows());
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);

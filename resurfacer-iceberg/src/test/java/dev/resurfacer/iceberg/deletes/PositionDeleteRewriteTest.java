@@ -93,6 +93,7 @@ class PositionDeleteRewriteTest {
     PositionDeleteRewrite.Result r = PositionDeleteRewrite.execute(PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")));
 
     assertThat(r.committed()).isTrue();
+    assertThat(r.groups()).isEqualTo(preview.groups());
     assertThat(r.groups()).singleElement().satisfies(g -> {
       assertThat(g.inputFiles()).isEqualTo(4);
       assertThat(g.outputFiles()).isEqualTo(1);
