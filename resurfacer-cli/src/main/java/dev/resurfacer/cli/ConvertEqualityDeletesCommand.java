@@ -24,7 +24,8 @@ final class ConvertEqualityDeletesCommand extends TableCommand {
   @Override
   public Integer call() {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(open.table(), act.yes);
+      EqualityDeleteConversion.Plan plan = EqualityDeleteConversion.plan(open.table());
+      EqualityDeleteConversion.Result r = act.yes ? EqualityDeleteConversion.execute(plan) : plan.preview();
       print(r, out -> {
         if (r.equalityDeleteFiles() == 0) {
           out.println("no equality-delete files in " + r.table());

@@ -41,10 +41,12 @@ final class RewritePositionDeletesCommand extends TableCommand {
     try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
       PrintWriter out = spec.commandLine().getOut();
       if (PositionDeleteRewrite.carriesDeletionVectors(open.table())) {
-        printVectors(out, DeletionVectorRewrite.run(open.table(), act.yes));
+        DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(open.table());
+        printVectors(out, act.yes ? DeletionVectorRewrite.execute(plan) : plan.preview());
         return Main.OK;
       }
-      PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(open.table(), options, act.yes);
+      PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(open.table(), options);
+      PositionDeleteRewrite.Result r = act.yes ? PositionDeleteRewrite.execute(plan) : plan.preview();
       if (outputOptions.json()) {
         out.println(Json.write(r));
       } else {

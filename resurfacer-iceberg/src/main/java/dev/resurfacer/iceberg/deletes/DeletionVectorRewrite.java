@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -35,55 +38,102 @@ public final class DeletionVectorRewrite {
   public record Result(String table, boolean committed, long dataFiles, long positionDeleteFiles, long positions,
       long deletionVectors, Long snapshotId) {}
 
-  public static Result run(Table table, boolean commit) {
-    return run(table, commit, () -> {});
+  /** A live data file of the base snapshot and the v2 position-delete files its scan applies to it. */
+  public record DataFileDeletes(String location, PartitionSpec spec, StructLike partition, List<DeleteFile> positionDeletes) {}
+
+  /**
+   * The conversion of one snapshot ({@code baseSnapshotId}, null for a table without one): every v2
+   * position-delete file it has live, all removed, and the data files they apply to, each given the
+   * vector its deletes name (none when they name none of its rows). It holds references: the deletes
+   * are read when previewed or executed.
+   */
+  public record Plan(Table table, Long baseSnapshotId, List<DeleteFile> positionDeleteFiles, List<DataFileDeletes> dataFiles) {
+    public Plan {
+      positionDeleteFiles = List.copyOf(positionDeleteFiles);
+      dataFiles = List.copyOf(dataFiles);
+    }
+
+    /** The result {@link #execute} would report, counted by reading the deletes as it does; writes and commits nothing. */
+    public Result preview() {
+      Converted converted = convert(this, (file, positions) -> { });
+      return new Result(table.name(), false, converted.dataFiles().size(), positionDeleteFiles.size(), converted.positions(),
+          converted.dataFiles().size(), baseSnapshotId);
+    }
   }
 
-  /** {@code beforeCommit} runs between writing the vectors and committing them (tests put a concurrent writer there). */
-  static Result run(Table table, boolean commit, Runnable beforeCommit) {
+  /** {@code beforeCommit} runs between writing the vectors and committing them (tests put a concurrent writer there). No production caller sets one. */
+  record Seam(Runnable beforeCommit) {
+    static final Seam NONE = new Seam(() -> { });
+  }
+
+  /** What {@link #execute} would convert in the current snapshot. Reads metadata only. */
+  public static Plan plan(Table table) {
     table.refresh();
     Snapshot base = table.currentSnapshot();
     if (base == null) {
-      return new Result(table.name(), false, 0, 0, 0, 0, null);
+      return new Plan(table, null, List.of(), List.of());
     }
     List<DeleteFile> v2Files = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.POSITION_DELETES && file.format() != FileFormat.PUFFIN);
     if (v2Files.isEmpty()) {
-      return new Result(table.name(), false, 0, 0, 0, 0, base.snapshotId());
+      return new Plan(table, base.snapshotId(), List.of(), List.of());
     }
-    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
-    List<String> converted = new ArrayList<>();
-    long positions = 0;
-    DeletionVectors vectors = commit ? new DeletionVectors(table) : null;
+    List<DataFileDeletes> dataFiles = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
         List<DeleteFile> positional = task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
-        if (positional.isEmpty() || positional.stream().anyMatch(d -> d.format() == FileFormat.PUFFIN)) {
-          continue;
-        }
-        PositionDeleteIndex index = loader.loadPositionDeletes(positional, task.file().location());
-        if (index.isEmpty()) {
-          continue;
-        }
-        converted.add(task.file().location());
-        positions += index.cardinality();
-        if (vectors != null) {
-          vectors.write(task.file().location(), index, task.spec(), task.file().partition());
+        if (!positional.isEmpty() && positional.stream().noneMatch(d -> d.format() == FileFormat.PUFFIN)) {
+          dataFiles.add(new DataFileDeletes(task.file().location(), task.spec(), task.file().partition(), positional));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (vectors == null) {
-      return new Result(table.name(), false, converted.size(), v2Files.size(), positions, converted.size(), base.snapshotId());
+    return new Plan(table, base.snapshotId(), v2Files, dataFiles);
+  }
+
+  /**
+   * Writes the plan's vectors, each from its data file's deletes read now, and commits them with the
+   * removal of the plan's position-delete files in one row delta validated from the plan's snapshot.
+   */
+  public static Result execute(Plan plan) {
+    return execute(plan, Seam.NONE);
+  }
+
+  static Result execute(Plan plan, Seam seam) {
+    Table table = plan.table();
+    if (plan.positionDeleteFiles().isEmpty()) {
+      return plan.preview();
     }
+    DeletionVectors vectors = new DeletionVectors(table);
+    Converted converted = convert(plan, (file, positions) -> vectors.write(file.location(), positions, file.spec(), file.partition()));
     List<DeleteFile> written = vectors.written();
-    RowDelta delta = Commits.validatedDelta(table, base.snapshotId(), converted);
+    RowDelta delta = Commits.validatedDelta(table, plan.baseSnapshotId(), converted.dataFiles());
     written.forEach(delta::addDeletes);
-    v2Files.forEach(delta::removeDeletes);
-    beforeCommit.run();
+    plan.positionDeleteFiles().forEach(delta::removeDeletes);
+    seam.beforeCommit().run();
     Commits.commitOrDelete(table, delta, written);
     table.refresh();
-    return new Result(table.name(), true, converted.size(), v2Files.size(), positions, written.size(),
-        table.currentSnapshot().snapshotId());
+    return new Result(table.name(), true, converted.dataFiles().size(), plan.positionDeleteFiles().size(), converted.positions(),
+        written.size(), table.currentSnapshot().snapshotId());
+  }
+
+  /** The data files given a vector and the positions those vectors hold. */
+  private record Converted(List<String> dataFiles, long positions) {}
+
+  private static Converted convert(Plan plan, BiConsumer<DataFileDeletes, PositionDeleteIndex> write) {
+    Table table = plan.table();
+    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
+    List<String> converted = new ArrayList<>();
+    long positions = 0;
+    for (DataFileDeletes file : plan.dataFiles()) {
+      PositionDeleteIndex index = loader.loadPositionDeletes(file.positionDeletes(), file.location());
+      if (index.isEmpty()) {
+        continue;
+      }
+      converted.add(file.location());
+      positions += index.cardinality();
+      write.accept(file, index);
+    }
+    return new Converted(List.copyOf(converted), positions);
   }
 }

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.MetadataColumns;
@@ -43,69 +45,122 @@ public final class EqualityDeleteConversion {
   public record Result(String table, boolean committed, long dataFiles, long equalityDeleteFiles, long deletedRows,
       long writtenDeleteFiles, boolean deletionVectors, Long snapshotId) {}
 
-  public static Result run(Table table, boolean commit) {
-    return run(table, commit, () -> {});
+  /**
+   * The conversion of one snapshot ({@code baseSnapshotId}, null for a table without one): every
+   * equality-delete file it has live, all removed, and the scan tasks of the data files they apply to,
+   * each carrying the delete files its scan attaches. It holds references: data and deletes are read
+   * when previewed or executed.
+   */
+  public record Plan(Table table, boolean deletionVectors, Long baseSnapshotId, List<DeleteFile> equalityDeleteFiles,
+      List<FileScanTask> dataFiles) {
+    public Plan {
+      equalityDeleteFiles = List.copyOf(equalityDeleteFiles);
+      dataFiles = List.copyOf(dataFiles);
+    }
+
+    /**
+     * The result {@link #execute} would report, its deleted rows found by reading each data file as it
+     * does; writes and commits nothing.
+     */
+    public Result preview() {
+      Resolved resolved = resolve(this, (task, deleted) -> { });
+      return new Result(table.name(), false, resolved.dataFiles().size(), equalityDeleteFiles.size(), resolved.deletedRows(), 0,
+          deletionVectors, baseSnapshotId);
+    }
   }
 
-  static Result run(Table table, boolean commit, Runnable beforeCommit) {
+  /** {@code beforeCommit} runs between writing the deletes and committing them (tests put a concurrent writer there). No production caller sets one. */
+  record Seam(Runnable beforeCommit) {
+    static final Seam NONE = new Seam(() -> { });
+  }
+
+  /** What {@link #execute} would convert in the current snapshot. Reads metadata only. */
+  public static Plan plan(Table table) {
     table.refresh();
     boolean vectors = ((HasTableOperations) table).operations().current().formatVersion() >= 3;
     Snapshot base = table.currentSnapshot();
     if (base == null) {
-      return new Result(table.name(), false, 0, 0, 0, 0, vectors, null);
+      return new Plan(table, vectors, null, List.of(), List.of());
     }
     List<DeleteFile> equalityFiles = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.EQUALITY_DELETES);
     if (equalityFiles.isEmpty()) {
-      return new Result(table.name(), false, 0, 0, 0, 0, vectors, base.snapshotId());
+      return new Plan(table, vectors, base.snapshotId(), List.of(), List.of());
+    }
+    List<FileScanTask> dataFiles = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)) {
+          dataFiles.add(task);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Plan(table, vectors, base.snapshotId(), equalityFiles, dataFiles);
+  }
+
+  /**
+   * Resolves the plan's data files against their deletes, read now, writes what replaces them, and
+   * commits it with the removal of the plan's equality-delete files in one row delta validated from
+   * the plan's snapshot.
+   */
+  public static Result execute(Plan plan) {
+    return execute(plan, Seam.NONE);
+  }
+
+  static Result execute(Plan plan, Seam seam) {
+    Table table = plan.table();
+    if (plan.equalityDeleteFiles().isEmpty()) {
+      return plan.preview();
     }
     BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
-    List<String> resolved = new ArrayList<>();
     List<DeleteFile> replacedVectors = new ArrayList<>();
     List<DeleteFile> written = new ArrayList<>();
-    long deletedRows = 0;
-    try (DeletionVectors dvs = new DeletionVectors(table);
-        CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
-      for (FileScanTask task : tasks) {
-        if (task.deletes().stream().noneMatch(d -> d.content() == FileContent.EQUALITY_DELETES)) {
-          continue;
-        }
-        PositionDeleteIndex deleted = equalityDeleted(table, task);
-        resolved.add(task.file().location());
-        deletedRows += deleted.cardinality();
-        if (!commit || deleted.isEmpty()) {
-          continue;
-        }
-        if (vectors) {
+    Resolved resolved;
+    try (DeletionVectors dvs = new DeletionVectors(table)) {
+      resolved = resolve(plan, (task, deleted) -> {
+        if (plan.deletionVectors()) {
           List<DeleteFile> positional = task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
           if (!positional.isEmpty()) {
             deleted.merge(loader.loadPositionDeletes(positional, task.file().location()));
           }
-          positional.stream().filter(d -> d.format() == org.apache.iceberg.FileFormat.PUFFIN).forEach(replacedVectors::add);
+          positional.stream().filter(d -> d.format() == FileFormat.PUFFIN).forEach(replacedVectors::add);
           dvs.write(task.file().location(), deleted, task.spec(), task.file().partition());
         } else {
           List<Position> positions = new ArrayList<>((int) Math.min(deleted.cardinality(), Integer.MAX_VALUE));
           deleted.forEach(pos -> positions.add(new Position(task.file().location(), pos)));
           written.add(TableWrites.writePositionDeletes(table, task.spec(), task.file().partition(), positions));
         }
-      }
-      if (commit) {
-        written.addAll(dvs.written());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      });
+      written.addAll(dvs.written());
     }
-    if (!commit) {
-      return new Result(table.name(), false, resolved.size(), equalityFiles.size(), deletedRows, 0, vectors, base.snapshotId());
-    }
-    RowDelta delta = Commits.validatedDelta(table, base.snapshotId(), resolved);
+    RowDelta delta = Commits.validatedDelta(table, plan.baseSnapshotId(), resolved.dataFiles());
     written.forEach(delta::addDeletes);
-    equalityFiles.forEach(delta::removeDeletes);
+    plan.equalityDeleteFiles().forEach(delta::removeDeletes);
     replacedVectors.forEach(delta::removeDeletes);
-    beforeCommit.run();
+    seam.beforeCommit().run();
     Commits.commitOrDelete(table, delta, written);
     table.refresh();
-    return new Result(table.name(), true, resolved.size(), equalityFiles.size(), deletedRows, written.size(), vectors,
-        table.currentSnapshot().snapshotId());
+    return new Result(table.name(), true, resolved.dataFiles().size(), plan.equalityDeleteFiles().size(), resolved.deletedRows(),
+        written.size(), plan.deletionVectors(), table.currentSnapshot().snapshotId());
+  }
+
+  /** The data files resolved and the rows their equality deletes remove. */
+  private record Resolved(List<String> dataFiles, long deletedRows) {}
+
+  /** Finds each planned data file's equality-deleted positions and hands the non-empty ones to {@code replace}. */
+  private static Resolved resolve(Plan plan, BiConsumer<FileScanTask, PositionDeleteIndex> replace) {
+    List<String> resolved = new ArrayList<>();
+    long deletedRows = 0;
+    for (FileScanTask task : plan.dataFiles()) {
+      PositionDeleteIndex deleted = equalityDeleted(plan.table(), task);
+      resolved.add(task.file().location());
+      deletedRows += deleted.cardinality();
+      if (!deleted.isEmpty()) {
+        replace.accept(task, deleted);
+      }
+    }
+    return new Resolved(List.copyOf(resolved), deletedRows);
   }
 
   /** Positions in the task's data file whose rows its equality deletes remove (position deletes not applied). */

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
@@ -18,6 +19,7 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PositionDeletesScanTask;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.actions.BinPackRewritePositionDeletePlanner;
 import org.apache.iceberg.actions.FileRewritePlan;
@@ -37,7 +39,8 @@ import org.apache.iceberg.parquet.Parquet;
  * fewer delete files and stale entries stop costing anything.
  *
  * <pre>
- * PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(table, Map.of("min-input-files", "2"), true);
+ * PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2"));
+ * PositionDeleteRewrite.Result r = PositionDeleteRewrite.execute(plan);
  * </pre>
  */
 public final class PositionDeleteRewrite {
@@ -52,21 +55,42 @@ public final class PositionDeleteRewrite {
     }
   }
 
+  /**
+   * Core's groups of one snapshot ({@code baseSnapshotId}, null for a table without one), the data
+   * files live in it (an entry naming another is dropped), and core's commit manager, created against
+   * that snapshot (null without groups). It holds references: the delete files are read when
+   * previewed or executed. {@link #execute} gives the groups their output, so a plan is executed at most once.
+   */
+  public record Plan(Table table, Long baseSnapshotId, List<RewritePositionDeletesGroup> groups, Set<String> liveDataFiles,
+      RewritePositionDeletesCommitManager commitManager) {
+    public Plan {
+      groups = List.copyOf(groups);
+      liveDataFiles = Set.copyOf(liveDataFiles);
+    }
+
+    /** The groups {@link #execute} would report, their entries counted by reading the delete files as it does; writes nothing. */
+    public Result preview() {
+      return new Result(table.name(), false, rewrite(this, (group, kept) -> { }), baseSnapshotId);
+    }
+  }
+
   /** Format v3 and later: position deletes are deletion vectors, and {@link DeletionVectorRewrite} converts v2 files to them. */
   public static boolean carriesDeletionVectors(Table table) {
     return ((HasTableOperations) table).operations().current().formatVersion() >= 3;
   }
 
-  /** Previews ({@code commit == false}) or rewrites every planned group in one commit. */
-  public static Result run(Table table, Map<String, String> options, boolean commit) {
+  /** What {@link #execute} would rewrite in the current snapshot, planned by core with Spark's option names. Reads metadata only. */
+  public static Plan plan(Table table, Map<String, String> options) {
     table.refresh();
     if (carriesDeletionVectors(table)) {
       throw new UsageException(table.name() + " is format v3: its position deletes are deletion vectors, one per data file;"
           + " DeletionVectorRewrite converts position-delete files to them");
     }
-    if (table.currentSnapshot() == null) {
-      return new Result(table.name(), false, List.of(), null);
+    Snapshot base = table.currentSnapshot();
+    if (base == null) {
+      return new Plan(table, null, List.of(), Set.of(), null);
     }
+    RewritePositionDeletesCommitManager commitManager = new RewritePositionDeletesCommitManager(table);
     BinPackRewritePositionDeletePlanner planner = new BinPackRewritePositionDeletePlanner(table, Expressions.alwaysTrue(), true);
     List<RewritePositionDeletesGroup> groups = new ArrayList<>();
     try {
@@ -81,38 +105,55 @@ public final class PositionDeleteRewrite {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Set<String> liveData = liveDataFiles(table);
+    if (groups.isEmpty()) {
+      return new Plan(table, base.snapshotId(), List.of(), Set.of(), null);
+    }
+    return new Plan(table, base.snapshotId(), groups, liveDataFiles(table, base), commitManager);
+  }
+
+  /** Rewrites every planned group, its delete files read now, and commits them all in one commit. */
+  public static Result execute(Plan plan) {
+    if (plan.groups().isEmpty()) {
+      return plan.preview();
+    }
+    Table table = plan.table();
+    List<Group> results = rewrite(plan, (group, kept) -> {
+      Set<DeleteFile> out = new HashSet<>();
+      if (!kept.isEmpty()) {
+        DeleteFile first = group.fileScanTasks().get(0).file();
+        PartitionSpec spec = table.specs().get(first.specId());
+        out.add(TableWrites.writePositionDeletes(table, spec, spec.isUnpartitioned() ? null : first.partition(), kept));
+      }
+      group.setOutputFiles(out);
+    });
+    plan.commitManager().commitOrClean(new HashSet<>(plan.groups()));
+    table.refresh();
+    return new Result(table.name(), true, results, table.currentSnapshot().snapshotId());
+  }
+
+  /** Reads each group's delete files, keeps the entries of live data files, and hands them to {@code write}. */
+  private static List<Group> rewrite(Plan plan, BiConsumer<RewritePositionDeletesGroup, List<Position>> write) {
+    Table table = plan.table();
     List<Group> results = new ArrayList<>();
-    for (RewritePositionDeletesGroup g : groups) {
+    for (RewritePositionDeletesGroup g : plan.groups()) {
       DeleteFile first = g.fileScanTasks().get(0).file();
       PartitionSpec spec = table.specs().get(first.specId());
       List<Position> kept = new ArrayList<>();
       long dropped = 0;
       for (DeleteFile d : distinct(g.fileScanTasks())) {
         for (Position p : read(table, d)) {
-          if (liveData.contains(p.path())) {
+          if (plan.liveDataFiles().contains(p.path())) {
             kept.add(p);
           } else {
             dropped++;
           }
         }
       }
-      Set<DeleteFile> out = new HashSet<>();
-      if (commit && !kept.isEmpty()) {
-        out.add(TableWrites.writePositionDeletes(table, spec, spec.isUnpartitioned() ? null : first.partition(), kept));
-      }
-      if (commit) {
-        g.setOutputFiles(out);
-      }
+      write.accept(g, kept);
       results.add(new Group(spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(first.partition()),
           g.inputFileNum(), g.inputFilesSizeInBytes(), kept.isEmpty() ? 0 : 1, kept.size(), dropped));
     }
-    if (!commit || groups.isEmpty()) {
-      return new Result(table.name(), false, results, table.currentSnapshot().snapshotId());
-    }
-    new RewritePositionDeletesCommitManager(table).commitOrClean(new HashSet<>(groups));
-    table.refresh();
-    return new Result(table.name(), true, results, table.currentSnapshot().snapshotId());
+    return List.copyOf(results);
   }
 
   private static List<DeleteFile> distinct(List<PositionDeletesScanTask> tasks) {
@@ -135,9 +176,9 @@ public final class PositionDeleteRewrite {
     return out;
   }
 
-  private static Set<String> liveDataFiles(Table table) {
+  private static Set<String> liveDataFiles(Table table, Snapshot snapshot) {
     Set<String> live = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
       tasks.forEach(t -> live.add(t.file().location()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

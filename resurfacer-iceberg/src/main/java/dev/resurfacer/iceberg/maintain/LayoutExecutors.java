@@ -82,7 +82,8 @@ final class LayoutExecutors {
   private static Step rewritePositionDeletes(RewritePositionDeletes op, IcebergTable t, Mode mode) {
     boolean commit = mode == Mode.COMMIT;
     if (PositionDeleteRewrite.carriesDeletionVectors(t.table())) {
-      DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(t.table(), commit);
+      DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(t.table());
+      DeletionVectorRewrite.Result r = commit ? DeletionVectorRewrite.execute(plan) : plan.preview();
       Map<String, Long> m = Map.of("position_delete_files", r.positionDeleteFiles(), "data_files", r.dataFiles(),
           "deletion_vectors", r.deletionVectors(), "positions", r.positions());
       if (r.positionDeleteFiles() == 0) {
@@ -91,7 +92,8 @@ final class LayoutExecutors {
       String what = r.positionDeleteFiles() + " position-delete file(s) into " + r.deletionVectors() + " deletion vector(s)";
       return r.committed() ? Step.done("turned " + what, m) : Step.previewed("would turn " + what, m);
     }
-    PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(t.table(), op.options(), commit);
+    PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(t.table(), op.options());
+    PositionDeleteRewrite.Result r = commit ? PositionDeleteRewrite.execute(plan) : plan.preview();
     long kept = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::keptEntries).sum();
     long dropped = r.groups().stream().mapToLong(PositionDeleteRewrite.Group::droppedEntries).sum();
     Map<String, Long> m = Map.of("groups", (long) r.groups().size(), "rewritten_files", r.rewrittenFiles(),
@@ -105,7 +107,8 @@ final class LayoutExecutors {
   }
 
   private static Step convertEqualityDeletes(ConvertEqualityDeletes op, IcebergTable t, Mode mode) {
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(t.table(), mode == Mode.COMMIT);
+    EqualityDeleteConversion.Plan plan = EqualityDeleteConversion.plan(t.table());
+    EqualityDeleteConversion.Result r = mode == Mode.COMMIT ? EqualityDeleteConversion.execute(plan) : plan.preview();
     Map<String, Long> m = Map.of("equality_delete_files", r.equalityDeleteFiles(), "data_files", r.dataFiles(),
         "deleted_rows", r.deletedRows(), "written_delete_files", r.writtenDeleteFiles());
     if (r.equalityDeleteFiles() == 0) {

@@ -111,16 +111,18 @@ class DeletionVectorRewriteTest {
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(300 - 5 - 1);
 
-    DeletionVectorRewrite.Result preview = DeletionVectorRewrite.run(table, false);
+    DeletionVectorRewrite.Result preview = DeletionVectorRewrite.plan(table).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.dataFiles()).isEqualTo(3);
     assertThat(preview.positionDeleteFiles()).isEqualTo(3);
     assertThat(preview.positions()).isEqualTo(5);
     assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(3);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isEqualTo(3);
+    assertThat(r.dataFiles()).isEqualTo(preview.dataFiles());
+    assertThat(r.positions()).isEqualTo(preview.positions());
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
     assertThat(after.deletes().positionDeleteFiles()).isZero();
@@ -129,7 +131,7 @@ class DeletionVectorRewriteTest {
     assertThat(after.deletes().equalityDeleteFiles()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    DeletionVectorRewrite.Result again = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result again = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(again.committed()).isFalse();
     assertThat(again.positionDeleteFiles()).isZero();
   }
@@ -144,7 +146,7 @@ class DeletionVectorRewriteTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.run(table, true);
+    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.dataFiles()).isEqualTo(2);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -161,14 +163,36 @@ class DeletionVectorRewriteTest {
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
     List<String> before = Rows.sortedStrings(table);
     // planned against the current snapshot, then a writer deletes a row of file 1 before the commit
-    assertThatThrownBy(() -> DeletionVectorRewrite.run(table, true, () ->
-        other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit()))
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table), new DeletionVectorRewrite.Seam(() ->
+        other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit())))
         .isInstanceOf(ValidationException.class);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
     assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
     assertThat(after.deletes().deletionVectors()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).hasSize(before.size() - 1);
+    try (var walk = java.nio.file.Files.walk(dir)) {
+      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPlanExecutedAfterAConcurrentDeleteFailsAndLeavesNoFileBehind() throws Exception {
+    Table table = v2Table();
+    List<DataFile> files = history(table);
+    FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
+    Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
+    DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(table);
+    other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit();
+    table.refresh();
+    List<String> before = Rows.sortedStrings(table);
+
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(plan)).isInstanceOf(ValidationException.class);
+    table.refresh();
+    TableHealth after = HealthInspector.inspect("db.t", table);
+    assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
+    assertThat(after.deletes().deletionVectors()).isEqualTo(1);
+    assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     try (var walk = java.nio.file.Files.walk(dir)) {
       assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
     }

@@ -100,15 +100,16 @@ class EqualityDeleteConversionTest {
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).anyMatch(r -> r.contains("5") && r.contains("a")).anyMatch(r -> r.startsWith("7") || r.contains("=7,"));
 
-    EqualityDeleteConversion.Result preview = EqualityDeleteConversion.run(table, false);
+    EqualityDeleteConversion.Result preview = EqualityDeleteConversion.plan(table).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.equalityDeleteFiles()).isEqualTo(3);
     assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isEqualTo(3);
 
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(table, true);
+    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isFalse();
     assertThat(r.dataFiles()).isEqualTo(3);
+    assertThat(r.dataFiles()).isEqualTo(preview.dataFiles());
     assertThat(r.deletedRows()).isEqualTo(preview.deletedRows());
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -126,7 +127,7 @@ class EqualityDeleteConversionTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(table, true);
+    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.deletionVectors()).isTrue();
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -134,7 +135,7 @@ class EqualityDeleteConversionTest {
     assertThat(after.deletes().deletionVectors()).isEqualTo(3);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     // the position-delete file no longer applies to the files that now have vectors
-    assertThat(DeletionVectorRewrite.run(table, false).dataFiles()).isZero();
+    assertThat(DeletionVectorRewrite.plan(table).preview().dataFiles()).isZero();
   }
 
   @Test
@@ -146,7 +147,7 @@ class EqualityDeleteConversionTest {
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(58);
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.run(table, true);
+    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.deletedRows()).isEqualTo(2);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isZero();
@@ -157,15 +158,15 @@ class EqualityDeleteConversionTest {
     Table table = table(PartitionSpec.builderFor(SCHEMA).identity("p").build());
     history(table);
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
-    EqualityDeleteConversion.run(table, true, () -> append(other, rows(0, 10, "a")));
+    EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table), new EqualityDeleteConversion.Seam(() -> append(other, rows(0, 10, "a"))));
     table.refresh();
     // the new file's ids 0..9 include 5 and 7: no equality delete ever applied to it, none does now
     assertThat(Rows.read(table).stream().filter(r -> (Long) r.getField("id") == 5L)).hasSize(2);
 
     List<DataFile> more = history(table);
     List<String> before = Rows.sortedStrings(table);
-    assertThatThrownBy(() -> EqualityDeleteConversion.run(table, true, () -> other.newRowDelta()
-        .addDeletes(TableWrites.writeEqualityDeletes(other, other.spec(), more.get(0).partition(), ID, List.of(key(ID, "id", 10L)))).commit()))
+    assertThatThrownBy(() -> EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table), new EqualityDeleteConversion.Seam(() -> other.newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(other, other.spec(), more.get(0).partition(), ID, List.of(key(ID, "id", 10L)))).commit())))
         .isInstanceOf(ValidationException.class);
     table.refresh();
     assertThat(Rows.sortedStrings(table)).hasSizeLessThan(before.size());

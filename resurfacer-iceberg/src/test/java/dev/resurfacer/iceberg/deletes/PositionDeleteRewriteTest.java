@@ -86,13 +86,14 @@ class PositionDeleteRewriteTest {
     TableHealth healthBefore = HealthInspector.inspect("db.t", table);
     assertThat(healthBefore.deletes().positionDeleteFiles()).isEqualTo(4);
 
-    PositionDeleteRewrite.Result preview = PositionDeleteRewrite.run(table, Map.of("min-input-files", "2", "rewrite-all", "true"), false);
+    PositionDeleteRewrite.Result preview = PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(4);
 
-    PositionDeleteRewrite.Result r = PositionDeleteRewrite.run(table, Map.of("min-input-files", "2", "rewrite-all", "true"), true);
+    PositionDeleteRewrite.Result r = PositionDeleteRewrite.execute(PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")));
 
     assertThat(r.committed()).isTrue();
+    assertThat(r.groups()).isEqualTo(preview.groups());
     assertThat(r.groups()).singleElement().satisfies(g -> {
       assertThat(g.inputFiles()).isEqualTo(4);
       assertThat(g.outputFiles()).isEqualTo(1);
@@ -110,7 +111,7 @@ class PositionDeleteRewriteTest {
   @Test
   void formatV3IsRefused() {
     Table table = table(3);
-    assertThatThrownBy(() -> PositionDeleteRewrite.run(table, Map.of(), false))
+    assertThatThrownBy(() -> PositionDeleteRewrite.plan(table, Map.of()))
         .isInstanceOf(UsageException.class).hasMessageContaining("deletion vectors");
   }
 }

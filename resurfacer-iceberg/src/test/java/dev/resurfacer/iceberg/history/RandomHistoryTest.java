@@ -176,10 +176,10 @@ class RandomHistoryTest {
     assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     DanglingDeletes.execute(DanglingDeletes.plan("db.history", table));
     if (rng.nextBoolean()) {
-      EqualityDeleteConversion.run(table, true);
+      EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     }
     if (PositionDeleteRewrite.carriesDeletionVectors(table) && rng.nextBoolean()) {
-      DeletionVectorRewrite.run(table, true);
+      DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     }
     ManifestRewriter.execute(ManifestRewriter.plan("db.history", table));
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
