@@ -8,14 +8,17 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code plan} and {@code compact} were asked for, whichever the table's format: the flags as the user
- * wrote them (sizes and durations unparsed, so each format reports a bad value in its own words), and which
- * flags were given. The format-neutral checks and the Spark-named option map are here, once; each format turns
- * the settings into what its planner needs ({@code CompactionOptions.of(settings)} in resurfacer-iceberg and
- * resurfacer-delta) and refuses what does not apply to it.
+ * What a compaction was asked for, whichever the table's format: by {@code plan}'s and {@code compact}'s flags
+ * as the user wrote them (with which flags were given), or by a {@link Compact} step ({@link #of(Compact)}: a
+ * policy's {@code compact:} section, a layout decision, a library caller). The format-neutral checks, the
+ * Spark-named option map and its reading ({@link RewriteOptions}) are here, once; each format turns the settings
+ * into what its planner needs ({@code CompactionOptions.of(settings)} in resurfacer-iceberg and resurfacer-delta)
+ * and refuses what does not apply to it.
  *
+ * @param extra Spark-named options as given ({@code --option}); for a step, all of its rewrite options
  * @param given the long names of the flags the user set ({@code --where}, {@code --runner}, ...), in the order the
- *     command declares them
+ *     command declares them; empty for a step
+ * @param origin whose words an error uses: the flags' or the policy's
  */
 public record CompactionSettings(
     String targetFileSize,
@@ -42,7 +45,8 @@ public record CompactionSettings(
     String runner,
     String memory,
     String verify,
-    List<String> given) {
+    List<String> given,
+    Origin origin) {
   /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
   public static final String MIN_PARTITION_IDLE = "min-partition-idle";
   /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
@@ -50,10 +54,61 @@ public record CompactionSettings(
   /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
   public static final String COMMIT_EVERY = "commit-every";
 
+  /** Where the settings came from, and so how an error names a setting. */
+  public enum Origin {
+    FLAGS("--strategy", "--columns"),
+    STEP("compaction strategy", "zorder-columns");
+
+    private final String strategySetting;
+    private final String columnsSetting;
+
+    Origin(String strategySetting, String columnsSetting) {
+      this.strategySetting = strategySetting;
+      this.columnsSetting = columnsSetting;
+    }
+
+    /** How an error names the strategy setting ({@code --strategy}, or {@code compaction strategy}). */
+    public String strategySetting() {
+      return strategySetting;
+    }
+
+    /** How an error names the z-order columns ({@code --columns}, or the policy's {@code zorder-columns}). */
+    public String columnsSetting() {
+      return columnsSetting;
+    }
+  }
+
   public CompactionSettings {
     extra = Map.copyOf(new LinkedHashMap<>(extra));
     columns = List.copyOf(columns);
     given = List.copyOf(given);
+  }
+
+  /** The settings of {@code plan}'s and {@code compact}'s flags. */
+  public CompactionSettings(String targetFileSize, String minFileSize, String maxFileSize, Integer minInputFiles, boolean rewriteAll,
+      String maxFileGroupSize, Integer deleteFileThreshold, Double deleteRatioThreshold, boolean partialProgress, Integer maxCommits,
+      String minPartitionIdle, Integer commitEveryGroups, String commitEvery, Integer maxConcurrent, Integer outputSpecId,
+      Map<String, String> extra, String where, String partition, String strategy, String sortBy, List<String> columns, String runner,
+      String memory, String verify, List<String> given) {
+    this(targetFileSize, minFileSize, maxFileSize, minInputFiles, rewriteAll, maxFileGroupSize, deleteFileThreshold,
+        deleteRatioThreshold, partialProgress, maxCommits, minPartitionIdle, commitEveryGroups, commitEvery, maxConcurrent,
+        outputSpecId, extra, where, partition, strategy, sortBy, columns, runner, memory, verify, given, Origin.FLAGS);
+  }
+
+  /**
+   * The settings a {@link Compact} step stands for: its Spark-named options (checked where the step was built, e.g.
+   * by the policy), its ordering, and the {@link Compact#WHERE}/{@link Compact#PARTITION} selection it carries; the
+   * {@code layout.*} settings are the maintenance run's, not the compaction's. The runners and verification are
+   * the defaults: a step has no flags for them.
+   */
+  public static CompactionSettings of(Compact op) {
+    Map<String, String> options = new LinkedHashMap<>(op.withoutLayoutSettings().options());
+    String where = options.remove(Compact.WHERE);
+    String partition = options.remove(Compact.PARTITION);
+    String sortBy = op.strategy().equals("sort") ? op.orderBy() : null;
+    List<String> columns = op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
+    return new CompactionSettings(null, null, null, null, false, null, null, null, false, null, null, null, null, null, null,
+        options, where, partition, op.strategy(), sortBy, columns, "auto", null, "content", List.of(), Origin.STEP);
   }
 
   /** The strategy, lower-cased. */
@@ -85,7 +140,7 @@ public record CompactionSettings(
   /** The rewrite options by their Spark {@code rewrite_data_files} names, the flags' values checked. */
   public Map<String, String> sparkOptions() {
     Map<String, String> opts = new LinkedHashMap<>(extra);
-    putSize(opts, "target-file-size-bytes", targetFileSize, "--target-file-size");
+    putSize(opts, RewriteOptions.TARGET_FILE_SIZE_BYTES, targetFileSize, "--target-file-size");
     putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
     putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
     putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
@@ -98,13 +153,13 @@ public record CompactionSettings(
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
         throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
       }
-      opts.put("delete-ratio-threshold", deleteRatioThreshold.toString());
+      opts.put(RewriteOptions.DELETE_RATIO_THRESHOLD, deleteRatioThreshold.toString());
     }
     if (partialProgress) {
-      opts.put("partial-progress.enabled", "true");
+      opts.put(RewriteOptions.PARTIAL_PROGRESS_ENABLED, "true");
     }
-    putPositive(opts, "partial-progress.max-commits", maxCommits, "--max-commits");
-    putPositive(opts, "max-concurrent-file-group-rewrites", maxConcurrent, "--max-concurrent");
+    putPositive(opts, RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS, maxCommits, "--max-commits");
+    putPositive(opts, RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES, maxConcurrent, "--max-concurrent");
     if (minPartitionIdle != null) {
       opts.put(MIN_PARTITION_IDLE, minPartitionIdle);
     }
@@ -116,6 +171,11 @@ public record CompactionSettings(
       opts.put("output-spec-id", outputSpecId.toString());
     }
     return opts;
+  }
+
+  /** {@link #sparkOptions}, to be read. */
+  public RewriteOptions rewriteOptions() {
+    return new RewriteOptions(sparkOptions());
   }
 
   /** {@code --memory} in bytes, when given. */
