@@ -54,6 +54,21 @@ public record CompactionSettings(
   /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
   public static final String COMMIT_EVERY = "commit-every";
 
+  /** The sizes by their own names (a policy's keys; the flags add {@code --}) and their Spark option names. */
+  public static final Map<String, String> SIZE_OPTIONS = Map.of(
+      "target-file-size", RewriteOptions.TARGET_FILE_SIZE_BYTES,
+      "min-file-size", "min-file-size-bytes",
+      "max-file-size", "max-file-size-bytes",
+      "max-file-group-size", "max-file-group-size-bytes");
+
+  /** The counts (at least 1) by their own names and their Spark option names. */
+  public static final Map<String, String> COUNT_OPTIONS = Map.of(
+      "min-input-files", "min-input-files",
+      "delete-file-threshold", "delete-file-threshold",
+      "max-commits", RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS,
+      "commit-every-groups", COMMIT_EVERY_GROUPS,
+      "max-concurrent", RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES);
+
   /** Where the settings came from, and so how an error names a setting. */
   public enum Origin {
     FLAGS("--strategy", "--columns"),
@@ -140,15 +155,15 @@ public record CompactionSettings(
   /** The rewrite options by their Spark {@code rewrite_data_files} names, the flags' values checked. */
   public Map<String, String> sparkOptions() {
     Map<String, String> opts = new LinkedHashMap<>(extra);
-    putSize(opts, RewriteOptions.TARGET_FILE_SIZE_BYTES, targetFileSize, "--target-file-size");
-    putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
-    putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
-    putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
-    putPositive(opts, "min-input-files", minInputFiles, "--min-input-files");
+    putSize(opts, "target-file-size", targetFileSize);
+    putSize(opts, "min-file-size", minFileSize);
+    putSize(opts, "max-file-size", maxFileSize);
+    putSize(opts, "max-file-group-size", maxFileGroupSize);
+    putPositive(opts, "min-input-files", minInputFiles);
     if (rewriteAll) {
       opts.put("rewrite-all", "true");
     }
-    putPositive(opts, "delete-file-threshold", deleteFileThreshold, "--delete-file-threshold");
+    putPositive(opts, "delete-file-threshold", deleteFileThreshold);
     if (deleteRatioThreshold != null) {
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
         throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
@@ -158,12 +173,12 @@ public record CompactionSettings(
     if (partialProgress) {
       opts.put(RewriteOptions.PARTIAL_PROGRESS_ENABLED, "true");
     }
-    putPositive(opts, RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS, maxCommits, "--max-commits");
-    putPositive(opts, RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES, maxConcurrent, "--max-concurrent");
+    putPositive(opts, "max-commits", maxCommits);
+    putPositive(opts, "max-concurrent", maxConcurrent);
     if (minPartitionIdle != null) {
       opts.put(MIN_PARTITION_IDLE, minPartitionIdle);
     }
-    putPositive(opts, COMMIT_EVERY_GROUPS, commitEveryGroups, "--commit-every-groups");
+    putPositive(opts, "commit-every-groups", commitEveryGroups);
     if (commitEvery != null) {
       opts.put(COMMIT_EVERY, commitEvery);
     }
@@ -183,22 +198,23 @@ public record CompactionSettings(
     return memory == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ByteSizes.parse(memory));
   }
 
-  private static void putSize(Map<String, String> opts, String key, String value, String flag) {
+  private static void putSize(Map<String, String> opts, String name, String value) {
     if (value != null) {
+      String flag = "--" + name;
       long bytes = ByteSizes.parse(value);
       if (bytes <= 0) {
         throw new UsageException(flag + " must be greater than zero");
       }
-      opts.put(key, Long.toString(bytes));
+      opts.put(SIZE_OPTIONS.get(name), Long.toString(bytes));
     }
   }
 
-  private static void putPositive(Map<String, String> opts, String key, Integer n, String flag) {
+  private static void putPositive(Map<String, String> opts, String name, Integer n) {
     if (n != null) {
       if (n < 1) {
-        throw new UsageException(flag + " must be at least 1 (got " + n + ")");
+        throw new UsageException("--" + name + " must be at least 1 (got " + n + ")");
       }
-      opts.put(key, n.toString());
+      opts.put(COUNT_OPTIONS.get(name), n.toString());
     }
   }
 }
