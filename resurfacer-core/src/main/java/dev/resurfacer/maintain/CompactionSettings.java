@@ -69,6 +69,12 @@ public record CompactionSettings(
       "commit-every-groups", COMMIT_EVERY_GROUPS,
       "max-concurrent", RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES);
 
+  /** The runners every format has: DuckDB, or the format's own reader and writer ({@code AUTO}: DuckDB where it is exact). */
+  public enum RunnerChoice { AUTO, DUCKDB, GENERIC }
+
+  /** What must match before a group commits: every value read back, or the row count only. */
+  public enum VerifyChoice { CONTENT, COUNT }
+
   /** Where the settings came from, and so how an error names a setting. */
   public enum Origin {
     FLAGS("--strategy", "--columns"),
@@ -124,6 +130,29 @@ public record CompactionSettings(
     List<String> columns = op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
     return new CompactionSettings(null, null, null, null, false, null, null, null, false, null, null, null, null, null, null,
         options, where, partition, op.strategy(), sortBy, columns, "auto", null, "content", List.of(), Origin.STEP);
+  }
+
+  /** {@code --runner}: auto, duckdb or generic, or one of {@code genericNames} (a format's own name for its generic runner). */
+  public RunnerChoice runnerChoice(String... genericNames) {
+    String name = runner.toLowerCase(Locale.ROOT);
+    if (List.of(genericNames).contains(name)) {
+      return RunnerChoice.GENERIC;
+    }
+    return switch (name) {
+      case "auto" -> RunnerChoice.AUTO;
+      case "duckdb" -> RunnerChoice.DUCKDB;
+      case "generic" -> RunnerChoice.GENERIC;
+      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+    };
+  }
+
+  /** {@code --verify}: content or count. */
+  public VerifyChoice verifyChoice() {
+    return switch (verify.toLowerCase(Locale.ROOT)) {
+      case "content" -> VerifyChoice.CONTENT;
+      case "count" -> VerifyChoice.COUNT;
+      default -> throw new UsageException("--verify must be content or count (got '" + verify + "')");
+    };
   }
 
   /** The strategy, lower-cased. */

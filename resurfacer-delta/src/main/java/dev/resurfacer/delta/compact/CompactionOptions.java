@@ -90,12 +90,11 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
     CompactionOptions options = new CompactionOptions(read.targetFileSize(), read.deleteRatioThreshold(DEFAULT_DELETED_ROW_RATIO))
         .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(s.columns(), s.origin().columnsSetting()))
         .where(where)
-        .runner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
-          case "auto" -> Runner.AUTO;
-          case "duckdb" -> Runner.DUCKDB;
-          // Delta's generic runner is Kernel's own reader and writer
-          case "generic", "kernel" -> Runner.KERNEL;
-          default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+        // Delta's generic runner is Kernel's own reader and writer
+        .runner(switch (s.runnerChoice("kernel")) {
+          case AUTO -> Runner.AUTO;
+          case DUCKDB -> Runner.DUCKDB;
+          case GENERIC -> Runner.KERNEL;
         });
     if (s.memory() != null) {
       options = options.memory(s.memoryBytes().getAsLong());

@@ -105,16 +105,14 @@ public record CompactionOptions(
       o = o.withOption(e.getKey(), e.getValue());
     }
     o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where())).withPartition(s.partition())
-        .withVerification(switch (s.verify().toLowerCase(java.util.Locale.ROOT)) {
-          case "content" -> Verification.CONTENT;
-          case "count" -> Verification.COUNT;
-          default -> throw new UsageException("--verify must be content or count (got '" + s.verify() + "')");
+        .withVerification(switch (s.verifyChoice()) {
+          case CONTENT -> Verification.CONTENT;
+          case COUNT -> Verification.COUNT;
         });
-    o = o.withRunner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
-      case "auto" -> Runner.AUTO;
-      case "duckdb" -> Runner.DUCKDB;
-      case "generic" -> Runner.GENERIC;
-      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+    o = o.withRunner(switch (s.runnerChoice()) {
+      case AUTO -> Runner.AUTO;
+      case DUCKDB -> Runner.DUCKDB;
+      case GENERIC -> Runner.GENERIC;
     });
     o = o.withOrdering(switch (s.strategyName()) {
       case "binpack" -> {
