@@ -8,14 +8,17 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code plan} and {@code compact} were asked for, whichever the table's format: the flags as the user
- * wrote them (sizes and durations unparsed, so each format reports a bad value in its own words), and which
- * flags were given. The format-neutral checks and the Spark-named option map are here, once; each format turns
- * the settings into what its planner needs ({@code CompactionOptions.of(settings)} in resurfacer-iceberg and
- * resurfacer-delta) and refuses what does not apply to it.
+ * What a compaction was asked for, whichever the table's format: by {@code plan}'s and {@code compact}'s flags
+ * as the user wrote them (with which flags were given), or by a {@link Compact} step ({@link #of(Compact)}: a
+ * policy's {@code compact:} section, a layout decision, a library caller). The format-neutral checks, the
+ * Spark-named option map and its reading ({@link RewriteOptions}) are here, once; each format turns the settings
+ * into what its planner needs ({@code CompactionOptions.of(settings)} in resurfacer-iceberg and resurfacer-delta)
+ * and refuses what does not apply to it.
  *
+ * @param extra Spark-named options as given ({@code --option}); for a step, all of its rewrite options
  * @param given the long names of the flags the user set ({@code --where}, {@code --runner}, ...), in the order the
- *     command declares them
+ *     command declares them; empty for a step
+ * @param origin whose words an error uses: the flags' or the policy's
  */
 public record CompactionSettings(
     String targetFileSize,
@@ -42,7 +45,8 @@ public record CompactionSettings(
     String runner,
     String memory,
     String verify,
-    List<String> given) {
+    List<String> given,
+    Origin origin) {
   /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
   public static final String MIN_PARTITION_IDLE = "min-partition-idle";
   /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
@@ -50,10 +54,105 @@ public record CompactionSettings(
   /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
   public static final String COMMIT_EVERY = "commit-every";
 
+  /** The sizes by their own names (a policy's keys; the flags add {@code --}) and their Spark option names. */
+  public static final Map<String, String> SIZE_OPTIONS = Map.of(
+      "target-file-size", RewriteOptions.TARGET_FILE_SIZE_BYTES,
+      "min-file-size", "min-file-size-bytes",
+      "max-file-size", "max-file-size-bytes",
+      "max-file-group-size", "max-file-group-size-bytes");
+
+  /** The counts (at least 1) by their own names and their Spark option names. */
+  public static final Map<String, String> COUNT_OPTIONS = Map.of(
+      "min-input-files", "min-input-files",
+      "delete-file-threshold", "delete-file-threshold",
+      "max-commits", RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS,
+      "commit-every-groups", COMMIT_EVERY_GROUPS,
+      "max-concurrent", RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES);
+
+  /** The runners every format has: DuckDB, or the format's own reader and writer ({@code AUTO}: DuckDB where it is exact). */
+  public enum RunnerChoice { AUTO, DUCKDB, GENERIC }
+
+  /** What must match before a group commits: every value read back, or the row count only. */
+  public enum VerifyChoice { CONTENT, COUNT }
+
+  /** Where the settings came from, and so how an error names a setting. */
+  public enum Origin {
+    FLAGS("--strategy", "--columns"),
+    STEP("compaction strategy", "zorder-columns");
+
+    private final String strategySetting;
+    private final String columnsSetting;
+
+    Origin(String strategySetting, String columnsSetting) {
+      this.strategySetting = strategySetting;
+      this.columnsSetting = columnsSetting;
+    }
+
+    /** How an error names the strategy setting ({@code --strategy}, or {@code compaction strategy}). */
+    public String strategySetting() {
+      return strategySetting;
+    }
+
+    /** How an error names the z-order columns ({@code --columns}, or the policy's {@code zorder-columns}). */
+    public String columnsSetting() {
+      return columnsSetting;
+    }
+  }
+
   public CompactionSettings {
     extra = Map.copyOf(new LinkedHashMap<>(extra));
     columns = List.copyOf(columns);
     given = List.copyOf(given);
+  }
+
+  /** The settings of {@code plan}'s and {@code compact}'s flags. */
+  public CompactionSettings(String targetFileSize, String minFileSize, String maxFileSize, Integer minInputFiles, boolean rewriteAll,
+      String maxFileGroupSize, Integer deleteFileThreshold, Double deleteRatioThreshold, boolean partialProgress, Integer maxCommits,
+      String minPartitionIdle, Integer commitEveryGroups, String commitEvery, Integer maxConcurrent, Integer outputSpecId,
+      Map<String, String> extra, String where, String partition, String strategy, String sortBy, List<String> columns, String runner,
+      String memory, String verify, List<String> given) {
+    this(targetFileSize, minFileSize, maxFileSize, minInputFiles, rewriteAll, maxFileGroupSize, deleteFileThreshold,
+        deleteRatioThreshold, partialProgress, maxCommits, minPartitionIdle, commitEveryGroups, commitEvery, maxConcurrent,
+        outputSpecId, extra, where, partition, strategy, sortBy, columns, runner, memory, verify, given, Origin.FLAGS);
+  }
+
+  /**
+   * The settings a {@link Compact} step stands for: its Spark-named options (checked where the step was built, e.g.
+   * by the policy), its ordering, and the {@link Compact#WHERE}/{@link Compact#PARTITION} selection it carries; the
+   * {@code layout.*} settings are the maintenance run's, not the compaction's. The runners and verification are
+   * the defaults: a step has no flags for them.
+   */
+  public static CompactionSettings of(Compact op) {
+    Map<String, String> options = new LinkedHashMap<>(op.withoutLayoutSettings().options());
+    String where = options.remove(Compact.WHERE);
+    String partition = options.remove(Compact.PARTITION);
+    String sortBy = op.strategy().equals("sort") ? op.orderBy() : null;
+    List<String> columns = op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
+    return new CompactionSettings(null, null, null, null, false, null, null, null, false, null, null, null, null, null, null,
+        options, where, partition, op.strategy(), sortBy, columns, "auto", null, "content", List.of(), Origin.STEP);
+  }
+
+  /** {@code --runner}: auto, duckdb or generic, or one of {@code genericNames} (a format's own name for its generic runner). */
+  public RunnerChoice runnerChoice(String... genericNames) {
+    String name = runner.toLowerCase(Locale.ROOT);
+    if (List.of(genericNames).contains(name)) {
+      return RunnerChoice.GENERIC;
+    }
+    return switch (name) {
+      case "auto" -> RunnerChoice.AUTO;
+      case "duckdb" -> RunnerChoice.DUCKDB;
+      case "generic" -> RunnerChoice.GENERIC;
+      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+    };
+  }
+
+  /** {@code --verify}: content or count. */
+  public VerifyChoice verifyChoice() {
+    return switch (verify.toLowerCase(Locale.ROOT)) {
+      case "content" -> VerifyChoice.CONTENT;
+      case "count" -> VerifyChoice.COUNT;
+      default -> throw new UsageException("--verify must be content or count (got '" + verify + "')");
+    };
   }
 
   /** The strategy, lower-cased. */
@@ -85,30 +184,30 @@ public record CompactionSettings(
   /** The rewrite options by their Spark {@code rewrite_data_files} names, the flags' values checked. */
   public Map<String, String> sparkOptions() {
     Map<String, String> opts = new LinkedHashMap<>(extra);
-    putSize(opts, "target-file-size-bytes", targetFileSize, "--target-file-size");
-    putSize(opts, "min-file-size-bytes", minFileSize, "--min-file-size");
-    putSize(opts, "max-file-size-bytes", maxFileSize, "--max-file-size");
-    putSize(opts, "max-file-group-size-bytes", maxFileGroupSize, "--max-file-group-size");
-    putPositive(opts, "min-input-files", minInputFiles, "--min-input-files");
+    putSize(opts, "target-file-size", targetFileSize);
+    putSize(opts, "min-file-size", minFileSize);
+    putSize(opts, "max-file-size", maxFileSize);
+    putSize(opts, "max-file-group-size", maxFileGroupSize);
+    putPositive(opts, "min-input-files", minInputFiles);
     if (rewriteAll) {
       opts.put("rewrite-all", "true");
     }
-    putPositive(opts, "delete-file-threshold", deleteFileThreshold, "--delete-file-threshold");
+    putPositive(opts, "delete-file-threshold", deleteFileThreshold);
     if (deleteRatioThreshold != null) {
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
         throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
       }
-      opts.put("delete-ratio-threshold", deleteRatioThreshold.toString());
+      opts.put(RewriteOptions.DELETE_RATIO_THRESHOLD, deleteRatioThreshold.toString());
     }
     if (partialProgress) {
-      opts.put("partial-progress.enabled", "true");
+      opts.put(RewriteOptions.PARTIAL_PROGRESS_ENABLED, "true");
     }
-    putPositive(opts, "partial-progress.max-commits", maxCommits, "--max-commits");
-    putPositive(opts, "max-concurrent-file-group-rewrites", maxConcurrent, "--max-concurrent");
+    putPositive(opts, "max-commits", maxCommits);
+    putPositive(opts, "max-concurrent", maxConcurrent);
     if (minPartitionIdle != null) {
       opts.put(MIN_PARTITION_IDLE, minPartitionIdle);
     }
-    putPositive(opts, COMMIT_EVERY_GROUPS, commitEveryGroups, "--commit-every-groups");
+    putPositive(opts, "commit-every-groups", commitEveryGroups);
     if (commitEvery != null) {
       opts.put(COMMIT_EVERY, commitEvery);
     }
@@ -118,27 +217,33 @@ public record CompactionSettings(
     return opts;
   }
 
+  /** {@link #sparkOptions}, to be read. */
+  public RewriteOptions rewriteOptions() {
+    return new RewriteOptions(sparkOptions());
+  }
+
   /** {@code --memory} in bytes, when given. */
   public java.util.OptionalLong memoryBytes() {
     return memory == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ByteSizes.parse(memory));
   }
 
-  private static void putSize(Map<String, String> opts, String key, String value, String flag) {
+  private static void putSize(Map<String, String> opts, String name, String value) {
     if (value != null) {
+      String flag = "--" + name;
       long bytes = ByteSizes.parse(value);
       if (bytes <= 0) {
         throw new UsageException(flag + " must be greater than zero");
       }
-      opts.put(key, Long.toString(bytes));
+      opts.put(SIZE_OPTIONS.get(name), Long.toString(bytes));
     }
   }
 
-  private static void putPositive(Map<String, String> opts, String key, Integer n, String flag) {
+  private static void putPositive(Map<String, String> opts, String name, Integer n) {
     if (n != null) {
       if (n < 1) {
-        throw new UsageException(flag + " must be at least 1 (got " + n + ")");
+        throw new UsageException("--" + name + " must be at least 1 (got " + n + ")");
       }
-      opts.put(key, n.toString());
+      opts.put(COUNT_OPTIONS.get(name), n.toString());
     }
   }
 }

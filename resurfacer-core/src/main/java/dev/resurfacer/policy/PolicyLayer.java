@@ -2,6 +2,7 @@ package dev.resurfacer.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.maintain.CompactionSettings;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.time.Duration;
@@ -52,19 +53,6 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       Map.entry("convert-equality-deletes", Set.of("enabled")),
       Map.entry("compute-stats", Set.of("enabled", "columns")),
       Map.entry("compute-partition-stats", Set.of("enabled")));
-
-  private static final Map<String, String> SIZE_OPTIONS = Map.of(
-      "target-file-size", "target-file-size-bytes",
-      "min-file-size", "min-file-size-bytes",
-      "max-file-size", "max-file-size-bytes",
-      "max-file-group-size", "max-file-group-size-bytes");
-
-  private static final Map<String, String> COUNT_OPTIONS = Map.of(
-      "min-input-files", "min-input-files",
-      "delete-file-threshold", "delete-file-threshold",
-      "max-commits", "partial-progress.max-commits",
-      "commit-every-groups", "commit-every-groups",
-      "max-concurrent", "max-concurrent-file-group-rewrites");
 
   PolicyLayer {
     Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
@@ -171,10 +159,10 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
       }
       default -> {
-        if (SIZE_OPTIONS.containsKey(key)) {
-          out.put(SIZE_OPTIONS.get(key), Long.toString(check.size(v, keyPath)));
-        } else if (COUNT_OPTIONS.containsKey(key)) {
-          out.put(COUNT_OPTIONS.get(key), Long.toString(check.count(v, keyPath)));
+        if (CompactionSettings.SIZE_OPTIONS.containsKey(key)) {
+          out.put(CompactionSettings.SIZE_OPTIONS.get(key), Long.toString(check.size(v, keyPath)));
+        } else if (CompactionSettings.COUNT_OPTIONS.containsKey(key)) {
+          out.put(CompactionSettings.COUNT_OPTIONS.get(key), Long.toString(check.count(v, keyPath)));
         } else {
           throw new IllegalStateException(op + "." + key);
         }

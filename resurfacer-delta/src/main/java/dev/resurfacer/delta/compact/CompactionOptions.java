@@ -1,6 +1,9 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.CompactionSettings;
+import dev.resurfacer.maintain.RewriteOptions;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.MemoryBudget;
 import java.nio.file.Path;
@@ -25,7 +28,7 @@ import java.util.OptionalLong;
 public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where,
     Runner runner, long memoryBytes, Path scratchDir, java.util.Optional<java.time.Duration> minPartitionIdle) {
   /** The policy option, as Iceberg compaction names it. */
-  public static final String MIN_PARTITION_IDLE = dev.resurfacer.maintain.CompactionSettings.MIN_PARTITION_IDLE;
+  public static final String MIN_PARTITION_IDLE = CompactionSettings.MIN_PARTITION_IDLE;
 
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
 
@@ -46,24 +49,12 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
 
   /**
    * What Delta compaction reads of an operation record: the strategy (binpack or zorder with its columns),
-   * {@code target-file-size-bytes} and {@code delete-ratio-threshold}; the other (Iceberg rewrite) options
-   * have no Delta meaning and are not read, so one {@code defaults:} section can serve both formats.
+   * {@code target-file-size-bytes}, {@code delete-ratio-threshold} and {@code min-partition-idle}; the other
+   * (Iceberg rewrite) options and the step's selection have no Delta meaning here and are not read, so one
+   * {@code defaults:} section can serve both formats.
    */
-  public static CompactionOptions of(dev.resurfacer.maintain.Compact op) {
-    java.util.Map<String, String> o = op.options();
-    OptionalLong target = o.containsKey("target-file-size-bytes")
-        ? OptionalLong.of(Long.parseLong(o.get("target-file-size-bytes"))) : OptionalLong.empty();
-    double ratio = o.containsKey("delete-ratio-threshold") ? Double.parseDouble(o.get("delete-ratio-threshold")) : DEFAULT_DELETED_ROW_RATIO;
-    CompactionOptions options = new CompactionOptions(target, ratio);
-    if (o.containsKey(MIN_PARTITION_IDLE)) {
-      options = options.minPartitionIdle(idle(o.get(MIN_PARTITION_IDLE)));
-    }
-    return switch (op.strategy()) {
-      case "binpack" -> options;
-      case "zorder" -> options.zOrder(dev.resurfacer.names.Identifiers.topLevelNames(java.util.List.of(op.orderBy()), "zorder-columns"));
-      default -> throw new UsageException("compaction strategy " + op.strategy() + " does not apply to Delta tables (binpack or "
-          + "zorder; Delta tables have no declared sort order)");
-    };
+  public static CompactionOptions of(Compact op) {
+    return of(CompactionSettings.of(op), null);
   }
 
   private static final java.util.Set<String> APPLICABLE = java.util.Set.of("--target-file-size", "--delete-ratio-threshold",
@@ -72,10 +63,10 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
   /**
    * What {@code plan} and {@code compact} were given, for the Delta table whose {@code latest} snapshot (read once
    * the flags are checked) gives the schema and partition columns {@code --where} is read against: bin-pack or
-   * z-order per partition; a flag that has no Delta meaning is refused.
+   * z-order per partition; a flag that has no Delta meaning is refused. Without {@code latest} (a step), the
+   * selection is not read.
    */
-  public static CompactionOptions of(dev.resurfacer.maintain.CompactionSettings s,
-      java.util.function.Supplier<io.delta.kernel.Snapshot> latest) {
+  public static CompactionOptions of(CompactionSettings s, java.util.function.Supplier<io.delta.kernel.Snapshot> latest) {
     for (String flag : s.given()) {
       if (!APPLICABLE.contains(flag)) {
         throw new UsageException(flag + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
@@ -84,32 +75,32 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
     }
     String strategy = s.strategyName();
     if (!strategy.equals("binpack") && !strategy.equals("zorder")) {
-      throw new UsageException("--strategy " + s.strategy() + " does not apply to Delta tables (binpack or zorder; Delta tables "
-          + "have no declared sort order)");
+      throw new UsageException(s.origin().strategySetting() + " " + s.strategy() + " does not apply to Delta tables (binpack or "
+          + "zorder; Delta tables have no declared sort order)");
     }
     if (strategy.equals("zorder") == s.columns().isEmpty()) {
       throw new UsageException(strategy.equals("zorder") ? "--strategy zorder needs --columns a,b" : "--columns needs --strategy zorder");
     }
-    io.delta.kernel.Snapshot snapshot = latest.get();
-    CompactionOptions options = new CompactionOptions(
-        s.targetFileSize() == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(s.targetFileSize())),
-        s.deleteRatioThreshold() == null ? DEFAULT_DELETED_ROW_RATIO : s.deleteRatioThreshold())
-        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(s.columns(), "--columns"))
-        .where(DeltaWhere.parse(s.where(), snapshot.getSchema(), snapshot.getPartitionColumnNames()))
-        .runner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
-          case "auto" -> Runner.AUTO;
-          case "duckdb" -> Runner.DUCKDB;
-          // Delta's generic runner is Kernel's own reader and writer
-          case "generic", "kernel" -> Runner.KERNEL;
-          default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+    PartitionFilter where = PartitionFilter.ALL;
+    if (latest != null) {
+      io.delta.kernel.Snapshot snapshot = latest.get();
+      where = DeltaWhere.parse(s.where(), snapshot.getSchema(), snapshot.getPartitionColumnNames());
+    }
+    RewriteOptions read = s.rewriteOptions();
+    CompactionOptions options = new CompactionOptions(read.targetFileSize(), read.deleteRatioThreshold(DEFAULT_DELETED_ROW_RATIO))
+        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(s.columns(), s.origin().columnsSetting()))
+        .where(where)
+        // Delta's generic runner is Kernel's own reader and writer
+        .runner(switch (s.runnerChoice("kernel")) {
+          case AUTO -> Runner.AUTO;
+          case DUCKDB -> Runner.DUCKDB;
+          case GENERIC -> Runner.KERNEL;
         });
     if (s.memory() != null) {
       options = options.memory(s.memoryBytes().getAsLong());
     }
-    if (s.minPartitionIdle() != null) {
-      options = options.minPartitionIdle(idle(s.minPartitionIdle()));
-    }
-    return options;
+    java.util.Optional<java.time.Duration> idle = read.minPartitionIdle();
+    return idle.isPresent() ? options.minPartitionIdle(idle.get()) : options;
   }
 
   public static CompactionOptions defaults() {
@@ -139,19 +130,6 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
   public CompactionOptions minPartitionIdle(java.time.Duration idle) {
     return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, scratchDir,
         java.util.Optional.of(idle));
-  }
-
-  /** A {@code min-partition-idle} value ({@code 10m}, {@code 2h}): positive. */
-  public static java.time.Duration idle(String text) {
-    try {
-      java.time.Duration d = dev.resurfacer.units.Durations.parse(text.strip());
-      if (!d.isNegative() && !d.isZero()) {
-        return d;
-      }
-    } catch (RuntimeException e) {
-      // reported below, with the option's name
-    }
-    throw new UsageException(MIN_PARTITION_IDLE + " must be a positive duration such as 30s, 10m or 2h (got '" + text + "')");
   }
 
   public boolean zOrdered() {

@@ -25,7 +25,7 @@ final class CommitPhase {
     this.plan = plan;
     CompactionOptions options = plan.options();
     this.commits = new CarryingCommits(plan.table(), plan.startingSnapshotId(), options.useStartingSequenceNumber(),
-        options.filter(), options.groupsPerCommit(plan.groups().size()), options.commitEvery().orElse(null),
+        options.filter(), options.shared().groupsPerCommit(plan.groups().size()), options.shared().commitEvery().orElse(null),
         Map.of(Compaction.SUMMARY_PROPERTY, "compact"), java.util.function.UnaryOperator.identity());
   }
 

@@ -2,6 +2,8 @@ package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.CompactionSettings;
+import dev.resurfacer.maintain.RewriteOptions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -62,11 +64,11 @@ public record CompactionOptions(
   static final String SMALL_GROUP_BYTES = "small-group-bytes";
 
   /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
-  public static final String MIN_PARTITION_IDLE = dev.resurfacer.maintain.CompactionSettings.MIN_PARTITION_IDLE;
+  public static final String MIN_PARTITION_IDLE = CompactionSettings.MIN_PARTITION_IDLE;
   /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
-  public static final String COMMIT_EVERY_GROUPS = dev.resurfacer.maintain.CompactionSettings.COMMIT_EVERY_GROUPS;
+  public static final String COMMIT_EVERY_GROUPS = CompactionSettings.COMMIT_EVERY_GROUPS;
   /** Ours: commit the verified groups waiting once this long ({@code 30s}, {@code 5m}) has passed since the last commit. */
-  public static final String COMMIT_EVERY = dev.resurfacer.maintain.CompactionSettings.COMMIT_EVERY;
+  public static final String COMMIT_EVERY = CompactionSettings.COMMIT_EVERY;
 
   static final Set<String> OUR_OPTIONS = Set.of(
       SMALL_GROUP_BYTES,
@@ -90,42 +92,27 @@ public record CompactionOptions(
 
   /** The options a maintenance {@link Compact} step stands for: its Spark-named options and its ordering. */
   public static CompactionOptions of(Compact op) {
-    CompactionOptions options = defaults();
-    for (Map.Entry<String, String> e : op.options().entrySet()) {
-      switch (e.getKey()) {
-        case Compact.WHERE -> options = options.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(e.getValue()));
-        case Compact.PARTITION -> options = options.withPartition(e.getValue());
-        case Compact.LAYOUT, Compact.LAYOUT_MIN_GAIN, Compact.SCAN_REPORTS -> { }
-        default -> options = options.withOption(e.getKey(), e.getValue());
-      }
-    }
-    return options.withOrdering(switch (op.strategy()) {
-      case "sort" -> new Ordering.Sort(op.orderBy());
-      case "zorder" -> new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitList(op.orderBy(), "zorder-columns"));
-      default -> new Ordering.BinPack();
-    });
+    return of(CompactionSettings.of(op));
   }
 
   /**
-   * The options {@code plan} and {@code compact} were given: the format-neutral checks of
-   * {@link dev.resurfacer.maintain.CompactionSettings}, then the filter, verification, runner and ordering.
+   * The options {@code plan} and {@code compact} were given, or a step stands for: the format-neutral checks of
+   * {@link CompactionSettings}, then the filter, verification, runner and ordering.
    */
-  public static CompactionOptions of(dev.resurfacer.maintain.CompactionSettings s) {
+  public static CompactionOptions of(CompactionSettings s) {
     CompactionOptions o = defaults();
     for (Map.Entry<String, String> e : s.sparkOptions().entrySet()) {
       o = o.withOption(e.getKey(), e.getValue());
     }
     o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where())).withPartition(s.partition())
-        .withVerification(switch (s.verify().toLowerCase(java.util.Locale.ROOT)) {
-          case "content" -> Verification.CONTENT;
-          case "count" -> Verification.COUNT;
-          default -> throw new UsageException("--verify must be content or count (got '" + s.verify() + "')");
+        .withVerification(switch (s.verifyChoice()) {
+          case CONTENT -> Verification.CONTENT;
+          case COUNT -> Verification.COUNT;
         });
-    o = o.withRunner(switch (s.runner().toLowerCase(java.util.Locale.ROOT)) {
-      case "auto" -> Runner.AUTO;
-      case "duckdb" -> Runner.DUCKDB;
-      case "generic" -> Runner.GENERIC;
-      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + s.runner() + "')");
+    o = o.withRunner(switch (s.runnerChoice()) {
+      case AUTO -> Runner.AUTO;
+      case DUCKDB -> Runner.DUCKDB;
+      case GENERIC -> Runner.GENERIC;
     });
     o = o.withOrdering(switch (s.strategyName()) {
       case "binpack" -> {
@@ -147,9 +134,9 @@ public record CompactionOptions(
         if (s.columns().isEmpty()) {
           throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
         }
-        yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(s.columns(), "--columns"));
+        yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(s.columns(), s.origin().columnsSetting()));
       }
-      default -> throw new UsageException("--strategy must be binpack, sort or zorder (got '" + s.strategy() + "')");
+      default -> throw new UsageException(s.origin().strategySetting() + " must be binpack, sort or zorder (got '" + s.strategy() + "')");
     });
     if (s.memory() != null) {
       o = o.withMemory(s.memoryBytes().getAsLong());
@@ -199,53 +186,9 @@ public record CompactionOptions(
     return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verification, scratchDir, newOrdering);
   }
 
-  boolean partialProgress() {
-    return Boolean.parseBoolean(rewriteOptions.getOrDefault(RewriteDataFiles.PARTIAL_PROGRESS_ENABLED, "false"));
-  }
-
-  int maxCommits() {
-    return positiveInt(RewriteDataFiles.PARTIAL_PROGRESS_MAX_COMMITS, 10);
-  }
-
-  /** The idle time {@code min-partition-idle} asks of a partition, when set. */
-  java.util.Optional<java.time.Duration> minPartitionIdle() {
-    return duration(MIN_PARTITION_IDLE);
-  }
-
-  /**
-   * Groups per commit: {@code commit-every-groups}; else with partial progress the groups shared out
-   * over {@code partial-progress.max-commits} commits; else all in one commit.
-   */
-  int groupsPerCommit(int groups) {
-    if (rewriteOptions.containsKey(COMMIT_EVERY_GROUPS)) {
-      return positiveInt(COMMIT_EVERY_GROUPS, 1);
-    }
-    return partialProgress() ? (int) Math.ceil(groups / (double) maxCommits()) : Integer.MAX_VALUE;
-  }
-
-  /** {@code commit-every}: the longest a verified group waits for its commit, counted from the last commit. */
-  java.util.Optional<java.time.Duration> commitEvery() {
-    return duration(COMMIT_EVERY);
-  }
-
-  private java.util.Optional<java.time.Duration> duration(String key) {
-    String v = rewriteOptions.get(key);
-    if (v == null) {
-      return java.util.Optional.empty();
-    }
-    try {
-      java.time.Duration d = dev.resurfacer.units.Durations.parse(v.strip());
-      if (d.isNegative() || d.isZero()) {
-        throw new UsageException("must be positive");
-      }
-      return java.util.Optional.of(d);
-    } catch (RuntimeException e) {
-      throw new UsageException(key + " must be a positive duration such as 30s, 10m or 2h (got '" + v + "')");
-    }
-  }
-
-  int maxConcurrentGroups() {
-    return positiveInt(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, 5);
+  /** The options both formats read alike: partial progress, commit pacing, concurrency, idle partitions. */
+  RewriteOptions shared() {
+    return new RewriteOptions(rewriteOptions);
   }
 
   /** A new directory under {@link #scratchDir} for one run's staged and spilled files; the caller removes it. */
@@ -293,21 +236,4 @@ public record CompactionOptions(
     all.addAll(OUR_OPTIONS);
     return all;
   }
-
-  private int positiveInt(String key, int dflt) {
-    String v = rewriteOptions.get(key);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(v);
-      if (n < 1) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new UsageException(key + " must be a positive integer (got '" + v + "')");
-    }
-  }
-
 }

@@ -35,8 +35,8 @@ final class GroupPlanner {
 
   static PlannedCompaction plan(Table table, CompactionOptions options) {
     // the commit options are checked by plan too: a bad value is a usage error before anything is read
-    options.groupsPerCommit(1);
-    options.commitEvery();
+    options.shared().groupsPerCommit(1);
+    options.shared().commitEvery();
     table.refresh();
     long target = targetFileSize(table, options);
     List<String> warnings = new ArrayList<>();
@@ -55,7 +55,7 @@ final class GroupPlanner {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
-    IdlePartitions idle = options.minPartitionIdle().map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
+    IdlePartitions idle = options.shared().minPartitionIdle().map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
         .orElse(null);
     Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
         : Condensing.condensedSpecIds(table);

@@ -40,7 +40,7 @@ final class GroupScheduler {
     Table table = plan.table();
     CompactionOptions options = plan.options();
     List<RewriteFileGroup> groups = plan.groups();
-    int concurrency = Math.min(options.maxConcurrentGroups(), groups.size());
+    int concurrency = Math.min(options.shared().maxConcurrentGroups(), groups.size());
     int cores = Runtime.getRuntime().availableProcessors();
     Path scratch = options.newScratchDir("resurfacer-compact-");
     // one verification read per group in flight, on at most the machine's cores; each holds one
