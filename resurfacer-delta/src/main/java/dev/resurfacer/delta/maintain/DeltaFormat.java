@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -155,19 +156,40 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
    */
   @Override
   public TableSignals signals(DeltaTable table, Instant since) {
+    return signals(table, since, 1);
+  }
+
+  /**
+   * As {@link #signals(DeltaTable, Instant)}, with small files counted where a bin-pack compaction takes them,
+   * as Iceberg's are: a partition's small files count when there are at least two and at least
+   * {@code minInputFiles} of them, or more bytes of them than the target size; 1 counts every small file. A
+   * partition a writer keeps at one small file each (an UPDATE re-adds its file) then never fires a
+   * {@code small-files} trigger that compaction has nothing to do for.
+   */
+  @Override
+  public TableSignals signals(DeltaTable table, Instant since, int minInputFiles) {
     Snapshot snapshot = table.latest();
     long target = CompactionDefaults.targetFileSize(snapshot.getTableProperties());
-    long files = 0, small = 0, withDv = 0, records = 0, deleted = 0;
+    long files = 0, withDv = 0, records = 0, deleted = 0;
+    Map<Map<String, String>, long[]> smallByPartition = new HashMap<>();
     for (LiveFile f : LiveFiles.of(table, snapshot)) {
       files++;
       if (f.size() < target * 3 / 4) {
-        small++;
+        long[] c = smallByPartition.computeIfAbsent(f.partitionValues(), k -> new long[2]);
+        c[0]++;
+        c[1] += f.size();
       }
       if (f.deletionVector().isPresent()) {
         withDv++;
         deleted += f.deletedRows();
       }
       records += f.numRecords().orElse(0);
+    }
+    long small = 0;
+    for (long[] c : smallByPartition.values()) {
+      if (minInputFiles <= 1 || c[0] > 1 && (c[0] >= minInputFiles || c[1] > target)) {
+        small += c[0];
+      }
     }
     DeltaLogFiles log = DeltaLogFiles.list(table);
     List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();

@@ -181,8 +181,25 @@ public final class LocalStorage implements TableStorage {
         }
         return FileVisitResult.CONTINUE;
       }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        return skipVanished(e);
+      }
     });
     return out;
+  }
+
+  /**
+   * A writer's temporary entry can be renamed away between the directory read and the look at it
+   * (delta-spark's {@code .N.json.<uuid>.tmp} becoming {@code N.json}): it is not part of the log, so it
+   * is skipped; any other failure stands.
+   */
+  private static FileVisitResult skipVanished(IOException e) throws IOException {
+    if (e instanceof NoSuchFileException) {
+      return FileVisitResult.CONTINUE;
+    }
+    throw e;
   }
 
   /** Walks the real root without following links; see {@link TableListing}. */
