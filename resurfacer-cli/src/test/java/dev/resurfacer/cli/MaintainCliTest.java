@@ -73,14 +73,11 @@ class MaintainCliTest {
 
   @Test
   void aFleetWithOneBrokenTableIsMaintainedAndExitsOne() throws Exception {
-    List<String> names = new ArrayList<>();
     for (int i = 0; i < 11; i++) {
       Fleet.smallFiles(catalog, "raw", String.format("t%02d", i), 3);
-      names.add(String.format("raw.t%02d", i));
     }
     for (int i = 0; i < 10; i++) {
       Fleet.smallFiles(catalog, "web", String.format("t%02d", i), 3);
-      names.add(String.format("web.t%02d", i));
     }
     Table broken = catalog.loadTable(TableIdentifier.of("raw", "t05"));
     Files.delete(Path.of(((HasTableOperations) broken).operations().current().metadataFileLocation()));

@@ -247,7 +247,7 @@ public final class ConfigFile {
       return null;
     }
     if (!v.isValueNode()) {
-      throw new UsageException(source + ": " + path + " must be a single value, not a " + v.getNodeType().name().toLowerCase());
+      throw new UsageException(source + ": " + path + " must be a single value, not a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
     return v.asText();
   }

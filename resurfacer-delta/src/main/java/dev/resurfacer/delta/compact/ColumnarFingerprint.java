@@ -236,17 +236,19 @@ final class ColumnarFingerprint {
     if (v == null) {
       return Optional.of(ValueHash.ofNull(kind.get()));
     }
-    return Optional.ofNullable(switch (kind.get()) {
-      case BOOLEAN -> v instanceof Boolean b ? ValueHash.ofBoolean(b) : null;
+    // each arm builds its own Optional: no conditional mixes a long with null, which unboxing would turn into an NPE
+    return switch (kind.get()) {
+      case BOOLEAN -> v instanceof Boolean b ? Optional.of(ValueHash.ofBoolean(b)) : Optional.empty();
       case INT, DATE, LONG, TIMESTAMP, TIMESTAMP_TZ -> v instanceof Number x && !(v instanceof BigDecimal)
-          && !(v instanceof Float) && !(v instanceof Double) ? ValueHash.ofLong(kind.get(), x.longValue()) : null;
-      case FLOAT -> v instanceof Float x ? ValueHash.ofFloat(x) : null;
-      case DOUBLE -> v instanceof Double x ? ValueHash.ofDouble(x) : null;
-      case STRING -> v instanceof String s ? ValueHash.ofBytes(Kind.STRING, s.getBytes(StandardCharsets.UTF_8))
-          : v instanceof byte[] b ? ValueHash.ofBytes(Kind.STRING, b) : null;
-      case DECIMAL -> v instanceof BigDecimal d ? ValueHash.ofDecimal(d) : null;
-      default -> null;
-    });
+          && !(v instanceof Float) && !(v instanceof Double) ? Optional.of(ValueHash.ofLong(kind.get(), x.longValue()))
+          : Optional.empty();
+      case FLOAT -> v instanceof Float x ? Optional.of(ValueHash.ofFloat(x)) : Optional.empty();
+      case DOUBLE -> v instanceof Double x ? Optional.of(ValueHash.ofDouble(x)) : Optional.empty();
+      case STRING -> v instanceof String s ? Optional.of(ValueHash.ofBytes(Kind.STRING, s.getBytes(StandardCharsets.UTF_8)))
+          : v instanceof byte[] b ? Optional.of(ValueHash.ofBytes(Kind.STRING, b)) : Optional.empty();
+      case DECIMAL -> v instanceof BigDecimal d ? Optional.of(ValueHash.ofDecimal(d)) : Optional.empty();
+      default -> Optional.empty();
+    };
   }
 
 }

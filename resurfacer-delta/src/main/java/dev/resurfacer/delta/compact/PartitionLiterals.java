@@ -28,7 +28,7 @@ final class PartitionLiterals {
       try {
         out.put(column, KernelInternals.partitionLiteral(type, v));
       } catch (RuntimeException e) {
-        throw new SafetyRefusal("partition value '" + v + "' of column " + column + " is not a " + type.toString().toLowerCase()
+        throw new SafetyRefusal("partition value '" + v + "' of column " + column + " is not a " + type.toString().toLowerCase(java.util.Locale.ROOT)
             + " Delta Kernel reads (" + Failures.oneLine(e) + "); its files are not rewritten");
       }
     }

@@ -104,7 +104,7 @@ class DeltaTableFeaturesTest {
     CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
-    assertThat(r.plan().runner()).isEqualTo(runner.name().toLowerCase());
+    assertThat(r.plan().runner()).isEqualTo(runner.name().toLowerCase(java.util.Locale.ROOT));
     assertThat(r.addedFiles()).isEqualTo(2);
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     assertThat(LogEntries.lastOperation(t)).isEqualTo("OPTIMIZE");

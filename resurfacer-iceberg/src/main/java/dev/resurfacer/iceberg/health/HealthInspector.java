@@ -134,7 +134,7 @@ public final class HealthInspector {
       orders.add(order.orderId() + ": " + (order.isUnsorted() ? "unsorted" : order.fields().toString()));
     }
     List<TableHealth.Ref> refs = new ArrayList<>();
-    meta.refs().forEach((refName, ref) -> refs.add(new TableHealth.Ref(refName, ref.type().name().toLowerCase(), ref.snapshotId())));
+    meta.refs().forEach((refName, ref) -> refs.add(new TableHealth.Ref(refName, ref.type().name().toLowerCase(java.util.Locale.ROOT), ref.snapshotId())));
     refs.sort(java.util.Comparator.comparing(TableHealth.Ref::name));
 
     Long oldest = null;

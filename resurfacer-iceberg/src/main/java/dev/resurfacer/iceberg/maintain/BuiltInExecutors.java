@@ -83,7 +83,7 @@ final class BuiltInExecutors {
     if (!r.allCommitted()) {
       CompactionResult.Group bad = r.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
           .findFirst().orElseThrow();
-      throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase()
+      throw new IllegalStateException("group " + bad.index() + " (" + bad.partition() + ") " + bad.status().name().toLowerCase(java.util.Locale.ROOT)
           + (bad.message() == null ? "" : ": " + bad.message()));
     }
     return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), applied %d delete file(s), verified: %s", r.rewrittenFiles(),

@@ -83,7 +83,6 @@ final class Quarantine {
    */
   long[] quarantine(String table, String runId, long nowMillis, Consumer<Consumer<Ledger.Listed>> candidates) {
     String runDir = root + "/" + runId;
-    List<Moved> planned = new ArrayList<>();
     long[] index = new long[1];
     writeManifest(runDir, table, runId, nowMillis, w -> candidates.accept(f -> {
       String name = f.location().substring(f.location().lastIndexOf('/') + 1);

@@ -174,7 +174,7 @@ class CompactionTypesTest {
         Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
         Types.NestedField.optional(5, "name", Types.StringType.get()));
     for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.GENERIC)) {
-      Table table = catalog.buildTable(TableIdentifier.of("db", "evo_" + runner.name().toLowerCase()), v1)
+      Table table = catalog.buildTable(TableIdentifier.of("db", "evo_" + runner.name().toLowerCase(java.util.Locale.ROOT)), v1)
           .withProperty(TableProperties.FORMAT_VERSION, "3").create();
       for (int f = 0; f < 2; f++) {
         List<Record> rows = new ArrayList<>();

@@ -190,7 +190,7 @@ class RowLineageCompactionTest {
   private void rewriteWithoutIds(Table table, GroupRewriter rewriter) throws IOException {
     String runner = rewriter.name().toUpperCase(java.util.Locale.ROOT);
     PlannedCompaction planned = Compaction.plan(table, options(runner, false));
-    assertThat(planned.groups()).singleElement();
+    assertThat(planned.groups()).hasSize(1);
     Path scratch = java.nio.file.Files.createDirectories(dir.resolve("scratch"));
     GroupRewriter.Settings settings = new GroupRewriter.Settings(256L << 20, 1, scratch, planned.targetFileSize(), planned.ordering());
 

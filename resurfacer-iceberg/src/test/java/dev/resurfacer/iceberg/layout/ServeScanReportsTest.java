@@ -84,7 +84,9 @@ class ServeScanReportsTest {
       assertThat(counts.get("skipped").asLong()).isEqualTo(2);
       assertThat(counts.get("unknown-table").asLong()).isEqualTo(1);
       assertThat(ScanReports.read(reports, "db.events").scans()).hasSize(1);
-      Files.walk(reports).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      try (var tree = Files.walk(reports)) {
+        tree.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
 
       // the engine: its own catalog, the collector posting to serve, configured by catalog properties only
       JdbcCatalog engine = LayoutFromScanReportsTest.engineCatalog(dir.resolve("lake"),

@@ -394,7 +394,7 @@ class OrphanRemovalTest {
 
   static Path plant(Path file, long mtime) throws IOException {
     Files.createDirectories(file.getParent());
-    Files.write(file, ("orphan " + file.getFileName()).getBytes());
+    Files.write(file, ("orphan " + file.getFileName()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertThat(file.toFile().setLastModified(mtime)).isTrue();
     return file;
   }

@@ -97,7 +97,7 @@ class TamperedQuarantineManifestAttackTest {
         Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
     Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun()).resolve("manifest.jsonl");
     Path outside = dir.resolve("outside/planted.sh");
-    Files.write(manifest, Files.readString(manifest).replaceAll("\"from\":\"[^\"]*\"", "\"from\":\"" + outside + "\"").getBytes());
+    Files.write(manifest, Files.readString(manifest).replaceAll("\"from\":\"[^\"]*\"", "\"from\":\"" + outside + "\"").getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     assertThatThrownBy(() -> OrphanRemoval.restore(a, "db.a", q.removed().quarantineRun(), true)).isInstanceOf(RuntimeException.class);
     assertThat(outside).doesNotExist();

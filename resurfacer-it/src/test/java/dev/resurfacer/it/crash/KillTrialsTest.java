@@ -84,7 +84,7 @@ class KillTrialsTest {
   record Trial(ChildCli.Result run, boolean changed) {}
 
   private Trial trial(Operation op, int n, long killAt) {
-    Path trialDir = dir.resolve(op.name().toLowerCase() + "-" + n);
+    Path trialDir = dir.resolve(op.name().toLowerCase(java.util.Locale.ROOT) + "-" + n);
     Path catalogDir = trialDir.resolve("lake");
     EventsHistory.build(catalogDir, 18, op == Operation.REMOVE_ORPHANS ? 400 : 20);
     JdbcCatalog catalog = SqliteCatalogs.create(EventsHistory.CATALOG, catalogDir);

@@ -147,7 +147,7 @@ class DeltaKillTrialsTest {
         }
       }
     }
-    Counts.record(String.format("crash delta %-8s trials %d (+1 undisturbed, %d ms) %s", op.name().toLowerCase(), TRIALS, length,
+    Counts.record(String.format("crash delta %-8s trials %d (+1 undisturbed, %d ms) %s", op.name().toLowerCase(java.util.Locale.ROOT), TRIALS, length,
         outcomes));
   }
 
