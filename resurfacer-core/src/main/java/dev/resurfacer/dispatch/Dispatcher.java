@@ -57,23 +57,30 @@ public final class Dispatcher {
 
   /**
    * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
-   * {@code cleanup-log}: Delta), on the local engine: a table of another format is refused with what
-   * the declaration says, else the table's format runs it ({@link Target#act}) and returns what the command prints.
+   * {@code cleanup-log}: Delta; {@code expire}, {@code remove-orphans}: Iceberg), on the local engine: the
+   * name is asked of the declared formats first ({@link Formats#resolve(TableLookup, List)}), a table of
+   * another format is refused with what the declaration says, else the table's format runs it
+   * ({@link Target#act}) and returns what the command prints.
    */
   public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
       dev.resurfacer.progress.Progress progress, int show) {
-    try (Target<?> target = Formats.resolve(lookup)) {
+    try (Target<?> target = Formats.resolve(lookup, declaredLocally(operation))) {
       requireDeclaredFormat(lookup, target, operation);
       return target.act(operation, mode, progress, show);
     }
   }
 
-  /** Refuses {@code operation} on a table of a format the local engine does not declare it for (its executors are the formats' own). */
-  private static void requireDeclaredFormat(TableLookup lookup, Target<?> target, Operation operation) {
-    List<Format> declared = java.util.Arrays.stream(Format.values())
+  /** The formats the local engine declares {@code operation} for (its executors are the formats' own). */
+  private static List<Format> declaredLocally(Operation operation) {
+    return java.util.Arrays.stream(Format.values())
         .filter(f -> dev.resurfacer.engines.EngineDeclarations.of(ExecutionEngines.LOCAL).stream()
             .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation.name())))
         .toList();
+  }
+
+  /** Refuses {@code operation} on a table of a format the local engine does not declare it for. */
+  private static void requireDeclaredFormat(TableLookup lookup, Target<?> target, Operation operation) {
+    List<Format> declared = declaredLocally(operation);
     if (declared.contains(target.format()) || declared.isEmpty()) {
       return;
     }

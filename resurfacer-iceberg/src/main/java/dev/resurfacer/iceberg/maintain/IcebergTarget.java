@@ -8,6 +8,9 @@ import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.PlannedCompaction;
+import dev.resurfacer.iceberg.expire.ExpireOptions;
+import dev.resurfacer.iceberg.expire.ExpireReadout;
+import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import org.apache.iceberg.catalog.Catalog;
 
 /** An Iceberg table a command names: opened in the chosen catalog on first {@link #open()}, fenced like a local run. */
@@ -77,6 +80,19 @@ final class IcebergTarget implements Target<IcebergTable> {
       return Compaction.preview(plan);
     }
     return Compaction.execute(plan, progress, groupLines);
+  }
+
+  /** {@code expire} (more Iceberg-only verbs join it here), planned and previewed or done as {@code mode} says. */
+  @Override
+  public dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress, int show) {
+    if (operation instanceof dev.resurfacer.maintain.ExpireSnapshots expire) {
+      IcebergTable t = open();
+      // every configured catalog's tables, of both formats: a file shared with one of them is not this expiry's to delete
+      SnapshotExpiry.Plan plan = SnapshotExpiry.plan(name(), t.table(), ExpireOptions.of(expire), t.otherTables(null));
+      return new ExpireReadout(mode == dev.resurfacer.maintain.Mode.COMMIT ? SnapshotExpiry.execute(plan, progress) : plan.preview());
+    }
+    return Target.super.act(operation, mode, progress, show);
   }
 
   @Override
