@@ -64,17 +64,27 @@ public final class Dispatcher {
    */
   public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
       dev.resurfacer.progress.Progress progress, int show) {
+    return local(lookup, operation, mode, progress, show, warning -> {});
+  }
+
+  /** As {@link #local(TableLookup, Operation, Mode, dev.resurfacer.progress.Progress, int)}, telling {@code warnings} of each as it is known. */
+  public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
+      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
     try (Target<?> target = Formats.resolve(lookup, declaredLocally(operation))) {
       requireDeclaredFormat(lookup, target, operation);
-      return target.act(operation, mode, progress, show);
+      return target.act(operation, mode, progress, show, warnings);
     }
   }
 
   /** The formats the local engine declares {@code operation} for (its executors are the formats' own). */
   private static List<Format> declaredLocally(Operation operation) {
+    return declaredLocally(operation.name());
+  }
+
+  private static List<Format> declaredLocally(String operation) {
     return java.util.Arrays.stream(Format.values())
         .filter(f -> dev.resurfacer.engines.EngineDeclarations.of(ExecutionEngines.LOCAL).stream()
-            .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation.name())))
+            .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation)))
         .toList();
   }
 
