@@ -76,6 +76,16 @@ public final class Dispatcher {
     }
   }
 
+  /**
+   * {@code restore-orphans}: what a {@code remove-orphans --quarantine} run moved, put back by the table's
+   * format; the name is asked of the formats {@code remove-orphans} is declared for first, as that verb's is.
+   */
+  public static dev.resurfacer.report.Readout restoreOrphans(TableLookup lookup, String runId, Mode mode) {
+    try (Target<?> target = Formats.resolve(lookup, declaredLocally("remove-orphans"))) {
+      return target.restoreOrphans(runId, mode);
+    }
+  }
+
   /** The formats the local engine declares {@code operation} for (its executors are the formats' own). */
   private static List<Format> declaredLocally(Operation operation) {
     return declaredLocally(operation.name());

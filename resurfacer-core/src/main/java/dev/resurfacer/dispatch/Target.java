@@ -59,6 +59,14 @@ public interface Target<T> extends AutoCloseable {
     throw new UnsupportedOperationException(format().id() + " tables have no executor for " + operation.name());
   }
 
+  /**
+   * {@code restore-orphans}: puts back the files a {@code remove-orphans --quarantine} run of this table
+   * moved, previewed or done as {@code mode} says; a format without a quarantine keeps this default.
+   */
+  default dev.resurfacer.report.Readout restoreOrphans(String runId, dev.resurfacer.maintain.Mode mode) {
+    throw new UnsupportedOperationException(format().id() + " tables have no quarantine to restore from");
+  }
+
   /** Closes what {@link #open()} opened. */
   @Override
   void close();

@@ -14,6 +14,7 @@ import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.orphans.Inventory;
 import dev.resurfacer.iceberg.orphans.OrphanReadout;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.RestoreReadout;
 import org.apache.iceberg.catalog.Catalog;
 
 /** An Iceberg table a command names: opened in the chosen catalog on first {@link #open()}, fenced like a local run. */
@@ -111,6 +112,11 @@ final class IcebergTarget implements Target<IcebergTable> {
       return new OrphanReadout(mode == dev.resurfacer.maintain.Mode.COMMIT ? removal.execute() : removal.plan());
     }
     return Target.super.act(operation, mode, progress, show, warnings);
+  }
+
+  @Override
+  public dev.resurfacer.report.Readout restoreOrphans(String runId, dev.resurfacer.maintain.Mode mode) {
+    return new RestoreReadout(OrphanRemoval.restore(open().table(), name(), runId, mode == dev.resurfacer.maintain.Mode.COMMIT));
   }
 
   @Override
