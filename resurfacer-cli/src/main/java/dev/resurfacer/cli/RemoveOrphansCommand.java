@@ -1,13 +1,13 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.catalog.Catalogs;
-import dev.resurfacer.iceberg.orphans.OrphanRemoval;
-import dev.resurfacer.iceberg.orphans.OrphanReport;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.engines.ExecutionEngines;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.RemoveOrphans;
+import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,82 +65,22 @@ final class RemoveOrphansCommand implements Callable<Integer> {
     Duration age = Durations.parse(olderThan);
     Duration keepQuarantine = Durations.parse(quarantineRetention);
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
-    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+    if (!engine.equals(ExecutionEngines.LOCAL)) {
       if (listing != null) {
         throw new dev.resurfacer.UsageException("--listing is read by the local engine only (engine " + engine + " lists storage itself)");
       }
-      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new dev.resurfacer.maintain.RemoveOrphans(age, quarantine, keepQuarantine), actOptions.yes);
+      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new RemoveOrphans(age, quarantine, keepQuarantine), actOptions.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      OrphanRemoval removal = OrphanRemoval.of(open.catalog(), Catalogs.parseIdentifier(tableName), open.table())
-          .olderThan(age)
-          .show(show)
-          .quarantine(quarantine)
-          .quarantineRetention(keepQuarantine)
-          .onWarning(w -> {
-            // said as soon as it is known, so a user sees it before anything is deleted
-            err.println("warning: " + w);
-            err.flush();
-          })
-          .progress(ProgressDisplay.choose(ctx, outputOptions, false, err));
-      removal = removal.fences(catalogOptions.fences(ctx, open.config()).rereadEachRun());
-      if (listing != null) {
-        removal = removal.listing(dev.resurfacer.iceberg.orphans.Inventory.open(listing, open.table().io()));
-      }
-      OrphanReport report = actOptions.yes ? removal.execute() : removal.plan();
-      PrintWriter out = spec.commandLine().getOut();
-      out.println(outputOptions.json() ? Json.write(report) : render(report));
-      out.flush();
-      return report.removed().failedDeletes() > 0 ? Main.FAILED : Main.OK;
-    }
-  }
-
-  static String render(OrphanReport r) {
-    StringBuilder b = new StringBuilder();
-    b.append("remove-orphans ").append(r.table()).append(r.deleted() ? "" : "  (preview: nothing deleted; --yes deletes)")
-        .append('\n');
-    line(b, "scope", String.join(", ", r.guard().scope()));
-    line(b, "listed", r.census().listed().files() + " files, " + ByteSizes.format(r.census().listed().bytes()) + (r.listing() == null ? ""
-        : " from " + r.listing().source() + " (taken " + java.time.Instant.ofEpochMilli(r.listing().takenAtMillis()) + "; "
-            + r.listing().entriesOutsideScope() + " entries outside the scope ignored)"));
-    line(b, "kept", r.census().keptReachable().files() + " referenced (" + ByteSizes.format(r.census().keptReachable().bytes()) + "), "
-        + r.census().keptTooYoung().files() + " unreferenced but younger than " + r.guard().olderThan() + " ("
-        + ByteSizes.format(r.census().keptTooYoung().bytes()) + ")");
-    line(b, "orphans", r.census().orphans().files() + " files, " + ByteSizes.format(r.census().orphans().bytes()));
-    for (OrphanReport.OrphanFile f : r.orphans()) {
-      b.append(String.format(Locale.ROOT, "  %8s  %10s  %s%n", Durations.humanAge(Duration.ofMillis(f.ageMillis())),
-          ByteSizes.format(f.sizeBytes()), f.location()));
-    }
-    if (r.orphansTruncated()) {
-      b.append("  … ").append(r.census().orphans().files() - r.orphans().size()).append(" more (--show N lists more)\n");
-    }
-    if (r.removed().quarantineRun() != null) {
-      line(b, "quarantined", r.removed().quarantined().files() + " files, " + ByteSizes.format(r.removed().quarantined().bytes()) + " as run "
-          + r.removed().quarantineRun() + " (restore-orphans " + r.table() + " " + r.removed().quarantineRun() + " puts them back)");
-    } else if (r.deleted()) {
-      line(b, "deleted", r.removed().deleted().files() + " files, " + ByteSizes.format(r.removed().deleted().bytes())
-          + (r.removed().failedDeletes() > 0 ? "; " + r.removed().failedDeletes() + " could not be deleted" : ""));
-    }
-    if (r.removed().purgedQuarantine().files() > 0) {
-      line(b, "purged", r.removed().purgedQuarantine().files() + " quarantined files past their retention, "
-          + ByteSizes.format(r.removed().purgedQuarantine().bytes()));
-    }
-    if (r.fenced().linksSkipped() > 0 || r.fenced().protectedSkipped() > 0) {
-      line(b, "not listed", r.fenced().linksSkipped() + " symbolic link(s) (never followed nor deleted), " + r.fenced().protectedSkipped()
-          + " catalog or configuration file(s)");
-    }
-    StringBuilder refs = new StringBuilder();
-    r.references().referenced().forEach((k, v) -> refs.append(refs.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
-    line(b, "referenced", refs + "; " + r.references().referencedOutsideScope() + " outside scope (never deleted)");
-    line(b, "other tables", r.fenced().otherTablesChecked() + " checked, none lies in or references this table's storage");
-    for (String w : r.warnings()) {
-      line(b, "warning", w);
-    }
-    return b.toString().stripTrailing();
-  }
-
-  private static void line(StringBuilder b, String label, String value) {
-    b.append(String.format(Locale.ROOT, "%-14s %s%n", label, value));
+    Readout report = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), new RemoveOrphans(age, quarantine, keepQuarantine, listing),
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW, ProgressDisplay.choose(ctx, outputOptions, false, err), show, w -> {
+          // said as soon as it is known, so a user sees it before anything is deleted
+          err.println("warning: " + w);
+          err.flush();
+        });
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(outputOptions.json() ? Json.write(report.json()) : report.render());
+    out.flush();
+    return report.succeeded() ? Main.OK : Main.FAILED;
   }
 }

@@ -1,8 +1,8 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.orphans.OrphanRemoval;
-import dev.resurfacer.iceberg.orphans.RestoreReport;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -27,19 +27,9 @@ final class RestoreOrphansCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      RestoreReport r = OrphanRemoval.restore(open.table(), tableName, runId, actOptions.yes);
-      print(r, out -> {
-        out.println("restore-orphans " + r.table() + " " + r.runId() + (r.restored() ? "" : "  (preview: nothing moved; --yes restores)"));
-        out.println((r.restored() ? "restored       " : "would restore  ") + r.files() + " files, " + ByteSizes.format(r.bytes()));
-        if (r.alreadyBack() > 0) {
-          out.println("already back   " + r.alreadyBack() + " files");
-        }
-        for (String c : r.conflicts()) {
-          out.println("left held      " + c + " (its original location is taken)");
-        }
-      });
-      return r.conflicts().isEmpty() ? Main.OK : Main.FAILED;
-    }
+    Readout r = Dispatcher.restoreOrphans(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName), runId,
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW);
+    print(r.json(), out -> out.println(r.render()));
+    return r.succeeded() ? Main.OK : Main.FAILED;
   }
 }

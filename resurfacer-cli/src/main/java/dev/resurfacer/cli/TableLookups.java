@@ -15,7 +15,10 @@ final class TableLookups {
     return new TableLookup(target, config, () -> options.resolve(ctx), ctx.workingDir(), chosen -> options.fences(ctx, chosen));
   }
 
-  /** As {@link #lookup}, for a verb that changes nothing: no fences are read. */
+  /**
+   * As {@link #lookup}, for a verb no fence applies to (one that changes nothing, or {@code restore-orphans},
+   * which only puts back what a fenced run moved): no fences are read.
+   */
   static TableLookup readOnlyLookup(CatalogOptions options, CliContext ctx, String target) {
     TableLookup full = lookup(options, ctx, target);
     return new TableLookup(full.target(), full.config(), full.chosenCatalog(), full.workingDir(),

@@ -57,23 +57,50 @@ public final class Dispatcher {
 
   /**
    * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
-   * {@code cleanup-log}: Delta), on the local engine: a table of another format is refused with what
-   * the declaration says, else the table's format runs it ({@link Target#act}) and returns what the command prints.
+   * {@code cleanup-log}: Delta; {@code expire}, {@code remove-orphans}: Iceberg), on the local engine: the
+   * name is asked of the declared formats first ({@link Formats#resolve(TableLookup, List)}), a table of
+   * another format is refused with what the declaration says, else the table's format runs it
+   * ({@link Target#act}) and returns what the command prints.
    */
   public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
       dev.resurfacer.progress.Progress progress, int show) {
-    try (Target<?> target = Formats.resolve(lookup)) {
+    return local(lookup, operation, mode, progress, show, warning -> {});
+  }
+
+  /** As {@link #local(TableLookup, Operation, Mode, dev.resurfacer.progress.Progress, int)}, telling {@code warnings} of each as it is known. */
+  public static dev.resurfacer.report.Readout local(TableLookup lookup, Operation operation, Mode mode,
+      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
+    try (Target<?> target = Formats.resolve(lookup, declaredLocally(operation))) {
       requireDeclaredFormat(lookup, target, operation);
-      return target.act(operation, mode, progress, show);
+      return target.act(operation, mode, progress, show, warnings);
     }
   }
 
-  /** Refuses {@code operation} on a table of a format the local engine does not declare it for (its executors are the formats' own). */
-  private static void requireDeclaredFormat(TableLookup lookup, Target<?> target, Operation operation) {
-    List<Format> declared = java.util.Arrays.stream(Format.values())
+  /**
+   * {@code restore-orphans}: what a {@code remove-orphans --quarantine} run moved, put back by the table's
+   * format; the name is asked of the formats {@code remove-orphans} is declared for first, as that verb's is.
+   */
+  public static dev.resurfacer.report.Readout restoreOrphans(TableLookup lookup, String runId, Mode mode) {
+    try (Target<?> target = Formats.resolve(lookup, declaredLocally("remove-orphans"))) {
+      return target.restoreOrphans(runId, mode);
+    }
+  }
+
+  /** The formats the local engine declares {@code operation} for (its executors are the formats' own). */
+  private static List<Format> declaredLocally(Operation operation) {
+    return declaredLocally(operation.name());
+  }
+
+  private static List<Format> declaredLocally(String operation) {
+    return java.util.Arrays.stream(Format.values())
         .filter(f -> dev.resurfacer.engines.EngineDeclarations.of(ExecutionEngines.LOCAL).stream()
-            .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation.name())))
+            .anyMatch(c -> c.works() && c.format().equals(f.id()) && c.operation().equals(operation)))
         .toList();
+  }
+
+  /** Refuses {@code operation} on a table of a format the local engine does not declare it for. */
+  private static void requireDeclaredFormat(TableLookup lookup, Target<?> target, Operation operation) {
+    List<Format> declared = declaredLocally(operation);
     if (declared.contains(target.format()) || declared.isEmpty()) {
       return;
     }

@@ -46,15 +46,25 @@ public interface Target<T> extends AutoCloseable {
 
   /**
    * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
-   * {@code cleanup-log}: Delta), on this table, previewed or done as {@code mode} says. Only called for
-   * an operation declared for this format ({@link Dispatcher#local}); a format that declares none keeps this default.
+   * {@code cleanup-log}: Delta; {@code expire}, {@code remove-orphans}: Iceberg), on this table, previewed
+   * or done as {@code mode} says. Only called for an operation declared for this format
+   * ({@link Dispatcher#local}); a format that declares none keeps this default.
    *
    * @param progress told of the deletes of a run that acts
    * @param show how many files the text form lists by name
+   * @param warnings told of each warning as soon as it is known, so a user sees it before anything is deleted
    */
   default dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, int show) {
+      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
     throw new UnsupportedOperationException(format().id() + " tables have no executor for " + operation.name());
+  }
+
+  /**
+   * {@code restore-orphans}: puts back the files a {@code remove-orphans --quarantine} run of this table
+   * moved, previewed or done as {@code mode} says; a format without a quarantine keeps this default.
+   */
+  default dev.resurfacer.report.Readout restoreOrphans(String runId, dev.resurfacer.maintain.Mode mode) {
+    throw new UnsupportedOperationException(format().id() + " tables have no quarantine to restore from");
   }
 
   /** Closes what {@link #open()} opened. */

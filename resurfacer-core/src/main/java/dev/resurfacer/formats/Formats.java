@@ -21,7 +21,18 @@ public final class Formats {
    * name or the location holds a {@code _delta_log}, otherwise a table of the chosen (Iceberg) catalog.
    */
   public static Target<?> resolve(TableLookup lookup) {
-    for (Format format : RESOLUTION_ORDER) {
+    return resolve(lookup, java.util.List.of());
+  }
+
+  /**
+   * As {@link #resolve(TableLookup)}, asking the formats in {@code first} before the others: a verb that
+   * only they have takes a name one of them holds as that table (an Iceberg-only verb asks the chosen
+   * catalog even for a name a delta catalog maps, and so answers a Delta table in that catalog's words).
+   */
+  public static Target<?> resolve(TableLookup lookup, java.util.List<Format> first) {
+    java.util.List<Format> order = new java.util.ArrayList<>(RESOLUTION_ORDER.stream().filter(first::contains).toList());
+    RESOLUTION_ORDER.stream().filter(f -> !first.contains(f)).forEach(order::add);
+    for (Format format : order) {
       for (FormatFactory f : ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
         if (f.format() == format) {
           java.util.Optional<Target<?>> found = f.find(lookup);

@@ -79,7 +79,7 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
 
   @Override
   public dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, int show) {
+      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
     java.time.Clock clock = java.time.Clock.systemUTC();
     if (operation instanceof dev.resurfacer.maintain.Vacuum vacuum) {
       return dev.resurfacer.delta.vacuum.VacuumReadout.run(table, vacuum, mode, progress, show, clock);
@@ -90,7 +90,7 @@ public record DeltaTarget(DeltaTable table) implements Target<DeltaTable> {
     if (operation instanceof dev.resurfacer.maintain.CleanupLog cleanup) {
       return dev.resurfacer.delta.log.CleanupLogReadout.run(table, cleanup.retention(), mode, clock);
     }
-    return Target.super.act(operation, mode, progress, show);
+    return Target.super.act(operation, mode, progress, show, warnings);
   }
 
   private CompactionOptions options(dev.resurfacer.maintain.CompactionSettings settings) {

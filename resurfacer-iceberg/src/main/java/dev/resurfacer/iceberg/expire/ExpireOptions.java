@@ -1,6 +1,5 @@
 package dev.resurfacer.iceberg.expire;
 
-import dev.resurfacer.UsageException;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,13 +15,13 @@ import java.util.List;
  */
 public record ExpireOptions(Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) {
   public ExpireOptions {
-    if (olderThan != null && olderThan.isNegative()) {
-      throw new UsageException("--older-than must not be negative (got " + olderThan + ")");
-    }
-    if (retainLast != null && retainLast < 1) {
-      throw new UsageException("--retain-last must be at least 1 (got " + retainLast + "): the current snapshot is never expired");
-    }
+    dev.resurfacer.maintain.ExpireSnapshots.requireValidFlags(olderThan, retainLast);
     snapshotIds = snapshotIds == null ? List.of() : List.copyOf(snapshotIds);
+  }
+
+  /** What {@code op} asks for, from a policy or the verb's flags alike. */
+  public static ExpireOptions of(dev.resurfacer.maintain.ExpireSnapshots op) {
+    return new ExpireOptions(op.olderThan(), op.retainLast(), op.snapshotIds(), op.expireRefs());
   }
 
   /** The table's own retention, nothing else. */

@@ -125,7 +125,7 @@ final class BuiltInExecutors {
   }
 
   private static Step expire(ExpireSnapshots op, IcebergTable t, Mode mode, StorageFences fences, Progress progress) {
-    ExpireOptions options = new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false);
+    ExpireOptions options = ExpireOptions.of(op);
     SnapshotExpiry.Plan plan = SnapshotExpiry.plan(t.name(), t.table(), options, t.otherTables(fences));
     ExpireResult r = mode == Mode.COMMIT ? SnapshotExpiry.execute(plan, progress) : plan.preview();
     Map<String, Long> m = Map.of("expired_snapshots", (long) r.snapshots().size(), "deleted_files", r.files(),
