@@ -1,9 +1,9 @@
 package dev.resurfacer.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.iceberg.catalog.Catalogs;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -41,16 +41,27 @@ import picocli.CommandLine.Parameters;
  * catalog it used before left out the help renderer, the configuration file's parser and the whole
  * health computation (2,100 classes then came from the jar: about a fifth of a describe's CPU).
  */
-@Command(name = "__train-archive", hidden = true,
-    footer = {"%nExamples:", "  resurfacer __train-archive /tmp/train           # what bin/resurfacer runs once per build"},
-    description = "For bin/resurfacer: run the verbs whose classes the class-data archive should hold, on a throwaway table in DIR.")
+@Command(
+    name = "__train-archive",
+    hidden = true,
+    footer = {
+      "%nExamples:",
+      "  resurfacer __train-archive /tmp/train           # what bin/resurfacer runs once per build"
+    },
+    description =
+        "For bin/resurfacer: run the verbs whose classes the class-data archive should hold, on a throwaway table in DIR.")
 final class ArchiveTrainingCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Parameters(paramLabel = "DIR", description = "A throwaway directory (created; its contents are replaced).")
+  @Parameters(
+      paramLabel = "DIR",
+      description = "A throwaway directory (created; its contents are replaced).")
   Path dir;
 
-  @Option(names = "--long", description = "Train the long verbs' archive (a one-day demo: ingest, compact, expire; a compaction of a small Delta table).")
+  @Option(
+      names = "--long",
+      description =
+          "Train the long verbs' archive (a one-day demo: ingest, compact, expire; a compaction of a small Delta table).")
   boolean longVerbs;
 
   ArchiveTrainingCommand(CliContext ctx) {
@@ -84,7 +95,8 @@ final class ArchiveTrainingCommand implements Callable<Integer> {
       runs.add(List.of("describe", delta));
       runs.add(List.of("describe", delta, "--output", "json"));
     }
-    PrintWriter discard = new PrintWriter(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+    PrintWriter discard =
+        new PrintWriter(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
     for (List<String> run : runs) {
       // a training run that fails still archived what it loaded; the next one runs regardless
       Main.commandLine(ctx).setOut(discard).setErr(discard).execute(run.toArray(String[]::new));
@@ -93,7 +105,10 @@ final class ArchiveTrainingCommand implements Callable<Integer> {
   }
 
   private static void writeConfig(Path config, CatalogConfig catalog) throws IOException {
-    Files.writeString(config, "catalogs:\n  train: {type: jdbc, uri: \"" + catalog.uri() + "\", warehouse: \"" + catalog.warehouse() + "\"}\n",
+    Files.writeString(
+        config,
+        "catalogs:\n  train: {type: jdbc, uri: \"" + catalog.uri() + "\", warehouse: \""
+            + catalog.warehouse() + "\"}\n",
         StandardCharsets.UTF_8);
   }
 
@@ -108,16 +123,34 @@ final class ArchiveTrainingCommand implements Callable<Integer> {
         Types.NestedField.optional(1, "id", Types.LongType.get()),
         Types.NestedField.optional(2, "v", Types.StringType.get()));
     ObjectMapper json = new ObjectMapper();
-    String deltaSchema = json.writeValueAsString(Map.of("type", "struct", "fields", List.of(
-        Map.of("name", "id", "type", "long", "nullable", true, "metadata", Map.of()),
-        Map.of("name", "v", "type", "string", "nullable", true, "metadata", Map.of()))));
+    String deltaSchema = json.writeValueAsString(Map.of(
+        "type",
+        "struct",
+        "fields",
+        List.of(
+            Map.of("name", "id", "type", "long", "nullable", true, "metadata", Map.of()),
+            Map.of("name", "v", "type", "string", "nullable", true, "metadata", Map.of()))));
     List<Object> actions = new ArrayList<>();
     actions.add(Map.of("protocol", Map.of("minReaderVersion", 1, "minWriterVersion", 2)));
-    actions.add(Map.of("metaData", Map.of("id", UUID.randomUUID().toString(), "format", Map.of("provider", "parquet", "options", Map.of()),
-        "schemaString", deltaSchema, "partitionColumns", List.of(), "configuration", Map.of(), "createdTime", System.currentTimeMillis())));
+    actions.add(Map.of(
+        "metaData",
+        Map.of(
+            "id",
+            UUID.randomUUID().toString(),
+            "format",
+            Map.of("provider", "parquet", "options", Map.of()),
+            "schemaString",
+            deltaSchema,
+            "partitionColumns",
+            List.of(),
+            "configuration",
+            Map.of(),
+            "createdTime",
+            System.currentTimeMillis())));
     for (int file = 0; file < 4; file++) {
       Path data = dir.resolve("part-" + file + ".parquet");
-      try (FileAppender<Record> out = Parquet.write(org.apache.iceberg.Files.localOutput(data.toFile()))
+      try (FileAppender<Record> out = Parquet.write(
+              org.apache.iceberg.Files.localOutput(data.toFile()))
           .schema(schema)
           .createWriterFunc(GenericParquetWriter::create)
           .build()) {
@@ -126,14 +159,28 @@ final class ArchiveTrainingCommand implements Callable<Integer> {
           out.add(row.copy(Map.of("id", id, "v", "v" + id)));
         }
       }
-      actions.add(Map.of("add", Map.of("path", data.getFileName().toString(), "partitionValues", Map.of(), "size", Files.size(data),
-          "modificationTime", System.currentTimeMillis(), "dataChange", true, "stats", "{\"numRecords\":50}")));
+      actions.add(Map.of(
+          "add",
+          Map.of(
+              "path",
+              data.getFileName().toString(),
+              "partitionValues",
+              Map.of(),
+              "size",
+              Files.size(data),
+              "modificationTime",
+              System.currentTimeMillis(),
+              "dataChange",
+              true,
+              "stats",
+              "{\"numRecords\":50}")));
     }
     StringBuilder log = new StringBuilder();
     for (Object action : actions) {
       log.append(json.writeValueAsString(action)).append('\n');
     }
-    Files.writeString(dir.resolve("_delta_log/00000000000000000000.json"), log, StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("_delta_log/00000000000000000000.json"), log, StandardCharsets.UTF_8);
     return dir;
   }
 
@@ -154,7 +201,8 @@ final class ArchiveTrainingCommand implements Callable<Integer> {
         var append = table.newAppend();
         for (int file = 0; file < 4; file++) {
           DataFile data = DataFiles.builder(spec)
-              .withPath(table.location() + "/data/ts_day=2026-01-0" + (commit + 1) + "/f" + file + ".parquet")
+              .withPath(table.location() + "/data/ts_day=2026-01-0" + (commit + 1) + "/f" + file
+                  + ".parquet")
               .withPartitionPath("ts_day=2026-01-0" + (commit + 1))
               .withFormat("parquet")
               .withFileSizeInBytes(4096)

@@ -11,19 +11,34 @@ import picocli.CommandLine.Option;
 
 /** Catalog selection flags shared by every verb that opens a table. */
 public final class CatalogOptions {
-  @Option(names = "--config", paramLabel = "FILE", description = "Configuration file (default ./resurfacer.yml, then ~/.resurfacer.yml).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Configuration file (default ./resurfacer.yml, then ~/.resurfacer.yml).")
   String configFile;
 
-  @Option(names = "--catalog", paramLabel = "NAME", description = "A catalog named in the configuration file.")
+  @Option(
+      names = "--catalog",
+      paramLabel = "NAME",
+      description = "A catalog named in the configuration file.")
   String catalog;
 
-  @Option(names = "--catalog-name", paramLabel = "NAME", description = "Name for an ad-hoc catalog given by --catalog-uri.")
+  @Option(
+      names = "--catalog-name",
+      paramLabel = "NAME",
+      description = "Name for an ad-hoc catalog given by --catalog-uri.")
   String catalogName;
 
-  @Option(names = "--catalog-uri", paramLabel = "URI", description = "Ad-hoc catalog: jdbc:... (JDBC catalog) or http(s)://... (REST catalog).")
+  @Option(
+      names = "--catalog-uri",
+      paramLabel = "URI",
+      description = "Ad-hoc catalog: jdbc:... (JDBC catalog) or http(s)://... (REST catalog).")
   String catalogUri;
 
-  @Option(names = "--warehouse", paramLabel = "LOCATION", description = "Warehouse location (path, file: or s3:// URI).")
+  @Option(
+      names = "--warehouse",
+      paramLabel = "LOCATION",
+      description = "Warehouse location (path, file: or s3:// URI).")
   String warehouse;
 
   /**
@@ -32,14 +47,21 @@ public final class CatalogOptions {
    * no run may delete (SQLite catalogs, the configuration file).
    */
   StorageFences fences(CliContext ctx, CatalogConfig chosen) {
-    CatalogSelection selection = new CatalogSelection(configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
-        null, null, null, null);
+    CatalogSelection selection = new CatalogSelection(
+        configFile != null ? configFile : ctx.env().get("RESURFACER_CONFIG"),
+        null,
+        null,
+        null,
+        null);
     Path config = selection.configPath(ctx.workingDir(), ctx.home());
     List<CatalogConfig> all = new ArrayList<>();
     if (chosen != null) {
       all.add(chosen);
     }
-    all.addAll(selection.loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home()).catalogs().values());
+    all.addAll(selection
+        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home())
+        .catalogs()
+        .values());
     return StorageFences.forCatalogs(all, config, ctx.workingDir());
   }
 

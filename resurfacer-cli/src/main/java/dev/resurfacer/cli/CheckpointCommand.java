@@ -9,14 +9,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "checkpoint",
-    footer = {"%nExamples:", "  resurfacer checkpoint /data/lake/events", "  resurfacer checkpoint /data/lake/events --yes"},
-    description = {"Delta tables: write a checkpoint of the latest version with Delta Kernel.",
-        "Refused (exit 3) while a tombstone within the file retention precedes the newest checkpoint (see docs/delta.md)."})
+@Command(
+    name = "checkpoint",
+    footer = {
+      "%nExamples:",
+      "  resurfacer checkpoint /data/lake/events",
+      "  resurfacer checkpoint /data/lake/events --yes"
+    },
+    description = {
+      "Delta tables: write a checkpoint of the latest version with Delta Kernel.",
+      "Refused (exit 3) while a tombstone within the file retention precedes the newest checkpoint (see docs/delta.md)."
+    })
 final class CheckpointCommand extends TableCommand {
-  @Mixin ActOptions actOptions;
+  @Mixin
+  ActOptions actOptions;
 
-  @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
+  @Parameters(
+      paramLabel = "TABLE",
+      description = "a Delta table's path, or a name a delta catalog maps")
   String tableName;
 
   CheckpointCommand(CliContext ctx) {
@@ -25,8 +35,12 @@ final class CheckpointCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    Readout outcome = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), new Checkpoint(),
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW, Progress.NONE, 0);
+    Readout outcome = Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        new Checkpoint(),
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        Progress.NONE,
+        0);
     print(outcome.json(), out -> out.println(outcome.render()));
     return Main.OK;
   }

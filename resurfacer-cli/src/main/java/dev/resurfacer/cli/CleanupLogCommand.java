@@ -12,17 +12,29 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "cleanup-log",
-    footer = {"%nExamples:", "  resurfacer cleanup-log /data/lake/events", "  resurfacer cleanup-log /data/lake/events --yes"},
-    description = {"Delta tables: delete _delta_log entries older than delta.logRetentionDuration (30 days) that precede",
-        "a complete checkpoint, so every version from that checkpoint on stays readable."})
+@Command(
+    name = "cleanup-log",
+    footer = {
+      "%nExamples:",
+      "  resurfacer cleanup-log /data/lake/events",
+      "  resurfacer cleanup-log /data/lake/events --yes"
+    },
+    description = {
+      "Delta tables: delete _delta_log entries older than delta.logRetentionDuration (30 days) that precede",
+      "a complete checkpoint, so every version from that checkpoint on stays readable."
+    })
 final class CleanupLogCommand extends TableCommand {
-  @Mixin ActOptions actOptions;
+  @Mixin
+  ActOptions actOptions;
 
-  @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
+  @Parameters(
+      paramLabel = "TABLE",
+      description = "a Delta table's path, or a name a delta catalog maps")
   String tableName;
 
-  @Option(names = "--retention", paramLabel = "AGE",
+  @Option(
+      names = "--retention",
+      paramLabel = "AGE",
       description = "Log retention (default: the table's delta.logRetentionDuration, else 30d).")
   String retention;
 
@@ -32,9 +44,14 @@ final class CleanupLogCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    CleanupLog cleanup = new CleanupLog(Optional.ofNullable(retention).map(Durations::parse).orElse(null));
-    Readout report = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), cleanup,
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW, Progress.NONE, 0);
+    CleanupLog cleanup =
+        new CleanupLog(Optional.ofNullable(retention).map(Durations::parse).orElse(null));
+    Readout report = Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        cleanup,
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        Progress.NONE,
+        0);
     print(report.json(), out -> out.println(report.render()));
     return Main.OK;
   }

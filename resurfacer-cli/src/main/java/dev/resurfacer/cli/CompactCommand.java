@@ -13,21 +13,42 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "compact",
-    footer = {"%nExamples:", "  resurfacer compact shop.orders            # preview, like plan", "  resurfacer compact shop.orders --yes", "  resurfacer compact shop.orders --strategy sort --sort-by \"ts DESC\" --yes"}, description = {
-    "Bin-pack small files and apply delete files, committing a verified replace snapshot.",
-    "Previews (like plan) unless --yes is given."})
+@Command(
+    name = "compact",
+    footer = {
+      "%nExamples:",
+      "  resurfacer compact shop.orders            # preview, like plan",
+      "  resurfacer compact shop.orders --yes",
+      "  resurfacer compact shop.orders --strategy sort --sort-by \"ts DESC\" --yes"
+    },
+    description = {
+      "Bin-pack small files and apply delete files, committing a verified replace snapshot.",
+      "Previews (like plan) unless --yes is given."
+    })
 final class CompactCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-  @Mixin ActOptions act;
-  @Mixin EngineOptions engineOptions;
-  @Mixin CompactionFlags flags;
+  @Spec
+  CommandSpec spec;
 
-  @Parameters(paramLabel = "TABLE", description = "namespace.table, or a Delta table (path or delta-catalog name)")
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
+
+  @Mixin
+  ActOptions act;
+
+  @Mixin
+  EngineOptions engineOptions;
+
+  @Mixin
+  CompactionFlags flags;
+
+  @Parameters(
+      paramLabel = "TABLE",
+      description = "namespace.table, or a Delta table (path or delta-catalog name)")
   String tableName;
 
   CompactCommand(CliContext ctx) {
@@ -38,14 +59,27 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() {
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, flags.toOperation(spec), act.yes);
+      return EngineRoute.run(
+          spec,
+          ctx,
+          catalogOptions,
+          outputOptions,
+          engine,
+          tableName,
+          flags.toOperation(spec),
+          act.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
-    Progress progress = act.yes ? ProgressDisplay.choose(ctx, outputOptions, false, err) : Progress.NONE;
+    Progress progress =
+        act.yes ? ProgressDisplay.choose(ctx, outputOptions, false, err) : Progress.NONE;
     // on a terminal the bar says what the group lines would
     boolean groupLines = !outputOptions.json() && !ProgressDisplay.isBar(progress);
-    Readout result = Dispatcher.compact(TableLookups.lookup(catalogOptions, ctx, tableName), flags.settings(spec),
-        act.yes ? Mode.COMMIT : Mode.PREVIEW, progress, message -> {
+    Readout result = Dispatcher.compact(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        flags.settings(spec),
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
+        progress,
+        message -> {
           if (groupLines) {
             err.println(message);
             err.flush();

@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * The table names the completion script offers: those of the catalog a verb would use without
@@ -17,13 +17,20 @@ import picocli.CommandLine.Model.CommandSpec;
  * on any error: a completion must never show one. It creates nothing: a SQLite catalog file that does
  * not exist is not opened.
  */
-@Command(name = "__complete-tables", hidden = true,
-    footer = {"%nExamples:", "  resurfacer __complete-tables             # what <TAB> after 'resurfacer describe' offers"},
-    description = "For shell completion: the tables of the default catalog, one per line (nothing on error).")
+@Command(
+    name = "__complete-tables",
+    hidden = true,
+    footer = {
+      "%nExamples:",
+      "  resurfacer __complete-tables             # what <TAB> after 'resurfacer describe' offers"
+    },
+    description =
+        "For shell completion: the tables of the default catalog, one per line (nothing on error).")
 final class CompleteTablesCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   CompleteTablesCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -33,7 +40,8 @@ final class CompleteTablesCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     try {
-      CatalogConfig config = new CatalogSelection(null, null, null, null, null).resolve(ctx.env(), ctx.workingDir(), ctx.home());
+      CatalogConfig config = new CatalogSelection(null, null, null, null, null)
+          .resolve(ctx.env(), ctx.workingDir(), ctx.home());
       if (!existsIfSqlite(config.uri())) {
         return Main.OK;
       }

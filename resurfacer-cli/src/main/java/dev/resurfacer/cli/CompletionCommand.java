@@ -9,16 +9,26 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "completion",
-    footer = {"%nExamples:", "  source <(resurfacer completion bash)                 # this shell",
-        "  resurfacer completion bash > ~/.local/share/bash-completion/completions/resurfacer",
-        "  resurfacer completion zsh >> ~/.zshrc"},
-    description = {"Print a shell completion script for every verb and flag, generated from the command model.",
-        "zsh runs the same script through bash completion: it calls autoload -U bashcompinit && bashcompinit itself."})
+@Command(
+    name = "completion",
+    footer = {
+      "%nExamples:",
+      "  source <(resurfacer completion bash)                 # this shell",
+      "  resurfacer completion bash > ~/.local/share/bash-completion/completions/resurfacer",
+      "  resurfacer completion zsh >> ~/.zshrc"
+    },
+    description = {
+      "Print a shell completion script for every verb and flag, generated from the command model.",
+      "zsh runs the same script through bash completion: it calls autoload -U bashcompinit && bashcompinit itself."
+    })
 final class CompletionCommand implements Callable<Integer> {
-  enum Shell { bash, zsh }
+  enum Shell {
+    bash,
+    zsh
+  }
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
   Shell shell;
@@ -26,7 +36,8 @@ final class CompletionCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    // picocli's script starts by loading compinit and bashcompinit when it runs under zsh, so one script serves both shells.
+    // picocli's script starts by loading compinit and bashcompinit when it runs under zsh, so one
+    // script serves both shells.
     out.print(AutoComplete.bash(spec.root().name(), spec.root().commandLine()));
     out.print(tableNames(spec.root()));
     out.flush();
@@ -39,8 +50,12 @@ final class CompletionCommand implements Callable<Integer> {
    */
   static String tableNames(CommandSpec root) {
     String verbs = root.subcommands().values().stream()
-        .filter(c -> c.getCommandSpec().positionalParameters().stream().anyMatch(p -> p.paramLabel().equals("TABLE")))
-        .map(c -> c.getCommandName()).distinct().sorted().collect(Collectors.joining("|"));
+        .filter(c -> c.getCommandSpec().positionalParameters().stream()
+            .anyMatch(p -> p.paramLabel().equals("TABLE")))
+        .map(c -> c.getCommandName())
+        .distinct()
+        .sorted()
+        .collect(Collectors.joining("|"));
     return """
 
         # Table names from the configured catalog after a verb that takes a TABLE.

@@ -6,13 +6,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "compute-partition-stats",
-    footer = {"%nExamples:", "  resurfacer compute-partition-stats shop.orders --yes"}, description = {
-    "Write per-partition statistics (records, files, sizes, deletes, last update) for the current snapshot with",
-    "Iceberg core's PartitionStatsHandler (incremental from an earlier statistics file) and set them on the table.",
-    "Previews unless --yes is given."})
+@Command(
+    name = "compute-partition-stats",
+    footer = {"%nExamples:", "  resurfacer compute-partition-stats shop.orders --yes"},
+    description = {
+      "Write per-partition statistics (records, files, sizes, deletes, last update) for the current snapshot with",
+      "Iceberg core's PartitionStatsHandler (incremental from an earlier statistics file) and set them on the table.",
+      "Previews unless --yes is given."
+    })
 final class ComputePartitionStatsCommand extends TableCommand {
-  @Mixin ActOptions act;
+  @Mixin
+  ActOptions act;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
@@ -30,12 +34,14 @@ final class ComputePartitionStatsCommand extends TableCommand {
         if (r.snapshotId() == null) {
           out.println(r.table() + " has no snapshot: nothing to compute");
         } else if (r.alreadyComputed()) {
-          out.println("partition statistics for snapshot " + r.snapshotId() + " already in " + r.path());
+          out.println(
+              "partition statistics for snapshot " + r.snapshotId() + " already in " + r.path());
         } else if (!r.committed()) {
           out.println("would compute partition statistics for snapshot " + r.snapshotId());
           out.println("preview only: nothing was changed (run with --yes to compute)");
         } else {
-          out.println("partition statistics for snapshot " + r.snapshotId() + " in " + r.path() + " (" + ByteSizes.format(r.fileBytes()) + ")");
+          out.println("partition statistics for snapshot " + r.snapshotId() + " in " + r.path()
+              + " (" + ByteSizes.format(r.fileBytes()) + ")");
         }
       });
       return Main.OK;

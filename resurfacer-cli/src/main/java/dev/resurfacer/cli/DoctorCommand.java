@@ -1,9 +1,9 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.capabilities.Capabilities;
+import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.engines.CapabilityTable;
 import dev.resurfacer.engines.ExecutionEngines;
-import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -24,14 +24,22 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "doctor",
-    footer = {"%nExamples:", "  resurfacer doctor", "  resurfacer doctor --catalog prod"}, description = "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
+@Command(
+    name = "doctor",
+    footer = {"%nExamples:", "  resurfacer doctor", "  resurfacer doctor --catalog prod"},
+    description =
+        "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
 final class DoctorCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
 
   DoctorCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -44,7 +52,10 @@ final class DoctorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Check> checks = new ArrayList<>();
-    checks.add(new Check("java", true, System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"));
+    checks.add(new Check(
+        "java",
+        true,
+        System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"));
     checks.add(new Check("resurfacer", true, Versions.resurfacer()));
     checks.add(new Check("iceberg", true, Versions.iceberg()));
     checks.add(duckdb());
@@ -55,12 +66,20 @@ final class DoctorCommand implements Callable<Integer> {
       checks.add(new Check("configuration", false, e.getMessage()));
     }
     if (config != null) {
-      checks.add(new Check("configuration", true, "catalog '" + config.name() + "' (" + config.type() + ") " + config.redactedUri()));
+      checks.add(new Check(
+          "configuration",
+          true,
+          "catalog '" + config.name() + "' (" + config.type() + ") " + config.redactedUri()));
     }
-    java.util.Optional<java.nio.file.Path> missingSqlite = config == null ? java.util.Optional.empty() : missingSqliteFile(config.uri());
+    java.util.Optional<java.nio.file.Path> missingSqlite =
+        config == null ? java.util.Optional.empty() : missingSqliteFile(config.uri());
     if (missingSqlite.isPresent()) {
-      // opening a SQLite catalog creates its file and directories: a check must leave nothing behind
-      checks.add(new Check("catalog", true, missingSqlite.get() + " does not exist yet (created on first use; not opened)"));
+      // opening a SQLite catalog creates its file and directories: a check must leave nothing
+      // behind
+      checks.add(new Check(
+          "catalog",
+          true,
+          missingSqlite.get() + " does not exist yet (created on first use; not opened)"));
       checks.add(warehouse(null, config));
     } else if (config != null) {
       Catalog catalog = null;
@@ -95,16 +114,33 @@ final class DoctorCommand implements Callable<Integer> {
       out.println();
       out.println("capabilities on this build:");
       for (Capabilities.Capability c : report.capabilities()) {
-        out.printf(Locale.ROOT, "  %-32s %-8s %s%n", c.operation(), c.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), c.note());
+        out.printf(
+            Locale.ROOT,
+            "  %-32s %-8s %s%n",
+            c.operation(),
+            c.status().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+            c.note());
       }
       CapabilityTable engines = CapabilityTable.of(ExecutionEngines.capabilities());
       out.println();
       out.println("operations by format and engine (resurfacer engines gives the reasons):");
-      out.printf(Locale.ROOT, "  %-8s %-26s%s%n", "FORMAT", "OPERATION",
-          engines.engines().stream().map(e -> String.format(Locale.ROOT, " %-24s", e)).collect(java.util.stream.Collectors.joining()));
+      out.printf(
+          Locale.ROOT,
+          "  %-8s %-26s%s%n",
+          "FORMAT",
+          "OPERATION",
+          engines.engines().stream()
+              .map(e -> String.format(Locale.ROOT, " %-24s", e))
+              .collect(java.util.stream.Collectors.joining()));
       for (CapabilityTable.Row r : engines.rows()) {
-        out.printf(Locale.ROOT, "  %-8s %-26s%s%n", r.format(), r.operation(),
-            r.cells().stream().map(cell -> String.format(Locale.ROOT, " %-24s", cell)).collect(java.util.stream.Collectors.joining()));
+        out.printf(
+            Locale.ROOT,
+            "  %-8s %-26s%s%n",
+            r.format(),
+            r.operation(),
+            r.cells().stream()
+                .map(cell -> String.format(Locale.ROOT, " %-24s", cell))
+                .collect(java.util.stream.Collectors.joining()));
       }
     }
     out.flush();
@@ -133,7 +169,9 @@ final class DoctorCommand implements Callable<Integer> {
       return java.util.Optional.empty();
     }
     java.nio.file.Path path = java.nio.file.Path.of(file).toAbsolutePath().normalize();
-    return java.nio.file.Files.exists(path) ? java.util.Optional.empty() : java.util.Optional.of(path);
+    return java.nio.file.Files.exists(path)
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(path);
   }
 
   private static Check warehouse(Catalog catalog, CatalogConfig config) {
@@ -141,12 +179,16 @@ final class DoctorCommand implements Callable<Integer> {
       return new Check("warehouse", true, "managed by the catalog (not probed)");
     }
     boolean local = !(config.warehouse().contains("://") || config.warehouse().startsWith("file:"));
-    String base = local ? java.nio.file.Path.of(config.warehouse()).toAbsolutePath().normalize().toString() : config.warehouse();
+    String base = local
+        ? java.nio.file.Path.of(config.warehouse()).toAbsolutePath().normalize().toString()
+        : config.warehouse();
     if (local && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(base))) {
       // the probe would create the directory: report instead of creating it
-      return new Check("warehouse", true, base + " does not exist yet (created on first write; not probed)");
+      return new Check(
+          "warehouse", true, base + " does not exist yet (created on first write; not probed)");
     }
-    String probe = (base.endsWith("/") ? base : base + "/") + ".resurfacer-doctor-" + UUID.randomUUID();
+    String probe =
+        (base.endsWith("/") ? base : base + "/") + ".resurfacer-doctor-" + UUID.randomUUID();
     FileIO io = org.apache.iceberg.CatalogUtil.loadFileIO(
         "org.apache.iceberg.io.ResolvingFileIO", config.properties(), Catalogs.localHadoopConf());
     try (io) {

@@ -11,13 +11,19 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "engines",
+@Command(
+    name = "engines",
     footer = {"%nExamples:", "  resurfacer engines", "  resurfacer engines --output json"},
-    description = {"What each execution engine on this build runs, per table format and operation, and why it refuses the rest.",
-        "Built from the engines' own declarations (the same source doctor and docs/features.md use); connects to nothing."})
+    description = {
+      "What each execution engine on this build runs, per table format and operation, and why it refuses the rest.",
+      "Built from the engines' own declarations (the same source doctor and docs/features.md use); connects to nothing."
+    })
 final class EnginesCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-  @Mixin OutputOptions outputOptions;
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  OutputOptions outputOptions;
 
   EnginesCommand(CliContext ctx) {}
 
@@ -28,10 +34,23 @@ final class EnginesCommand implements Callable<Integer> {
     if (outputOptions.json()) {
       out.println(Json.write(all));
     } else {
-      out.println(String.format(Locale.ROOT, "%-8s %-8s %-26s %-8s %s", "ENGINE", "FORMAT", "OPERATION", "STATUS", "NOTE"));
+      out.println(String.format(
+          Locale.ROOT,
+          "%-8s %-8s %-26s %-8s %s",
+          "ENGINE",
+          "FORMAT",
+          "OPERATION",
+          "STATUS",
+          "NOTE"));
       for (EngineCapability c : all) {
-        out.println(String.format(Locale.ROOT, "%-8s %-8s %-26s %-8s %s", c.engine(), c.format(), c.operation(),
-            c.works() ? "works" : "refused", c.note()));
+        out.println(String.format(
+            Locale.ROOT,
+            "%-8s %-8s %-26s %-8s %s",
+            c.engine(),
+            c.format(),
+            c.operation(),
+            c.works() ? "works" : "refused",
+            c.note()));
       }
     }
     out.flush();

@@ -13,38 +13,65 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "expire",
-    footer = {"%nExamples:", "  resurfacer expire shop.orders            # preview with the table's defaults", "  resurfacer expire shop.orders --older-than 7d --retain-last 10 --yes"}, description = {
-    "Expire old snapshots and delete the files only they reference (Iceberg core ExpireSnapshots).",
-    "Defaults come from the table: history.expire.max-snapshot-age-ms (5d) and history.expire.min-snapshots-to-keep (1).",
-    "main is never expired; tags and branches are never dropped unless --expire-refs is given."})
+@Command(
+    name = "expire",
+    footer = {
+      "%nExamples:",
+      "  resurfacer expire shop.orders            # preview with the table's defaults",
+      "  resurfacer expire shop.orders --older-than 7d --retain-last 10 --yes"
+    },
+    description = {
+      "Expire old snapshots and delete the files only they reference (Iceberg core ExpireSnapshots).",
+      "Defaults come from the table: history.expire.max-snapshot-age-ms (5d) and history.expire.min-snapshots-to-keep (1).",
+      "main is never expired; tags and branches are never dropped unless --expire-refs is given."
+    })
 final class ExpireCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-  @Mixin ActOptions actOptions;
-  @Mixin EngineOptions engineOptions;
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
+
+  @Mixin
+  ActOptions actOptions;
+
+  @Mixin
+  EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Option(names = "--older-than", paramLabel = "AGE", description = "Expire snapshots older than this, e.g. 5d, 12h, 0s.")
+  @Option(
+      names = "--older-than",
+      paramLabel = "AGE",
+      description = "Expire snapshots older than this, e.g. 5d, 12h, 0s.")
   String olderThan;
 
-  @Option(names = "--retain-last", paramLabel = "N", description = "Keep at least N snapshots per branch (at least 1).")
+  @Option(
+      names = "--retain-last",
+      paramLabel = "N",
+      description = "Keep at least N snapshots per branch (at least 1).")
   Integer retainLast;
 
-  @Option(names = "--expire-snapshot-id", paramLabel = "ID", description = "Also expire this snapshot (repeatable).")
+  @Option(
+      names = "--expire-snapshot-id",
+      paramLabel = "ID",
+      description = "Also expire this snapshot (repeatable).")
   List<Long> snapshotIds = new ArrayList<>();
 
-  @Option(names = "--expire-refs", description = "Allow dropping tags and branches past their max-ref-age.")
+  @Option(
+      names = "--expire-refs",
+      description = "Allow dropping tags and branches past their max-ref-age.")
   boolean expireRefs;
 
   ExpireCommand(CliContext ctx) {
@@ -54,20 +81,29 @@ final class ExpireCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // options are checked before the catalog is opened: a usage error changes and creates nothing
-    ExpireSnapshots expire = ExpireSnapshots.ofFlags(olderThan == null ? null : Durations.parse(olderThan), retainLast, snapshotIds,
-        expireRefs);
+    ExpireSnapshots expire = ExpireSnapshots.ofFlags(
+        olderThan == null ? null : Durations.parse(olderThan), retainLast, snapshotIds, expireRefs);
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(ExecutionEngines.LOCAL)) {
       if (!snapshotIds.isEmpty() || expireRefs) {
-        throw new dev.resurfacer.UsageException("--expire-snapshot-id and --expire-refs run on the local engine only");
+        throw new dev.resurfacer.UsageException(
+            "--expire-snapshot-id and --expire-refs run on the local engine only");
       }
-      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, expire, actOptions.yes);
+      return EngineRoute.run(
+          spec, ctx, catalogOptions, outputOptions, engine, tableName, expire, actOptions.yes);
     }
-    Readout result = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), expire,
+    Readout result = Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        expire,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        actOptions.yes ? ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()) : Progress.NONE, 0);
+        actOptions.yes
+            ? ProgressDisplay.choose(
+                ctx, outputOptions, false, spec.commandLine().getErr())
+            : Progress.NONE,
+        0);
     PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(result.json()) : result.render(outputOptions.verbose));
+    out.println(
+        outputOptions.json() ? Json.write(result.json()) : result.render(outputOptions.verbose));
     out.flush();
     return result.succeeded() ? Main.OK : Main.FAILED;
   }

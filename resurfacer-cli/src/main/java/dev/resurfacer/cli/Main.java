@@ -2,9 +2,9 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
+import dev.resurfacer.cli.demo.DemoCommand;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.iceberg.catalog.Catalogs;
-import dev.resurfacer.cli.demo.DemoCommand;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 /** The {@code resurfacer} command. Exit codes: 0 ok, 1 a table or check failed, 2 usage or configuration error, 3 a safety fence refused. */
 @Command(
     name = "resurfacer",
-    // INHERIT hands --help, --version and the exit-code list to every subcommand, nested ones and verbs added later included.
+    // INHERIT hands --help, --version and the exit-code list to every subcommand, nested ones and
+    // verbs added later included.
     scope = CommandLine.ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
@@ -22,12 +23,16 @@ import picocli.CommandLine.Command;
       " 0:ok",
       " 1:a table or operation failed",
       " 2:usage or configuration error",
-      " 3:a safety fence refused"},
-    description = "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
-    footer = {"%nExamples:",
+      " 3:a safety fence refused"
+    },
+    description =
+        "Keeps Iceberg and Delta Lake tables healthy: compaction, expiry, orphan removal, vacuum and more, in one JVM.",
+    footer = {
+      "%nExamples:",
       "  resurfacer demo                       # the whole story on a demo table",
       "  resurfacer describe shop.orders       # a table's health",
-      "  resurfacer help compact               # help on one verb"})
+      "  resurfacer help compact               # help on one verb"
+    })
 public final class Main implements Runnable {
   public static final int OK = 0;
   public static final int FAILED = 1;
@@ -40,7 +45,8 @@ public final class Main implements Runnable {
    * run of one verb builds only that verb's model: building all of them (every option of every verb,
    * by reflection) was most of what {@code --version} cost, about 0.18 s.
    */
-  private static final java.util.Set<String> LISTING_ONLY = java.util.Set.of("-h", "--help", "-V", "--version");
+  private static final java.util.Set<String> LISTING_ONLY =
+      java.util.Set.of("-h", "--help", "-V", "--version");
 
   static final List<Class<?>> VERBS = List.of(
       DescribeCommand.class,
@@ -73,7 +79,8 @@ public final class Main implements Runnable {
       ArchiveTrainingCommand.class,
       CommandLine.HelpCommand.class);
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
@@ -101,15 +108,18 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main(), factory);
     String firstArgument = args.length > 0 ? args[0] : "";
     if (args.length == 0 || (args.length == 1 && LISTING_ONLY.contains(firstArgument))) {
-      // the root's help lists each verb by its name and description, its version names none: no verb's options are needed
+      // the root's help lists each verb by its name and description, its version names none: no
+      // verb's options are needed
       for (Class<?> verb : VERBS) {
         Command c = verb.getAnnotation(Command.class);
-        CommandLine.Model.CommandSpec listed = CommandLine.Model.CommandSpec.create().name(c.name()).aliases(c.aliases());
+        CommandLine.Model.CommandSpec listed =
+            CommandLine.Model.CommandSpec.create().name(c.name()).aliases(c.aliases());
         listed.usageMessage().description(c.description()).header(c.header()).hidden(c.hidden());
         cl.addSubcommand(c.name(), new CommandLine(listed));
       }
     } else {
-      List<Class<?>> verbs = VERBS.stream().filter(v -> verbName(v).equals(firstArgument)).toList();
+      List<Class<?>> verbs =
+          VERBS.stream().filter(v -> verbName(v).equals(firstArgument)).toList();
       for (Class<?> verb : verbs.isEmpty() || firstArgument.equals("help") ? VERBS : verbs) {
         cl.addSubcommand(verb);
       }
@@ -131,7 +141,8 @@ public final class Main implements Runnable {
         code = FAILED;
         message = Catalogs.rootMessage(ex);
       }
-      // messages are built without secrets; a library's own message may still carry one in a URL or key=value
+      // messages are built without secrets; a library's own message may still carry one in a URL or
+      // key=value
       err.println("error: " + Secrets.redactText(message.lines().findFirst().orElse(message)));
       if (verbose) {
         ex.printStackTrace(err);
@@ -141,7 +152,9 @@ public final class Main implements Runnable {
     });
     cl.setParameterExceptionHandler((ex, parsedArgs) -> {
       CommandLine c = ex.getCommandLine();
-      c.getErr().println("error: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+      c.getErr()
+          .println("error: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName()
+              + " --help')");
       c.getErr().flush();
       return USAGE;
     });

@@ -1,6 +1,5 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.progress.Progress;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
@@ -8,17 +7,18 @@ import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
-import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.formats.Formats;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.policy.Policies;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.HtmlReport;
 import dev.resurfacer.report.PrometheusReport;
 import dev.resurfacer.report.RunReport;
 import dev.resurfacer.report.TextReport;
+import dev.resurfacer.storage.StorageFences;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -36,35 +36,69 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "maintain",
-    footer = {"%nExamples:", "  resurfacer maintain                       # preview every table", "  resurfacer maintain --tables 'raw.*' --parallel 4 --yes", "  resurfacer maintain --yes --report report.html --metrics-file /var/lib/node_exporter/resurfacer.prom"}, description = {
-    "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml, Iceberg and Delta in one",
-    "run and one report. Iceberg: compact, remove dangling deletes, rewrite manifests, expire snapshots, remove",
-    "orphans. Delta: compact, vacuum, checkpoint, cleanup-log. Previews unless --yes is given.",
-    "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."})
+@Command(
+    name = "maintain",
+    footer = {
+      "%nExamples:",
+      "  resurfacer maintain                       # preview every table",
+      "  resurfacer maintain --tables 'raw.*' --parallel 4 --yes",
+      "  resurfacer maintain --yes --report report.html --metrics-file /var/lib/node_exporter/resurfacer.prom"
+    },
+    description = {
+      "Maintain every table of the configured catalog(s) by its policy in resurfacer.yml, Iceberg and Delta in one",
+      "run and one report. Iceberg: compact, remove dangling deletes, rewrite manifests, expire snapshots, remove",
+      "orphans. Delta: compact, vacuum, checkpoint, cleanup-log. Previews unless --yes is given.",
+      "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."
+    })
 final class MaintainCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-  @Mixin ActOptions act;
-  @Mixin EngineOptions engineOptions;
+  @Spec
+  CommandSpec spec;
 
-  @Option(names = "--tables", paramLabel = "GLOB", description = {"Only tables matching this, e.g. raw.* or *.events (default: all);",
-      "a part holding '.', '*' or blanks in backticks or double quotes: 'db.`table:with.special:chars`'."})
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
+
+  @Mixin
+  ActOptions act;
+
+  @Mixin
+  EngineOptions engineOptions;
+
+  @Option(
+      names = "--tables",
+      paramLabel = "GLOB",
+      description = {
+        "Only tables matching this, e.g. raw.* or *.events (default: all);",
+        "a part holding '.', '*' or blanks in backticks or double quotes: 'db.`table:with.special:chars`'."
+      })
   String tables;
 
-  @Option(names = "--parallel", paramLabel = "N", description = "Tables maintained at once (default ${DEFAULT-VALUE}).", defaultValue = "1")
+  @Option(
+      names = "--parallel",
+      paramLabel = "N",
+      description = "Tables maintained at once (default ${DEFAULT-VALUE}).",
+      defaultValue = "1")
   int parallel;
 
-  @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report here.")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "Also write a self-contained HTML report here.")
   String reportFile;
 
-  @Option(names = "--metrics-file", paramLabel = "FILE", description = "Also write Prometheus metrics here (node-exporter textfile collector).")
+  @Option(
+      names = "--metrics-file",
+      paramLabel = "FILE",
+      description = "Also write Prometheus metrics here (node-exporter textfile collector).")
   String metricsFile;
 
-  @Option(names = "--quiet", description = "No progress lines on stderr (for cron): only the report, warnings and errors.")
+  @Option(
+      names = "--quiet",
+      description = "No progress lines on stderr (for cron): only the report, warnings and errors.")
   boolean quiet;
 
   MaintainCommand(CliContext ctx) {
@@ -80,50 +114,66 @@ final class MaintainCommand implements Callable<Integer> {
       ctx.engine(engineOptions.engine);
     }
     if (quiet) {
-      // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are made once the run starts, after this.
+      // slf4j-simple reads a logger's level when the logger is made; the maintenance loggers are
+      // made once the run starts, after this.
       System.setProperty("org.slf4j.simpleLogger.log.dev.resurfacer.maintain", "warn");
     }
-    dev.resurfacer.names.NameGlob only = tables == null ? null : dev.resurfacer.names.NameGlob.parse(tables, "--tables");
-    ResurfacerConfig config = new CatalogSelection(catalogOptions.configFile, null, null, null, null)
+    dev.resurfacer.names.NameGlob only =
+        tables == null ? null : dev.resurfacer.names.NameGlob.parse(tables, "--tables");
+    ResurfacerConfig config = new CatalogSelection(
+            catalogOptions.configFile, null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     Policies policies = config.policies();
     List<CatalogConfig> catalogs = catalogs(config);
-    Progress progress = ProgressDisplay.choose(ctx, outputOptions, quiet, spec.commandLine().getErr());
+    Progress progress =
+        ProgressDisplay.choose(ctx, outputOptions, quiet, spec.commandLine().getErr());
     ProgressDisplay.quietLogsUnder(progress);
     Mode mode = act.yes ? Mode.COMMIT : Mode.PREVIEW;
     Instant started = Instant.now();
     long t0 = System.nanoTime();
 
-    // Everything that can be wrong with the configuration is found before the first table is touched.
+    // Everything that can be wrong with the configuration is found before the first table is
+    // touched.
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
     List<Resurfacer<?>> open = new ArrayList<>();
     Map<String, ExecutionEngine> engines = new LinkedHashMap<>();
-    // one neighbour index for the whole run, over every catalog maintained and configured (Delta ones
+    // one neighbour index for the whole run, over every catalog maintained and configured (Delta
+    // ones
     // included): a table of one catalog may sit in another's storage
     Map<String, CatalogConfig> known = new LinkedHashMap<>();
     catalogs.forEach(c -> known.put(c.name(), c));
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
     dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
-    StorageFences fences = StorageFences.forCatalogs(List.copyOf(known.values()),
-        new CatalogSelection(catalogOptions.configFile, null, null, null, null).configPath(ctx.workingDir(), ctx.home()), ctx.workingDir());
+    StorageFences fences = StorageFences.forCatalogs(
+        List.copyOf(known.values()),
+        new CatalogSelection(catalogOptions.configFile, null, null, null, null)
+            .configPath(ctx.workingDir(), ctx.home()),
+        ctx.workingDir());
     try {
       for (CatalogConfig c : catalogs) {
-        Resurfacer<?> r = Formats.connect(c, ctx.workingDir()).parallel(parallel).fences(fences).progress(progress);
+        Resurfacer<?> r = Formats.connect(c, ctx.workingDir())
+            .parallel(parallel)
+            .fences(fences)
+            .progress(progress);
         open.add(r);
         List<Maintain> entries = new ArrayList<>();
         for (String table : r.tables()) {
           if (only == null || only.matches(table)) {
             // a policy names the operations of both formats; each table gets its own format's
-            Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy()).retainOnly(r::supports);
+            Maintain m = Maintain.fromPolicy(table, policies.effective(table).policy())
+                .retainOnly(r::supports);
             if (engineOptions.engine != null) {
               m = m.engine(engineOptions.engine);
             }
             String name = m.engine();
-            // a setting the engine has no argument for stops the run here, before the engine is reached
+            // a setting the engine has no argument for stops the run here, before the engine is
+            // reached
             for (dev.resurfacer.maintain.Operation o : m.operations()) {
-              ExecutionEngines.refusedSetting(name, ctx.engine(name).capabilities(), r.format().format().id(), o).ifPresent(why -> {
-                throw new UsageException(table + ": " + why);
-              });
+              ExecutionEngines.refusedSetting(
+                      name, ctx.engine(name).capabilities(), r.format().format().id(), o)
+                  .ifPresent(why -> {
+                    throw new UsageException(table + ": " + why);
+                  });
             }
             if (!engines.containsKey(name)) {
               engines.put(name, ctx.engine(name).open(config.engine(name)));
@@ -138,8 +188,11 @@ final class MaintainCommand implements Callable<Integer> {
       for (MaintenancePlan plan : plans.values()) {
         parts.add(open.get(i++).executionEngines(List.copyOf(engines.values())).run(plan, mode));
       }
-      RunReport report = RunReport.merge(mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
-          (System.nanoTime() - t0) / 1_000_000, parts);
+      RunReport report = RunReport.merge(
+          mode.name().toLowerCase(java.util.Locale.ROOT),
+          started.toString(),
+          (System.nanoTime() - t0) / 1_000_000,
+          parts);
       // the run has happened by now: a report that cannot be written is reported, not a usage error
       boolean written = true;
       if (reportFile != null) {
@@ -150,7 +203,10 @@ final class MaintainCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       if (report.tables().isEmpty()) {
-        out.println(outputOptions.json() ? Json.write(report) : "no tables matched" + (tables == null ? "" : " " + tables));
+        out.println(
+            outputOptions.json()
+                ? Json.write(report)
+                : "no tables matched" + (tables == null ? "" : " " + tables));
       } else {
         out.println(outputOptions.json() ? Json.write(report) : TextReport.render(report));
       }
@@ -164,8 +220,11 @@ final class MaintainCommand implements Callable<Integer> {
 
   /** Ad-hoc flags or --catalog name one catalog; otherwise every catalog of the file (or the embedded default). */
   private List<CatalogConfig> catalogs(ResurfacerConfig config) {
-    if (catalogOptions.catalogUri != null || catalogOptions.catalog != null || config.catalogs().isEmpty()
-        || ctx.env().containsKey("RESURFACER_CATALOG_URI") || ctx.env().containsKey("RESURFACER_CATALOG")) {
+    if (catalogOptions.catalogUri != null
+        || catalogOptions.catalog != null
+        || config.catalogs().isEmpty()
+        || ctx.env().containsKey("RESURFACER_CATALOG_URI")
+        || ctx.env().containsKey("RESURFACER_CATALOG")) {
       return List.of(catalogOptions.resolve(ctx));
     }
     List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());

@@ -6,7 +6,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 
 /** A catalog opened for one command and the table it names; closing it closes the catalog. */
-record OpenTable(Catalog catalog, Table table, String name, CatalogConfig config) implements AutoCloseable {
+record OpenTable(Catalog catalog, Table table, String name, CatalogConfig config)
+    implements AutoCloseable {
   static OpenTable open(CatalogOptions options, CliContext ctx, String name) {
     var config = options.resolve(ctx);
     Catalogs.parseIdentifier(name);

@@ -64,9 +64,18 @@ final class PlainProgress implements Progress {
     private void print(long now) {
       long b = bytes.get();
       double seconds = Math.max(1e-3, (now - started) / 1e9);
-      String line = String.format(Locale.ROOT, "progress: %s: %d%s %s", name, units.get(), total >= 0 ? "/" + total : "", unit)
-          + (b > 0 ? ", " + ByteSizes.format(b) + (totalBytes > 0 ? "/" + ByteSizes.format(totalBytes) : "")
-              + ", " + ByteSizes.format((long) (b / seconds)) + "/s" : "")
+      String line = String.format(
+              Locale.ROOT,
+              "progress: %s: %d%s %s",
+              name,
+              units.get(),
+              total >= 0 ? "/" + total : "",
+              unit)
+          + (b > 0
+              ? ", " + ByteSizes.format(b)
+                  + (totalBytes > 0 ? "/" + ByteSizes.format(totalBytes) : "") + ", "
+                  + ByteSizes.format((long) (b / seconds)) + "/s"
+              : "")
           + String.format(Locale.ROOT, ", %.0fs", seconds);
       synchronized (err) {
         err.println(line);

@@ -11,49 +11,83 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "remove-orphans",
-    footer = {"%nExamples:", "  resurfacer remove-orphans shop.orders", "  resurfacer remove-orphans shop.orders --older-than 7d --quarantine --yes"},
-    description = {"Delete files in the table's storage that no snapshot, ref or metadata file references.",
-        "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
-        "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."})
+@Command(
+    name = "remove-orphans",
+    footer = {
+      "%nExamples:",
+      "  resurfacer remove-orphans shop.orders",
+      "  resurfacer remove-orphans shop.orders --older-than 7d --quarantine --yes"
+    },
+    description = {
+      "Delete files in the table's storage that no snapshot, ref or metadata file references.",
+      "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
+      "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."
+    })
 final class RemoveOrphansCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-  @Mixin ActOptions actOptions;
-  @Mixin EngineOptions engineOptions;
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
+
+  @Mixin
+  ActOptions actOptions;
+
+  @Mixin
+  EngineOptions engineOptions;
 
   @Parameters(paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Option(names = "--older-than", paramLabel = "AGE", defaultValue = "3d",
-      description = "Only files last modified longer ago than this are deleted (default ${DEFAULT-VALUE}); "
-          + "size it to the longest write that runs against the table.")
+  @Option(
+      names = "--older-than",
+      paramLabel = "AGE",
+      defaultValue = "3d",
+      description =
+          "Only files last modified longer ago than this are deleted (default ${DEFAULT-VALUE}); "
+              + "size it to the longest write that runs against the table.")
   String olderThan;
 
-  @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N orphans by name (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--show",
+      paramLabel = "N",
+      defaultValue = "20",
+      description = "List at most N orphans by name (default ${DEFAULT-VALUE}).")
   int show;
 
-  @Option(names = "--quarantine", description = "Move the orphans under <table location>/.resurfacer-quarantine/<run-id>/ instead of "
-      + "deleting them; 'restore-orphans TABLE RUN-ID' puts them back.")
+  @Option(
+      names = "--quarantine",
+      description =
+          "Move the orphans under <table location>/.resurfacer-quarantine/<run-id>/ instead of "
+              + "deleting them; 'restore-orphans TABLE RUN-ID' puts them back.")
   boolean quarantine;
 
-  @Option(names = "--quarantine-retention", paramLabel = "AGE", defaultValue = "7d",
-      description = "Runs with --yes delete quarantine runs older than this (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--quarantine-retention",
+      paramLabel = "AGE",
+      defaultValue = "7d",
+      description =
+          "Runs with --yes delete quarantine runs older than this (default ${DEFAULT-VALUE}).")
   String quarantineRetention;
 
-  @Option(names = "--listing", paramLabel = "FILE|URI",
-      description = "Read the files in storage from this listing instead of listing storage: an S3 Inventory report's "
-          + "manifest.json (CSV or Parquet data files) or a plain list (LOCATION<TAB>SIZE<TAB>MODIFIED a line, optional first line "
-          + "'# taken-at: <ISO-8601>'). --older-than must exceed the listing's age; a referenced file older than the listing "
-          + "that it lacks refuses the run.")
+  @Option(
+      names = "--listing",
+      paramLabel = "FILE|URI",
+      description =
+          "Read the files in storage from this listing instead of listing storage: an S3 Inventory report's "
+              + "manifest.json (CSV or Parquet data files) or a plain list (LOCATION<TAB>SIZE<TAB>MODIFIED a line, optional first line "
+              + "'# taken-at: <ISO-8601>'). --older-than must exceed the listing's age; a referenced file older than the listing "
+              + "that it lacks refuses the run.")
   String listing;
 
   RemoveOrphansCommand(CliContext ctx) {
@@ -67,13 +101,28 @@ final class RemoveOrphansCommand implements Callable<Integer> {
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(ExecutionEngines.LOCAL)) {
       if (listing != null) {
-        throw new dev.resurfacer.UsageException("--listing is read by the local engine only (engine " + engine + " lists storage itself)");
+        throw new dev.resurfacer.UsageException(
+            "--listing is read by the local engine only (engine " + engine
+                + " lists storage itself)");
       }
-      return EngineRoute.run(spec, ctx, catalogOptions, outputOptions, engine, tableName, new RemoveOrphans(age, quarantine, keepQuarantine), actOptions.yes);
+      return EngineRoute.run(
+          spec,
+          ctx,
+          catalogOptions,
+          outputOptions,
+          engine,
+          tableName,
+          new RemoveOrphans(age, quarantine, keepQuarantine),
+          actOptions.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
-    Readout report = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), new RemoveOrphans(age, quarantine, keepQuarantine, listing),
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW, ProgressDisplay.choose(ctx, outputOptions, false, err), show, w -> {
+    Readout report = Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        new RemoveOrphans(age, quarantine, keepQuarantine, listing),
+        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        ProgressDisplay.choose(ctx, outputOptions, false, err),
+        show,
+        w -> {
           // said as soon as it is known, so a user sees it before anything is deleted
           err.println("warning: " + w);
           err.flush();

@@ -7,18 +7,29 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "restore-orphans",
-    footer = {"%nExamples:", "  resurfacer restore-orphans shop.orders 20261130T051500123Z", "  resurfacer restore-orphans shop.orders 20261130T051500123Z --yes"},
-    description = {"Put back the files a 'remove-orphans --quarantine' run moved to the table's quarantine.",
-        "Previews unless --yes is given; a file whose original location is taken again is left in the quarantine",
-        "and named (exit 1)."})
+@Command(
+    name = "restore-orphans",
+    footer = {
+      "%nExamples:",
+      "  resurfacer restore-orphans shop.orders 20261130T051500123Z",
+      "  resurfacer restore-orphans shop.orders 20261130T051500123Z --yes"
+    },
+    description = {
+      "Put back the files a 'remove-orphans --quarantine' run moved to the table's quarantine.",
+      "Previews unless --yes is given; a file whose original location is taken again is left in the quarantine",
+      "and named (exit 1)."
+    })
 final class RestoreOrphansCommand extends TableCommand {
-  @Mixin ActOptions actOptions;
+  @Mixin
+  ActOptions actOptions;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
   String tableName;
 
-  @Parameters(index = "1", paramLabel = "RUN-ID", description = "The run id remove-orphans --quarantine printed, e.g. 20261130T051500123Z")
+  @Parameters(
+      index = "1",
+      paramLabel = "RUN-ID",
+      description = "The run id remove-orphans --quarantine printed, e.g. 20261130T051500123Z")
   String runId;
 
   RestoreOrphansCommand(CliContext ctx) {
@@ -27,7 +38,9 @@ final class RestoreOrphansCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    Readout r = Dispatcher.restoreOrphans(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName), runId,
+    Readout r = Dispatcher.restoreOrphans(
+        TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
+        runId,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW);
     print(r.json(), out -> out.println(r.render()));
     return r.succeeded() ? Main.OK : Main.FAILED;

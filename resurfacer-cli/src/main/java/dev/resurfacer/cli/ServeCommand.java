@@ -5,16 +5,15 @@ import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
-import dev.resurfacer.storage.StorageFences;
+import dev.resurfacer.formats.Formats;
 import dev.resurfacer.policy.Policies;
 import dev.resurfacer.serve.MaintenanceService;
 import dev.resurfacer.serve.RunHistory;
 import dev.resurfacer.serve.ServeHttp;
 import dev.resurfacer.serve.ServeSettings;
-import dev.resurfacer.formats.Formats;
 import dev.resurfacer.serve.ServedCatalog;
+import dev.resurfacer.storage.StorageFences;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,29 +29,48 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "serve",
-    footer = {"%nExamples:", "  resurfacer serve                          # watch: evaluate triggers, run nothing",
+@Command(
+    name = "serve",
+    footer = {
+      "%nExamples:",
+      "  resurfacer serve                          # watch: evaluate triggers, run nothing",
       "  resurfacer serve --yes                    # maintain tables whose triggers fire",
-      "  resurfacer serve --yes --port 0           # any free port (printed on start)"},
+      "  resurfacer serve --yes --port 0           # any free port (printed on start)"
+    },
     description = {
       "Keep every table of the configured catalog(s) healthy continuously: evaluate each table's triggers",
       "(resurfacer.yml triggers:) from metadata on an interval and run its policy when one fires; keep a run",
       "history; serve /metrics, /healthz and a dashboard on one port (serve: section; loopback by default).",
-      "Without --yes it only watches. SIGTERM lets running work finish its commits. See docs/serve.md."})
+      "Without --yes it only watches. SIGTERM lets running work finish its commits. See docs/serve.md."
+    })
 final class ServeCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin ActOptions act;
+  @Spec
+  CommandSpec spec;
 
-  @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default serve.bind, else 127.0.0.1).")
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  ActOptions act;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      description = "Address to listen on (default serve.bind, else 127.0.0.1).")
   String bind;
 
-  @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on; 0 picks a free one (default serve.port, else 8650).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "Port to listen on; 0 picks a free one (default serve.port, else 8650).")
   Integer port;
 
-  @Option(names = "--history", paramLabel = "FILE|URL", description = "Run history: a SQLite file or a jdbc:postgresql: URL (default serve.history).")
+  @Option(
+      names = "--history",
+      paramLabel = "FILE|URL",
+      description = "Run history: a SQLite file or a jdbc:postgresql: URL (default serve.history).")
   String history;
 
   ServeCommand(CliContext ctx) {
@@ -65,7 +83,8 @@ final class ServeCommand implements Callable<Integer> {
       throw new UsageException("--port must be from 0 to 65535 (got " + port + ")");
     }
     Secrets secrets = new Secrets(ctx.env());
-    CatalogSelection selection = new CatalogSelection(catalogOptions.configFile, null, null, null, null);
+    CatalogSelection selection =
+        new CatalogSelection(catalogOptions.configFile, null, null, null, null);
     ResurfacerConfig config = selection.loadConfig(secrets, ctx.workingDir(), ctx.home());
     ServeSettings settings = config.serve().withListen(bind, port);
     if (history != null) {
@@ -79,14 +98,17 @@ final class ServeCommand implements Callable<Integer> {
     config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
     dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
     // serve runs for days: each orphan removal reads every catalog's tables afresh
-    StorageFences fences = StorageFences.forCatalogs(List.copyOf(known.values()), selection.configPath(ctx.workingDir(), ctx.home()),
-        ctx.workingDir())
+    StorageFences fences = StorageFences.forCatalogs(
+            List.copyOf(known.values()),
+            selection.configPath(ctx.workingDir(), ctx.home()),
+            ctx.workingDir())
         .rereadEachRun();
 
     List<ServedCatalog<?>> served = new ArrayList<>();
     int tables = 0;
     for (CatalogConfig c : catalogs) {
-      ServedCatalog<?> catalog = ServedCatalog.of(Formats.connect(c, ctx.workingDir()).fences(fences).leaseDuration(settings.lease()));
+      ServedCatalog<?> catalog = ServedCatalog.of(
+          Formats.connect(c, ctx.workingDir()).fences(fences).leaseDuration(settings.lease()));
       served.add(catalog);
       // a policy no table can follow is a configuration error: found now, not at the first trigger
       for (String table : catalog.tables()) {
@@ -95,10 +117,13 @@ final class ServeCommand implements Callable<Integer> {
         tables++;
       }
     }
-    String location = settings.history().startsWith("jdbc:") ? settings.history()
+    String location = settings.history().startsWith("jdbc:")
+        ? settings.history()
         : ctx.workingDir().resolve(settings.history()).toString();
-    RunHistory runs = RunHistory.open(location, settings.historyUser(), settings.historyPassword(secrets));
-    MaintenanceService service = new MaintenanceService(served, policies, settings, runs, Clock.systemUTC(), act.yes);
+    RunHistory runs =
+        RunHistory.open(location, settings.historyUser(), settings.historyPassword(secrets));
+    MaintenanceService service =
+        new MaintenanceService(served, policies, settings, runs, Clock.systemUTC(), act.yes);
     ServeHttp http;
     try {
       http = ServeHttp.start(service, settings.bind(), settings.port(), token);
@@ -139,9 +164,12 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     String host = settings.bind().contains(":") ? "[" + settings.bind() + "]" : settings.bind();
     out.println("resurfacer serve: " + tables + " table(s) in " + catalogs.size() + " catalog(s), "
-        + (act.yes ? "maintaining tables whose triggers fire" : "watching only (no --yes): fired triggers run nothing")
+        + (act.yes
+            ? "maintaining tables whose triggers fire"
+            : "watching only (no --yes): fired triggers run nothing")
         + "; history " + (location.startsWith("jdbc:") ? "in the configured database" : location));
-    out.println("listening on http://" + host + ":" + http.port() + "/" + (token == null ? "" : " (token required)"));
+    out.println("listening on http://" + host + ":" + http.port() + "/"
+        + (token == null ? "" : " (token required)"));
     out.flush();
     stopped.await();
     return signalled.get();
@@ -149,7 +177,9 @@ final class ServeCommand implements Callable<Integer> {
 
   /** --catalog names one; otherwise every catalog of the file (Iceberg and Delta), or the ad-hoc or embedded one. */
   private List<CatalogConfig> catalogs(ResurfacerConfig config) {
-    if (catalogOptions.catalogUri != null || catalogOptions.catalog != null || config.catalogs().isEmpty()) {
+    if (catalogOptions.catalogUri != null
+        || catalogOptions.catalog != null
+        || config.catalogs().isEmpty()) {
       return List.of(catalogOptions.resolve(ctx));
     }
     List<CatalogConfig> all = new ArrayList<>(config.catalogs().values());

@@ -16,7 +16,8 @@ public final class SparkJob {
 
   /** @return the CLI's exit code */
   public static int run(String[] args, Map<String, Object> session) {
-    return Main.commandLine(CliContext.system().withEngine(JobSql.provider(session))).execute(args);
+    return Main.commandLine(CliContext.system().withEngine(JobSql.provider(session)))
+        .execute(args);
   }
 
   /** The redaction the CLI gives its error line ({@link Secrets#redactText}), for the job's own last line. */

@@ -15,9 +15,14 @@ import picocli.CommandLine.Spec;
 abstract class TableCommand implements Callable<Integer> {
   final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
 
   TableCommand(CliContext ctx) {
     this.ctx = ctx;

@@ -10,9 +10,15 @@ final class TableLookups {
 
   /** What the TABLE argument and the catalog flags name, for the dispatcher to resolve. */
   static TableLookup lookup(CatalogOptions options, CliContext ctx, String target) {
-    var config = new CatalogSelection(first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
+    var config = new CatalogSelection(
+            first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
         .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
-    return new TableLookup(target, config, () -> options.resolve(ctx), ctx.workingDir(), chosen -> options.fences(ctx, chosen));
+    return new TableLookup(
+        target,
+        config,
+        () -> options.resolve(ctx),
+        ctx.workingDir(),
+        chosen -> options.fences(ctx, chosen));
   }
 
   /**
@@ -21,7 +27,11 @@ final class TableLookups {
    */
   static TableLookup readOnlyLookup(CatalogOptions options, CliContext ctx, String target) {
     TableLookup full = lookup(options, ctx, target);
-    return new TableLookup(full.target(), full.config(), full.chosenCatalog(), full.workingDir(),
+    return new TableLookup(
+        full.target(),
+        full.config(),
+        full.chosenCatalog(),
+        full.workingDir(),
         chosen -> dev.resurfacer.storage.StorageFences.none());
   }
 

@@ -25,10 +25,12 @@ final class TerminalProgress implements Progress {
       return Task.NONE;
     }
     boolean inBytes = total > 0 && totalBytes > 0;
-    ProgressBarBuilder b = ProgressBar.builder().setTaskName(name).setUpdateIntervalMillis(200).showSpeed();
+    ProgressBarBuilder b =
+        ProgressBar.builder().setTaskName(name).setUpdateIntervalMillis(200).showSpeed();
     if (inBytes) {
       long scale = totalBytes >= 10L << 20 ? 1L << 20 : totalBytes >= 10L << 10 ? 1L << 10 : 1;
-      b.setInitialMax(totalBytes).setUnit(scale == 1L << 20 ? " MiB" : scale == 1L << 10 ? " KiB" : " B", scale);
+      b.setInitialMax(totalBytes)
+          .setUnit(scale == 1L << 20 ? " MiB" : scale == 1L << 10 ? " KiB" : " B", scale);
     } else {
       b.setInitialMax(total).setUnit(" " + unit, 1);
     }
@@ -83,8 +85,7 @@ final class TerminalProgress implements Progress {
     }
 
     private String extra(long u, long b) {
-      String counted = inBytes ? u + "/" + total + " " + unit
-          : b > 0 ? ByteSizes.format(b) : "";
+      String counted = inBytes ? u + "/" + total + " " + unit : b > 0 ? ByteSizes.format(b) : "";
       // the bar's renderer puts the message right after the rate
       return " " + (counted + (note.isEmpty() ? "" : " " + note)).trim();
     }

@@ -16,41 +16,74 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "vacuum",
-    footer = {"%nExamples:", "  resurfacer vacuum /data/lake/events", "  resurfacer vacuum /data/lake/events --retention 7d --yes"},
-    description = {"Delta tables: delete files no version within the retention needs, like Delta's VACUUM.",
-        "Lists the table before reading its log; keeps the current version's files and deletion vectors, files removed",
-        "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",
-        "deletes symbolic links; refuses (exit 3) a retention shorter than the table's unless --force-retention."})
+@Command(
+    name = "vacuum",
+    footer = {
+      "%nExamples:",
+      "  resurfacer vacuum /data/lake/events",
+      "  resurfacer vacuum /data/lake/events --retention 7d --yes"
+    },
+    description = {
+      "Delta tables: delete files no version within the retention needs, like Delta's VACUUM.",
+      "Lists the table before reading its log; keeps the current version's files and deletion vectors, files removed",
+      "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",
+      "deletes symbolic links; refuses (exit 3) a retention shorter than the table's unless --force-retention."
+    })
 final class VacuumCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Spec CommandSpec spec;
-  @Mixin CatalogOptions catalogOptions;
-  @Mixin OutputOptions outputOptions;
-  @Mixin ActOptions actOptions;
-  @Mixin EngineOptions engineOptions;
+  @Spec
+  CommandSpec spec;
 
-  @Parameters(paramLabel = "TABLE", description = "a Delta table's path, or a name a delta catalog maps")
+  @Mixin
+  CatalogOptions catalogOptions;
+
+  @Mixin
+  OutputOptions outputOptions;
+
+  @Mixin
+  ActOptions actOptions;
+
+  @Mixin
+  EngineOptions engineOptions;
+
+  @Parameters(
+      paramLabel = "TABLE",
+      description = "a Delta table's path, or a name a delta catalog maps")
   String tableName;
 
-  @Option(names = "--retention", paramLabel = "AGE",
-      description = "Keep removed and unreferenced files this long (default: the table's delta.deletedFileRetentionDuration, else 7d).")
+  @Option(
+      names = "--retention",
+      paramLabel = "AGE",
+      description =
+          "Keep removed and unreferenced files this long (default: the table's delta.deletedFileRetentionDuration, else 7d).")
   String retention;
 
-  @Option(names = "--force-retention",
-      description = "Accept a retention shorter than the table's (readers of older versions and running writers may fail).")
+  @Option(
+      names = "--force-retention",
+      description =
+          "Accept a retention shorter than the table's (readers of older versions and running writers may fail).")
   boolean forceRetention;
 
-  @Option(names = "--lite",
-      description = "Delta's VACUUM LITE: no listing; delete only files that tombstones still in the log removed past the retention (files removed by commits already cleaned from the log are left to a full vacuum).")
+  @Option(
+      names = "--lite",
+      description =
+          "Delta's VACUUM LITE: no listing; delete only files that tombstones still in the log removed past the retention (files removed by commits already cleaned from the log are left to a full vacuum).")
   boolean lite;
 
-  @Option(names = "--keep-versions", paramLabel = "V[,V...]", split = ",",
-      description = "Never delete a file (data or deletion vector) these table versions reference, so time travel to them keeps working.")
+  @Option(
+      names = "--keep-versions",
+      paramLabel = "V[,V...]",
+      split = ",",
+      description =
+          "Never delete a file (data or deletion vector) these table versions reference, so time travel to them keeps working.")
   java.util.List<Long> keepVersions = new java.util.ArrayList<>();
 
-  @Option(names = "--show", paramLabel = "N", defaultValue = "20", description = "List at most N files by name (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--show",
+      paramLabel = "N",
+      defaultValue = "20",
+      description = "List at most N files by name (default ${DEFAULT-VALUE}).")
   int show;
 
   VacuumCommand(CliContext ctx) {
@@ -62,15 +95,34 @@ final class VacuumCommand implements Callable<Integer> {
     if (keepVersions.stream().anyMatch(v -> v < 0)) {
       throw new dev.resurfacer.UsageException("--keep-versions takes table versions (0 or more)");
     }
-    Vacuum vacuum = new Vacuum(Optional.ofNullable(retention).map(Durations::parse).orElse(null), forceRetention, lite, keepVersions);
-    if (engineOptions.engine != null && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      // what the engine cannot take (lite, kept versions) it declares, and the dispatcher refuses with its reason
-      return EngineRoute.runOnDeclaredFormat(spec, ctx, catalogOptions, outputOptions, engineOptions.engine, tableName, vacuum,
+    Vacuum vacuum = new Vacuum(
+        Optional.ofNullable(retention).map(Durations::parse).orElse(null),
+        forceRetention,
+        lite,
+        keepVersions);
+    if (engineOptions.engine != null
+        && !engineOptions.engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      // what the engine cannot take (lite, kept versions) it declares, and the dispatcher refuses
+      // with its reason
+      return EngineRoute.runOnDeclaredFormat(
+          spec,
+          ctx,
+          catalogOptions,
+          outputOptions,
+          engineOptions.engine,
+          tableName,
+          vacuum,
           actOptions.yes);
     }
-    Readout report = Dispatcher.local(TableLookups.lookup(catalogOptions, ctx, tableName), vacuum,
+    Readout report = Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
+        vacuum,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        actOptions.yes ? ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr()) : Progress.NONE, show);
+        actOptions.yes
+            ? ProgressDisplay.choose(
+                ctx, outputOptions, false, spec.commandLine().getErr())
+            : Progress.NONE,
+        show);
     PrintWriter out = spec.commandLine().getOut();
     out.println(outputOptions.json() ? Json.write(report.json()) : report.render());
     out.flush();

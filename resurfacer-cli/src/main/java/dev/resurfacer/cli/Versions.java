@@ -15,6 +15,10 @@ final class Versions implements CommandLine.IVersionProvider {
 
   @Override
   public String[] getVersion() {
-    return new String[] {"resurfacer " + resurfacer(), "iceberg " + iceberg(), "java " + System.getProperty("java.version")};
+    return new String[] {
+      "resurfacer " + resurfacer(),
+      "iceberg " + iceberg(),
+      "java " + System.getProperty("java.version")
+    };
   }
 }

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * changes: the table's metadata location and the files on storage are exactly as before.
  */
 class BadInputCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Path catDir;
   String metadataBefore;
   Set<Path> filesBefore;
@@ -38,7 +40,11 @@ class BadInputCliTest {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
     table = Orders.create(catalog, "shop", "orders", 2);
     for (int i = 0; i < 6; i++) {
-      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i * 10L, 10, i % 2)).get(0)).commit();
+      table
+          .newAppend()
+          .appendFile(
+              TableWrites.writeData(table, Orders.rows(i * 10L, 10, i % 2)).get(0))
+          .commit();
     }
     catalog.close();
     snapshotState();
@@ -54,7 +60,13 @@ class BadInputCliTest {
 
   private CliRun run(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)));
+    all.addAll(List.of(
+        "--catalog-name",
+        "lake",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir)));
     return CliRun.run(dir, all.toArray(String[]::new));
   }
 
@@ -72,19 +84,27 @@ class BadInputCliTest {
   @Test
   void malformedYamlIsAUsageError() throws Exception {
     Files.writeString(dir.resolve("bad.yml"), "catalogs:\n  lake: [type: jdbc\n   uri: x\n");
-    oneLineErrorAndNothingChanged(CliRun.run(dir, "maintain", "--yes", "--config", dir.resolve("bad.yml").toString()), 2, "bad.yml");
+    oneLineErrorAndNothingChanged(
+        CliRun.run(dir, "maintain", "--yes", "--config", dir.resolve("bad.yml").toString()),
+        2,
+        "bad.yml");
   }
 
   @Test
   void aYamlKeyWithAWrongTypeIsAUsageError() throws Exception {
     Files.writeString(dir.resolve("typo.yml"), "defaults:\n  expire:\n    retain-last: many\n");
-    oneLineErrorAndNothingChanged(CliRun.run(dir, "maintain", "--yes", "--config", dir.resolve("typo.yml").toString()), 2, "retain-last");
+    oneLineErrorAndNothingChanged(
+        CliRun.run(dir, "maintain", "--yes", "--config", dir.resolve("typo.yml").toString()),
+        2,
+        "retain-last");
   }
 
   @Test
   void unknownFlagsAreUsageErrors() {
-    oneLineErrorAndNothingChanged(run("compact", "shop.orders", "--yes", "--frobnicate"), 2, "--frobnicate");
-    oneLineErrorAndNothingChanged(run("expire", "shop.orders", "--yes", "--retain-last", "lots"), 2, "lots");
+    oneLineErrorAndNothingChanged(
+        run("compact", "shop.orders", "--yes", "--frobnicate"), 2, "--frobnicate");
+    oneLineErrorAndNothingChanged(
+        run("expire", "shop.orders", "--yes", "--retain-last", "lots"), 2, "lots");
   }
 
   @Test
@@ -95,32 +115,43 @@ class BadInputCliTest {
 
   @Test
   void absurdOptionsAreUsageErrors() {
-    oneLineErrorAndNothingChanged(run("compact", "shop.orders", "--yes", "--target-file-size", "0"), 2, "target");
-    oneLineErrorAndNothingChanged(run("compact", "shop.orders", "--yes", "--min-input-files", "0"), 2, "min-input-files");
-    oneLineErrorAndNothingChanged(run("expire", "shop.orders", "--yes", "--older-than", "-5d"), 2, "-5d");
-    oneLineErrorAndNothingChanged(run("remove-orphans", "shop.orders", "--yes", "--older-than", "-1d"), 2, "-1d");
-    oneLineErrorAndNothingChanged(run("condense", "shop.orders", "--yes", "--older-than", "-1d"), 2, "-1d");
+    oneLineErrorAndNothingChanged(
+        run("compact", "shop.orders", "--yes", "--target-file-size", "0"), 2, "target");
+    oneLineErrorAndNothingChanged(
+        run("compact", "shop.orders", "--yes", "--min-input-files", "0"), 2, "min-input-files");
+    oneLineErrorAndNothingChanged(
+        run("expire", "shop.orders", "--yes", "--older-than", "-5d"), 2, "-5d");
+    oneLineErrorAndNothingChanged(
+        run("remove-orphans", "shop.orders", "--yes", "--older-than", "-1d"), 2, "-1d");
+    oneLineErrorAndNothingChanged(
+        run("condense", "shop.orders", "--yes", "--older-than", "-1d"), 2, "-1d");
     oneLineErrorAndNothingChanged(run("maintain", "--yes", "--parallel", "0"), 2, "--parallel");
   }
 
   @Test
   void aManifestEntryThatClimbsOutOfTheTableLocationIsNeverDeleted() throws Exception {
     Path victim = dir.resolve("precious.parquet");
-    DataFile real = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
+    DataFile real =
+        table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
     Files.copy(Disk.path(real.location()), victim);
-    victim.toFile().setLastModified(System.currentTimeMillis() - Duration.ofDays(10).toMillis());
+    victim
+        .toFile()
+        .setLastModified(System.currentTimeMillis() - Duration.ofDays(10).toMillis());
     String traversal = table.location() + "/data/../../../../../precious.parquet";
     assertThat(Path.of(traversal).normalize()).isEqualTo(victim);
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
     Table t = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("shop", "orders"));
-    t.newAppend().appendFile(DataFiles.builder(t.spec()).copy(real).withPath(traversal).build()).commit();
+    t.newAppend()
+        .appendFile(DataFiles.builder(t.spec()).copy(real).withPath(traversal).build())
+        .commit();
     catalog.close();
     snapshotState();
 
     CliRun orphans = run("remove-orphans", "shop.orders", "--yes", "--older-than", "0s");
     assertThat(orphans.exitCode()).as(orphans.err()).isIn(0, 3);
     assertThat(victim).exists();
-    CliRun expire = run("expire", "shop.orders", "--yes", "--older-than", "0s", "--retain-last", "1");
+    CliRun expire =
+        run("expire", "shop.orders", "--yes", "--older-than", "0s", "--retain-last", "1");
     assertThat(expire.exitCode()).as(expire.err()).isIn(0, 3);
     assertThat(victim).as("a file the current snapshot reads").exists();
   }

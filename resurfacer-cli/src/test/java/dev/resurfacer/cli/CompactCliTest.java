@@ -29,7 +29,9 @@ class CompactCliTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "s", Types.StringType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   /** Four small files in the embedded default catalog of {@code dir}. */
@@ -67,7 +69,9 @@ class CompactCliTest {
     long files = dataFilesOnDisk();
     CliRun r = CliRun.run(dir, "compact", "db.t", "--min-input-files", "2");
     assertThat(r.exitCode()).isZero();
-    assertThat(r.out()).contains("would rewrite 4 files").contains("preview only: nothing was changed");
+    assertThat(r.out())
+        .contains("would rewrite 4 files")
+        .contains("preview only: nothing was changed");
     assertThat(metadataLocation()).isEqualTo(before);
     assertThat(dataFilesOnDisk()).isEqualTo(files);
 
@@ -82,7 +86,8 @@ class CompactCliTest {
 
   @Test
   void withYesCompactCommitsAReplace() throws Exception {
-    CliRun r = CliRun.run(dir, "compact", "db.t", "--min-input-files", "2", "--verify", "--yes", "--output", "json");
+    CliRun r = CliRun.run(
+        dir, "compact", "db.t", "--min-input-files", "2", "--verify", "--yes", "--output", "json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode json = new ObjectMapper().readTree(r.out());
     assertThat(json.get("rewritten_files").asLong()).isEqualTo(4);
@@ -92,25 +97,41 @@ class CompactCliTest {
     assertThat(json.get("verification").asText()).isEqualTo("content");
     Table t = catalog.loadTable(TableIdentifier.of("db", "t"));
     assertThat(t.currentSnapshot().operation()).isEqualTo("replace");
-    assertThat(t.currentSnapshot().snapshotId()).isEqualTo(json.get("snapshot_ids").get(0).asLong());
+    assertThat(t.currentSnapshot().snapshotId())
+        .isEqualTo(json.get("snapshot_ids").get(0).asLong());
   }
 
   @Test
   void verifyCountIsTheUsersChoiceAndTheReportSaysSo() {
-    CliRun r = CliRun.run(dir, "compact", "db.t", "--min-input-files", "2", "--verify=count", "--yes");
+    CliRun r =
+        CliRun.run(dir, "compact", "db.t", "--min-input-files", "2", "--verify=count", "--yes");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).contains("verified: count");
-    assertThat(catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(
+            catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation())
+        .isEqualTo("replace");
   }
 
   @Test
   void zOrderAndSortStrategiesFromTheCommandLine() throws Exception {
-    CliRun plan = CliRun.run(dir, "plan", "db.t", "--strategy", "zorder", "--columns", "id,s", "--rewrite-all");
+    CliRun plan = CliRun.run(
+        dir, "plan", "db.t", "--strategy", "zorder", "--columns", "id,s", "--rewrite-all");
     assertThat(plan.exitCode()).as(plan.err()).isZero();
     assertThat(plan.out()).contains("z-order id, s").contains("would rewrite 4 files");
-    CliRun sort = CliRun.run(dir, "compact", "db.t", "--strategy", "sort", "--sort-by", "s DESC, id", "--rewrite-all", "--yes");
+    CliRun sort = CliRun.run(
+        dir,
+        "compact",
+        "db.t",
+        "--strategy",
+        "sort",
+        "--sort-by",
+        "s DESC, id",
+        "--rewrite-all",
+        "--yes");
     assertThat(sort.exitCode()).as(sort.err()).isZero();
-    assertThat(catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(
+            catalog.loadTable(TableIdentifier.of("db", "t")).currentSnapshot().operation())
+        .isEqualTo("replace");
   }
 
   @Test

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class CompletionCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void bashScriptNamesEveryVerbParsesAndCompletesAVerbAndAFlag() throws Exception {
@@ -40,7 +41,9 @@ class CompletionCliTest {
   void zshGetsTheSameScriptWhichLoadsBashcompinitItself() {
     CliRun zsh = CliRun.run(dir, "completion", "zsh");
     assertThat(zsh.exitCode()).isZero();
-    assertThat(zsh.out()).isEqualTo(CliRun.run(dir, "completion", "bash").out()).contains("bashcompinit");
+    assertThat(zsh.out())
+        .isEqualTo(CliRun.run(dir, "completion", "bash").out())
+        .contains("bashcompinit");
     assertThat(CliRun.run(dir, "completion", "fish").exitCode()).isEqualTo(Main.USAGE);
   }
 
@@ -53,19 +56,23 @@ class CompletionCliTest {
             type: jdbc
             uri: jdbc:sqlite:%s
             warehouse: %s
-        """.formatted(dir.resolve("resurfacer-demo/catalog.db"), dir.resolve("resurfacer-demo/warehouse")));
+        """.formatted(
+            dir.resolve("resurfacer-demo/catalog.db"), dir.resolve("resurfacer-demo/warehouse")));
     Path script = dir.resolve("resurfacer.bash");
     Files.writeString(script, CliRun.run(dir, "completion", "bash").out());
     // the command a user has on PATH: the real CLI in its own JVM
     Path bin = Files.createDirectories(dir.resolve("bin"));
     Path launcher = bin.resolve("resurfacer");
-    Files.writeString(launcher, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' "
-        + Main.class.getName() + " \"$@\"\n");
+    Files.writeString(
+        launcher,
+        "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' "
+            + Main.class.getName() + " \"$@\"\n");
     assertThat(launcher.toFile().setExecutable(true)).isTrue();
 
-    String program = "cd '" + dir + "' && PATH='" + bin + "':$PATH && source '" + script + "' 2>/dev/null; "
-        + "COMP_WORDS=(resurfacer describe sh); COMP_CWORD=2; COMP_LINE='resurfacer describe sh'; COMP_POINT=${#COMP_LINE}; "
-        + "_complete_resurfacer_tables 2>/dev/null; echo \"${COMPREPLY[@]}\"";
+    String program =
+        "cd '" + dir + "' && PATH='" + bin + "':$PATH && source '" + script + "' 2>/dev/null; "
+            + "COMP_WORDS=(resurfacer describe sh); COMP_CWORD=2; COMP_LINE='resurfacer describe sh'; COMP_POINT=${#COMP_LINE}; "
+            + "_complete_resurfacer_tables 2>/dev/null; echo \"${COMPREPLY[@]}\"";
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", program).redirectErrorStream(true);
     pb.environment().put("CLASSPATH", System.getProperty("java.class.path"));
     Process p = pb.start();
@@ -79,8 +86,9 @@ class CompletionCliTest {
   /** What bash's completion function offers for the last word, as a shell would call it. */
   private String complete(Path script, String... words) throws Exception {
     String line = String.join(" ", words);
-    String program = "source '" + script + "' 2>/dev/null; COMP_WORDS=(" + line + "); COMP_CWORD=" + (words.length - 1)
-        + "; COMP_LINE='" + line + "'; COMP_POINT=${#COMP_LINE}; _complete_resurfacer 2>/dev/null; echo \"${COMPREPLY[@]}\"";
+    String program = "source '" + script + "' 2>/dev/null; COMP_WORDS=(" + line + "); COMP_CWORD="
+        + (words.length - 1) + "; COMP_LINE='" + line
+        + "'; COMP_POINT=${#COMP_LINE}; _complete_resurfacer 2>/dev/null; echo \"${COMPREPLY[@]}\"";
     Result r = bash("bash", "-c", program);
     assertThat(r.exitCode).as(r.output).isZero();
     return r.output;

@@ -30,13 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
  * delta-spark tables on Azurite is {@code resurfacer-delta}'s {@code AzureDeltaTableTest}.
  */
 class DeltaAzureCliTest {
-  @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("deltas");
+  @RegisterExtension
+  static final AzuriteServer AZURE = new AzuriteServer("deltas");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Set<String> names(String prefix) {
     Set<String> out = new TreeSet<>();
-    for (BlobItem b : AZURE.blobs().listBlobs(new ListBlobsOptions().setPrefix(prefix + "/"), null)) {
+    for (BlobItem b :
+        AZURE.blobs().listBlobs(new ListBlobsOptions().setPrefix(prefix + "/"), null)) {
       out.add(b.getName().substring(prefix.length() + 1));
     }
     return out;
@@ -46,18 +49,33 @@ class DeltaAzureCliTest {
   void describeVacuumAndMaintainATableInAzureStorage() throws Exception {
     Path local = dir.resolve("local/events");
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
-    TableManager.buildCreateTableTransaction(local.toUri().toString(), new StructType().add("id", LongType.LONG).add("v", StringType.STRING),
-        "resurfacer-tests").build(engine).commit(engine, CloseableIterable.emptyIterable());
+    TableManager.buildCreateTableTransaction(
+            local.toUri().toString(),
+            new StructType().add("id", LongType.LONG).add("v", StringType.STRING),
+            "resurfacer-tests")
+        .build(engine)
+        .commit(engine, CloseableIterable.emptyIterable());
     try (Stream<Path> s = Files.walk(local)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
-        AZURE.blobs().getBlobClient("wh/events/" + local.relativize(p)).uploadFromFile(p.toString(), true);
+        AZURE
+            .blobs()
+            .getBlobClient("wh/events/" + local.relativize(p))
+            .uploadFromFile(p.toString(), true);
       }
     }
-    AZURE.blobs().getBlobClient("wh/events/stray.parquet").upload(com.azure.core.util.BinaryData.fromString("x"), true);
-    AZURE.blobs().getBlobClient("wh/events2/part-0.parquet").upload(com.azure.core.util.BinaryData.fromString("x"), true);
+    AZURE
+        .blobs()
+        .getBlobClient("wh/events/stray.parquet")
+        .upload(com.azure.core.util.BinaryData.fromString("x"), true);
+    AZURE
+        .blobs()
+        .getBlobClient("wh/events2/part-0.parquet")
+        .upload(com.azure.core.util.BinaryData.fromString("x"), true);
     Set<String> log = new TreeSet<>(names("wh/events"));
     log.remove("stray.parquet");
-    Thread.sleep(1100); // Azure's modification times are whole seconds: the stray is strictly older than a zero retention's cutoff
+    Thread.sleep(
+        1100); // Azure's modification times are whole seconds: the stray is strictly older than a
+    // zero retention's cutoff
     Files.writeString(dir.resolve("resurfacer.yml"), """
         catalogs:
           deltas:
@@ -68,7 +86,8 @@ class DeltaAzureCliTest {
               adls.connection-string.%s: %s
               adls.auth.shared-key.account.name: %s
               adls.auth.shared-key.account.key: ${env:AZURE_KEY}
-        """.formatted(AzuriteServer.DFS_HOST, AzuriteServer.DFS_HOST, AZURE.endpoint(), AzuriteServer.ACCOUNT));
+        """.formatted(
+        AzuriteServer.DFS_HOST, AzuriteServer.DFS_HOST, AZURE.endpoint(), AzuriteServer.ACCOUNT));
     Map<String, String> env = Map.of("AZURE_KEY", AzuriteServer.KEY);
 
     CliRun describe = CliRun.run(dir, env, "describe", "raw.events", "--output", "json");
@@ -77,20 +96,38 @@ class DeltaAzureCliTest {
     assertThat(health.get("format").asText()).isEqualTo("delta");
     assertThat(health.get("version").asLong()).isZero();
     // by location, in the Blob host's wasbs spelling: the only delta catalog's connection serves it
-    CliRun byLocation = CliRun.run(dir, env, "describe", "wasbs://deltas@" + AzuriteServer.BLOB_HOST + "/wh/events");
+    CliRun byLocation = CliRun.run(
+        dir, env, "describe", "wasbs://deltas@" + AzuriteServer.BLOB_HOST + "/wh/events");
     assertThat(byLocation.exitCode()).as(byLocation.err()).isZero();
     assertThat(byLocation.out()).contains("(delta, version 0");
 
-    CliRun preview = CliRun.run(dir, env, "vacuum", "raw.events", "--retention", "0s", "--force-retention");
+    CliRun preview =
+        CliRun.run(dir, env, "vacuum", "raw.events", "--retention", "0s", "--force-retention");
     assertThat(preview.exitCode()).as(preview.err()).isZero();
-    assertThat(preview.out()).contains("preview: nothing deleted").contains("wh/events/stray.parquet").doesNotContain("events2");
+    assertThat(preview.out())
+        .contains("preview: nothing deleted")
+        .contains("wh/events/stray.parquet")
+        .doesNotContain("events2");
     assertThat(names("wh/events")).contains("stray.parquet");
 
-    CliRun act = CliRun.run(dir, env, "vacuum", "raw.events", "--retention", "0s", "--force-retention", "--yes", "--output", "json");
+    CliRun act = CliRun.run(
+        dir,
+        env,
+        "vacuum",
+        "raw.events",
+        "--retention",
+        "0s",
+        "--force-retention",
+        "--yes",
+        "--output",
+        "json");
     assertThat(act.exitCode()).as(act.err()).isZero();
-    assertThat(new ObjectMapper().readTree(act.out()).get("deleted_files").asLong()).isEqualTo(1);
+    assertThat(new ObjectMapper().readTree(act.out()).get("deleted_files").asLong())
+        .isEqualTo(1);
     assertThat(names("wh/events")).isEqualTo(log);
-    assertThat(names("wh/events2")).as("a neighbour sharing the text prefix").containsExactly("part-0.parquet");
+    assertThat(names("wh/events2"))
+        .as("a neighbour sharing the text prefix")
+        .containsExactly("part-0.parquet");
 
     CliRun maintain = CliRun.run(dir, env, "maintain", "--yes", "--output", "json");
     assertThat(maintain.exitCode()).as(maintain.out() + maintain.err()).isZero();

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.resurfacer.delta.table.DeltaTables;
-import io.delta.kernel.utils.DataFileStatus;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.data.Row;
-import io.delta.kernel.Transaction;
-import io.delta.kernel.Operation;
-import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.kernel.KernelInternals;
+import dev.resurfacer.delta.kernel.KernelIterators;
+import dev.resurfacer.delta.table.DeltaTables;
+import io.delta.kernel.Operation;
 import io.delta.kernel.TableManager;
+import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
@@ -23,22 +20,22 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.Optional;
 import java.util.List;
-import java.util.ArrayList;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Delta verbs through the real command line; the Delta module's tests cover their behaviour on Spark-written tables. */
 class DeltaCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private Path kernelTable(String name) {
     Path t = dir.resolve(name);
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     var schema = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
-    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests").build(engine)
+    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests")
+        .build(engine)
         .commit(engine, CloseableIterable.emptyIterable());
     return t;
   }
@@ -54,9 +51,12 @@ class DeltaCliTest {
   void adviseReadsADeltaTablesReports() throws Exception {
     Path t = kernelTable("events");
     Path reports = dir.resolve("reports.jsonl");
-    Files.writeString(reports, "{\"format\":\"resurfacer-scan-report\",\"table\":\"" + t + "\",\"data-files-scanned\":0,"
-        + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3}}\nnot a report\n");
-    CliRun run = CliRun.run(dir, "advise", t.toString(), "--scan-reports", reports.toString(), "--output", "json");
+    Files.writeString(
+        reports,
+        "{\"format\":\"resurfacer-scan-report\",\"table\":\"" + t + "\",\"data-files-scanned\":0,"
+            + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3}}\nnot a report\n");
+    CliRun run = CliRun.run(
+        dir, "advise", t.toString(), "--scan-reports", reports.toString(), "--output", "json");
     assertThat(run.exitCode()).as(run.err()).isZero();
     var advice = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
     assertThat(advice.get("scans").asInt()).isEqualTo(1);
@@ -70,7 +70,9 @@ class DeltaCliTest {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
     Path young = file(t.resolve("young.parquet"), Duration.ofHours(1));
-    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
 
     CliRun describe = CliRun.run(dir, "describe", "raw.events", "--output", "json");
     assertThat(describe.exitCode()).as(describe.err()).isZero();
@@ -82,12 +84,16 @@ class DeltaCliTest {
 
     CliRun preview = CliRun.run(dir, "vacuum", "raw.events");
     assertThat(preview.exitCode()).isZero();
-    assertThat(preview.out()).contains("preview: nothing deleted").contains(stray.toString()).doesNotContain(young.toString());
+    assertThat(preview.out())
+        .contains("preview: nothing deleted")
+        .contains(stray.toString())
+        .doesNotContain(young.toString());
     assertThat(stray).exists();
 
     CliRun act = CliRun.run(dir, "vacuum", t.toString(), "--yes", "--output", "json");
     assertThat(act.exitCode()).as(act.err()).isZero();
-    assertThat(new ObjectMapper().readTree(act.out()).get("deleted_files").asLong()).isEqualTo(1);
+    assertThat(new ObjectMapper().readTree(act.out()).get("deleted_files").asLong())
+        .isEqualTo(1);
     assertThat(stray).doesNotExist();
     assertThat(young).exists();
   }
@@ -97,11 +103,30 @@ class DeltaCliTest {
   void theDeltaOnlyVerbsRefuseATableOfAnotherFormatWithOneLine() throws Exception {
     String notOne = "' is neither a table of a delta catalog in the configuration nor a path";
     String[][] runs = {
-        {"vacuum works on Delta tables: 'db.orders" + notOne + " (for Iceberg tables use expire and remove-orphans)", "vacuum", "db.orders"},
-        {"vacuum works on Delta tables: 'db.orders" + notOne + " (for Iceberg tables use expire and remove-orphans)", "vacuum", "db.orders",
-            "--engine", "nosuch", "--yes"},
-        {"checkpoint works on Delta tables: 'db.orders" + notOne, "checkpoint", "db.orders", "--yes"},
-        {"cleanup-log works on Delta tables: 'db.orders" + notOne, "cleanup-log", "db.orders", "--output", "json"}};
+      {
+        "vacuum works on Delta tables: 'db.orders" + notOne
+            + " (for Iceberg tables use expire and remove-orphans)",
+        "vacuum",
+        "db.orders"
+      },
+      {
+        "vacuum works on Delta tables: 'db.orders" + notOne
+            + " (for Iceberg tables use expire and remove-orphans)",
+        "vacuum",
+        "db.orders",
+        "--engine",
+        "nosuch",
+        "--yes"
+      },
+      {"checkpoint works on Delta tables: 'db.orders" + notOne, "checkpoint", "db.orders", "--yes"},
+      {
+        "cleanup-log works on Delta tables: 'db.orders" + notOne,
+        "cleanup-log",
+        "db.orders",
+        "--output",
+        "json"
+      }
+    };
     for (String[] run : runs) {
       CliRun r = CliRun.run(dir, java.util.Arrays.copyOfRange(run, 1, run.length));
       assertThat(r.exitCode()).as(String.join(" ", run)).isEqualTo(Main.USAGE);
@@ -117,15 +142,24 @@ class DeltaCliTest {
 
     CliRun shortRetention = CliRun.run(dir, "vacuum", t.toString(), "--retention", "1d", "--yes");
     assertThat(shortRetention.exitCode()).isEqualTo(Main.REFUSED);
-    assertThat(shortRetention.err().lines()).hasSize(1).first().asString().contains("shorter than the table's");
+    assertThat(shortRetention.err().lines())
+        .hasSize(1)
+        .first()
+        .asString()
+        .contains("shorter than the table's");
     assertThat(stray).exists();
 
     CliRun unloadable = CliRun.run(dir, "vacuum", t.toString(), "--keep-versions", "0,5", "--yes");
     assertThat(unloadable.exitCode()).isEqualTo(Main.USAGE);
-    assertThat(unloadable.err().lines()).hasSize(1).first().asString().contains("--keep-versions 5: version 5");
+    assertThat(unloadable.err().lines())
+        .hasSize(1)
+        .first()
+        .asString()
+        .contains("--keep-versions 5: version 5");
     assertThat(stray).exists();
 
-    CliRun lite = CliRun.run(dir, "vacuum", t.toString(), "--lite", "--retention", "1d", "--force-retention", "--yes");
+    CliRun lite = CliRun.run(
+        dir, "vacuum", t.toString(), "--lite", "--retention", "1d", "--force-retention", "--yes");
     assertThat(lite.exitCode()).as(lite.err()).isZero();
     assertThat(lite.out()).contains("lite: nothing listed");
     assertThat(stray).as("lite never touches files the log does not name").exists();
@@ -138,7 +172,9 @@ class DeltaCliTest {
     assertThat(missing.exitCode()).isEqualTo(Main.USAGE);
     assertThat(missing.err()).contains("is not a Delta table");
 
-    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: delta\n    tables:\n      events: /x\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        "catalogs:\n  lake:\n    type: delta\n    tables:\n      events: /x\n");
     CliRun badConfig = CliRun.run(dir, "describe", "raw.events");
     assertThat(badConfig.exitCode()).isEqualTo(Main.USAGE);
     assertThat(badConfig.err()).contains("a table name is namespace.table");
@@ -151,31 +187,44 @@ class DeltaCliTest {
     CliRun plan = CliRun.run(dir, "plan", t.toString(), "--output", "json");
     assertThat(plan.exitCode()).as(plan.err()).isZero();
     assertThat(new ObjectMapper().readTree(plan.out()).get("format").asText()).isEqualTo("delta");
-    assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out()).contains("nothing to compact");
+    assertThat(CliRun.run(dir, "compact", t.toString(), "--yes").out())
+        .contains("nothing to compact");
 
-    CliRun sortBy = CliRun.run(dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id", "--sort-by", "id");
+    CliRun sortBy = CliRun.run(
+        dir, "compact", t.toString(), "--strategy", "zorder", "--columns", "id", "--sort-by", "id");
     assertThat(sortBy.exitCode()).isEqualTo(Main.USAGE);
     assertThat(sortBy.err()).contains("--sort-by does not apply to Delta tables");
 
-    var duck = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--memory", "512MB", "--output", "json").out());
+    var duck = new ObjectMapper()
+        .readTree(CliRun.run(dir, "plan", t.toString(), "--memory", "512MB", "--output", "json")
+            .out());
     assertThat(duck.get("runner").asText()).isEqualTo("duckdb");
     assertThat(duck.get("runner_reason").asText()).contains("memory limit 512");
-    var kernel = new ObjectMapper().readTree(CliRun.run(dir, "plan", t.toString(), "--runner", "generic", "--output", "json").out());
+    var kernel = new ObjectMapper()
+        .readTree(CliRun.run(dir, "plan", t.toString(), "--runner", "generic", "--output", "json")
+            .out());
     assertThat(kernel.get("runner").asText()).isEqualTo("kernel");
     CliRun tooLittle = CliRun.run(dir, "plan", t.toString(), "--memory", "10MB");
     assertThat(tooLittle.exitCode()).isEqualTo(Main.USAGE);
-    assertThat(tooLittle.err().lines()).hasSize(1).first().asString().contains("--memory must be at least");
+    assertThat(tooLittle.err().lines())
+        .hasSize(1)
+        .first()
+        .asString()
+        .contains("--memory must be at least");
     CliRun badRunner = CliRun.run(dir, "plan", t.toString(), "--runner", "spark");
     assertThat(badRunner.exitCode()).isEqualTo(Main.USAGE);
     assertThat(badRunner.err()).contains("--runner must be auto, duckdb or generic");
   }
 
   @Test
-  void aFailedBinIsOneLineNamingTheTableAndTheFileAndTheRunDoesNotEndInCompacted() throws Exception {
+  void aFailedBinIsOneLineNamingTheTableAndTheFileAndTheRunDoesNotEndInCompacted()
+      throws Exception {
     Path t = kernelTable("events");
     Path good = t.resolve("good.parquet");
-    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); var st = c.createStatement()) {
-      st.execute("COPY (SELECT range AS id, 'v' || range AS v FROM range(10)) TO '" + good + "' (FORMAT parquet)");
+    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        var st = c.createStatement()) {
+      st.execute("COPY (SELECT range AS id, 'v' || range AS v FROM range(10)) TO '" + good
+          + "' (FORMAT parquet)");
     }
     Path broken = file(t.resolve("broken.parquet"), Duration.ZERO);
     DeltaKernelWrites.add(t, good);
@@ -185,7 +234,10 @@ class DeltaCliTest {
       assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(Main.FAILED);
       List<String> lines = r.out().lines().toList();
       assertThat(lines).as(runner).hasSize(2);
-      assertThat(lines.get(0)).startsWith("failed: " + t).contains("bin of 2 files").contains("broken.parquet");
+      assertThat(lines.get(0))
+          .startsWith("failed: " + t)
+          .contains("bin of 2 files")
+          .contains("broken.parquet");
       assertThat(lines.get(1)).startsWith("nothing compacted in " + t + ": 1 of 1 bins failed");
     }
     assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 2");
@@ -211,7 +263,8 @@ class DeltaCliTest {
   void forcedShortRetentionDeletes() throws Exception {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(3));
-    CliRun r = CliRun.run(dir, Map.of(), "vacuum", t.toString(), "--retention", "1d", "--force-retention", "--yes");
+    CliRun r = CliRun.run(
+        dir, Map.of(), "vacuum", t.toString(), "--retention", "1d", "--force-retention", "--yes");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(stray).doesNotExist();
   }
@@ -222,9 +275,15 @@ class DeltaCliTest {
     String uri = table.toUri().toString();
     List<Row> adds = DeltaKernelWrites.add(table, file);
     Row add = adds.get(0).getStruct(adds.get(0).getSchema().indexOf("add"));
-    var remove = TableManager.loadSnapshot(uri).build(engine).buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
-    remove.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(
-        List.of(KernelInternals.removeWithoutDataChange(add, Instant.now().minus(age).toEpochMilli())))));
+    var remove = TableManager.loadSnapshot(uri)
+        .build(engine)
+        .buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE)
+        .build(engine);
+    remove.commit(
+        engine,
+        CloseableIterable.inMemoryIterable(
+            KernelIterators.of(List.of(KernelInternals.removeWithoutDataChange(
+                add, Instant.now().minus(age).toEpochMilli())))));
   }
 
   @Test
@@ -250,7 +309,9 @@ class DeltaCliTest {
 
     CliRun policy = CliRun.run(dir, "policy", "raw.events");
     assertThat(policy.exitCode()).as(policy.err()).isZero();
-    assertThat(policy.out()).contains("lite (tombstones in the log only, no listing)").contains("keeping versions 1");
+    assertThat(policy.out())
+        .contains("lite (tombstones in the log only, no listing)")
+        .contains("keeping versions 1");
 
     CliRun act = CliRun.run(dir, "maintain", "--yes");
     assertThat(act.exitCode()).as(act.out() + act.err()).isZero();
@@ -258,8 +319,10 @@ class DeltaCliTest {
     assertThat(keptByVersionOne).as("version 1 is kept").exists();
     assertThat(stray).as("lite lists nothing").exists();
 
-    Files.writeString(dir.resolve("resurfacer.yml"), Files.readString(dir.resolve("resurfacer.yml"))
-        .replace("{lite: true, keep-versions: [1]}", "{keep-versions: [1]}"));
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        Files.readString(dir.resolve("resurfacer.yml"))
+            .replace("{lite: true, keep-versions: [1]}", "{keep-versions: [1]}"));
     CliRun full = CliRun.run(dir, "maintain", "--yes");
     assertThat(full.exitCode()).as(full.out() + full.err()).isZero();
     assertThat(stray).as("full mode lists the table").doesNotExist();
@@ -272,12 +335,14 @@ class DeltaCliTest {
     Path t = kernelTable("events");
     Path stray = file(t.resolve("stray.parquet"), Duration.ofDays(10));
     int closed;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
     for (String engine : new String[] {"spark", "trino"}) {
       for (String setting : new String[] {"lite: true", "keep-versions: [0]"}) {
-        Files.writeString(dir.resolve("resurfacer.yml"), """
+        Files.writeString(
+            dir.resolve("resurfacer.yml"), """
             catalogs:
               lake:
                 type: delta
@@ -296,9 +361,13 @@ class DeltaCliTest {
         CliRun maintain = CliRun.run(dir, "maintain", "--yes");
         String key = setting.substring(0, setting.indexOf(':'));
         assertThat(maintain.exitCode()).as(engine + " " + setting).isEqualTo(2);
-        assertThat(maintain.err().strip()).as(engine + " " + setting)
-            .startsWith("error: raw.events: engine " + engine + " does not take vacuum " + key + " (--" + key + ", policy vacuum." + key
-                + ") on delta tables: ").endsWith("; run it with --engine local").doesNotContain("\n").doesNotContain("reach");
+        assertThat(maintain.err().strip())
+            .as(engine + " " + setting)
+            .startsWith("error: raw.events: engine " + engine + " does not take vacuum " + key
+                + " (--" + key + ", policy vacuum." + key + ") on delta tables: ")
+            .endsWith("; run it with --engine local")
+            .doesNotContain("\n")
+            .doesNotContain("reach");
         assertThat(stray).exists();
       }
     }
@@ -321,11 +390,15 @@ class DeltaCliTest {
           raw.events:
             vacuum: {keep-versions: [0]}
         """.formatted(t, dir.resolve("lake")));
-    for (String[] args : new String[][] {{"maintain", "--yes"}, {"vacuum", "raw.events", "--yes"}}) {
+    for (String[] args :
+        new String[][] {{"maintain", "--yes"}, {"vacuum", "raw.events", "--yes"}}) {
       CliRun r = CliRun.run(dir, args);
       assertThat(r.exitCode()).as(String.join(" ", args) + r.out() + r.err()).isEqualTo(2);
-      assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("error: catalogs.named.tables.raw.events: ")
-          .contains("is under catalogs.found.discover: ").doesNotContain("\n");
+      assertThat(r.err().strip())
+          .as(String.join(" ", args))
+          .startsWith("error: catalogs.named.tables.raw.events: ")
+          .contains("is under catalogs.found.discover: ")
+          .doesNotContain("\n");
       assertThat(stray).exists();
     }
   }

@@ -24,12 +24,21 @@ final class DeltaKernelWrites {
   /** Commits adding the data file {@code file} (no stats; a path under the table is written relative, any other absolute); returns the actions committed. */
   static List<Row> add(Path table, Path file) throws Exception {
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
-    var txn = TableManager.loadSnapshot(table.toUri().toString()).build(engine).buildUpdateTableTransaction("resurfacer-tests",
-        Operation.WRITE).build(engine);
+    var txn = TableManager.loadSnapshot(table.toUri().toString())
+        .build(engine)
+        .buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE)
+        .build(engine);
     var state = txn.getTransactionState(engine);
-    var status = new DataFileStatus(file.toUri().toString(), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
+    var status = new DataFileStatus(
+        file.toUri().toString(),
+        Files.size(file),
+        Files.getLastModifiedTime(file).toMillis(),
+        Optional.empty());
     List<Row> adds = new ArrayList<>();
-    try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state, KernelIterators.of(List.of(status)),
+    try (CloseableIterator<Row> it = Transaction.generateAppendActions(
+        engine,
+        state,
+        KernelIterators.of(List.of(status)),
         Transaction.getWriteContext(engine, state, Map.of()))) {
       it.forEachRemaining(adds::add);
     }

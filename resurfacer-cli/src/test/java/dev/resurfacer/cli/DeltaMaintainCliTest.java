@@ -26,13 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code maintain} over an Iceberg catalog and a delta catalog: one run, one report, each table its own format's operations. */
 class DeltaMaintainCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private Path kernelTable(String name) {
     Path t = dir.resolve(name);
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     var schema = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
-    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests").build(engine)
+    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests")
+        .build(engine)
         .commit(engine, CloseableIterable.emptyIterable());
     return t;
   }
@@ -54,7 +56,9 @@ class DeltaMaintainCliTest {
     Path clicks = kernelTable("clicks");
     Path eventsStray = stray(events.resolve("part-old.parquet"), Duration.ofDays(10));
     Path clicksStray = stray(clicks.resolve("part-old.parquet"), Duration.ofDays(10));
-    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + """
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        MaintainCliTest.catalogYml(lake) + """
           deltas:
             type: delta
             tables:
@@ -69,34 +73,55 @@ class DeltaMaintainCliTest {
 
     CliRun policy = CliRun.run(dir, "policy", "raw.events");
     assertThat(policy.exitCode()).as(policy.err()).isZero();
-    assertThat(policy.out()).contains("raw.events (delta)").contains("vacuum").contains("cleanup-log").doesNotContain("expire");
+    assertThat(policy.out())
+        .contains("raw.events (delta)")
+        .contains("vacuum")
+        .contains("cleanup-log")
+        .doesNotContain("expire");
 
     CliRun preview = CliRun.run(dir, "maintain", "--output", "json");
     assertThat(preview.exitCode()).as(preview.err()).isZero();
     Map<String, JsonNode> tables = byTable(new ObjectMapper().readTree(preview.out()));
-    assertThat(tables.keySet()).containsExactlyInAnyOrder("lake.raw.orders", "deltas.raw.events", "deltas.web.clicks");
-    assertThat(operations(tables.get("lake.raw.orders"))).containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests",
-        "expire");
-    assertThat(operations(tables.get("deltas.raw.events"))).containsExactly("compact", "vacuum", "cleanup-log");
-    assertThat(operations(tables.get("deltas.web.clicks"))).containsExactly("compact", "cleanup-log");
-    assertThat(tables.get("deltas.raw.events").get("operations").get(1).get("message").asText()).startsWith("would delete 1 file");
+    assertThat(tables.keySet())
+        .containsExactlyInAnyOrder("lake.raw.orders", "deltas.raw.events", "deltas.web.clicks");
+    assertThat(operations(tables.get("lake.raw.orders")))
+        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire");
+    assertThat(operations(tables.get("deltas.raw.events")))
+        .containsExactly("compact", "vacuum", "cleanup-log");
+    assertThat(operations(tables.get("deltas.web.clicks")))
+        .containsExactly("compact", "cleanup-log");
+    assertThat(tables
+            .get("deltas.raw.events")
+            .get("operations")
+            .get(1)
+            .get("message")
+            .asText())
+        .startsWith("would delete 1 file");
     assertThat(eventsStray).exists();
 
-    CliRun act = CliRun.run(dir, "maintain", "--yes", "--report", "report.html", "--metrics-file", "resurfacer.prom");
+    CliRun act = CliRun.run(
+        dir, "maintain", "--yes", "--report", "report.html", "--metrics-file", "resurfacer.prom");
     assertThat(act.exitCode()).as(act.out() + act.err()).isZero();
     assertThat(act.out()).contains("raw.events").contains("raw.orders");
     assertThat(eventsStray).as("vacuumed by policy").doesNotExist();
     assertThat(clicksStray).as("vacuum disabled for web.*").exists();
-    assertThat(Files.readString(dir.resolve("report.html"))).contains("raw.events").contains("raw.orders");
-    assertThat(Files.readString(dir.resolve("resurfacer.prom"))).contains("catalog=\"deltas\"").contains("catalog=\"lake\"");
+    assertThat(Files.readString(dir.resolve("report.html")))
+        .contains("raw.events")
+        .contains("raw.orders");
+    assertThat(Files.readString(dir.resolve("resurfacer.prom")))
+        .contains("catalog=\"deltas\"")
+        .contains("catalog=\"lake\"");
 
     CliRun only = CliRun.run(dir, "maintain", "--tables", "web.*", "--output", "json");
-    assertThat(byTable(new ObjectMapper().readTree(only.out())).keySet()).containsExactly("deltas.web.clicks");
+    assertThat(byTable(new ObjectMapper().readTree(only.out())).keySet())
+        .containsExactly("deltas.web.clicks");
   }
 
   private static Map<String, JsonNode> byTable(JsonNode report) {
     Map<String, JsonNode> m = new HashMap<>();
-    report.get("tables").forEach(t -> m.put(t.get("catalog").asText() + "." + t.get("table").asText(), t));
+    report
+        .get("tables")
+        .forEach(t -> m.put(t.get("catalog").asText() + "." + t.get("table").asText(), t));
     return m;
   }
 

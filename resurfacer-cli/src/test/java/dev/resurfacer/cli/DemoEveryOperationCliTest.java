@@ -20,22 +20,46 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code maintain} with every Iceberg operation enabled on the demo's table, upgraded to v3 just before: one report, same rows. */
 class DemoEveryOperationCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everyOperationOnTheDemoIsOneReportAndTheRowsStay() throws Exception {
     assertThat(CliRun.run(dir, "demo", "--days", "2").exitCode()).isZero();
     Path demo = dir.resolve("resurfacer-demo");
-    String[] catalogArgs = {"--catalog-name", "demo", "--catalog-uri", "jdbc:sqlite:" + demo.resolve("catalog.db"),
-        "--warehouse", demo.resolve("warehouse").toString()};
+    String[] catalogArgs = {
+      "--catalog-name",
+      "demo",
+      "--catalog-uri",
+      "jdbc:sqlite:" + demo.resolve("catalog.db"),
+      "--warehouse",
+      demo.resolve("warehouse").toString()
+    };
     Files.writeString(dir.resolve("every.yml"), EveryOperation.POLICY);
     List<String> before = rows(demo);
     assertThat(before).isNotEmpty();
-    assertThat(CliRun.run(dir, concat(List.of("upgrade", "shop.orders", "--format-version", "3", "--yes"), catalogArgs)).exitCode())
+    assertThat(CliRun.run(
+                dir,
+                concat(
+                    List.of("upgrade", "shop.orders", "--format-version", "3", "--yes"),
+                    catalogArgs))
+            .exitCode())
         .isZero();
 
-    CliRun run = CliRun.run(dir, concat(List.of("maintain", "--config", dir.resolve("every.yml").toString(), "--tables", "shop.orders",
-        "--quiet", "--output", "json", "--yes"), catalogArgs));
+    CliRun run = CliRun.run(
+        dir,
+        concat(
+            List.of(
+                "maintain",
+                "--config",
+                dir.resolve("every.yml").toString(),
+                "--tables",
+                "shop.orders",
+                "--quiet",
+                "--output",
+                "json",
+                "--yes"),
+            catalogArgs));
 
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(run.out());

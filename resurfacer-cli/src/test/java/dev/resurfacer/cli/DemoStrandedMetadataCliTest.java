@@ -17,15 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** After {@code demo maintain}, the metadata.json files describe calls stranded are explained, counted alike, with the verb that sweeps them. */
 class DemoStrandedMetadataCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void theDemoSaysWhyStrandedMetadataRemainsAndWhatSweepsIt() throws Exception {
     assertThat(CliRun.run(dir, "demo", "reset").exitCode()).isZero();
-    // a short metadata log, as a long-lived table has once it outgrew the default 100: every commit of a day strands a file
-    Catalog catalog = Catalogs.open(CatalogSelection.embedded("demo", dir.resolve("resurfacer-demo")));
+    // a short metadata log, as a long-lived table has once it outgrew the default 100: every commit
+    // of a day strands a file
+    Catalog catalog =
+        Catalogs.open(CatalogSelection.embedded("demo", dir.resolve("resurfacer-demo")));
     try {
-      catalog.loadTable(ShopDemo.ORDERS).updateProperties().set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "2").commit();
+      catalog
+          .loadTable(ShopDemo.ORDERS)
+          .updateProperties()
+          .set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "2")
+          .commit();
     } finally {
       ((AutoCloseable) catalog).close();
     }
@@ -33,16 +40,28 @@ class DemoStrandedMetadataCliTest {
 
     CliRun maintain = CliRun.run(dir, "demo", "maintain");
     assertThat(maintain.exitCode()).as(maintain.err()).isZero();
-    Matcher m = Pattern.compile("stranded metadata: (\\d+) old metadata.json file").matcher(maintain.out());
+    Matcher m =
+        Pattern.compile("stranded metadata: (\\d+) old metadata.json file").matcher(maintain.out());
     assertThat(m.find()).as(maintain.out()).isTrue();
-    assertThat(maintain.out()).contains("before delete-after-commit was on")
+    assertThat(maintain.out())
+        .contains("before delete-after-commit was on")
         .contains("'resurfacer remove-orphans shop.orders --yes' sweeps them");
 
-    CliRun describe = CliRun.run(dir, "describe", "shop.orders", "--output", "json", "--catalog-name", "demo",
-        "--catalog-uri", "jdbc:sqlite:" + dir.resolve("resurfacer-demo/catalog.db"),
-        "--warehouse", dir.resolve("resurfacer-demo/warehouse").toString());
+    CliRun describe = CliRun.run(
+        dir,
+        "describe",
+        "shop.orders",
+        "--output",
+        "json",
+        "--catalog-name",
+        "demo",
+        "--catalog-uri",
+        "jdbc:sqlite:" + dir.resolve("resurfacer-demo/catalog.db"),
+        "--warehouse",
+        dir.resolve("resurfacer-demo/warehouse").toString());
     JsonNode health = new ObjectMapper().readTree(describe.out());
-    int stranded = health.findValue("metadata_files_on_disk").asInt() - health.findValue("metadata_files").asInt();
+    int stranded = health.findValue("metadata_files_on_disk").asInt()
+        - health.findValue("metadata_files").asInt();
     assertThat(stranded).isPositive();
     assertThat(Integer.parseInt(m.group(1))).isEqualTo(stranded);
   }

@@ -28,7 +28,8 @@ class FoundationCliTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "day", Types.DateType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** A table made by Iceberg's own JdbcCatalog, described through the ad-hoc catalog flags. */
   @Test
@@ -36,7 +37,8 @@ class FoundationCliTest {
     Path catDir = dir.resolve("other");
     JdbcCatalog catalog = SqliteCatalogs.create("other", catDir);
     catalog.createNamespace(Namespace.of("sales"));
-    Table table = catalog.buildTable(TableIdentifier.of("sales", "events"), SCHEMA)
+    Table table = catalog
+        .buildTable(TableIdentifier.of("sales", "events"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("day").build())
         .create();
     long bytes = 0;
@@ -47,8 +49,18 @@ class FoundationCliTest {
     }
     catalog.close();
 
-    CliRun r = CliRun.run(dir, "describe", "sales.events", "--catalog-name", "other",
-        "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir), "--output", "json");
+    CliRun r = CliRun.run(
+        dir,
+        "describe",
+        "sales.events",
+        "--catalog-name",
+        "other",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir),
+        "--output",
+        "json");
     assertThat(r.err()).isEmpty();
     assertThat(r.exitCode()).isZero();
     JsonNode json = new ObjectMapper().readTree(r.out());
@@ -63,8 +75,16 @@ class FoundationCliTest {
     assertThat(json.get("manifests").asLong()).isEqualTo(4);
     assertThat(json.get("metadata_files").asInt()).isEqualTo(5);
 
-    CliRun text = CliRun.run(dir, "describe", "sales.events", "--catalog-name", "other", "--catalog-uri", SqliteCatalogs.uri(catDir),
-        "--warehouse", SqliteCatalogs.warehouse(catDir));
+    CliRun text = CliRun.run(
+        dir,
+        "describe",
+        "sales.events",
+        "--catalog-name",
+        "other",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir));
     assertThat(text.exitCode()).isZero();
     assertThat(text.out()).contains("data files         4 files").contains("snapshots          4");
   }
@@ -73,7 +93,8 @@ class FoundationCliTest {
   void unknownTableIsOneLineExitTwoAndCreatesNothingOutsideTheCatalog() {
     CliRun r = CliRun.run(dir, "describe", "nope.missing");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err().strip()).isEqualTo("error: table nope.missing does not exist in catalog 'resurfacer'");
+    assertThat(r.err().strip())
+        .isEqualTo("error: table nope.missing does not exist in catalog 'resurfacer'");
     assertThat(r.out()).isEmpty();
   }
 
@@ -81,7 +102,8 @@ class FoundationCliTest {
   void badTableNameAndBadFlagsAreUsageErrors() {
     CliRun r = CliRun.run(dir, "describe", "justatable");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err().strip()).isEqualTo("error: table must be written namespace.table (got 'justatable')");
+    assertThat(r.err().strip())
+        .isEqualTo("error: table must be written namespace.table (got 'justatable')");
     assertThat(Files.exists(dir.resolve("resurfacer-data"))).isFalse();
 
     CliRun flag = CliRun.run(dir, "describe", "a.b", "--frobnicate");
@@ -92,7 +114,9 @@ class FoundationCliTest {
 
   @Test
   void configErrorsAreOneLineWithTheKeyPath() throws Exception {
-    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: jdbc\n    urii: jdbc:sqlite:x.db\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        "catalogs:\n  lake:\n    type: jdbc\n    urii: jdbc:sqlite:x.db\n");
     CliRun r = CliRun.run(dir, "describe", "a.b");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err().strip()).startsWith("error: ").contains("unknown key 'catalogs.lake.urii'");
@@ -101,7 +125,8 @@ class FoundationCliTest {
 
   @Test
   void unreachableCatalogIsAUsageError() {
-    CliRun r = CliRun.run(dir, "describe", "a.b", "--catalog-uri", "jdbc:sqlite:/proc/forbidden/dir/catalog.db");
+    CliRun r = CliRun.run(
+        dir, "describe", "a.b", "--catalog-uri", "jdbc:sqlite:/proc/forbidden/dir/catalog.db");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err().lines().count()).isEqualTo(1);
     assertThat(r.err()).startsWith("error: cannot ");
@@ -110,7 +135,8 @@ class FoundationCliTest {
   @Test
   void secretsGivenByReferenceNeverAppearInOutput() throws Exception {
     String secret = "s3cr3t-Value-That-Must-Not-Leak";
-    Files.writeString(dir.resolve("resurfacer.yml"), """
+    Files.writeString(
+        dir.resolve("resurfacer.yml"), """
         catalogs:
           lake:
             type: jdbc
@@ -121,12 +147,16 @@ class FoundationCliTest {
         """.formatted(dir.resolve("c.db"), dir.resolve("wh")));
     CliRun doctor = CliRun.run(dir, Map.of("LAKE_PASSWORD", secret), "doctor", "--verbose");
     CliRun json = CliRun.run(dir, Map.of("LAKE_PASSWORD", secret), "doctor", "--output", "json");
-    CliRun missing = CliRun.run(dir, Map.of("LAKE_PASSWORD", secret), "describe", "x.y", "--verbose");
+    CliRun missing =
+        CliRun.run(dir, Map.of("LAKE_PASSWORD", secret), "describe", "x.y", "--verbose");
     for (CliRun r : List.of(doctor, json, missing)) {
       assertThat(r.out() + r.err()).doesNotContain(secret);
     }
     assertThat(doctor.exitCode()).isZero();
-    assertThat(doctor.out()).contains("ok   catalog").contains("ok   duckdb").contains("ok   warehouse");
+    assertThat(doctor.out())
+        .contains("ok   catalog")
+        .contains("ok   duckdb")
+        .contains("ok   warehouse");
   }
 
   @Test
@@ -135,9 +165,11 @@ class FoundationCliTest {
     assertThat(r.exitCode()).isZero();
     JsonNode json = new ObjectMapper().readTree(r.out());
     assertThat(json.get("checks").size()).isGreaterThanOrEqualTo(6);
-    assertThat(json.get("capabilities").findValuesAsText("operation")).contains("describe", "remove-orphans");
+    assertThat(json.get("capabilities").findValuesAsText("operation"))
+        .contains("describe", "remove-orphans");
     // no configuration: the embedded default is described, not created
-    assertThat(json.get("checks").findValuesAsText("detail")).anyMatch(d -> d.contains("does not exist yet"));
+    assertThat(json.get("checks").findValuesAsText("detail"))
+        .anyMatch(d -> d.contains("does not exist yet"));
     assertThat(dir.resolve("resurfacer-data")).doesNotExist();
   }
 
@@ -150,9 +182,18 @@ class FoundationCliTest {
 
     CliRun next = CliRun.run(dir, "demo", "next-day");
     assertThat(next.out()).startsWith("day 3 (2026-10-03)");
-    CliRun describe = CliRun.run(dir, "describe", "shop.orders", "--output", "json", "--catalog-name", "demo",
-        "--catalog-uri", "jdbc:sqlite:" + dir.resolve("resurfacer-demo/catalog.db"),
-        "--warehouse", dir.resolve("resurfacer-demo/warehouse").toString());
+    CliRun describe = CliRun.run(
+        dir,
+        "describe",
+        "shop.orders",
+        "--output",
+        "json",
+        "--catalog-name",
+        "demo",
+        "--catalog-uri",
+        "jdbc:sqlite:" + dir.resolve("resurfacer-demo/catalog.db"),
+        "--warehouse",
+        dir.resolve("resurfacer-demo/warehouse").toString());
     assertThat(describe.exitCode()).isZero();
     assertThat(describe.out()).contains("\"position_delete_files\" : ");
   }

@@ -32,18 +32,24 @@ final class Golden {
   private Golden() {}
 
   static final boolean UPDATE = Boolean.getBoolean("golden.update");
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-  private static final Pattern ISO_TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?");
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final Pattern UUID = Pattern.compile(
+      "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  private static final Pattern ISO_TIME = Pattern.compile(
+      "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?");
   private static final Pattern RUN_ID = Pattern.compile("\\d{8}T\\d{6,9}Z");
   private static final Pattern LONG_NUMBER = Pattern.compile("(?<![\\w.])\\d{10,}(?![\\w])");
-  private static final Pattern DECIMAL_SECONDS = Pattern.compile("\\d+(\\.\\d+)?\\s?(ms|s|µs|ns)\\b");
-  private static final Pattern SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s?(B|KB|KiB|MB|MiB|GB|GiB|bytes)\\b");
+  private static final Pattern DECIMAL_SECONDS =
+      Pattern.compile("\\d+(\\.\\d+)?\\s?(ms|s|µs|ns)\\b");
+  private static final Pattern SIZE =
+      Pattern.compile("\\d+(\\.\\d+)?\\s?(B|KB|KiB|MB|MiB|GB|GiB|bytes)\\b");
   /** Keys whose numeric value depends on the clock, the run or the compressor, not on the table's content. */
   private static final Pattern VOLATILE_KEY = Pattern.compile(
       "(?i).*(snapshot_id|snapshot|_ms|millis|seconds|nanos|duration|elapsed|timestamp|_time|time_|_at|bytes|size|age|cpu|heap|memory|version_ms|sequence).*");
   /** Keys whose numeric value is a count, a version or a setting: kept even though they match {@link #VOLATILE_KEY}. */
-  private static final Set<String> STABLE_KEYS = Set.of("snapshots", "format_version", "version", "target_file_size_bytes_setting");
+  private static final Set<String> STABLE_KEYS =
+      Set.of("snapshots", "format_version", "version", "target_file_size_bytes_setting");
 
   /** Normalises {@code json} and compares it with (or, with {@code -Dgolden.update=true}, writes) {@code golden/<name>.json}. */
   static void assertJson(String name, String json, Path... tempDirs) {
@@ -85,7 +91,10 @@ final class Golden {
     }
     String expected;
     try (var in = Golden.class.getResourceAsStream("/golden/" + file)) {
-      assertThat(in).as("golden/" + file + " is missing; regenerate with -Dgolden.update=true (see Golden's javadoc)").isNotNull();
+      assertThat(in)
+          .as("golden/" + file
+              + " is missing; regenerate with -Dgolden.update=true (see Golden's javadoc)")
+          .isNotNull();
       expected = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -93,20 +102,31 @@ final class Golden {
     if (!text.equals(expected)) {
       // beside the module's target/: diff it against the golden to see what changed
       try {
-        Path actual = sourceDir().getParent().getParent().getParent().getParent().resolve("target/golden-actual").resolve(file);
+        Path actual = sourceDir()
+            .getParent()
+            .getParent()
+            .getParent()
+            .getParent()
+            .resolve("target/golden-actual")
+            .resolve(file);
         Files.createDirectories(actual.getParent());
         Files.writeString(actual, text, StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
-    assertThat(text).as("golden/" + file + " differs; if the change is intended, regenerate with -Dgolden.update=true (see Golden's javadoc)")
+    assertThat(text)
+        .as(
+            "golden/" + file
+                + " differs; if the change is intended, regenerate with -Dgolden.update=true (see Golden's javadoc)")
         .isEqualTo(expected);
   }
 
   /** The module's own test resources (surefire runs in the module's directory). */
   private static Path sourceDir() {
-    return Path.of(System.getProperty("basedir", "")).toAbsolutePath().resolve("src/test/resources/golden");
+    return Path.of(System.getProperty("basedir", ""))
+        .toAbsolutePath()
+        .resolve("src/test/resources/golden");
   }
 
   static String normaliseText(String s, Path... tempDirs) {
@@ -133,7 +153,8 @@ final class Golden {
     return out;
   }
 
-  private static JsonNode normalise(String key, JsonNode node, Set<String> unordered, Path... tempDirs) {
+  private static JsonNode normalise(
+      String key, JsonNode node, Set<String> unordered, Path... tempDirs) {
     if (node.isObject()) {
       ObjectNode copy = MAPPER.createObjectNode();
       List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
@@ -156,7 +177,10 @@ final class Golden {
     if (node.isTextual()) {
       return TextNode.valueOf(normaliseText(node.asText(), tempDirs));
     }
-    if (node.isNumber() && key != null && !STABLE_KEYS.contains(key) && VOLATILE_KEY.matcher(key).matches()) {
+    if (node.isNumber()
+        && key != null
+        && !STABLE_KEYS.contains(key)
+        && VOLATILE_KEY.matcher(key).matches()) {
       return TextNode.valueOf(node.isIntegralNumber() ? "<long>" : "<number>");
     }
     if (node.isFloatingPointNumber()) {

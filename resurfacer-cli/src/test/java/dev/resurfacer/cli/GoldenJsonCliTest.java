@@ -17,8 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
@@ -31,15 +31,18 @@ import org.junit.jupiter.api.io.TempDir;
  * own writer, preview first and then acting where the verb acts.
  */
 class GoldenJsonCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Four single-file commits of 5 rows each in the embedded default catalog, plus one old stray file. */
   private Table icebergTable() throws Exception {
-    try (JdbcCatalog catalog = SqliteCatalogs.create("resurfacer", dir.resolve("resurfacer-data"))) {
+    try (JdbcCatalog catalog =
+        SqliteCatalogs.create("resurfacer", dir.resolve("resurfacer-data"))) {
       Fleet.smallFiles(catalog, "db", "t", 4);
       Table t = catalog.loadTable(TableIdentifier.of("db", "t"));
       String location = t.location();
-      Path root = location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
+      Path root =
+          location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
       DeltaCliTest.file(root.resolve("data/stray-orphan.parquet"), Duration.ofDays(10));
       return t;
     }
@@ -50,7 +53,9 @@ class GoldenJsonCliTest {
     all.add("--output");
     all.add("json");
     CliRun r = CliRun.run(dir, all.toArray(String[]::new));
-    assertThat(r.exitCode()).as(String.join(" ", args) + "\n" + r.out() + r.err()).isZero();
+    assertThat(r.exitCode())
+        .as(String.join(" ", args) + "\n" + r.out() + r.err())
+        .isZero();
     return r;
   }
 
@@ -67,7 +72,11 @@ class GoldenJsonCliTest {
   private void goldenPolicy(String name, String... args) throws Exception {
     String out = json(args).out();
     Set<String> operations = new HashSet<>();
-    new ObjectMapper().readTree(out).get("operations").fieldNames().forEachRemaining(operations::add);
+    new ObjectMapper()
+        .readTree(out)
+        .get("operations")
+        .fieldNames()
+        .forEachRemaining(operations::add);
     Golden.assertJson(name, out, operations, dir);
   }
 
@@ -79,10 +88,12 @@ class GoldenJsonCliTest {
     goldenPolicy("iceberg-policy", "policy", "db.t");
     Path reports = dir.resolve("reports");
     Files.createDirectories(reports);
-    Files.writeString(reports.resolve("r.jsonl"), "{\"format\":\"resurfacer-scan-report\",\"version\":1,\"kind\":\"scan\","
-        + "\"time\":\"2026-11-01T10:00:00Z\",\"producer\":\"trino\",\"table\":\"resurfacer.db.t\","
-        + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3},\"filter-values\":true,\"projected-field-names\":[\"id\"],"
-        + "\"data-files-scanned\":4,\"data-files-skipped\":0,\"bytes-scanned\":4000}\nnot a report\n");
+    Files.writeString(
+        reports.resolve("r.jsonl"),
+        "{\"format\":\"resurfacer-scan-report\",\"version\":1,\"kind\":\"scan\","
+            + "\"time\":\"2026-11-01T10:00:00Z\",\"producer\":\"trino\",\"table\":\"resurfacer.db.t\","
+            + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3},\"filter-values\":true,\"projected-field-names\":[\"id\"],"
+            + "\"data-files-scanned\":4,\"data-files-skipped\":0,\"bytes-scanned\":4000}\nnot a report\n");
     golden("iceberg-advise", "advise", "db.t", "--scan-reports", reports.toString());
   }
 
@@ -101,7 +112,8 @@ class GoldenJsonCliTest {
     golden("iceberg-remove-orphans-preview", "remove-orphans", "db.t");
     CliRun quarantine = json("remove-orphans", "db.t", "--quarantine", "--yes");
     Golden.assertJson("iceberg-remove-orphans-quarantine", quarantine.out(), dir);
-    String runId = new ObjectMapper().readTree(quarantine.out()).get("quarantine_run").asText();
+    String runId =
+        new ObjectMapper().readTree(quarantine.out()).get("quarantine_run").asText();
     golden("iceberg-restore-orphans", "restore-orphans", "db.t", runId, "--yes");
     golden("iceberg-remove-orphans", "remove-orphans", "db.t", "--yes");
   }
@@ -134,9 +146,13 @@ class GoldenJsonCliTest {
   void environmentVerbs() throws Exception {
     golden("engines", "engines");
     CliRun doctor = json("doctor");
-    // a check's detail names this machine's Java, paths and memory; its name and status are the contract
-    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(doctor.out());
-    tree.get("checks").forEach(c -> ((com.fasterxml.jackson.databind.node.ObjectNode) c).put("detail", "<detail>"));
+    // a check's detail names this machine's Java, paths and memory; its name and status are the
+    // contract
+    var tree =
+        (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(doctor.out());
+    tree.get("checks")
+        .forEach(
+            c -> ((com.fasterxml.jackson.databind.node.ObjectNode) c).put("detail", "<detail>"));
     Golden.assertJson("doctor", new ObjectMapper().writeValueAsString(tree), dir);
   }
 
@@ -145,12 +161,15 @@ class GoldenJsonCliTest {
     Path t = dir.resolve("events");
     var engine = DefaultEngine.create(DeltaTables.hadoopConf());
     var schema = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
-    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests").build(engine)
+    TableManager.buildCreateTableTransaction(t.toUri().toString(), schema, "resurfacer-tests")
+        .build(engine)
         .commit(engine, CloseableIterable.emptyIterable());
     for (int f = 0; f < 2; f++) {
       Path file = t.resolve("part-" + f + ".parquet");
-      try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); var st = c.createStatement()) {
-        st.execute("COPY (SELECT range + " + (f * 10) + " AS id, 'v' || range AS v FROM range(10)) TO '" + file + "' (FORMAT parquet)");
+      try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+          var st = c.createStatement()) {
+        st.execute("COPY (SELECT range + " + (f * 10)
+            + " AS id, 'v' || range AS v FROM range(10)) TO '" + file + "' (FORMAT parquet)");
       }
       DeltaKernelWrites.add(t, file);
     }
@@ -171,15 +190,19 @@ class GoldenJsonCliTest {
     golden("delta-checkpoint", "checkpoint", t, "--yes");
     golden("delta-cleanup-log", "cleanup-log", t, "--yes");
     Path reports = dir.resolve("reports.jsonl");
-    Files.writeString(reports, "{\"format\":\"resurfacer-scan-report\",\"table\":\"" + t + "\",\"data-files-scanned\":0,"
-        + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3}}\nnot a report\n");
+    Files.writeString(
+        reports,
+        "{\"format\":\"resurfacer-scan-report\",\"table\":\"" + t + "\",\"data-files-scanned\":0,"
+            + "\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":3}}\nnot a report\n");
     golden("delta-advise", "advise", t, "--scan-reports", reports.toString());
   }
 
   @Test
   void deltaMaintain() throws Exception {
     Path t = deltaTable();
-    Files.writeString(dir.resolve("resurfacer.yml"), "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
     goldenPolicy("delta-policy", "policy", "raw.events");
     goldenMaintain("delta-maintain-preview", "maintain", "--quiet");
     goldenMaintain("delta-maintain", "maintain", "--quiet", "--yes");

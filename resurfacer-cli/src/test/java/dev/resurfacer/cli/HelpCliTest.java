@@ -15,7 +15,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /** Walks the real command model: every verb, nested ones included, must answer --help with what a new user needs. */
 class HelpCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everyVerbHasHelpWithDescribedOptionsDefaultsExamplesAndExitCodes() {
@@ -27,7 +28,8 @@ class HelpCliTest {
     for (CommandLine verb : verbs) {
       CommandSpec spec = verb.getCommandSpec();
       String name = spec.qualifiedName(" ");
-      List<String> args = new ArrayList<>(List.of(name.split(" ")).subList(1, name.split(" ").length));
+      List<String> args =
+          new ArrayList<>(List.of(name.split(" ")).subList(1, name.split(" ").length));
       args.add("--help");
       CliRun help = CliRun.run(dir, args.toArray(String[]::new));
       if (help.exitCode() != 0) {
@@ -36,7 +38,9 @@ class HelpCliTest {
       if (spec.usageMessage().description().length == 0) {
         problems.add(name + " has no description");
       }
-      if (spec != root.getCommandSpec() && !(verb.getCommand() instanceof CommandLine.HelpCommand) && String.join("\n", spec.usageMessage().footer()).equals(rootFooter)) {
+      if (spec != root.getCommandSpec()
+          && !(verb.getCommand() instanceof CommandLine.HelpCommand)
+          && String.join("\n", spec.usageMessage().footer()).equals(rootFooter)) {
         problems.add(name + " has no examples of its own");
       }
       if (!help.out().contains("Examples:") || !help.out().contains(name)) {
@@ -52,11 +56,14 @@ class HelpCliTest {
         }
         boolean valued = !o.isMultiValue() && o.arity().max() > 0;
         if (valued && o.defaultValue() == null && o.initialValue() != null) {
-          problems.add(name + " " + o.longestName() + " has an initial value " + o.initialValue() + " but no defaultValue to show");
+          problems.add(name + " " + o.longestName() + " has an initial value " + o.initialValue()
+              + " but no defaultValue to show");
         }
-        // description() is already interpolated: ${DEFAULT-VALUE} has become the code's own default here.
+        // description() is already interpolated: ${DEFAULT-VALUE} has become the code's own default
+        // here.
         if (valued && o.defaultValue() != null && !description.contains(o.defaultValue())) {
-          problems.add(name + " " + o.longestName() + " does not show its default " + o.defaultValue());
+          problems.add(
+              name + " " + o.longestName() + " does not show its default " + o.defaultValue());
         }
       }
     }
@@ -80,6 +87,8 @@ class HelpCliTest {
   }
 
   private static Stream<CommandLine> verbs(CommandLine cl) {
-    return Stream.concat(Stream.of(cl), cl.getSubcommands().values().stream().distinct().flatMap(HelpCliTest::verbs));
+    return Stream.concat(
+        Stream.of(cl),
+        cl.getSubcommands().values().stream().distinct().flatMap(HelpCliTest::verbs));
   }
 }

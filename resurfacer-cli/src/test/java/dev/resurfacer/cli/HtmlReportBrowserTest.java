@@ -25,13 +25,16 @@ class HtmlReportBrowserTest {
   private static final int BEFORE = 0x8250df;
   private static final int AFTER = 0x1a7f37;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void theChartsRenderInHeadlessChromium() throws Exception {
     String browser = browser();
     if (browser == null) {
-      assertThat(System.getenv("CI")).as("CI must have chromium (installed by .ci/run)").isNotEqualTo("true");
+      assertThat(System.getenv("CI"))
+          .as("CI must have chromium (installed by .ci/run)")
+          .isNotEqualTo("true");
       Assumptions.abort("chromium is not installed");
     }
     Path lake = dir.resolve("lake");
@@ -44,15 +47,26 @@ class HtmlReportBrowserTest {
         defaults:
           compact: {min-input-files: 2}
           remove-orphans: {enabled: false}
-        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
+        """.formatted(
+            SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake)));
     CliRun run = CliRun.run(dir, "maintain", "--yes", "--report", "report.html");
     assertThat(run.exitCode()).as(run.err()).isZero();
 
     Path shot = dir.resolve("shot.png");
-    Process p = new ProcessBuilder(browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        "--force-device-scale-factor=1", "--window-size=1100,900", "--user-data-dir=" + dir.resolve("profile"),
-        "--screenshot=" + shot, dir.resolve("report.html").toUri().toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
+    Process p = new ProcessBuilder(
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--window-size=1100,900",
+            "--user-data-dir=" + dir.resolve("profile"),
+            "--screenshot=" + shot,
+            dir.resolve("report.html").toUri().toString())
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("chromium.log").toFile())
+        .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("chromium finished").isTrue();
     assertThat(shot).as(Files.readString(dir.resolve("chromium.log"))).exists();
 

@@ -18,7 +18,9 @@ class LauncherScriptTest {
   private static final Instant OLD = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant JAR_BUILT = Instant.parse("2026-06-01T00:00:00Z");
 
-  @TempDir Path tree;
+  @TempDir
+  Path tree;
+
   Path jar;
   Path source;
   Path mvnLog;
@@ -29,19 +31,23 @@ class LauncherScriptTest {
     Files.copy(Path.of("..", "bin", "resurfacer"), bin.resolve("resurfacer"));
     executable(bin.resolve("resurfacer"));
     Files.writeString(tree.resolve("pom.xml"), "<project/>");
-    Files.writeString(Files.createDirectories(tree.resolve("resurfacer-core")).resolve("pom.xml"), "<project/>");
-    source = Files.createDirectories(tree.resolve("resurfacer-core/src/main/java")).resolve("A.java");
+    Files.writeString(
+        Files.createDirectories(tree.resolve("resurfacer-core")).resolve("pom.xml"), "<project/>");
+    source =
+        Files.createDirectories(tree.resolve("resurfacer-core/src/main/java")).resolve("A.java");
     Files.writeString(source, "class A {}");
     jar = Files.createDirectories(tree.resolve("resurfacer-cli/target")).resolve("resurfacer.jar");
     Files.writeString(jar, "jar");
     mvnLog = tree.resolve("mvn.log");
     Path fakeBin = Files.createDirectories(tree.resolve("fake-bin"));
-    Files.writeString(fakeBin.resolve("mvn"), "#!/usr/bin/env bash\necho \"$@\" >> '" + mvnLog + "'\n"
-        + "touch '" + jar + "'\n");
+    Files.writeString(
+        fakeBin.resolve("mvn"),
+        "#!/usr/bin/env bash\necho \"$@\" >> '" + mvnLog + "'\n" + "touch '" + jar + "'\n");
     Files.writeString(fakeBin.resolve("java"), "#!/usr/bin/env bash\necho \"java $*\"\n");
     executable(fakeBin.resolve("mvn"));
     executable(fakeBin.resolve("java"));
-    for (Path p : new Path[] {tree.resolve("pom.xml"), tree.resolve("resurfacer-core/pom.xml"), source}) {
+    for (Path p :
+        new Path[] {tree.resolve("pom.xml"), tree.resolve("resurfacer-core/pom.xml"), source}) {
       Files.setLastModifiedTime(p, FileTime.from(OLD));
     }
     Files.setLastModifiedTime(jar, FileTime.from(JAR_BUILT));
@@ -59,18 +65,23 @@ class LauncherScriptTest {
   void aSourceNewerThanTheJarRebuildsAndSaysWhy() throws Exception {
     Files.setLastModifiedTime(source, FileTime.from(JAR_BUILT.plusSeconds(60)));
     Run run = launch("describe", "shop.orders");
-    assertThat(run.err).contains("rebuilding").contains("resurfacer-core/src/main/java/A.java is newer than the jar");
+    assertThat(run.err)
+        .contains("rebuilding")
+        .contains("resurfacer-core/src/main/java/A.java is newer than the jar");
     assertThat(Files.readString(mvnLog)).contains("package");
     assertThat(run.out).contains("resurfacer.jar describe shop.orders");
 
     Files.delete(mvnLog);
-    assertThat(launch("describe", "shop.orders").err).as("the rebuilt jar is fresh").isEmpty();
+    assertThat(launch("describe", "shop.orders").err)
+        .as("the rebuilt jar is fresh")
+        .isEmpty();
     assertThat(mvnLog).doesNotExist();
   }
 
   @Test
   void aNewerPomRebuilds() throws Exception {
-    Files.setLastModifiedTime(tree.resolve("resurfacer-core/pom.xml"), FileTime.from(JAR_BUILT.plusSeconds(60)));
+    Files.setLastModifiedTime(
+        tree.resolve("resurfacer-core/pom.xml"), FileTime.from(JAR_BUILT.plusSeconds(60)));
     assertThat(launch("--help").err).contains("resurfacer-core/pom.xml is newer");
     assertThat(mvnLog).exists();
   }
@@ -83,27 +94,40 @@ class LauncherScriptTest {
   }
 
   @Test
-  void shortVerbsRunC1OnlyOnTheSerialCollectorAndLongOnesCompileOnlyWhatStaysHot() throws Exception {
+  void shortVerbsRunC1OnlyOnTheSerialCollectorAndLongOnesCompileOnlyWhatStaysHot()
+      throws Exception {
     String quick = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     String hot = "-XX:Tier4InvocationThreshold=50000";
     assertThat(launch("--help").out).contains(quick).doesNotContain(hot);
     assertThat(launch("describe", "shop.orders").out).contains(quick).doesNotContain(hot);
-    assertThat(launch("maintain", "--yes").out).doesNotContain("TieredStopAtLevel").doesNotContain("UseSerialGC").contains(hot);
-    assertThat(launch("compact", "shop.orders").out).doesNotContain("TieredStopAtLevel").contains(hot);
+    assertThat(launch("maintain", "--yes").out)
+        .doesNotContain("TieredStopAtLevel")
+        .doesNotContain("UseSerialGC")
+        .contains(hot);
+    assertThat(launch("compact", "shop.orders").out)
+        .doesNotContain("TieredStopAtLevel")
+        .contains(hot);
   }
 
   @Test
   void shortVerbsMapTheirArchiveAndLongOnesTheDemoArchiveEachTrainedOnce() throws Exception {
     Path trainings = tree.resolve("trainings.log");
     // a java that makes the archive it is asked for, as a real training run does at exit
-    Files.writeString(tree.resolve("fake-bin/java"), "#!/usr/bin/env bash\n"
-        + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) echo \"$*\" >> '" + trainings + "';"
-        + " touch \"${a#-XX:ArchiveClassesAtExit=}\";; esac; done\n"
-        + "echo \"java $*\"\n");
+    Files.writeString(
+        tree.resolve("fake-bin/java"),
+        "#!/usr/bin/env bash\n"
+            + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) echo \"$*\" >> '"
+            + trainings + "';"
+            + " touch \"${a#-XX:ArchiveClassesAtExit=}\";; esac; done\n"
+            + "echo \"java $*\"\n");
 
-    assertThat(launch("--help").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", "-quick.jsa"));
-    assertThat(Files.readString(trainings)).contains(" __train-archive ").doesNotContain(" --long ");
-    assertThat(launch("compact", "shop.orders", "--yes").out).contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", ".jsa"));
+    assertThat(launch("--help").out)
+        .contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", "-quick.jsa"));
+    assertThat(Files.readString(trainings))
+        .contains(" __train-archive ")
+        .doesNotContain(" --long ");
+    assertThat(launch("compact", "shop.orders", "--yes").out)
+        .contains("-XX:SharedArchiveFile=" + jar.toString().replace(".jar", ".jsa"));
     assertThat(Files.readString(trainings)).contains(" __train-archive --long ");
 
     Files.delete(trainings);

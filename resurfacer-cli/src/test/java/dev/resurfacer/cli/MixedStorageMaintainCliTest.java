@@ -32,20 +32,47 @@ import org.junit.jupiter.api.io.TempDir;
  * and expired and swept of orphans, rows unchanged, and described after.
  */
 class MixedStorageMaintainCliTest {
-  @RegisterExtension static final S3Server S3 = new S3Server("mixed");
-  @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("mixed");
+  @RegisterExtension
+  static final S3Server S3 = new S3Server("mixed");
 
-  @TempDir Path dir;
+  @RegisterExtension
+  static final AzuriteServer AZURE = new AzuriteServer("mixed");
+
+  @TempDir
+  Path dir;
 
   @Test
   void oneMaintainRunCoversLocalS3AndAzureCatalogs() throws Exception {
     Map<String, String> s3 = new LinkedHashMap<>(S3.clientProperties());
     Map<String, String> azure = new LinkedHashMap<>(AZURE.fileIoProperties());
     Map<String, CatalogConfig> catalogs = new LinkedHashMap<>();
-    catalogs.put("local", new CatalogConfig("local", "jdbc", SqliteCatalogs.uri(dir.resolve("local")),
-        SqliteCatalogs.warehouse(dir.resolve("local")), Map.of(), Set.of()));
-    catalogs.put("s3lake", new CatalogConfig("s3lake", "jdbc", SqliteCatalogs.uri(dir.resolve("s3")), S3.warehouse("wh"), s3, Set.of()));
-    catalogs.put("azlake", new CatalogConfig("azlake", "jdbc", SqliteCatalogs.uri(dir.resolve("az")), AZURE.root() + "/wh", azure, Set.of()));
+    catalogs.put(
+        "local",
+        new CatalogConfig(
+            "local",
+            "jdbc",
+            SqliteCatalogs.uri(dir.resolve("local")),
+            SqliteCatalogs.warehouse(dir.resolve("local")),
+            Map.of(),
+            Set.of()));
+    catalogs.put(
+        "s3lake",
+        new CatalogConfig(
+            "s3lake",
+            "jdbc",
+            SqliteCatalogs.uri(dir.resolve("s3")),
+            S3.warehouse("wh"),
+            s3,
+            Set.of()));
+    catalogs.put(
+        "azlake",
+        new CatalogConfig(
+            "azlake",
+            "jdbc",
+            SqliteCatalogs.uri(dir.resolve("az")),
+            AZURE.root() + "/wh",
+            azure,
+            Set.of()));
     Map<String, List<String>> rowsBefore = new HashMap<>();
     for (CatalogConfig c : catalogs.values()) {
       Catalog catalog = Catalogs.open(c);
@@ -83,14 +110,30 @@ class MixedStorageMaintainCliTest {
           expire: {older-than: 0s, retain-last: 1}
           remove-orphans: {older-than: 1d}
         """.formatted(
-        catalogs.get("local").uri(), catalogs.get("local").warehouse(),
-        catalogs.get("s3lake").uri(), catalogs.get("s3lake").warehouse(), S3.endpoint(), S3Server.ACCESS_KEY, S3Server.REGION,
-        catalogs.get("azlake").uri(), catalogs.get("azlake").warehouse(), AzuriteServer.DFS_HOST, AZURE.endpoint(), AzuriteServer.ACCOUNT));
+            catalogs.get("local").uri(),
+            catalogs.get("local").warehouse(),
+            catalogs.get("s3lake").uri(),
+            catalogs.get("s3lake").warehouse(),
+            S3.endpoint(),
+            S3Server.ACCESS_KEY,
+            S3Server.REGION,
+            catalogs.get("azlake").uri(),
+            catalogs.get("azlake").warehouse(),
+            AzuriteServer.DFS_HOST,
+            AZURE.endpoint(),
+            AzuriteServer.ACCOUNT));
 
-    CliRun r = CliRun.run(dir, Map.of("S3_SECRET", S3Server.SECRET_KEY, "AZURE_KEY", AzuriteServer.KEY),
-        "maintain", "--yes", "--output", "json");
+    CliRun r = CliRun.run(
+        dir,
+        Map.of("S3_SECRET", S3Server.SECRET_KEY, "AZURE_KEY", AzuriteServer.KEY),
+        "maintain",
+        "--yes",
+        "--output",
+        "json");
     assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
-    assertThat(r.out() + r.err()).doesNotContain(S3Server.SECRET_KEY).doesNotContain(AzuriteServer.KEY);
+    assertThat(r.out() + r.err())
+        .doesNotContain(S3Server.SECRET_KEY)
+        .doesNotContain(AzuriteServer.KEY);
     JsonNode json = new ObjectMapper().readTree(r.out());
     assertThat(json.get("summary").get("done").asInt()).as(r.out()).isEqualTo(3);
     for (JsonNode t : json.get("tables")) {
@@ -98,8 +141,13 @@ class MixedStorageMaintainCliTest {
       assertThat(t.get("after").get("data_files").asLong()).as(t.toString()).isEqualTo(1);
       assertThat(t.get("after").get("snapshots").asLong()).isEqualTo(1);
       List<String> ops = new java.util.ArrayList<>();
-      t.get("operations").forEach(o -> ops.add(o.get("operation").asText() + "=" + o.get("outcome").asText()));
-      assertThat(ops).as(t.toString()).contains("compact=done", "expire=done").anyMatch(o -> o.startsWith("remove-orphans="));
+      t.get("operations")
+          .forEach(
+              o -> ops.add(o.get("operation").asText() + "=" + o.get("outcome").asText()));
+      assertThat(ops)
+          .as(t.toString())
+          .contains("compact=done", "expire=done")
+          .anyMatch(o -> o.startsWith("remove-orphans="));
     }
     for (CatalogConfig c : catalogs.values()) {
       Catalog catalog = Catalogs.open(c);
@@ -111,8 +159,15 @@ class MixedStorageMaintainCliTest {
     assertThat(AZURE.objects(AZURE.root() + "/wh/raw/events")).anyMatch(o -> o.contains("/data/"));
     // describe reads each table through its catalog's storage
     for (String c : catalogs.keySet()) {
-      CliRun d = CliRun.run(dir, Map.of("S3_SECRET", S3Server.SECRET_KEY, "AZURE_KEY", AzuriteServer.KEY),
-          "describe", "raw.events", "--catalog", c, "--output", "json");
+      CliRun d = CliRun.run(
+          dir,
+          Map.of("S3_SECRET", S3Server.SECRET_KEY, "AZURE_KEY", AzuriteServer.KEY),
+          "describe",
+          "raw.events",
+          "--catalog",
+          c,
+          "--output",
+          "json");
       assertThat(d.exitCode()).as(c + ": " + d.err()).isZero();
       JsonNode described = new ObjectMapper().readTree(d.out());
       assertThat(described.get("data_files").asLong()).as(c).isEqualTo(1);

@@ -65,7 +65,9 @@ class OddTablesMaintainCliTest {
 
   static final String SPECIAL = "db.`table:with.special:chars`";
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Path lake;
   JdbcCatalog catalog;
 
@@ -88,7 +90,10 @@ class OddTablesMaintainCliTest {
       long id = start + i;
       Record r = GenericRecord.create(SCHEMA);
       r.setField("id", id);
-      r.setField("ts", LocalDateTime.of(2020 + month / 12, 1 + month % 12, 1 + (int) (id % 27), (int) (id % 24), 0));
+      r.setField(
+          "ts",
+          LocalDateTime.of(
+              2020 + month / 12, 1 + month % 12, 1 + (int) (id % 27), (int) (id % 24), 0));
       r.setField("cat", List.of("aa", "ab", "ba", "bb").get((int) (id % 4)));
       r.setField("letter/abc", Character.toString('a' + (int) (id * 7 % 26)) + "/" + id);
       r.setField("u", id % 11 == 0 ? null : new UUID(rng.nextLong(), rng.nextLong()));
@@ -108,9 +113,11 @@ class OddTablesMaintainCliTest {
    * append and a branch with a commit of its own.
    */
   private Table create(String name, UnaryOperator<PartitionSpec.Builder> spec, int formatVersion) {
-    Table table = catalog.buildTable(TableIdentifier.of(Namespace.of("db"), name), SCHEMA)
+    Table table = catalog
+        .buildTable(TableIdentifier.of(Namespace.of("db"), name), SCHEMA)
         .withPartitionSpec(spec.apply(PartitionSpec.builderFor(SCHEMA)).build())
-        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
     List<DataFile> first = new ArrayList<>();
     for (int a = 0; a < 6; a++) {
       var append = table.newAppend();
@@ -121,24 +128,41 @@ class OddTablesMaintainCliTest {
         first.addAll(files);
       }
       if (a == 1) {
-        table.manageSnapshots().createTag("t1", table.currentSnapshot().snapshotId()).commit();
+        table
+            .manageSnapshots()
+            .createTag("t1", table.currentSnapshot().snapshotId())
+            .commit();
       }
     }
     DataFile victim = first.get(0);
     var deletes = table.newRowDelta();
     if (formatVersion >= 3) {
-      TableWrites.writeDeletionVectors(table, Map.of(victim, List.of(0L, 2L))).forEach(deletes::addDeletes);
+      TableWrites.writeDeletionVectors(table, Map.of(victim, List.of(0L, 2L)))
+          .forEach(deletes::addDeletes);
     } else {
-      deletes.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(victim.specId()), victim.partition(),
+      deletes.addDeletes(TableWrites.writePositionDeletes(
+          table,
+          table.specs().get(victim.specId()),
+          victim.partition(),
           List.of(new Position(victim.location(), 0), new Position(victim.location(), 2))));
     }
     deletes.commit();
     Schema idOnly = SCHEMA.select("id");
     Record gone = GenericRecord.create(idOnly);
     gone.setField("id", 45L);
-    var eqPartition = TableWrites.groupByPartition(table.spec(), SCHEMA, rows(45, 1, 1)).keySet().iterator().next();
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), eqPartition, idOnly, List.of(gone))).commit();
-    table.manageSnapshots().createBranch("audit", table.currentSnapshot().snapshotId()).commit();
+    var eqPartition = TableWrites.groupByPartition(table.spec(), SCHEMA, rows(45, 1, 1))
+        .keySet()
+        .iterator()
+        .next();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table, table.spec(), eqPartition, idOnly, List.of(gone)))
+        .commit();
+    table
+        .manageSnapshots()
+        .createBranch("audit", table.currentSnapshot().snapshotId())
+        .commit();
     var onBranch = table.newAppend();
     TableWrites.writeData(table, rows(1_000, 10, 0)).forEach(onBranch::appendFile);
     onBranch.toBranch("audit").commit();
@@ -158,7 +182,8 @@ class OddTablesMaintainCliTest {
   }
 
   private static List<String> at(Table table, long snapshotId) {
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
       return Content.of(table.schema(), records);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -172,7 +197,9 @@ class OddTablesMaintainCliTest {
   }
 
   @Test
-  void maintainWithEveryOperationOnOddTablesIsDoneOrNothingToDoEverywhereAndKeepsEveryKeptSnapshotsContent() throws Exception {
+  void
+      maintainWithEveryOperationOnOddTablesIsDoneOrNothingToDoEverywhereAndKeepsEveryKeptSnapshotsContent()
+          throws Exception {
     Map<String, Table> tables = new LinkedHashMap<>();
     tables.put(SPECIAL, create("table:with.special:chars", b -> b, 3));
     tables.put("db.plain", create("plain", b -> b, 2));
@@ -188,7 +215,9 @@ class OddTablesMaintainCliTest {
     tables.put("db.sort/slash", create("sort/slash", b -> b.bucket("id", 2), 2));
     Map<String, Map<String, List<String>>> before = new LinkedHashMap<>();
     tables.forEach((name, t) -> before.put(name, contents(t)));
-    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + EveryOperation.POLICY + """
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        MaintainCliTest.catalogYml(lake) + EveryOperation.POLICY + """
         tables:
           "db.`zorder:bytes`":
             compact: {strategy: zorder, zorder-columns: [u, b, f], rewrite-all: true}
@@ -218,23 +247,33 @@ class OddTablesMaintainCliTest {
     assertThat(report.get("summary").get("previewed").asLong()).isZero();
     assertThat(report.get("summary").get("done").asLong()).isEqualTo(tables.size());
 
-    // condensing applies to the day table only, and every other table says why not; the compaction after it keeps it condensed
-    assertThat(operation(report, "db.by_day", "condense").get("outcome").asText()).isEqualTo("done");
+    // condensing applies to the day table only, and every other table says why not; the compaction
+    // after it keeps it condensed
+    assertThat(operation(report, "db.by_day", "condense").get("outcome").asText())
+        .isEqualTo("done");
     Table byDay = tables.get("db.by_day");
     byDay.refresh();
-    java.util.Set<Integer> condensed = dev.resurfacer.iceberg.compact.Condensing.condensedSpecIds(byDay);
+    java.util.Set<Integer> condensed =
+        dev.resurfacer.iceberg.compact.Condensing.condensedSpecIds(byDay);
     assertThat(condensed).hasSize(1);
     try (var tasks = byDay.newScan().planFiles()) {
-      tasks.forEach(t -> assertThat(condensed).as(t.file().location()).contains(t.file().specId()));
+      tasks.forEach(
+          t -> assertThat(condensed).as(t.file().location()).contains(t.file().specId()));
     }
-    for (String name : List.of(SPECIAL, "db.by_identity", "db.by_bucket", "db.by_truncate", "db.by_month", "db.by_year")) {
+    for (String name : List.of(
+        SPECIAL, "db.by_identity", "db.by_bucket", "db.by_truncate", "db.by_month", "db.by_year")) {
       JsonNode condense = operation(report, name, "condense");
       assertThat(condense.get("outcome").asText()).as(name).isEqualTo("nothing_to_do");
-      assertThat(condense.get("message").asText()).as(name).startsWith("does not apply: the default spec");
+      assertThat(condense.get("message").asText())
+          .as(name)
+          .startsWith("does not apply: the default spec");
     }
-    // the policies under quoted keys reached their tables: z-order of uuid, binary and fixed, a sort by letter/abc
-    assertThat(operation(report, "db.zorder:bytes", "compact").get("outcome").asText()).isEqualTo("done");
-    assertThat(operation(report, "db.sort/slash", "compact").get("outcome").asText()).isEqualTo("done");
+    // the policies under quoted keys reached their tables: z-order of uuid, binary and fixed, a
+    // sort by letter/abc
+    assertThat(operation(report, "db.zorder:bytes", "compact").get("outcome").asText())
+        .isEqualTo("done");
+    assertThat(operation(report, "db.sort/slash", "compact").get("outcome").asText())
+        .isEqualTo("done");
     assertThat(cli("policy", "db.`zorder:bytes`").out()).contains("strategy zorder (u,b,f)");
 
     // every snapshot, branch and tag still there reads exactly as before
@@ -243,13 +282,19 @@ class OddTablesMaintainCliTest {
       assertThat(after).as(e.getKey()).containsKeys("ref main", "ref t1", "ref audit");
       after.forEach((what, content) -> {
         if (what.startsWith("ref ") && !what.equals("ref main")) {
-          assertThat(content).as(e.getKey() + " " + what).isEqualTo(before.get(e.getKey()).get(what));
+          assertThat(content)
+              .as(e.getKey() + " " + what)
+              .isEqualTo(before.get(e.getKey()).get(what));
         }
         if (what.startsWith("snapshot ") && before.get(e.getKey()).containsKey(what)) {
-          assertThat(content).as(e.getKey() + " " + what).isEqualTo(before.get(e.getKey()).get(what));
+          assertThat(content)
+              .as(e.getKey() + " " + what)
+              .isEqualTo(before.get(e.getKey()).get(what));
         }
       });
-      assertThat(after.get("ref main")).as(e.getKey()).isEqualTo(before.get(e.getKey()).get("ref main"));
+      assertThat(after.get("ref main"))
+          .as(e.getKey())
+          .isEqualTo(before.get(e.getKey()).get("ref main"));
     }
   }
 
@@ -277,31 +322,64 @@ class OddTablesMaintainCliTest {
             compact: {min-input-files: 2}
         """);
 
-    for (String name : List.of(SPECIAL, "\"db\".\"table:with.special:chars\"", "`db`.`table:with.special:chars`")) {
-      for (List<String> verb : List.of(List.of("describe"), List.of("plan"), List.of("policy"), List.of("expire"),
-          List.of("remove-orphans"), List.of("rewrite-manifests"), List.of("remove-dangling-deletes"), List.of("rewrite-position-deletes"),
-          List.of("convert-equality-deletes"), List.of("compute-stats"), List.of("compute-stats", "--columns", "`letter/abc`,u"),
-          List.of("compute-partition-stats"), List.of("apply-retention"),
-          List.of("condense"), List.of("compact", "--strategy", "sort", "--sort-by", "letter/abc"),
+    for (String name : List.of(
+        SPECIAL, "\"db\".\"table:with.special:chars\"", "`db`.`table:with.special:chars`")) {
+      for (List<String> verb : List.of(
+          List.of("describe"),
+          List.of("plan"),
+          List.of("policy"),
+          List.of("expire"),
+          List.of("remove-orphans"),
+          List.of("rewrite-manifests"),
+          List.of("remove-dangling-deletes"),
+          List.of("rewrite-position-deletes"),
+          List.of("convert-equality-deletes"),
+          List.of("compute-stats"),
+          List.of("compute-stats", "--columns", "`letter/abc`,u"),
+          List.of("compute-partition-stats"),
+          List.of("apply-retention"),
+          List.of("condense"),
+          List.of("compact", "--strategy", "sort", "--sort-by", "letter/abc"),
           List.of("compact", "--strategy", "zorder", "--columns", "`letter/abc`,u,b"))) {
         List<String> args = new ArrayList<>(verb);
         args.add(1, name);
         CliRun r = cli(args.toArray(String[]::new));
-        assertThat(r.exitCode()).as(String.join(" ", args) + "\n" + r.out() + r.err()).isZero();
+        assertThat(r.exitCode())
+            .as(String.join(" ", args) + "\n" + r.out() + r.err())
+            .isZero();
       }
     }
     assertThat(cli("policy", SPECIAL).out()).contains("min-input-files").contains("2");
-    assertThat(cli("condense", SPECIAL).out()).contains("nothing to do: does not apply: the default spec (cat identity)");
+    assertThat(cli("condense", SPECIAL).out())
+        .contains("nothing to do: does not apply: the default spec (cat identity)");
     // unquoted, the dots split the name: another table, which does not exist
     CliRun unquoted = cli("describe", "db.table:with.special:chars");
     assertThat(unquoted.exitCode()).isEqualTo(2);
     assertThat(unquoted.err()).contains("does not exist");
 
-    CliRun sorted = cli("compact", "\"db\".\"table:with.special:chars\"", "--strategy", "sort", "--sort-by", "`letter/abc` DESC",
-        "--min-input-files", "2", "--yes");
+    CliRun sorted = cli(
+        "compact",
+        "\"db\".\"table:with.special:chars\"",
+        "--strategy",
+        "sort",
+        "--sort-by",
+        "`letter/abc` DESC",
+        "--min-input-files",
+        "2",
+        "--yes");
     assertThat(sorted.exitCode()).as(sorted.out() + sorted.err()).isZero();
-    CliRun zordered = cli("compact", SPECIAL, "--strategy", "zorder", "--columns", "letter/abc,u", "--columns", "f", "--option",
-        "rewrite-all=true", "--yes");
+    CliRun zordered = cli(
+        "compact",
+        SPECIAL,
+        "--strategy",
+        "zorder",
+        "--columns",
+        "letter/abc,u",
+        "--columns",
+        "f",
+        "--option",
+        "rewrite-all=true",
+        "--yes");
     assertThat(zordered.exitCode()).as(zordered.out() + zordered.err()).isZero();
     assertThat(Content.of(table)).isEqualTo(content);
 
@@ -310,9 +388,18 @@ class OddTablesMaintainCliTest {
     JsonNode report = new ObjectMapper().readTree(only.out());
     assertThat(report.get("tables")).hasSize(1);
     assertThat(report.get("tables").get(0).get("table").asText()).isEqualTo(SPECIAL);
-    assertThat(new ObjectMapper().readTree(cli("maintain", "--tables", "\"db\".\"table:with.special:chars\"", "--output", "json").out())
-        .get("tables")).hasSize(1);
-    assertThat(CliRun.run(dir, "__complete-tables").out().lines().toList()).contains(SPECIAL, "db.plain");
+    assertThat(new ObjectMapper()
+            .readTree(cli(
+                    "maintain",
+                    "--tables",
+                    "\"db\".\"table:with.special:chars\"",
+                    "--output",
+                    "json")
+                .out())
+            .get("tables"))
+        .hasSize(1);
+    assertThat(CliRun.run(dir, "__complete-tables").out().lines().toList())
+        .contains(SPECIAL, "db.plain");
   }
 
   /**
@@ -324,8 +411,12 @@ class OddTablesMaintainCliTest {
   void aTableThatCannotBeOpenedIsReportedAndTheRunGoesOn() throws Exception {
     Table broken = create("table:with.special:chars", b -> b, 2);
     create("plain", b -> b, 2);
-    Files.delete(Path.of(java.net.URI.create(((HasTableOperations) broken).operations().current().metadataFileLocation()).getPath()));
-    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + EveryOperation.POLICY);
+    Files.delete(Path.of(java.net
+        .URI
+        .create(((HasTableOperations) broken).operations().current().metadataFileLocation())
+        .getPath()));
+    Files.writeString(
+        dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + EveryOperation.POLICY);
 
     CliRun run = cli("maintain", "--yes", "--quiet", "--output", "json");
 
@@ -337,12 +428,20 @@ class OddTablesMaintainCliTest {
       if (t.get("table").asText().equals(SPECIAL)) {
         assertThat(t.get("outcome").asText()).isEqualTo("failed");
         assertThat(t.get("message").asText()).startsWith("cannot open table: ");
-        t.get("operations").forEach(o -> assertThat(o.get("outcome").asText()).isEqualTo("skipped"));
+        t.get("operations")
+            .forEach(o -> assertThat(o.get("outcome").asText()).isEqualTo("skipped"));
       } else {
         assertThat(t.get("outcome").asText()).isEqualTo("refused");
-        assertThat(t.get("message").asText()).startsWith("remove-orphans refused: ").contains("cannot read table " + SPECIAL);
-        t.get("operations").forEach(o -> assertThat(o.get("outcome").asText()).as(o.toString())
-            .isIn(o.get("operation").asText().equals("remove-orphans") ? List.of("refused") : List.of("done", "nothing_to_do")));
+        assertThat(t.get("message").asText())
+            .startsWith("remove-orphans refused: ")
+            .contains("cannot read table " + SPECIAL);
+        t.get("operations")
+            .forEach(o -> assertThat(o.get("outcome").asText())
+                .as(o.toString())
+                .isIn(
+                    o.get("operation").asText().equals("remove-orphans")
+                        ? List.of("refused")
+                        : List.of("done", "nothing_to_do")));
       }
     }
   }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** In a fresh JVM per run, as cron starts it: the log levels are process-wide, so an in-process run would not show them. */
 class QuietMaintainCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void quietDropsTheProgressLinesButKeepsTheReport() throws Exception {
@@ -23,7 +24,9 @@ class QuietMaintainCliTest {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", lake)) {
       Fleet.smallFiles(catalog, "raw", "a", 3);
     }
-    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake) + "defaults:\n  compact: {min-input-files: 2}\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        MaintainCliTest.catalogYml(lake) + "defaults:\n  compact: {min-input-files: 2}\n");
 
     Run loud = cli("maintain", "--yes");
     assertThat(loud.code).as(loud.err).isZero();
@@ -39,13 +42,20 @@ class QuietMaintainCliTest {
   private record Run(int code, String out, String err) {}
 
   private Run cli(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        // the test resources' simplelogger.properties hides our info lines; this is the shipped one's setting
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // the test resources' simplelogger.properties hides our info lines; this is the shipped
+        // one's setting
         "-Dorg.slf4j.simpleLogger.log.dev.resurfacer=info",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        "-cp",
+        System.getProperty("java.class.path"),
+        Main.class.getName()));
     command.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "err", ".txt");
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile()).start();
+    Process p = new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectError(err.toFile())
+        .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new Run(p.waitFor(), out, Files.readString(err));
   }

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReclaimCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Path catDir;
   JdbcCatalog catalog;
   Table table;
@@ -48,26 +50,43 @@ class ReclaimCliTest {
     for (int i = 0; i < 5; i++) {
       files.add(append(Orders.rows(i * 10L, 10, i % 2)));
     }
-    table.newRewrite().deleteFile(files.get(0)).addFile(TableWrites.writeData(table, Orders.rows(0, 10, 0)).get(0)).commit();
+    table
+        .newRewrite()
+        .deleteFile(files.get(0))
+        .addFile(TableWrites.writeData(table, Orders.rows(0, 10, 0)).get(0))
+        .commit();
     Thread.sleep(5);
     State before = state();
 
     CliRun preview = run("expire", "shop.orders", "--older-than", "0s", "--retain-last", "1");
     assertThat(preview.err()).isEmpty();
     assertThat(preview.exitCode()).isZero();
-    assertThat(preview.out()).contains("would expire 5 snapshot(s)").contains(files.get(0).location())
+    assertThat(preview.out())
+        .contains("would expire 5 snapshot(s)")
+        .contains(files.get(0).location())
         .contains("preview only: nothing was changed");
     assertThat(state()).isEqualTo(before);
 
-    CliRun json = run("expire", "shop.orders", "--older-than", "0s", "--retain-last", "1", "--output", "json");
+    CliRun json = run(
+        "expire", "shop.orders", "--older-than", "0s", "--retain-last", "1", "--output", "json");
     JsonNode planned = new ObjectMapper().readTree(json.out());
     assertThat(planned.get("committed").asBoolean()).isFalse();
     assertThat(planned.get("snapshots")).hasSize(5);
-    assertThat(planned.get("by_category").get("manifest_list").get("files").asInt()).isEqualTo(5);
+    assertThat(planned.get("by_category").get("manifest_list").get("files").asInt())
+        .isEqualTo(5);
     assertThat(planned.get("by_category").get("data").get("files").asInt()).isEqualTo(1);
     assertThat(state()).isEqualTo(before);
 
-    CliRun act = run("expire", "shop.orders", "--older-than", "0s", "--retain-last", "1", "--yes", "--output", "json");
+    CliRun act = run(
+        "expire",
+        "shop.orders",
+        "--older-than",
+        "0s",
+        "--retain-last",
+        "1",
+        "--yes",
+        "--output",
+        "json");
     assertThat(act.exitCode()).isZero();
     JsonNode done = new ObjectMapper().readTree(act.out());
     assertThat(done.get("committed").asBoolean()).isTrue();
@@ -103,7 +122,11 @@ class ReclaimCliTest {
   @Test
   void expireRefusesToDropAnAgedTagWithoutExpireRefs() throws Exception {
     append(Orders.rows(0, 10, 0));
-    table.manageSnapshots().createTag("q1", table.currentSnapshot().snapshotId()).setMaxRefAgeMs("q1", 1).commit();
+    table
+        .manageSnapshots()
+        .createTag("q1", table.currentSnapshot().snapshotId())
+        .setMaxRefAgeMs("q1", 1)
+        .commit();
     append(Orders.rows(10, 10, 0));
     Thread.sleep(5);
     State before = state();
@@ -125,7 +148,9 @@ class ReclaimCliTest {
     State before = state();
     CliRun preview = run("rewrite-manifests", "shop.orders");
     assertThat(preview.exitCode()).isZero();
-    assertThat(preview.out()).contains("12 data manifest(s)").contains("would rewrite into about 3 data manifest(s)");
+    assertThat(preview.out())
+        .contains("12 data manifest(s)")
+        .contains("would rewrite into about 3 data manifest(s)");
     assertThat(state()).isEqualTo(before);
 
     CliRun act = run("rewrite-manifests", "shop.orders", "--yes", "--output", "json");
@@ -134,7 +159,8 @@ class ReclaimCliTest {
     assertThat(done.get("committed").asBoolean()).isTrue();
     assertThat(done.get("data_manifests_after").asInt()).isEqualTo(3);
     table.refresh();
-    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(done.get("snapshot_id").asLong());
+    assertThat(table.currentSnapshot().snapshotId())
+        .isEqualTo(done.get("snapshot_id").asLong());
     assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(3);
   }
 
@@ -142,12 +168,24 @@ class ReclaimCliTest {
   void removeDanglingDeletesPreviewsThenActs() throws Exception {
     DataFile day0 = append(Orders.rows(0, 10, 0));
     append(Orders.rows(100, 10, 1));
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, Orders.SPEC, day0.partition(),
-        List.of(new TableWrites.Position(day0.location(), 0)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            Orders.SPEC,
+            day0.partition(),
+            List.of(new TableWrites.Position(day0.location(), 0))))
+        .commit();
     long readFrom = table.currentSnapshot().snapshotId();
-    List<Record> live = Rows.read(table).stream().filter(r -> r.getField("day").equals(Orders.DAY0)).toList();
-    table.newRewrite().validateFromSnapshot(readFrom).deleteFile(day0)
-        .addFile(TableWrites.writeData(table, live).get(0)).commit();
+    List<Record> live = Rows.read(table).stream()
+        .filter(r -> r.getField("day").equals(Orders.DAY0))
+        .toList();
+    table
+        .newRewrite()
+        .validateFromSnapshot(readFrom)
+        .deleteFile(day0)
+        .addFile(TableWrites.writeData(table, live).get(0))
+        .commit();
     List<String> rows = Rows.sortedStrings(table);
     State before = state();
 
@@ -162,7 +200,8 @@ class ReclaimCliTest {
     assertThat(done.get("committed").asBoolean()).isTrue();
     assertThat(done.get("dangling").get(0).get("kind").asText()).isEqualTo("position");
     table.refresh();
-    assertThat(table.currentSnapshot().deleteManifests(table.io())).allMatch(m -> m.addedFilesCount() + m.existingFilesCount() == 0);
+    assertThat(table.currentSnapshot().deleteManifests(table.io()))
+        .allMatch(m -> m.addedFilesCount() + m.existingFilesCount() == 0);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
   }
 
@@ -174,8 +213,13 @@ class ReclaimCliTest {
 
   private CliRun run(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir),
-        "--warehouse", SqliteCatalogs.warehouse(catDir)));
+    all.addAll(List.of(
+        "--catalog-name",
+        "lake",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir)));
     return CliRun.run(dir, all.toArray(String[]::new));
   }
 
@@ -184,7 +228,9 @@ class ReclaimCliTest {
 
   private State state() {
     Table t = catalog.loadTable(TableIdentifier.of("shop", "orders"));
-    return new State(((HasTableOperations) t).operations().current().metadataFileLocation(),
-        t.currentSnapshot().snapshotId(), Disk.files(t));
+    return new State(
+        ((HasTableOperations) t).operations().current().metadataFileLocation(),
+        t.currentSnapshot().snapshotId(),
+        Disk.files(t));
   }
 }

@@ -29,31 +29,48 @@ class RemoveOrphansCliTest {
       Types.NestedField.optional(2, "category", Types.StringType.get()));
   static final long OLD = System.currentTimeMillis() - Duration.ofDays(10).toMillis();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void previewsByDefaultAndDeletesOnlyWithYes() throws Exception {
     Path catDir = dir.resolve("cat");
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build()).create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
+        .create();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10)).get(0))
+        .commit();
     TableWrites.writeData(table, rows(100, 10));
     Path orphan = Path.of(table.location(), "data", "orphan.parquet");
     Files.writeString(orphan, "abandoned by a failed job");
     orphan.toFile().setLastModified(OLD);
     catalog.close();
-    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+    String[] flags = {
+      "--catalog-name",
+      "lake",
+      "--catalog-uri",
+      SqliteCatalogs.uri(catDir),
+      "--warehouse",
+      SqliteCatalogs.warehouse(catDir)
+    };
 
     CliRun preview = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t"}, flags));
     assertThat(preview.err()).isEmpty();
     assertThat(preview.exitCode()).isZero();
-    assertThat(preview.out()).contains("preview: nothing deleted").contains("orphans        1 files")
-        .contains("orphan.parquet").contains("1 unreferenced but younger than 3d");
+    assertThat(preview.out())
+        .contains("preview: nothing deleted")
+        .contains("orphans        1 files")
+        .contains("orphan.parquet")
+        .contains("1 unreferenced but younger than 3d");
     assertThat(orphan).exists();
 
-    CliRun json = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--output", "json", "--yes"}, flags));
+    CliRun json = CliRun.run(
+        dir, concat(new String[] {"remove-orphans", "db.t", "--output", "json", "--yes"}, flags));
     assertThat(json.exitCode()).isZero();
     JsonNode report = new ObjectMapper().readTree(json.out());
     assertThat(report.get("deleted").asBoolean()).isTrue();
@@ -73,36 +90,64 @@ class RemoveOrphansCliTest {
     JdbcCatalog catalog = w.catalog();
     Table table = w.table();
     Path orphan = w.orphan();
-    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir),
-        "--output", "json"};
+    String[] flags = {
+      "--catalog-name",
+      "lake",
+      "--catalog-uri",
+      SqliteCatalogs.uri(catDir),
+      "--warehouse",
+      SqliteCatalogs.warehouse(catDir),
+      "--output",
+      "json"
+    };
     Path listing = dir.resolve("listing.tsv");
     StringBuilder b = new StringBuilder();
     try (var files = Files.walk(Path.of(table.location()))) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
         long ms = Files.getLastModifiedTime(f).toMillis();
-        b.append(f).append('\t').append(Files.size(f)).append('\t').append(ms / 1000).append('.').append(String.format("%03d", ms % 1000))
+        b.append(f)
+            .append('\t')
+            .append(Files.size(f))
+            .append('\t')
+            .append(ms / 1000)
+            .append('.')
+            .append(String.format("%03d", ms % 1000))
             .append("0000000\n");
       }
     }
     Files.writeString(listing, b);
 
-    CliRun preview = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", listing.toString()}, flags));
+    CliRun preview = CliRun.run(
+        dir,
+        concat(new String[] {"remove-orphans", "db.t", "--listing", listing.toString()}, flags));
     assertThat(preview.exitCode()).as(preview.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(preview.out());
     assertThat(report.get("orphan_files").asLong()).isEqualTo(1);
     assertThat(report.get("orphans").get(0).get("location").asText()).endsWith("orphan.parquet");
     assertThat(report.get("listing").get("source").asText()).isEqualTo(listing.toString());
 
-    // a commit the listing (dated by its newest file, a moment ago) cannot know of, then a list that claims to be newer than it
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(20, 10)).get(0)).commit();
+    // a commit the listing (dated by its newest file, a moment ago) cannot know of, then a list
+    // that claims to be newer than it
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(20, 10)).get(0))
+        .commit();
     catalog.close();
-    CliRun honest = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", listing.toString(), "--yes"}, flags));
+    CliRun honest = CliRun.run(
+        dir,
+        concat(
+            new String[] {"remove-orphans", "db.t", "--listing", listing.toString(), "--yes"},
+            flags));
     assertThat(honest.exitCode()).as(honest.err()).isZero();
     assertThat(orphan).doesNotExist();
     Path stale = dir.resolve("stale.tsv");
     Files.writeString(stale, "# taken-at: " + java.time.Instant.now().plusSeconds(1) + "\n" + b);
     Thread.sleep(1100);
-    CliRun refused = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--listing", stale.toString(), "--yes"}, flags));
+    CliRun refused = CliRun.run(
+        dir,
+        concat(
+            new String[] {"remove-orphans", "db.t", "--listing", stale.toString(), "--yes"},
+            flags));
     assertThat(refused.exitCode()).isEqualTo(3);
     assertThat(refused.err()).contains("partial listing");
   }
@@ -113,10 +158,18 @@ class RemoveOrphansCliTest {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
     catalog.createNamespace(Namespace.of("db"));
     Table outer = catalog.buildTable(TableIdentifier.of("db", "outer"), SCHEMA).create();
-    outer.newAppend().appendFile(TableWrites.writeData(outer, rows(0, 10)).get(0)).commit();
-    Table inner = catalog.buildTable(TableIdentifier.of("db", "inner"), SCHEMA)
-        .withLocation(outer.location() + "/inner").create();
-    inner.newAppend().appendFile(TableWrites.writeData(inner, rows(0, 10)).get(0)).commit();
+    outer
+        .newAppend()
+        .appendFile(TableWrites.writeData(outer, rows(0, 10)).get(0))
+        .commit();
+    Table inner = catalog
+        .buildTable(TableIdentifier.of("db", "inner"), SCHEMA)
+        .withLocation(outer.location() + "/inner")
+        .create();
+    inner
+        .newAppend()
+        .appendFile(TableWrites.writeData(inner, rows(0, 10)).get(0))
+        .commit();
     catalog.close();
     Path innerData = Path.of(inner.location(), "data");
     try (var files = Files.walk(innerData)) {
@@ -124,26 +177,42 @@ class RemoveOrphansCliTest {
     }
     long before = count(Path.of(outer.location()));
 
-    CliRun r = CliRun.run(dir, "remove-orphans", "db.outer", "--yes", "--older-than", "0s", "--catalog-name", "lake",
-        "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir));
+    CliRun r = CliRun.run(
+        dir,
+        "remove-orphans",
+        "db.outer",
+        "--yes",
+        "--older-than",
+        "0s",
+        "--catalog-name",
+        "lake",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir));
 
     assertThat(r.exitCode()).isEqualTo(3);
     // the age-guard warning comes first (0s), then the one-line refusal
     assertThat(r.err().lines().toList()).hasSize(2);
-    assertThat(r.err().lines().toList().get(1)).startsWith("error: refused: remove-orphans db.outer: scope: table db.inner");
+    assertThat(r.err().lines().toList().get(1))
+        .startsWith("error: refused: remove-orphans db.outer: scope: table db.inner");
     assertThat(r.out()).isEmpty();
     assertThat(count(Path.of(outer.location()))).isEqualTo(before);
   }
 
   @Test
-  void aTableOfAnotherConfiguredCatalogInsideThisOneIsSeenByRemoveOrphansAndMaintain() throws Exception {
+  void aTableOfAnotherConfiguredCatalogInsideThisOneIsSeenByRemoveOrphansAndMaintain()
+      throws Exception {
     JdbcCatalog first = SqliteCatalogs.create("first", dir.resolve("one"));
     first.createNamespace(Namespace.of("db"));
     Table a = first.buildTable(TableIdentifier.of("db", "a"), SCHEMA).create();
     a.newAppend().appendFile(TableWrites.writeData(a, rows(0, 10)).get(0)).commit();
     JdbcCatalog second = SqliteCatalogs.create("second", dir.resolve("two"));
     second.createNamespace(Namespace.of("db"));
-    Table b = second.buildTable(TableIdentifier.of("db", "b"), SCHEMA).withLocation(a.location() + "/data/b").create();
+    Table b = second
+        .buildTable(TableIdentifier.of("db", "b"), SCHEMA)
+        .withLocation(a.location() + "/data/b")
+        .create();
     b.newAppend().appendFile(TableWrites.writeData(b, rows(0, 10)).get(0)).commit();
     first.close();
     second.close();
@@ -164,11 +233,15 @@ class RemoveOrphansCliTest {
           expire: {enabled: false}
           remove-orphans:
             older-than: 0s
-        """.formatted(SqliteCatalogs.uri(dir.resolve("one")), SqliteCatalogs.warehouse(dir.resolve("one")),
-        SqliteCatalogs.uri(dir.resolve("two")), SqliteCatalogs.warehouse(dir.resolve("two"))));
+        """.formatted(
+            SqliteCatalogs.uri(dir.resolve("one")),
+            SqliteCatalogs.warehouse(dir.resolve("one")),
+            SqliteCatalogs.uri(dir.resolve("two")),
+            SqliteCatalogs.warehouse(dir.resolve("two"))));
     List<Path> before = files(Path.of(a.location()));
 
-    CliRun verb = CliRun.run(dir, "remove-orphans", "db.a", "--catalog", "first", "--yes", "--older-than", "0s");
+    CliRun verb = CliRun.run(
+        dir, "remove-orphans", "db.a", "--catalog", "first", "--yes", "--older-than", "0s");
     assertThat(verb.exitCode()).isEqualTo(3);
     assertThat(verb.err()).contains("table db.b in catalog 'second'");
     assertThat(files(Path.of(a.location()))).isEqualTo(before);
@@ -187,16 +260,36 @@ class RemoveOrphansCliTest {
     Table table = w.table();
     Path orphan = w.orphan();
     catalog.close();
-    String[] flags = {"--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir), "--warehouse", SqliteCatalogs.warehouse(catDir)};
+    String[] flags = {
+      "--catalog-name",
+      "lake",
+      "--catalog-uri",
+      SqliteCatalogs.uri(catDir),
+      "--warehouse",
+      SqliteCatalogs.warehouse(catDir)
+    };
 
-    CliRun q = CliRun.run(dir, concat(new String[] {"remove-orphans", "db.t", "--quarantine", "--yes", "--older-than", "1h",
-        "--output", "json"}, flags));
+    CliRun q = CliRun.run(
+        dir,
+        concat(
+            new String[] {
+              "remove-orphans",
+              "db.t",
+              "--quarantine",
+              "--yes",
+              "--older-than",
+              "1h",
+              "--output",
+              "json"
+            },
+            flags));
     assertThat(q.exitCode()).isZero();
     assertThat(q.err()).startsWith("warning: age guard 1h is under 1d");
     String runId = new ObjectMapper().readTree(q.out()).get("quarantine_run").asText();
     assertThat(orphan).doesNotExist();
 
-    CliRun restore = CliRun.run(dir, concat(new String[] {"restore-orphans", "db.t", runId, "--yes"}, flags));
+    CliRun restore =
+        CliRun.run(dir, concat(new String[] {"restore-orphans", "db.t", runId, "--yes"}, flags));
     assertThat(restore.exitCode()).isZero();
     assertThat(restore.out()).contains("restored       1 files");
     assertThat(Files.readString(orphan)).isEqualTo("abandoned by a failed job");
@@ -232,7 +325,10 @@ class RemoveOrphansCliTest {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catDir);
     catalog.createNamespace(Namespace.of("db"));
     Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10)).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10)).get(0))
+        .commit();
     Path orphan = Path.of(table.location(), "data", "orphan.parquet");
     Files.writeString(orphan, "abandoned by a failed job");
     orphan.toFile().setLastModified(OLD);

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
 
 /** A run builds only what its arguments need (Main.commandLine(ctx, args)); what it prints and exits with is the same as with every verb built. */
 class SelectiveCommandLineTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private record Outcome(int exitCode, String out, String err) {}
 
@@ -50,7 +51,11 @@ class SelectiveCommandLineTest {
       Outcome selective = run(Main.commandLine(ctx, args), args);
       assertThat(selective).as(String.join(" ", args)).isEqualTo(full);
     }
-    assertThat(run(Main.commandLine(ctx, "--help"), "--help").out()).contains("compact").contains("vacuum").doesNotContain("__train-archive");
-    assertThat(Main.commandLine(ctx, "describe", "db.t").getSubcommands().keySet()).containsExactly("describe");
+    assertThat(run(Main.commandLine(ctx, "--help"), "--help").out())
+        .contains("compact")
+        .contains("vacuum")
+        .doesNotContain("__train-archive");
+    assertThat(Main.commandLine(ctx, "describe", "db.t").getSubcommands().keySet())
+        .containsExactly("describe");
   }
 }

@@ -59,6 +59,7 @@ class SparkDeltaCliTest {
   static final Path DIR = SparkEngineCliTest.tempDir();
   /** Shared with {@link SparkEngineCliTest} (its Iceberg catalog is unused here); closed at JVM exit. */
   static final SparkCluster CLUSTER = SparkEngineCliTest.CLUSTER;
+
   static final List<String> COLUMNS = List.of("id", "cat", "amount", "score", "day", "note");
   static ConnectSql sql;
 
@@ -68,7 +69,12 @@ class SparkDeltaCliTest {
     sql = ConnectSql.open(CLUSTER.remote(), Map.of());
     StringBuilder tables = new StringBuilder();
     for (String name : List.of("events", "vacuumed", "purged", "unreached")) {
-      tables.append("      raw.").append(name).append(": ").append(DIR.resolve(name)).append('\n');
+      tables
+          .append("      raw.")
+          .append(name)
+          .append(": ")
+          .append(DIR.resolve(name))
+          .append('\n');
     }
     Files.writeString(DIR.resolve("resurfacer.yml"), """
         catalogs:
@@ -101,11 +107,13 @@ class SparkDeltaCliTest {
    * an update to {@code -0.0}; decimals, dates, nulls.
    */
   static void write(String name, String properties) {
-    sql.rows("CREATE TABLE " + relation(name) + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
+    sql.rows("CREATE TABLE " + relation(name)
+        + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
         + " USING delta PARTITIONED BY (cat) TBLPROPERTIES ('delta.deletedFileRetentionDuration'='interval 1 hours'"
         + (properties.isEmpty() ? "" : ", " + properties) + ")");
     for (int batch = 0; batch < 4; batch++) {
-      sql.rows("INSERT INTO " + relation(name) + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END,"
+      sql.rows("INSERT INTO " + relation(name)
+          + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END,"
           + " CAST(id * 1.25 AS DECIMAL(12,2)), CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END,"
           + " date_add(DATE '2026-01-01', CAST(id % 30 AS INT)), CASE WHEN id % 4 = 0 THEN NULL ELSE concat('n-', id) END"
           + " FROM range(" + batch * 50 + ", " + (batch * 50 + 50) + ", 1, 2)");
@@ -135,7 +143,8 @@ class SparkDeltaCliTest {
       List<String> values = new ArrayList<>();
       for (String c : COLUMNS) {
         Object v = row.get(c);
-        values.add(tagged(schema.get(c).getDataType(), v instanceof java.sql.Date d ? d.toLocalDate() : v));
+        values.add(tagged(
+            schema.get(c).getDataType(), v instanceof java.sql.Date d ? d.toLocalDate() : v));
       }
       out.add(String.join("|", values));
     }
@@ -217,38 +226,50 @@ class SparkDeltaCliTest {
 
       JsonNode plan = json("compact", "raw.events");
       assertThat(plan.get("outcome").asText()).as(plan.toString()).isEqualTo("previewed");
-      assertThat(plan.at("/metrics/files_to_rewrite").asLong()).isEqualTo(liveBefore.size()).isGreaterThan(2);
+      assertThat(plan.at("/metrics/files_to_rewrite").asLong())
+          .isEqualTo(liveBefore.size())
+          .isGreaterThan(2);
       assertThat(t.latest().getVersion()).isEqualTo(version);
 
       JsonNode done = json("compact", "raw.events", "--yes");
       assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
-      assertThat(done.at("/metrics/rewritten_files").asLong()).isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
-      assertThat(done.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+      assertThat(done.at("/metrics/rewritten_files").asLong())
+          .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+      assertThat(done.at("/metrics/rewritten_bytes").asLong())
+          .isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
       assertThat(done.at("/metrics/preview_mismatch").asLong()).isZero();
-      assertThat(done.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ")
+      assertThat(done.get("message").asText())
+          .contains("verified: " + before.size() + " rows, checksum ")
           .contains("the files it removed are the preview's");
       assertThat(lastHistory("events").get("operation")).isEqualTo("OPTIMIZE");
       Set<StoredFile> liveAfter = live(t);
-      assertThat(liveAfter).doesNotContainAnyElementsOf(liveBefore).hasSize(2); // one file per partition
+      assertThat(liveAfter)
+          .doesNotContainAnyElementsOf(liveBefore)
+          .hasSize(2); // one file per partition
       assertThat(kernelRows(t)).isEqualTo(before);
       assertThat(sparkRows("events")).isEqualTo(before);
 
-      // bin-pack again: every partition is one file now, nothing to do (delta-spark agrees: no commit)
+      // bin-pack again: every partition is one file now, nothing to do (delta-spark agrees: no
+      // commit)
       JsonNode again = json("compact", "raw.events", "--yes");
       assertThat(again.get("outcome").asText()).as(again.toString()).isEqualTo("nothing_to_do");
       assertThat(lastHistory("events").get("operation")).isEqualTo("OPTIMIZE");
 
-      // z-order: delta-spark rewrites every file of every partition, one file alone included; the preview says so
+      // z-order: delta-spark rewrites every file of every partition, one file alone included; the
+      // preview says so
       JsonNode zplan = json("compact", "raw.events", "--strategy", "zorder", "--columns", "id,day");
       assertThat(zplan.get("outcome").asText()).as(zplan.toString()).isEqualTo("previewed");
       assertThat(zplan.at("/metrics/files_to_rewrite").asLong()).isEqualTo(2);
-      JsonNode zdone = json("compact", "raw.events", "--strategy", "zorder", "--columns", "id,day", "--yes");
+      JsonNode zdone =
+          json("compact", "raw.events", "--strategy", "zorder", "--columns", "id,day", "--yes");
       assertThat(zdone.get("outcome").asText()).as(zdone.toString()).isEqualTo("done");
       assertThat(zdone.at("/metrics/rewritten_files").asLong()).isEqualTo(2);
       assertThat(zdone.at("/metrics/preview_mismatch").asLong()).isZero();
       Map<String, Object> z = lastHistory("events");
       assertThat(z.get("operation")).isEqualTo("OPTIMIZE");
-      assertThat(String.valueOf(((Map<?, ?>) z.get("operationParameters")).get("zOrderBy"))).contains("id").contains("day");
+      assertThat(String.valueOf(((Map<?, ?>) z.get("operationParameters")).get("zOrderBy")))
+          .contains("id")
+          .contains("day");
       assertThat(live(t)).doesNotContainAnyElementsOf(liveAfter);
       assertThat(kernelRows(t)).isEqualTo(before);
       assertThat(sparkRows("events")).isEqualTo(before);
@@ -256,13 +277,16 @@ class SparkDeltaCliTest {
   }
 
   @Test
-  void vacuumDeletesOnlyWhatOurPlanNamesAndIsRefusedWhenSparksDryRunReachesFurther() throws Exception {
+  void vacuumDeletesOnlyWhatOurPlanNamesAndIsRefusedWhenSparksDryRunReachesFurther()
+      throws Exception {
     write("vacuumed", "");
     Path stray = DIR.resolve("vacuumed/cat=a/stray-leftover.parquet");
     Files.write(stray, new byte[] {1, 2, 3});
     Files.setLastModifiedTime(stray, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
-    // delta-spark's VACUUM enters _change_data; ours never does (its files stay): the dry run reaches further
-    Path changeData = Files.createDirectories(DIR.resolve("vacuumed/_change_data")).resolve("cdc-old.parquet");
+    // delta-spark's VACUUM enters _change_data; ours never does (its files stay): the dry run
+    // reaches further
+    Path changeData =
+        Files.createDirectories(DIR.resolve("vacuumed/_change_data")).resolve("cdc-old.parquet");
     Files.write(changeData, new byte[] {4, 5, 6});
     Files.setLastModifiedTime(changeData, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
     List<String> before = sparkRows("vacuumed");
@@ -270,8 +294,12 @@ class SparkDeltaCliTest {
 
     CliRun refused = cli("vacuum", "raw.vacuumed", "--retention", "1h", "--yes");
     assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(Main.REFUSED);
-    assertThat(refused.err().strip().lines()).hasSize(1).first().asString()
-        .contains("delta-spark's VACUUM would delete 1 file(s) our vacuum keeps").contains("_change_data/cdc-old.parquet");
+    assertThat(refused.err().strip().lines())
+        .hasSize(1)
+        .first()
+        .asString()
+        .contains("delta-spark's VACUUM would delete 1 file(s) our vacuum keeps")
+        .contains("_change_data/cdc-old.parquet");
     assertThat(files("vacuumed")).isEqualTo(filesBefore);
     Files.delete(changeData);
 
@@ -287,8 +315,9 @@ class SparkDeltaCliTest {
     Set<Path> expected = new TreeSet<>(filesBefore);
     expected.remove(stray);
     expected.remove(changeData);
-    assertThat(files("vacuumed").stream().filter(p -> !p.toString().contains("_delta_log"))).containsExactlyInAnyOrderElementsOf(
-        expected.stream().filter(p -> !p.toString().contains("_delta_log")).toList());
+    assertThat(files("vacuumed").stream().filter(p -> !p.toString().contains("_delta_log")))
+        .containsExactlyInAnyOrderElementsOf(
+            expected.stream().filter(p -> !p.toString().contains("_delta_log")).toList());
     assertThat(sparkRows("vacuumed")).isEqualTo(before);
     try (DeltaTable t = open("vacuumed")) {
       assertThat(kernelRows(t)).isEqualTo(before);
@@ -298,33 +327,42 @@ class SparkDeltaCliTest {
   /** The engine SPI as a library caller uses it; a lone file our planner would rewrite only to purge deleted rows is refused. */
   @Test
   void libraryCallersGetTheSameExecutorsAndAPurgeDeltaSparkWouldSkipIsRefused() throws Exception {
-    sql.rows("CREATE TABLE " + relation("purged") + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
+    sql.rows("CREATE TABLE " + relation("purged")
+        + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
         + " USING delta PARTITIONED BY (cat) TBLPROPERTIES ('delta.enableDeletionVectors'='true')");
-    sql.rows("INSERT INTO " + relation("purged") + " SELECT /*+ COALESCE(1) */ id, 'a', CAST(id AS DECIMAL(12,2)), id / 3.0,"
+    sql.rows("INSERT INTO " + relation("purged")
+        + " SELECT /*+ COALESCE(1) */ id, 'a', CAST(id AS DECIMAL(12,2)), id / 3.0,"
         + " DATE '2026-01-01', 'x' FROM range(0, 100)");
     sql.rows("DELETE FROM " + relation("purged") + " WHERE id % 2 = 0");
     try (DeltaTable t = open("purged");
-        ExecutionEngine spark = ExecutionEngines.provider("spark").open(new EngineSettings("spark", Map.of("remote", CLUSTER.remote()), Set.of()))) {
-      assertThat(LiveFiles.of(t, t.latest())).hasSize(1).allMatch(f -> f.deletionVector().isPresent());
+        ExecutionEngine spark = ExecutionEngines.provider("spark")
+            .open(new EngineSettings("spark", Map.of("remote", CLUSTER.remote()), Set.of()))) {
+      assertThat(LiveFiles.of(t, t.latest()))
+          .hasSize(1)
+          .allMatch(f -> f.deletionVector().isPresent());
       OperationExecutor<Compact, DeltaTable> compact = executor(spark, Compact.class);
       Set<Path> filesBefore = files("purged");
       long version = t.latest().getVersion();
       for (Mode mode : Mode.values()) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> compact.execute(Compact.binpack(), t, mode))
-            .isInstanceOf(dev.resurfacer.SafetyRefusal.class).hasMessageContaining("alone to purge its deleted rows")
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> compact.execute(Compact.binpack(), t, mode))
+            .isInstanceOf(dev.resurfacer.SafetyRefusal.class)
+            .hasMessageContaining("alone to purge its deleted rows")
             .hasMessageNotContaining("\n");
       }
       assertThat(files("purged")).isEqualTo(filesBefore);
       assertThat(t.latest().getVersion()).isEqualTo(version);
       // with a threshold above its deleted share the plan leaves it, and so does delta-spark
-      Step nothing = compact.execute(Compact.binpack().withOption("delete-ratio-threshold", "0.9"), t, Mode.COMMIT);
+      Step nothing = compact.execute(
+          Compact.binpack().withOption("delete-ratio-threshold", "0.9"), t, Mode.COMMIT);
       assertThat(nothing.outcome()).as(nothing.message()).isEqualTo(Outcome.NOTHING_TO_DO);
       assertThat(t.latest().getVersion()).isEqualTo(version);
     }
   }
 
   @SuppressWarnings("unchecked")
-  static <O extends dev.resurfacer.maintain.Operation> OperationExecutor<O, DeltaTable> executor(ExecutionEngine engine, Class<O> type) {
+  static <O extends dev.resurfacer.maintain.Operation> OperationExecutor<O, DeltaTable> executor(
+      ExecutionEngine engine, Class<O> type) {
     for (OperationExecutor<?, DeltaTable> e : engine.executors("delta", DeltaTable.class)) {
       if (e.operationType() == type) {
         return (OperationExecutor<O, DeltaTable>) e;
@@ -336,14 +374,23 @@ class SparkDeltaCliTest {
   @Test
   void theEnginesTableSaysWhatRunsAndAnUnreachableClusterIsOneLine() throws Exception {
     CliRun engines = CliRun.run(DIR, "engines");
-    assertThat(engines.out()).containsPattern("spark +delta +compact +works").containsPattern("spark +delta +vacuum +works")
-        .containsPattern("spark +delta +checkpoint +refused").containsPattern("spark +delta +cleanup-log +refused");
+    assertThat(engines.out())
+        .containsPattern("spark +delta +compact +works")
+        .containsPattern("spark +delta +vacuum +works")
+        .containsPattern("spark +delta +checkpoint +refused")
+        .containsPattern("spark +delta +cleanup-log +refused");
 
     sql.rows("CREATE TABLE " + relation("unreached") + " (id BIGINT) USING delta");
     Path yml = DIR.resolve("unreachable.yml");
-    Files.writeString(yml, Files.readString(DIR.resolve("resurfacer.yml")).replace(CLUSTER.remote(), "sc://127.0.0.1:" + ChildJvms.freePort()));
-    CliRun unreachable = CliRun.run(DIR, "vacuum", "raw.unreached", "--config", yml.toString(), "--engine", "spark", "--yes");
+    Files.writeString(
+        yml,
+        Files.readString(DIR.resolve("resurfacer.yml"))
+            .replace(CLUSTER.remote(), "sc://127.0.0.1:" + ChildJvms.freePort()));
+    CliRun unreachable = CliRun.run(
+        DIR, "vacuum", "raw.unreached", "--config", yml.toString(), "--engine", "spark", "--yes");
     assertThat(unreachable.exitCode()).isEqualTo(2);
-    assertThat(unreachable.err().strip()).startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:").doesNotContain("\n");
+    assertThat(unreachable.err().strip())
+        .startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:")
+        .doesNotContain("\n");
   }
 }

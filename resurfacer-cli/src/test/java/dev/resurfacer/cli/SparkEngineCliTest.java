@@ -37,7 +37,10 @@ class SparkEngineCliTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final Path DIR = tempDir();
   /** This test JVM's one Spark cluster, shared with {@link SparkDeltaCliTest}: started by the first class that needs it, closed at JVM exit. */
-  static final SparkCluster CLUSTER = new SparkCluster().jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR)).closedAtExit();
+  static final SparkCluster CLUSTER = new SparkCluster()
+      .jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR))
+      .closedAtExit();
+
   static JdbcCatalog catalog;
   static ConnectSql sql;
 
@@ -55,7 +58,9 @@ class SparkEngineCliTest {
     catalog = SqliteCatalogs.create("lake", DIR);
     sql = ConnectSql.open(CLUSTER.remote(), Map.of());
     sql.rows("CREATE NAMESPACE IF NOT EXISTS lake.db");
-    Files.writeString(DIR.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(DIR) + """
+    Files.writeString(
+        DIR.resolve("resurfacer.yml"),
+        MaintainCliTest.catalogYml(DIR) + """
         engines:
           spark:
             remote: %s
@@ -89,7 +94,9 @@ class SparkEngineCliTest {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--output", "json"));
     CliRun r = cliIn(dir, all.toArray(String[]::new));
-    assertThat(r.exitCode()).as("%s%n%s%n%s", String.join(" ", args), r.out(), r.err()).isZero();
+    assertThat(r.exitCode())
+        .as("%s%n%s%n%s", String.join(" ", args), r.out(), r.err())
+        .isZero();
     return JSON.readTree(r.out());
   }
 
@@ -99,7 +106,8 @@ class SparkEngineCliTest {
 
   /** A small table in one Spark statement pair: enough where only the fences or the refusal are under test. */
   static void writeTable(String name) {
-    sql.rows("CREATE TABLE lake.db." + name + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
+    sql.rows("CREATE TABLE lake.db." + name
+        + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
     sql.rows("INSERT INTO lake.db." + name + " VALUES (1, 'a'), (2, 'b'), (3, 'a')");
   }
 
@@ -142,30 +150,59 @@ class SparkEngineCliTest {
     assertThat(table("events").currentSnapshot().operation()).isNotEqualTo("replace");
     JsonNode compacted = json("compact", "db.events", "--min-input-files", "2", "--yes");
     assertThat(compacted.get("outcome").asText()).as(compacted.toString()).isEqualTo("done");
-    assertThat(compacted.at("/metrics/rewritten_files").asLong()).isPositive()
+    assertThat(compacted.at("/metrics/rewritten_files").asLong())
+        .isPositive()
         .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
-    assertThat(compacted.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
-    assertThat(compacted.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ");
+    assertThat(compacted.at("/metrics/rewritten_bytes").asLong())
+        .isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(compacted.get("message").asText())
+        .contains("verified: " + before.size() + " rows, checksum ");
     assertThat(table("events").currentSnapshot().operation()).isEqualTo("replace");
     assertThat(Content.of(table("events"))).isEqualTo(before);
 
-    JsonNode sorted = json("compact", "db.events", "--strategy", "sort", "--sort-by", "id DESC", "--rewrite-all", "--yes");
+    JsonNode sorted = json(
+        "compact",
+        "db.events",
+        "--strategy",
+        "sort",
+        "--sort-by",
+        "id DESC",
+        "--rewrite-all",
+        "--yes");
     assertThat(sorted.get("outcome").asText()).as(sorted.toString()).isEqualTo("done");
-    JsonNode zordered = json("compact", "db.events", "--strategy", "zorder", "--columns", "id,day", "--rewrite-all", "--yes");
+    JsonNode zordered = json(
+        "compact",
+        "db.events",
+        "--strategy",
+        "zorder",
+        "--columns",
+        "id,day",
+        "--rewrite-all",
+        "--yes");
     assertThat(zordered.get("outcome").asText()).as(zordered.toString()).isEqualTo("done");
 
     JsonNode manifests = json("rewrite-manifests", "db.events", "--yes");
-    assertThat(manifests.get("outcome").asText()).as(manifests.toString()).isIn("done", "nothing_to_do");
+    assertThat(manifests.get("outcome").asText())
+        .as(manifests.toString())
+        .isIn("done", "nothing_to_do");
 
     JsonNode expirePlan = json("expire", "db.events", "--older-than", "0s", "--retain-last", "1");
-    assertThat(expirePlan.at("/metrics/expired_snapshots").asLong()).isGreaterThanOrEqualTo(snapshots);
-    JsonNode expired = json("expire", "db.events", "--older-than", "0s", "--retain-last", "1", "--yes");
+    assertThat(expirePlan.at("/metrics/expired_snapshots").asLong())
+        .isGreaterThanOrEqualTo(snapshots);
+    JsonNode expired =
+        json("expire", "db.events", "--older-than", "0s", "--retain-last", "1", "--yes");
     assertThat(expired.get("outcome").asText()).as(expired.toString()).isEqualTo("done");
-    assertThat(expired.at("/metrics/expired_snapshots").asLong()).isEqualTo(expirePlan.at("/metrics/expired_snapshots").asLong());
-    assertThat(expired.at("/metrics/deleted_files").asLong()).isEqualTo(expirePlan.at("/metrics/deleted_files").asLong());
+    assertThat(expired.at("/metrics/expired_snapshots").asLong())
+        .isEqualTo(expirePlan.at("/metrics/expired_snapshots").asLong());
+    assertThat(expired.at("/metrics/deleted_files").asLong())
+        .isEqualTo(expirePlan.at("/metrics/deleted_files").asLong());
     assertThat(table("events").snapshots()).hasSize(1);
 
-    Path orphan = Path.of(table("events").location().replaceFirst("^file:", ""), "data", "cat=a", "left-behind.parquet");
+    Path orphan = Path.of(
+        table("events").location().replaceFirst("^file:", ""),
+        "data",
+        "cat=a",
+        "left-behind.parquet");
     Files.write(orphan, new byte[] {1, 2, 3});
     age(orphan);
     JsonNode orphanPlan = json("remove-orphans", "db.events", "--older-than", "1d");
@@ -185,7 +222,8 @@ class SparkEngineCliTest {
     java.util.Map<String, String> out = new java.util.TreeMap<>();
     Table t = table(name);
     try (var tasks = t.newScan().planFiles()) {
-      tasks.forEach(task -> out.put(task.file().location(), t.spec().partitionToPath(task.file().partition())));
+      tasks.forEach(task ->
+          out.put(task.file().location(), t.spec().partitionToPath(task.file().partition())));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -198,32 +236,63 @@ class SparkEngineCliTest {
     List<String> before = Content.of(table("filtered"));
     java.util.Map<String, String> filesBefore = dataFiles("filtered");
 
-    JsonNode plan = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a");
+    JsonNode plan =
+        json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a");
     assertThat(plan.get("message").asText()).as(plan.toString()).contains("where `cat` = 'a'");
-    JsonNode done = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a", "--yes");
+    JsonNode done =
+        json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=a", "--yes");
     assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
-    assertThat(done.at("/metrics/rewritten_files").asLong()).isPositive().isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
-    assertThat(done.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(done.at("/metrics/rewritten_files").asLong())
+        .isPositive()
+        .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(done.at("/metrics/rewritten_bytes").asLong())
+        .isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
     java.util.Map<String, String> filesAfter = dataFiles("filtered");
     // partition b is untouched: the same files, none added
-    assertThat(filesAfter.entrySet().stream().filter(e -> e.getValue().equals("cat=b")).map(java.util.Map.Entry::getKey).toList())
-        .isEqualTo(filesBefore.entrySet().stream().filter(e -> e.getValue().equals("cat=b")).map(java.util.Map.Entry::getKey).toList());
+    assertThat(filesAfter.entrySet().stream()
+            .filter(e -> e.getValue().equals("cat=b"))
+            .map(java.util.Map.Entry::getKey)
+            .toList())
+        .isEqualTo(filesBefore.entrySet().stream()
+            .filter(e -> e.getValue().equals("cat=b"))
+            .map(java.util.Map.Entry::getKey)
+            .toList());
     assertThat(Content.of(table("filtered"))).isEqualTo(before);
 
     // ids 0..99 went into the first two inserts: their files cannot match and stay
-    JsonNode wherePlan = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=b", "--where", "id >= 100");
-    JsonNode whereDone = json("compact", "db.filtered", "--min-input-files", "2", "--partition", "cat=b", "--where", "id >= 100", "--yes");
+    JsonNode wherePlan = json(
+        "compact",
+        "db.filtered",
+        "--min-input-files",
+        "2",
+        "--partition",
+        "cat=b",
+        "--where",
+        "id >= 100");
+    JsonNode whereDone = json(
+        "compact",
+        "db.filtered",
+        "--min-input-files",
+        "2",
+        "--partition",
+        "cat=b",
+        "--where",
+        "id >= 100",
+        "--yes");
     assertThat(whereDone.get("outcome").asText()).as(whereDone.toString()).isEqualTo("done");
-    assertThat(whereDone.at("/metrics/rewritten_files").asLong()).isPositive()
+    assertThat(whereDone.at("/metrics/rewritten_files").asLong())
+        .isPositive()
         .isEqualTo(wherePlan.at("/metrics/files_to_rewrite").asLong())
         .isLessThan(filesAfter.values().stream().filter("cat=b"::equals).count());
-    assertThat(whereDone.at("/metrics/rewritten_bytes").asLong()).isEqualTo(wherePlan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(whereDone.at("/metrics/rewritten_bytes").asLong())
+        .isEqualTo(wherePlan.at("/metrics/bytes_to_rewrite").asLong());
     assertThat(Content.of(table("filtered"))).isEqualTo(before);
     assertThat(sparkContent("filtered")).isEqualTo(before);
 
     CliRun transform = cli("compact", "db.filtered", "--partition", "nope=1", "--yes");
     assertThat(transform.exitCode()).isEqualTo(2);
-    assertThat(transform.err().strip()).isEqualTo("error: --partition: lake.db.filtered has no partition field nope");
+    assertThat(transform.err().strip())
+        .isEqualTo("error: --partition: lake.db.filtered has no partition field nope");
   }
 
   @Test
@@ -234,18 +303,25 @@ class SparkEngineCliTest {
     assertThat(plan.get("outcome").asText()).as(plan.toString()).isEqualTo("previewed");
     assertThat(plan.at("/metrics/files_to_rewrite").asLong()).isPositive();
 
-    JsonNode done = json("rewrite-position-deletes", "db.deletes", "--option", "min-input-files=2", "--yes");
+    JsonNode done =
+        json("rewrite-position-deletes", "db.deletes", "--option", "min-input-files=2", "--yes");
 
     assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
-    assertThat(done.at("/metrics/rewritten_files").asLong()).isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
-    assertThat(done.at("/metrics/rewritten_bytes").asLong()).isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
-    assertThat(done.get("message").asText()).contains("verified: " + before.size() + " rows, checksum ");
-    // Spark writes file-scoped position deletes (one file per data file), and the rewrite keeps that
+    assertThat(done.at("/metrics/rewritten_files").asLong())
+        .isEqualTo(plan.at("/metrics/files_to_rewrite").asLong());
+    assertThat(done.at("/metrics/rewritten_bytes").asLong())
+        .isEqualTo(plan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(done.get("message").asText())
+        .contains("verified: " + before.size() + " rows, checksum ");
+    // Spark writes file-scoped position deletes (one file per data file), and the rewrite keeps
+    // that
     // granularity: the replace swaps exactly the files it reports, the count may stay the same
     org.apache.iceberg.Snapshot rewrite = table("deletes").currentSnapshot();
     assertThat(rewrite.operation()).isEqualTo("replace");
-    assertThat(Long.parseLong(rewrite.summary().get("removed-position-delete-files"))).isEqualTo(done.at("/metrics/rewritten_files").asLong());
-    assertThat(Long.parseLong(rewrite.summary().get("added-position-delete-files"))).isEqualTo(done.at("/metrics/added_files").asLong());
+    assertThat(Long.parseLong(rewrite.summary().get("removed-position-delete-files")))
+        .isEqualTo(done.at("/metrics/rewritten_files").asLong());
+    assertThat(Long.parseLong(rewrite.summary().get("added-position-delete-files")))
+        .isEqualTo(done.at("/metrics/added_files").asLong());
     assertThat(Content.of(table("deletes"))).isEqualTo(before);
     assertThat(sparkContent("deletes")).isEqualTo(before);
   }
@@ -256,7 +332,8 @@ class SparkEngineCliTest {
     long snapshot = table("refused").currentSnapshot().snapshotId();
     CliRun r = cli("remove-dangling-deletes", "db.refused", "--yes");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err().strip()).startsWith("error: engine spark does not run remove-dangling-deletes on iceberg tables")
+    assertThat(r.err().strip())
+        .startsWith("error: engine spark does not run remove-dangling-deletes on iceberg tables")
         .doesNotContain("\n");
     assertThat(table("refused").currentSnapshot().snapshotId()).isEqualTo(snapshot);
   }
@@ -267,10 +344,20 @@ class SparkEngineCliTest {
     sql.rows("CREATE TABLE lake.db.neighbour (id BIGINT) USING iceberg");
     sql.rows("INSERT INTO lake.db.neighbour VALUES (1), (2)");
     Table neighbour = table("neighbour");
-    Path neighbourFile = Path.of(neighbour.currentSnapshot().addedDataFiles(neighbour.io()).iterator().next().location()
+    Path neighbourFile = Path.of(neighbour
+        .currentSnapshot()
+        .addedDataFiles(neighbour.io())
+        .iterator()
+        .next()
+        .location()
         .replaceFirst("^file:", ""));
-    // a link in our data directory to the neighbour's live data file: Spark's listing follows it, ours does not
-    Path link = Path.of(table("fenced").location().replaceFirst("^file:", ""), "data", "cat=a", "looks-orphaned.parquet");
+    // a link in our data directory to the neighbour's live data file: Spark's listing follows it,
+    // ours does not
+    Path link = Path.of(
+        table("fenced").location().replaceFirst("^file:", ""),
+        "data",
+        "cat=a",
+        "looks-orphaned.parquet");
     Files.createSymbolicLink(link, neighbourFile);
     age(neighbourFile);
     List<String> neighbourRows = Content.of(neighbour);
@@ -308,10 +395,16 @@ class SparkEngineCliTest {
   }
 
   /** Secret-valued engine options: by reference (a name Spark would not redact), and literal under credential names. */
-  static final Map<String, String> SECRET_ENV = Map.of("SPARK_TOKEN", "s3cr3t-token", "S3_SECRET", "s3cr3t-s3-key",
-      "CUSTOM_AUTH", "s3cr3t-custom-auth");
-  static final List<String> SECRET_VALUES = List.of("s3cr3t-token", "s3cr3t-s3-key", "s3cr3t-custom-auth", "AKIAPLAINS3CR3T",
-      "plain-s3cr3t-pw");
+  static final Map<String, String> SECRET_ENV = Map.of(
+      "SPARK_TOKEN",
+      "s3cr3t-token",
+      "S3_SECRET",
+      "s3cr3t-s3-key",
+      "CUSTOM_AUTH",
+      "s3cr3t-custom-auth");
+
+  static final List<String> SECRET_VALUES = List.of(
+      "s3cr3t-token", "s3cr3t-s3-key", "s3cr3t-custom-auth", "AKIAPLAINS3CR3T", "plain-s3cr3t-pw");
   static final String SECRET_CONF = """
           conf:
             spark.hadoop.fs.s3a.secret.key: ${env:S3_SECRET}
@@ -325,7 +418,8 @@ class SparkEngineCliTest {
     writeTable("unreached");
     long snapshot = table("unreached").currentSnapshot().snapshotId();
     int closed;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
     Path yml = DIR.resolve("unreachable.yml");
@@ -334,17 +428,32 @@ class SparkEngineCliTest {
           spark:
             remote: sc://127.0.0.1:%d/;token=${env:SPARK_TOKEN}
         """.formatted(closed) + SECRET_CONF);
-    for (String verb : new String[] {"compact", "expire", "remove-orphans", "rewrite-manifests", "maintain"}) {
+    for (String verb :
+        new String[] {"compact", "expire", "remove-orphans", "rewrite-manifests", "maintain"}) {
       String[] args = verb.equals("maintain")
-          ? new String[] {verb, "--tables", "db.unreached", "--engine", "spark", "--yes", "--config", yml.toString()}
-          : new String[] {verb, "db.unreached", "--engine", "spark", "--yes", "--config", yml.toString()};
+          ? new String[] {
+            verb,
+            "--tables",
+            "db.unreached",
+            "--engine",
+            "spark",
+            "--yes",
+            "--config",
+            yml.toString()
+          }
+          : new String[] {
+            verb, "db.unreached", "--engine", "spark", "--yes", "--config", yml.toString()
+          };
       CliRun r = CliRun.run(DIR, SECRET_ENV, args);
       assertThat(r.exitCode()).as(verb + r.err()).isEqualTo(2);
-      assertThat(r.err().strip()).as(verb).startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed)
+      assertThat(r.err().strip())
+          .as(verb)
+          .startsWith("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed)
           .doesNotContain("\n");
       assertNoSecret(verb, r);
     }
-    for (String[] args : List.of(new String[] {"policy", "db.unreached", "--output", "json"},
+    for (String[] args : List.of(
+        new String[] {"policy", "db.unreached", "--output", "json"},
         new String[] {"doctor", "--output", "json"})) {
       List<String> all = new ArrayList<>(List.of(args));
       all.addAll(List.of("--config", yml.toString()));
@@ -369,8 +478,8 @@ class SparkEngineCliTest {
     values.put("conf.spark.resurfacer.test.auth", "s3cr3t-custom-auth");
     values.put("conf.spark.hadoop.fs.s3a.secret.key", "s3cr3t-s3-key");
     values.put("conf.spark.sql.shuffle.partitions", "3");
-    dev.resurfacer.engines.EngineSettings settings = new dev.resurfacer.engines.EngineSettings("spark", values,
-        java.util.Set.of("conf.spark.resurfacer.test.auth"));
+    dev.resurfacer.engines.EngineSettings settings = new dev.resurfacer.engines.EngineSettings(
+        "spark", values, java.util.Set.of("conf.spark.resurfacer.test.auth"));
     try (ConnectSql secret = ConnectSql.open(settings)) {
       Map<String, Object> shown = new java.util.HashMap<>();
       for (Map<String, Object> row : secret.rows("SET")) {
@@ -378,16 +487,23 @@ class SparkEngineCliTest {
       }
       // the values are set (a non-secret one reads back), and Spark itself shows neither secret
       assertThat(shown).containsEntry("spark.sql.shuffle.partitions", "3");
-      assertThat(shown).containsKeys("spark.resurfacer.test.auth", "spark.hadoop.fs.s3a.secret.key");
-      assertThat(shown.toString()).doesNotContain("s3cr3t-custom-auth").doesNotContain("s3cr3t-s3-key");
+      assertThat(shown)
+          .containsKeys("spark.resurfacer.test.auth", "spark.hadoop.fs.s3a.secret.key");
+      assertThat(shown.toString())
+          .doesNotContain("s3cr3t-custom-auth")
+          .doesNotContain("s3cr3t-s3-key");
     }
 
     values.put("conf.spark.sql.shuffle.partitions", "not-a-number-s3cr3t");
-    dev.resurfacer.engines.EngineSettings refused = new dev.resurfacer.engines.EngineSettings("spark", values,
+    dev.resurfacer.engines.EngineSettings refused = new dev.resurfacer.engines.EngineSettings(
+        "spark",
+        values,
         java.util.Set.of("conf.spark.resurfacer.test.auth", "conf.spark.sql.shuffle.partitions"));
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConnectSql.open(refused))
         .isInstanceOf(dev.resurfacer.UsageException.class)
-        .hasMessageStartingWith("engines.spark.conf.spark.sql.shuffle.partitions: the cluster refused it: ")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("not-a-number-s3cr3t").doesNotContain("\n"));
+        .hasMessageStartingWith(
+            "engines.spark.conf.spark.sql.shuffle.partitions: the cluster refused it: ")
+        .satisfies(e ->
+            assertThat(e.getMessage()).doesNotContain("not-a-number-s3cr3t").doesNotContain("\n"));
   }
 }

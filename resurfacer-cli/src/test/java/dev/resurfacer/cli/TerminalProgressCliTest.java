@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TerminalProgressCliTest {
   private static final Pattern PERCENT = Pattern.compile("(\\d{1,3})% ");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @BeforeEach
   void threeDaysOfSmallFiles() throws Exception {
@@ -38,27 +39,35 @@ class TerminalProgressCliTest {
         for (int day = 0; day < 3; day++) {
           for (int i = 0; i < 3; i++) {
             var append = table.newAppend();
-            TableWrites.writeData(table, Orders.rows(day * 100L + i * 5L, 5, day)).forEach(append::appendFile);
+            TableWrites.writeData(table, Orders.rows(day * 100L + i * 5L, 5, day))
+                .forEach(append::appendFile);
             append.commit();
           }
         }
       }
     }
-    Files.writeString(dir.resolve("resurfacer.yml"), MaintainCliTest.catalogYml(lake)
-        + "defaults:\n  compact: {min-input-files: 2}\n  expire: {older-than: 0s, retain-last: 1}\n");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        MaintainCliTest.catalogYml(lake)
+            + "defaults:\n  compact: {min-input-files: 2}\n  expire: {older-than: 0s, retain-last: 1}\n");
   }
 
   @Test
   void compactionGroupsDrawABarThatMovesAndEndsAtOneHundredPercent() throws Exception {
-    String screen = underTerminal("compact", "raw.a", "--yes", "--min-input-files", "2", "--max-concurrent", "1");
+    String screen = underTerminal(
+        "compact", "raw.a", "--yes", "--min-input-files", "2", "--max-concurrent", "1");
 
     assertThat(screen).contains("compact lake.raw.a (3 groups)").contains("\u001b[");
     List<Integer> percents = percents(screen);
     assertThat(percents).as(screen).contains(0);
-    assertThat(percents).as("the bar moved between 0 and 100: " + percents).anyMatch(p -> p > 0 && p < 100);
+    assertThat(percents)
+        .as("the bar moved between 0 and 100: " + percents)
+        .anyMatch(p -> p > 0 && p < 100);
     assertThat(percents.get(percents.size() - 1)).as(screen).isEqualTo(100);
     // the bar stands in for the per-group lines; the report still follows it
-    assertThat(screen).doesNotContain(": committed, 3 files -> 1").contains("compacted lake.raw.a: 9 files");
+    assertThat(screen)
+        .doesNotContain(": committed, 3 files -> 1")
+        .contains("compacted lake.raw.a: 9 files");
   }
 
   @Test
@@ -67,7 +76,9 @@ class TerminalProgressCliTest {
 
     assertThat(screen).contains("maintain lake (1 table)");
     List<Integer> percents = percents(screen);
-    assertThat(percents).as("the bar moved between 0 and 100: " + percents).anyMatch(p -> p > 0 && p < 100);
+    assertThat(percents)
+        .as("the bar moved between 0 and 100: " + percents)
+        .anyMatch(p -> p > 0 && p < 100);
     assertThat(percents.get(percents.size() - 1)).as(screen).isEqualTo(100);
     // no log line tears the bar: the run's progress is on it, the outcome in the report
     assertThat(screen).doesNotContain("table=lake.raw.a").contains("lake.raw.a");
@@ -75,9 +86,12 @@ class TerminalProgressCliTest {
 
   @Test
   void withoutATerminalNoEscapeCodeIsWritten() throws Exception {
-    List<String> command = new ArrayList<>(List.of(java(), Main.class.getName(), "compact", "raw.a", "--yes", "--min-input-files", "2"));
+    List<String> command = new ArrayList<>(List.of(
+        java(), Main.class.getName(), "compact", "raw.a", "--yes", "--min-input-files", "2"));
     Path err = Files.createTempFile(dir, "err", ".txt");
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile())
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectError(err.toFile())
         .redirectInput(new File("/dev/null"));
     pb.environment().put("CLASSPATH", System.getProperty("java.class.path"));
     Process p = pb.start();
@@ -86,19 +100,29 @@ class TerminalProgressCliTest {
 
     assertThat(out).contains("lake.raw.a").doesNotContain("\u001b");
     // the plain per-group log lines, and nothing drawn
-    assertThat(Files.readString(err)).contains(": committed, 3 files -> 1").doesNotContain("\u001b").doesNotContain("%");
+    assertThat(Files.readString(err))
+        .contains(": committed, 3 files -> 1")
+        .doesNotContain("\u001b")
+        .doesNotContain("%");
   }
 
   /** Runs the CLI with stdin and stdout on a pseudo-terminal 120 columns wide; returns what the terminal received. */
   private String underTerminal(String... args) throws Exception {
-    assumeThat(Path.of("/usr/bin/script")).as("script (util-linux) runs a command under a pseudo-terminal").exists();
-    StringBuilder shell = new StringBuilder("stty cols 120 rows 40; exec ").append(java()).append(' ').append(Main.class.getName());
+    assumeThat(Path.of("/usr/bin/script"))
+        .as("script (util-linux) runs a command under a pseudo-terminal")
+        .exists();
+    StringBuilder shell = new StringBuilder("stty cols 120 rows 40; exec ")
+        .append(java())
+        .append(' ')
+        .append(Main.class.getName());
     for (String a : args) {
       shell.append(" '").append(a).append('\'');
     }
     Path screen = dir.resolve("screen.txt");
     ProcessBuilder pb = new ProcessBuilder("script", "-qfec", shell.toString(), screen.toString())
-        .directory(dir.toFile()).redirectInput(new File("/dev/null")).redirectErrorStream(true)
+        .directory(dir.toFile())
+        .redirectInput(new File("/dev/null"))
+        .redirectErrorStream(true)
         .redirectOutput(dir.resolve("script-out.txt").toFile());
     pb.environment().put("CLASSPATH", System.getProperty("java.class.path"));
     pb.environment().put("TERM", "xterm");

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The v3 and statistics verbs through the real CLI: preview changes nothing, --yes acts, reads stay the same. */
 class V3StatsCliTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Path catDir;
   JdbcCatalog catalog;
   Table table;
@@ -46,12 +48,27 @@ class V3StatsCliTest {
       table.newAppend().appendFile(f).commit();
       files.add(f);
     }
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
-        List.of(new Position(files.get(0).location(), 3), new Position(files.get(2).location(), 4)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            table.spec(),
+            files.get(0).partition(),
+            List.of(
+                new Position(files.get(0).location(), 3),
+                new Position(files.get(2).location(), 4))))
+        .commit();
     Record gone = GenericRecord.create(Orders.SCHEMA.select("id"));
     gone.setField("id", 15L);
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), files.get(1).partition(),
-        Orders.SCHEMA.select("id"), List.of(gone))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table,
+            table.spec(),
+            files.get(1).partition(),
+            Orders.SCHEMA.select("id"),
+            List.of(gone)))
+        .commit();
     table.refresh();
   }
 
@@ -69,27 +86,36 @@ class V3StatsCliTest {
     assertThat(preview.out()).contains("format v2 -> v3").contains("preview only");
     assertThat(state()).isEqualTo(before);
 
-    assertThat(run("upgrade", "shop.orders", "--format-version", "1").exitCode()).isEqualTo(Main.USAGE);
+    assertThat(run("upgrade", "shop.orders", "--format-version", "1").exitCode())
+        .isEqualTo(Main.USAGE);
     assertThat(run("upgrade", "shop.orders").exitCode()).isEqualTo(Main.USAGE);
-    assertThat(run("upgrade", "shop.orders", "--format-version", "3", "--yes").out()).contains("upgraded lake.shop.orders to format v3");
+    assertThat(run("upgrade", "shop.orders", "--format-version", "3", "--yes").out())
+        .contains("upgraded lake.shop.orders to format v3");
     assertThat(formatVersion()).isEqualTo(3);
-    assertThat(run("upgrade", "shop.orders", "--format-version", "2", "--yes").exitCode()).isEqualTo(Main.USAGE);
+    assertThat(run("upgrade", "shop.orders", "--format-version", "2", "--yes").exitCode())
+        .isEqualTo(Main.USAGE);
 
     State upgraded = state();
     CliRun rpdPreview = run("rewrite-position-deletes", "shop.orders");
-    assertThat(rpdPreview.out()).contains("1 position-delete files -> 2 deletion vectors for 2 data files, 2 deleted positions")
+    assertThat(rpdPreview.out())
+        .contains(
+            "1 position-delete files -> 2 deletion vectors for 2 data files, 2 deleted positions")
         .contains("preview only");
     assertThat(state()).isEqualTo(upgraded);
     CliRun rpd = run("rewrite-position-deletes", "shop.orders", "--yes");
     assertThat(rpd.exitCode()).as(rpd.err()).isZero();
     assertThat(rpd.out()).contains("committed snapshot");
-    assertThat(deleteFormats()).containsExactlyInAnyOrder(FileFormat.PUFFIN, FileFormat.PUFFIN, FileFormat.PARQUET);
+    assertThat(deleteFormats())
+        .containsExactlyInAnyOrder(FileFormat.PUFFIN, FileFormat.PUFFIN, FileFormat.PARQUET);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
 
     CliRun convertPreview = run("convert-equality-deletes", "shop.orders");
-    assertThat(convertPreview.out()).contains("1 equality-delete files resolved against 1 data files: 1 deleted rows -> deletion vectors")
+    assertThat(convertPreview.out())
+        .contains(
+            "1 equality-delete files resolved against 1 data files: 1 deleted rows -> deletion vectors")
         .contains("preview only");
-    assertThat(run("convert-equality-deletes", "shop.orders", "--yes").exitCode()).isZero();
+    assertThat(run("convert-equality-deletes", "shop.orders", "--yes").exitCode())
+        .isZero();
     assertThat(deleteFormats()).containsOnly(FileFormat.PUFFIN);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
   }
@@ -98,21 +124,28 @@ class V3StatsCliTest {
   void computeStatsAndPartitionStatsShowInDescribe() {
     State before = state();
     CliRun preview = run("compute-stats", "shop.orders", "--columns", "id,day");
-    assertThat(preview.out()).contains("would estimate distinct values of id, day").contains("preview only");
+    assertThat(preview.out())
+        .contains("would estimate distinct values of id, day")
+        .contains("preview only");
     assertThat(state()).isEqualTo(before);
-    assertThat(run("compute-stats", "shop.orders", "--columns", "nope").exitCode()).isEqualTo(Main.USAGE);
+    assertThat(run("compute-stats", "shop.orders", "--columns", "nope").exitCode())
+        .isEqualTo(Main.USAGE);
 
     CliRun stats = run("compute-stats", "shop.orders", "--yes");
     assertThat(stats.exitCode()).as(stats.err()).isZero();
     // 40 rows, two deleted by position and one by equality: 37 distinct ids, 2 days
-    assertThat(stats.out()).containsPattern("id\\s+ndv 37").containsPattern("day\\s+ndv 2").contains("statistics for snapshot");
+    assertThat(stats.out())
+        .containsPattern("id\\s+ndv 37")
+        .containsPattern("day\\s+ndv 2")
+        .contains("statistics for snapshot");
     CliRun partitions = run("compute-partition-stats", "shop.orders", "--yes");
     assertThat(partitions.exitCode()).as(partitions.err()).isZero();
     assertThat(run("compute-partition-stats", "shop.orders", "--yes").out()).contains("already in");
 
     CliRun describe = run("describe", "shop.orders");
     table.refresh();
-    assertThat(describe.out()).contains("statistics         2 files")
+    assertThat(describe.out())
+        .contains("statistics         2 files")
         .contains("table     snapshot " + table.currentSnapshot().snapshotId() + " (current)")
         .contains("partition snapshot " + table.currentSnapshot().snapshotId() + " (current)")
         .contains("apache-datasketches-theta-v1 [1] {ndv=37}");
@@ -129,7 +162,9 @@ class V3StatsCliTest {
     List<FileFormat> out = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask t : tasks) {
-        t.deletes().stream().filter(d -> d.content() != FileContent.DATA).forEach(d -> out.add(d.format()));
+        t.deletes().stream()
+            .filter(d -> d.content() != FileContent.DATA)
+            .forEach(d -> out.add(d.format()));
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -139,8 +174,13 @@ class V3StatsCliTest {
 
   CliRun run(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--catalog-name", "lake", "--catalog-uri", SqliteCatalogs.uri(catDir),
-        "--warehouse", SqliteCatalogs.warehouse(catDir)));
+    all.addAll(List.of(
+        "--catalog-name",
+        "lake",
+        "--catalog-uri",
+        SqliteCatalogs.uri(catDir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(catDir)));
     return CliRun.run(dir, all.toArray(String[]::new));
   }
 
@@ -149,7 +189,9 @@ class V3StatsCliTest {
 
   State state() {
     Table t = catalog.loadTable(TableIdentifier.of("shop", "orders"));
-    return new State(((HasTableOperations) t).operations().current().metadataFileLocation(),
-        t.currentSnapshot().snapshotId(), Disk.files(t));
+    return new State(
+        ((HasTableOperations) t).operations().current().metadataFileLocation(),
+        t.currentSnapshot().snapshotId(),
+        Disk.files(t));
   }
 }

@@ -19,8 +19,14 @@ import java.util.TreeMap;
  *     catalog's tables are listed ({@code dev.resurfacer.delta.table.DeltaDiscovery}); empty otherwise
  */
 public record CatalogConfig(
-    String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys,
-    Map<String, String> tables, java.util.List<String> discover) {
+    String name,
+    String type,
+    String uri,
+    String warehouse,
+    Map<String, String> properties,
+    Set<String> secretKeys,
+    Map<String, String> tables,
+    java.util.List<String> discover) {
 
   public static final Set<String> TYPES = Set.of("jdbc", "rest", "hadoop", "delta");
   public static final String DELTA = "delta";
@@ -33,13 +39,23 @@ public record CatalogConfig(
   }
 
   public CatalogConfig(
-      String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys,
+      String name,
+      String type,
+      String uri,
+      String warehouse,
+      Map<String, String> properties,
+      Set<String> secretKeys,
       Map<String, String> tables) {
     this(name, type, uri, warehouse, properties, secretKeys, tables, java.util.List.of());
   }
 
   public CatalogConfig(
-      String name, String type, String uri, String warehouse, Map<String, String> properties, Set<String> secretKeys) {
+      String name,
+      String type,
+      String uri,
+      String warehouse,
+      Map<String, String> properties,
+      Set<String> secretKeys) {
     this(name, type, uri, warehouse, properties, secretKeys, Map.of());
   }
 
@@ -58,7 +74,8 @@ public record CatalogConfig(
   }
 
   public CatalogConfig withWarehouse(String newWarehouse) {
-    return new CatalogConfig(name, type, uri, newWarehouse, properties, secretKeys, tables, discover);
+    return new CatalogConfig(
+        name, type, uri, newWarehouse, properties, secretKeys, tables, discover);
   }
 
   /** Properties with every secret or credential-looking value replaced by {@code ****}. */
@@ -79,7 +96,8 @@ public record CatalogConfig(
 
   @Override
   public String toString() {
-    return "CatalogConfig[name=" + name + ", type=" + type + ", uri=" + redactedUri() + ", warehouse=" + warehouse
+    return "CatalogConfig[name=" + name + ", type=" + type + ", uri=" + redactedUri()
+        + ", warehouse=" + warehouse
         + ", properties=" + redactedProperties() + (tables.isEmpty() ? "" : ", tables=" + tables)
         + (discover.isEmpty() ? "" : ", discover=" + discover) + "]";
   }

@@ -18,14 +18,19 @@ import java.util.Map;
  * @param catalogUri {@code --catalog-uri}, or null
  * @param warehouse {@code --warehouse}, or null
  */
-public record CatalogSelection(String configFile, String catalog, String catalogName, String catalogUri, String warehouse) {
+public record CatalogSelection(
+    String configFile, String catalog, String catalogName, String catalogUri, String warehouse) {
 
   public static final String DEFAULT_NAME = "resurfacer";
 
   /** The embedded default rooted at {@code dir}: {@code dir/catalog.db} and {@code dir/warehouse}. */
   public static CatalogConfig embedded(String name, Path dir) {
     Path abs = dir.toAbsolutePath().normalize();
-    return CatalogConfig.of(name, "jdbc", "jdbc:sqlite:" + abs.resolve("catalog.db"), abs.resolve("warehouse").toString());
+    return CatalogConfig.of(
+        name,
+        "jdbc",
+        "jdbc:sqlite:" + abs.resolve("catalog.db"),
+        abs.resolve("warehouse").toString());
   }
 
   public CatalogConfig resolve(Map<String, String> env, Path workingDir, Path home) {
@@ -53,7 +58,8 @@ public record CatalogSelection(String configFile, String catalog, String catalog
       }
       return p;
     }
-    for (Path p : new Path[] {workingDir.resolve("resurfacer.yml"), home.resolve(".resurfacer.yml")}) {
+    for (Path p :
+        new Path[] {workingDir.resolve("resurfacer.yml"), home.resolve(".resurfacer.yml")}) {
       if (Files.isRegularFile(p)) {
         return p;
       }
@@ -70,7 +76,8 @@ public record CatalogSelection(String configFile, String catalog, String catalog
       } else if (catalogUri.startsWith("http://") || catalogUri.startsWith("https://")) {
         type = "rest";
       } else {
-        throw new UsageException("--catalog-uri must start with jdbc: or http(s):// (got '" + Secrets.redactUri(catalogUri) + "')");
+        throw new UsageException("--catalog-uri must start with jdbc: or http(s):// (got '"
+            + Secrets.redactUri(catalogUri) + "')");
       }
       return CatalogConfig.of(name, type, catalogUri, warehouse);
     }
@@ -81,7 +88,8 @@ public record CatalogSelection(String configFile, String catalog, String catalog
     } else if (config.defaultCatalog() != null) {
       chosen = config.catalog(config.defaultCatalog());
     } else {
-      chosen = embedded(catalogName == null ? DEFAULT_NAME : catalogName, workingDir.resolve("resurfacer-data"));
+      chosen = embedded(
+          catalogName == null ? DEFAULT_NAME : catalogName, workingDir.resolve("resurfacer-data"));
     }
     return warehouse == null ? chosen : chosen.withWarehouse(warehouse);
   }

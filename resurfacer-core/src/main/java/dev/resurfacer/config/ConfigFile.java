@@ -25,10 +25,13 @@ import java.util.Set;
  * runs.
  */
 public final class ConfigFile {
-  private static final Set<String> TOP_LEVEL = Set.of("catalogs", "default-catalog", "defaults", "tables", "engines", "serve");
+  private static final Set<String> TOP_LEVEL =
+      Set.of("catalogs", "default-catalog", "defaults", "tables", "engines", "serve");
   private static final Set<String> CATALOG_KEYS = Set.of("type", "uri", "warehouse", "properties");
-  private static final Set<String> DELTA_CATALOG_KEYS = Set.of("type", "tables", "discover", "properties");
-  private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
+  private static final Set<String> DELTA_CATALOG_KEYS =
+      Set.of("type", "tables", "discover", "properties");
+  private static final java.util.regex.Pattern TABLE_NAME =
+      java.util.regex.Pattern.compile("[^.\\s*?\\[\\]]+(\\.[^.\\s*?\\[\\]]+)+");
 
   private ConfigFile() {}
 
@@ -47,7 +50,8 @@ public final class ConfigFile {
     try {
       root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+      String where =
+          e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
       throw new UsageException(source + ": malformed YAML" + where + ": " + e.getOriginalMessage());
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
@@ -66,11 +70,13 @@ public final class ConfigFile {
     }
     String defaultCatalog = text(root, "default-catalog", source, "default-catalog");
     if (defaultCatalog != null && !catalogs.containsKey(defaultCatalog)) {
-      throw new UsageException(source + ": default-catalog '" + defaultCatalog + "' is not one of catalogs");
+      throw new UsageException(
+          source + ": default-catalog '" + defaultCatalog + "' is not one of catalogs");
     }
     if (defaultCatalog != null && catalogs.get(defaultCatalog).isDelta()) {
-      throw new UsageException(source + ": default-catalog '" + defaultCatalog
-          + "' is a delta catalog; the default names an Iceberg catalog (Delta tables are found by name in every delta catalog)");
+      throw new UsageException(
+          source + ": default-catalog '" + defaultCatalog
+              + "' is a delta catalog; the default names an Iceberg catalog (Delta tables are found by name in every delta catalog)");
     }
     var iceberg = catalogs.values().stream().filter(c -> !c.isDelta()).toList();
     if (defaultCatalog == null && iceberg.size() == 1) {
@@ -78,7 +84,11 @@ public final class ConfigFile {
     }
     rejectDuplicateDeltaNames(catalogs, source);
     Policies policies = PolicyParser.parse(root.get("defaults"), root.get("tables"), source);
-    return new ResurfacerConfig(catalogs, defaultCatalog, policies, engines(root.get("engines"), source, secrets),
+    return new ResurfacerConfig(
+        catalogs,
+        defaultCatalog,
+        policies,
+        engines(root.get("engines"), source, secrets),
         dev.resurfacer.serve.ServeSettings.parse(root.get("serve"), source));
   }
 
@@ -86,7 +96,8 @@ public final class ConfigFile {
    * {@code engines:}: per engine name a mapping of settings; one nested level (such as Spark's
    * {@code conf:}) is flattened to {@code conf.<key>}. Each engine checks its own keys when it opens.
    */
-  private static Map<String, EngineSettings> engines(JsonNode node, String source, Secrets secrets) {
+  private static Map<String, EngineSettings> engines(
+      JsonNode node, String source, Secrets secrets) {
     Map<String, EngineSettings> out = new LinkedHashMap<>();
     if (node == null || node.isNull()) {
       return out;
@@ -103,7 +114,14 @@ public final class ConfigFile {
         if (kv.getValue().isObject()) {
           for (Iterator<Map.Entry<String, JsonNode>> g = kv.getValue().fields(); g.hasNext(); ) {
             Map.Entry<String, JsonNode> inner = g.next();
-            engineValue(kv.getKey() + "." + inner.getKey(), inner.getValue(), source, path, secrets, values, secretKeys);
+            engineValue(
+                kv.getKey() + "." + inner.getKey(),
+                inner.getValue(),
+                source,
+                path,
+                secrets,
+                values,
+                secretKeys);
           }
         } else {
           engineValue(kv.getKey(), kv.getValue(), source, path, secrets, values, secretKeys);
@@ -114,8 +132,14 @@ public final class ConfigFile {
     return out;
   }
 
-  private static void engineValue(String key, JsonNode v, String source, String path, Secrets secrets,
-      Map<String, String> values, Set<String> secretKeys) {
+  private static void engineValue(
+      String key,
+      JsonNode v,
+      String source,
+      String path,
+      Secrets secrets,
+      Map<String, String> values,
+      Set<String> secretKeys) {
     String keyPath = path + "." + key;
     if (!v.isValueNode() || v.isNull()) {
       throw new UsageException(source + ": " + keyPath + " must be a single value");
@@ -132,22 +156,33 @@ public final class ConfigFile {
     requireObject(node, source, path);
     String type = text(node, "type", source, path + ".type");
     if (type == null) {
-      throw new UsageException(source + ": " + path + ".type is required (one of jdbc, rest, hadoop, delta)");
+      throw new UsageException(
+          source + ": " + path + ".type is required (one of jdbc, rest, hadoop, delta)");
     }
     if (!CatalogConfig.TYPES.contains(type)) {
-      throw new UsageException(source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop, delta");
+      throw new UsageException(
+          source + ": " + path + ".type '" + type + "' is not one of jdbc, rest, hadoop, delta");
     }
-    rejectUnknown(node, type.equals(CatalogConfig.DELTA) ? DELTA_CATALOG_KEYS : CATALOG_KEYS, source, path + ".");
-    List<String> discover = type.equals(CatalogConfig.DELTA) ? discoverRoots(node.get("discover"), source, path) : List.of();
+    rejectUnknown(
+        node,
+        type.equals(CatalogConfig.DELTA) ? DELTA_CATALOG_KEYS : CATALOG_KEYS,
+        source,
+        path + ".");
+    List<String> discover = type.equals(CatalogConfig.DELTA)
+        ? discoverRoots(node.get("discover"), source, path)
+        : List.of();
     Map<String, String> tables = type.equals(CatalogConfig.DELTA)
-        ? deltaTables(node.get("tables"), !discover.isEmpty(), source, path) : Map.of();
+        ? deltaTables(node.get("tables"), !discover.isEmpty(), source, path)
+        : Map.of();
     String uri = secrets.resolve(text(node, "uri", source, path + ".uri"), path + ".uri");
     String warehouse = text(node, "warehouse", source, path + ".warehouse");
     if (!type.equals("hadoop") && !type.equals(CatalogConfig.DELTA) && uri == null) {
-      throw new UsageException(source + ": " + path + ".uri is required for a " + type + " catalog");
+      throw new UsageException(
+          source + ": " + path + ".uri is required for a " + type + " catalog");
     }
     if (type.equals("hadoop") && warehouse == null) {
-      throw new UsageException(source + ": " + path + ".warehouse is required for a hadoop catalog");
+      throw new UsageException(
+          source + ": " + path + ".warehouse is required for a hadoop catalog");
     }
     Map<String, String> props = new LinkedHashMap<>();
     Set<String> secretKeys = new HashSet<>();
@@ -171,13 +206,15 @@ public final class ConfigFile {
   }
 
   /** A delta catalog's {@code tables:} mapping: every key a {@code namespace.table} name, every value a location. */
-  private static Map<String, String> deltaTables(JsonNode node, boolean discovers, String source, String path) {
+  private static Map<String, String> deltaTables(
+      JsonNode node, boolean discovers, String source, String path) {
     if ((node == null || node.isNull()) && discovers) {
       return Map.of();
     }
     if (node == null || node.isNull()) {
-      throw new UsageException(source + ": " + path + ".tables or " + path
-          + ".discover is required for a delta catalog (namespace.table: location, or roots to find tables under)");
+      throw new UsageException(
+          source + ": " + path + ".tables or " + path
+              + ".discover is required for a delta catalog (namespace.table: location, or roots to find tables under)");
     }
     requireObject(node, source, path + ".tables");
     Map<String, String> out = new LinkedHashMap<>();
@@ -185,10 +222,12 @@ public final class ConfigFile {
       Map.Entry<String, JsonNode> e = it.next();
       String key = path + ".tables." + e.getKey();
       if (!TABLE_NAME.matcher(e.getKey()).matches()) {
-        throw new UsageException(source + ": " + key + ": a table name is namespace.table (no globs, no spaces)");
+        throw new UsageException(
+            source + ": " + key + ": a table name is namespace.table (no globs, no spaces)");
       }
       if (!e.getValue().isTextual() || e.getValue().asText().isBlank()) {
-        throw new UsageException(source + ": " + key + " must be the table's location (a path, file: or s3:// URI)");
+        throw new UsageException(
+            source + ": " + key + " must be the table's location (a path, file: or s3:// URI)");
       }
       out.put(e.getKey(), e.getValue().asText());
     }
@@ -212,14 +251,19 @@ public final class ConfigFile {
     List<String> out = new java.util.ArrayList<>();
     for (JsonNode item : items) {
       if (!item.isTextual() || item.asText().isBlank()) {
-        throw new UsageException(source + ": " + path + ".discover must be a location or a list of locations (a path, file: or s3:// URI)");
+        throw new UsageException(source + ": " + path
+            + ".discover must be a location or a list of locations (a path, file: or s3:// URI)");
       }
       String root = item.asText();
       String lower = root.toLowerCase(java.util.Locale.ROOT);
-      if (root.contains("://") && !lower.startsWith("file:") && !lower.startsWith("s3://") && !lower.startsWith("s3a://")
+      if (root.contains("://")
+          && !lower.startsWith("file:")
+          && !lower.startsWith("s3://")
+          && !lower.startsWith("s3a://")
           && !lower.startsWith("s3n://")) {
-        throw new UsageException(source + ": " + path + ".discover: " + root
-            + ": only local roots (a path or file: URI) and s3:// roots are discovered in this build; name other tables under tables:");
+        throw new UsageException(
+            source + ": " + path + ".discover: " + root
+                + ": only local roots (a path or file: URI) and s3:// roots are discovered in this build; name other tables under tables:");
       }
       out.add(root);
     }
@@ -229,13 +273,15 @@ public final class ConfigFile {
     return out;
   }
 
-  private static void rejectDuplicateDeltaNames(Map<String, CatalogConfig> catalogs, String source) {
+  private static void rejectDuplicateDeltaNames(
+      Map<String, CatalogConfig> catalogs, String source) {
     Map<String, String> owner = new java.util.HashMap<>();
     for (CatalogConfig c : catalogs.values()) {
       for (String t : c.tables().keySet()) {
         String previous = owner.putIfAbsent(t, c.name());
         if (previous != null) {
-          throw new UsageException(source + ": table " + t + " is named in both delta catalogs " + previous + " and " + c.name());
+          throw new UsageException(source + ": table " + t + " is named in both delta catalogs "
+              + previous + " and " + c.name());
         }
       }
     }
@@ -247,7 +293,8 @@ public final class ConfigFile {
       return null;
     }
     if (!v.isValueNode()) {
-      throw new UsageException(source + ": " + path + " must be a single value, not a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+      throw new UsageException(source + ": " + path + " must be a single value, not a "
+          + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
     return v.asText();
   }
@@ -258,7 +305,8 @@ public final class ConfigFile {
     }
   }
 
-  private static void rejectUnknown(JsonNode node, Set<String> known, String source, String prefix) {
+  private static void rejectUnknown(
+      JsonNode node, Set<String> known, String source, String prefix) {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String k = it.next();
       if (!known.contains(k)) {

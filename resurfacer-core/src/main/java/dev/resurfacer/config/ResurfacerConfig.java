@@ -30,8 +30,12 @@ import java.util.Map;
  *     remote: sc://spark-connect:15002
  * </pre>
  */
-public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies,
-    Map<String, EngineSettings> engines, dev.resurfacer.serve.ServeSettings serve) {
+public record ResurfacerConfig(
+    Map<String, CatalogConfig> catalogs,
+    String defaultCatalog,
+    Policies policies,
+    Map<String, EngineSettings> engines,
+    dev.resurfacer.serve.ServeSettings serve) {
   public ResurfacerConfig {
     catalogs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(catalogs));
     policies = policies == null ? Policies.none() : policies;
@@ -39,7 +43,8 @@ public record ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defau
     serve = serve == null ? dev.resurfacer.serve.ServeSettings.DEFAULTS : serve;
   }
 
-  public ResurfacerConfig(Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
+  public ResurfacerConfig(
+      Map<String, CatalogConfig> catalogs, String defaultCatalog, Policies policies) {
     this(catalogs, defaultCatalog, policies, Map.of(), null);
   }
 

@@ -72,7 +72,8 @@ public final class Secrets {
         || k.contains("token")
         || k.contains("credential")
         || k.matches(".*access[._-]?key.*")
-        // the cloud stores' own key names: Azure's account key, GCS's service-account private key, API keys, SAS signatures
+        // the cloud stores' own key names: Azure's account key, GCS's service-account private key,
+        // API keys, SAS signatures
         || k.matches(".*account[._-]?key.*")
         || k.matches(".*private[._-]?key.*")
         || k.matches(".*api[._-]?key.*")
@@ -91,8 +92,11 @@ public final class Secrets {
     return line.replaceAll("//[^/@\\s]*:[^/@\\s]*@", "//****@")
         // a SAS token's signature in a URL's query (Azure: ...?sv=...&sig=...)
         .replaceAll("(?i)([?&]sig=)[^&\\s'\")]+", "$1****")
-        .replaceAll("(?i)((?:password|secret|token|credential|access[._-]?key|account[._-]?key|private[._-]?key|api[._-]?key|signature)"
-            // key=value, key -> value, and JSON's "key":"value" (a bare "key: text" is prose, as in our own errors)
-            + "[\\w.-]*(?:\\s*=\\s*|\\s*->\\s*|[\"']\\s*:\\s*[\"']?))[^\\s&;,'\")]+", "$1****");
+        .replaceAll(
+            "(?i)((?:password|secret|token|credential|access[._-]?key|account[._-]?key|private[._-]?key|api[._-]?key|signature)"
+                // key=value, key -> value, and JSON's "key":"value" (a bare "key: text" is prose,
+                // as in our own errors)
+                + "[\\w.-]*(?:\\s*=\\s*|\\s*->\\s*|[\"']\\s*:\\s*[\"']?))[^\\s&;,'\")]+",
+            "$1****");
   }
 }

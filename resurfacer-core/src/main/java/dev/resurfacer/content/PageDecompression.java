@@ -87,7 +87,8 @@ public final class PageDecompression implements CompressionCodecFactory, AutoClo
     }
 
     @Override
-    public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize) {
+    public void decompress(
+        ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize) {
       throw new UnsupportedOperationException("direct buffers are not read here");
     }
 
@@ -95,7 +96,8 @@ public final class PageDecompression implements CompressionCodecFactory, AutoClo
     public void release() {}
   }
 
-  private BytesInput decompress(CompressionCodecName codec, BytesInput bytes, int size) throws IOException {
+  private BytesInput decompress(CompressionCodecName codec, BytesInput bytes, int size)
+      throws IOException {
     ByteBuffer in = bytes.toByteBuffer();
     byte[] src;
     int offset;

@@ -39,18 +39,31 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 public final class PageHashes {
   /** How a stored column's values become the canonical values {@link ValueHash} hashes. */
   public enum Stored {
-    BOOLEAN, INT_AS_LONG, LONG, FLOAT, FLOAT_AS_DOUBLE, DOUBLE, BYTES, UUID, DECIMAL_INT, DECIMAL_BYTES,
+    BOOLEAN,
+    INT_AS_LONG,
+    LONG,
+    FLOAT,
+    FLOAT_AS_DOUBLE,
+    DOUBLE,
+    BYTES,
+    UUID,
+    DECIMAL_INT,
+    DECIMAL_BYTES,
     /** Spark's legacy INT96 timestamps as microseconds since the epoch, as Delta Kernel reads them (Julian day, nanos of day). */
     INT96_MICROS
   }
 
   /** The Julian day of 1970-01-01, as Spark and Kernel convert INT96 timestamps. */
   private static final long JULIAN_DAY_OF_EPOCH = 2440588;
+
   private static final long MICROS_PER_DAY = 86_400_000_000L;
 
-  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle BIG_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle BIG_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private final ColumnDescriptor descriptor;
   private final Stored stored;
@@ -69,6 +82,7 @@ public final class PageHashes {
   private final Buffers buffers;
   /** How many of the current page's column hashes ({@link Buffers#page}) there are, and were handed out. */
   private int pageSize;
+
   private int pagePos;
   /** How many of the current page's values are null. */
   private int pageNulls;
@@ -116,7 +130,13 @@ public final class PageHashes {
    * @param fieldId the id the column's hashes are bound to ({@link RowDigest#columnHash})
    * @param buffers the column's decoding arrays, reused across files
    */
-  public PageHashes(ColumnDescriptor descriptor, Stored stored, Kind kind, int scale, int fieldId, Buffers buffers) {
+  public PageHashes(
+      ColumnDescriptor descriptor,
+      Stored stored,
+      Kind kind,
+      int scale,
+      int fieldId,
+      Buffers buffers) {
     if (descriptor.getMaxRepetitionLevel() != 0 || descriptor.getMaxDefinitionLevel() > 1) {
       throw new Unreadable(descriptor + " is not a flat column");
     }
@@ -131,8 +151,10 @@ public final class PageHashes {
     this.maxDef = descriptor.getMaxDefinitionLevel();
     this.defWidth = 32 - Integer.numberOfLeadingZeros(maxDef);
     this.int32 = descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32;
-    this.fixedLength = descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-        ? descriptor.getPrimitiveType().getTypeLength() : -1;
+    this.fixedLength = descriptor.getPrimitiveType().getPrimitiveTypeName()
+            == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+        ? descriptor.getPrimitiveType().getTypeLength()
+        : -1;
   }
 
   /** Starts a row group: its column chunk has its own pages and dictionary. */
@@ -215,7 +237,8 @@ public final class PageHashes {
         case FLOAT -> ValueHash.ofFloatBits(Float.floatToRawIntBits(d.decodeToFloat(id)));
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(d.decodeToFloat(id));
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(d.decodeToDouble(id)));
-        case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? d.decodeToInt(id) : d.decodeToLong(id));
+        case DECIMAL_INT ->
+          ValueHash.ofDecimal(scale, int32 ? d.decodeToInt(id) : d.decodeToLong(id));
         case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(d.decodeToBinary(id));
       };
       hashes[id] = multiplier * h;
@@ -235,7 +258,8 @@ public final class PageHashes {
         if (length != 16) {
           throw new IllegalStateException("a UUID of " + length + " bytes in " + descriptor);
         }
-        yield ValueHash.ofUuid((long) BIG_LONGS.get(b, offset), (long) BIG_LONGS.get(b, offset + 8));
+        yield ValueHash.ofUuid(
+            (long) BIG_LONGS.get(b, offset), (long) BIG_LONGS.get(b, offset + 8));
       }
       case DECIMAL_BYTES -> ValueHash.ofDecimal(scale, b, offset, length);
       case INT96_MICROS -> {
@@ -244,7 +268,8 @@ public final class PageHashes {
         }
         long nanos = (long) LONGS.get(b, offset);
         long julianDay = (int) INTS.get(b, offset + 8);
-        yield ValueHash.ofLong(kind, (julianDay - JULIAN_DAY_OF_EPOCH) * MICROS_PER_DAY + nanos / 1000);
+        yield ValueHash.ofLong(
+            kind, (julianDay - JULIAN_DAY_OF_EPOCH) * MICROS_PER_DAY + nanos / 1000);
       }
       default -> throw new IllegalStateException(stored + " is not stored as bytes");
     };
@@ -322,7 +347,8 @@ public final class PageHashes {
     switch (encoding) {
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
         if (dictionary == null) {
-          throw new IllegalStateException(descriptor + " has a dictionary-encoded page and no dictionary");
+          throw new IllegalStateException(
+              descriptor + " has a dictionary-encoded page and no dictionary");
         }
         if (n == 0) {
           return;
@@ -421,7 +447,8 @@ public final class PageHashes {
       throw new Unreadable(descriptor + " has " + encoding + " pages");
     }
     try {
-      reader.initFromPage(n, ByteBufferInputStream.wrap(ByteBuffer.wrap(data.b, data.pos, data.end - data.pos)));
+      reader.initFromPage(
+          n, ByteBufferInputStream.wrap(ByteBuffer.wrap(data.b, data.pos, data.end - data.pos)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -434,7 +461,8 @@ public final class PageHashes {
         case FLOAT -> ValueHash.ofFloatBits(Float.floatToRawIntBits(reader.readFloat()));
         case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(reader.readFloat());
         case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(reader.readDouble()));
-        case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
+        case DECIMAL_INT ->
+          ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
         case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(reader.readBytes());
       };
       values[i] = multiplier * h;
@@ -534,7 +562,8 @@ public final class PageHashes {
       try {
         ByteBuffer buf = in.toByteBuffer();
         if (buf.hasArray()) {
-          return new Bytes(buf.array(), buf.arrayOffset() + buf.position(), buf.arrayOffset() + buf.limit());
+          return new Bytes(
+              buf.array(), buf.arrayOffset() + buf.position(), buf.arrayOffset() + buf.limit());
         }
         byte[] copy = new byte[buf.remaining()];
         buf.duplicate().get(copy);

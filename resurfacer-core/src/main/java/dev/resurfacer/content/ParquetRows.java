@@ -32,8 +32,16 @@ public final class ParquetRows {
    * @param deleted the file row positions not to add, or null for none
    * @param block a block of {@link #BLOCK} rows and as many columns, reused across files
    */
-  public static void add(RowGroups groups, PageHashes[] columns, long[] constants, boolean[] constantNulls, int[] constantFieldIds,
-      LongPredicate deleted, RowDigest.Builder digest, RowBlock block) throws IOException {
+  public static void add(
+      RowGroups groups,
+      PageHashes[] columns,
+      long[] constants,
+      boolean[] constantNulls,
+      int[] constantFieldIds,
+      LongPredicate deleted,
+      RowDigest.Builder digest,
+      RowBlock block)
+      throws IOException {
     long[] hashes = new long[BLOCK];
     boolean[] nulls = new boolean[BLOCK];
     boolean[] allNull = new boolean[BLOCK];
@@ -65,7 +73,8 @@ public final class ParquetRows {
           } else {
             Arrays.fill(hashes, 0, n, constants[c]);
             boolean isNull = constantNulls != null && constantNulls[c];
-            block.foldColumnHashes(c, isNull ? constantFieldIds[c] : 0, hashes, allNull, isNull ? n : 0);
+            block.foldColumnHashes(
+                c, isNull ? constantFieldIds[c] : 0, hashes, allNull, isNull ? n : 0);
           }
         }
         digest.addRows(block);

@@ -132,7 +132,8 @@ public final class RowBlock {
    *
    * @param nulls which rows are null, read only when {@code nullCount} (how many are) is not 0
    */
-  public void foldColumnHashes(int index, int fieldId, long[] columnHashes, boolean[] nulls, int nullCount) {
+  public void foldColumnHashes(
+      int index, int fieldId, long[] columnHashes, boolean[] nulls, int nullCount) {
     if (nullCount > 0) {
       markNulls(index, fieldId, nulls);
     }
@@ -157,7 +158,8 @@ public final class RowBlock {
   }
 
   /** @param nulls which rows are null (their value ignored); null when none is */
-  public void foldLongs(int index, int fieldId, ValueHash.Kind kind, long[] values, boolean[] nulls) {
+  public void foldLongs(
+      int index, int fieldId, ValueHash.Kind kind, long[] values, boolean[] nulls) {
     if (nulls != null) {
       markNulls(index, fieldId, nulls);
     }

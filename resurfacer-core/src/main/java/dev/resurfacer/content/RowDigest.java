@@ -23,6 +23,7 @@ import java.util.Optional;
 public final class RowDigest {
   /** The seed every row's hash starts from. */
   public static final long ROW_SEED = 0x243f6a8885a308d3L;
+
   private static final long XOR_SALT = 0x632BE59BD9B4E019L;
   private static final long ROW_SALT = 0x13198a2e03707344L;
 
@@ -90,7 +91,8 @@ public final class RowDigest {
       return this;
     }
     if (other.columns.length != columns.length) {
-      throw new IllegalArgumentException("digests of " + columns.length + " and " + other.columns.length + " columns");
+      throw new IllegalArgumentException(
+          "digests of " + columns.length + " and " + other.columns.length + " columns");
     }
     long[] c = columns.clone();
     long[] n = nulls.clone();
@@ -117,17 +119,23 @@ public final class RowDigest {
       }
     }
     if (!changed.isEmpty()) {
-      return Optional.of("values differ in column" + (changed.size() > 1 ? "s " : " ") + String.join(", ", changed));
+      return Optional.of("values differ in column" + (changed.size() > 1 ? "s " : " ")
+          + String.join(", ", changed));
     }
     if (sum != output.sum || xor != output.xor) {
-      return Optional.of("every column holds the same values, but they are combined into different rows");
+      return Optional.of(
+          "every column holds the same values, but they are combined into different rows");
     }
     return Optional.empty();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RowDigest d && rows == d.rows && sum == d.sum && xor == d.xor && Arrays.equals(columns, d.columns)
+    return o instanceof RowDigest d
+        && rows == d.rows
+        && sum == d.sum
+        && xor == d.xor
+        && Arrays.equals(columns, d.columns)
         && Arrays.equals(nulls, d.nulls);
   }
 
@@ -151,6 +159,7 @@ public final class RowDigest {
     private final long[] nulls;
     /** Each column's {@link #multiplier} (0 until first met, as a multiplier is odd) and the field id it is of. */
     private final long[] multipliers;
+
     private final int[] fieldIds;
     private long rows;
     private long sum;
@@ -207,7 +216,8 @@ public final class RowDigest {
     private void add(long rowHash) {
       rows++;
       sum += rowHash;
-      // the row hash is mixed already: an odd multiply keeps the xor independent of the sum at a tenth of a mix
+      // the row hash is mixed already: an odd multiply keeps the xor independent of the sum at a
+      // tenth of a mix
       xor ^= Long.rotateLeft(rowHash * XOR_SALT, 29);
     }
 

@@ -22,14 +22,33 @@ import java.nio.charset.StandardCharsets;
 public final class ValueHash {
   /** The type tags; both formats map their types onto these. */
   public enum Kind {
-    BOOLEAN, INT, LONG, FLOAT, DOUBLE, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, TIMESTAMP_NANO, TIMESTAMP_TZ_NANO,
-    STRING, BINARY, FIXED, UUID, DECIMAL, STRUCT, LIST, MAP, OTHER
+    BOOLEAN,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE,
+    DATE,
+    TIME,
+    TIMESTAMP,
+    TIMESTAMP_TZ,
+    TIMESTAMP_NANO,
+    TIMESTAMP_TZ_NANO,
+    STRING,
+    BINARY,
+    FIXED,
+    UUID,
+    DECIMAL,
+    STRUCT,
+    LIST,
+    MAP,
+    OTHER
   }
 
   private static final long NULL_VALUE = 0x6a09e667f3bcc909L;
   private static final long NULL_MARK = 0xbb67ae8584caa73bL;
   private static final long K = 0x9E3779B97F4A7C15L;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private ValueHash() {}
 
@@ -141,7 +160,8 @@ public final class ValueHash {
   }
 
   private static long ofDecimal(int scale, BigInteger unscaled) {
-    return unscaled.bitLength() < 64 ? ofDecimal(scale, unscaled.longValue())
+    return unscaled.bitLength() < 64
+        ? ofDecimal(scale, unscaled.longValue())
         : ofBytes(Kind.DECIMAL, unscaled.toByteArray()) ^ mix(~tag(Kind.DECIMAL), scale);
   }
 

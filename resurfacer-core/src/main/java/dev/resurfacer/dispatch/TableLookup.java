@@ -17,5 +17,9 @@ import java.util.function.Supplier;
  * @param fences what a destructive step must respect beside the table: given the catalog holding it
  *     (null when the flags choose none), every configured catalog's tables and the files no run may delete
  */
-public record TableLookup(String target, ResurfacerConfig config, Supplier<CatalogConfig> chosenCatalog, Path workingDir,
+public record TableLookup(
+    String target,
+    ResurfacerConfig config,
+    Supplier<CatalogConfig> chosenCatalog,
+    Path workingDir,
     Function<CatalogConfig, StorageFences> fences) {}

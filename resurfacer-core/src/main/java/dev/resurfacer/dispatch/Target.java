@@ -30,7 +30,8 @@ public interface Target<T> extends AutoCloseable {
    *
    * @param name the table as the user named it, for the advice's text
    */
-  dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain);
+  dev.resurfacer.layout.Advice advise(
+      String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain);
 
   /** {@code plan}: what compaction with {@code settings} would rewrite; changes nothing. */
   dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings);
@@ -41,8 +42,11 @@ public interface Target<T> extends AutoCloseable {
    *
    * @param groupLines one line per finished group, for a display without a bar (formats that report none ignore it)
    */
-  dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines);
+  dev.resurfacer.report.Readout compact(
+      dev.resurfacer.maintain.CompactionSettings settings,
+      dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress,
+      java.util.function.Consumer<String> groupLines);
 
   /**
    * A verb the local engine declares for some formats only ({@code vacuum}, {@code checkpoint},
@@ -54,17 +58,24 @@ public interface Target<T> extends AutoCloseable {
    * @param show how many files the text form lists by name
    * @param warnings told of each warning as soon as it is known, so a user sees it before anything is deleted
    */
-  default dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
-    throw new UnsupportedOperationException(format().id() + " tables have no executor for " + operation.name());
+  default dev.resurfacer.report.Readout act(
+      dev.resurfacer.maintain.Operation operation,
+      dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress,
+      int show,
+      java.util.function.Consumer<String> warnings) {
+    throw new UnsupportedOperationException(
+        format().id() + " tables have no executor for " + operation.name());
   }
 
   /**
    * {@code restore-orphans}: puts back the files a {@code remove-orphans --quarantine} run of this table
    * moved, previewed or done as {@code mode} says; a format without a quarantine keeps this default.
    */
-  default dev.resurfacer.report.Readout restoreOrphans(String runId, dev.resurfacer.maintain.Mode mode) {
-    throw new UnsupportedOperationException(format().id() + " tables have no quarantine to restore from");
+  default dev.resurfacer.report.Readout restoreOrphans(
+      String runId, dev.resurfacer.maintain.Mode mode) {
+    throw new UnsupportedOperationException(
+        format().id() + " tables have no quarantine to restore from");
   }
 
   /** Closes what {@link #open()} opened. */

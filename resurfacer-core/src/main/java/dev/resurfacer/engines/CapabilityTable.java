@@ -27,13 +27,15 @@ public record CapabilityTable(List<String> engines, List<Row> rows) {
       for (EngineCapability c : declared) {
         engines.add(c.engine());
         if (c.format().equals(format)) {
-          byOperation.computeIfAbsent(List.of(format, c.operation()), k -> new LinkedHashMap<>()).put(c.engine(), c);
+          byOperation
+              .computeIfAbsent(List.of(format, c.operation()), k -> new LinkedHashMap<>())
+              .put(c.engine(), c);
         }
       }
     }
     List<Row> rows = new ArrayList<>();
-    byOperation.forEach((key, cells) -> rows.add(new Row(key.get(0), key.get(1),
-        engines.stream().map(e -> cell(cells.get(e))).toList())));
+    byOperation.forEach((key, cells) -> rows.add(new Row(
+        key.get(0), key.get(1), engines.stream().map(e -> cell(cells.get(e))).toList())));
     return new CapabilityTable(List.copyOf(engines), rows);
   }
 
@@ -44,16 +46,24 @@ public record CapabilityTable(List<String> engines, List<Row> rows) {
     if (!c.works()) {
       return "refused";
     }
-    return c.refusedSettings().isEmpty() ? "works" : "works (not: " + String.join(", ", c.refusedSettings().keySet()) + ")";
+    return c.refusedSettings().isEmpty()
+        ? "works"
+        : "works (not: " + String.join(", ", c.refusedSettings().keySet()) + ")";
   }
 
   /** The Markdown table, one line each, ending in a newline. */
   public String markdown() {
-    StringBuilder out = new StringBuilder("| Format | Operation | " + String.join(" | ", engines) + " |\n");
+    StringBuilder out =
+        new StringBuilder("| Format | Operation | " + String.join(" | ", engines) + " |\n");
     out.append("|---|---|").append("---|".repeat(engines.size())).append('\n');
     for (Row r : rows) {
-      out.append("| ").append(r.format()).append(" | `").append(r.operation()).append("` | ")
-          .append(String.join(" | ", r.cells())).append(" |\n");
+      out.append("| ")
+          .append(r.format())
+          .append(" | `")
+          .append(r.operation())
+          .append("` | ")
+          .append(String.join(" | ", r.cells()))
+          .append(" |\n");
     }
     return out.toString();
   }

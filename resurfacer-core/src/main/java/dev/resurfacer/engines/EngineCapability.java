@@ -15,21 +15,29 @@ import java.util.TreeMap;
  *     argument for, by policy key (e.g. {@code sort-by}) to why: a step carrying one is refused before
  *     the engine is reached, never run without it
  */
-public record EngineCapability(String engine, String format, String operation, boolean works, String note,
+public record EngineCapability(
+    String engine,
+    String format,
+    String operation,
+    boolean works,
+    String note,
     Map<String, String> refusedSettings) {
   public EngineCapability {
     refusedSettings = Collections.unmodifiableMap(new TreeMap<>(refusedSettings));
   }
 
-  public EngineCapability(String engine, String format, String operation, boolean works, String note) {
+  public EngineCapability(
+      String engine, String format, String operation, boolean works, String note) {
     this(engine, format, operation, works, note, Map.of());
   }
 
-  public static EngineCapability works(String engine, String format, String operation, String note) {
+  public static EngineCapability works(
+      String engine, String format, String operation, String note) {
     return new EngineCapability(engine, format, operation, true, note);
   }
 
-  public static EngineCapability refused(String engine, String format, String operation, String why) {
+  public static EngineCapability refused(
+      String engine, String format, String operation, String why) {
     return new EngineCapability(engine, format, operation, false, why);
   }
 

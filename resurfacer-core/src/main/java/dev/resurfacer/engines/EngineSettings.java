@@ -32,7 +32,8 @@ public record EngineSettings(String name, Map<String, String> values, Set<String
   public String require(String key) {
     String v = values.get(key);
     if (v == null || v.isBlank()) {
-      throw new UsageException("engines." + name + "." + key + " is required in resurfacer.yml for --engine " + name);
+      throw new UsageException(
+          "engines." + name + "." + key + " is required in resurfacer.yml for --engine " + name);
     }
     return v;
   }
@@ -51,11 +52,13 @@ public record EngineSettings(String name, Map<String, String> values, Set<String
   /** A key neither in {@code allowed} nor under one of {@code allowedPrefixes} is a typo: one line naming it. */
   public void rejectUnknown(Set<String> allowed, Set<String> allowedPrefixes) {
     for (String k : values.keySet()) {
-      boolean ok = allowed.contains(k) || allowedPrefixes.stream().anyMatch(p -> k.startsWith(p + "."));
+      boolean ok =
+          allowed.contains(k) || allowedPrefixes.stream().anyMatch(p -> k.startsWith(p + "."));
       if (!ok) {
         Set<String> known = new TreeSet<>(allowed);
         allowedPrefixes.forEach(p -> known.add(p + ".*"));
-        throw new UsageException("unknown key 'engines." + name + "." + k + "' (expected one of " + String.join(", ", known) + ")");
+        throw new UsageException("unknown key 'engines." + name + "." + k + "' (expected one of "
+            + String.join(", ", known) + ")");
       }
     }
   }

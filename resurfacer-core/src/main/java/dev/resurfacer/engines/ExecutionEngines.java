@@ -17,10 +17,12 @@ public final class ExecutionEngines {
 
   public static List<ExecutionEngineProvider> available() {
     List<ExecutionEngineProvider> out = new ArrayList<>();
-    for (ExecutionEngineProvider p : ServiceLoader.load(ExecutionEngineProvider.class, ExecutionEngines.class.getClassLoader())) {
+    for (ExecutionEngineProvider p : ServiceLoader.load(
+        ExecutionEngineProvider.class, ExecutionEngines.class.getClassLoader())) {
       out.add(p);
     }
-    out.sort(Comparator.comparing((ExecutionEngineProvider p) -> !p.name().equals(LOCAL)).thenComparing(ExecutionEngineProvider::name));
+    out.sort(Comparator.comparing((ExecutionEngineProvider p) -> !p.name().equals(LOCAL))
+        .thenComparing(ExecutionEngineProvider::name));
     return List.copyOf(out);
   }
 
@@ -29,8 +31,11 @@ public final class ExecutionEngines {
   }
 
   public static ExecutionEngineProvider provider(String name) {
-    return available().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() -> new UsageException(
-        "unknown engine '" + name + "' (available: " + String.join(", ", names()) + ")"));
+    return available().stream()
+        .filter(p -> p.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new UsageException(
+            "unknown engine '" + name + "' (available: " + String.join(", ", names()) + ")"));
   }
 
   /** Every engine's declarations, engine by engine in {@link #available()} order. */
@@ -42,10 +47,13 @@ public final class ExecutionEngines {
    * Why {@code engine} does not run {@code operation} on {@code format} tables, from its declarations:
    * the sentence the runner reports and a single verb prints.
    */
-  public static String refusal(String engine, List<EngineCapability> declared, String format, String operation) {
+  public static String refusal(
+      String engine, List<EngineCapability> declared, String format, String operation) {
     String why = declared.stream()
         .filter(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works())
-        .map(EngineCapability::note).findFirst().orElse("the engine declares no executor for it");
+        .map(EngineCapability::note)
+        .findFirst()
+        .orElse("the engine declares no executor for it");
     return "engine " + engine + " does not run " + operation + " on " + format + " tables: " + why;
   }
 
@@ -54,15 +62,16 @@ public final class ExecutionEngines {
    * ({@link Operation#givenSettings()}) the engine's capability declares it has no
    * argument for; empty when it runs as given. One line naming the setting (flag and policy key) and the engine.
    */
-  public static Optional<String> refusedSetting(String engine, List<EngineCapability> declared, String format,
-      Operation operation) {
+  public static Optional<String> refusedSetting(
+      String engine, List<EngineCapability> declared, String format, Operation operation) {
     for (EngineCapability c : declared) {
       if (c.format().equals(format) && c.operation().equals(operation.name())) {
         for (String setting : new TreeSet<>(operation.givenSettings())) {
           String why = c.refusedSettings().get(setting);
           if (why != null) {
-            return Optional.of("engine " + engine + " does not take " + operation.name() + " " + setting + " (--" + setting
-                + ", policy " + operation.name() + "." + setting + ") on " + format + " tables: " + why + "; run it with --engine local");
+            return Optional.of("engine " + engine + " does not take " + operation.name() + " "
+                + setting + " (--" + setting + ", policy " + operation.name() + "." + setting
+                + ") on " + format + " tables: " + why + "; run it with --engine local");
           }
         }
       }
@@ -71,7 +80,9 @@ public final class ExecutionEngines {
   }
 
   /** Whether {@code engine} declares {@code operation} on {@code format} tables refused. */
-  public static boolean declaresRefused(List<EngineCapability> declared, String format, String operation) {
-    return declared.stream().anyMatch(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works());
+  public static boolean declaresRefused(
+      List<EngineCapability> declared, String format, String operation) {
+    return declared.stream()
+        .anyMatch(c -> c.format().equals(format) && c.operation().equals(operation) && !c.works());
   }
 }

@@ -30,10 +30,12 @@ public final class Formats {
    * catalog even for a name a delta catalog maps, and so answers a Delta table in that catalog's words).
    */
   public static Target<?> resolve(TableLookup lookup, java.util.List<Format> first) {
-    java.util.List<Format> order = new java.util.ArrayList<>(RESOLUTION_ORDER.stream().filter(first::contains).toList());
+    java.util.List<Format> order = new java.util.ArrayList<>(
+        RESOLUTION_ORDER.stream().filter(first::contains).toList());
     RESOLUTION_ORDER.stream().filter(f -> !first.contains(f)).forEach(order::add);
     for (Format format : order) {
-      for (FormatFactory f : ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
+      for (FormatFactory f :
+          ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
         if (f.format() == format) {
           java.util.Optional<Target<?>> found = f.find(lookup);
           if (found.isPresent()) {
@@ -46,14 +48,17 @@ public final class Formats {
   }
 
   /** Delta tables are recognised by name or by their log; an Iceberg table is whatever the chosen catalog is asked for. */
-  private static final java.util.List<Format> RESOLUTION_ORDER = java.util.List.of(Format.DELTA, Format.ICEBERG);
+  private static final java.util.List<Format> RESOLUTION_ORDER =
+      java.util.List.of(Format.DELTA, Format.ICEBERG);
 
   public static FormatFactory factory(Format format) {
-    for (FormatFactory f : ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
+    for (FormatFactory f :
+        ServiceLoader.load(FormatFactory.class, Formats.class.getClassLoader())) {
       if (f.format() == format) {
         return f;
       }
     }
-    throw new IllegalStateException("no " + format.id() + " support on the classpath (resurfacer-" + format.id() + " is missing)");
+    throw new IllegalStateException("no " + format.id() + " support on the classpath (resurfacer-"
+        + format.id() + " is missing)");
   }
 }

@@ -40,19 +40,40 @@ public record Advice(
    * @param scannedFraction of those scans, the mean fraction of the table's data files they read
    * @param projected how many scans read the column
    */
-  public record ColumnUse(String column, int filtered, double share, String kinds, double scannedFraction, int projected) {}
+  public record ColumnUse(
+      String column,
+      int filtered,
+      double share,
+      String kinds,
+      double scannedFraction,
+      int projected) {}
 
   /** @param layout the row order; {@code targetFileSize} 0 for the current files */
-  public record Candidate(String layout, String strategy, String orderBy, long targetFileSize, long files,
-      double filesPerQuery, double bytesPerQuery, double cost) {}
+  public record Candidate(
+      String layout,
+      String strategy,
+      String orderBy,
+      long targetFileSize,
+      long files,
+      double filesPerQuery,
+      double bytesPerQuery,
+      double cost) {}
 
   /**
    * @param gain the expected cut in cost (bytes read plus per-file open cost) against the current files, 0-1
    * @param filesReduction current files per query divided by the recommended layout's
    */
-  public record Recommendation(String strategy, String orderBy, long targetFileSize, String layout,
-      double expectedFilesPerQuery, double currentFilesPerQuery, double filesReduction, double gain) {}
+  public record Recommendation(
+      String strategy,
+      String orderBy,
+      long targetFileSize,
+      String layout,
+      double expectedFilesPerQuery,
+      double currentFilesPerQuery,
+      double filesReduction,
+      double gain) {}
 
   /** @param since the snapshot (or version) that began the era: the latest rewrite of the table's files before these scans */
-  public record Era(long since, String sinceTime, int queries, double filesPerQuery, double bytesPerQuery) {}
+  public record Era(
+      long since, String sinceTime, int queries, double filesPerQuery, double bytesPerQuery) {}
 }

@@ -18,7 +18,8 @@ public final class AutoLayoutSteps {
   public static Path reports(Compact op) {
     String where = op.options().get(Compact.SCAN_REPORTS);
     if (where == null || where.isBlank()) {
-      throw new UsageException("compact.layout: auto needs compact.scan-reports (the directory the collector writes, docs/advise.md)");
+      throw new UsageException(
+          "compact.layout: auto needs compact.scan-reports (the directory the collector writes, docs/advise.md)");
     }
     return Path.of(where);
   }
@@ -35,7 +36,10 @@ public final class AutoLayoutSteps {
 
   /** The step's message: the decision and its evidence first; a preview says it would apply. */
   public static String message(String decision, boolean preview, String stepMessage) {
-    return (preview ? decision.replaceFirst("^layout auto: applying", "layout auto: would apply") : decision) + "; " + stepMessage;
+    return (preview
+            ? decision.replaceFirst("^layout auto: applying", "layout auto: would apply")
+            : decision)
+        + "; " + stepMessage;
   }
 
   /** The evidence as counters (files per query ×100, gain in percent, scans). */

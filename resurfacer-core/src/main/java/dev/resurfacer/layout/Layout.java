@@ -35,6 +35,8 @@ public sealed interface Layout {
     if (this instanceof Sort s) {
       return "sort by " + String.join(", ", s.columns());
     }
-    return this instanceof ZOrder z ? "z-order (" + String.join(", ", z.columns()) + ")" : "bin-pack";
+    return this instanceof ZOrder z
+        ? "z-order (" + String.join(", ", z.columns()) + ")"
+        : "bin-pack";
   }
 }

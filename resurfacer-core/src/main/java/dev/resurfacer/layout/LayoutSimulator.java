@@ -95,14 +95,16 @@ public final class LayoutSimulator {
   private record Within(int column, long lo, long hi) implements Prune {
     public boolean mayMatch(long[] min, long[] max) {
       return Long.compareUnsigned(min[column], max[column]) <= 0
-          && Long.compareUnsigned(max[column], lo) >= 0 && Long.compareUnsigned(min[column], hi) <= 0;
+          && Long.compareUnsigned(max[column], lo) >= 0
+          && Long.compareUnsigned(min[column], hi) <= 0;
     }
   }
 
   private record OneOf(int column, long[] keys) implements Prune {
     public boolean mayMatch(long[] min, long[] max) {
       for (long k : keys) {
-        if (Long.compareUnsigned(min[column], k) <= 0 && Long.compareUnsigned(max[column], k) >= 0) {
+        if (Long.compareUnsigned(min[column], k) <= 0
+            && Long.compareUnsigned(max[column], k) >= 0) {
           return true;
         }
       }
@@ -140,7 +142,9 @@ public final class LayoutSimulator {
       }
       OptionalLong k = c.value() == null ? OptionalLong.empty() : keys.of(c.column(), c.value());
       if (k.isEmpty()) {
-        return c.op() == ScanFilter.Op.EQ && c.value() == null ? drawn(sample, col, draw) : new Always(true);
+        return c.op() == ScanFilter.Op.EQ && c.value() == null
+            ? drawn(sample, col, draw)
+            : new Always(true);
       }
       long key = k.getAsLong();
       return switch (c.op()) {
@@ -197,7 +201,8 @@ public final class LayoutSimulator {
     int width = sample.columns().size();
     for (PartitionSample p : sample.partitions()) {
       long[][] rows = ordered(p.rows(), layout, sample.columns());
-      int n = (int) Math.max(1, Math.min(Math.max(1, rows.length), (p.bytes() + targetFileSize - 1) / targetFileSize));
+      int n = (int) Math.max(
+          1, Math.min(Math.max(1, rows.length), (p.bytes() + targetFileSize - 1) / targetFileSize));
       long bytes = p.bytes() / n;
       for (int f = 0; f < n; f++) {
         int from = (int) ((long) f * rows.length / n);

@@ -9,8 +9,16 @@ import java.util.List;
  * @param snapshotId the table version scanned (Iceberg snapshot id, Delta version), -1 when unknown
  * @param filterValues whether the filter holds the query's literals (false: Iceberg's sanitized form)
  */
-public record RecordedScan(String table, Instant time, long snapshotId, ScanFilter filter, boolean filterValues,
-    List<String> projected, long dataFilesScanned, long dataFilesSkipped, long bytesScanned) {
+public record RecordedScan(
+    String table,
+    Instant time,
+    long snapshotId,
+    ScanFilter filter,
+    boolean filterValues,
+    List<String> projected,
+    long dataFilesScanned,
+    long dataFilesSkipped,
+    long bytesScanned) {
   public RecordedScan {
     projected = List.copyOf(projected);
   }

@@ -10,7 +10,13 @@ import java.util.TreeSet;
  * the sampled rows for equality and IN, and cannot prune on a range.
  */
 public sealed interface ScanFilter {
-  enum Op { EQ, LT, LT_EQ, GT, GT_EQ }
+  enum Op {
+    EQ,
+    LT,
+    LT_EQ,
+    GT,
+    GT_EQ
+  }
 
   record All() implements ScanFilter {}
 

@@ -31,7 +31,8 @@ public final class ScanReports {
    * @param otherTables well-formed scans of other tables
    * @param dropped scans the collectors said they dropped (their {@code "kind":"collector"} lines, last per file)
    */
-  public record Loaded(List<RecordedScan> scans, long skipped, long otherTables, long dropped, int files) {
+  public record Loaded(
+      List<RecordedScan> scans, long skipped, long otherTables, long dropped, int files) {
     public Loaded {
       scans = List.copyOf(scans);
     }
@@ -42,13 +43,17 @@ public final class ScanReports {
   /** The scans of {@code table} (its name as given, matched case-insensitively, with or without a catalog prefix). */
   public static Loaded read(Path where, String table) {
     if (!Files.exists(where)) {
-      throw new UsageException("no scan reports at " + where + " (set --scan-reports or compact.scan-reports)");
+      throw new UsageException(
+          "no scan reports at " + where + " (set --scan-reports or compact.scan-reports)");
     }
     List<Path> files;
     try (Stream<Path> s = Files.isDirectory(where) ? Files.walk(where) : Stream.of(where)) {
       files = s.filter(Files::isRegularFile)
-          .filter(p -> Files.isRegularFile(where) || p.getFileName().toString().endsWith(".jsonl") || p.getFileName().toString().endsWith(".json"))
-          .sorted().toList();
+          .filter(p -> Files.isRegularFile(where)
+              || p.getFileName().toString().endsWith(".jsonl")
+              || p.getFileName().toString().endsWith(".json"))
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -97,7 +102,9 @@ public final class ScanReports {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-    if (n == null || !n.isObject() || !"resurfacer-scan-report".equals(n.path("format").asText())) {
+    if (n == null
+        || !n.isObject()
+        || !"resurfacer-scan-report".equals(n.path("format").asText())) {
       return null;
     }
     if (n.path("kind").asText("scan").equals("collector")) {
@@ -114,7 +121,10 @@ public final class ScanReports {
   public static boolean matches(String reported, String asked) {
     String a = reported.toLowerCase(Locale.ROOT);
     String b = asked.toLowerCase(Locale.ROOT);
-    return a.equals(b) || a.endsWith("." + b) || b.endsWith("." + a) || stripSlash(a).equals(stripSlash(b));
+    return a.equals(b)
+        || a.endsWith("." + b)
+        || b.endsWith("." + a)
+        || stripSlash(a).equals(stripSlash(b));
   }
 
   private static String stripSlash(String s) {
@@ -137,8 +147,15 @@ public final class ScanReports {
     if (scanned == null || !scanned.canConvertToLong()) {
       throw new IllegalArgumentException("no data-files-scanned");
     }
-    return new RecordedScan(table, time, n.path("snapshot-id").asLong(-1), filter(n.get("filter")),
-        n.path("filter-values").asBoolean(false), projected, scanned.asLong(), n.path("data-files-skipped").asLong(0),
+    return new RecordedScan(
+        table,
+        time,
+        n.path("snapshot-id").asLong(-1),
+        filter(n.get("filter")),
+        n.path("filter-values").asBoolean(false),
+        projected,
+        scanned.asLong(),
+        n.path("data-files-skipped").asLong(0),
         n.path("bytes-scanned").asLong(0));
   }
 
@@ -169,7 +186,8 @@ public final class ScanReports {
     JsonNode term = f.get("term");
     String column = term != null && term.isTextual() ? term.asText() : null;
     if (column == null) {
-      return new ScanFilter.Opaque(term != null && term.has("term") ? term.get("term").asText() : null);
+      return new ScanFilter.Opaque(
+          term != null && term.has("term") ? term.get("term").asText() : null);
     }
     return switch (type) {
       case "eq" -> new ScanFilter.Compare(column, ScanFilter.Op.EQ, value(f.get("value")));

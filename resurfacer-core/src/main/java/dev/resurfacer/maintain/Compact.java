@@ -13,7 +13,8 @@ import java.util.Map;
  *     {@link #PARTITION} (a partition path such as {@code cat=a}); {@link #LAYOUT}, {@link #LAYOUT_MIN_GAIN} and
  *     {@link #SCAN_REPORTS} for the {@code compact.layout: auto} policy
  */
-public record Compact(String strategy, String orderBy, Map<String, String> options) implements Operation {
+public record Compact(String strategy, String orderBy, Map<String, String> options)
+    implements Operation {
   public static final String WHERE = "where";
   public static final String PARTITION = "partition";
   /** {@code auto}: the executor compacts into the layout {@code advise} recommends from the scan reports (docs/advise.md). */
@@ -22,6 +23,7 @@ public record Compact(String strategy, String orderBy, Map<String, String> optio
   public static final String LAYOUT_MIN_GAIN = "layout.min-gain";
   /** With {@code layout=auto}: the directory (or file) of scan reports. */
   public static final String SCAN_REPORTS = "layout.scan-reports";
+
   public static final double DEFAULT_LAYOUT_MIN_GAIN = 0.2;
 
   public Compact {

@@ -63,17 +63,29 @@ public record CompactionSettings(
 
   /** The counts (at least 1) by their own names and their Spark option names. */
   public static final Map<String, String> COUNT_OPTIONS = Map.of(
-      "min-input-files", "min-input-files",
-      "delete-file-threshold", "delete-file-threshold",
-      "max-commits", RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS,
-      "commit-every-groups", COMMIT_EVERY_GROUPS,
-      "max-concurrent", RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES);
+      "min-input-files",
+      "min-input-files",
+      "delete-file-threshold",
+      "delete-file-threshold",
+      "max-commits",
+      RewriteOptions.PARTIAL_PROGRESS_MAX_COMMITS,
+      "commit-every-groups",
+      COMMIT_EVERY_GROUPS,
+      "max-concurrent",
+      RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES);
 
   /** The runners every format has: DuckDB, or the format's own reader and writer ({@code AUTO}: DuckDB where it is exact). */
-  public enum RunnerChoice { AUTO, DUCKDB, GENERIC }
+  public enum RunnerChoice {
+    AUTO,
+    DUCKDB,
+    GENERIC
+  }
 
   /** What must match before a group commits: every value read back, or the row count only. */
-  public enum VerifyChoice { CONTENT, COUNT }
+  public enum VerifyChoice {
+    CONTENT,
+    COUNT
+  }
 
   /** Where the settings came from, and so how an error names a setting. */
   public enum Origin {
@@ -106,14 +118,59 @@ public record CompactionSettings(
   }
 
   /** The settings of {@code plan}'s and {@code compact}'s flags. */
-  public CompactionSettings(String targetFileSize, String minFileSize, String maxFileSize, Integer minInputFiles, boolean rewriteAll,
-      String maxFileGroupSize, Integer deleteFileThreshold, Double deleteRatioThreshold, boolean partialProgress, Integer maxCommits,
-      String minPartitionIdle, Integer commitEveryGroups, String commitEvery, Integer maxConcurrent, Integer outputSpecId,
-      Map<String, String> extra, String where, String partition, String strategy, String sortBy, List<String> columns, String runner,
-      String memory, String verify, List<String> given) {
-    this(targetFileSize, minFileSize, maxFileSize, minInputFiles, rewriteAll, maxFileGroupSize, deleteFileThreshold,
-        deleteRatioThreshold, partialProgress, maxCommits, minPartitionIdle, commitEveryGroups, commitEvery, maxConcurrent,
-        outputSpecId, extra, where, partition, strategy, sortBy, columns, runner, memory, verify, given, Origin.FLAGS);
+  public CompactionSettings(
+      String targetFileSize,
+      String minFileSize,
+      String maxFileSize,
+      Integer minInputFiles,
+      boolean rewriteAll,
+      String maxFileGroupSize,
+      Integer deleteFileThreshold,
+      Double deleteRatioThreshold,
+      boolean partialProgress,
+      Integer maxCommits,
+      String minPartitionIdle,
+      Integer commitEveryGroups,
+      String commitEvery,
+      Integer maxConcurrent,
+      Integer outputSpecId,
+      Map<String, String> extra,
+      String where,
+      String partition,
+      String strategy,
+      String sortBy,
+      List<String> columns,
+      String runner,
+      String memory,
+      String verify,
+      List<String> given) {
+    this(
+        targetFileSize,
+        minFileSize,
+        maxFileSize,
+        minInputFiles,
+        rewriteAll,
+        maxFileGroupSize,
+        deleteFileThreshold,
+        deleteRatioThreshold,
+        partialProgress,
+        maxCommits,
+        minPartitionIdle,
+        commitEveryGroups,
+        commitEvery,
+        maxConcurrent,
+        outputSpecId,
+        extra,
+        where,
+        partition,
+        strategy,
+        sortBy,
+        columns,
+        runner,
+        memory,
+        verify,
+        given,
+        Origin.FLAGS);
   }
 
   /**
@@ -127,9 +184,35 @@ public record CompactionSettings(
     String where = options.remove(Compact.WHERE);
     String partition = options.remove(Compact.PARTITION);
     String sortBy = op.strategy().equals("sort") ? op.orderBy() : null;
-    List<String> columns = op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
-    return new CompactionSettings(null, null, null, null, false, null, null, null, false, null, null, null, null, null, null,
-        options, where, partition, op.strategy(), sortBy, columns, "auto", null, "content", List.of(), Origin.STEP);
+    List<String> columns =
+        op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
+    return new CompactionSettings(
+        null,
+        null,
+        null,
+        null,
+        false,
+        null,
+        null,
+        null,
+        false,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        options,
+        where,
+        partition,
+        op.strategy(),
+        sortBy,
+        columns,
+        "auto",
+        null,
+        "content",
+        List.of(),
+        Origin.STEP);
   }
 
   /** {@code --runner}: auto, duckdb or generic, or one of {@code genericNames} (a format's own name for its generic runner). */
@@ -142,7 +225,8 @@ public record CompactionSettings(
       case "auto" -> RunnerChoice.AUTO;
       case "duckdb" -> RunnerChoice.DUCKDB;
       case "generic" -> RunnerChoice.GENERIC;
-      default -> throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+      default ->
+        throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
     };
   }
 
@@ -151,7 +235,8 @@ public record CompactionSettings(
     return switch (verify.toLowerCase(Locale.ROOT)) {
       case "content" -> VerifyChoice.CONTENT;
       case "count" -> VerifyChoice.COUNT;
-      default -> throw new UsageException("--verify must be content or count (got '" + verify + "')");
+      default ->
+        throw new UsageException("--verify must be content or count (got '" + verify + "')");
     };
   }
 
@@ -171,7 +256,8 @@ public record CompactionSettings(
       default -> null;
     };
     Map<String, String> options = sparkOptions();
-    // the row filter and the partition travel as text: each engine renders them its own way (Trino: a typed WHERE)
+    // the row filter and the partition travel as text: each engine renders them its own way (Trino:
+    // a typed WHERE)
     if (where != null && !where.isBlank()) {
       options.put(Compact.WHERE, where);
     }
@@ -195,7 +281,8 @@ public record CompactionSettings(
     putPositive(opts, "delete-file-threshold", deleteFileThreshold);
     if (deleteRatioThreshold != null) {
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
-        throw new UsageException("--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
+        throw new UsageException(
+            "--delete-ratio-threshold must be in (0, 1] (got " + deleteRatioThreshold + ")");
       }
       opts.put(RewriteOptions.DELETE_RATIO_THRESHOLD, deleteRatioThreshold.toString());
     }
@@ -224,7 +311,9 @@ public record CompactionSettings(
 
   /** {@code --memory} in bytes, when given. */
   public java.util.OptionalLong memoryBytes() {
-    return memory == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ByteSizes.parse(memory));
+    return memory == null
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(ByteSizes.parse(memory));
   }
 
   private static void putSize(Map<String, String> opts, String name, String value) {

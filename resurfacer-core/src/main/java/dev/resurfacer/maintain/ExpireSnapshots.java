@@ -11,7 +11,9 @@ import java.util.List;
  * @param snapshotIds snapshots to expire as well as those past the age rule ({@code --expire-snapshot-id})
  * @param expireRefs whether tags and branches past their max-ref-age may be dropped ({@code --expire-refs})
  */
-public record ExpireSnapshots(Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) implements Operation {
+public record ExpireSnapshots(
+    Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs)
+    implements Operation {
   public ExpireSnapshots {
     if (olderThan != null && olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must not be negative");
@@ -33,7 +35,8 @@ public record ExpireSnapshots(Duration olderThan, Integer retainLast, List<Long>
   }
 
   /** As the {@code expire} verb's flags give it: an age or count out of range is that flag's one-line usage error. */
-  public static ExpireSnapshots ofFlags(Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) {
+  public static ExpireSnapshots ofFlags(
+      Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) {
     requireValidFlags(olderThan, retainLast);
     return new ExpireSnapshots(olderThan, retainLast, snapshotIds, expireRefs);
   }
@@ -41,10 +44,12 @@ public record ExpireSnapshots(Duration olderThan, Integer retainLast, List<Long>
   /** Refuses, in the words of the {@code expire} flags, an age or count no expiry can run with. */
   public static void requireValidFlags(Duration olderThan, Integer retainLast) {
     if (olderThan != null && olderThan.isNegative()) {
-      throw new dev.resurfacer.UsageException("--older-than must not be negative (got " + olderThan + ")");
+      throw new dev.resurfacer.UsageException(
+          "--older-than must not be negative (got " + olderThan + ")");
     }
     if (retainLast != null && retainLast < 1) {
-      throw new dev.resurfacer.UsageException("--retain-last must be at least 1 (got " + retainLast + "): the current snapshot is never expired");
+      throw new dev.resurfacer.UsageException("--retain-last must be at least 1 (got " + retainLast
+          + "): the current snapshot is never expired");
     }
   }
 

@@ -20,7 +20,8 @@ import java.util.Map;
  * @param target {@code namespace.table}, or a namespace when {@code namespace} is true
  * @param engine the execution engine that runs the built-in operations ({@code local}, {@code spark}, ...)
  */
-public record Maintain(String target, boolean namespace, List<Operation> operations, String engine) {
+public record Maintain(
+    String target, boolean namespace, List<Operation> operations, String engine) {
   public Maintain {
     if (target == null || target.isBlank()) {
       throw new IllegalArgumentException("target must not be empty");
@@ -54,13 +55,15 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
   public static Maintain fromPolicy(String table, TablePolicy p) {
     Maintain m = table(table).engine(p.engine());
     if (p.applyRetention().enabled()) {
-      m = m.then(new ApplyRetention(p.applyRetention().keep(), p.applyRetention().deleteAfterCommit()));
+      m = m.then(
+          new ApplyRetention(p.applyRetention().keep(), p.applyRetention().deleteAfterCommit()));
     }
     if (p.condense().enabled()) {
       m = m.then(new Condense(p.condense().to(), p.condense().olderThan()));
     }
     if (p.compact().enabled()) {
-      m = m.then(new Compact(p.compact().strategy(), p.compact().orderBy(), p.compact().options()));
+      m = m.then(
+          new Compact(p.compact().strategy(), p.compact().orderBy(), p.compact().options()));
     }
     if (p.removeDanglingDeletes().enabled()) {
       m = m.removeDanglingDeletes();
@@ -84,11 +87,15 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
       m = m.then(new ExpireSnapshots(p.expire().olderThan(), p.expire().retainLast()));
     }
     if (p.removeOrphans().enabled()) {
-      m = m.then(new RemoveOrphans(p.removeOrphans().olderThan(), p.removeOrphans().quarantine(),
-          p.removeOrphans().quarantineRetention(), p.removeOrphans().listing()));
+      m = m.then(new RemoveOrphans(
+          p.removeOrphans().olderThan(),
+          p.removeOrphans().quarantine(),
+          p.removeOrphans().quarantineRetention(),
+          p.removeOrphans().listing()));
     }
     if (p.vacuum().enabled()) {
-      m = m.then(new Vacuum(p.vacuum().retention(), false, p.vacuum().lite(), p.vacuum().keepVersions()));
+      m = m.then(new Vacuum(
+          p.vacuum().retention(), false, p.vacuum().lite(), p.vacuum().keepVersions()));
     }
     if (p.checkpoint().enabled()) {
       m = m.then(new Checkpoint());
@@ -119,7 +126,8 @@ public record Maintain(String target, boolean namespace, List<Operation> operati
 
   /** Bin-pack into files of {@code targetFileSizeBytes}. */
   public Maintain compact(long targetFileSizeBytes) {
-    return then(Compact.binpack().withOption("target-file-size-bytes", Long.toString(targetFileSizeBytes)));
+    return then(
+        Compact.binpack().withOption("target-file-size-bytes", Long.toString(targetFileSizeBytes)));
   }
 
   /** Rewrite into files clustered by the z-value of {@code columns}. */

@@ -41,6 +41,7 @@ public final class MaintenanceRunner<T> {
   private final Map<Class<?>, OperationExecutor<?, T>> executors;
   /** Per execution engine other than local: its executors for this format, by operation type. */
   private final Map<String, Map<Class<?>, OperationExecutor<?, T>>> remote;
+
   private final Map<String, ExecutionEngine> executionEngines;
   private final int parallel;
   private final Duration leaseTtl;
@@ -49,7 +50,11 @@ public final class MaintenanceRunner<T> {
   /** An operation and who runs it; {@code executor} is null when the table's engine refuses it, for {@code refusal}. */
   record Planned<T>(Operation operation, OperationExecutor<?, T> executor, String refusal) {}
 
-  public MaintenanceRunner(TableFormat<T> engine, List<OperationExecutor<?, T>> executors, int parallel, Duration leaseTtl) {
+  public MaintenanceRunner(
+      TableFormat<T> engine,
+      List<OperationExecutor<?, T>> executors,
+      int parallel,
+      Duration leaseTtl) {
     this(engine, executors, List.of(), parallel, leaseTtl, Progress.NONE);
   }
 
@@ -58,8 +63,13 @@ public final class MaintenanceRunner<T> {
    *     is always there and runs the format's built-in executors and {@code executors}
    * @param progress told of every operation of every table as it finishes
    */
-  public MaintenanceRunner(TableFormat<T> engine, List<OperationExecutor<?, T>> executors, List<ExecutionEngine> executionEngines,
-      int parallel, Duration leaseTtl, Progress progress) {
+  public MaintenanceRunner(
+      TableFormat<T> engine,
+      List<OperationExecutor<?, T>> executors,
+      List<ExecutionEngine> executionEngines,
+      int parallel,
+      Duration leaseTtl,
+      Progress progress) {
     if (parallel < 1) {
       throw new UsageException("--parallel must be at least 1 (got " + parallel + ")");
     }
@@ -113,7 +123,8 @@ public final class MaintenanceRunner<T> {
         Map<String, Planned<T>> ops = byTable.computeIfAbsent(t, k -> new LinkedHashMap<>());
         for (Operation o : m.operations()) {
           if (!executors.containsKey(o.getClass())) {
-            throw new UsageException("no executor is registered for operation '" + o.name() + "' (" + o.getClass().getName() + ")");
+            throw new UsageException("no executor is registered for operation '" + o.name() + "' ("
+                + o.getClass().getName() + ")");
           }
           ops.remove(o.name());
           ops.put(o.name(), plan(t, o, m.engine()));
@@ -137,15 +148,26 @@ public final class MaintenanceRunner<T> {
     if (engineName.equals(ExecutionEngines.LOCAL) || o instanceof CustomOperation) {
       return new Planned<>(o, executors.get(o.getClass()), null);
     }
-    ExecutionEngines.refusedSetting(engineName, executionEngines.get(engineName).capabilities(), engine.format().id(), o).ifPresent(why -> {
-      throw new UsageException(table + ": " + why);
-    });
+    ExecutionEngines.refusedSetting(
+            engineName,
+            executionEngines.get(engineName).capabilities(),
+            engine.format().id(),
+            o)
+        .ifPresent(why -> {
+          throw new UsageException(table + ": " + why);
+        });
     OperationExecutor<?, T> x = remote.get(engineName).get(o.getClass());
     if (x != null) {
       return new Planned<>(o, x, null);
     }
-    return new Planned<>(o, null,
-        ExecutionEngines.refusal(engineName, executionEngines.get(engineName).capabilities(), engine.format().id(), o.name()));
+    return new Planned<>(
+        o,
+        null,
+        ExecutionEngines.refusal(
+            engineName,
+            executionEngines.get(engineName).capabilities(),
+            engine.format().id(),
+            o.name()));
   }
 
   private static List<String> concat(String first, java.util.Collection<String> rest) {
@@ -161,21 +183,28 @@ public final class MaintenanceRunner<T> {
     Map<String, List<Planned<T>>> work = resolve(plan);
     String owner = owner();
     List<TableReport> reports = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, work.size())), r -> {
-      Thread th = new Thread(r, "resurfacer-maintain");
-      th.setDaemon(true);
-      return th;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, work.size())), r -> {
+          Thread th = new Thread(r, "resurfacer-maintain");
+          th.setDaemon(true);
+          return th;
+        });
     long operations = work.values().stream().mapToLong(List::size).sum();
-    try (Progress.Task task = progress.start("maintain " + engine.catalogName() + " (" + work.size() + (work.size() == 1 ? " table)" : " tables)"), "operations",
-        operations, Progress.UNKNOWN)) {
+    try (Progress.Task task = progress.start(
+        "maintain " + engine.catalogName() + " (" + work.size()
+            + (work.size() == 1 ? " table)" : " tables)"),
+        "operations",
+        operations,
+        Progress.UNKNOWN)) {
       List<Future<TableReport>> futures = new ArrayList<>();
-      work.forEach((table, ops) -> futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner, task))));
+      work.forEach((table, ops) ->
+          futures.add(pool.submit(() -> maintainTable(table, ops, mode, owner, task))));
       for (Future<TableReport> f : futures) {
         try {
           reports.add(f.get());
         } catch (ExecutionException e) {
-          throw new IllegalStateException("maintaining a table threw outside its report", e.getCause());
+          throw new IllegalStateException(
+              "maintaining a table threw outside its report", e.getCause());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new IllegalStateException("interrupted", e);
@@ -184,17 +213,28 @@ public final class MaintenanceRunner<T> {
     } finally {
       pool.shutdownNow();
     }
-    return new RunReport(RunReport.SCHEMA_VERSION, mode.name().toLowerCase(java.util.Locale.ROOT), started.toString(),
-        millisSince(t0), reports);
+    return new RunReport(
+        RunReport.SCHEMA_VERSION,
+        mode.name().toLowerCase(java.util.Locale.ROOT),
+        started.toString(),
+        millisSince(t0),
+        reports);
   }
 
-  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner, Progress.Task task) {
+  private TableReport maintainTable(
+      String table, List<Planned<T>> planned, Mode mode, String owner, Progress.Task task) {
     int[] advanced = {0};
     try {
-      return maintainTable(table, planned, mode, owner, () -> {
-        advanced[0]++;
-        task.advance(1, 0);
-      }, task);
+      return maintainTable(
+          table,
+          planned,
+          mode,
+          owner,
+          () -> {
+            advanced[0]++;
+            task.advance(1, 0);
+          },
+          task);
     } finally {
       // a table that could not be opened or leased skips all its operations: they are behind us too
       task.advance(planned.size() - advanced[0], 0);
@@ -202,7 +242,12 @@ public final class MaintenanceRunner<T> {
   }
 
   /** @param operationDone called once an operation has its result */
-  private TableReport maintainTable(String table, List<Planned<T>> planned, Mode mode, String owner, Runnable operationDone,
+  private TableReport maintainTable(
+      String table,
+      List<Planned<T>> planned,
+      Mode mode,
+      String owner,
+      Runnable operationDone,
       Progress.Task task) {
     List<Operation> ops = planned.stream().map(Planned::operation).toList();
     long t0 = System.nanoTime();
@@ -213,7 +258,14 @@ public final class MaintenanceRunner<T> {
     } catch (Exception e) {
       String msg = "cannot open table: " + rootMessage(e);
       log(catalog, table, "open", Outcome.FAILED, millisSince(t0), msg);
-      return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
+      return new TableReport(
+          catalog,
+          table,
+          Outcome.FAILED,
+          msg,
+          millisSince(t0),
+          null,
+          null,
           ops.stream().map(o -> skipped(o, "the table could not be opened")).toList());
     }
     AutoCloseable lease = null;
@@ -223,16 +275,33 @@ public final class MaintenanceRunner<T> {
       } catch (LeaseHeld e) {
         String msg = "skipped: " + e.getMessage();
         log(catalog, table, "lease", Outcome.SKIPPED, millisSince(t0), msg);
-        return new TableReport(catalog, table, Outcome.SKIPPED, msg, millisSince(t0), null, null,
-            ops.stream().map(o -> skipped(o, "another run holds the table's lease")).toList());
+        return new TableReport(
+            catalog,
+            table,
+            Outcome.SKIPPED,
+            msg,
+            millisSince(t0),
+            null,
+            null,
+            ops.stream()
+                .map(o -> skipped(o, "another run holds the table's lease"))
+                .toList());
       } catch (Exception e) {
         String msg = "cannot take the table's lease: " + rootMessage(e);
         log(catalog, table, "lease", Outcome.FAILED, millisSince(t0), msg);
-        return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
+        return new TableReport(
+            catalog,
+            table,
+            Outcome.FAILED,
+            msg,
+            millisSince(t0),
+            null,
+            null,
             ops.stream().map(o -> skipped(o, "the lease could not be taken")).toList());
       }
     }
-    // measured under the lease: another run's commits cannot land between the measurement and our first operation
+    // measured under the lease: another run's commits cannot land between the measurement and our
+    // first operation
     TableStats before;
     try {
       engine.refresh(handle);
@@ -241,7 +310,14 @@ public final class MaintenanceRunner<T> {
       release(lease, catalog, table);
       String msg = "cannot measure the table: " + rootMessage(e);
       log(catalog, table, "measure", Outcome.FAILED, millisSince(t0), msg);
-      return new TableReport(catalog, table, Outcome.FAILED, msg, millisSince(t0), null, null,
+      return new TableReport(
+          catalog,
+          table,
+          Outcome.FAILED,
+          msg,
+          millisSince(t0),
+          null,
+          null,
           ops.stream().map(o -> skipped(o, "the table could not be measured")).toList());
     }
     List<OperationResult> results = new ArrayList<>();
@@ -250,7 +326,8 @@ public final class MaintenanceRunner<T> {
       for (Planned<T> p : planned) {
         Operation op = p.operation();
         if (!failures.isEmpty()) {
-          Optional<String> held = heldBack(op, handle, failures.get(0), Duration.ofNanos(System.nanoTime() - t0));
+          Optional<String> held =
+              heldBack(op, handle, failures.get(0), Duration.ofNanos(System.nanoTime() - t0));
           if (held.isPresent()) {
             results.add(skipped(op, held.get()));
             log(catalog, table, op.name(), Outcome.SKIPPED, 0, held.get());
@@ -276,11 +353,20 @@ public final class MaintenanceRunner<T> {
     String tableMessage = null;
     if (!failures.isEmpty()) {
       // a failure outranks a refusal, as in the run's exit code
-      tableOutcome = failures.stream().anyMatch(f -> f.outcome() == Outcome.FAILED) ? Outcome.FAILED : Outcome.REFUSED;
+      tableOutcome = failures.stream().anyMatch(f -> f.outcome() == Outcome.FAILED)
+          ? Outcome.FAILED
+          : Outcome.REFUSED;
       OperationResult first = failures.get(0);
       tableMessage = first.operation() + " " + first.outcome().json() + ": " + first.message()
-          + (failures.size() == 1 ? "" : " (and " + String.join(", ", failures.subList(1, failures.size()).stream()
-              .map(f -> f.operation() + " " + f.outcome().json()).toList()) + ")");
+          + (failures.size() == 1
+              ? ""
+              : " (and "
+                  + String.join(
+                      ", ",
+                      failures.subList(1, failures.size()).stream()
+                          .map(f -> f.operation() + " " + f.outcome().json())
+                          .toList())
+                  + ")");
     }
     TableStats after = null;
     if (mode == Mode.COMMIT) {
@@ -288,10 +374,15 @@ public final class MaintenanceRunner<T> {
         engine.refresh(handle);
         after = engine.stats(handle);
       } catch (Exception e) {
-        LOG.warn("table={}.{} operation=measure outcome=failed message=\"{}\"", catalog, table, rootMessage(e));
+        LOG.warn(
+            "table={}.{} operation=measure outcome=failed message=\"{}\"",
+            catalog,
+            table,
+            rootMessage(e));
       }
     }
-    return new TableReport(catalog, table, tableOutcome, tableMessage, millisSince(t0), before, after, results);
+    return new TableReport(
+        catalog, table, tableOutcome, tableMessage, millisSince(t0), before, after, results);
   }
 
   private static void release(AutoCloseable lease, String catalog, String table) {
@@ -299,23 +390,31 @@ public final class MaintenanceRunner<T> {
       try {
         lease.close();
       } catch (Exception e) {
-        LOG.warn("table={}.{} operation=lease outcome=failed message=\"cannot release: {}\"", catalog, table, rootMessage(e));
+        LOG.warn(
+            "table={}.{} operation=lease outcome=failed message=\"cannot release: {}\"",
+            catalog,
+            table,
+            rootMessage(e));
       }
     }
   }
 
   @SuppressWarnings("unchecked")
-  private OperationResult runOne(Operation op, OperationExecutor<?, T> chosen, T handle, Mode mode) {
+  private OperationResult runOne(
+      Operation op, OperationExecutor<?, T> chosen, T handle, Mode mode) {
     OperationExecutor<Operation, T> executor = (OperationExecutor<Operation, T>) chosen;
     long t0 = System.nanoTime();
     try {
       engine.refresh(handle);
       Step step = executor.execute(op, handle, mode);
-      return new OperationResult(op.name(), step.outcome(), step.message(), millisSince(t0), step.metrics());
+      return new OperationResult(
+          op.name(), step.outcome(), step.message(), millisSince(t0), step.metrics());
     } catch (SafetyRefusal e) {
-      return new OperationResult(op.name(), Outcome.REFUSED, e.getMessage(), millisSince(t0), Map.of());
+      return new OperationResult(
+          op.name(), Outcome.REFUSED, e.getMessage(), millisSince(t0), Map.of());
     } catch (Exception e) {
-      return new OperationResult(op.name(), Outcome.FAILED, rootMessage(e), millisSince(t0), Map.of());
+      return new OperationResult(
+          op.name(), Outcome.FAILED, rootMessage(e), millisSince(t0), Map.of());
     }
   }
 
@@ -329,7 +428,8 @@ public final class MaintenanceRunner<T> {
    * they are younger than its age guard. So such a step runs only when its guard is longer than the
    * table's run has lasted, which no file written by this run can have outlived.
    */
-  private Optional<String> heldBack(Operation op, T handle, OperationResult failure, Duration elapsed) {
+  private Optional<String> heldBack(
+      Operation op, T handle, OperationResult failure, Duration elapsed) {
     Optional<Duration> guard;
     if (op instanceof RemoveOrphans r) {
       guard = Optional.of(r.olderThan());
@@ -342,12 +442,15 @@ public final class MaintenanceRunner<T> {
     }
     String after = "after " + failure.operation() + " " + failure.outcome().json() + ", ";
     if (guard.isEmpty()) {
-      return Optional.of(after + "not run: its age guard is the table's own setting, which could not be read");
+      return Optional.of(
+          after + "not run: its age guard is the table's own setting, which could not be read");
     }
     if (guard.get().compareTo(elapsed) <= 0) {
-      return Optional.of(after + "not run: its age guard (" + dev.resurfacer.units.Durations.format(guard.get())
-          + ") is not longer than this table's run so far (" + dev.resurfacer.units.Durations.format(elapsed)
-          + "), so files the failed step wrote could be taken for unreferenced ones");
+      return Optional.of(
+          after + "not run: its age guard (" + dev.resurfacer.units.Durations.format(guard.get())
+              + ") is not longer than this table's run so far ("
+              + dev.resurfacer.units.Durations.format(elapsed)
+              + "), so files the failed step wrote could be taken for unreferenced ones");
     }
     return Optional.empty();
   }
@@ -365,23 +468,40 @@ public final class MaintenanceRunner<T> {
    * {@code done} only in a commit run; anything else is the executor's bug, reported as a failure
    * that names it rather than passed on as what happened.
    */
-  private static OperationResult truthful(OperationResult r, OperationExecutor<?, ?> executor, Mode mode) {
-    boolean wrong = mode == Mode.COMMIT ? r.outcome() == Outcome.PREVIEWED : r.outcome() == Outcome.DONE;
+  private static OperationResult truthful(
+      OperationResult r, OperationExecutor<?, ?> executor, Mode mode) {
+    boolean wrong =
+        mode == Mode.COMMIT ? r.outcome() == Outcome.PREVIEWED : r.outcome() == Outcome.DONE;
     if (!wrong) {
       return r;
     }
-    String who = (executor instanceof OperationExecutor.Of<?, ?> of ? of.body() : executor).getClass().getName();
-    return new OperationResult(r.operation(), Outcome.FAILED, who + " reported " + r.outcome().json()
-        + " in a " + mode.name().toLowerCase(java.util.Locale.ROOT) + " run (" + r.message() + ")", r.durationMs(), r.metrics());
+    String who = (executor instanceof OperationExecutor.Of<?, ?> of ? of.body() : executor)
+        .getClass()
+        .getName();
+    return new OperationResult(
+        r.operation(),
+        Outcome.FAILED,
+        who + " reported " + r.outcome().json() + " in a "
+            + mode.name().toLowerCase(java.util.Locale.ROOT) + " run (" + r.message() + ")",
+        r.durationMs(),
+        r.metrics());
   }
 
   private static OperationResult skipped(Operation op, String why) {
     return new OperationResult(op.name(), Outcome.SKIPPED, why, 0, Map.of());
   }
 
-  private static void log(String catalog, String table, String operation, Outcome outcome, long ms, String message) {
+  private static void log(
+      String catalog, String table, String operation, Outcome outcome, long ms, String message) {
     String line = "table={}.{} operation={} outcome={} duration_ms={} message=\"{}\"";
-    Object[] args = {catalog, table, operation, outcome.json(), ms, message == null ? "" : message.replace('"', '\'')};
+    Object[] args = {
+      catalog,
+      table,
+      operation,
+      outcome.json(),
+      ms,
+      message == null ? "" : message.replace('"', '\'')
+    };
     if (outcome == Outcome.FAILED || outcome == Outcome.REFUSED) {
       LOG.warn(line, args);
     } else {

@@ -15,8 +15,20 @@ package dev.resurfacer.maintain;
  * keep the order they were declared in.
  */
 public sealed interface Operation
-    permits ApplyRetention, Condense, Compact, RemoveDanglingDeletes, ConvertEqualityDeletes, RewritePositionDeletes,
-        RewriteManifests, ComputeStats, ComputePartitionStats, ExpireSnapshots, RemoveOrphans, Vacuum, Checkpoint, CleanupLog,
+    permits ApplyRetention,
+        Condense,
+        Compact,
+        RemoveDanglingDeletes,
+        ConvertEqualityDeletes,
+        RewritePositionDeletes,
+        RewriteManifests,
+        ComputeStats,
+        ComputePartitionStats,
+        ExpireSnapshots,
+        RemoveOrphans,
+        Vacuum,
+        Checkpoint,
+        CleanupLog,
         CustomOperation {
 
   int APPLY_RETENTION = 100;

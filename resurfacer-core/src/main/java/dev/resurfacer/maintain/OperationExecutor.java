@@ -30,7 +30,8 @@ public interface OperationExecutor<O extends Operation, T> {
   }
 
   /** Made by {@link #of}; the runner names it by its body, which names the class that wrote it. */
-  record Of<O extends Operation, T>(Class<O> operationType, Body<O, T> body) implements OperationExecutor<O, T> {
+  record Of<O extends Operation, T>(Class<O> operationType, Body<O, T> body)
+      implements OperationExecutor<O, T> {
     @Override
     public Step execute(O operation, T table, Mode mode) throws Exception {
       return body.execute(operation, table, mode);

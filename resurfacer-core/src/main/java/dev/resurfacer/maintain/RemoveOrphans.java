@@ -9,7 +9,9 @@ import java.util.Objects;
  * @param quarantineRetention quarantine runs older than this are deleted by later runs
  * @param listing a storage listing read instead of listing storage (S3 Inventory manifest.json or a plain list); null lists storage
  */
-public record RemoveOrphans(Duration olderThan, boolean quarantine, Duration quarantineRetention, String listing) implements Operation {
+public record RemoveOrphans(
+    Duration olderThan, boolean quarantine, Duration quarantineRetention, String listing)
+    implements Operation {
   public static final Duration DEFAULT_QUARANTINE_RETENTION = Duration.ofDays(7);
 
   public RemoveOrphans {

@@ -39,7 +39,11 @@ public final class Resurfacer<T> implements AutoCloseable {
   private final int parallel;
   private final Duration lease;
 
-  private Resurfacer(TableFormat<T> format, List<OperationExecutor<?, T>> custom, List<ExecutionEngine> executionEngines, int parallel,
+  private Resurfacer(
+      TableFormat<T> format,
+      List<OperationExecutor<?, T>> custom,
+      List<ExecutionEngine> executionEngines,
+      int parallel,
       Duration lease) {
     this.format = format;
     this.custom = List.copyOf(custom);
@@ -76,7 +80,8 @@ public final class Resurfacer<T> implements AutoCloseable {
 
   /** Where the run reports its tables and operations, and each operation its own work (nothing by default). */
   public Resurfacer<T> progress(Progress progress) {
-    return new Resurfacer<>(format.withProgress(progress), custom, executionEngines, parallel, lease);
+    return new Resurfacer<>(
+        format.withProgress(progress), custom, executionEngines, parallel, lease);
   }
 
   public Resurfacer<T> leaseDuration(Duration duration) {
@@ -125,7 +130,8 @@ public final class Resurfacer<T> implements AutoCloseable {
   }
 
   private MaintenanceRunner<T> runner() {
-    return new MaintenanceRunner<>(format, custom, executionEngines, parallel, lease, format.progress());
+    return new MaintenanceRunner<>(
+        format, custom, executionEngines, parallel, lease, format.progress());
   }
 
   @Override

@@ -18,7 +18,8 @@ public record RewriteOptions(Map<String, String> values) {
   public static final String DELETE_RATIO_THRESHOLD = "delete-ratio-threshold";
   public static final String PARTIAL_PROGRESS_ENABLED = "partial-progress.enabled";
   public static final String PARTIAL_PROGRESS_MAX_COMMITS = "partial-progress.max-commits";
-  public static final String MAX_CONCURRENT_FILE_GROUP_REWRITES = "max-concurrent-file-group-rewrites";
+  public static final String MAX_CONCURRENT_FILE_GROUP_REWRITES =
+      "max-concurrent-file-group-rewrites";
 
   public RewriteOptions {
     values = Map.copyOf(values);
@@ -72,7 +73,8 @@ public record RewriteOptions(Map<String, String> values) {
     try {
       return Double.parseDouble(v);
     } catch (NumberFormatException e) {
-      throw new UsageException(DELETE_RATIO_THRESHOLD + " must be a number in (0, 1] (got '" + v + "')");
+      throw new UsageException(
+          DELETE_RATIO_THRESHOLD + " must be a number in (0, 1] (got '" + v + "')");
     }
   }
 
@@ -105,6 +107,7 @@ public record RewriteOptions(Map<String, String> values) {
     } catch (RuntimeException e) {
       // reported below, with the option's name
     }
-    throw new UsageException(key + " must be a positive duration such as 30s, 10m or 2h (got '" + v + "')");
+    throw new UsageException(
+        key + " must be a positive duration such as 30s, 10m or 2h (got '" + v + "')");
   }
 }

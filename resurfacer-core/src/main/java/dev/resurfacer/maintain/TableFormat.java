@@ -55,8 +55,16 @@ public interface TableFormat<T> extends AutoCloseable {
    */
   default TableSignals signals(T table, java.time.Instant since) {
     dev.resurfacer.report.TableStats s = stats(table);
-    return new TableSignals(s.dataFiles(), s.smallDataFiles(), s.deleteFiles(), s.dataRecords(), null, s.snapshots(),
-        null, null, null);
+    return new TableSignals(
+        s.dataFiles(),
+        s.smallDataFiles(),
+        s.deleteFiles(),
+        s.dataRecords(),
+        null,
+        s.snapshots(),
+        null,
+        null,
+        null);
   }
 
   /**

@@ -11,7 +11,9 @@ import java.util.List;
  * @param lite consider only files the log's tombstones name (Delta's {@code VACUUM … LITE}): no storage listing
  * @param keepVersions table versions whose files (data and deletion vectors) are never deleted, for time travel
  */
-public record Vacuum(Duration retention, boolean forceShorterRetention, boolean lite, List<Long> keepVersions) implements Operation {
+public record Vacuum(
+    Duration retention, boolean forceShorterRetention, boolean lite, List<Long> keepVersions)
+    implements Operation {
   public Vacuum {
     if (retention != null && retention.isNegative()) {
       throw new IllegalArgumentException("retention must not be negative");

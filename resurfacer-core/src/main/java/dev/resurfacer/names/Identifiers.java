@@ -46,7 +46,8 @@ public final class Identifiers {
     int i = from;
     while (true) {
       if (i >= text.length()) {
-        throw new UsageException(what + ": '" + text + "' " + (parts.isEmpty() ? "names nothing" : "ends with a '.'"));
+        throw new UsageException(
+            what + ": '" + text + "' " + (parts.isEmpty() ? "names nothing" : "ends with a '.'"));
       }
       char c = text.charAt(i);
       StringBuilder part = new StringBuilder();
@@ -59,7 +60,8 @@ public final class Identifiers {
         while (j < text.length() && !ends(text.charAt(j), embedded)) {
           char d = text.charAt(j);
           if (d == '`' || d == '"') {
-            throw new UsageException(what + ": '" + text + "' has a " + d + " inside a part: quote the whole part in backticks"
+            throw new UsageException(what + ": '" + text + "' has a " + d
+                + " inside a part: quote the whole part in backticks"
                 + " (a backtick inside doubled) or double quotes");
           }
           part.append(d);
@@ -76,7 +78,8 @@ public final class Identifiers {
         continue;
       }
       if (i < text.length() && !embedded) {
-        throw new UsageException(what + ": '" + text + "': after a quoted part comes '.' or the end (got '" + text.charAt(i) + "')");
+        throw new UsageException(what + ": '" + text
+            + "': after a quoted part comes '.' or the end (got '" + text.charAt(i) + "')");
       }
       return new Read(parts, i);
     }
@@ -139,8 +142,16 @@ public final class Identifiers {
     }
     for (int i = 0; i < part.length(); i++) {
       char c = part.charAt(i);
-      if (c == '.' || c == '`' || c == '"' || c == '*' || c == ',' || c == '(' || c == ')'
-          || Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c)) {
+      if (c == '.'
+          || c == '`'
+          || c == '"'
+          || c == '*'
+          || c == ','
+          || c == '('
+          || c == ')'
+          || Character.isWhitespace(c)
+          || Character.isISOControl(c)
+          || Character.isSpaceChar(c)) {
         return true;
       }
     }
@@ -192,7 +203,9 @@ public final class Identifiers {
    * parts joined by {@code .}, so {@code `a.b`}, {@code "a.b"} and {@code a.b} all name the column {@code a.b}.
    */
   public static List<String> topLevelNames(List<String> texts, String what) {
-    return splitLists(texts, what).stream().map(t -> String.join(".", parts(t, what))).toList();
+    return splitLists(texts, what).stream()
+        .map(t -> String.join(".", parts(t, what)))
+        .toList();
   }
 
   /** The items of {@code texts} (each maybe a comma-separated list, as a repeated flag gives them), split as {@link #splitList}. */

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * @param literalPrefix literal characters (separating dots included) before the first {@code *}
  * @param literals literal characters in all, separating dots included
  */
-public record NameGlob(String text, List<String> exact, Pattern regex, int literalPrefix, int literals) {
+public record NameGlob(
+    String text, List<String> exact, Pattern regex, int literalPrefix, int literals) {
   private static final char SEPARATOR = '\u0000';
 
   public static NameGlob parse(String text, String what) {
@@ -31,7 +32,8 @@ public record NameGlob(String text, List<String> exact, Pattern regex, int liter
     int i = 0;
     while (true) {
       if (i >= text.length()) {
-        throw new UsageException(what + ": '" + text + "' " + (parts.isEmpty() ? "names nothing" : "ends with a '.'"));
+        throw new UsageException(
+            what + ": '" + text + "' " + (parts.isEmpty() ? "names nothing" : "ends with a '.'"));
       }
       StringBuilder part = new StringBuilder();
       char c = text.charAt(i);
@@ -47,7 +49,8 @@ public record NameGlob(String text, List<String> exact, Pattern regex, int liter
         while (j < text.length() && text.charAt(j) != '.') {
           char d = text.charAt(j);
           if (d == '`' || d == '"') {
-            throw new UsageException(what + ": '" + text + "' has a " + d + " inside a part: quote the whole part");
+            throw new UsageException(
+                what + ": '" + text + "' has a " + d + " inside a part: quote the whole part");
           }
           if (d == '*') {
             wildcard = true;
@@ -75,15 +78,21 @@ public record NameGlob(String text, List<String> exact, Pattern regex, int liter
         continue;
       }
       if (i < text.length()) {
-        throw new UsageException(what + ": '" + text + "': after a quoted part comes '.' or the end");
+        throw new UsageException(
+            what + ": '" + text + "': after a quoted part comes '.' or the end");
       }
       break;
     }
     if (!wildcard && parts.size() < 2) {
-      throw new UsageException(what + " '" + text + "' must be namespace.table or a glob such as raw.* or *.events");
+      throw new UsageException(
+          what + " '" + text + "' must be namespace.table or a glob such as raw.* or *.events");
     }
-    return new NameGlob(text, wildcard ? null : List.copyOf(parts), Pattern.compile(regex.toString(), Pattern.DOTALL),
-        prefix < 0 ? literals : prefix, literals);
+    return new NameGlob(
+        text,
+        wildcard ? null : List.copyOf(parts),
+        Pattern.compile(regex.toString(), Pattern.DOTALL),
+        prefix < 0 ? literals : prefix,
+        literals);
   }
 
   public boolean isExact() {

@@ -17,8 +17,12 @@ import java.util.List;
 public record TableName(List<String> namespace, String name) {
   public TableName {
     namespace = List.copyOf(namespace);
-    if (namespace.isEmpty() || namespace.stream().anyMatch(String::isEmpty) || name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("a table name has a namespace and a name, none of them empty");
+    if (namespace.isEmpty()
+        || namespace.stream().anyMatch(String::isEmpty)
+        || name == null
+        || name.isEmpty()) {
+      throw new IllegalArgumentException(
+          "a table name has a namespace and a name, none of them empty");
     }
   }
 
@@ -28,7 +32,8 @@ public record TableName(List<String> namespace, String name) {
 
   /** Reads {@code namespace.table}, parts quoted as {@link Identifiers} describes. */
   public static TableName parse(String text) {
-    List<String> parts = text == null || text.isEmpty() ? List.of() : Identifiers.parts(text, "table name");
+    List<String> parts =
+        text == null || text.isEmpty() ? List.of() : Identifiers.parts(text, "table name");
     if (parts.size() < 2) {
       throw new UsageException("table must be written namespace.table (got '" + text + "')");
     }

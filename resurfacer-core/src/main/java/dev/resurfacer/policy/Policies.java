@@ -46,8 +46,10 @@ public final class Policies {
     List<Rule> matching = matching(table);
     Map<String, Map<String, Object>> merged = merged(matching);
     TablePolicy policy = build(merged);
-    PolicyLayer.checkCompactSizes(policy.compact().options(), "the effective policy of " + table + ": ");
-    return new EffectivePolicy(table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
+    PolicyLayer.checkCompactSizes(
+        policy.compact().options(), "the effective policy of " + table + ": ");
+    return new EffectivePolicy(
+        table, matching.stream().map(r -> r.pattern().text()).toList(), policy);
   }
 
   /** The table's {@code triggers:}, merged key by key like the rest of the policy ({@link Triggers#NONE} when none is set). */
@@ -94,43 +96,68 @@ public final class Policies {
       order = sortBy.text();
     } else if (strategy.equals("zorder")) {
       if (!(c.get("zorder-columns") instanceof PolicyLayer.Order columns)) {
-        throw new dev.resurfacer.UsageException("compact.strategy zorder needs compact.zorder-columns, e.g. [user_id, ts]");
+        throw new dev.resurfacer.UsageException(
+            "compact.strategy zorder needs compact.zorder-columns, e.g. [user_id, ts]");
       }
       order = columns.text();
     }
     return new TablePolicy(
-        new TablePolicy.Compact(flag(c, b.compact().enabled()), strategy, order, Collections.unmodifiableMap(options)),
-        new TablePolicy.Expire(flag(e, b.expire().enabled()), (Duration) e.getOrDefault("older-than", b.expire().olderThan()),
+        new TablePolicy.Compact(
+            flag(c, b.compact().enabled()), strategy, order, Collections.unmodifiableMap(options)),
+        new TablePolicy.Expire(
+            flag(e, b.expire().enabled()),
+            (Duration) e.getOrDefault("older-than", b.expire().olderThan()),
             (Integer) e.getOrDefault("retain-last", b.expire().retainLast())),
-        new TablePolicy.RemoveOrphans(flag(o, b.removeOrphans().enabled()),
+        new TablePolicy.RemoveOrphans(
+            flag(o, b.removeOrphans().enabled()),
             (Duration) o.getOrDefault("older-than", b.removeOrphans().olderThan()),
             (Boolean) o.getOrDefault("quarantine", b.removeOrphans().quarantine()),
-            (Duration) o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention()),
+            (Duration)
+                o.getOrDefault("quarantine-retention", b.removeOrphans().quarantineRetention()),
             (String) o.getOrDefault("listing", b.removeOrphans().listing())),
-        new TablePolicy.RemoveDanglingDeletes(flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
+        new TablePolicy.RemoveDanglingDeletes(
+            flag(m.getOrDefault("remove-dangling-deletes", Map.of()), true)),
         rewriteManifests(m.getOrDefault("rewrite-manifests", Map.of()), b.rewriteManifests()),
-        new TablePolicy.Vacuum(flag(v, b.vacuum().enabled()), (Duration) v.getOrDefault("retention", b.vacuum().retention()),
+        new TablePolicy.Vacuum(
+            flag(v, b.vacuum().enabled()),
+            (Duration) v.getOrDefault("retention", b.vacuum().retention()),
             (Boolean) v.getOrDefault("lite", b.vacuum().lite()),
-            v.get("keep-versions") instanceof PolicyLayer.Versions kept ? kept.numbers() : b.vacuum().keepVersions()),
-        new TablePolicy.Checkpoint(flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
-        new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration) l.getOrDefault("retention", b.cleanupLog().retention())),
+            v.get("keep-versions") instanceof PolicyLayer.Versions kept
+                ? kept.numbers()
+                : b.vacuum().keepVersions()),
+        new TablePolicy.Checkpoint(
+            flag(m.getOrDefault("checkpoint", Map.of()), b.checkpoint().enabled())),
+        new TablePolicy.CleanupLog(flag(l, b.cleanupLog().enabled()), (Duration)
+            l.getOrDefault("retention", b.cleanupLog().retention())),
         applyRetention(m.getOrDefault("apply-retention", Map.of()), b.applyRetention()),
-        new TablePolicy.Condense(flag(m.getOrDefault("condense", Map.of()), b.condense().enabled()),
-            (String) m.getOrDefault("condense", Map.of()).getOrDefault("to", b.condense().to()),
-            (Duration) m.getOrDefault("condense", Map.of()).getOrDefault("older-than", b.condense().olderThan())),
-        rewritePositionDeletes(m.getOrDefault("rewrite-position-deletes", Map.of()), b.rewritePositionDeletes()),
-        new TablePolicy.ConvertEqualityDeletes(flag(m.getOrDefault("convert-equality-deletes", Map.of()), b.convertEqualityDeletes().enabled())),
+        new TablePolicy.Condense(
+            flag(m.getOrDefault("condense", Map.of()), b.condense().enabled()),
+            (String) m.getOrDefault("condense", Map.of())
+                .getOrDefault("to", b.condense().to()),
+            (Duration) m.getOrDefault("condense", Map.of())
+                .getOrDefault("older-than", b.condense().olderThan())),
+        rewritePositionDeletes(
+            m.getOrDefault("rewrite-position-deletes", Map.of()), b.rewritePositionDeletes()),
+        new TablePolicy.ConvertEqualityDeletes(flag(
+            m.getOrDefault("convert-equality-deletes", Map.of()),
+            b.convertEqualityDeletes().enabled())),
         computeStats(m.getOrDefault("compute-stats", Map.of()), b.computeStats()),
-        new TablePolicy.ComputePartitionStats(flag(m.getOrDefault("compute-partition-stats", Map.of()), b.computePartitionStats().enabled())),
-        (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of()).getOrDefault(PolicyLayer.ENGINE, b.engine()));
+        new TablePolicy.ComputePartitionStats(flag(
+            m.getOrDefault("compute-partition-stats", Map.of()),
+            b.computePartitionStats().enabled())),
+        (String) m.getOrDefault(PolicyLayer.ENGINE, Map.of())
+            .getOrDefault(PolicyLayer.ENGINE, b.engine()));
   }
 
-  private static TablePolicy.ApplyRetention applyRetention(Map<String, Object> r, TablePolicy.ApplyRetention b) {
-    return new TablePolicy.ApplyRetention(flag(r, b.enabled()), (Integer) r.getOrDefault("keep", b.keep()),
-        (Boolean) r.getOrDefault("delete-after-commit", b.deleteAfterCommit()));
+  private static TablePolicy.ApplyRetention applyRetention(
+      Map<String, Object> r, TablePolicy.ApplyRetention b) {
+    return new TablePolicy.ApplyRetention(
+        flag(r, b.enabled()), (Integer) r.getOrDefault("keep", b.keep()), (Boolean)
+            r.getOrDefault("delete-after-commit", b.deleteAfterCommit()));
   }
 
-  private static TablePolicy.RewritePositionDeletes rewritePositionDeletes(Map<String, Object> r, TablePolicy.RewritePositionDeletes b) {
+  private static TablePolicy.RewritePositionDeletes rewritePositionDeletes(
+      Map<String, Object> r, TablePolicy.RewritePositionDeletes b) {
     Map<String, String> options = new LinkedHashMap<>(b.options());
     r.forEach((k, v) -> {
       if (v instanceof String s) {
@@ -140,13 +167,17 @@ public final class Policies {
     return new TablePolicy.RewritePositionDeletes(flag(r, b.enabled()), options);
   }
 
-  private static TablePolicy.RewriteManifests rewriteManifests(Map<String, Object> r, TablePolicy.RewriteManifests b) {
-    return new TablePolicy.RewriteManifests(flag(r, b.enabled()),
+  private static TablePolicy.RewriteManifests rewriteManifests(
+      Map<String, Object> r, TablePolicy.RewriteManifests b) {
+    return new TablePolicy.RewriteManifests(
+        flag(r, b.enabled()),
         r.get("sort-by") instanceof PolicyLayer.Columns fields ? fields.names() : b.sortBy());
   }
 
-  private static TablePolicy.ComputeStats computeStats(Map<String, Object> c, TablePolicy.ComputeStats b) {
-    return new TablePolicy.ComputeStats(flag(c, b.enabled()),
+  private static TablePolicy.ComputeStats computeStats(
+      Map<String, Object> c, TablePolicy.ComputeStats b) {
+    return new TablePolicy.ComputeStats(
+        flag(c, b.enabled()),
         c.get("columns") instanceof PolicyLayer.Columns columns ? columns.names() : b.columns());
   }
 
@@ -154,5 +185,4 @@ public final class Policies {
     Object v = section.get("enabled");
     return v == null ? fallback : (Boolean) v;
   }
-
 }

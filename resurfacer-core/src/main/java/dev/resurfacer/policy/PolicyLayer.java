@@ -32,18 +32,55 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
 
   /** {@code engine: spark} — a scalar beside the operation sections, stored as a section of its own. */
   static final String ENGINE = "engine";
-  private static final java.util.regex.Pattern ENGINE_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*");
+
+  private static final java.util.regex.Pattern ENGINE_NAME =
+      java.util.regex.Pattern.compile("[a-z][a-z0-9-]*");
 
   private static final Map<String, Set<String>> KEYS = Map.ofEntries(
-      Map.entry("compact", Set.of("enabled", "strategy", "target-file-size", "min-file-size", "max-file-size", "max-file-group-size",
-          "min-input-files", "delete-file-threshold", "delete-ratio-threshold", "rewrite-all", "partial-progress",
-          "max-commits", "commit-every-groups", "commit-every", "min-partition-idle", "max-concurrent", "options", "sort-by", "zorder-columns", "layout", "layout-min-gain", "scan-reports")),
+      Map.entry(
+          "compact",
+          Set.of(
+              "enabled",
+              "strategy",
+              "target-file-size",
+              "min-file-size",
+              "max-file-size",
+              "max-file-group-size",
+              "min-input-files",
+              "delete-file-threshold",
+              "delete-ratio-threshold",
+              "rewrite-all",
+              "partial-progress",
+              "max-commits",
+              "commit-every-groups",
+              "commit-every",
+              "min-partition-idle",
+              "max-concurrent",
+              "options",
+              "sort-by",
+              "zorder-columns",
+              "layout",
+              "layout-min-gain",
+              "scan-reports")),
       Map.entry("expire", Set.of("enabled", "older-than", "retain-last")),
-      Map.entry("remove-orphans", Set.of("enabled", "older-than", "quarantine", "quarantine-retention", "listing")),
+      Map.entry(
+          "remove-orphans",
+          Set.of("enabled", "older-than", "quarantine", "quarantine-retention", "listing")),
       Map.entry("remove-dangling-deletes", Set.of("enabled")),
       Map.entry("rewrite-manifests", Set.of("enabled", "sort-by")),
-      Map.entry("triggers", Set.of("enabled", "commits", "small-files", "delete-files", "deleted-row-ratio", "snapshots",
-          "oldest-snapshot-age", "metadata-files", "since-last-run", "operations")),
+      Map.entry(
+          "triggers",
+          Set.of(
+              "enabled",
+              "commits",
+              "small-files",
+              "delete-files",
+              "deleted-row-ratio",
+              "snapshots",
+              "oldest-snapshot-age",
+              "metadata-files",
+              "since-last-run",
+              "operations")),
       Map.entry("vacuum", Set.of("enabled", "retention", "lite", "keep-versions")),
       Map.entry("checkpoint", Set.of("enabled")),
       Map.entry("cleanup-log", Set.of("enabled", "retention")),
@@ -61,7 +98,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   }
 
   void mergeInto(Map<String, Map<String, Object>> target) {
-    sections.forEach((op, values) -> target.computeIfAbsent(op, k -> new LinkedHashMap<>()).putAll(values));
+    sections.forEach(
+        (op, values) -> target.computeIfAbsent(op, k -> new LinkedHashMap<>()).putAll(values));
   }
 
   /** Parses one section; {@code where} is the file name and {@code path} the key path, e.g. {@code tables.raw.*}. */
@@ -80,7 +118,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       if (op.equals(ENGINE)) {
         String name = check.scalar(section, opPath);
         if (!ENGINE_NAME.matcher(name).matches()) {
-          throw check.fail(opPath + " '" + name + "' is not an engine name (local, spark, trino, ...)");
+          throw check.fail(
+              opPath + " '" + name + "' is not an engine name (local, spark, trino, ...)");
         }
         sections.put(ENGINE, Map.of(ENGINE, name));
         continue;
@@ -100,7 +139,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
     return new PolicyLayer(sections);
   }
 
-  private static void parseValue(Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
+  private static void parseValue(
+      Check check, String op, String key, JsonNode v, String keyPath, Map<String, Object> out) {
     switch (key) {
       case "enabled", "delete-after-commit" -> out.put(key, check.bool(v, keyPath));
       case "keep" -> out.put(key, (int) check.count(v, keyPath));
@@ -112,8 +152,13 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         out.put(key, s);
       }
       case "columns" -> out.put(key, new Columns(columnList(check, v, keyPath)));
-      case "older-than", "quarantine-retention", "oldest-snapshot-age", "since-last-run", "retention" -> out.put(key, check.duration(v, keyPath));
-      case "commits", "small-files", "delete-files", "snapshots", "metadata-files" -> out.put(key, check.count(v, keyPath));
+      case "older-than",
+          "quarantine-retention",
+          "oldest-snapshot-age",
+          "since-last-run",
+          "retention" -> out.put(key, check.duration(v, keyPath));
+      case "commits", "small-files", "delete-files", "snapshots", "metadata-files" ->
+        out.put(key, check.count(v, keyPath));
       case "operations" -> out.put(key, Triggers.parseOperations(check, v, keyPath));
       case "quarantine", "lite" -> out.put(key, check.bool(v, keyPath));
       case "listing" -> out.put(key, check.scalar(v, keyPath));
@@ -126,10 +171,14 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
         out.put(key, s);
       }
-      case "sort-by" -> out.put(key, op.equals("rewrite-manifests")
-          ? new Columns(names(check, v, keyPath, "partition field names, e.g. [day, bucket]"))
-          : new Order(check.scalar(v, keyPath)));
-      case "zorder-columns" -> out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
+      case "sort-by" ->
+        out.put(
+            key,
+            op.equals("rewrite-manifests")
+                ? new Columns(names(check, v, keyPath, "partition field names, e.g. [day, bucket]"))
+                : new Order(check.scalar(v, keyPath)));
+      case "zorder-columns" ->
+        out.put(key, new Order(String.join(",", columnList(check, v, keyPath))));
       case "layout" -> {
         String s = check.scalar(v, keyPath);
         if (!s.equals("auto") && !s.equals("fixed")) {
@@ -137,11 +186,15 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         }
         out.put(dev.resurfacer.maintain.Compact.LAYOUT, s);
       }
-      case "layout-min-gain" -> out.put(dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN,
-          fraction(check, v, keyPath, "[0, 1)", d -> d >= 0 && d < 1));
-      case "scan-reports" -> out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
+      case "layout-min-gain" ->
+        out.put(
+            dev.resurfacer.maintain.Compact.LAYOUT_MIN_GAIN,
+            fraction(check, v, keyPath, "[0, 1)", d -> d >= 0 && d < 1));
+      case "scan-reports" ->
+        out.put(dev.resurfacer.maintain.Compact.SCAN_REPORTS, check.scalar(v, keyPath));
       case "rewrite-all" -> out.put("rewrite-all", Boolean.toString(check.bool(v, keyPath)));
-      case "partial-progress" -> out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
+      case "partial-progress" ->
+        out.put("partial-progress.enabled", Boolean.toString(check.bool(v, keyPath)));
       case "min-partition-idle", "commit-every" -> {
         Duration d = check.duration(v, keyPath);
         if (d.isZero()) {
@@ -150,7 +203,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         // a compaction option like the others: its text, read again by each format's compaction
         out.put(key, check.scalar(v, keyPath).trim());
       }
-      case "delete-ratio-threshold", "deleted-row-ratio" -> out.put(key, fraction(check, v, keyPath, "(0, 1]", d -> d > 0 && d <= 1));
+      case "delete-ratio-threshold", "deleted-row-ratio" ->
+        out.put(key, fraction(check, v, keyPath, "(0, 1]", d -> d > 0 && d <= 1));
       case "options" -> {
         check.object(v, keyPath);
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
@@ -162,7 +216,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         if (CompactionSettings.SIZE_OPTIONS.containsKey(key)) {
           out.put(CompactionSettings.SIZE_OPTIONS.get(key), Long.toString(check.size(v, keyPath)));
         } else if (CompactionSettings.COUNT_OPTIONS.containsKey(key)) {
-          out.put(CompactionSettings.COUNT_OPTIONS.get(key), Long.toString(check.count(v, keyPath)));
+          out.put(
+              CompactionSettings.COUNT_OPTIONS.get(key), Long.toString(check.count(v, keyPath)));
         } else {
           throw new IllegalStateException(op + "." + key);
         }
@@ -171,7 +226,12 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
   }
 
   /** A number as its text, checked to lie in {@code range} (e.g. "(0, 1]"). */
-  private static String fraction(Check check, JsonNode v, String keyPath, String range, java.util.function.DoublePredicate within) {
+  private static String fraction(
+      Check check,
+      JsonNode v,
+      String keyPath,
+      String range,
+      java.util.function.DoublePredicate within) {
     String s = check.scalar(v, keyPath);
     double d;
     try {
@@ -198,7 +258,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       } catch (NumberFormatException e) {
         // reported below with the key
       }
-      throw check.fail(keyPath + " must list table versions (0 or more), e.g. [3, 7] (got '" + s + "')");
+      throw check.fail(
+          keyPath + " must list table versions (0 or more), e.g. [3, 7] (got '" + s + "')");
     }
     return out;
   }
@@ -212,15 +273,17 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
    * A YAML list or a comma-separated string of names, none empty, each quoted as
    * {@link dev.resurfacer.names.Identifiers} describes (a name holding a comma in backticks).
    */
-  private static java.util.List<String> names(Check check, JsonNode v, String keyPath, String expected) {
+  private static java.util.List<String> names(
+      Check check, JsonNode v, String keyPath, String expected) {
     java.util.List<String> cols = new java.util.ArrayList<>();
     try {
       if (v.isArray()) {
         for (JsonNode c : v) {
-          java.util.List<String> one = dev.resurfacer.names.Identifiers.splitList(check.scalar(c, keyPath), keyPath);
+          java.util.List<String> one =
+              dev.resurfacer.names.Identifiers.splitList(check.scalar(c, keyPath), keyPath);
           if (one.size() != 1) {
-            throw check.fail(keyPath + ": '" + check.scalar(c, keyPath) + "' is more than one name; a name holding a comma goes in"
-                + " backticks");
+            throw check.fail(keyPath + ": '" + check.scalar(c, keyPath)
+                + "' is more than one name; a name holding a comma goes in" + " backticks");
           }
           cols.add(one.get(0));
         }
@@ -231,7 +294,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       if (e.getMessage().startsWith(check.where() + ": ")) {
         throw e;
       }
-      throw check.fail(keyPath + " must list " + expected + (e.getMessage().contains("empty item") ? "" : " (" + e.getMessage() + ")"));
+      throw check.fail(keyPath + " must list " + expected
+          + (e.getMessage().contains("empty item") ? "" : " (" + e.getMessage() + ")"));
     }
     if (cols.isEmpty() || cols.stream().anyMatch(String::isEmpty)) {
       throw check.fail(keyPath + " must list " + expected);
@@ -255,16 +319,16 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
     Long min = longOption(options, "min-file-size-bytes");
     Long max = longOption(options, "max-file-size-bytes");
     if (target != null && min != null && target < min) {
-      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target) + ") is below min-file-size ("
-          + ByteSizes.format(min) + ")");
+      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target)
+          + ") is below min-file-size (" + ByteSizes.format(min) + ")");
     }
     if (target != null && max != null && target > max) {
-      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target) + ") is above max-file-size ("
-          + ByteSizes.format(max) + ")");
+      throw new UsageException(prefix + "target-file-size (" + ByteSizes.format(target)
+          + ") is above max-file-size (" + ByteSizes.format(max) + ")");
     }
     if (min != null && max != null && min > max) {
-      throw new UsageException(prefix + "min-file-size (" + ByteSizes.format(min) + ") is above max-file-size ("
-          + ByteSizes.format(max) + ")");
+      throw new UsageException(prefix + "min-file-size (" + ByteSizes.format(min)
+          + ") is above max-file-size (" + ByteSizes.format(max) + ")");
     }
   }
 
@@ -292,7 +356,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
         String k = it.next();
         if (!known.contains(k)) {
-          throw fail("unknown key '" + path + "." + k + "' (expected one of " + String.join(", ", known) + ")");
+          throw fail("unknown key '" + path + "." + k + "' (expected one of "
+              + String.join(", ", known) + ")");
         }
       }
     }
@@ -302,7 +367,8 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
         throw fail(path + " needs a value");
       }
       if (!v.isValueNode()) {
-        throw fail(path + " must be a single value, not a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        throw fail(path + " must be a single value, not a "
+            + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
       }
       return v.asText();
     }
@@ -357,7 +423,9 @@ record PolicyLayer(Map<String, Map<String, Object>> sections) {
       if (v == null || v.isNull()) {
         return "nothing";
       }
-      return v.isValueNode() ? "'" + v.asText() + "'" : "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+      return v.isValueNode()
+          ? "'" + v.asText() + "'"
+          : "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     }
   }
 }

@@ -17,7 +17,9 @@ public final class PolicyParser {
    */
   public static Policies parse(JsonNode defaults, JsonNode tables, String where) {
     PolicyLayer.Check check = new PolicyLayer.Check(where);
-    PolicyLayer base = defaults == null || defaults.isNull() ? PolicyLayer.EMPTY : PolicyLayer.parse(defaults, where, "defaults");
+    PolicyLayer base = defaults == null || defaults.isNull()
+        ? PolicyLayer.EMPTY
+        : PolicyLayer.parse(defaults, where, "defaults");
     List<Policies.Rule> rules = new ArrayList<>();
     if (tables != null && !tables.isNull()) {
       check.object(tables, "tables");
@@ -31,7 +33,9 @@ public final class PolicyParser {
         } catch (dev.resurfacer.UsageException bad) {
           throw check.fail(bad.getMessage());
         }
-        rules.add(new Policies.Rule(new TablePattern(glob, position++), PolicyLayer.parse(e.getValue(), where, "tables." + pattern)));
+        rules.add(new Policies.Rule(
+            new TablePattern(glob, position++),
+            PolicyLayer.parse(e.getValue(), where, "tables." + pattern)));
       }
     }
     return new Policies(base, rules);

@@ -14,8 +14,7 @@ record TablePattern(NameGlob glob, int position) {
    * before the first {@code *}) is more specific, then more literal characters overall, then the
    * entry written later in the file.
    */
-  static final Comparator<TablePattern> SPECIFICITY = Comparator
-      .comparing(TablePattern::exact)
+  static final Comparator<TablePattern> SPECIFICITY = Comparator.comparing(TablePattern::exact)
       .thenComparingInt(TablePattern::literalPrefix)
       .thenComparingInt(TablePattern::literals)
       .thenComparingInt(TablePattern::position);

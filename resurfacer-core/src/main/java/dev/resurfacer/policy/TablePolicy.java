@@ -62,7 +62,8 @@ public record TablePolicy(
    *     columns, comma-separated; null for binpack
    * @param options rewrite options by their Spark {@code rewrite_data_files} names, e.g. {@code target-file-size-bytes}
    */
-  public record Compact(boolean enabled, String strategy, String orderBy, Map<String, String> options) {
+  public record Compact(
+      boolean enabled, String strategy, String orderBy, Map<String, String> options) {
     public Compact {
       options = Map.copyOf(options);
     }
@@ -78,8 +79,14 @@ public record TablePolicy(
    * @param olderThan the age guard: only files older than this can be deleted
    * @param listing a storage listing to read instead of listing storage (an S3 Inventory manifest.json or a plain list); null lists storage
    */
-  public record RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention, String listing) {
-    public RemoveOrphans(boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention) {
+  public record RemoveOrphans(
+      boolean enabled,
+      Duration olderThan,
+      boolean quarantine,
+      Duration quarantineRetention,
+      String listing) {
+    public RemoveOrphans(
+        boolean enabled, Duration olderThan, boolean quarantine, Duration quarantineRetention) {
       this(enabled, olderThan, quarantine, quarantineRetention, null);
     }
   }
@@ -104,9 +111,11 @@ public record TablePolicy(
    * @param lite only files the log's tombstones name (Delta's {@code VACUUM … LITE}), no listing
    * @param keepVersions versions whose files are never deleted, for time travel
    */
-  public record Vacuum(boolean enabled, Duration retention, boolean lite, java.util.List<Long> keepVersions) {
+  public record Vacuum(
+      boolean enabled, Duration retention, boolean lite, java.util.List<Long> keepVersions) {
     public Vacuum {
-      keepVersions = keepVersions == null ? java.util.List.of() : java.util.List.copyOf(keepVersions);
+      keepVersions =
+          keepVersions == null ? java.util.List.of() : java.util.List.copyOf(keepVersions);
     }
 
     public Vacuum(boolean enabled, Duration retention) {

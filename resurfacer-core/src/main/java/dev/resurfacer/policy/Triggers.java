@@ -39,16 +39,30 @@ public record Triggers(
     List<String> operations) {
 
   /** The operation names a trigger may name, as reports spell them: Iceberg's and Delta's (each table runs its own format's). */
-  public static final Set<String> OPERATIONS =
-      Set.of("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "checkpoint", "cleanup-log");
+  public static final Set<String> OPERATIONS = Set.of(
+      "compact",
+      "remove-dangling-deletes",
+      "rewrite-manifests",
+      "expire",
+      "remove-orphans",
+      "vacuum",
+      "checkpoint",
+      "cleanup-log");
 
   /** What a layout condition is cured by: rewriting data and metadata files, which a streaming table needs every few minutes. */
-  private static final Set<String> LAYOUT = Set.of("compact", "condense", "remove-dangling-deletes", "convert-equality-deletes",
-      "rewrite-position-deletes", "rewrite-manifests", "checkpoint");
+  private static final Set<String> LAYOUT = Set.of(
+      "compact",
+      "condense",
+      "remove-dangling-deletes",
+      "convert-equality-deletes",
+      "rewrite-position-deletes",
+      "rewrite-manifests",
+      "checkpoint");
   /** What a history condition is cured by. */
   private static final Set<String> HISTORY = Set.of("expire", "cleanup-log", "checkpoint");
 
-  public static final Triggers NONE = new Triggers(true, null, null, null, null, null, null, null, null, List.of());
+  public static final Triggers NONE =
+      new Triggers(true, null, null, null, null, null, null, null, null, List.of());
 
   public Triggers {
     operations = List.copyOf(operations);
@@ -56,8 +70,15 @@ public record Triggers(
 
   /** Whether any condition is set (and the section is not switched off). */
   public boolean any() {
-    return enabled && (commits != null || smallFiles != null || deleteFiles != null || deletedRowRatio != null
-        || snapshots != null || oldestSnapshotAge != null || metadataFiles != null || sinceLastRun != null);
+    return enabled
+        && (commits != null
+            || smallFiles != null
+            || deleteFiles != null
+            || deletedRowRatio != null
+            || snapshots != null
+            || oldestSnapshotAge != null
+            || metadataFiles != null
+            || sinceLastRun != null);
   }
 
   /**
@@ -114,7 +135,8 @@ public record Triggers(
     Set<String> out = new LinkedHashSet<>();
     for (String o : raw) {
       if (!OPERATIONS.contains(o)) {
-        throw check.fail(path + ": '" + o + "' is not one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS)));
+        throw check.fail(path + ": '" + o + "' is not one of "
+            + String.join(", ", new java.util.TreeSet<>(OPERATIONS)));
       }
       out.add(o);
     }

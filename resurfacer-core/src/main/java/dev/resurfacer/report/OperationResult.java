@@ -8,7 +8,8 @@ import java.util.Map;
  * @param message what it did, would do, or why it did not
  * @param metrics counters such as {@code rewritten_files}, {@code deleted_bytes}
  */
-public record OperationResult(String operation, Outcome outcome, String message, long durationMs, Map<String, Long> metrics) {
+public record OperationResult(
+    String operation, Outcome outcome, String message, long durationMs, Map<String, Long> metrics) {
   public OperationResult {
     metrics = Map.copyOf(new java.util.TreeMap<>(metrics));
   }

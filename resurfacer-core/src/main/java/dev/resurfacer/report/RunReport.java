@@ -12,7 +12,8 @@ import java.util.List;
  * report.raiseIfErrors();   // throws MaintenanceFailed naming every failed or refused table
  * </pre>
  */
-public record RunReport(int schemaVersion, String mode, String startedAt, long durationMs, List<TableReport> tables) {
+public record RunReport(
+    int schemaVersion, String mode, String startedAt, long durationMs, List<TableReport> tables) {
   public static final int SCHEMA_VERSION = 1;
 
   public RunReport {
@@ -31,8 +32,13 @@ public record RunReport(int schemaVersion, String mode, String startedAt, long d
   }
 
   /** Combines the reports of several catalogs' runs into one. */
-  public static RunReport merge(String mode, String startedAt, long durationMs, List<RunReport> parts) {
-    return new RunReport(SCHEMA_VERSION, mode, startedAt, durationMs,
+  public static RunReport merge(
+      String mode, String startedAt, long durationMs, List<RunReport> parts) {
+    return new RunReport(
+        SCHEMA_VERSION,
+        mode,
+        startedAt,
+        durationMs,
         parts.stream().flatMap(p -> p.tables().stream()).toList());
   }
 
@@ -51,7 +57,8 @@ public record RunReport(int schemaVersion, String mode, String startedAt, long d
 
   public void raiseIfErrors() {
     List<TableReport> bad = tables.stream()
-        .filter(t -> t.outcome() == Outcome.FAILED || t.outcome() == Outcome.REFUSED).toList();
+        .filter(t -> t.outcome() == Outcome.FAILED || t.outcome() == Outcome.REFUSED)
+        .toList();
     if (!bad.isEmpty()) {
       throw new MaintenanceFailed(bad);
     }
@@ -62,8 +69,13 @@ public record RunReport(int schemaVersion, String mode, String startedAt, long d
     private final transient List<TableReport> tables;
 
     MaintenanceFailed(List<TableReport> tables) {
-      super(tables.size() + " table(s) did not finish: " + String.join("; ",
-          tables.stream().map(t -> t.catalog() + "." + t.table() + " " + t.outcome().json() + ": " + t.message()).toList()));
+      super(tables.size() + " table(s) did not finish: "
+          + String.join(
+              "; ",
+              tables.stream()
+                  .map(t ->
+                      t.catalog() + "." + t.table() + " " + t.outcome().json() + ": " + t.message())
+                  .toList()));
       this.tables = List.copyOf(tables);
     }
 

@@ -50,22 +50,68 @@ public record ServeSettings(
     String historyPasswordReference) {
 
   public static final int DEFAULT_PORT = 8650;
-  private static final Set<String> KEYS = Set.of("interval", "concurrency", "min-interval", "backoff", "max-backoff", "lease",
-      "shutdown-grace", "bind", "port", "token", "history", "history-user", "history-password");
+  private static final Set<String> KEYS = Set.of(
+      "interval",
+      "concurrency",
+      "min-interval",
+      "backoff",
+      "max-backoff",
+      "lease",
+      "shutdown-grace",
+      "bind",
+      "port",
+      "token",
+      "history",
+      "history-user",
+      "history-password");
 
-  public static final ServeSettings DEFAULTS = new ServeSettings(Duration.ofSeconds(30), 2, Duration.ofMinutes(5),
-      Duration.ofSeconds(30), Duration.ofMinutes(30), Duration.ofHours(1), Duration.ofMinutes(5), "127.0.0.1", DEFAULT_PORT,
-      null, "resurfacer-history.db", null, null);
+  public static final ServeSettings DEFAULTS = new ServeSettings(
+      Duration.ofSeconds(30),
+      2,
+      Duration.ofMinutes(5),
+      Duration.ofSeconds(30),
+      Duration.ofMinutes(30),
+      Duration.ofHours(1),
+      Duration.ofMinutes(5),
+      "127.0.0.1",
+      DEFAULT_PORT,
+      null,
+      "resurfacer-history.db",
+      null,
+      null);
 
   public ServeSettings withListen(String newBind, Integer newPort) {
-    return new ServeSettings(interval, concurrency, minInterval, backoff, maxBackoff, lease, shutdownGrace,
-        newBind == null ? bind : newBind, newPort == null ? port : newPort, tokenReference, history, historyUser,
+    return new ServeSettings(
+        interval,
+        concurrency,
+        minInterval,
+        backoff,
+        maxBackoff,
+        lease,
+        shutdownGrace,
+        newBind == null ? bind : newBind,
+        newPort == null ? port : newPort,
+        tokenReference,
+        history,
+        historyUser,
         historyPasswordReference);
   }
 
   public ServeSettings withHistory(String newHistory) {
-    return new ServeSettings(interval, concurrency, minInterval, backoff, maxBackoff, lease, shutdownGrace, bind, port,
-        tokenReference, newHistory, historyUser, historyPasswordReference);
+    return new ServeSettings(
+        interval,
+        concurrency,
+        minInterval,
+        backoff,
+        maxBackoff,
+        lease,
+        shutdownGrace,
+        bind,
+        port,
+        tokenReference,
+        newHistory,
+        historyUser,
+        historyPasswordReference);
   }
 
   /** Whether the bind address is a loopback one, where no token is needed. */
@@ -84,8 +130,9 @@ public record ServeSettings(
   public String token(Secrets secrets) {
     if (tokenReference == null) {
       if (!loopback()) {
-        throw new UsageException("serve.bind " + bind + " is not loopback: set serve.token to a secret reference "
-            + "(${env:NAME} or ${file:PATH}) so the dashboard and /metrics require it");
+        throw new UsageException(
+            "serve.bind " + bind + " is not loopback: set serve.token to a secret reference "
+                + "(${env:NAME} or ${file:PATH}) so the dashboard and /metrics require it");
       }
       return null;
     }
@@ -111,17 +158,21 @@ public record ServeSettings(
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String k = it.next();
       if (!KEYS.contains(k)) {
-        throw new UsageException(source + ": unknown key 'serve." + k + "' (expected one of " + String.join(", ", new TreeSet<>(KEYS)) + ")");
+        throw new UsageException(source + ": unknown key 'serve." + k + "' (expected one of "
+            + String.join(", ", new TreeSet<>(KEYS)) + ")");
       }
     }
     ServeSettings d = DEFAULTS;
     String tokenRef = text(node, "token", source);
     if (tokenRef != null && !Secrets.hasReference(tokenRef)) {
-      throw new UsageException(source + ": serve.token must be a secret reference (${env:NAME} or ${file:PATH}), not the token itself");
+      throw new UsageException(
+          source
+              + ": serve.token must be a secret reference (${env:NAME} or ${file:PATH}), not the token itself");
     }
     String passwordRef = text(node, "history-password", source);
     if (passwordRef != null && !Secrets.hasReference(passwordRef)) {
-      throw new UsageException(source + ": serve.history-password must be a secret reference (${env:NAME} or ${file:PATH})");
+      throw new UsageException(source
+          + ": serve.history-password must be a secret reference (${env:NAME} or ${file:PATH})");
     }
     int port = (int) number(node, "port", source, d.port(), 0, 65535);
     String bind = text(node, "bind", source);
@@ -156,14 +207,19 @@ public record ServeSettings(
     return v.asText();
   }
 
-  private static long number(JsonNode node, String key, String source, long fallback, long min, long max) {
+  private static long number(
+      JsonNode node, String key, String source, long fallback, long min, long max) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
     }
     if (!v.isIntegralNumber() || v.longValue() < min || v.longValue() > max) {
-      throw new UsageException(source + ": serve." + key + " must be a whole number from " + min + " to " + max
-          + " (got " + (v.isValueNode() ? "'" + v.asText() + "'" : "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT)) + ")");
+      throw new UsageException(source + ": serve." + key + " must be a whole number from " + min
+          + " to " + max + " (got "
+          + (v.isValueNode()
+              ? "'" + v.asText() + "'"
+              : "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+          + ")");
     }
     return v.longValue();
   }

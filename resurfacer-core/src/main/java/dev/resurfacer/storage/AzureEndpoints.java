@@ -8,7 +8,9 @@ public final class AzureEndpoints {
   public static String blob(String fileSystemUrl) {
     int hostStart = fileSystemUrl.indexOf("://") + 3;
     int hostEnd = fileSystemUrl.indexOf('/', hostStart);
-    String host = hostEnd < 0 ? fileSystemUrl.substring(hostStart) : fileSystemUrl.substring(hostStart, hostEnd);
+    String host = hostEnd < 0
+        ? fileSystemUrl.substring(hostStart)
+        : fileSystemUrl.substring(hostStart, hostEnd);
     String rest = hostEnd < 0 ? "" : fileSystemUrl.substring(hostEnd);
     return fileSystemUrl.substring(0, hostStart) + host.replace(".dfs.", ".blob.") + rest;
   }

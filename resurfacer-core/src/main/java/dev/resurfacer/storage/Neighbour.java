@@ -18,7 +18,11 @@ import java.util.TreeSet;
  *     scope" is a range lookup per root
  * @param error why it could not be read; its files are then unknown, and a fence that needs them refuses
  */
-public record Neighbour(String label, Set<String> identities, List<StoredFile> roots, NavigableSet<String> referencedDirs,
+public record Neighbour(
+    String label,
+    Set<String> identities,
+    List<StoredFile> roots,
+    NavigableSet<String> referencedDirs,
     String error) {
   public Neighbour {
     identities = Set.copyOf(identities);

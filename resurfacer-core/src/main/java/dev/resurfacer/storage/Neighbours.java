@@ -34,9 +34,11 @@ public final class Neighbours {
   }
 
   /** As {@link #census(List, Path, Set)}, reusing what {@code memo} holds for table versions that are still current. */
-  public static Neighbours census(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
+  public static Neighbours census(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<Neighbour> all = new ArrayList<>();
-    for (TableCensus census : ServiceLoader.load(TableCensus.class, Neighbours.class.getClassLoader())) {
+    for (TableCensus census :
+        ServiceLoader.load(TableCensus.class, Neighbours.class.getClassLoader())) {
       all.addAll(census.neighbours(catalogs, workingDir, skip, memo));
     }
     return new Neighbours(all);
@@ -59,14 +61,16 @@ public final class Neighbours {
       }
       checked++;
       if (t.error() != null) {
-        throw new SafetyRefusal("scope: cannot read table " + t.label() + " to check that none of its files lies in this table's"
-            + " storage (" + t.error() + ")");
+        throw new SafetyRefusal("scope: cannot read table " + t.label()
+            + " to check that none of its files lies in this table's" + " storage (" + t.error()
+            + ")");
       }
       for (StoredFile root : t.roots()) {
         for (StoredFile s : scope) {
           if (s.contains(root) || root.contains(s)) {
-            throw new SafetyRefusal("scope: table " + t.label() + " lives at " + root + ", which overlaps this table's "
-                + where + "; its files would look unreferenced here");
+            throw new SafetyRefusal(
+                "scope: table " + t.label() + " lives at " + root + ", which overlaps this table's "
+                    + where + "; its files would look unreferenced here");
           }
         }
       }
@@ -89,15 +93,16 @@ public final class Neighbours {
    * so a table that cannot be read does not stop it (one broken table must not stop every expiry of a
    * fleet); remove-orphans, which would take anything unreferenced, refuses then.
    */
-  public void requireNoneShared(Set<String> self, java.util.Collection<StoredFile> files, String what) {
+  public void requireNoneShared(
+      Set<String> self, java.util.Collection<StoredFile> files, String what) {
     for (Neighbour t : tables) {
       if (!Collections.disjoint(t.identities(), self) || t.error() != null) {
         continue;
       }
       for (StoredFile f : files) {
         if (t.referencedDirs().contains(f.parent().key())) {
-          throw new SafetyRefusal("table " + t.label() + " references files in " + f.parent() + ", where " + what + " " + f
-              + "; it may be one of them");
+          throw new SafetyRefusal("table " + t.label() + " references files in " + f.parent()
+              + ", where " + what + " " + f + "; it may be one of them");
         }
       }
     }

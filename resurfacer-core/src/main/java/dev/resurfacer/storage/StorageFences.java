@@ -22,7 +22,11 @@ public final class StorageFences {
   private final List<String> protectedLocations;
   private final CensusMemo memo;
 
-  private StorageFences(List<CatalogConfig> catalogs, Path workingDir, List<String> protectedLocations, CensusMemo memo) {
+  private StorageFences(
+      List<CatalogConfig> catalogs,
+      Path workingDir,
+      List<String> protectedLocations,
+      CensusMemo memo) {
     this.catalogs = List.copyOf(catalogs);
     this.workingDir = workingDir;
     this.protectedLocations = List.copyOf(protectedLocations);
@@ -40,9 +44,11 @@ public final class StorageFences {
   }
 
   /** As {@link #forCatalogs(List, Path)}, relative table locations resolved under {@code workingDir}. */
-  public static StorageFences forCatalogs(List<CatalogConfig> catalogs, Path configFile, Path workingDir) {
+  public static StorageFences forCatalogs(
+      List<CatalogConfig> catalogs, Path configFile, Path workingDir) {
     List<String> protect = new ArrayList<>();
-    for (TableCensus census : ServiceLoader.load(TableCensus.class, StorageFences.class.getClassLoader())) {
+    for (TableCensus census :
+        ServiceLoader.load(TableCensus.class, StorageFences.class.getClassLoader())) {
       for (CatalogConfig c : catalogs) {
         census.catalogFiles(c).forEach(p -> protect.add(p.toString()));
       }

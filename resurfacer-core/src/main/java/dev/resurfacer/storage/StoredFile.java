@@ -39,11 +39,13 @@ import java.util.regex.Pattern;
  * {@code A} there — and that only ever errs toward keeping a file, never toward deleting one.
  */
 public record StoredFile(String scheme, String authority, String path) {
-  private static final Map<String, String> EQUAL_SCHEMES = Map.of("s3a", "s3", "s3n", "s3",
-      "abfs", "abfss", "wasb", "abfss", "wasbs", "abfss");
+  private static final Map<String, String> EQUAL_SCHEMES =
+      Map.of("s3a", "s3", "s3n", "s3", "abfs", "abfss", "wasb", "abfss", "wasbs", "abfss");
   /** An Azure storage host: {@code account.blob.core.windows.net}, {@code account.dfs.core.chinacloudapi.cn}, …. */
   private static final Pattern AZURE_HOST = Pattern.compile("^([^.@]+)\\.(?:blob|dfs)\\.(.+)$");
-  private static final Pattern SCHEME = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.\\-]*):(.*)$", Pattern.DOTALL);
+
+  private static final Pattern SCHEME =
+      Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.\\-]*):(.*)$", Pattern.DOTALL);
 
   /** The canonical form of {@code location}, without touching storage. */
   public static StoredFile parse(String location) {
@@ -124,7 +126,8 @@ public record StoredFile(String scheme, String authority, String path) {
       authority = authority.toLowerCase(Locale.ROOT);
     }
     if (!path.startsWith("/")) {
-      throw new SafetyRefusal("location '" + location + "' is relative; only absolute locations can be compared safely");
+      throw new SafetyRefusal("location '" + location
+          + "' is relative; only absolute locations can be compared safely");
     }
     return new Split(scheme, authority, path);
   }
@@ -184,7 +187,10 @@ public record StoredFile(String scheme, String authority, String path) {
     int i = 0;
     while (i < segment.length()) {
       char c = segment.charAt(i);
-      if (c == '%' && i + 2 < segment.length() && hex(segment.charAt(i + 1)) >= 0 && hex(segment.charAt(i + 2)) >= 0) {
+      if (c == '%'
+          && i + 2 < segment.length()
+          && hex(segment.charAt(i + 1)) >= 0
+          && hex(segment.charAt(i + 2)) >= 0) {
         int v = hex(segment.charAt(i + 1)) * 16 + hex(segment.charAt(i + 2));
         if (v == '/') {
           flush(bytes, out, segment);
@@ -208,7 +214,8 @@ public record StoredFile(String scheme, String authority, String path) {
       return;
     }
     try {
-      out.append(StandardCharsets.UTF_8.newDecoder()
+      out.append(StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes.toByteArray())));
@@ -248,7 +255,9 @@ public record StoredFile(String scheme, String authority, String path) {
 
     public StoredFile resolve(String location) {
       Path real = realPath(location);
-      return real == null ? parse(location) : new StoredFile("file", "", normalize(real.toString()));
+      return real == null
+          ? parse(location)
+          : new StoredFile("file", "", normalize(real.toString()));
     }
 
     /**
@@ -268,7 +277,8 @@ public record StoredFile(String scheme, String authority, String path) {
       }
       StoredFile lexical;
       try {
-        lexical = new StoredFile("file", "", normalize(realFile(Path.of(lexicalRaw(s.rawPath))).toString()));
+        lexical = new StoredFile(
+            "file", "", normalize(realFile(Path.of(lexicalRaw(s.rawPath))).toString()));
       } catch (InvalidPathException e) {
         return List.of(physical);
       }

@@ -21,7 +21,8 @@ public interface TableCensus {
    * As {@link #neighbours(List, Path, Set)}, reusing from {@code memo} what an earlier read found for a
    * table version that is still current; the catalogs are listed afresh, so a table that changed is read again.
    */
-  default List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
+  default List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     return neighbours(catalogs, workingDir, skip);
   }
 

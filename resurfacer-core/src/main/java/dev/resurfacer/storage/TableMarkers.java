@@ -23,7 +23,8 @@ import java.util.Set;
  */
 public final class TableMarkers {
   public enum Format {
-    DELTA("a Delta table"), ICEBERG("an Iceberg table");
+    DELTA("a Delta table"),
+    ICEBERG("an Iceberg table");
 
     public final String label;
 
@@ -35,9 +36,10 @@ public final class TableMarkers {
   /** A table found in a listing: its directory as path segments below the listing root (empty: the root itself). */
   public record Found(Format format, List<String> directory) {}
 
-  private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
-  private static final List<String> TABLE_FILE_SUFFIXES =
-      List.of(".parquet", ".avro", ".orc", ".json", ".puffin", ".crc", ".bin", ".text", ".checkpoint");
+  private static final byte[] SQLITE_HEADER =
+      "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+  private static final List<String> TABLE_FILE_SUFFIXES = List.of(
+      ".parquet", ".avro", ".orc", ".json", ".puffin", ".crc", ".bin", ".text", ".checkpoint");
 
   private TableMarkers() {}
 
@@ -66,7 +68,9 @@ public final class TableMarkers {
         }
       }
     } catch (IOException e) {
-      found.add(Format.ICEBERG); // a metadata directory we cannot read may well be a table's: assume it is
+      found.add(
+          Format
+              .ICEBERG); // a metadata directory we cannot read may well be a table's: assume it is
     }
     return found;
   }
@@ -76,7 +80,8 @@ public final class TableMarkers {
    * shows a Delta table at {@code a}; {@code metadata/v1.metadata.json} an Iceberg table at the root).
    */
   public static Optional<Found> inKey(String relativeKey) {
-    // called for every listed file: most keys hold neither marker, and a scan of the text settles that
+    // called for every listed file: most keys hold neither marker, and a scan of the text settles
+    // that
     if (!relativeKey.contains("_delta_log") && !relativeKey.contains("metadata")) {
       return Optional.empty();
     }
@@ -85,7 +90,9 @@ public final class TableMarkers {
       if (segs[i].equals("_delta_log")) {
         return Optional.of(new Found(Format.DELTA, List.of(Arrays.copyOf(segs, i))));
       }
-      if (segs[i].equals("metadata") && i == segs.length - 2 && isIcebergMetadataName(segs[i + 1])) {
+      if (segs[i].equals("metadata")
+          && i == segs.length - 2
+          && isIcebergMetadataName(segs[i + 1])) {
         return Optional.of(new Found(Format.ICEBERG, List.of(Arrays.copyOf(segs, i))));
       }
     }
@@ -103,8 +110,10 @@ public final class TableMarkers {
   public static boolean isDatabase(Path file) {
     String name = file.getFileName().toString();
     for (String side : List.of("-wal", "-shm", "-journal")) {
-      if (name.endsWith(side) && name.length() > side.length()
-          && hasSqliteHeader(file.resolveSibling(name.substring(0, name.length() - side.length())))) {
+      if (name.endsWith(side)
+          && name.length() > side.length()
+          && hasSqliteHeader(
+              file.resolveSibling(name.substring(0, name.length() - side.length())))) {
         return true;
       }
     }

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /** Byte sizes as users write them: {@code 512MB}, {@code 1GB}, {@code 64KB}, {@code 1048576}. Units are binary (1KB = 1024). */
 public final class ByteSizes {
-  private static final Pattern FORMAT = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(b|kb|k|kib|mb|m|mib|gb|g|gib|tb|t|tib)?");
+  private static final Pattern FORMAT =
+      Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(b|kb|k|kib|mb|m|mib|gb|g|gib|tb|t|tib)?");
 
   private ByteSizes() {}
 

@@ -17,7 +17,8 @@ public final class Durations {
     }
     Matcher m = FORMAT.matcher(text.trim().toLowerCase(java.util.Locale.ROOT));
     if (!m.matches()) {
-      throw new UsageException("invalid duration '" + text + "' (write it like 90d, 12h, 30m or 0s)");
+      throw new UsageException(
+          "invalid duration '" + text + "' (write it like 90d, 12h, 30m or 0s)");
     }
     long n = Long.parseLong(m.group(1));
     return switch (m.group(2)) {

@@ -12,7 +12,8 @@ public final class MemoryBudget {
   /** A quarter of physical memory, at least 256 MB and at most 8 GB. */
   public static long defaultBytes() {
     long physical = 4L << 30;
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       physical = os.getTotalMemorySize();
     }
     return Math.max(256L << 20, Math.min(8L << 30, physical / 4));

@@ -30,5 +30,12 @@ public sealed interface Where {
     }
   }
 
-  enum Op { EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ }
+  enum Op {
+    EQ,
+    NOT_EQ,
+    LT,
+    LT_EQ,
+    GT,
+    GT_EQ
+  }
 }

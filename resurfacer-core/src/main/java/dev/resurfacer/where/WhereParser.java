@@ -93,15 +93,18 @@ public final class WhereParser {
     }
     String op = next("an operator");
     Object value = literal();
-    return new Where.Compare(column, switch (op) {
-      case "=" -> Where.Op.EQ;
-      case "!=", "<>" -> Where.Op.NOT_EQ;
-      case "<" -> Where.Op.LT;
-      case "<=" -> Where.Op.LT_EQ;
-      case ">" -> Where.Op.GT;
-      case ">=" -> Where.Op.GT_EQ;
-      default -> throw new UsageException("--where: unknown operator '" + op + "'");
-    }, value);
+    return new Where.Compare(
+        column,
+        switch (op) {
+          case "=" -> Where.Op.EQ;
+          case "!=", "<>" -> Where.Op.NOT_EQ;
+          case "<" -> Where.Op.LT;
+          case "<=" -> Where.Op.LT_EQ;
+          case ">" -> Where.Op.GT;
+          case ">=" -> Where.Op.GT_EQ;
+          default -> throw new UsageException("--where: unknown operator '" + op + "'");
+        },
+        value);
   }
 
   private Object literal() {
@@ -119,7 +122,8 @@ public final class WhereParser {
       }
       return Long.parseLong(t);
     } catch (NumberFormatException e) {
-      throw new UsageException("--where: '" + t + "' is not a value (quote strings, dates and timestamps)");
+      throw new UsageException(
+          "--where: '" + t + "' is not a value (quote strings, dates and timestamps)");
     }
   }
 
@@ -133,7 +137,8 @@ public final class WhereParser {
 
   private void expect(String t) {
     if (!peek(t)) {
-      throw new UsageException("--where: expected '" + t + "'" + (at < tokens.size() ? " but found '" + tokens.get(at) + "'" : " at the end"));
+      throw new UsageException("--where: expected '" + t + "'"
+          + (at < tokens.size() ? " but found '" + tokens.get(at) + "'" : " at the end"));
     }
     at++;
   }
@@ -188,7 +193,9 @@ public final class WhereParser {
         i = j;
       } else {
         int j = i;
-        while (j < s.length() && !Character.isWhitespace(s.charAt(j)) && "(),<>=!'".indexOf(s.charAt(j)) < 0) {
+        while (j < s.length()
+            && !Character.isWhitespace(s.charAt(j))
+            && "(),<>=!'".indexOf(s.charAt(j)) < 0) {
           j++;
         }
         out.add(s.substring(i, j));

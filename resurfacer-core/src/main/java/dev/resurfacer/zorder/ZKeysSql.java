@@ -32,14 +32,17 @@ public final class ZKeysSql {
   public static String ofDouble(String x) {
     String ax = "abs(" + x + ")";
     String e0 = "CAST(floor(log2(" + ax + ")) AS INTEGER)";
-    String exponent = "(" + e0 + " + CASE WHEN " + ax + " >= pow(2.0, " + e0 + " + 1) THEN 1 WHEN " + ax + " < pow(2.0, " + e0
-        + ") THEN -1 ELSE 0 END)";
+    String exponent = "(" + e0 + " + CASE WHEN " + ax + " >= pow(2.0, " + e0 + " + 1) THEN 1 WHEN "
+        + ax + " < pow(2.0, " + e0 + ") THEN -1 ELSE 0 END)";
     String magnitude = "CASE WHEN isinf(" + x + ") THEN 9218868437227405312::UBIGINT"
         + " WHEN " + ax + " = 0 THEN 0::UBIGINT"
-        + " WHEN " + ax + " < pow(2.0, -1022) THEN CAST(" + ax + " * pow(2.0, 1022) * pow(2.0, 52) AS UBIGINT)"
-        + " ELSE (CAST(" + exponent + " + 1023 AS UBIGINT) << 52) | CAST((" + ax + " / pow(2.0, " + exponent + ") - 1) * pow(2.0, 52) AS UBIGINT)"
+        + " WHEN " + ax + " < pow(2.0, -1022) THEN CAST(" + ax
+        + " * pow(2.0, 1022) * pow(2.0, 52) AS UBIGINT)"
+        + " ELSE (CAST(" + exponent + " + 1023 AS UBIGINT) << 52) | CAST((" + ax + " / pow(2.0, "
+        + exponent + ") - 1) * pow(2.0, 52) AS UBIGINT)"
         + " END";
-    return "CASE WHEN " + x + " IS NULL THEN NULL WHEN isnan(" + x + ") THEN 18444492273895866368::UBIGINT"
+    return "CASE WHEN " + x + " IS NULL THEN NULL WHEN isnan(" + x
+        + ") THEN 18444492273895866368::UBIGINT"
         + " WHEN signbit(" + x + ") THEN 9223372036854775807::UBIGINT - (" + magnitude + ")"
         + " ELSE 9223372036854775808::UBIGINT + (" + magnitude + ") END";
   }
@@ -124,7 +127,8 @@ public final class ZKeysSql {
       long stay = 0;
       long move = 0;
       for (int i = 0; i < bits; i++) {
-        // where bit i is before this step: moved already by the larger powers of two set in its index
+        // where bit i is before this step: moved already by the larger powers of two set in its
+        // index
         int at = i + (n - 1) * (i & ~(2 * k - 1));
         if ((i & k) != 0) {
           move |= 1L << at;
@@ -132,7 +136,8 @@ public final class ZKeysSql {
           stay |= 1L << at;
         }
       }
-      e = "((" + e + " & " + unsigned(stay) + ") | ((" + e + " & " + unsigned(move) + ") << " + k * (n - 1) + "))";
+      e = "((" + e + " & " + unsigned(stay) + ") | ((" + e + " & " + unsigned(move) + ") << "
+          + k * (n - 1) + "))";
     }
     return e;
   }

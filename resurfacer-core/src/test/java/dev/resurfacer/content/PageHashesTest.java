@@ -30,7 +30,9 @@ class PageHashesTest {
       for (int g = 0; g < groups; g++) {
         packer.unpack8Values(packed, g * width, expected, g * 8);
       }
-      assertThat(Arrays.copyOf(decoded, n)).as("width %d", width).isEqualTo(Arrays.copyOf(expected, n));
+      assertThat(Arrays.copyOf(decoded, n))
+          .as("width %d", width)
+          .isEqualTo(Arrays.copyOf(expected, n));
     }
   }
 }

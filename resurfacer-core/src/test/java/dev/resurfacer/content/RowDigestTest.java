@@ -75,11 +75,13 @@ class RowDigestTest {
 
     List<Object[]> dropped = rows();
     dropped.remove(2);
-    assertThat(before.differenceFrom(digest(dropped), NAMES)).hasValue("4 live input rows, 3 written");
+    assertThat(before.differenceFrom(digest(dropped), NAMES))
+        .hasValue("4 live input rows, 3 written");
 
     List<Object[]> duplicated = rows();
     duplicated.add(duplicated.get(0));
-    assertThat(before.differenceFrom(digest(duplicated), NAMES)).hasValue("4 live input rows, 5 written");
+    assertThat(before.differenceFrom(digest(duplicated), NAMES))
+        .hasValue("4 live input rows, 5 written");
 
     List<Object[]> overwritten = rows();
     overwritten.set(1, overwritten.get(0));
@@ -105,18 +107,26 @@ class RowDigestTest {
     assertThat(ValueHash.ofFloat(-0.0f)).isNotEqualTo(ValueHash.ofFloat(0.0f));
     assertThat(ValueHash.ofString("Aa")).isNotEqualTo(ValueHash.ofString("BB"));
     assertThat(ValueHash.ofString("")).isNotEqualTo(ValueHash.ofNull(Kind.STRING));
-    assertThat(ValueHash.ofString("abcdefghijklmnop")).isNotEqualTo(ValueHash.ofString("ijklmnopabcdefgh"));
-    assertThat(ValueHash.ofString("é✓")).as("a string is its UTF-8 bytes")
+    assertThat(ValueHash.ofString("abcdefghijklmnop"))
+        .isNotEqualTo(ValueHash.ofString("ijklmnopabcdefgh"));
+    assertThat(ValueHash.ofString("é✓"))
+        .as("a string is its UTF-8 bytes")
         .isEqualTo(ValueHash.ofBytes(Kind.STRING, "é✓".getBytes(StandardCharsets.UTF_8)));
-    assertThat(ValueHash.ofString("x")).isNotEqualTo(ValueHash.ofBytes(Kind.BINARY, new byte[] {'x'}));
-    assertThat(ValueHash.ofDecimal(new BigDecimal("1.00"))).isNotEqualTo(ValueHash.ofDecimal(new BigDecimal("1.0")));
-    assertThat(ValueHash.ofDecimal(new BigDecimal("-1.25"))).as("unscaled long, bytes and BigDecimal agree")
-        .isEqualTo(ValueHash.ofDecimal(2, -125)).isEqualTo(ValueHash.ofDecimal(2, new byte[] {(byte) 0xff, (byte) 0x83}));
+    assertThat(ValueHash.ofString("x"))
+        .isNotEqualTo(ValueHash.ofBytes(Kind.BINARY, new byte[] {'x'}));
+    assertThat(ValueHash.ofDecimal(new BigDecimal("1.00")))
+        .isNotEqualTo(ValueHash.ofDecimal(new BigDecimal("1.0")));
+    assertThat(ValueHash.ofDecimal(new BigDecimal("-1.25")))
+        .as("unscaled long, bytes and BigDecimal agree")
+        .isEqualTo(ValueHash.ofDecimal(2, -125))
+        .isEqualTo(ValueHash.ofDecimal(2, new byte[] {(byte) 0xff, (byte) 0x83}));
     BigDecimal big = new BigDecimal("123456789012345678901.00001");
-    assertThat(ValueHash.ofDecimal(big)).isEqualTo(ValueHash.ofDecimal(5, big.unscaledValue().toByteArray()))
+    assertThat(ValueHash.ofDecimal(big))
+        .isEqualTo(ValueHash.ofDecimal(5, big.unscaledValue().toByteArray()))
         .isNotEqualTo(ValueHash.ofDecimal(new BigDecimal("123456789012345678901.00002")));
     long entries = ValueHash.entry(1, 2) + ValueHash.entry(3, 4);
-    assertThat(ValueHash.map(2, entries)).as("a map's entry order does not count")
+    assertThat(ValueHash.map(2, entries))
+        .as("a map's entry order does not count")
         .isEqualTo(ValueHash.map(2, ValueHash.entry(3, 4) + ValueHash.entry(1, 2)));
     assertThat(ValueHash.element(ValueHash.element(ValueHash.list(2), 1), 2))
         .isNotEqualTo(ValueHash.element(ValueHash.element(ValueHash.list(2), 2), 1));
@@ -127,7 +137,12 @@ class RowDigestTest {
     long[] ids = {1, 2, 3, 4};
     double[] ds = {-0.0, Double.NaN, 1.5, 0};
     boolean[] dNulls = {false, false, false, true};
-    long[] strings = {ValueHash.ofString("a"), ValueHash.ofString("b"), ValueHash.ofNull(Kind.STRING), ValueHash.ofString("d")};
+    long[] strings = {
+      ValueHash.ofString("a"),
+      ValueHash.ofString("b"),
+      ValueHash.ofNull(Kind.STRING),
+      ValueHash.ofString("d")
+    };
     boolean[] sNulls = {false, false, true, false};
     RowBlock block = new RowBlock(8, 3);
     block.reset(4);
@@ -155,7 +170,8 @@ class RowDigestTest {
 
   @Test
   void aNullNeverPassesForTheValueThatHashesAsIt() {
-    assertThat(ValueHash.ofLong(Kind.LONG, NULL_TWIN)).as("the hash alone cannot tell them apart")
+    assertThat(ValueHash.ofLong(Kind.LONG, NULL_TWIN))
+        .as("the hash alone cannot tell them apart")
         .isEqualTo(ValueHash.ofNull(Kind.LONG));
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {NULL_TWIN, 1.0, "a"});
@@ -165,17 +181,22 @@ class RowDigestTest {
     List<Object[]> nulled = new ArrayList<>();
     nulled.add(new Object[] {null, 1.0, "a"});
     nulled.add(new Object[] {null, 2.0, "b"});
-    assertThat(before.differenceFrom(digest(nulled), NAMES)).as("the value NULLed").hasValue("values differ in column id");
+    assertThat(before.differenceFrom(digest(nulled), NAMES))
+        .as("the value NULLed")
+        .hasValue("values differ in column id");
 
     List<Object[]> unNulled = new ArrayList<>();
     unNulled.add(new Object[] {NULL_TWIN, 1.0, "a"});
     unNulled.add(new Object[] {NULL_TWIN, 2.0, "b"});
-    assertThat(before.differenceFrom(digest(unNulled), NAMES)).as("the null given the value").hasValue("values differ in column id");
+    assertThat(before.differenceFrom(digest(unNulled), NAMES))
+        .as("the null given the value")
+        .hasValue("values differ in column id");
 
     List<Object[]> swapped = new ArrayList<>();
     swapped.add(new Object[] {null, 1.0, "a"});
     swapped.add(new Object[] {NULL_TWIN, 2.0, "b"});
-    assertThat(before.differenceFrom(digest(swapped), NAMES)).as("the null and the value swapped between rows")
+    assertThat(before.differenceFrom(digest(swapped), NAMES))
+        .as("the null and the value swapped between rows")
         .hasValue("every column holds the same values, but they are combined into different rows");
 
     RowBlock block = new RowBlock(4, 3);

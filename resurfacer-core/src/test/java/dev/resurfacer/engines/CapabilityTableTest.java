@@ -14,12 +14,16 @@ import org.junit.jupiter.api.Test;
  * and commit docs/features.md.
  */
 class CapabilityTableTest {
-  static final String BEGIN = "<!-- engine-capabilities:begin: generated from EngineDeclarations by CapabilityTableTest"
-      + " (-Dcapabilities.update=true); do not edit by hand -->\n";
+  static final String BEGIN =
+      "<!-- engine-capabilities:begin: generated from EngineDeclarations by CapabilityTableTest"
+          + " (-Dcapabilities.update=true); do not edit by hand -->\n";
   static final String END = "<!-- engine-capabilities:end -->";
 
   private static Path features() {
-    return Path.of(System.getProperty("basedir", "")).toAbsolutePath().getParent().resolve("docs/features.md");
+    return Path.of(System.getProperty("basedir", ""))
+        .toAbsolutePath()
+        .getParent()
+        .resolve("docs/features.md");
   }
 
   @Test
@@ -32,21 +36,39 @@ class CapabilityTableTest {
     assertThat(end).as("docs/features.md has no " + END + " marker").isGreaterThan(begin);
     String current = doc.substring(begin + BEGIN.length(), end);
     if (Boolean.getBoolean("capabilities.update")) {
-      Files.writeString(features(), doc.substring(0, begin + BEGIN.length()) + generated + doc.substring(end));
+      Files.writeString(
+          features(), doc.substring(0, begin + BEGIN.length()) + generated + doc.substring(end));
       return;
     }
-    assertThat(current).as("docs/features.md's engine table is stale: regenerate it with"
-        + " mvn -B -o -q verify -pl resurfacer-core -Dtest=CapabilityTableTest -Dcapabilities.update=true").isEqualTo(generated);
+    assertThat(current)
+        .as(
+            "docs/features.md's engine table is stale: regenerate it with"
+                + " mvn -B -o -q verify -pl resurfacer-core -Dtest=CapabilityTableTest -Dcapabilities.update=true")
+        .isEqualTo(generated);
   }
 
   @Test
   void theLocalEngineDeclaresEveryMaintainedIcebergAndDeltaOperation() {
-    List<String> iceberg = EngineDeclarations.of(LocalEngine.NAME).stream().filter(c -> c.format().equals("iceberg"))
-        .map(EngineCapability::operation).toList();
-    assertThat(iceberg).contains("compact", "condense", "remove-dangling-deletes", "rewrite-position-deletes",
-        "convert-equality-deletes", "compute-stats", "compute-partition-stats", "rewrite-manifests", "expire",
-        "remove-orphans", "apply-retention");
-    assertThat(new LocalEngine().capabilities()).isEqualTo(EngineDeclarations.of(LocalEngine.NAME)).allMatch(EngineCapability::works);
+    List<String> iceberg = EngineDeclarations.of(LocalEngine.NAME).stream()
+        .filter(c -> c.format().equals("iceberg"))
+        .map(EngineCapability::operation)
+        .toList();
+    assertThat(iceberg)
+        .contains(
+            "compact",
+            "condense",
+            "remove-dangling-deletes",
+            "rewrite-position-deletes",
+            "convert-equality-deletes",
+            "compute-stats",
+            "compute-partition-stats",
+            "rewrite-manifests",
+            "expire",
+            "remove-orphans",
+            "apply-retention");
+    assertThat(new LocalEngine().capabilities())
+        .isEqualTo(EngineDeclarations.of(LocalEngine.NAME))
+        .allMatch(EngineCapability::works);
   }
 
   @Test

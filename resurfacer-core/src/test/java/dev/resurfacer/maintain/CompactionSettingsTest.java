@@ -16,8 +16,18 @@ import org.junit.jupiter.api.Test;
 class CompactionSettingsTest {
   @Test
   void aStepBecomesSettingsWithItsOptionsSelectionAndOrdering() {
-    Compact op = new Compact("zorder", "a,b", Map.of("min-input-files", "2", Compact.WHERE, "x > 1", Compact.PARTITION, "d=1",
-        Compact.LAYOUT, "auto"));
+    Compact op = new Compact(
+        "zorder",
+        "a,b",
+        Map.of(
+            "min-input-files",
+            "2",
+            Compact.WHERE,
+            "x > 1",
+            Compact.PARTITION,
+            "d=1",
+            Compact.LAYOUT,
+            "auto"));
     CompactionSettings s = CompactionSettings.of(op);
     assertThat(s.origin()).isEqualTo(CompactionSettings.Origin.STEP);
     assertThat(s.sparkOptions()).containsExactly(Map.entry("min-input-files", "2"));
@@ -51,18 +61,51 @@ class CompactionSettingsTest {
 
   @Test
   void badValuesAreNamed() {
-    assertThatThrownBy(() -> new RewriteOptions(Map.of(CompactionSettings.MIN_PARTITION_IDLE, "soon")).minPartitionIdle())
-        .isInstanceOf(UsageException.class).hasMessage("min-partition-idle must be a positive duration such as 30s, 10m or 2h (got 'soon')");
-    assertThatThrownBy(() -> new RewriteOptions(Map.of(CompactionSettings.COMMIT_EVERY_GROUPS, "0")).groupsPerCommit(4))
-        .isInstanceOf(UsageException.class).hasMessage("commit-every-groups must be a positive integer (got '0')");
+    assertThatThrownBy(
+            () -> new RewriteOptions(Map.of(CompactionSettings.MIN_PARTITION_IDLE, "soon"))
+                .minPartitionIdle())
+        .isInstanceOf(UsageException.class)
+        .hasMessage(
+            "min-partition-idle must be a positive duration such as 30s, 10m or 2h (got 'soon')");
+    assertThatThrownBy(() -> new RewriteOptions(Map.of(CompactionSettings.COMMIT_EVERY_GROUPS, "0"))
+            .groupsPerCommit(4))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("commit-every-groups must be a positive integer (got '0')");
     assertThatThrownBy(() -> flags("0", null, null, null).sparkOptions())
-        .isInstanceOf(UsageException.class).hasMessage("--target-file-size must be greater than zero");
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--target-file-size must be greater than zero");
     assertThatThrownBy(() -> flags(null, null, null, 0).sparkOptions())
-        .isInstanceOf(UsageException.class).hasMessage("--commit-every-groups must be at least 1 (got 0)");
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--commit-every-groups must be at least 1 (got 0)");
   }
 
-  private static CompactionSettings flags(String target, Double ratio, String idle, Integer everyGroups) {
-    return new CompactionSettings(target, null, null, null, false, null, null, ratio, false, null, idle, everyGroups, null, null, null,
-        Map.of(), null, null, "binpack", null, List.of(), "auto", null, "content", List.of());
+  private static CompactionSettings flags(
+      String target, Double ratio, String idle, Integer everyGroups) {
+    return new CompactionSettings(
+        target,
+        null,
+        null,
+        null,
+        false,
+        null,
+        null,
+        ratio,
+        false,
+        null,
+        idle,
+        everyGroups,
+        null,
+        null,
+        null,
+        Map.of(),
+        null,
+        null,
+        "binpack",
+        null,
+        List.of(),
+        "auto",
+        null,
+        "content",
+        List.of());
   }
 }

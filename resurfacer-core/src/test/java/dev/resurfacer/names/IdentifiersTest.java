@@ -32,13 +32,24 @@ class IdentifiersTest {
 
   @Test
   void renderingRoundTripsEveryName() {
-    List<List<String>> names = List.of(List.of("db", "table:with.special:chars"), List.of("db", "letter/abc"),
-        List.of("db", "with space"), List.of("a.b", "c"), List.of("ns", "a`b"), List.of("ns", "a\"b"), List.of("ns", "star*"),
-        List.of("ns", "comma,paren()"), List.of("ns", "tab\there"), List.of("日本", "表"), List.of("ns", " leading"));
+    List<List<String>> names = List.of(
+        List.of("db", "table:with.special:chars"),
+        List.of("db", "letter/abc"),
+        List.of("db", "with space"),
+        List.of("a.b", "c"),
+        List.of("ns", "a`b"),
+        List.of("ns", "a\"b"),
+        List.of("ns", "star*"),
+        List.of("ns", "comma,paren()"),
+        List.of("ns", "tab\there"),
+        List.of("日本", "表"),
+        List.of("ns", " leading"));
     for (List<String> parts : names) {
       TableName n = new TableName(parts.subList(0, parts.size() - 1), parts.get(parts.size() - 1));
       assertThat(TableName.parse(n.toString())).as(n.toString()).isEqualTo(n);
-      assertThat(NameGlob.parse(n.toString(), "glob").matches(n.toString())).as(n.toString()).isTrue();
+      assertThat(NameGlob.parse(n.toString(), "glob").matches(n.toString()))
+          .as(n.toString())
+          .isTrue();
     }
     assertThat(new TableName(List.of("db"), "with space")).hasToString("db.`with space`");
     assertThat(new TableName(List.of("db"), "letter/abc")).hasToString("db.letter/abc");
@@ -53,7 +64,8 @@ class IdentifiersTest {
 
   @Test
   void malformedNamesAreUsageErrors() {
-    for (String bad : List.of("", "events", ".a", "a.", "a..b", "a.`b", "a.`b`c", "a.b`c`", "a.``", "`a.b`")) {
+    for (String bad :
+        List.of("", "events", ".a", "a.", "a..b", "a.`b", "a.`b`c", "a.b`c`", "a.``", "`a.b`")) {
       assertThatThrownBy(() -> TableName.parse(bad)).as(bad).isInstanceOf(UsageException.class);
     }
     assertThatThrownBy(() -> TableName.parse("events")).hasMessageContaining("namespace.table");
@@ -81,18 +93,29 @@ class IdentifiersTest {
   void listsSplitOutsideQuotesAndParentheses() {
     assertThat(Identifiers.splitList("a, `b,c`, bucket(16, id), \"d,e\"", "--columns"))
         .containsExactly("a", "`b,c`", "bucket(16, id)", "\"d,e\"");
-    assertThat(Identifiers.splitLists(List.of("a,b", "`c,d`"), "--columns")).containsExactly("a", "b", "`c,d`");
-    assertThatThrownBy(() -> Identifiers.splitList("a,,b", "--columns")).isInstanceOf(UsageException.class);
-    assertThatThrownBy(() -> Identifiers.splitList("a,`b", "--columns")).hasMessageContaining("unclosed");
+    assertThat(Identifiers.splitLists(List.of("a,b", "`c,d`"), "--columns"))
+        .containsExactly("a", "b", "`c,d`");
+    assertThatThrownBy(() -> Identifiers.splitList("a,,b", "--columns"))
+        .isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> Identifiers.splitList("a,`b", "--columns"))
+        .hasMessageContaining("unclosed");
   }
 
   @Test
   void globsMatchPartsNotSpellings() {
-    assertThat(NameGlob.parse("db.*", "glob").matches("db.`table:with.special:chars`")).isTrue();
-    assertThat(NameGlob.parse("db.table:*", "glob").matches("db.`table:with.special:chars`")).isTrue();
-    assertThat(NameGlob.parse("*.`table:with.special:chars`", "glob").matches("db.`table:with.special:chars`")).isTrue();
-    assertThat(NameGlob.parse("db.`table:with.special:chars`", "glob").matches("\"db\".\"table:with.special:chars\"")).isTrue();
-    assertThat(NameGlob.parse("db.`table:with.special:chars`", "glob").matches("db.table:with.special:chars")).isFalse();
+    assertThat(NameGlob.parse("db.*", "glob").matches("db.`table:with.special:chars`"))
+        .isTrue();
+    assertThat(NameGlob.parse("db.table:*", "glob").matches("db.`table:with.special:chars`"))
+        .isTrue();
+    assertThat(NameGlob.parse("*.`table:with.special:chars`", "glob")
+            .matches("db.`table:with.special:chars`"))
+        .isTrue();
+    assertThat(NameGlob.parse("db.`table:with.special:chars`", "glob")
+            .matches("\"db\".\"table:with.special:chars\""))
+        .isTrue();
+    assertThat(NameGlob.parse("db.`table:with.special:chars`", "glob")
+            .matches("db.table:with.special:chars"))
+        .isFalse();
     assertThat(NameGlob.parse("raw.*", "glob").matches("raw.web.clicks")).isTrue();
     assertThat(NameGlob.parse("raw.*", "glob").matches("rawx.a")).isFalse();
     assertThat(NameGlob.parse("*", "glob").matches("x.y")).isTrue();
@@ -101,8 +124,10 @@ class IdentifiersTest {
     assertThat(NameGlob.parse("db.`a*`", "glob").matches("db.`a*`")).isTrue();
     assertThat(NameGlob.parse("db.`a*`", "glob").matches("db.ab")).isFalse();
     assertThat(NameGlob.parse("db.a+b", "glob").matches("db.aab")).isFalse();
-    assertThatThrownBy(() -> NameGlob.parse("events", "tables key")).hasMessageContaining("namespace.table");
-    assertThatThrownBy(() -> NameGlob.parse("db..x", "tables key")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> NameGlob.parse("events", "tables key"))
+        .hasMessageContaining("namespace.table");
+    assertThatThrownBy(() -> NameGlob.parse("db..x", "tables key"))
+        .isInstanceOf(UsageException.class);
   }
 
   @Test

@@ -51,23 +51,31 @@ class ServeConfigTest {
 
   @Test
   void malformedTriggersAreOneLineNamingTheKeyPath() {
-    assertError("defaults:\n  triggers: {small-file: 5}\n", "resurfacer.yml: unknown key 'defaults.triggers.small-file' (expected one of "
-        + "commits, delete-files, deleted-row-ratio, enabled, metadata-files, oldest-snapshot-age, operations, since-last-run, "
-        + "small-files, snapshots)");
-    assertError("tables:\n  raw.*:\n    triggers: {small-files: -3}\n",
+    assertError(
+        "defaults:\n  triggers: {small-file: 5}\n",
+        "resurfacer.yml: unknown key 'defaults.triggers.small-file' (expected one of "
+            + "commits, delete-files, deleted-row-ratio, enabled, metadata-files, oldest-snapshot-age, operations, since-last-run, "
+            + "small-files, snapshots)");
+    assertError(
+        "tables:\n  raw.*:\n    triggers: {small-files: -3}\n",
         "resurfacer.yml: tables.raw.*.triggers.small-files must be at least 1 (got -3)");
-    assertError("defaults:\n  triggers: {deleted-row-ratio: 2}\n",
+    assertError(
+        "defaults:\n  triggers: {deleted-row-ratio: 2}\n",
         "resurfacer.yml: defaults.triggers.deleted-row-ratio must be a number in (0, 1] (got 2)");
-    assertError("defaults:\n  triggers: {since-last-run: soon}\n",
+    assertError(
+        "defaults:\n  triggers: {since-last-run: soon}\n",
         "resurfacer.yml: defaults.triggers.since-last-run: invalid duration 'soon' (write it like 90d, 12h, 30m or 0s)");
-    assertError("defaults:\n  triggers: {operations: [compact, optimize]}\n",
+    assertError(
+        "defaults:\n  triggers: {operations: [compact, optimize]}\n",
         "resurfacer.yml: defaults.triggers.operations: 'optimize' is not one of checkpoint, cleanup-log, compact, expire, "
             + "remove-dangling-deletes, remove-orphans, rewrite-manifests, vacuum");
   }
 
   @Test
   void theServeSectionIsStrictAndKeepsSecretsAsReferences() {
-    ServeSettings s = parse("serve: {interval: 10s, concurrency: 3, bind: 0.0.0.0, port: 0, token: '${env:TOKEN}'}\n").serve();
+    ServeSettings s = parse(
+            "serve: {interval: 10s, concurrency: 3, bind: 0.0.0.0, port: 0, token: '${env:TOKEN}'}\n")
+        .serve();
     assertThat(s.interval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(s.concurrency()).isEqualTo(3);
     assertThat(s.loopback()).isFalse();
@@ -75,18 +83,28 @@ class ServeConfigTest {
     assertThat(s.toString()).doesNotContain("s3cret");
     assertThat(parse("").serve()).isEqualTo(ServeSettings.DEFAULTS);
     // a reference whose variable is unset fails serve only, not every verb that reads the file
-    ServeSettings unset = parse("serve: {bind: 0.0.0.0, token: '${env:MISSING}'}\n").serve();
-    assertThatThrownBy(() -> unset.token(new Secrets(Map.of()))).hasMessage("serve.token: environment variable MISSING is not set");
+    ServeSettings unset =
+        parse("serve: {bind: 0.0.0.0, token: '${env:MISSING}'}\n").serve();
+    assertThatThrownBy(() -> unset.token(new Secrets(Map.of())))
+        .hasMessage("serve.token: environment variable MISSING is not set");
 
-    assertError("serve: {intervall: 10s}\n", "resurfacer.yml: unknown key 'serve.intervall' (expected one of backoff, bind, "
-        + "concurrency, history, history-password, history-user, interval, lease, max-backoff, min-interval, port, shutdown-grace, token)");
-    assertError("serve: {token: s3cret}\n",
+    assertError(
+        "serve: {intervall: 10s}\n",
+        "resurfacer.yml: unknown key 'serve.intervall' (expected one of backoff, bind, "
+            + "concurrency, history, history-password, history-user, interval, lease, max-backoff, min-interval, port, shutdown-grace, token)");
+    assertError(
+        "serve: {token: s3cret}\n",
         "resurfacer.yml: serve.token must be a secret reference (${env:NAME} or ${file:PATH}), not the token itself");
-    assertError("serve: {port: 70000}\n", "resurfacer.yml: serve.port must be a whole number from 0 to 65535 (got '70000')");
-    assertError("serve: {interval: 0s}\n", "resurfacer.yml: serve.interval must be greater than zero");
+    assertError(
+        "serve: {port: 70000}\n",
+        "resurfacer.yml: serve.port must be a whole number from 0 to 65535 (got '70000')");
+    assertError(
+        "serve: {interval: 0s}\n", "resurfacer.yml: serve.interval must be greater than zero");
     assertThatThrownBy(() -> parse("serve: {bind: 0.0.0.0}\n").serve().token(new Secrets(Map.of())))
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("serve.bind 0.0.0.0 is not loopback: set serve.token");
-    assertThat(parse("serve: {bind: 127.0.0.1}\n").serve().token(new Secrets(Map.of()))).isNull();
+        .isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("serve.bind 0.0.0.0 is not loopback: set serve.token");
+    assertThat(parse("serve: {bind: 127.0.0.1}\n").serve().token(new Secrets(Map.of())))
+        .isNull();
     assertThat(List.of(ServeSettings.DEFAULTS.bind())).containsExactly("127.0.0.1");
   }
 }

@@ -21,7 +21,8 @@ class StoredFileTest {
   static final int CASES = Integer.getInteger("resurfacer.storedfile.cases", 3000);
   static final String NAME_CHARS = "abcXYZ019-_=:é ~+%";
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everySyntacticSpellingOfAPathHasOneKey() {
@@ -31,9 +32,12 @@ class StoredFileTest {
       List<String> segments = randomSegments(random);
       String canonical = String.join("/", segments);
       boolean s3 = random.nextBoolean();
-      String expected = StoredFile.parse((s3 ? "s3://bucket/" : "/") + canonical).key();
+      String expected =
+          StoredFile.parse((s3 ? "s3://bucket/" : "/") + canonical).key();
       String spelled = spell(random, segments, s3);
-      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+      assertThat(StoredFile.parse(spelled).key())
+          .as("seed %d case %d: %s", seed, i, spelled)
+          .isEqualTo(expected);
     }
   }
 
@@ -45,12 +49,19 @@ class StoredFileTest {
     for (int i = 0; i < CASES; i++) {
       List<String> segments = randomSegments(random);
       String suffix = List.of("core.windows.net", "core.chinacloudapi.cn").get(random.nextInt(2));
-      String expected = StoredFile.parse("abfss://lake@acct1.dfs." + suffix + "/" + String.join("/", segments)).key();
+      String expected = StoredFile.parse(
+              "abfss://lake@acct1.dfs." + suffix + "/" + String.join("/", segments))
+          .key();
       StringBuilder b = new StringBuilder()
-          .append(List.of("abfs", "abfss", "wasb", "wasbs", "ABFSS", "Wasbs").get(random.nextInt(6))).append("://")
-          .append(randomCase(random, "lake@acct1." + (random.nextBoolean() ? "blob." : "dfs.") + suffix));
+          .append(
+              List.of("abfs", "abfss", "wasb", "wasbs", "ABFSS", "Wasbs").get(random.nextInt(6)))
+          .append("://")
+          .append(randomCase(
+              random, "lake@acct1." + (random.nextBoolean() ? "blob." : "dfs.") + suffix));
       String spelled = spellPath(random, segments, b);
-      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+      assertThat(StoredFile.parse(spelled).key())
+          .as("seed %d case %d: %s", seed, i, spelled)
+          .isEqualTo(expected);
     }
   }
 
@@ -61,10 +72,16 @@ class StoredFileTest {
     Random random = new Random(seed);
     for (int i = 0; i < CASES; i++) {
       List<String> segments = randomSegments(random);
-      String expected = StoredFile.parse("gs://my-bucket/" + String.join("/", segments)).key();
-      String spelled = spellPath(random, segments, new StringBuilder(random.nextBoolean() ? "gs://" : "GS://")
-          .append(randomCase(random, "my-bucket")));
-      assertThat(StoredFile.parse(spelled).key()).as("seed %d case %d: %s", seed, i, spelled).isEqualTo(expected);
+      String expected =
+          StoredFile.parse("gs://my-bucket/" + String.join("/", segments)).key();
+      String spelled = spellPath(
+          random,
+          segments,
+          new StringBuilder(random.nextBoolean() ? "gs://" : "GS://")
+              .append(randomCase(random, "my-bucket")));
+      assertThat(StoredFile.parse(spelled).key())
+          .as("seed %d case %d: %s", seed, i, spelled)
+          .isEqualTo(expected);
     }
   }
 
@@ -73,25 +90,38 @@ class StoredFileTest {
     String path = "/wh/db/t/data/f.parquet";
     List<String> distinct = List.of(
         "abfss://lake@acct1.dfs.core.windows.net" + path,
-        "abfss://lake@acct2.dfs.core.windows.net" + path,           // another account
-        "abfss://other@acct1.dfs.core.windows.net" + path,          // another container
-        "abfss://lake@acct1.dfs.core.chinacloudapi.cn" + path,      // another cloud
-        "abfss://lake@127.0.0.1:10000" + path,                      // an emulator's host is not an account's
+        "abfss://lake@acct2.dfs.core.windows.net" + path, // another account
+        "abfss://other@acct1.dfs.core.windows.net" + path, // another container
+        "abfss://lake@acct1.dfs.core.chinacloudapi.cn" + path, // another cloud
+        "abfss://lake@127.0.0.1:10000" + path, // an emulator's host is not an account's
         "s3://lake" + path,
         "gs://lake" + path,
         "gs://acct1" + path);
-    assertThat(distinct.stream().map(l -> StoredFile.parse(l).prefix()).distinct()).hasSize(distinct.size());
+    assertThat(distinct.stream().map(l -> StoredFile.parse(l).prefix()).distinct())
+        .hasSize(distinct.size());
     // object names keep their case on every store
-    assertThat(StoredFile.parse("gs://b/W/T").key()).isNotEqualTo(StoredFile.parse("gs://b/w/t").key());
+    assertThat(StoredFile.parse("gs://b/W/T").key())
+        .isNotEqualTo(StoredFile.parse("gs://b/w/t").key());
     assertThat(StoredFile.parse("wasbs://c@a.blob.core.windows.net/W").key())
         .isNotEqualTo(StoredFile.parse("abfss://c@a.dfs.core.windows.net/w").key());
-    // a neighbour table under another spelling is still inside the scope, and a sibling prefix never is
+    // a neighbour table under another spelling is still inside the scope, and a sibling prefix
+    // never is
     StoredFile scope = StoredFile.parse("abfss://lake@acct1.dfs.core.windows.net/wh/db/t");
-    assertThat(scope.contains(StoredFile.parse("WASB://LAKE@ACCT1.blob.core.windows.net/wh/db/t/nested/_delta_log/0.json"))).isTrue();
-    assertThat(scope.contains(StoredFile.parse("wasbs://lake@acct1.blob.core.windows.net/wh/db/t2/data/f"))).isFalse();
-    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t/../t2/f"))).isFalse();
-    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t%2F..%2Ft2/f"))).isFalse();
-    assertThat(scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/%74/f"))).isTrue();
+    assertThat(scope.contains(StoredFile.parse(
+            "WASB://LAKE@ACCT1.blob.core.windows.net/wh/db/t/nested/_delta_log/0.json")))
+        .isTrue();
+    assertThat(scope.contains(
+            StoredFile.parse("wasbs://lake@acct1.blob.core.windows.net/wh/db/t2/data/f")))
+        .isFalse();
+    assertThat(scope.contains(
+            StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t/../t2/f")))
+        .isFalse();
+    assertThat(scope.contains(
+            StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/t%2F..%2Ft2/f")))
+        .isFalse();
+    assertThat(
+            scope.contains(StoredFile.parse("abfs://lake@acct1.dfs.core.windows.net/wh/db/%74/f")))
+        .isTrue();
   }
 
   static String randomCase(Random random, String s) {
@@ -104,9 +134,12 @@ class StoredFileTest {
 
   @Test
   void schemesAndAuthoritiesThatDifferStayApart() {
-    assertThat(StoredFile.parse("s3://other/w/t").key()).isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
-    assertThat(StoredFile.parse("gs://bucket/w/t").key()).isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
-    assertThat(StoredFile.parse("file://otherhost/w").key()).isNotEqualTo(StoredFile.parse("/w").key());
+    assertThat(StoredFile.parse("s3://other/w/t").key())
+        .isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
+    assertThat(StoredFile.parse("gs://bucket/w/t").key())
+        .isNotEqualTo(StoredFile.parse("s3://bucket/w/t").key());
+    assertThat(StoredFile.parse("file://otherhost/w").key())
+        .isNotEqualTo(StoredFile.parse("/w").key());
     assertThat(StoredFile.parse("hdfs://nn:8020/w").prefix()).isEqualTo("hdfs://nn:8020");
   }
 
@@ -124,7 +157,8 @@ class StoredFileTest {
   void anEscapedSlashNeverSplitsASegment() {
     assertThat(StoredFile.parse("/w/a%2Fb/x").path()).isEqualTo("/w/a%2Fb/x");
     assertThat(StoredFile.parse("/w/a%2fb/x").path()).isEqualTo("/w/a%2Fb/x");
-    assertThat(StoredFile.parse("/w/%2E%2E/x").path()).isEqualTo("/w/../x"); // an escaped dot is a name, not a step up
+    assertThat(StoredFile.parse("/w/%2E%2E/x").path())
+        .isEqualTo("/w/../x"); // an escaped dot is a name, not a step up
   }
 
   @Test
@@ -139,10 +173,11 @@ class StoredFileTest {
     Random random = new Random(seed);
     Path real = Files.createDirectories(dir.resolve("real/wh/db/t/data/cat=a"));
     Path file = Files.writeString(real.resolve("f.parquet"), "x");
-    Files.createSymbolicLink(dir.resolve("wh-link"), dir.resolve("real/wh"));                      // a linked warehouse
-    Files.createSymbolicLink(dir.resolve("real/wh/db/t/data/latest"), real);                        // a linked data directory
-    Files.createSymbolicLink(dir.resolve("real/wh/db/t/data/one.parquet"), file);                   // a linked file
-    Files.createSymbolicLink(dir.resolve("rel-link"), Path.of("real/wh/db"));                        // a relative link
+    Files.createSymbolicLink(dir.resolve("wh-link"), dir.resolve("real/wh")); // a linked warehouse
+    Files.createSymbolicLink(
+        dir.resolve("real/wh/db/t/data/latest"), real); // a linked data directory
+    Files.createSymbolicLink(dir.resolve("real/wh/db/t/data/one.parquet"), file); // a linked file
+    Files.createSymbolicLink(dir.resolve("rel-link"), Path.of("real/wh/db")); // a relative link
     Files.createDirectories(dir.resolve("real/wh/db/x"));
     String key = new StoredFile.Resolver().resolve(file.toRealPath().toString()).key();
     List<String> spellings = List.of(
@@ -160,7 +195,9 @@ class StoredFileTest {
         case 1 -> "file:" + s;
         default -> "file://" + s.replace("/real/", "//real/");
       };
-      assertThat(new StoredFile.Resolver().resolve(spelled).key()).as("seed %d: %s", seed, spelled).isEqualTo(key);
+      assertThat(new StoredFile.Resolver().resolve(spelled).key())
+          .as("seed %d: %s", seed, spelled)
+          .isEqualTo(key);
     }
   }
 
@@ -177,7 +214,8 @@ class StoredFileTest {
   @Test
   void aPathAsTheDiskSpellsItIsNotDecodedAgainAndKeepsBothMeaningsOfADotDot() throws Exception {
     Path real = dir.toRealPath();
-    Path file = Files.writeString(Files.createDirectories(real.resolve("t/part=x%25y")).resolve("f.parquet"), "x");
+    Path file = Files.writeString(
+        Files.createDirectories(real.resolve("t/part=x%25y")).resolve("f.parquet"), "x");
     Files.createDirectories(real.resolve("t/deep/sub"));
     Files.createSymbolicLink(real.resolve("alias"), real.resolve("t"));
     Files.createSymbolicLink(real.resolve("t/lnk"), Path.of("deep/sub"));
@@ -185,9 +223,11 @@ class StoredFileTest {
 
     assertThat(r.resolveAllOnDisk(real.resolve("alias/part=x%25y/./f.parquet")))
         .containsExactly(new StoredFile("file", "", file.toString()));
-    assertThat(r.resolveAllOnDisk(real.resolve("t/lnk/../part=x%25y/f.parquet"))).containsExactly(
-        new StoredFile("file", "", file.toString()),
-        new StoredFile("file", "", real.resolve("t/deep/part=x%25y/f.parquet").toString()));
+    assertThat(r.resolveAllOnDisk(real.resolve("t/lnk/../part=x%25y/f.parquet")))
+        .containsExactly(
+            new StoredFile("file", "", file.toString()),
+            new StoredFile(
+                "file", "", real.resolve("t/deep/part=x%25y/f.parquet").toString()));
   }
 
   static List<String> randomSegments(Random random) {
@@ -198,7 +238,10 @@ class StoredFileTest {
       int len = 1 + random.nextInt(8);
       for (int j = 0; j < len; j++) {
         char c = NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length()));
-        b.append(c == '%' ? "%25" : String.valueOf(c)); // a literal percent is spelled escaped in the canonical text
+        b.append(
+            c == '%'
+                ? "%25"
+                : String.valueOf(c)); // a literal percent is spelled escaped in the canonical text
       }
       String seg = b.toString();
       out.add(seg.equals(".") || seg.equals("..") ? "d" + seg : seg);
@@ -210,7 +253,8 @@ class StoredFileTest {
   static String spell(Random random, List<String> segments, boolean s3) {
     StringBuilder b = new StringBuilder();
     if (s3) {
-      b.append(List.of("s3://", "s3a://", "s3n://", "S3://").get(random.nextInt(4))).append("bucket");
+      b.append(List.of("s3://", "s3a://", "s3n://", "S3://").get(random.nextInt(4)))
+          .append("bucket");
     } else {
       b.append(List.of("", "file:", "file://", "file://localhost", "FILE:").get(random.nextInt(5)));
     }

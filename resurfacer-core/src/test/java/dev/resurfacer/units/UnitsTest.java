@@ -21,7 +21,9 @@ class UnitsTest {
 
   @Test
   void rejectsBadDurations() {
-    assertThatThrownBy(() -> Durations.parse("-3d")).isInstanceOf(UsageException.class).hasMessageContaining("invalid duration '-3d'");
+    assertThatThrownBy(() -> Durations.parse("-3d"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("invalid duration '-3d'");
     assertThatThrownBy(() -> Durations.parse("3 days")).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> Durations.parse("")).isInstanceOf(UsageException.class);
   }
@@ -35,7 +37,9 @@ class UnitsTest {
     assertThat(ByteSizes.parse("1.5GB")).isEqualTo(3L << 29);
     assertThat(ByteSizes.format(512L << 20)).isEqualTo("512 MB");
     assertThat(ByteSizes.format(1536)).isEqualTo("1.5 KB");
-    assertThatThrownBy(() -> ByteSizes.parse("lots")).isInstanceOf(UsageException.class).hasMessageContaining("invalid size 'lots'");
+    assertThatThrownBy(() -> ByteSizes.parse("lots"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("invalid size 'lots'");
     assertThatThrownBy(() -> ByteSizes.parse("-1MB")).isInstanceOf(UsageException.class);
   }
 }

@@ -26,8 +26,11 @@ public final class DeltaSpark {
           .config("spark.databricks.delta.snapshotPartitions", "1")
           .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "1")
           .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-          .config("spark.sql.warehouse.dir", System.getProperty("java.io.tmpdir") + "/resurfacer-delta-spark-wh")
+          .config(
+              "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+          .config(
+              "spark.sql.warehouse.dir",
+              System.getProperty("java.io.tmpdir") + "/resurfacer-delta-spark-wh")
           .config("spark.databricks.delta.retentionDurationCheck.enabled", "false")
           .getOrCreate();
     }
@@ -82,13 +85,23 @@ public final class DeltaSpark {
   public static List<String> typedRows(String location) {
     var df = session().sql("SELECT * FROM " + table(location));
     var fields = df.schema().fields();
-    return df.collectAsList().stream().map(r -> {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < fields.length; i++) {
-        b.append(fields[i].name()).append(':').append(fields[i].dataType().simpleString()).append('=')
-            .append(r.isNullAt(i) ? "null" : r.get(i) + "/" + r.get(i).getClass().getSimpleName()).append(' ');
-      }
-      return b.toString();
-    }).sorted().collect(Collectors.toList());
+    return df.collectAsList().stream()
+        .map(r -> {
+          StringBuilder b = new StringBuilder();
+          for (int i = 0; i < fields.length; i++) {
+            b.append(fields[i].name())
+                .append(':')
+                .append(fields[i].dataType().simpleString())
+                .append('=')
+                .append(
+                    r.isNullAt(i)
+                        ? "null"
+                        : r.get(i) + "/" + r.get(i).getClass().getSimpleName())
+                .append(' ');
+          }
+          return b.toString();
+        })
+        .sorted()
+        .collect(Collectors.toList());
   }
 }

@@ -24,8 +24,10 @@ public final class LogSpellings {
    * rewritten to {@code spell} of their path relative to {@code src}. Returns those relative paths,
    * decoded as storage names them.
    */
-  public static java.util.Set<String> shallowCloneThenOptimize(Path src, Path clone, UnaryOperator<String> spell) throws IOException {
-    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
+  public static java.util.Set<String> shallowCloneThenOptimize(
+      Path src, Path clone, UnaryOperator<String> spell) throws IOException {
+    DeltaSpark.sql(
+        "CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
     DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
     java.util.Set<String> reads = new java.util.TreeSet<>();
     String srcPrefix = "/" + src.getParent().getFileName() + "/" + src.getFileName() + "/";
@@ -45,11 +47,18 @@ public final class LogSpellings {
     Path root = warehouse.resolve("orders");
     try (var catalog = dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", warehouse)) {
       catalog.createNamespace(org.apache.iceberg.catalog.Namespace.of("db"));
-      var t = catalog.buildTable(org.apache.iceberg.catalog.TableIdentifier.of("db", "orders"), dev.resurfacer.iceberg.testing.Orders.SCHEMA)
-          .withPartitionSpec(dev.resurfacer.iceberg.testing.Orders.SPEC).withLocation(root.toString())
-          .withProperty("format-version", "2").create();
+      var t = catalog
+          .buildTable(
+              org.apache.iceberg.catalog.TableIdentifier.of("db", "orders"),
+              dev.resurfacer.iceberg.testing.Orders.SCHEMA)
+          .withPartitionSpec(dev.resurfacer.iceberg.testing.Orders.SPEC)
+          .withLocation(root.toString())
+          .withProperty("format-version", "2")
+          .create();
       var append = t.newAppend();
-      dev.resurfacer.iceberg.write.TableWrites.writeData(t, dev.resurfacer.iceberg.testing.Orders.rows(0, 10, 0)).forEach(append::appendFile);
+      dev.resurfacer.iceberg.write.TableWrites.writeData(
+              t, dev.resurfacer.iceberg.testing.Orders.rows(0, 10, 0))
+          .forEach(append::appendFile);
       append.commit();
     }
     return root;
@@ -83,11 +92,20 @@ public final class LogSpellings {
             if (action.has(kind)) {
               ObjectNode a = (ObjectNode) action.get(kind);
               String path = a.get("path").asText();
-              a.put("path", spellings.get(Math.floorMod(path.hashCode(), spellings.size())).apply(path));
+              a.put(
+                  "path",
+                  spellings
+                      .get(Math.floorMod(path.hashCode(), spellings.size()))
+                      .apply(path));
               JsonNode dv = a.get("deletionVector");
               if (dv != null && "p".equals(dv.path("storageType").asText())) {
                 String dvPath = dv.get("pathOrInlineDv").asText();
-                ((ObjectNode) dv).put("pathOrInlineDv", spellings.get(Math.floorMod(dvPath.hashCode(), spellings.size())).apply(dvPath));
+                ((ObjectNode) dv)
+                    .put(
+                        "pathOrInlineDv",
+                        spellings
+                            .get(Math.floorMod(dvPath.hashCode(), spellings.size()))
+                            .apply(dvPath));
               }
             }
           }

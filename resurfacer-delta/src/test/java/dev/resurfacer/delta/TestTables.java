@@ -42,10 +42,13 @@ public final class TestTables {
 
   /** As {@link #partitionedWithDeletes(Path)} at a location delta-spark reaches, such as {@code s3a://bucket/path}. */
   public static void partitionedWithDeletes(String dir) {
-    sql("CREATE TABLE " + table(dir) + " (id BIGINT, part STRING, v STRING) USING delta PARTITIONED BY (part)"
-        + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', 'delta.checkpointInterval' = '5')");
+    sql(
+        "CREATE TABLE " + table(dir)
+            + " (id BIGINT, part STRING, v STRING) USING delta PARTITIONED BY (part)"
+            + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', 'delta.checkpointInterval' = '5')");
     for (int i = 0; i < 6; i++) {
-      sql("INSERT INTO " + table(dir) + " SELECT id, CASE WHEN id % 3 = 0 THEN 'a b' WHEN id % 3 = 1 THEN 'x%y' ELSE 'c' END,"
+      sql("INSERT INTO " + table(dir)
+          + " SELECT id, CASE WHEN id % 3 = 0 THEN 'a b' WHEN id % 3 = 1 THEN 'x%y' ELSE 'c' END,"
           + " concat('v', id) FROM range(" + (i * 100) + ", " + (i * 100 + 100) + ")");
     }
     sql("DELETE FROM " + table(dir) + " WHERE id % 7 = 0");
@@ -57,7 +60,9 @@ public final class TestTables {
   public static void ageData(Path dir, Duration age) throws IOException {
     FileTime t = FileTime.from(Instant.now().minus(age));
     try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.filter(Files::isRegularFile).filter(p -> !p.toString().contains("_delta_log")).toList()) {
+      for (Path p : s.filter(Files::isRegularFile)
+          .filter(p -> !p.toString().contains("_delta_log"))
+          .toList()) {
         Files.setLastModifiedTime(p, t);
       }
     }

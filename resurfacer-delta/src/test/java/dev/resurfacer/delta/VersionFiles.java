@@ -29,7 +29,9 @@ public final class VersionFiles {
     Set<Path> out = new HashSet<>();
     for (LiveFile f : LiveFiles.of(table, table.atVersion(version))) {
       out.add(opened(table.localRoot(), f.logPath()));
-      f.deletionVector().filter(dv -> !dv.storageType().equals("i")).map(dv -> opened(table.localRoot(), dvPath(dv)))
+      f.deletionVector()
+          .filter(dv -> !dv.storageType().equals("i"))
+          .map(dv -> opened(table.localRoot(), dvPath(dv)))
           .ifPresent(out::add);
     }
     return out;
@@ -51,7 +53,8 @@ public final class VersionFiles {
   }
 
   /** Every file of every version still in the log exists, except those {@code removedForGood} names. */
-  public static void assertEveryFileOfEveryVersionExists(DeltaTable table, Set<Path> removedForGood) {
+  public static void assertEveryFileOfEveryVersionExists(
+      DeltaTable table, Set<Path> removedForGood) {
     Set<Path> missing = new TreeSet<>();
     for (long v = 0; v <= table.latest().getVersion(); v++) {
       for (Path p : of(table, v)) {
@@ -64,7 +67,9 @@ public final class VersionFiles {
   }
 
   private static String dvPath(DeletionVectorRef dv) {
-    return dv.storageType().equals("u") ? KernelInternals.uuidDeletionVectorRelativePath(dv.pathOrInlineDv()) : dv.pathOrInlineDv();
+    return dv.storageType().equals("u")
+        ? KernelInternals.uuidDeletionVectorRelativePath(dv.pathOrInlineDv())
+        : dv.pathOrInlineDv();
   }
 
   static Path opened(Path tableDir, String logPath) {

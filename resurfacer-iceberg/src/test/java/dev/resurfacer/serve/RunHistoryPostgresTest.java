@@ -35,7 +35,9 @@ class RunHistoryPostgresTest {
   void schema() throws Exception {
     server = PostgresServer.require();
     schema = "serve_history_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password()); Statement s = c.createStatement()) {
+    try (Connection c =
+            DriverManager.getConnection(server.url(), server.user(), server.password());
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
     }
     url = server.url() + (server.url().contains("?") ? "&" : "?") + "currentSchema=" + schema;
@@ -44,7 +46,9 @@ class RunHistoryPostgresTest {
   @AfterEach
   void drop() throws Exception {
     if (schema != null) {
-      try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password()); Statement s = c.createStatement()) {
+      try (Connection c =
+              DriverManager.getConnection(server.url(), server.user(), server.password());
+          Statement s = c.createStatement()) {
         s.execute("DROP SCHEMA " + schema + " CASCADE");
       }
     }
@@ -55,7 +59,16 @@ class RunHistoryPostgresTest {
   }
 
   private static TableStats stats(long files, long bytes) {
-    return new TableStats(files, bytes, 100, files, 1, 10, 3, 2, 1000,
+    return new TableStats(
+        files,
+        bytes,
+        100,
+        files,
+        1,
+        10,
+        3,
+        2,
+        1000,
         List.of(new TableStats.SizeBucket("< 1 MB", 0, 1 << 20, files, bytes)));
   }
 
@@ -63,9 +76,18 @@ class RunHistoryPostgresTest {
   void aRunIsRecordedAndReadBackByAnotherConnectionWithTotalsAndPauses() {
     RunHistory h = open();
     long id = h.start("lake", "raw.events", "small-files 25 >= 20", List.of("compact"), T0);
-    assertThat(open().lastRun("lake", "raw.events")).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo("running"));
-    TableReport report = new TableReport("lake", "raw.events", Outcome.DONE, null, 1500, stats(25, 2500), stats(1, 2400),
-        List.of(new OperationResult("compact", Outcome.DONE, "rewrote 25 file(s)", 1400, Map.of("rewritten_files", 25L))));
+    assertThat(open().lastRun("lake", "raw.events"))
+        .hasValueSatisfying(r -> assertThat(r.status()).isEqualTo("running"));
+    TableReport report = new TableReport(
+        "lake",
+        "raw.events",
+        Outcome.DONE,
+        null,
+        1500,
+        stats(25, 2500),
+        stats(1, 2400),
+        List.of(new OperationResult(
+            "compact", Outcome.DONE, "rewrote 25 file(s)", 1400, Map.of("rewritten_files", 25L))));
     h.finish(id, report, T0.plusSeconds(2), 1500);
 
     RunHistory other = open();
@@ -76,7 +98,8 @@ class RunHistoryPostgresTest {
     assertThat(run.finishedAt()).isEqualTo(T0.plusSeconds(2));
     assertThat(run.reclaimedFiles()).isEqualTo(24);
     assertThat(run.operations()).containsExactly("compact");
-    assertThat(other.totals()).containsExactly(new RunHistory.Totals("lake", "raw.events", "done", 1, 1500, 24, 100));
+    assertThat(other.totals())
+        .containsExactly(new RunHistory.Totals("lake", "raw.events", "done", 1, 1500, 24, 100));
 
     h.pause("lake", "raw.a", T0);
     h.pause("lake", "raw.a", T0);
@@ -93,12 +116,14 @@ class RunHistoryPostgresTest {
     dead.waitFor();
     long theirs = h.start("lake", "raw.b", "x", List.of("compact"), T0);
     try (Connection c = DriverManager.getConnection(url, server.user(), server.password());
-        PreparedStatement s = c.prepareStatement("UPDATE resurfacer_runs SET pid = ? WHERE id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement("UPDATE resurfacer_runs SET pid = ? WHERE id = ?")) {
       s.setLong(1, dead.pid());
       s.setLong(2, theirs);
       assertThat(s.executeUpdate()).isEqualTo(1);
     }
-    assertThat(h.markInterrupted(Duration.ofMinutes(2), T0.plusSeconds(30))).containsExactly(theirs);
+    assertThat(h.markInterrupted(Duration.ofMinutes(2), T0.plusSeconds(30)))
+        .containsExactly(theirs);
     assertThat(open().get(theirs).orElseThrow().status()).isEqualTo("interrupted");
     assertThat(h.get(mine).orElseThrow().status()).isEqualTo("running");
   }

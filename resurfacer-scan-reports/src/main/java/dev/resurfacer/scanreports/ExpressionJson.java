@@ -57,7 +57,7 @@ final class ExpressionJson {
       term(b, p.term());
       switch (e.op()) {
         case IN, NOT_IN -> values(b, p.literals());
-        case IS_NULL, NOT_NULL, IS_NAN, NOT_NAN -> { }
+        case IS_NULL, NOT_NULL, IS_NAN, NOT_NAN -> {}
         default -> {
           b.append(",\"value\":");
           literal(b, p.literal());
@@ -124,7 +124,8 @@ final class ExpressionJson {
       b.append("null");
     } else if (v instanceof Integer || v instanceof Long || v instanceof Boolean) {
       b.append(v);
-    } else if ((v instanceof Double || v instanceof Float) && Double.isFinite(((Number) v).doubleValue())) {
+    } else if ((v instanceof Double || v instanceof Float)
+        && Double.isFinite(((Number) v).doubleValue())) {
       b.append(v);
     } else if (v instanceof BigDecimal d) {
       JsonText.string(b, d.toPlainString());

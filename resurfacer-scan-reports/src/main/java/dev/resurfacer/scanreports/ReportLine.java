@@ -55,7 +55,8 @@ final class ReportLine {
     b.append('}');
   }
 
-  static void collector(StringBuilder b, long reported, long written, long dropped, long failed, long timeMillis) {
+  static void collector(
+      StringBuilder b, long reported, long written, long dropped, long failed, long timeMillis) {
     header(b, "collector", timeMillis);
     JsonText.field(b, "reported");
     b.append(reported);

@@ -52,7 +52,8 @@ import org.apache.iceberg.metrics.ScanReport;
  * exact, at the price of query literals in the files.
  */
 public final class ScanReportCollector implements MetricsReporter {
-  @Serial private static final long serialVersionUID = 1L;
+  @Serial
+  private static final long serialVersionUID = 1L;
 
   public static final String DIR = "resurfacer.scan-reports.dir";
   public static final String BUFFER = "resurfacer.scan-reports.buffer";
@@ -61,6 +62,7 @@ public final class ScanReportCollector implements MetricsReporter {
   public static final String TOKEN = "resurfacer.scan-reports.token";
   /** A post holds at most this many bytes of lines (serve takes up to 8 MB). */
   static final int MAX_POST_BYTES = 1 << 20;
+
   static final int DEFAULT_BUFFER = 10_000;
   private static final int MAX_PENDING_FILTERS = 10_000;
   private static final System.Logger LOG = System.getLogger(ScanReportCollector.class.getName());
@@ -86,24 +88,34 @@ public final class ScanReportCollector implements MetricsReporter {
       String dir = properties.get(DIR);
       String target = properties.get(URI);
       if ((dir == null || dir.isBlank()) && (target == null || target.isBlank())) {
-        LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector: neither " + DIR + " nor " + URI
-            + " is set; reports are not recorded");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "resurfacer scan-report collector: neither " + DIR + " nor " + URI
+                + " is set; reports are not recorded");
         return;
       }
-      int capacity = Integer.parseInt(properties.getOrDefault(BUFFER, Integer.toString(DEFAULT_BUFFER)).trim());
-      filterValues = Boolean.parseBoolean(properties.getOrDefault(FILTER_VALUES, "false").trim());
+      int capacity = Integer.parseInt(
+          properties.getOrDefault(BUFFER, Integer.toString(DEFAULT_BUFFER)).trim());
+      filterValues =
+          Boolean.parseBoolean(properties.getOrDefault(FILTER_VALUES, "false").trim());
       if (target != null && !target.isBlank()) {
         java.net.URI u = java.net.URI.create(target.trim());
         if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
-          throw new IllegalArgumentException(URI + " must be an http(s) address (got scheme " + u.getScheme() + ")");
+          throw new IllegalArgumentException(
+              URI + " must be an http(s) address (got scheme " + u.getScheme() + ")");
         }
-        uri = u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/") ? u.resolve("/v1/scan-reports") : u;
+        uri = u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")
+            ? u.resolve("/v1/scan-reports")
+            : u;
         token = properties.get(TOKEN);
       } else {
         Path directory = Path.of(dir);
         Files.createDirectories(directory);
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        file = directory.resolve("scan-reports-" + stamp + "-" + UUID.randomUUID().toString().substring(0, 8) + ".jsonl");
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC)
+            .format(Instant.now());
+        file = directory.resolve("scan-reports-" + stamp + "-"
+            + UUID.randomUUID().toString().substring(0, 8) + ".jsonl");
       }
       queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
       pendingFilters = new ConcurrentHashMap<>();
@@ -130,7 +142,8 @@ public final class ScanReportCollector implements MetricsReporter {
       dropped.incrementAndGet();
       return;
     }
-    Expression raw = filterValues ? pendingFilters.remove(key(scan.tableName(), scan.snapshotId())) : null;
+    Expression raw =
+        filterValues ? pendingFilters.remove(key(scan.tableName(), scan.snapshotId())) : null;
     if (!q.offer(new Item(scan, raw, System.currentTimeMillis()))) {
       dropped.incrementAndGet();
     }
@@ -138,7 +151,8 @@ public final class ScanReportCollector implements MetricsReporter {
 
   private void onScanEvent(ScanEvent event) {
     if (pendingFilters.size() >= MAX_PENDING_FILTERS) {
-      // events whose reports never came (a scan planned but not iterated): forget them rather than grow
+      // events whose reports never came (a scan planned but not iterated): forget them rather than
+      // grow
       pendingFilters.clear();
     }
     pendingFilters.put(key(event.tableName(), event.snapshotId()), event.filter());
@@ -211,7 +225,8 @@ public final class ScanReportCollector implements MetricsReporter {
 
   private Sink sink() throws IOException {
     if (uri == null) {
-      BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      BufferedWriter out = Files.newBufferedWriter(
+          file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new Sink() {
         public boolean put(String lines) throws IOException {
           out.write(lines);
@@ -224,26 +239,34 @@ public final class ScanReportCollector implements MetricsReporter {
         }
       };
     }
-    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
+    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+        .connectTimeout(java.time.Duration.ofSeconds(5))
+        .build();
     return new Sink() {
       public boolean put(String lines) {
-        java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(uri).timeout(java.time.Duration.ofSeconds(30))
+        java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(uri)
+            .timeout(java.time.Duration.ofSeconds(30))
             .header("Content-Type", "application/x-ndjson")
             .POST(java.net.http.HttpRequest.BodyPublishers.ofString(lines, StandardCharsets.UTF_8));
         if (token != null && !token.isBlank()) {
           req.header("Authorization", "Bearer " + token.trim());
         }
         try {
-          int status = client.send(req.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+          int status = client
+              .send(req.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+              .statusCode();
           if (status / 100 != 2 && warnedStatus.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector: " + uri + " answered " + status
-                + "; reports it refuses are counted as failed");
+            LOG.log(
+                System.Logger.Level.WARNING,
+                "resurfacer scan-report collector: " + uri + " answered " + status
+                    + "; reports it refuses are counted as failed");
           }
           return status / 100 == 2;
         } catch (IOException e) {
           return false;
         } catch (InterruptedException e) {
-          // close() interrupts the writer to make it finish: one last try would wait again, so count the batch lost
+          // close() interrupts the writer to make it finish: one last try would wait again, so
+          // count the batch lost
           Thread.currentThread().interrupt();
           return false;
         }
@@ -291,7 +314,13 @@ public final class ScanReportCollector implements MetricsReporter {
         long d = dropped.get();
         if (d != droppedWritten || (stop && reported.get() > 0)) {
           line.setLength(0);
-          ReportLine.collector(line, reported.get(), written.get() + inLines, d, failed.get(), System.currentTimeMillis());
+          ReportLine.collector(
+              line,
+              reported.get(),
+              written.get() + inLines,
+              d,
+              failed.get(),
+              System.currentTimeMillis());
           lines.append(line).append('\n');
           droppedWritten = d;
         }
@@ -305,7 +334,10 @@ public final class ScanReportCollector implements MetricsReporter {
       queue.drainTo(left);
       dropped.addAndGet(left.size());
     } catch (IOException | RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "resurfacer scan-report collector stopped writing " + (uri != null ? uri : file) + ": " + e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "resurfacer scan-report collector stopped writing " + (uri != null ? uri : file) + ": "
+              + e);
       queue = null;
     }
   }

@@ -40,7 +40,8 @@ class ScanReportCollectorTest {
       Types.NestedField.required(1, "user_id", Types.LongType.get()),
       Types.NestedField.optional(2, "event", Types.StringType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Ten files covering user_id 0-99, 100-199, ...: a real scan planned by Iceberg with the collector as its catalog's reporter. */
   private Table table(Map<String, String> collectorProps) {
@@ -50,7 +51,8 @@ class ScanReportCollectorTest {
     props.put(CatalogProperties.WAREHOUSE_LOCATION, dir.resolve("wh").toString());
     catalog.initialize("test", props);
     catalog.createNamespace(Namespace.of("db"));
-    Table t = catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, PartitionSpec.unpartitioned());
+    Table t =
+        catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, PartitionSpec.unpartitioned());
     var append = t.newAppend();
     for (int i = 0; i < 10; i++) {
       append.appendFile(file(i));
@@ -60,16 +62,27 @@ class ScanReportCollectorTest {
   }
 
   private static DataFile file(int i) {
-    Metrics m = new Metrics(100L, null, Map.of(1, 100L), Map.of(1, 0L), null,
+    Metrics m = new Metrics(
+        100L,
+        null,
+        Map.of(1, 100L),
+        Map.of(1, 0L),
+        null,
         Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 100L)),
         Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 100L + 99)));
-    return DataFiles.builder(PartitionSpec.unpartitioned()).withPath("/data/f" + i + ".parquet").withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(1000 + i).withMetrics(m).build();
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("/data/f" + i + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(1000 + i)
+        .withMetrics(m)
+        .build();
   }
 
-  private static int plan(Table t, org.apache.iceberg.expressions.Expression filter) throws IOException {
+  private static int plan(Table t, org.apache.iceberg.expressions.Expression filter)
+      throws IOException {
     int n = 0;
-    try (CloseableIterable<FileScanTask> tasks = t.newScan().filter(filter).select("event").planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        t.newScan().filter(filter).select("event").planFiles()) {
       for (FileScanTask ignored : tasks) {
         n++;
       }
@@ -91,7 +104,8 @@ class ScanReportCollectorTest {
 
   private List<JsonNode> scanLines() throws Exception {
     for (int i = 0; i < 400; i++) {
-      List<JsonNode> l = lines().stream().filter(n -> n.path("kind").asText().equals("scan")).toList();
+      List<JsonNode> l =
+          lines().stream().filter(n -> n.path("kind").asText().equals("scan")).toList();
       if (!l.isEmpty()) {
         return l;
       }
@@ -103,7 +117,11 @@ class ScanReportCollectorTest {
   @Test
   void writesTheScanIcebergPlannedWithItsCountsAndTheSanitizedFilter() throws Exception {
     Table t = table(Map.of(ScanReportCollector.DIR, dir.resolve("reports").toString()));
-    assertThat(plan(t, Expressions.and(Expressions.greaterThanOrEqual("user_id", 250L), Expressions.lessThan("user_id", 420L))))
+    assertThat(plan(
+            t,
+            Expressions.and(
+                Expressions.greaterThanOrEqual("user_id", 250L),
+                Expressions.lessThan("user_id", 420L))))
         .isEqualTo(3);
     List<JsonNode> scans = scanLines();
     assertThat(scans).hasSize(1);
@@ -124,8 +142,16 @@ class ScanReportCollectorTest {
 
   @Test
   void withFilterValuesRecordsTheFilterAsPlanned() throws Exception {
-    Table t = table(Map.of(ScanReportCollector.DIR, dir.resolve("reports").toString(), ScanReportCollector.FILTER_VALUES, "true"));
-    assertThat(plan(t, Expressions.and(Expressions.equal("user_id", 512L), Expressions.in("event", "a\"b", "c")))).isEqualTo(1);
+    Table t = table(Map.of(
+        ScanReportCollector.DIR,
+        dir.resolve("reports").toString(),
+        ScanReportCollector.FILTER_VALUES,
+        "true"));
+    assertThat(plan(
+            t,
+            Expressions.and(
+                Expressions.equal("user_id", 512L), Expressions.in("event", "a\"b", "c"))))
+        .isEqualTo(1);
     JsonNode r = scanLines().get(0);
     assertThat(r.get("filter-values").asBoolean()).isTrue();
     JsonNode f = r.get("filter");
@@ -139,9 +165,18 @@ class ScanReportCollectorTest {
   @Test
   void aFullBufferDropsAndCountsAndNeverLosesTrackOfAReport() throws Exception {
     ScanReportCollector c = new ScanReportCollector();
-    c.initialize(Map.of(ScanReportCollector.DIR, dir.resolve("reports").toString(), ScanReportCollector.BUFFER, "4"));
-    ScanReport report = ImmutableScanReport.builder().tableName("db.t").snapshotId(1).schemaId(0)
-        .filter(Expressions.alwaysTrue()).scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop())).build();
+    c.initialize(Map.of(
+        ScanReportCollector.DIR,
+        dir.resolve("reports").toString(),
+        ScanReportCollector.BUFFER,
+        "4"));
+    ScanReport report = ImmutableScanReport.builder()
+        .tableName("db.t")
+        .snapshotId(1)
+        .schemaId(0)
+        .filter(Expressions.alwaysTrue())
+        .scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop()))
+        .build();
     for (int i = 0; i < 20_000; i++) {
       c.report(report);
     }
@@ -151,7 +186,8 @@ class ScanReportCollectorTest {
     assertThat(c.written() + c.dropped()).isEqualTo(20_000);
     assertThat(c.dropped()).isPositive();
     List<JsonNode> lines = lines();
-    assertThat(lines.stream().filter(n -> n.get("kind").asText().equals("scan")).count()).isEqualTo(c.written());
+    assertThat(lines.stream().filter(n -> n.get("kind").asText().equals("scan")).count())
+        .isEqualTo(c.written());
     JsonNode last = lines.get(lines.size() - 1);
     assertThat(last.get("kind").asText()).isEqualTo("collector");
     assertThat(last.get("dropped").asLong()).isEqualTo(c.dropped());
@@ -161,8 +197,13 @@ class ScanReportCollectorTest {
   void anUnsetDirectoryNeitherThrowsNorWrites() {
     ScanReportCollector c = new ScanReportCollector();
     c.initialize(Map.of());
-    c.report(ImmutableScanReport.builder().tableName("db.t").snapshotId(1).schemaId(0)
-        .filter(Expressions.alwaysTrue()).scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop())).build());
+    c.report(ImmutableScanReport.builder()
+        .tableName("db.t")
+        .snapshotId(1)
+        .schemaId(0)
+        .filter(Expressions.alwaysTrue())
+        .scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop()))
+        .build());
     c.close();
     assertThat(c.dropped()).isEqualTo(1);
     assertThat(c.file()).isNull();

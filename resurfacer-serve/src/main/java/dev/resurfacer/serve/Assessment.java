@@ -21,7 +21,8 @@ import java.util.Locale;
  */
 public record Assessment(int score, List<Condition> conditions, List<String> fired) {
   /** Thresholds the score uses for a signal the table has no trigger on. */
-  public static final Triggers REFERENCE = new Triggers(true, null, 100L, 50L, 0.2, 500L, null, 100L, null, List.of());
+  public static final Triggers REFERENCE =
+      new Triggers(true, null, 100L, 50L, 0.2, 500L, null, 100L, null, List.of());
 
   public Assessment {
     conditions = List.copyOf(conditions);
@@ -32,7 +33,8 @@ public record Assessment(int score, List<Condition> conditions, List<String> fir
    * @param trigger whether this condition is one of the table's triggers (else a reference for the score)
    * @param pressure value over threshold
    */
-  public record Condition(String name, String value, String threshold, double pressure, boolean trigger) {
+  public record Condition(
+      String name, String value, String threshold, double pressure, boolean trigger) {
     public boolean reached() {
       return pressure >= 1;
     }
@@ -43,7 +45,8 @@ public record Assessment(int score, List<Condition> conditions, List<String> fir
     List<String> parts = new ArrayList<>();
     for (Condition c : conditions) {
       if (c.pressure() >= 0.5) {
-        parts.add(c.name() + " " + c.value() + (c.trigger() ? " (trigger at " : " (reference ") + c.threshold() + ")");
+        parts.add(c.name() + " " + c.value() + (c.trigger() ? " (trigger at " : " (reference ")
+            + c.threshold() + ")");
       }
     }
     return parts.isEmpty() ? "every signal is under half its threshold" : String.join("; ", parts);
@@ -55,26 +58,55 @@ public record Assessment(int score, List<Condition> conditions, List<String> fir
   public static Assessment of(Triggers triggers, TableSignals s, Instant lastRun, Instant now) {
     boolean on = triggers.enabled();
     List<Condition> all = new ArrayList<>();
-    count(all, "commits", s.commitsSince() == null ? null : s.commitsSince().longValue(), on ? triggers.commits() : null, null);
-    count(all, "small-files", s.smallDataFiles(), on ? triggers.smallFiles() : null, REFERENCE.smallFiles());
-    count(all, "delete-files", s.deleteFiles(), on ? triggers.deleteFiles() : null, REFERENCE.deleteFiles());
+    count(
+        all,
+        "commits",
+        s.commitsSince() == null ? null : s.commitsSince().longValue(),
+        on ? triggers.commits() : null,
+        null);
+    count(
+        all,
+        "small-files",
+        s.smallDataFiles(),
+        on ? triggers.smallFiles() : null,
+        REFERENCE.smallFiles());
+    count(
+        all,
+        "delete-files",
+        s.deleteFiles(),
+        on ? triggers.deleteFiles() : null,
+        REFERENCE.deleteFiles());
     Double ratio = s.deletedRowRatio();
     Double ratioTrigger = on ? triggers.deletedRowRatio() : null;
     if (ratio != null && (ratioTrigger != null || REFERENCE.deletedRowRatio() != null)) {
       double t = ratioTrigger != null ? ratioTrigger : REFERENCE.deletedRowRatio();
-      all.add(new Condition("deleted-row-ratio", format(ratio), format(t), ratio / t, ratioTrigger != null));
+      all.add(new Condition(
+          "deleted-row-ratio", format(ratio), format(t), ratio / t, ratioTrigger != null));
     }
-    count(all, "snapshots", s.snapshots() == null ? null : s.snapshots().longValue(), on ? triggers.snapshots() : null,
+    count(
+        all,
+        "snapshots",
+        s.snapshots() == null ? null : s.snapshots().longValue(),
+        on ? triggers.snapshots() : null,
         REFERENCE.snapshots());
     if (s.oldestSnapshot() != null && on && triggers.oldestSnapshotAge() != null) {
       Duration age = Duration.between(s.oldestSnapshot(), now);
       all.add(age("oldest-snapshot-age", age, triggers.oldestSnapshotAge()));
     }
-    count(all, "metadata-files", s.metadataFiles() == null ? null : s.metadataFiles().longValue(),
-        on ? triggers.metadataFiles() : null, REFERENCE.metadataFiles());
+    count(
+        all,
+        "metadata-files",
+        s.metadataFiles() == null ? null : s.metadataFiles().longValue(),
+        on ? triggers.metadataFiles() : null,
+        REFERENCE.metadataFiles());
     if (on && triggers.sinceLastRun() != null) {
       if (lastRun == null) {
-        all.add(new Condition("since-last-run", "never ran", Durations.format(triggers.sinceLastRun()), Double.POSITIVE_INFINITY, true));
+        all.add(new Condition(
+            "since-last-run",
+            "never ran",
+            Durations.format(triggers.sinceLastRun()),
+            Double.POSITIVE_INFINITY,
+            true));
       } else {
         all.add(age("since-last-run", Duration.between(lastRun, now), triggers.sinceLastRun()));
       }
@@ -91,18 +123,24 @@ public record Assessment(int score, List<Condition> conditions, List<String> fir
     return new Assessment(score, all, fired);
   }
 
-  private static void count(List<Condition> out, String name, Long value, Long trigger, Long reference) {
+  private static void count(
+      List<Condition> out, String name, Long value, Long trigger, Long reference) {
     if (value == null || (trigger == null && reference == null)) {
       return;
     }
     long t = trigger != null ? trigger : reference;
-    out.add(new Condition(name, Long.toString(value), Long.toString(t), (double) value / t, trigger != null));
+    out.add(new Condition(
+        name, Long.toString(value), Long.toString(t), (double) value / t, trigger != null));
   }
 
   private static Condition age(String name, Duration age, Duration threshold) {
     Duration shown = age.isNegative() ? Duration.ZERO : age.withNanos(0);
-    return new Condition(name, Durations.humanAge(shown), Durations.format(threshold),
-        (double) age.toMillis() / Math.max(1, threshold.toMillis()), true);
+    return new Condition(
+        name,
+        Durations.humanAge(shown),
+        Durations.format(threshold),
+        (double) age.toMillis() / Math.max(1, threshold.toMillis()),
+        true);
   }
 
   private static String format(double d) {

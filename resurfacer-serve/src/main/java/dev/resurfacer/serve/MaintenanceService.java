@@ -61,8 +61,13 @@ public final class MaintenanceService implements AutoCloseable {
   /**
    * @param act false: watch only (evaluate and show what fired, run nothing), as every verb previews without {@code --yes}
    */
-  public MaintenanceService(List<ServedCatalog<?>> catalogs, Policies policies, ServeSettings settings, RunHistory history,
-      Clock clock, boolean act) {
+  public MaintenanceService(
+      List<ServedCatalog<?>> catalogs,
+      Policies policies,
+      ServeSettings settings,
+      RunHistory history,
+      Clock clock,
+      boolean act) {
     this.act = act;
     this.catalogs = List.copyOf(catalogs);
     this.policies = policies;
@@ -70,8 +75,10 @@ public final class MaintenanceService implements AutoCloseable {
     this.history = history;
     this.clock = clock;
     this.startedAt = clock.instant();
-    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "resurfacer-serve-scheduler"));
-    this.workers = Executors.newFixedThreadPool(settings.concurrency(), r -> thread(r, "resurfacer-serve-run"));
+    this.ticker =
+        Executors.newSingleThreadScheduledExecutor(r -> thread(r, "resurfacer-serve-scheduler"));
+    this.workers = Executors.newFixedThreadPool(
+        settings.concurrency(), r -> thread(r, "resurfacer-serve-run"));
   }
 
   private static Thread thread(Runnable r, String name) {
@@ -84,14 +91,17 @@ public final class MaintenanceService implements AutoCloseable {
   public void start() {
     List<Long> closed = history.markInterrupted(staleAfter(), clock.instant());
     if (!closed.isEmpty()) {
-      LOG.warn("operation=serve outcome=interrupted message=\"runs {} were left running by a process that is gone; marked interrupted\"", closed);
+      LOG.warn(
+          "operation=serve outcome=interrupted message=\"runs {} were left running by a process that is gone; marked interrupted\"",
+          closed);
     }
     try {
       register();
     } catch (RuntimeException e) {
       LOG.warn("operation=list outcome=failed message=\"{}\"", message(e));
     }
-    ticker.scheduleWithFixedDelay(this::tick, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(
+        this::tick, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private Duration staleAfter() {
@@ -103,7 +113,9 @@ public final class MaintenanceService implements AutoCloseable {
     try {
       evaluate();
     } catch (Throwable t) {
-      LOG.warn("operation=evaluate outcome=failed message=\"{}\"", String.valueOf(t.getMessage()).replace('"', '\''));
+      LOG.warn(
+          "operation=evaluate outcome=failed message=\"{}\"",
+          String.valueOf(t.getMessage()).replace('"', '\''));
     }
   }
 
@@ -158,26 +170,44 @@ public final class MaintenanceService implements AutoCloseable {
         listed.put(catalog, tables);
         catalogBackoff.remove(catalog.name());
         for (String table : tables) {
-          states.putIfAbsent(catalog.name() + "." + table, new TableState(catalog.name(), table, null, null, null, null, null, 0,
-              null, paused.contains(catalog.name() + "." + table), policies.triggers(table).any()));
+          states.putIfAbsent(
+              catalog.name() + "." + table,
+              new TableState(
+                  catalog.name(),
+                  table,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  0,
+                  null,
+                  paused.contains(catalog.name() + "." + table),
+                  policies.triggers(table).any()));
         }
       } catch (RuntimeException e) {
         Backoff next = backoff(b == null ? 0 : b.failures(), now);
         catalogBackoff.put(catalog.name(), next);
-        LOG.warn("catalog={} operation=list outcome=failed message=\"{}; next try after {}\"", catalog.name(),
-            message(e), next.until());
+        LOG.warn(
+            "catalog={} operation=list outcome=failed message=\"{}; next try after {}\"",
+            catalog.name(),
+            message(e),
+            next.until());
       }
     }
     return listed;
   }
 
-  private record Candidate(ServedCatalog<?> catalog, String table, Triggers triggers, Assessment assessment) {}
+  private record Candidate(
+      ServedCatalog<?> catalog, String table, Triggers triggers, Assessment assessment) {}
 
   private Candidate evaluate(ServedCatalog<?> catalog, String table, boolean paused, Instant now) {
     String key = catalog.name() + "." + table;
     Triggers triggers = policies.triggers(table);
     TableState prev = states.get(key);
-    if (prev != null && (prev.runningId() != null || (prev.backoffUntil() != null && prev.backoffUntil().isAfter(now)))) {
+    if (prev != null
+        && (prev.runningId() != null
+            || (prev.backoffUntil() != null && prev.backoffUntil().isAfter(now)))) {
       states.put(key, with(prev, paused));
       return null;
     }
@@ -185,17 +215,37 @@ public final class MaintenanceService implements AutoCloseable {
     Instant lastStart = last.map(HistoryRun::startedAt).orElse(null);
     TableSignals signals;
     try {
-      signals = catalog.signals(table, lastStart, minInputFiles(policies.effective(table).policy()));
+      signals = catalog.signals(
+          table, lastStart, minInputFiles(policies.effective(table).policy()));
     } catch (RuntimeException e) {
       int failures = prev == null ? 1 : prev.failuresInARow() + 1;
       Backoff b = backoff(failures - 1, now);
-      states.put(key, new TableState(catalog.name(), table, prev == null ? null : prev.signals(), prev == null ? null : prev.assessment(),
-          now, message(e), b.until(), failures, null, paused, triggers.any()));
-      LOG.warn("table={} operation=signals outcome=failed message=\"{}; next try after {}\"", key, message(e), b.until());
+      states.put(
+          key,
+          new TableState(
+              catalog.name(),
+              table,
+              prev == null ? null : prev.signals(),
+              prev == null ? null : prev.assessment(),
+              now,
+              message(e),
+              b.until(),
+              failures,
+              null,
+              paused,
+              triggers.any()));
+      LOG.warn(
+          "table={} operation=signals outcome=failed message=\"{}; next try after {}\"",
+          key,
+          message(e),
+          b.until());
       return null;
     }
     Assessment a = Assessment.of(triggers, signals, lastStart, now);
-    states.put(key, new TableState(catalog.name(), table, signals, a, now, null, null, 0, null, paused, triggers.any()));
+    states.put(
+        key,
+        new TableState(
+            catalog.name(), table, signals, a, now, null, null, 0, null, paused, triggers.any()));
     if (paused || !triggers.any() || a.fired().isEmpty()) {
       return null;
     }
@@ -223,32 +273,66 @@ public final class MaintenanceService implements AutoCloseable {
   }
 
   private static TableState with(TableState s, boolean paused) {
-    return new TableState(s.catalog(), s.table(), s.signals(), s.assessment(), s.evaluatedAt(), s.error(), s.backoffUntil(),
-        s.failuresInARow(), s.runningId(), paused, s.triggersSet());
+    return new TableState(
+        s.catalog(),
+        s.table(),
+        s.signals(),
+        s.assessment(),
+        s.evaluatedAt(),
+        s.error(),
+        s.backoffUntil(),
+        s.failuresInARow(),
+        s.runningId(),
+        paused,
+        s.triggersSet());
   }
 
   private static TableState running(TableState s, Long id, Instant backoffUntil, int failures) {
-    return new TableState(s.catalog(), s.table(), s.signals(), s.assessment(), s.evaluatedAt(), s.error(), backoffUntil,
-        failures, id, s.paused(), s.triggersSet());
+    return new TableState(
+        s.catalog(),
+        s.table(),
+        s.signals(),
+        s.assessment(),
+        s.evaluatedAt(),
+        s.error(),
+        backoffUntil,
+        failures,
+        id,
+        s.paused(),
+        s.triggersSet());
   }
 
   private void launch(Candidate c, Instant now) {
     String key = c.catalog().name() + "." + c.table();
     TablePolicy policy = policies.effective(c.table()).policy();
-    List<String> enabled = Maintain.fromPolicy(c.table(), policy).operations().stream().map(Operation::name).toList();
-    List<String> fired = c.assessment().conditions().stream().filter(x -> x.trigger() && x.reached())
-        .map(Assessment.Condition::name).toList();
+    List<String> enabled = Maintain.fromPolicy(c.table(), policy).operations().stream()
+        .map(Operation::name)
+        .toList();
+    List<String> fired = c.assessment().conditions().stream()
+        .filter(x -> x.trigger() && x.reached())
+        .map(Assessment.Condition::name)
+        .toList();
     List<String> operations = c.triggers().operationsFor(fired, enabled);
     String trigger = String.join("; ", c.assessment().fired());
     long id = history.start(c.catalog().name(), c.table(), trigger, operations, now);
     running.add(id);
     states.computeIfPresent(key, (k, s) -> running(s, id, null, s.failuresInARow()));
-    LOG.info("table={} operation=serve outcome=started run={} trigger=\"{}\" operations={}", key, id, trigger, operations);
+    LOG.info(
+        "table={} operation=serve outcome=started run={} trigger=\"{}\" operations={}",
+        key,
+        id,
+        trigger,
+        operations);
     try {
       workers.submit(() -> run(c, id, policy, operations));
     } catch (RejectedExecutionException e) {
       running.remove(id);
-      history.abandon(id, HistoryRun.INTERRUPTED, "serve was stopping; the run never started", clock.instant(), 0);
+      history.abandon(
+          id,
+          HistoryRun.INTERRUPTED,
+          "serve was stopping; the run never started",
+          clock.instant(),
+          0);
       states.computeIfPresent(key, (k, s) -> running(s, null, null, s.failuresInARow()));
     }
   }
@@ -262,7 +346,12 @@ public final class MaintenanceService implements AutoCloseable {
       TableReport report = c.catalog().maintain(c.table(), policy, operations, settings.lease());
       long ms = (System.nanoTime() - t0) / 1_000_000;
       history.finish(id, report, clock.instant(), ms);
-      LOG.info("table={} operation=serve outcome={} run={} duration_ms={}", key, report.outcome().json(), id, ms);
+      LOG.info(
+          "table={} operation=serve outcome={} run={} duration_ms={}",
+          key,
+          report.outcome().json(),
+          id,
+          ms);
       if (report.outcome() == Outcome.FAILED || report.outcome() == Outcome.SKIPPED) {
         TableState s = states.get(key);
         failures = (s == null ? 0 : s.failuresInARow()) + 1;
@@ -270,7 +359,8 @@ public final class MaintenanceService implements AutoCloseable {
       }
     } catch (Throwable e) {
       long ms = (System.nanoTime() - t0) / 1_000_000;
-      LOG.warn("table={} operation=serve outcome=failed run={} message=\"{}\"", key, id, message(e));
+      LOG.warn(
+          "table={} operation=serve outcome=failed run={} message=\"{}\"", key, id, message(e));
       try {
         history.abandon(id, Outcome.FAILED.json(), message(e), clock.instant(), ms);
       } catch (RuntimeException ignored) {
@@ -328,9 +418,13 @@ public final class MaintenanceService implements AutoCloseable {
    */
   public Optional<java.nio.file.Path> scanReportLocation(String reportedTable) {
     for (TableState t : tables()) {
-      if (ScanReports.matches(reportedTable, t.table()) || ScanReports.matches(reportedTable, t.qualified())) {
-        String where = policies.effective(t.table()).policy().compact().options().get(Compact.SCAN_REPORTS);
-        return where == null || where.isBlank() ? Optional.empty() : Optional.of(java.nio.file.Path.of(where));
+      if (ScanReports.matches(reportedTable, t.table())
+          || ScanReports.matches(reportedTable, t.qualified())) {
+        String where =
+            policies.effective(t.table()).policy().compact().options().get(Compact.SCAN_REPORTS);
+        return where == null || where.isBlank()
+            ? Optional.empty()
+            : Optional.of(java.nio.file.Path.of(where));
       }
     }
     return Optional.empty();
@@ -349,24 +443,31 @@ public final class MaintenanceService implements AutoCloseable {
     if (!states.containsKey(catalog + "." + table)) {
       return Optional.empty();
     }
-    ServedCatalog<?> served = catalogs.stream().filter(c -> c.name().equals(catalog)).findFirst().orElse(null);
+    ServedCatalog<?> served =
+        catalogs.stream().filter(c -> c.name().equals(catalog)).findFirst().orElse(null);
     if (served == null) {
       return Optional.empty();
     }
     Map<String, String> options = policies.effective(table).policy().compact().options();
     String where = options.get(Compact.SCAN_REPORTS);
     if (where == null || where.isBlank()) {
-      return Optional.of(new TableAdvice(catalog, table, null, "no scan reports: the table's policy sets no compact.scan-reports"));
+      return Optional.of(new TableAdvice(
+          catalog,
+          table,
+          null,
+          "no scan reports: the table's policy sets no compact.scan-reports"));
     }
     if (!served.advises()) {
-      return Optional.of(new TableAdvice(catalog, table, null, "this table's format has no layout advice in this build"));
+      return Optional.of(new TableAdvice(
+          catalog, table, null, "this table's format has no layout advice in this build"));
     }
     double minGain = dev.resurfacer.layout.AutoLayoutSteps.minGain(options);
     java.nio.file.Path dir = java.nio.file.Path.of(where);
     if (!java.nio.file.Files.exists(dir)) {
       return Optional.of(new TableAdvice(catalog, table, null, "no scan reports yet at " + where));
     }
-    return Optional.of(new TableAdvice(catalog, table, served.advise(table, ScanReports.read(dir, table), minGain), null));
+    return Optional.of(new TableAdvice(
+        catalog, table, served.advise(table, ScanReports.read(dir, table), minGain), null));
   }
 
   /** Every table seen, by name. */
@@ -431,12 +532,20 @@ public final class MaintenanceService implements AutoCloseable {
     }
     try {
       if (!running.isEmpty()) {
-        LOG.info("operation=stop message=\"waiting up to {} for {} running run(s) to finish\"", grace, running.size());
+        LOG.info(
+            "operation=stop message=\"waiting up to {} for {} running run(s) to finish\"",
+            grace,
+            running.size());
       }
       if (!workers.awaitTermination(Math.max(1, grace.toMillis()), TimeUnit.MILLISECONDS)) {
         for (long id : Set.copyOf(running)) {
-          history.abandon(id, HistoryRun.INTERRUPTED, "serve stopped and its shutdown-grace (" + grace
-              + ") ran out before the run finished", clock.instant(), 0);
+          history.abandon(
+              id,
+              HistoryRun.INTERRUPTED,
+              "serve stopped and its shutdown-grace (" + grace
+                  + ") ran out before the run finished",
+              clock.instant(),
+              0);
         }
         workers.shutdownNow();
       }

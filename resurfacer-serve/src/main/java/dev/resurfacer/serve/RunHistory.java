@@ -29,9 +29,11 @@ import java.util.Set;
  * tables are paused.
  */
 public final class RunHistory {
-  private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-  private static final String COLUMNS = "id, catalog_name, table_name, trigger_reason, operations, status, started_at, "
-      + "finished_at, duration_ms, message, report_json, reclaimed_files, reclaimed_bytes, host, pid";
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private static final String COLUMNS =
+      "id, catalog_name, table_name, trigger_reason, operations, status, started_at, "
+          + "finished_at, duration_ms, message, report_json, reclaimed_files, reclaimed_bytes, host, pid";
 
   private final String url;
   private final Properties connectionProperties;
@@ -49,7 +51,8 @@ public final class RunHistory {
   public static RunHistory open(String location, String user, String password) {
     String url = location.startsWith("jdbc:") ? location : "jdbc:sqlite:" + location;
     if (!url.startsWith("jdbc:sqlite:") && !url.startsWith("jdbc:postgresql:")) {
-      throw new UsageException("serve.history must be a SQLite file or a jdbc:postgresql: URL (got " + location.replaceAll("//[^/@]*@", "//****@") + ")");
+      throw new UsageException("serve.history must be a SQLite file or a jdbc:postgresql: URL (got "
+          + location.replaceAll("//[^/@]*@", "//****@") + ")");
     }
     Properties props = new Properties();
     if (user != null) {
@@ -76,32 +79,41 @@ public final class RunHistory {
 
   private void createTables() {
     String id = sqlite ? "id INTEGER PRIMARY KEY AUTOINCREMENT" : "id BIGSERIAL PRIMARY KEY";
-    try (Connection c = connect(); Statement s = c.createStatement()) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
       if (sqlite) {
         s.execute("PRAGMA journal_mode = WAL");
       }
-      s.execute("CREATE TABLE IF NOT EXISTS resurfacer_runs (" + id + ", catalog_name VARCHAR(255) NOT NULL, "
+      s.execute("CREATE TABLE IF NOT EXISTS resurfacer_runs (" + id
+          + ", catalog_name VARCHAR(255) NOT NULL, "
           + "table_name VARCHAR(1024) NOT NULL, trigger_reason TEXT, operations TEXT, status VARCHAR(32) NOT NULL, "
           + "started_at BIGINT NOT NULL, finished_at BIGINT, duration_ms BIGINT, message TEXT, report_json TEXT, "
           + "reclaimed_files BIGINT NOT NULL DEFAULT 0, reclaimed_bytes BIGINT NOT NULL DEFAULT 0, host VARCHAR(255), "
           + "pid BIGINT, heartbeat_at BIGINT)");
-      s.execute("CREATE INDEX IF NOT EXISTS resurfacer_runs_table ON resurfacer_runs (catalog_name, table_name, id)");
-      s.execute("CREATE TABLE IF NOT EXISTS resurfacer_paused (catalog_name VARCHAR(255) NOT NULL, "
-          + "table_name VARCHAR(1024) NOT NULL, paused_at BIGINT NOT NULL, PRIMARY KEY (catalog_name, table_name))");
+      s.execute(
+          "CREATE INDEX IF NOT EXISTS resurfacer_runs_table ON resurfacer_runs (catalog_name, table_name, id)");
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS resurfacer_paused (catalog_name VARCHAR(255) NOT NULL, "
+              + "table_name VARCHAR(1024) NOT NULL, paused_at BIGINT NOT NULL, PRIMARY KEY (catalog_name, table_name))");
     } catch (SQLException e) {
-      throw new UsageException("cannot open the run history " + redacted() + ": " + e.getMessage(), e);
+      throw new UsageException(
+          "cannot open the run history " + redacted() + ": " + e.getMessage(), e);
     }
   }
 
   private String redacted() {
-    return url.replaceAll("//[^/@]*@", "//****@").replaceAll("(?i)password=[^&;]*", "password=****");
+    return url.replaceAll("//[^/@]*@", "//****@")
+        .replaceAll("(?i)password=[^&;]*", "password=****");
   }
 
   /** Records a run as {@code running} and returns its id. */
-  public long start(String catalog, String table, String trigger, List<String> operations, Instant at) {
-    String sql = "INSERT INTO resurfacer_runs (catalog_name, table_name, trigger_reason, operations, status, started_at, host, pid, heartbeat_at) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+  public long start(
+      String catalog, String table, String trigger, List<String> operations, Instant at) {
+    String sql =
+        "INSERT INTO resurfacer_runs (catalog_name, table_name, trigger_reason, operations, status, started_at, host, pid, heartbeat_at) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    try (Connection c = connect();
+        PreparedStatement p = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
       p.setString(1, catalog);
       p.setString(2, table);
       p.setString(3, trigger);
@@ -117,7 +129,8 @@ public final class RunHistory {
         return keys.getLong(1);
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot record the run's start in the history: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot record the run's start in the history: " + e.getMessage(), e);
     }
   }
 
@@ -130,7 +143,15 @@ public final class RunHistory {
     } catch (Exception e) {
       throw new IllegalStateException("cannot serialize the run's report", e);
     }
-    update(id, report.outcome().json(), report.message(), json, at, durationMs, reclaimed[0], reclaimed[1]);
+    update(
+        id,
+        report.outcome().json(),
+        report.message(),
+        json,
+        at,
+        durationMs,
+        reclaimed[0],
+        reclaimed[1]);
   }
 
   /** Completes a run that could not finish (the service stopped, or it threw outside its report). */
@@ -138,10 +159,20 @@ public final class RunHistory {
     update(id, status, message, null, at, durationMs, 0, 0);
   }
 
-  private void update(long id, String status, String message, String json, Instant at, long durationMs, long files, long bytes) {
-    String sql = "UPDATE resurfacer_runs SET status = ?, message = ?, report_json = ?, finished_at = ?, duration_ms = ?, "
-        + "reclaimed_files = ?, reclaimed_bytes = ? WHERE id = ? AND status = ?";
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql)) {
+  private void update(
+      long id,
+      String status,
+      String message,
+      String json,
+      Instant at,
+      long durationMs,
+      long files,
+      long bytes) {
+    String sql =
+        "UPDATE resurfacer_runs SET status = ?, message = ?, report_json = ?, finished_at = ?, duration_ms = ?, "
+            + "reclaimed_files = ?, reclaimed_bytes = ? WHERE id = ? AND status = ?";
+    try (Connection c = connect();
+        PreparedStatement p = c.prepareStatement(sql)) {
       p.setString(1, status);
       p.setString(2, message);
       if (json == null) {
@@ -157,7 +188,8 @@ public final class RunHistory {
       p.setString(9, HistoryRun.RUNNING);
       p.executeUpdate();
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot record the run's end in the history: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot record the run's end in the history: " + e.getMessage(), e);
     }
   }
 
@@ -166,7 +198,9 @@ public final class RunHistory {
     if (ids.isEmpty()) {
       return;
     }
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement("UPDATE resurfacer_runs SET heartbeat_at = ? WHERE id = ?")) {
+    try (Connection c = connect();
+        PreparedStatement p =
+            c.prepareStatement("UPDATE resurfacer_runs SET heartbeat_at = ? WHERE id = ?")) {
       for (long id : ids) {
         p.setLong(1, now.toEpochMilli());
         p.setLong(2, id);
@@ -189,13 +223,15 @@ public final class RunHistory {
     long self = ProcessHandle.current().pid();
     try (Connection c = connect()) {
       List<long[]> candidates = new ArrayList<>();
-      try (PreparedStatement p = c.prepareStatement("SELECT id, pid, heartbeat_at, host, started_at FROM resurfacer_runs WHERE status = ?")) {
+      try (PreparedStatement p = c.prepareStatement(
+          "SELECT id, pid, heartbeat_at, host, started_at FROM resurfacer_runs WHERE status = ?")) {
         p.setString(1, HistoryRun.RUNNING);
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             long pid = rs.getLong(2);
             boolean here = host.equals(rs.getString(4));
-            boolean dead = here ? pid != self && ProcessHandle.of(pid).map(ph -> !ph.isAlive()).orElse(true)
+            boolean dead = here
+                ? pid != self && ProcessHandle.of(pid).map(ph -> !ph.isAlive()).orElse(true)
                 : rs.getLong(3) < now.minus(stale).toEpochMilli();
             if (dead) {
               candidates.add(new long[] {rs.getLong(1), rs.getLong(5)});
@@ -204,11 +240,14 @@ public final class RunHistory {
         }
       }
       for (long[] run : candidates) {
-        try (PreparedStatement p = c.prepareStatement("UPDATE resurfacer_runs SET status = ?, message = ?, finished_at = ?, "
-            + "duration_ms = ? WHERE id = ? AND status = ?")) {
+        try (PreparedStatement p = c.prepareStatement(
+            "UPDATE resurfacer_runs SET status = ?, message = ?, finished_at = ?, "
+                + "duration_ms = ? WHERE id = ? AND status = ?")) {
           p.setString(1, HistoryRun.INTERRUPTED);
-          p.setString(2, "its serve process ended before the run finished; each commit is atomic, so the table holds "
-              + "either a step's whole commit or none of it");
+          p.setString(
+              2,
+              "its serve process ended before the run finished; each commit is atomic, so the table holds "
+                  + "either a step's whole commit or none of it");
           p.setLong(3, now.toEpochMilli());
           p.setLong(4, Math.max(0, now.toEpochMilli() - run[1]));
           p.setLong(5, run[0]);
@@ -225,13 +264,16 @@ public final class RunHistory {
   }
 
   public Optional<HistoryRun> get(long id) {
-    List<HistoryRun> runs = query("SELECT " + COLUMNS + " FROM resurfacer_runs WHERE id = ?", p -> p.setLong(1, id));
+    List<HistoryRun> runs =
+        query("SELECT " + COLUMNS + " FROM resurfacer_runs WHERE id = ?", p -> p.setLong(1, id));
     return runs.stream().findFirst();
   }
 
   /** The newest runs first. */
   public List<HistoryRun> recent(int limit) {
-    return query("SELECT " + COLUMNS + " FROM resurfacer_runs ORDER BY id DESC LIMIT ?", p -> p.setInt(1, limit));
+    return query(
+        "SELECT " + COLUMNS + " FROM resurfacer_runs ORDER BY id DESC LIMIT ?",
+        p -> p.setInt(1, limit));
   }
 
   /** All runs, oldest first. */
@@ -244,22 +286,37 @@ public final class RunHistory {
    * {@code since-last-run}, {@code commits} and the minimum interval count from.
    */
   public Optional<HistoryRun> lastRun(String catalog, String table) {
-    return query("SELECT " + COLUMNS + " FROM resurfacer_runs WHERE catalog_name = ? AND table_name = ? AND status <> 'skipped' "
-        + "ORDER BY id DESC LIMIT 1", p -> {
-          p.setString(1, catalog);
-          p.setString(2, table);
-        }).stream().findFirst();
+    return query(
+            "SELECT " + COLUMNS
+                + " FROM resurfacer_runs WHERE catalog_name = ? AND table_name = ? AND status <> 'skipped' "
+                + "ORDER BY id DESC LIMIT 1",
+            p -> {
+              p.setString(1, catalog);
+              p.setString(2, table);
+            })
+        .stream()
+        .findFirst();
   }
 
   /** Per table and status: how many runs, their total duration, files and bytes reclaimed. */
   public List<Totals> totals() {
     List<Totals> out = new ArrayList<>();
-    String sql = "SELECT catalog_name, table_name, status, COUNT(*), COALESCE(SUM(duration_ms), 0), "
-        + "COALESCE(SUM(reclaimed_files), 0), COALESCE(SUM(reclaimed_bytes), 0) FROM resurfacer_runs "
-        + "GROUP BY catalog_name, table_name, status ORDER BY catalog_name, table_name, status";
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
+    String sql =
+        "SELECT catalog_name, table_name, status, COUNT(*), COALESCE(SUM(duration_ms), 0), "
+            + "COALESCE(SUM(reclaimed_files), 0), COALESCE(SUM(reclaimed_bytes), 0) FROM resurfacer_runs "
+            + "GROUP BY catalog_name, table_name, status ORDER BY catalog_name, table_name, status";
+    try (Connection c = connect();
+        PreparedStatement p = c.prepareStatement(sql);
+        ResultSet rs = p.executeQuery()) {
       while (rs.next()) {
-        out.add(new Totals(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)));
+        out.add(new Totals(
+            rs.getString(1),
+            rs.getString(2),
+            rs.getString(3),
+            rs.getLong(4),
+            rs.getLong(5),
+            rs.getLong(6),
+            rs.getLong(7)));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the history: " + e.getMessage(), e);
@@ -267,10 +324,18 @@ public final class RunHistory {
     return out;
   }
 
-  public record Totals(String catalog, String table, String status, long runs, long durationMs, long reclaimedFiles, long reclaimedBytes) {}
+  public record Totals(
+      String catalog,
+      String table,
+      String status,
+      long runs,
+      long durationMs,
+      long reclaimedFiles,
+      long reclaimedBytes) {}
 
   public void pause(String catalog, String table, Instant at) {
-    String sql = sqlite ? "INSERT OR IGNORE INTO resurfacer_paused (catalog_name, table_name, paused_at) VALUES (?, ?, ?)"
+    String sql = sqlite
+        ? "INSERT OR IGNORE INTO resurfacer_paused (catalog_name, table_name, paused_at) VALUES (?, ?, ?)"
         : "INSERT INTO resurfacer_paused (catalog_name, table_name, paused_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
     execute(sql, p -> {
       p.setString(1, catalog);
@@ -289,7 +354,9 @@ public final class RunHistory {
   /** {@code catalog.table} names of the paused tables. */
   public Set<String> paused() {
     Set<String> out = new HashSet<>();
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement("SELECT catalog_name, table_name FROM resurfacer_paused");
+    try (Connection c = connect();
+        PreparedStatement p =
+            c.prepareStatement("SELECT catalog_name, table_name FROM resurfacer_paused");
         ResultSet rs = p.executeQuery()) {
       while (rs.next()) {
         out.add(rs.getString(1) + "." + rs.getString(2));
@@ -305,7 +372,8 @@ public final class RunHistory {
   }
 
   private void execute(String sql, Binder binder) {
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql)) {
+    try (Connection c = connect();
+        PreparedStatement p = c.prepareStatement(sql)) {
       binder.bind(p);
       p.executeUpdate();
     } catch (SQLException e) {
@@ -315,7 +383,8 @@ public final class RunHistory {
 
   private List<HistoryRun> query(String sql, Binder binder) {
     List<HistoryRun> out = new ArrayList<>();
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql)) {
+    try (Connection c = connect();
+        PreparedStatement p = c.prepareStatement(sql)) {
       binder.bind(p);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
@@ -343,10 +412,22 @@ public final class RunHistory {
         report = null;
       }
     }
-    return new HistoryRun(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        ops == null || ops.isEmpty() ? List.of() : Arrays.asList(ops.split(",")), rs.getString(6),
-        Instant.ofEpochMilli(rs.getLong(7)), hasFinished ? Instant.ofEpochMilli(finished) : null, hasDuration ? duration : null,
-        rs.getString(10), report, rs.getLong(12), rs.getLong(13), rs.getString(14), rs.getLong(15));
+    return new HistoryRun(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        ops == null || ops.isEmpty() ? List.of() : Arrays.asList(ops.split(",")),
+        rs.getString(6),
+        Instant.ofEpochMilli(rs.getLong(7)),
+        hasFinished ? Instant.ofEpochMilli(finished) : null,
+        hasDuration ? duration : null,
+        rs.getString(10),
+        report,
+        rs.getLong(12),
+        rs.getLong(13),
+        rs.getString(14),
+        rs.getLong(15));
   }
 
   /** Data and delete files (and their bytes) the run removed from the table's current state. */
@@ -354,9 +435,12 @@ public final class RunHistory {
     if (before == null || after == null) {
       return new long[] {0, 0};
     }
-    long files = before.dataFiles() + before.deleteFiles() - after.dataFiles() - after.deleteFiles();
-    long bytes = before.dataBytes() + before.deleteBytes() - after.dataBytes() - after.deleteBytes();
-    // a compaction can write a few more bytes than it replaced; reclaimed counts only what was freed
+    long files =
+        before.dataFiles() + before.deleteFiles() - after.dataFiles() - after.deleteFiles();
+    long bytes =
+        before.dataBytes() + before.deleteBytes() - after.dataBytes() - after.deleteBytes();
+    // a compaction can write a few more bytes than it replaced; reclaimed counts only what was
+    // freed
     return new long[] {Math.max(0, files), Math.max(0, bytes)};
   }
 

@@ -36,7 +36,8 @@ final class ScanReportIntake {
    */
   record Result(long accepted, long skipped, long unknownTable) {
     String json() {
-      return "{\"accepted\":" + accepted + ",\"skipped\":" + skipped + ",\"unknown-table\":" + unknownTable + "}\n";
+      return "{\"accepted\":" + accepted + ",\"skipped\":" + skipped + ",\"unknown-table\":"
+          + unknownTable + "}\n";
     }
   }
 
@@ -44,8 +45,10 @@ final class ScanReportIntake {
   private final Map<Path, Object> locks = new java.util.concurrent.ConcurrentHashMap<>();
 
   ScanReportIntake(Instant startedAt) {
-    this.fileName = "serve-scan-reports-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt)
-        + "-" + UUID.randomUUID().toString().substring(0, 8) + ".jsonl";
+    this.fileName = "serve-scan-reports-"
+        + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC)
+            .format(startedAt) + "-" + UUID.randomUUID().toString().substring(0, 8) + ".jsonl";
   }
 
   /**
@@ -95,9 +98,15 @@ final class ScanReportIntake {
     synchronized (locks.computeIfAbsent(d, k -> new Object())) {
       try {
         Files.createDirectories(d);
-        Files.writeString(d.resolve(fileName), text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+            d.resolve(fileName),
+            text,
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot append scan reports to " + d + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot append scan reports to " + d + ": " + e.getMessage(), e);
       }
     }
   }

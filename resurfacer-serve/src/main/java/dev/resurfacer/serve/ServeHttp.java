@@ -30,7 +30,8 @@ public final class ServeHttp implements AutoCloseable {
   private final byte[] token;
   private final ScanReportIntake intake;
 
-  private ServeHttp(HttpServer server, ExecutorService executor, MaintenanceService service, String token) {
+  private ServeHttp(
+      HttpServer server, ExecutorService executor, MaintenanceService service, String token) {
     this.intake = new ScanReportIntake(service.startedAt());
     this.server = server;
     this.executor = executor;
@@ -44,7 +45,8 @@ public final class ServeHttp implements AutoCloseable {
     try {
       server = HttpServer.create(new InetSocketAddress(bind, port), 0);
     } catch (BindException e) {
-      throw new UsageException("cannot listen on " + bind + ":" + port + ": " + e.getMessage().toLowerCase(java.util.Locale.ROOT)
+      throw new UsageException("cannot listen on " + bind + ":" + port + ": "
+          + e.getMessage().toLowerCase(java.util.Locale.ROOT)
           + " (set serve.port or --port; 0 picks a free one)");
     } catch (IOException e) {
       throw new UsageException("cannot listen on " + bind + ":" + port + ": " + e.getMessage());
@@ -75,7 +77,11 @@ public final class ServeHttp implements AutoCloseable {
       }
       if (!authorized(ex)) {
         ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-        send(ex, 401, "text/plain; charset=utf-8", "a token is required (Authorization: Bearer ...)\n");
+        send(
+            ex,
+            401,
+            "text/plain; charset=utf-8",
+            "a token is required (Authorization: Bearer ...)\n");
         return;
       }
       if (method.equals("GET") && path.equals("/metrics")) {
@@ -87,7 +93,11 @@ public final class ServeHttp implements AutoCloseable {
         try {
           id = Long.parseLong(path.substring("/runs/".length()));
         } catch (NumberFormatException e) {
-          send(ex, 404, "text/html; charset=utf-8", Dashboard.notFound("no run " + path.substring("/runs/".length())));
+          send(
+              ex,
+              404,
+              "text/html; charset=utf-8",
+              Dashboard.notFound("no run " + path.substring("/runs/".length())));
           return;
         }
         var run = service.history().get(id);
@@ -96,21 +106,37 @@ public final class ServeHttp implements AutoCloseable {
         } else {
           send(ex, 200, "text/html; charset=utf-8", Dashboard.runPage(run.get()));
         }
-      } else if (method.equals("POST") && (path.equals("/tables/pause") || path.equals("/tables/resume"))) {
+      } else if (method.equals("POST")
+          && (path.equals("/tables/pause") || path.equals("/tables/resume"))) {
         pauseOrResume(ex, path.endsWith("pause"));
       } else if (method.equals("POST") && path.equals("/v1/scan-reports")) {
         scanReports(ex);
       } else if (method.equals("GET") && (path.equals("/v1/advice") || path.equals("/advice"))) {
         advice(ex, path.equals("/v1/advice"));
-      } else if (List.of("/", "/metrics", "/tables/pause", "/tables/resume", "/v1/scan-reports", "/v1/advice", "/advice").contains(path)
+      } else if (List.of(
+                  "/",
+                  "/metrics",
+                  "/tables/pause",
+                  "/tables/resume",
+                  "/v1/scan-reports",
+                  "/v1/advice",
+                  "/advice")
+              .contains(path)
           || path.startsWith("/runs/")) {
-        ex.getResponseHeaders().set("Allow", path.startsWith("/tables/") || path.equals("/v1/scan-reports") ? "POST" : "GET");
+        ex.getResponseHeaders()
+            .set(
+                "Allow",
+                path.startsWith("/tables/") || path.equals("/v1/scan-reports") ? "POST" : "GET");
         send(ex, 405, "text/plain; charset=utf-8", method + " is not allowed on " + path + "\n");
       } else {
         send(ex, 404, "text/html; charset=utf-8", Dashboard.notFound("nothing at " + path));
       }
     } catch (RuntimeException e) {
-      send(ex, 500, "text/plain; charset=utf-8", "error: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "\n");
+      send(
+          ex,
+          500,
+          "text/plain; charset=utf-8",
+          "error: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "\n");
     }
   }
 
@@ -119,7 +145,11 @@ public final class ServeHttp implements AutoCloseable {
     String origin = ex.getRequestHeaders().getFirst("Origin");
     String host = ex.getRequestHeaders().getFirst("Host");
     if (origin != null && !origin.equals("null") && (host == null || !sameHost(origin, host))) {
-      send(ex, 403, "text/plain; charset=utf-8", "refused: a form from another origin (" + origin + ")\n");
+      send(
+          ex,
+          403,
+          "text/plain; charset=utf-8",
+          "refused: a form from another origin (" + origin + ")\n");
       return true;
     }
     return false;
@@ -134,11 +164,16 @@ public final class ServeHttp implements AutoCloseable {
       // read a bounded rest (not kept) so the client sees the answer rather than a reset connection
       ex.getRequestBody().skip(4L * ScanReportIntake.MAX_BODY_BYTES);
       ex.getResponseHeaders().set("Connection", "close");
-      send(ex, 413, "text/plain; charset=utf-8", "a scan-report post holds at most " + ScanReportIntake.MAX_BODY_BYTES
-          + " bytes; nothing was written (post smaller batches)\n");
+      send(
+          ex,
+          413,
+          "text/plain; charset=utf-8",
+          "a scan-report post holds at most " + ScanReportIntake.MAX_BODY_BYTES
+              + " bytes; nothing was written (post smaller batches)\n");
       return;
     }
-    ScanReportIntake.Result r = intake.accept(new String(body, StandardCharsets.UTF_8), service::scanReportLocation);
+    ScanReportIntake.Result r =
+        intake.accept(new String(body, StandardCharsets.UTF_8), service::scanReportLocation);
     send(ex, 200, "application/json", r.json());
   }
 
@@ -147,13 +182,22 @@ public final class ServeHttp implements AutoCloseable {
     String catalog = query == null ? null : Dashboard.formValue(query, "catalog");
     String table = query == null ? null : Dashboard.formValue(query, "table");
     if (catalog == null || table == null) {
-      send(ex, 400, "text/plain; charset=utf-8", "catalog and table are required query parameters\n");
+      send(
+          ex,
+          400,
+          "text/plain; charset=utf-8",
+          "catalog and table are required query parameters\n");
       return;
     }
     var advice = service.advise(catalog, table);
     if (advice.isEmpty()) {
-      send(ex, 404, json ? "text/plain; charset=utf-8" : "text/html; charset=utf-8",
-          json ? "no table " + catalog + "." + table + "\n" : Dashboard.notFound("no table " + catalog + "." + table));
+      send(
+          ex,
+          404,
+          json ? "text/plain; charset=utf-8" : "text/html; charset=utf-8",
+          json
+              ? "no table " + catalog + "." + table + "\n"
+              : Dashboard.notFound("no table " + catalog + "." + table));
     } else if (json) {
       send(ex, 200, "application/json", ADVICE_JSON.writeValueAsString(advice.get()) + "\n");
     } else {
@@ -162,8 +206,10 @@ public final class ServeHttp implements AutoCloseable {
   }
 
   /** The keys of {@code advise --output json}. */
-  private static final com.fasterxml.jackson.databind.ObjectMapper ADVICE_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
-      .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
+  private static final com.fasterxml.jackson.databind.ObjectMapper ADVICE_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper()
+          .setPropertyNamingStrategy(
+              com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
 
   private void pauseOrResume(HttpExchange ex, boolean pause) throws IOException {
     if (refusedCrossOrigin(ex)) {
@@ -182,7 +228,11 @@ public final class ServeHttp implements AutoCloseable {
       return;
     }
     ex.getResponseHeaders().set("Location", "/");
-    send(ex, 303, "text/plain; charset=utf-8", (pause ? "paused " : "resumed ") + catalog + "." + table + "\n");
+    send(
+        ex,
+        303,
+        "text/plain; charset=utf-8",
+        (pause ? "paused " : "resumed ") + catalog + "." + table + "\n");
   }
 
   private static boolean sameHost(String origin, String host) {
@@ -199,7 +249,9 @@ public final class ServeHttp implements AutoCloseable {
     Instant last = service.lastEvaluation();
     Duration allowed = service.settings().interval().multipliedBy(3).plusSeconds(60);
     Instant now = service.now();
-    boolean fresh = last == null ? service.startedAt().plus(allowed).isAfter(now) : last.plus(allowed).isAfter(now);
+    boolean fresh = last == null
+        ? service.startedAt().plus(allowed).isAfter(now)
+        : last.plus(allowed).isAfter(now);
     if (service.stopping()) {
       send(ex, 503, "text/plain; charset=utf-8", "stopping\n");
     } else if (fresh) {
@@ -214,14 +266,17 @@ public final class ServeHttp implements AutoCloseable {
       return true;
     }
     String header = ex.getRequestHeaders().getFirst("Authorization");
-    if (header != null && header.startsWith("Bearer ") && matches(header.substring(7).trim())) {
+    if (header != null
+        && header.startsWith("Bearer ")
+        && matches(header.substring(7).trim())) {
       return true;
     }
     String cookies = ex.getRequestHeaders().getFirst("Cookie");
     if (cookies != null) {
       for (String c : cookies.split(";")) {
         String kv = c.trim();
-        if (kv.startsWith("resurfacer_token=") && matches(kv.substring("resurfacer_token=".length()))) {
+        if (kv.startsWith("resurfacer_token=")
+            && matches(kv.substring("resurfacer_token=".length()))) {
           return true;
         }
       }
@@ -233,7 +288,8 @@ public final class ServeHttp implements AutoCloseable {
     return MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+  private static void send(HttpExchange ex, int status, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", type);
     ex.getResponseHeaders().set("Cache-Control", "no-store");

@@ -20,7 +20,9 @@ final class IcebergSparkSessions {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.local.dir", scratch.toString())
         .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toString())
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + catalog, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + catalog + ".type", "jdbc")
         .config("spark.sql.catalog." + catalog + ".uri", SqliteCatalogs.uri(dir))

@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SparkCdcCompactionTest {
   static final String CATALOG = "lake";
 
-  @TempDir static Path dir;
+  @TempDir
+  static Path dir;
+
   static SparkSession spark;
   static JdbcCatalog catalog;
 
@@ -54,14 +56,17 @@ class SparkCdcCompactionTest {
 
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
-  void compactionBesideSparksDeletesAndUpdatesCommitsAndSparkReadsItsOwnRows(int version) throws Exception {
+  void compactionBesideSparksDeletesAndUpdatesCommitsAndSparkReadsItsOwnRows(int version)
+      throws Exception {
     String name = "db.cdc_v" + version;
     String t = CATALOG + "." + name;
-    spark.sql("CREATE TABLE " + t + " (id BIGINT, cat STRING, note STRING) USING iceberg PARTITIONED BY (cat)"
+    spark.sql("CREATE TABLE " + t
+        + " (id BIGINT, cat STRING, note STRING) USING iceberg PARTITIONED BY (cat)"
         + " TBLPROPERTIES ('format-version'='" + version + "', 'write.delete.mode'='merge-on-read',"
         + " 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
     for (int batch = 0; batch < 6; batch++) {
-      spark.sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END, concat('n-', id) FROM range("
+      spark.sql("INSERT INTO " + t
+          + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END, concat('n-', id) FROM range("
           + batch * 40_000 + ", " + (batch + 1) * 40_000 + ")");
     }
     Table table = catalog.loadTable(TableIdentifier.parse(name));
@@ -69,15 +74,29 @@ class SparkCdcCompactionTest {
     int carried = 0;
     int statements = 0;
     for (int run = 0; run < 6 && carried == 0; run++) {
-      Process compact = resurfacer(name, "compact", name, "--min-input-files", "2", "--rewrite-all", "--runner", "generic", "--yes");
+      Process compact = resurfacer(
+          name,
+          "compact",
+          name,
+          "--min-input-files",
+          "2",
+          "--rewrite-all",
+          "--runner",
+          "generic",
+          "--yes");
       // Spark deletes and updates rows of every partition for as long as the compaction runs, one
-      // statement a second at most (the CDC rate the carry is specified for): back to back, a commit
-      // every few hundred milliseconds on a loaded machine outran all ten translate-and-commit attempts
+      // statement a second at most (the CDC rate the carry is specified for): back to back, a
+      // commit
+      // every few hundred milliseconds on a loaded machine outran all ten translate-and-commit
+      // attempts
       do {
         long started = System.nanoTime();
         long id = 7 + 9_973L * statements % 239_000;
-        sparkRetrying(statements % 2 == 0 ? "DELETE FROM " + t + " WHERE id IN (" + id + ", " + (id + 1) + ")"
-            : "UPDATE " + t + " SET note = concat(note, '+u') WHERE id IN (" + id + ", " + (id + 1) + ")");
+        sparkRetrying(
+            statements % 2 == 0
+                ? "DELETE FROM " + t + " WHERE id IN (" + id + ", " + (id + 1) + ")"
+                : "UPDATE " + t + " SET note = concat(note, '+u') WHERE id IN (" + id + ", "
+                    + (id + 1) + ")");
         statements++;
         long left = 1_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         if (left > 0 && compact.isAlive()) {
@@ -85,15 +104,25 @@ class SparkCdcCompactionTest {
         }
       } while (compact.isAlive());
       String out = finish(compact, name);
-      assertThat(out).as("compact output").contains("committed").doesNotContain("not_committed").doesNotContain("failed");
-      carried += (int) out.lines().filter(l -> l.contains("deleted concurrently onto the new files")).count();
+      assertThat(out)
+          .as("compact output")
+          .contains("committed")
+          .doesNotContain("not_committed")
+          .doesNotContain("failed");
+      carried += (int) out.lines()
+          .filter(l -> l.contains("deleted concurrently onto the new files"))
+          .count();
     }
     assertThat(carried).as("groups that carried Spark's concurrent deletes").isPositive();
 
     table.refresh();
-    assertThat(Rows.sortedStrings(table)).as("Iceberg's generic reader").isEqualTo(expected(statements));
+    assertThat(Rows.sortedStrings(table))
+        .as("Iceberg's generic reader")
+        .isEqualTo(expected(statements));
     assertThat(sparkRows(t)).as("Spark").isEqualTo(expectedSpark(statements));
-    System.out.printf("spark cdc v%d: %d Spark statements, %d groups carried concurrent deletes%n", version, statements, carried);
+    System.out.printf(
+        "spark cdc v%d: %d Spark statements, %d groups carried concurrent deletes%n",
+        version, statements, carried);
   }
 
   /** Runs a statement as a CDC job does: when a compaction's commit won (a file it read was replaced), again. */
@@ -104,8 +133,9 @@ class SparkCdcCompactionTest {
         return;
       } catch (RuntimeException e) {
         Throwable cause = e;
-        while (cause != null && !(cause instanceof org.apache.iceberg.exceptions.ValidationException
-            || cause instanceof org.apache.iceberg.exceptions.CommitFailedException)) {
+        while (cause != null
+            && !(cause instanceof org.apache.iceberg.exceptions.ValidationException
+                || cause instanceof org.apache.iceberg.exceptions.CommitFailedException)) {
           cause = cause.getCause();
         }
         if (cause == null || attempt >= 10) {
@@ -150,18 +180,34 @@ class SparkCdcCompactionTest {
   }
 
   private static List<String> sparkRows(String table) {
-    return spark.sql("SELECT * FROM " + table).collectAsList().stream().map(Row::toString).sorted().toList();
+    return spark.sql("SELECT * FROM " + table).collectAsList().stream()
+        .map(Row::toString)
+        .sorted()
+        .toList();
   }
 
   private static Process resurfacer(String tag, String... args) throws IOException {
     String jar = System.getProperty("resurfacer.jar");
-    assertThat(Path.of(jar)).as("the runnable jar (built by resurfacer-cli's package phase)").exists();
+    assertThat(Path.of(jar))
+        .as("the runnable jar (built by resurfacer-cli's package phase)")
+        .exists();
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-jar",
+        jar));
     command.addAll(List.of(args));
-    command.addAll(List.of("--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir),
-        "--warehouse", SqliteCatalogs.warehouse(dir)));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(tag + ".out").toFile()).start();
+    command.addAll(List.of(
+        "--catalog-name",
+        CATALOG,
+        "--catalog-uri",
+        SqliteCatalogs.uri(dir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(dir)));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve(tag + ".out").toFile())
+        .start();
   }
 
   private static String finish(Process p, String tag) throws Exception {

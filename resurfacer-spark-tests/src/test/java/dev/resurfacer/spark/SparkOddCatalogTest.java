@@ -59,7 +59,9 @@ class SparkOddCatalogTest {
   static final String CATALOG = "lake";
   static final String SPECIAL = "db.`odd.name:v2`";
 
-  @TempDir static Path dir;
+  @TempDir
+  static Path dir;
+
   static SparkSession spark;
   static JdbcCatalog catalog;
 
@@ -84,7 +86,8 @@ class SparkOddCatalogTest {
     spark.sql(statement).collectAsList();
   }
 
-  static final String MOR = "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read'";
+  static final String MOR =
+      "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read'";
 
   /** A row of every Spark type Iceberg holds, for ids [from, to); NaN, -0.0 and nulls among the floats and doubles. */
   static String typedRows(long from, long to, String tsBase) {
@@ -94,24 +97,29 @@ class SparkOddCatalogTest {
         + " CASE WHEN id % 5 = 0 THEN CAST('NaN' AS DOUBLE) WHEN id % 5 = 1 THEN NULL WHEN id % 5 = 2 THEN CAST(-0.0 AS DOUBLE)"
         + "   ELSE id / 3.0 END AS d,"
         + " CASE WHEN id % 3 = 0 THEN CAST('NaN' AS FLOAT) WHEN id % 3 = 1 THEN NULL ELSE CAST(id / 7.0 AS FLOAT) END AS fl,"
-        + " TIMESTAMP_NTZ '" + tsBase + "' + make_interval(0, 0, 0, CAST(id % 40 AS INT), CAST(id % 24 AS INT)) AS ts,"
+        + " TIMESTAMP_NTZ '" + tsBase
+        + "' + make_interval(0, 0, 0, CAST(id % 40 AS INT), CAST(id % 24 AS INT)) AS ts,"
         + " CASE WHEN id % 6 = 0 THEN NULL ELSE unhex(hex(id * 7919)) END AS b,"
         + " named_struct('x', CAST(id AS INT), 'tags', array(concat('t', id), NULL), 'inner', named_struct('y', id % 2 = 0)) AS s,"
         + " map(concat('k', id % 3), CAST(id AS DOUBLE), 'nan', CAST('NaN' AS DOUBLE)) AS m"
         + " FROM range(" + from + ", " + to + ")";
   }
 
-  static final String TYPED_COLUMNS = "(id BIGINT, cat STRING, i INT, dec DECIMAL(38,6), d DOUBLE, fl FLOAT, ts TIMESTAMP_NTZ,"
-      + " b BINARY, s STRUCT<x: INT, tags: ARRAY<STRING>, inner: STRUCT<y: BOOLEAN>>, m MAP<STRING, DOUBLE>)";
+  static final String TYPED_COLUMNS =
+      "(id BIGINT, cat STRING, i INT, dec DECIMAL(38,6), d DOUBLE, fl FLOAT, ts TIMESTAMP_NTZ,"
+          + " b BINARY, s STRUCT<x: INT, tags: ARRAY<STRING>, inner: STRUCT<y: BOOLEAN>>, m MAP<STRING, DOUBLE>)";
 
   /** Builds the catalog; returns the tables by their quoted names. */
   static List<String> buildCatalog() {
     List<String> names = new ArrayList<>();
 
-    // v1: identity partitions, then partition evolution (bucket added), schema evolution (add, rename,
-    // drop, int -> long), a tag and a branch with its own commit; copy-on-write deletes (v1 has no row-level deletes)
+    // v1: identity partitions, then partition evolution (bucket added), schema evolution (add,
+    // rename,
+    // drop, int -> long), a tag and a branch with its own commit; copy-on-write deletes (v1 has no
+    // row-level deletes)
     String v1 = CATALOG + ".db.v1_evolved";
-    sql("CREATE TABLE " + v1 + " " + TYPED_COLUMNS + " USING iceberg PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='1')");
+    sql("CREATE TABLE " + v1 + " " + TYPED_COLUMNS
+        + " USING iceberg PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='1')");
     sql("INSERT INTO " + v1 + " " + typedRows(0, 30, "2020-01-01 00:00:00"));
     sql("INSERT INTO " + v1 + " " + typedRows(30, 60, "2020-03-01 00:00:00"));
     sql("ALTER TABLE " + v1 + " CREATE TAG t1");
@@ -120,21 +128,28 @@ class SparkOddCatalogTest {
     sql("ALTER TABLE " + v1 + " RENAME COLUMN fl TO `renamed fl`");
     sql("ALTER TABLE " + v1 + " ALTER COLUMN i TYPE BIGINT");
     sql("ALTER TABLE " + v1 + " DROP COLUMN dec");
-    sql("INSERT INTO " + v1 + " SELECT id, cat, i, d, fl, ts, b, s, m, concat('added-', id) FROM (" + typedRows(60, 90, "2020-05-01 00:00:00") + ")");
+    sql("INSERT INTO " + v1 + " SELECT id, cat, i, d, fl, ts, b, s, m, concat('added-', id) FROM ("
+        + typedRows(60, 90, "2020-05-01 00:00:00") + ")");
     sql("DELETE FROM " + v1 + " WHERE id % 11 = 0");
     sql("ALTER TABLE " + v1 + " CREATE BRANCH audit");
-    sql("INSERT INTO " + v1 + ".branch_audit SELECT id, cat, i, d, fl, ts, b, s, m, 'on branch' FROM (" + typedRows(1000, 1005, "2020-06-01 00:00:00") + ")");
+    sql("INSERT INTO " + v1
+        + ".branch_audit SELECT id, cat, i, d, fl, ts, b, s, m, 'on branch' FROM ("
+        + typedRows(1000, 1005, "2020-06-01 00:00:00") + ")");
     names.add("db.v1_evolved");
 
-    // v2 under a name with '.' and ':' and columns named letter/abc and `with space`: bucket and truncate
-    // partitions, merge-on-read DELETE and UPDATE (position deletes), a tag, a branch with a delete of its own,
+    // v2 under a name with '.' and ':' and columns named letter/abc and `with space`: bucket and
+    // truncate
+    // partitions, merge-on-read DELETE and UPDATE (position deletes), a tag, a branch with a delete
+    // of its own,
     // and Spark's own statistics file
     String special = CATALOG + "." + SPECIAL;
-    sql("CREATE TABLE " + special + " (id BIGINT, `letter/abc` STRING, `with space` DECIMAL(9,2), b BINARY, ts TIMESTAMP_NTZ)"
+    sql("CREATE TABLE " + special
+        + " (id BIGINT, `letter/abc` STRING, `with space` DECIMAL(9,2), b BINARY, ts TIMESTAMP_NTZ)"
         + " USING iceberg PARTITIONED BY (bucket(3, id), truncate(1, `letter/abc`))"
         + " TBLPROPERTIES ('format-version'='2', " + MOR + ")");
     for (int f = 0; f < 3; f++) {
-      sql("INSERT INTO " + special + " SELECT id, concat(char(97 + id % 3), '/', id), CAST(id * 1.25 AS DECIMAL(9,2)),"
+      sql("INSERT INTO " + special
+          + " SELECT id, concat(char(97 + id % 3), '/', id), CAST(id * 1.25 AS DECIMAL(9,2)),"
           + " unhex(hex(id * 31)), TIMESTAMP_NTZ '2020-01-01 00:00:00' + make_interval(0, 0, 0, CAST(id % 30 AS INT))"
           + " FROM range(" + (f * 30) + ", " + (f * 30 + 30) + ")");
       if (f == 1) {
@@ -148,8 +163,10 @@ class SparkOddCatalogTest {
     sql("CALL " + CATALOG + ".system.compute_table_stats(table => '" + SPECIAL + "')");
     names.add(SPECIAL);
 
-    // v3: days of a timestamp_ntz (old days, so condensing applies), merge-on-read deletes as deletion
-    // vectors, schema evolution (int -> long, a new nested column), a tag and a branch with an update of its own
+    // v3: days of a timestamp_ntz (old days, so condensing applies), merge-on-read deletes as
+    // deletion
+    // vectors, schema evolution (int -> long, a new nested column), a tag and a branch with an
+    // update of its own
     String v3 = CATALOG + ".db.v3_dv_days";
     sql("CREATE TABLE " + v3 + " " + TYPED_COLUMNS + " USING iceberg PARTITIONED BY (days(ts))"
         + " TBLPROPERTIES ('format-version'='3', " + MOR + ")");
@@ -160,26 +177,33 @@ class SparkOddCatalogTest {
     sql("UPDATE " + v3 + " SET cat = 'updated', d = CAST('NaN' AS DOUBLE) WHERE id % 5 = 1");
     sql("ALTER TABLE " + v3 + " ALTER COLUMN i TYPE BIGINT");
     sql("ALTER TABLE " + v3 + " ADD COLUMN extra STRUCT<p: INT, q: ARRAY<MAP<STRING, INT>>>");
-    sql("INSERT INTO " + v3 + " SELECT *, named_struct('p', CAST(id AS INT), 'q', array(map('z', CAST(id AS INT)))) FROM ("
+    sql("INSERT INTO " + v3
+        + " SELECT *, named_struct('p', CAST(id AS INT), 'q', array(map('z', CAST(id AS INT)))) FROM ("
         + typedRows(80, 100, "2020-02-01 00:00:00") + ")");
     sql("ALTER TABLE " + v3 + " CREATE BRANCH audit");
     sql("UPDATE " + v3 + ".branch_audit SET cat = 'branch' WHERE id % 4 = 0");
     names.add("db.v3_dv_days");
 
-    // v2 with years, evolved to months and then to hours of a timestamp with zone; plus uuid and fixed columns:
-    // Spark's DDL has neither type, so the table is created through Iceberg's catalog API and Spark writes every row
+    // v2 with years, evolved to months and then to hours of a timestamp with zone; plus uuid and
+    // fixed columns:
+    // Spark's DDL has neither type, so the table is created through Iceberg's catalog API and Spark
+    // writes every row
     Schema uuidSchema = new Schema(
         Types.NestedField.optional(1, "id", Types.LongType.get()),
         Types.NestedField.optional(2, "u", Types.UUIDType.get()),
         Types.NestedField.optional(3, "f", Types.FixedType.ofLength(4)),
         Types.NestedField.optional(4, "tz", Types.TimestampType.withZone()));
-    catalog.buildTable(TableIdentifier.of(Namespace.of("db"), "v2_time_evolved"), uuidSchema)
-        .withPartitionSpec(org.apache.iceberg.PartitionSpec.builderFor(uuidSchema).year("tz").build())
+    catalog
+        .buildTable(TableIdentifier.of(Namespace.of("db"), "v2_time_evolved"), uuidSchema)
+        .withPartitionSpec(
+            org.apache.iceberg.PartitionSpec.builderFor(uuidSchema).year("tz").build())
         .withProperty(TableProperties.FORMAT_VERSION, "2")
-        .withProperty("write.delete.mode", "merge-on-read").create();
+        .withProperty("write.delete.mode", "merge-on-read")
+        .create();
     String time = CATALOG + ".db.v2_time_evolved";
-    String timeRows = "SELECT id, CASE WHEN id % 9 = 0 THEN NULL ELSE uuid() END, unhex(lpad(hex(id), 8, '0')),"
-        + " TIMESTAMP '2020-01-01 00:00:00' + make_interval(0, CAST(id % 5 AS INT), 0, CAST(id % 20 AS INT), CAST(id % 24 AS INT)) FROM range(";
+    String timeRows =
+        "SELECT id, CASE WHEN id % 9 = 0 THEN NULL ELSE uuid() END, unhex(lpad(hex(id), 8, '0')),"
+            + " TIMESTAMP '2020-01-01 00:00:00' + make_interval(0, CAST(id % 5 AS INT), 0, CAST(id % 20 AS INT), CAST(id % 24 AS INT)) FROM range(";
     sql("INSERT INTO " + time + " " + timeRows + "0, 30)");
     sql("ALTER TABLE " + time + " REPLACE PARTITION FIELD tz_year WITH months(tz)");
     sql("INSERT INTO " + time + " " + timeRows + "30, 60)");
@@ -191,9 +215,11 @@ class SparkOddCatalogTest {
 
     // unpartitioned v2, many small files, nothing else: what most tables look like
     String plain = CATALOG + ".db.plain";
-    sql("CREATE TABLE " + plain + " (id BIGINT, note STRING) USING iceberg TBLPROPERTIES ('format-version'='2')");
+    sql("CREATE TABLE " + plain
+        + " (id BIGINT, note STRING) USING iceberg TBLPROPERTIES ('format-version'='2')");
     for (int f = 0; f < 3; f++) {
-      sql("INSERT INTO " + plain + " SELECT id, concat('n-', id) FROM range(" + (f * 10) + ", " + (f * 10 + 10) + ")");
+      sql("INSERT INTO " + plain + " SELECT id, concat('n-', id) FROM range(" + (f * 10) + ", "
+          + (f * 10 + 10) + ")");
     }
     names.add("db.plain");
     return names;
@@ -201,7 +227,8 @@ class SparkOddCatalogTest {
 
   /** Spark's rows of one table at a snapshot id or a ref name, type-tagged, sorted. */
   static List<String> sparkRows(String table, String version) {
-    Dataset<Row> rows = spark.sql("SELECT * FROM " + CATALOG + "." + table + " VERSION AS OF " + version);
+    Dataset<Row> rows =
+        spark.sql("SELECT * FROM " + CATALOG + "." + table + " VERSION AS OF " + version);
     StructType schema = rows.schema();
     List<String> out = new ArrayList<>();
     for (Row r : rows.collectAsList()) {
@@ -220,7 +247,10 @@ class SparkOddCatalogTest {
       StringBuilder b = new StringBuilder("{");
       StructField[] fields = struct.fields();
       for (int i = 0; i < fields.length; i++) {
-        b.append(fields[i].name()).append('=').append(render(fields[i].dataType(), row.get(i))).append(i + 1 < fields.length ? ", " : "");
+        b.append(fields[i].name())
+            .append('=')
+            .append(render(fields[i].dataType(), row.get(i)))
+            .append(i + 1 < fields.length ? ", " : "");
       }
       return b.append('}').toString();
     }
@@ -233,8 +263,9 @@ class SparkOddCatalogTest {
     }
     if (type instanceof MapType map) {
       TreeSet<String> entries = new TreeSet<>();
-      scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Map<?, ?>) v).forEach((k, e) ->
-          entries.add(render(map.keyType(), k) + "->" + render(map.valueType(), e)));
+      scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Map<?, ?>) v)
+          .forEach(
+              (k, e) -> entries.add(render(map.keyType(), k) + "->" + render(map.valueType(), e)));
       return "map" + entries;
     }
     if (type instanceof BinaryType) {
@@ -251,7 +282,10 @@ class SparkOddCatalogTest {
 
   /** Every ref's rows and every snapshot's, as Spark reads them. */
   static Map<String, List<String>> contents(String name) {
-    Table table = catalog.loadTable(name.equals(SPECIAL) ? TableIdentifier.of("db", "odd.name:v2") : TableIdentifier.parse(name));
+    Table table = catalog.loadTable(
+        name.equals(SPECIAL)
+            ? TableIdentifier.of("db", "odd.name:v2")
+            : TableIdentifier.parse(name));
     Map<String, List<String>> out = new TreeMap<>();
     table.refs().keySet().forEach(ref -> out.put("ref " + ref, sparkRows(name, "'" + ref + "'")));
     for (Snapshot s : table.snapshots()) {
@@ -281,12 +315,22 @@ class SparkOddCatalogTest {
 
   static Run resurfacer(String... args) throws IOException, InterruptedException {
     String jar = System.getProperty("resurfacer.jar");
-    assertThat(Path.of(jar)).as("the runnable jar (built by resurfacer-cli's package phase)").exists();
+    assertThat(Path.of(jar))
+        .as("the runnable jar (built by resurfacer-cli's package phase)")
+        .exists();
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-jar",
+        jar));
     command.addAll(List.of(args));
-    command.addAll(List.of("--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir),
-        "--warehouse", SqliteCatalogs.warehouse(dir)));
+    command.addAll(List.of(
+        "--catalog-name",
+        CATALOG,
+        "--catalog-uri",
+        SqliteCatalogs.uri(dir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(dir)));
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -295,29 +339,43 @@ class SparkOddCatalogTest {
   }
 
   @Test
-  void maintainWithEveryOperationOverASparkWrittenOddCatalogIsDoneOrNothingToDoAndSparkReadsEveryKeptSnapshotAlike() throws Exception {
+  void
+      maintainWithEveryOperationOverASparkWrittenOddCatalogIsDoneOrNothingToDoAndSparkReadsEveryKeptSnapshotAlike()
+          throws Exception {
     List<String> names = buildCatalog();
     Map<String, Map<String, List<String>>> before = new LinkedHashMap<>();
     for (String name : names) {
       before.put(name, contents(name));
       assertThat(before.get(name)).as(name).containsKey("ref main");
     }
-    // what the catalog holds is what it should: Spark's position deletes on v2, deletion vectors on v3, its statistics file
-    assertThat(sparkCount("SELECT count(*) FROM " + CATALOG + "." + SPECIAL + ".delete_files WHERE file_format = 'PARQUET'")).isPositive();
-    assertThat(sparkCount("SELECT count(*) FROM " + CATALOG + ".db.v3_dv_days.delete_files WHERE file_format = 'PUFFIN'")).isPositive();
-    assertThat(catalog.loadTable(TableIdentifier.of("db", "odd.name:v2")).statisticsFiles()).isNotEmpty();
-    // an orphan older than any guard, in a table's data directory: remove-orphans has something to remove
+    // what the catalog holds is what it should: Spark's position deletes on v2, deletion vectors on
+    // v3, its statistics file
+    assertThat(sparkCount("SELECT count(*) FROM " + CATALOG + "." + SPECIAL
+            + ".delete_files WHERE file_format = 'PARQUET'"))
+        .isPositive();
+    assertThat(sparkCount("SELECT count(*) FROM " + CATALOG
+            + ".db.v3_dv_days.delete_files WHERE file_format = 'PUFFIN'"))
+        .isPositive();
+    assertThat(catalog.loadTable(TableIdentifier.of("db", "odd.name:v2")).statisticsFiles())
+        .isNotEmpty();
+    // an orphan older than any guard, in a table's data directory: remove-orphans has something to
+    // remove
     Table plain = catalog.loadTable(TableIdentifier.of("db", "plain"));
     String location = plain.location() + "/data/orphan-from-a-failed-job.parquet";
-    Path orphan = location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
+    Path orphan =
+        location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
     Files.createDirectories(orphan.getParent());
     Files.writeString(orphan, "not referenced by any snapshot");
-    Files.setLastModifiedTime(orphan, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7L * 86_400_000));
+    Files.setLastModifiedTime(
+        orphan,
+        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7L * 86_400_000));
     Path policy = dir.resolve("every.yml");
-    // expiry with no age guard and retain-last 1: every snapshot that no tag or branch holds goes, so expiry does something everywhere
+    // expiry with no age guard and retain-last 1: every snapshot that no tag or branch holds goes,
+    // so expiry does something everywhere
     Files.writeString(policy, EveryOperation.POLICY);
 
-    Run run = resurfacer("maintain", "--config", policy.toString(), "--quiet", "--output", "json", "--yes");
+    Run run = resurfacer(
+        "maintain", "--config", policy.toString(), "--quiet", "--output", "json", "--yes");
 
     assertThat(run.exit()).as(run.out() + run.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(run.out());
@@ -335,32 +393,48 @@ class SparkOddCatalogTest {
       assertThat(operations).as(name).containsExactlyElementsOf(EveryOperation.DESIGN_ORDER);
     }
     assertThat(reported).containsExactlyInAnyOrderElementsOf(names);
-    // "previewed" appears only as the summary's count, which is 0: no outcome anywhere says it, no message says "would"
-    assertThat(run.out()).doesNotContainPattern("\"outcome\"\\s*:\\s*\"previewed\"").doesNotContain("would ");
+    // "previewed" appears only as the summary's count, which is 0: no outcome anywhere says it, no
+    // message says "would"
+    assertThat(run.out())
+        .doesNotContainPattern("\"outcome\"\\s*:\\s*\"previewed\"")
+        .doesNotContain("would ");
     assertThat(report.findValuesAsText("outcome")).isNotEmpty().doesNotContain("previewed");
     assertThat(report.get("summary").get("previewed").asLong()).isZero();
     assertThat(orphan).doesNotExist();
-    assertThat(operation(report, "db.plain", "remove-orphans").get("outcome").asText()).isEqualTo("done");
-    // condensing applies to the tables whose default spec has days or hours of old data; elsewhere it says why not
+    assertThat(operation(report, "db.plain", "remove-orphans").get("outcome").asText())
+        .isEqualTo("done");
+    // condensing applies to the tables whose default spec has days or hours of old data; elsewhere
+    // it says why not
     for (String name : List.of("db.v3_dv_days", "db.v2_time_evolved")) {
-      assertThat(operation(report, name, "condense").get("outcome").asText()).as(name).isEqualTo("done");
+      assertThat(operation(report, name, "condense").get("outcome").asText())
+          .as(name)
+          .isEqualTo("done");
     }
     for (String name : List.of(SPECIAL, "db.v1_evolved", "db.plain")) {
-      assertThat(operation(report, name, "condense").get("message").asText()).as(name).startsWith("does not apply: the default spec");
+      assertThat(operation(report, name, "condense").get("message").asText())
+          .as(name)
+          .startsWith("does not apply: the default spec");
     }
 
     for (String name : names) {
       Map<String, List<String>> was = before.get(name);
       Map<String, List<String>> now = contents(name);
-      assertThat(now.keySet()).as(name).containsAll(was.keySet().stream().filter(k -> k.startsWith("ref ")).toList());
+      assertThat(now.keySet())
+          .as(name)
+          .containsAll(was.keySet().stream().filter(k -> k.startsWith("ref ")).toList());
       now.forEach((what, rows) -> {
         if (was.containsKey(what)) {
           assertThat(rows).as(name + " " + what).isEqualTo(was.get(what));
         }
       });
-      // expiry did something: only the snapshots the refs hold (and the commits maintain made on main) are left
-      assertThat(now.keySet().stream().filter(k -> k.startsWith("snapshot ") && was.containsKey(k)).count())
-          .as(name).isLessThan(was.keySet().stream().filter(k -> k.startsWith("snapshot ")).count());
+      // expiry did something: only the snapshots the refs hold (and the commits maintain made on
+      // main) are left
+      assertThat(now.keySet().stream()
+              .filter(k -> k.startsWith("snapshot ") && was.containsKey(k))
+              .count())
+          .as(name)
+          .isLessThan(
+              was.keySet().stream().filter(k -> k.startsWith("snapshot ")).count());
     }
   }
 }

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 class SparkOracleTest {
   static final String CATALOG = "lake";
 
-  @TempDir static Path dir;
+  @TempDir
+  static Path dir;
+
   static SparkSession spark;
   static JdbcCatalog catalog;
 
@@ -54,18 +56,31 @@ class SparkOracleTest {
   /** Runs the runnable jar against the shared catalog; returns its output, failing on a non-zero exit. */
   static String resurfacer(String... args) throws IOException {
     String jar = System.getProperty("resurfacer.jar");
-    assertThat(Path.of(jar)).as("the runnable jar (built by resurfacer-cli's package phase)").exists();
+    assertThat(Path.of(jar))
+        .as("the runnable jar (built by resurfacer-cli's package phase)")
+        .exists();
     List<String> command = new java.util.ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-jar",
+        jar));
     command.addAll(List.of(args));
-    command.addAll(List.of("--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir),
-        "--warehouse", SqliteCatalogs.warehouse(dir)));
+    command.addAll(List.of(
+        "--catalog-name",
+        CATALOG,
+        "--catalog-uri",
+        SqliteCatalogs.uri(dir),
+        "--warehouse",
+        SqliteCatalogs.warehouse(dir)));
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     try {
       int exit = p.waitFor();
-      assertThat(exit).as("resurfacer %s:%n%s%n%s", String.join(" ", args), out, Files.readString(err)).isZero();
+      assertThat(exit)
+          .as("resurfacer %s:%n%s%n%s", String.join(" ", args), out, Files.readString(err))
+          .isZero();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -80,22 +95,30 @@ class SparkOracleTest {
   /** Spark's view of a table: every row, rendered and sorted. */
   static List<String> sparkRows(String table) {
     return spark.sql("SELECT * FROM " + CATALOG + "." + table).collectAsList().stream()
-        .map(Row::toString).sorted().toList();
+        .map(Row::toString)
+        .sorted()
+        .toList();
   }
 
   /** A merge-on-read table with many small files and row-level changes from DELETE, UPDATE and MERGE INTO. */
   static void writeMessy(String table, int formatVersion) {
     String t = CATALOG + "." + table;
-    sql("CREATE TABLE " + t + " (id BIGINT, cat STRING, amount DECIMAL(10,2), note STRING) USING iceberg"
-        + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='" + formatVersion + "',"
-        + " 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
+    sql(
+        "CREATE TABLE " + t
+            + " (id BIGINT, cat STRING, amount DECIMAL(10,2), note STRING) USING iceberg"
+            + " PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='" + formatVersion + "',"
+            + " 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')");
     for (int batch = 0; batch < 4; batch++) {
-      sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 3 = 0 THEN 'a' WHEN id % 3 = 1 THEN 'b' ELSE 'c' END,"
-          + " CAST(id * 1.25 AS DECIMAL(10,2)), concat('n-', id) FROM range(" + (batch * 50) + ", " + (batch * 50 + 50) + ")");
+      sql("INSERT INTO " + t
+          + " SELECT id, CASE WHEN id % 3 = 0 THEN 'a' WHEN id % 3 = 1 THEN 'b' ELSE 'c' END,"
+          + " CAST(id * 1.25 AS DECIMAL(10,2)), concat('n-', id) FROM range(" + (batch * 50) + ", "
+          + (batch * 50 + 50) + ")");
     }
     sql("DELETE FROM " + t + " WHERE id % 7 = 0");
     sql("UPDATE " + t + " SET amount = amount + 100, note = 'updated' WHERE id % 5 = 0");
-    spark.sql("SELECT id, 'a' AS cat, CAST(1 AS DECIMAL(10,2)) AS amount, 'merged' AS note FROM range(180, 230)")
+    spark
+        .sql(
+            "SELECT id, 'a' AS cat, CAST(1 AS DECIMAL(10,2)) AS amount, 'merged' AS note FROM range(180, 230)")
         .createOrReplaceTempView("src");
     sql("MERGE INTO " + t + " t USING src s ON t.id = s.id"
         + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE"
@@ -118,7 +141,9 @@ class SparkOracleTest {
     writeMessy(name, formatVersion);
     List<String> sparkBefore = sparkRows(name);
     Table table = catalog.loadTable(TableIdentifier.parse(name));
-    assertThat(deleteFiles(table, FileContent.POSITION_DELETES)).as("Spark wrote merge-on-read deletes").isPositive();
+    assertThat(deleteFiles(table, FileContent.POSITION_DELETES))
+        .as("Spark wrote merge-on-read deletes")
+        .isPositive();
     List<String> oursBefore = Rows.sortedStrings(table);
     assertThat(oursBefore).hasSize(sparkBefore.size());
 
@@ -136,7 +161,10 @@ class SparkOracleTest {
 
     assertThat(sparkRows(name)).isEqualTo(sparkBefore);
     // Spark's own metadata tables agree: no delete files left, every data file readable
-    assertThat(sql("SELECT count(*) FROM " + CATALOG + "." + name + ".delete_files").get(0).getLong(0)).isZero();
+    assertThat(sql("SELECT count(*) FROM " + CATALOG + "." + name + ".delete_files")
+            .get(0)
+            .getLong(0))
+        .isZero();
   }
 
   @Test
@@ -156,16 +184,29 @@ class SparkOracleTest {
     List<String> before = sparkRows("db.pair");
     Table original = catalog.loadTable(TableIdentifier.of("db", "pair"));
     String metadata = ((HasTableOperations) original).operations().current().metadataFileLocation();
-    sql("CALL " + CATALOG + ".system.register_table(table => 'db.pair_copy', metadata_file => '" + metadata + "')");
+    sql("CALL " + CATALOG + ".system.register_table(table => 'db.pair_copy', metadata_file => '"
+        + metadata + "')");
     assertThat(sparkRows("db.pair_copy")).isEqualTo(before);
 
-    List<Row> sparkResult = sql("CALL " + CATALOG + ".system.rewrite_data_files(table => 'db.pair_copy',"
-        + " options => map('min-input-files', '2', 'delete-file-threshold', '1'))");
+    List<Row> sparkResult =
+        sql("CALL " + CATALOG + ".system.rewrite_data_files(table => 'db.pair_copy',"
+            + " options => map('min-input-files', '2', 'delete-file-threshold', '1'))");
     assertThat(sparkResult.get(0).getInt(0)).as("files Spark rewrote").isPositive();
 
-    String ours = resurfacer("compact", "db.pair", "--min-input-files", "2", "--delete-file-threshold", "1",
-        "--output", "json", "--yes");
-    long oursRewritten = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ours).get("rewritten_files").asLong();
+    String ours = resurfacer(
+        "compact",
+        "db.pair",
+        "--min-input-files",
+        "2",
+        "--delete-file-threshold",
+        "1",
+        "--output",
+        "json",
+        "--yes");
+    long oursRewritten = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(ours)
+        .get("rewritten_files")
+        .asLong();
     assertThat(oursRewritten).isEqualTo(sparkResult.get(0).getInt(0));
 
     assertThat(sparkRows("db.pair")).isEqualTo(before);
@@ -179,15 +220,19 @@ class SparkOracleTest {
   static Table registerCopy(String name, String copy) {
     Table original = catalog.loadTable(TableIdentifier.parse(name));
     String metadata = ((HasTableOperations) original).operations().current().metadataFileLocation();
-    sql("CALL " + CATALOG + ".system.register_table(table => '" + copy + "', metadata_file => '" + metadata + "')");
+    sql("CALL " + CATALOG + ".system.register_table(table => '" + copy + "', metadata_file => '"
+        + metadata + "')");
     return catalog.loadTable(TableIdentifier.parse(copy));
   }
 
   @Test
-  void sparksV2PositionDeletesUpgradedAndTurnedIntoDeletionVectorsReadIdentically() throws IOException {
+  void sparksV2PositionDeletesUpgradedAndTurnedIntoDeletionVectorsReadIdentically()
+      throws IOException {
     writeMessy("db.conv", 2);
-    // Spark writes no equality deletes, and Iceberg's writers in this JVM are the Spark runtime's shaded
-    // ones: equality-delete conversion is proven against Iceberg's reader in EqualityDeleteConversionTest
+    // Spark writes no equality deletes, and Iceberg's writers in this JVM are the Spark runtime's
+    // shaded
+    // ones: equality-delete conversion is proven against Iceberg's reader in
+    // EqualityDeleteConversionTest
     Table table = catalog.loadTable(TableIdentifier.of("db", "conv"));
     List<String> sparkBefore = sparkRows("db.conv");
     List<String> oursBefore = Rows.sortedStrings(table);
@@ -196,18 +241,23 @@ class SparkOracleTest {
 
     // Spark's own position-delete rewrite on a copy holds the same rows
     registerCopy("db.conv", "db.conv_copy");
-    sql("CALL " + CATALOG + ".system.rewrite_position_delete_files(table => 'db.conv_copy', options => map('rewrite-all', 'true'))");
+    sql(
+        "CALL " + CATALOG
+            + ".system.rewrite_position_delete_files(table => 'db.conv_copy', options => map('rewrite-all', 'true'))");
     assertThat(sparkRows("db.conv_copy")).isEqualTo(sparkBefore);
 
     resurfacer("upgrade", "db.conv", "--format-version", "3", "--yes");
     resurfacer("convert-equality-deletes", "db.conv", "--yes");
     resurfacer("rewrite-position-deletes", "db.conv", "--yes");
     table.refresh();
-    assertThat(((HasTableOperations) table).operations().current().formatVersion()).isEqualTo(3);
+    assertThat(((HasTableOperations) table).operations().current().formatVersion())
+        .isEqualTo(3);
     assertThat(deleteFiles(table, FileContent.EQUALITY_DELETES)).isZero();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        assertThat(task.deletes()).allSatisfy(d -> assertThat(d.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN));
+        assertThat(task.deletes())
+            .allSatisfy(
+                d -> assertThat(d.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN));
       }
     }
     assertThat(sparkRows("db.conv")).isEqualTo(sparkBefore);
@@ -222,16 +272,20 @@ class SparkOracleTest {
   @Test
   void maintainWithEveryOperationOnASparkWrittenTableIsOneReport() throws IOException {
     String t = CATALOG + ".db.every";
-    sql("CREATE TABLE " + t + " (id BIGINT, day DATE, note STRING) USING iceberg PARTITIONED BY (days(day))"
-        + " TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
+    sql(
+        "CREATE TABLE " + t
+            + " (id BIGINT, day DATE, note STRING) USING iceberg PARTITIONED BY (days(day))"
+            + " TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
     for (int d = 0; d < 3; d++) {
       for (int f = 0; f < 2; f++) {
         long from = d * 100L + f * 10;
-        sql("INSERT INTO " + t + " SELECT id, DATE '2020-01-0" + (d + 1) + "', concat('n-', id) FROM range(" + from + ", " + (from + 10) + ")");
+        sql("INSERT INTO " + t + " SELECT id, DATE '2020-01-0" + (d + 1)
+            + "', concat('n-', id) FROM range(" + from + ", " + (from + 10) + ")");
       }
     }
     for (int f = 0; f < 2; f++) {
-      sql("INSERT INTO " + t + " SELECT id, current_date(), concat('n-', id) FROM range(" + (1_000 + f * 10) + ", " + (1_010 + f * 10) + ")");
+      sql("INSERT INTO " + t + " SELECT id, current_date(), concat('n-', id) FROM range("
+          + (1_000 + f * 10) + ", " + (1_010 + f * 10) + ")");
     }
     sql("DELETE FROM " + t + " WHERE id % 7 = 0");
     sql("UPDATE " + t + " SET note = 'updated' WHERE id % 5 = 0");
@@ -240,9 +294,19 @@ class SparkOracleTest {
     Files.writeString(policy, dev.resurfacer.iceberg.testing.EveryOperation.POLICY);
 
     resurfacer("upgrade", "db.every", "--format-version", "3", "--yes");
-    String out = resurfacer("maintain", "--config", policy.toString(), "--tables", "db.every", "--quiet", "--output", "json", "--yes");
+    String out = resurfacer(
+        "maintain",
+        "--config",
+        policy.toString(),
+        "--tables",
+        "db.every",
+        "--quiet",
+        "--output",
+        "json",
+        "--yes");
 
-    com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out);
+    com.fasterxml.jackson.databind.JsonNode report =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(out);
     assertThat(report.get("tables")).hasSize(1);
     com.fasterxml.jackson.databind.JsonNode table = report.get("tables").get(0);
     List<String> operations = new java.util.ArrayList<>();
@@ -250,13 +314,16 @@ class SparkOracleTest {
       operations.add(o.get("operation").asText());
       assertThat(o.get("outcome").asText()).as(o.toString()).isIn("done", "nothing_to_do");
     });
-    assertThat(operations).containsExactlyElementsOf(dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER);
+    assertThat(operations)
+        .containsExactlyElementsOf(dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER);
     Table every = catalog.loadTable(TableIdentifier.of("db", "every"));
     assertThat(every.snapshots()).hasSize(1);
     // Spark's v2 position deletes are applied by compaction or are deletion vectors now
     try (CloseableIterable<FileScanTask> tasks = every.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        assertThat(task.deletes()).allSatisfy(d -> assertThat(d.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN));
+        assertThat(task.deletes())
+            .allSatisfy(
+                d -> assertThat(d.format()).isEqualTo(org.apache.iceberg.FileFormat.PUFFIN));
       }
     }
     assertThat(sparkRows("db.every")).isEqualTo(sparkBefore);
@@ -276,18 +343,23 @@ class SparkOracleTest {
   void aSparkTableNamedWithDotsAndColonsIsMaintainedUnderItsQuotedName() throws IOException {
     String name = "db.`table:with.special:chars`";
     String t = CATALOG + "." + name;
-    sql("CREATE TABLE " + t + " (id BIGINT, `letter/abc` STRING, b BINARY, ts TIMESTAMP) USING iceberg PARTITIONED BY (bucket(2, id))"
-        + " TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
+    sql(
+        "CREATE TABLE " + t
+            + " (id BIGINT, `letter/abc` STRING, b BINARY, ts TIMESTAMP) USING iceberg PARTITIONED BY (bucket(2, id))"
+            + " TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
     for (int f = 0; f < 4; f++) {
-      sql("INSERT INTO " + t + " SELECT id, concat(char(97 + id % 26), '/', id), unhex(hex(id * 31)), TIMESTAMP '2020-01-01 00:00:00'"
-          + " + make_interval(0, 0, 0, 0, cast(id % 48 as int)) FROM range(" + (f * 25) + ", " + (f * 25 + 25) + ")");
+      sql("INSERT INTO " + t
+          + " SELECT id, concat(char(97 + id % 26), '/', id), unhex(hex(id * 31)), TIMESTAMP '2020-01-01 00:00:00'"
+          + " + make_interval(0, 0, 0, 0, cast(id % 48 as int)) FROM range(" + (f * 25) + ", "
+          + (f * 25 + 25) + ")");
       if (f == 1) {
         sql("ALTER TABLE " + t + " CREATE TAG t1");
       }
     }
     sql("DELETE FROM " + t + " WHERE id % 7 = 0");
     sql("ALTER TABLE " + t + " CREATE BRANCH audit");
-    sql("INSERT INTO " + t + ".branch_audit SELECT 1000, 'z/1000', NULL, TIMESTAMP '2020-02-01 00:00:00'");
+    sql("INSERT INTO " + t
+        + ".branch_audit SELECT 1000, 'z/1000', NULL, TIMESTAMP '2020-02-01 00:00:00'");
     java.util.Map<String, List<String>> before = new java.util.LinkedHashMap<>();
     before.put("main", sparkRowsAt(t, null));
     for (String ref : List.of("t1", "audit")) {
@@ -301,11 +373,27 @@ class SparkOracleTest {
         """);
 
     assertThat(resurfacer("describe", name)).contains("table:with.special:chars");
-    assertThat(resurfacer("plan", "\"db\".\"table:with.special:chars\"", "--strategy", "sort", "--sort-by", "letter/abc"))
+    assertThat(resurfacer(
+            "plan",
+            "\"db\".\"table:with.special:chars\"",
+            "--strategy",
+            "sort",
+            "--sort-by",
+            "letter/abc"))
         .contains("sort");
-    String out = resurfacer("maintain", "--config", policy.toString(), "--tables", name, "--quiet", "--output", "json", "--yes");
+    String out = resurfacer(
+        "maintain",
+        "--config",
+        policy.toString(),
+        "--tables",
+        name,
+        "--quiet",
+        "--output",
+        "json",
+        "--yes");
 
-    com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out);
+    com.fasterxml.jackson.databind.JsonNode report =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(out);
     assertThat(report.get("tables")).hasSize(1);
     com.fasterxml.jackson.databind.JsonNode table = report.get("tables").get(0);
     assertThat(table.get("table").asText()).isEqualTo(name);
@@ -315,8 +403,8 @@ class SparkOracleTest {
       assertThat(o.get("message").asText()).as(o.toString()).isNotBlank();
     });
     assertThat(out).doesNotContain("\"outcome\":\"previewed\"");
-    assertThat(table.get("operations").findValuesAsText("operation")).containsExactlyElementsOf(
-        dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER);
+    assertThat(table.get("operations").findValuesAsText("operation"))
+        .containsExactlyElementsOf(dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER);
     assertThat(sparkRowsAt(t, null)).isEqualTo(before.get("main"));
     for (String ref : List.of("t1", "audit")) {
       assertThat(sparkRowsAt(t, ref)).as(ref).isEqualTo(before.get(ref));
@@ -325,8 +413,14 @@ class SparkOracleTest {
 
   /** The special table's rows at {@code ref} (null: main), binary as hex: a byte[] has no value-based toString. */
   private static List<String> sparkRowsAt(String table, String ref) {
-    return spark.sql("SELECT id, `letter/abc`, hex(b), ts FROM " + table + (ref == null ? "" : " VERSION AS OF '" + ref + "'"))
-        .collectAsList().stream().map(Row::toString).sorted().toList();
+    return spark
+        .sql("SELECT id, `letter/abc`, hex(b), ts FROM " + table
+            + (ref == null ? "" : " VERSION AS OF '" + ref + "'"))
+        .collectAsList()
+        .stream()
+        .map(Row::toString)
+        .sorted()
+        .toList();
   }
 
   @Test
@@ -340,19 +434,26 @@ class SparkOracleTest {
     java.util.Map<Integer, Long> sparkNdv = ndvByField(copy);
     java.util.Map<Integer, Long> ourNdv = ndvByField(ours);
     assertThat(ourNdv.keySet()).containsExactlyInAnyOrderElementsOf(sparkNdv.keySet());
-    Row exact = sql("SELECT count(DISTINCT id), count(DISTINCT cat), count(DISTINCT amount), count(DISTINCT note) FROM "
-        + CATALOG + ".db.stats").get(0);
+    Row exact =
+        sql("SELECT count(DISTINCT id), count(DISTINCT cat), count(DISTINCT amount), count(DISTINCT note) FROM "
+                + CATALOG + ".db.stats")
+            .get(0);
     String[] columns = {"id", "cat", "amount", "note"};
     for (int i = 0; i < columns.length; i++) {
       int field = ours.schema().findField(columns[i]).fieldId();
-      // same sketch family, same value serialization, same live rows: Spark's estimate and ours agree
+      // same sketch family, same value serialization, same live rows: Spark's estimate and ours
+      // agree
       assertThat(ourNdv.get(field)).as(columns[i]).isEqualTo(sparkNdv.get(field));
-      assertThat((double) ourNdv.get(field)).as(columns[i]).isCloseTo(exact.getLong(i), org.assertj.core.data.Percentage.withPercentage(5));
+      assertThat((double) ourNdv.get(field))
+          .as(columns[i])
+          .isCloseTo(exact.getLong(i), org.assertj.core.data.Percentage.withPercentage(5));
     }
-    // Spark's planner reads our file: with CBO on, Iceberg's scan reports the distinct counts it holds
+    // Spark's planner reads our file: with CBO on, Iceberg's scan reports the distinct counts it
+    // holds
     spark.conf().set("spark.sql.cbo.enabled", "true");
     try {
-      var stats = spark.table(CATALOG + ".db.stats").queryExecution().optimizedPlan().stats();
+      var stats =
+          spark.table(CATALOG + ".db.stats").queryExecution().optimizedPlan().stats();
       java.util.Map<String, Long> planned = new java.util.HashMap<>();
       var it = stats.attributeStats().iterator();
       while (it.hasNext()) {
@@ -361,7 +462,8 @@ class SparkOracleTest {
           planned.put(entry._1().name(), entry._2().distinctCount().get().longValue());
         }
       }
-      assertThat(planned).containsEntry("id", ourNdv.get(ours.schema().findField("id").fieldId()));
+      assertThat(planned)
+          .containsEntry("id", ourNdv.get(ours.schema().findField("id").fieldId()));
     } finally {
       spark.conf().set("spark.sql.cbo.enabled", "false");
     }

@@ -47,34 +47,47 @@ public final class ConnectSql implements SparkSql {
     try {
       uri = URI.create(shown);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("engines.spark.remote must be sc://host:port (got '" + settings.scrub(shown) + "')");
+      throw new UsageException(
+          "engines.spark.remote must be sc://host:port (got '" + settings.scrub(shown) + "')");
     }
     if (!"sc".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new UsageException("engines.spark.remote must be sc://host:port (got '" + settings.scrub(shown) + "')");
+      throw new UsageException(
+          "engines.spark.remote must be sc://host:port (got '" + settings.scrub(shown) + "')");
     }
     int port = uri.getPort() < 0 ? 15002 : uri.getPort();
     try (Socket probe = new Socket()) {
       probe.connect(new InetSocketAddress(uri.getHost(), port), CONNECT_TIMEOUT_MILLIS);
     } catch (java.io.IOException e) {
-      throw new UsageException(settings.scrub("cannot reach Spark Connect at " + shown + ": " + e.getMessage()));
+      throw new UsageException(
+          settings.scrub("cannot reach Spark Connect at " + shown + ": " + e.getMessage()));
     }
     SparkSession session;
     try {
       session = (SparkSession) SparkSession.builder().remote(remote).create();
     } catch (RuntimeException e) {
-      throw new UsageException(settings.scrub("cannot open a Spark Connect session at " + shown + ": " + Messages.root(e)));
+      throw new UsageException(settings.scrub(
+          "cannot open a Spark Connect session at " + shown + ": " + Messages.root(e)));
     }
     try {
       SessionConf conf = SessionConf.of(settings);
       if (!conf.secretKeys().isEmpty()) {
-        // the server's own spark.redaction.regex is fixed at its start; the options pattern is ours to extend per session
-        session.conf().set(SessionConf.OPTIONS_REDACTION, conf.extend(session.conf().get(SessionConf.OPTIONS_REDACTION)));
+        // the server's own spark.redaction.regex is fixed at its start; the options pattern is ours
+        // to extend per session
+        session
+            .conf()
+            .set(
+                SessionConf.OPTIONS_REDACTION,
+                conf.extend(session.conf().get(SessionConf.OPTIONS_REDACTION)));
       }
       conf.applyTo((k, v) -> session.conf().set(k, v));
     } catch (RuntimeException e) {
       session.close();
-      throw e instanceof UsageException u ? u
-          : new UsageException(settings.scrub("cannot configure the Spark Connect session at " + shown + ": " + Messages.root(e)), e);
+      throw e instanceof UsageException u
+          ? u
+          : new UsageException(
+              settings.scrub("cannot configure the Spark Connect session at " + shown + ": "
+                  + Messages.root(e)),
+              e);
     }
     return new ConnectSql(session, settings.scrub(shown));
   }
@@ -103,7 +116,8 @@ public final class ConnectSql implements SparkSql {
   static Object plain(Object value) {
     if (value instanceof scala.collection.Map<?, ?> m) {
       Map<Object, Object> out = new LinkedHashMap<>();
-      scala.jdk.javaapi.CollectionConverters.asJava(m).forEach((k, v) -> out.put(plain(k), plain(v)));
+      scala.jdk.javaapi.CollectionConverters.asJava(m)
+          .forEach((k, v) -> out.put(plain(k), plain(v)));
       return out;
     }
     if (value instanceof scala.collection.Seq<?> seq) {

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class JobSql implements SparkSql {
   /** The keys of the handed-over map. */
   public static final String SQL = "sql";
+
   public static final String JOBS = "jobs";
   public static final String CONF = "conf";
   public static final String DESCRIBE = "describe";
@@ -36,7 +37,9 @@ public final class JobSql implements SparkSql {
   public static final String REDACT = "redact";
   /** Returns why the job's cluster cannot be reached before its session starts, or null. */
   public static final String PROBE = "probe";
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private static final long POLL_MILLIS = 5000;
 
   private final BiFunction<String, String, List<Map<String, Object>>> sql;
@@ -44,7 +47,10 @@ public final class JobSql implements SparkSql {
   private final String describe;
   private final AtomicLong statements = new AtomicLong();
 
-  private JobSql(BiFunction<String, String, List<Map<String, Object>>> sql, Function<String, List<String>> jobs, String describe) {
+  private JobSql(
+      BiFunction<String, String, List<Map<String, Object>>> sql,
+      Function<String, List<String>> jobs,
+      String describe) {
     this.sql = sql;
     this.jobs = jobs;
     this.describe = describe;
@@ -53,21 +59,24 @@ public final class JobSql implements SparkSql {
   @SuppressWarnings("unchecked")
   static JobSql of(Map<String, Object> session, EngineSettings settings) {
     SessionConf conf = SessionConf.of(settings);
-    Supplier<String> probe = (Supplier<String>) session.getOrDefault(PROBE, (Supplier<String>) () -> null);
+    Supplier<String> probe =
+        (Supplier<String>) session.getOrDefault(PROBE, (Supplier<String>) () -> null);
     String unreachable = probe.get();
     if (unreachable != null) {
       throw new UsageException(settings.scrub(unreachable));
     }
-    BiFunction<String, String, List<Map<String, Object>>> sql = (BiFunction<String, String, List<Map<String, Object>>>)
-        Objects.requireNonNull(session.get(SQL), "the job hands over no sql function");
-    Function<String, List<String>> jobs = (Function<String, List<String>>) session.getOrDefault(JOBS,
-        (Function<String, List<String>>) group -> List.of());
+    BiFunction<String, String, List<Map<String, Object>>> sql =
+        (BiFunction<String, String, List<Map<String, Object>>>)
+            Objects.requireNonNull(session.get(SQL), "the job hands over no sql function");
+    Function<String, List<String>> jobs = (Function<String, List<String>>)
+        session.getOrDefault(JOBS, (Function<String, List<String>>) group -> List.of());
     BiConsumer<String, String> setConf = (BiConsumer<String, String>) session.get(CONF);
     if (!conf.values().isEmpty() && setConf == null) {
       throw new IllegalStateException("the job hands over no conf function");
     }
     if (!conf.secretKeys().isEmpty()) {
-      Consumer<String> redact = (Consumer<String>) Objects.requireNonNull(session.get(REDACT), "the job hands over no redact function");
+      Consumer<String> redact = (Consumer<String>)
+          Objects.requireNonNull(session.get(REDACT), "the job hands over no redact function");
       redact.accept(conf.redactionAlternatives());
     }
     conf.applyTo(setConf);

@@ -22,7 +22,8 @@ record SessionConf(Map<String, String> values, List<String> secretKeys, EngineSe
 
   static SessionConf of(EngineSettings settings) {
     Map<String, String> values = settings.under("conf");
-    List<String> secret = values.keySet().stream().filter(k -> settings.isSecret("conf." + k)).toList();
+    List<String> secret =
+        values.keySet().stream().filter(k -> settings.isSecret("conf." + k)).toList();
     return new SessionConf(values, secret, settings);
   }
 
@@ -49,7 +50,10 @@ record SessionConf(Map<String, String> values, List<String> secretKeys, EngineSe
       try {
         set.accept(k, v);
       } catch (RuntimeException e) {
-        throw new UsageException("engines.spark.conf." + k + ": the cluster refused it: " + settings.scrub(Messages.root(e)), e);
+        throw new UsageException(
+            "engines.spark.conf." + k + ": the cluster refused it: "
+                + settings.scrub(Messages.root(e)),
+            e);
       }
     });
   }

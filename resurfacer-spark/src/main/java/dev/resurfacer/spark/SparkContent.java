@@ -19,7 +19,10 @@ public record SparkContent(long rows, String checksum) {
     // Spark refuses to hash map columns unless asked; a map hashes by its entries in stored order,
     // which a rewrite keeps, and a false mismatch only fails (and rolls back) the step
     sql.rows("SET spark.sql.legacy.allowHashOnMapType=true");
-    Map<String, Object> r = one(sql, "SELECT count(*) AS n, coalesce(sum(CAST(xxhash64(*) AS DECIMAL(38,0))), 0) AS h FROM " + relation);
+    Map<String, Object> r = one(
+        sql,
+        "SELECT count(*) AS n, coalesce(sum(CAST(xxhash64(*) AS DECIMAL(38,0))), 0) AS h FROM "
+            + relation);
     return new SparkContent(asLong(r.get("n")), String.valueOf(r.get("h")));
   }
 
@@ -27,7 +30,8 @@ public record SparkContent(long rows, String checksum) {
   public static Map<String, Object> one(SparkSql sql, String statement) {
     List<Map<String, Object>> rows = sql.rows(statement);
     if (rows.size() != 1) {
-      throw new IllegalStateException("expected one result row from the cluster, got " + rows.size() + ": " + statement);
+      throw new IllegalStateException(
+          "expected one result row from the cluster, got " + rows.size() + ": " + statement);
     }
     return rows.get(0);
   }

@@ -42,7 +42,8 @@ public final class SparkEngine implements ExecutionEngine {
     return new SparkEngine(sql, settings.under("catalogs"));
   }
 
-  static SparkEngine connect(EngineSettings settings, Function<EngineSettings, SparkSql> connector) {
+  static SparkEngine connect(
+      EngineSettings settings, Function<EngineSettings, SparkSql> connector) {
     settings.rejectUnknown(KEYS, PREFIXES);
     return new SparkEngine(connector.apply(settings), settings.under("catalogs"));
   }

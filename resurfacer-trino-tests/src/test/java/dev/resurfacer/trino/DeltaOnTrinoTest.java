@@ -37,13 +37,18 @@ import org.junit.jupiter.api.io.TempDir;
  * refusals (a vacuum Trino could take further than our fences, its floor, deletion vectors, z-order).
  */
 class DeltaOnTrinoTest {
-  @RegisterExtension static final TrinoLake LAKE = TrinoLake.shared();
+  @RegisterExtension
+  static final TrinoLake LAKE = TrinoLake.shared();
+
   static final DeltaTrinoTables TABLES = new DeltaTrinoTables(LAKE);
-  @TempDir static Path dir;
+
+  @TempDir
+  static Path dir;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   static Step run(String catalog, Operation op, DeltaTable t, Mode mode) throws Exception {
-    TrinoConnection trino = new TrinoConnection(LAKE.trino().jdbcUrl(), catalog, "resurfacer-test", null, null);
+    TrinoConnection trino =
+        new TrinoConnection(LAKE.trino().jdbcUrl(), catalog, "resurfacer-test", null, null);
     for (OperationExecutor<?, DeltaTable> e : DeltaOnTrino.executors(trino)) {
       if (e.operationType().isInstance(op)) {
         return ((OperationExecutor) e).execute(op, t, mode);
@@ -55,7 +60,8 @@ class DeltaOnTrinoTest {
   /** The table's files as s3proxy's filesystem backend stores them. */
   static Set<Path> files(String name) throws Exception {
     try (Stream<Path> walk = Files.walk(TABLES.localPath(name))) {
-      return walk.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+      return walk.filter(Files::isRegularFile)
+          .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
     }
   }
 
@@ -72,8 +78,10 @@ class DeltaOnTrinoTest {
     assertThat(preview.outcome()).as(preview.message()).isEqualTo(Outcome.PREVIEWED);
     assertThat(preview.metrics().get("candidate_files")).isEqualTo(liveBefore);
     assertThat(t.latest().getVersion()).isEqualTo(version);
-    assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, Compact.zOrder("id", "qty"), t, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("only bin-packs");
+    assertThatThrownBy(
+            () -> run(TrinoLake.DELTA_CATALOG, Compact.zOrder("id", "qty"), t, Mode.COMMIT))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("only bin-packs");
 
     Step compact = run(TrinoLake.DELTA_CATALOG, Compact.binpack(), t, Mode.COMMIT);
     assertThat(compact.outcome()).as(compact.message()).isEqualTo(Outcome.DONE);
@@ -82,15 +90,19 @@ class DeltaOnTrinoTest {
     assertThat(TABLES.trinoRows("d_verbs")).isEqualTo(trino);
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
 
-    // a leftover in a hidden folder: our vacuum never touches it, Trino's might, so the run is refused
+    // a leftover in a hidden folder: our vacuum never touches it, Trino's might, so the run is
+    // refused
     assertThat(t.storage().root().scheme()).isEqualTo("s3");
-    Path hidden = Files.createDirectories(TABLES.localPath("d_verbs").resolve("_scratch")).resolve("old.parquet");
+    Path hidden = Files.createDirectories(TABLES.localPath("d_verbs").resolve("_scratch"))
+        .resolve("old.parquet");
     Files.write(hidden, new byte[] {1, 2, 3});
     Files.setLastModifiedTime(hidden, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
     Set<Path> filesBefore = files("d_verbs");
     Vacuum vacuum = new Vacuum(Duration.ZERO, true);
     assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, vacuum, t, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("our vacuum keeps").hasMessageContaining("_scratch/old.parquet");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("our vacuum keeps")
+        .hasMessageContaining("_scratch/old.parquet");
     assertThat(files("d_verbs")).isEqualTo(filesBefore);
     Files.delete(hidden);
 
@@ -112,14 +124,18 @@ class DeltaOnTrinoTest {
   void trinosVacuumFloorAndDeletionVectorsAreOneLineRefusals() throws Exception {
     DeltaTable t = TABLES.create("d_floor", 1, null);
     for (Mode mode : Mode.values()) {
-      assertThatThrownBy(() -> run(TrinoLake.DELTA_FLOORED_CATALOG, new Vacuum(Duration.ofHours(1), true), t, mode))
+      assertThatThrownBy(() ->
+              run(TrinoLake.DELTA_FLOORED_CATALOG, new Vacuum(Duration.ofHours(1), true), t, mode))
           .isInstanceOf(SafetyRefusal.class)
           .hasMessageContaining("delta.vacuum.min-retention is 7.00d on catalog delta_floored");
     }
     DeltaTable dv = TABLES.create("d_dv", 1, "deletion_vectors_enabled = true");
     Set<Path> before = files("d_dv");
-    assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, new Vacuum(Duration.ZERO, true), dv, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("deletionVectors").hasMessageNotContaining("\n");
+    assertThatThrownBy(
+            () -> run(TrinoLake.DELTA_CATALOG, new Vacuum(Duration.ZERO, true), dv, Mode.COMMIT))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("deletionVectors")
+        .hasMessageNotContaining("\n");
     assertThat(files("d_dv")).isEqualTo(before);
   }
 
@@ -128,13 +144,16 @@ class DeltaOnTrinoTest {
   void anotherTableUnderTheSameNameInTrinoIsRefused() throws Exception {
     DeltaTable ours = TABLES.create("d_ours", 2, null);
     DeltaTable other = TABLES.create("d_other", 2, null);
-    DeltaTable misnamed = new DeltaTable(other.name(), ours.storage()); // shares our storage: not closed here
+    DeltaTable misnamed =
+        new DeltaTable(other.name(), ours.storage()); // shares our storage: not closed here
     Set<Path> before = files("d_ours");
     Set<Path> otherBefore = files("d_other");
     for (Operation op : List.<Operation>of(Compact.binpack(), new Vacuum(Duration.ZERO, true))) {
       for (Mode mode : Mode.values()) {
         assertThatThrownBy(() -> run(TrinoLake.DELTA_CATALOG, op, misnamed, mode))
-            .isInstanceOf(SafetyRefusal.class).hasMessageContaining("the same table").hasMessageNotContaining("\n");
+            .isInstanceOf(SafetyRefusal.class)
+            .hasMessageContaining("the same table")
+            .hasMessageNotContaining("\n");
       }
     }
     assertThat(files("d_ours")).isEqualTo(before);
@@ -145,13 +164,26 @@ class DeltaOnTrinoTest {
   void compactAndVacuumWithEngineTrinoThroughTheCli() throws Exception {
     DeltaTable t = TABLES.create("d_cli", 2, null);
     List<String> trino = TABLES.trinoRows("d_cli");
-    Path config = Files.writeString(dir.resolve("delta.yml"), TABLES.catalogYaml("d_cli")
-        + "engines:\n  trino:\n    url: " + LAKE.trino().jdbcUrl() + "\n    delta-catalog: delta\n");
+    Path config = Files.writeString(
+        dir.resolve("delta.yml"),
+        TABLES.catalogYaml("d_cli") + "engines:\n  trino:\n    url: "
+            + LAKE.trino().jdbcUrl() + "\n    delta-catalog: delta\n");
 
-    Run compact = ResurfacerCli.run(dir, config, null, Map.of(), "compact", "dops.d_cli", "--engine", "trino", "--yes");
+    Run compact = ResurfacerCli.run(
+        dir, config, null, Map.of(), "compact", "dops.d_cli", "--engine", "trino", "--yes");
     assertThat(compact.exit()).as("%s%n%s", compact.out(), compact.err()).isZero();
     assertThat(compact.out()).contains("on trino: Trino's optimize rewrote");
-    Run vacuum = ResurfacerCli.run(dir, config, null, Map.of(), "vacuum", "dops.d_cli", "--engine", "trino", "--retention", "0s",
+    Run vacuum = ResurfacerCli.run(
+        dir,
+        config,
+        null,
+        Map.of(),
+        "vacuum",
+        "dops.d_cli",
+        "--engine",
+        "trino",
+        "--retention",
+        "0s",
         "--force-retention");
     assertThat(vacuum.exit()).as("%s%n%s", vacuum.out(), vacuum.err()).isZero();
     assertThat(vacuum.out()).contains("Trino's vacuum would delete", "preview only");
@@ -167,14 +199,18 @@ class DeltaOnTrinoTest {
   @Test
   void aLivePathThatNeedsEscapingIsVacuumedByTheFixedTrinoAndKept() throws Exception {
     DeltaTable t = TABLES.create("d_escaped", 1, null);
-    LAKE.sql("INSERT INTO delta." + DeltaTrinoTables.SCHEMA + ".d_escaped VALUES (1000, 1, 1.25, 'x', DATE '2026-01-01', true, 'a b%c')");
+    LAKE.sql("INSERT INTO delta." + DeltaTrinoTables.SCHEMA
+        + ".d_escaped VALUES (1000, 1, 1.25, 'x', DATE '2026-01-01', true, 'a b%c')");
     List<String> trino = TABLES.trinoRows("d_escaped");
-    var escaped = LiveFiles.of(t, t.latest()).stream().filter(f -> f.file().path().contains("/cat=a b")).toList();
+    var escaped = LiveFiles.of(t, t.latest()).stream()
+        .filter(f -> f.file().path().contains("/cat=a b"))
+        .toList();
     assertThat(escaped).as("a live file in the partition folder of 'a b%%c'").isNotEmpty();
-    TrinoStatements statements = new TrinoStatements(new TrinoConnection(LAKE.trino().jdbcUrl(), TrinoLake.DELTA_CATALOG,
-        "resurfacer-test", null, null));
+    TrinoStatements statements = new TrinoStatements(new TrinoConnection(
+        LAKE.trino().jdbcUrl(), TrinoLake.DELTA_CATALOG, "resurfacer-test", null, null));
     String version = statements.value("version", "SELECT version()");
-    assertThat(Integer.parseInt(version)).isGreaterThanOrEqualTo(TrinoDeltaVacuum.ESCAPED_PATHS_FIXED_IN);
+    assertThat(Integer.parseInt(version))
+        .isGreaterThanOrEqualTo(TrinoDeltaVacuum.ESCAPED_PATHS_FIXED_IN);
 
     Step vacuumed = run(TrinoLake.DELTA_CATALOG, new Vacuum(Duration.ZERO, true), t, Mode.COMMIT);
     assertThat(vacuumed.outcome()).as(vacuumed.message()).isEqualTo(Outcome.DONE);
@@ -183,7 +219,12 @@ class DeltaOnTrinoTest {
     }
     assertThat(TABLES.trinoRows("d_escaped")).isEqualTo(trino);
     assertThat(DeltaTrinoTables.kernelRows(t)).isEqualTo(trino);
-    assertThat(TrinoDeltaVacuum.escapingRefusal("469", t.name(), escaped.stream()
-        .map(f -> f.file().path().substring(t.storage().root().path().length() + 1)).toList())).isPresent();
+    assertThat(TrinoDeltaVacuum.escapingRefusal(
+            "469",
+            t.name(),
+            escaped.stream()
+                .map(f -> f.file().path().substring(t.storage().root().path().length() + 1))
+                .toList()))
+        .isPresent();
   }
 }

@@ -41,7 +41,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * retention floors, files Trino would delete that our fences keep).
  */
 class IcebergOnTrinoTest {
-  @RegisterExtension static final TrinoLake LAKE = TrinoLake.shared();
+  @RegisterExtension
+  static final TrinoLake LAKE = TrinoLake.shared();
+
   static final TrinoTables TABLES = new TrinoTables(LAKE);
 
   static TrinoConnection trino(String catalog) {
@@ -99,8 +101,11 @@ class IcebergOnTrinoTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {"partition|cat=a|a|b", "where|cat = 'b'|b|a"})
-  void compactOfOnePartitionLeavesTheOtherAlone(String option, String value, String rewritten, String kept) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {"partition|cat=a|a|b", "where|cat = 'b'|b|a"})
+  void compactOfOnePartitionLeavesTheOtherAlone(
+      String option, String value, String rewritten, String kept) throws Exception {
     String name = "compact_" + option;
     IcebergTable t = TABLES.create(name, 2, null);
     List<String> before = TABLES.trinoRows(name);
@@ -119,17 +124,22 @@ class IcebergOnTrinoTest {
     IcebergTable unsorted = TABLES.create("compact_unsorted", 2, null);
     long snapshot = unsorted.table().currentSnapshot().snapshotId();
     assertThatThrownBy(() -> run(Compact.zOrder("id", "qty"), unsorted, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("no z-order");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("no z-order");
     assertThatThrownBy(() -> run(Compact.sort(null), unsorted, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("has none");
-    assertThatThrownBy(() -> run(Compact.binpack().withOption("min-input-files", "2"), unsorted, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("min-input-files");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("has none");
+    assertThatThrownBy(
+            () -> run(Compact.binpack().withOption("min-input-files", "2"), unsorted, Mode.COMMIT))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("min-input-files");
     unsorted.table().refresh();
     assertThat(unsorted.table().currentSnapshot().snapshotId()).isEqualTo(snapshot);
 
     IcebergTable sorted = TABLES.create("compact_sorted", 2, "sorted_by = ARRAY['qty']");
     assertThatThrownBy(() -> run(Compact.sort("id DESC"), sorted, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("declared order");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("declared order");
     List<String> before = TABLES.trinoRows("compact_sorted");
     Step done = run(Compact.sort(null), sorted, Mode.COMMIT);
     assertThat(done.outcome()).as(done.message()).isEqualTo(Outcome.DONE);
@@ -143,7 +153,8 @@ class IcebergOnTrinoTest {
     IcebergTable t = TABLES.create("manifest_rewrite", 3, null);
     List<String> trinoBefore = TABLES.trinoRows("manifest_rewrite");
     List<String> oursBefore = Content.of(t.table());
-    int manifestsBefore = t.table().currentSnapshot().dataManifests(t.table().io()).size();
+    int manifestsBefore =
+        t.table().currentSnapshot().dataManifests(t.table().io()).size();
     assertThat(manifestsBefore).isGreaterThan(1);
 
     assertThat(run(new RewriteManifests(), t, Mode.PREVIEW).outcome()).isEqualTo(Outcome.PREVIEWED);
@@ -152,7 +163,8 @@ class IcebergOnTrinoTest {
     assertThat(done.outcome()).as(done.message()).isEqualTo(Outcome.DONE);
     t.table().refresh();
     assertThat(t.table().currentSnapshot().operation()).isEqualTo("replace");
-    assertThat(t.table().currentSnapshot().dataManifests(t.table().io()).size()).isLessThanOrEqualTo(manifestsBefore);
+    assertThat(t.table().currentSnapshot().dataManifests(t.table().io()).size())
+        .isLessThanOrEqualTo(manifestsBefore);
     assertThat(TABLES.trinoRows("manifest_rewrite")).isEqualTo(trinoBefore);
     assertThat(Content.of(t.table())).isEqualTo(oursBefore);
   }
@@ -166,7 +178,8 @@ class IcebergOnTrinoTest {
     assertThat(snapshots).isEqualTo(5); // Trino's CREATE TABLE commits an empty snapshot
 
     assertThatThrownBy(() -> run(new ExpireSnapshots(Duration.ZERO, 3), t, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("history.expire.min-snapshots-to-keep");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("history.expire.min-snapshots-to-keep");
     Step preview = run(new ExpireSnapshots(Duration.ZERO, null), t, Mode.PREVIEW);
     assertThat(preview.outcome()).isEqualTo(Outcome.PREVIEWED);
     assertThat(preview.metrics().get("expired_snapshots")).isEqualTo(4);
@@ -189,17 +202,24 @@ class IcebergOnTrinoTest {
     String stray = strayFile(LAKE, t.table(), Duration.ofDays(2));
 
     for (Mode mode : Mode.values()) {
-      assertThatThrownBy(() -> run(TrinoLake.FLOORED_CATALOG, new ExpireSnapshots(Duration.ofHours(1), null), t, mode))
+      assertThatThrownBy(() -> run(
+              TrinoLake.FLOORED_CATALOG, new ExpireSnapshots(Duration.ofHours(1), null), t, mode))
           .isInstanceOf(SafetyRefusal.class)
-          .hasMessageContaining("iceberg.expire-snapshots.min-retention is 7.00d on catalog iceberg_floored");
-      assertThatThrownBy(() -> run(TrinoLake.FLOORED_CATALOG, new RemoveOrphans(Duration.ofHours(1)), t, mode))
+          .hasMessageContaining(
+              "iceberg.expire-snapshots.min-retention is 7.00d on catalog iceberg_floored");
+      assertThatThrownBy(
+              () -> run(TrinoLake.FLOORED_CATALOG, new RemoveOrphans(Duration.ofHours(1)), t, mode))
           .isInstanceOf(SafetyRefusal.class)
-          .hasMessageContaining("iceberg.remove-orphan-files.min-retention is 7.00d on catalog iceberg_floored");
+          .hasMessageContaining(
+              "iceberg.remove-orphan-files.min-retention is 7.00d on catalog iceberg_floored");
     }
-    // and when Trino itself refuses (our check bypassed), its error becomes the same kind of refusal
+    // and when Trino itself refuses (our check bypassed), its error becomes the same kind of
+    // refusal
     TrinoStatements direct = new TrinoStatements(trino(TrinoLake.FLOORED_CATALOG));
-    assertThatThrownBy(() -> direct.execute("expire_snapshots",
-        "ALTER TABLE iceberg_floored.ops.floors EXECUTE expire_snapshots(retention_threshold => '1h')"))
+    assertThatThrownBy(
+            () -> direct.execute(
+                "expire_snapshots",
+                "ALTER TABLE iceberg_floored.ops.floors EXECUTE expire_snapshots(retention_threshold => '1h')"))
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("iceberg.expire-snapshots.min-retention")
         .hasMessageNotContaining("Query failed");
@@ -237,10 +257,16 @@ class IcebergOnTrinoTest {
     // an earlier local run quarantined an orphan under the table location: ours never lists the
     // quarantine, Trino (no dry run, names matched under the whole location) would delete it
     strayFile(LAKE, t.table(), Duration.ofDays(2));
-    dev.resurfacer.iceberg.orphans.OrphanReport moved = dev.resurfacer.iceberg.orphans.OrphanRemoval
-        .of(t.catalog(), t.identifier(), t.table()).olderThan(Duration.ofHours(1)).quarantine(true).execute();
+    dev.resurfacer.iceberg.orphans.OrphanReport moved =
+        dev.resurfacer.iceberg.orphans.OrphanRemoval.of(t.catalog(), t.identifier(), t.table())
+            .olderThan(Duration.ofHours(1))
+            .quarantine(true)
+            .execute();
     assertThat(moved.removed().quarantined().files()).isEqualTo(1);
-    String held = LAKE.s3().objects(t.table().location()).stream().filter(o -> o.contains("quarantine")).findFirst().orElseThrow();
+    String held = LAKE.s3().objects(t.table().location()).stream()
+        .filter(o -> o.contains("quarantine"))
+        .findFirst()
+        .orElseThrow();
     age(LAKE, held, Duration.ofDays(2));
     Set<String> objects = LAKE.s3().objects(t.table().location());
 
@@ -250,8 +276,10 @@ class IcebergOnTrinoTest {
           .hasMessageContaining("would delete 1 file(s) our fences keep")
           .hasMessageContaining(held);
     }
-    assertThatThrownBy(() -> run(new RemoveOrphans(Duration.ofHours(1), true, Duration.ofDays(7)), t, Mode.COMMIT))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("cannot quarantine");
+    assertThatThrownBy(() ->
+            run(new RemoveOrphans(Duration.ofHours(1), true, Duration.ofDays(7)), t, Mode.COMMIT))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("cannot quarantine");
     assertThat(LAKE.s3().objects(t.table().location())).isEqualTo(objects);
   }
 
@@ -259,13 +287,18 @@ class IcebergOnTrinoTest {
   void anUnreachableTrinoOrAWrongCatalogIsOneClearLine() throws Exception {
     IcebergTable t = TABLES.create("bad_input", 1, null);
     long snapshot = t.table().currentSnapshot().snapshotId();
-    TrinoConnection down = new TrinoConnection("jdbc:trino://127.0.0.1:1", "iceberg", "u", null, null);
+    TrinoConnection down =
+        new TrinoConnection("jdbc:trino://127.0.0.1:1", "iceberg", "u", null, null);
     assertThatThrownBy(() -> new TrinoStatements(down).value("probe", "SELECT 1"))
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("cannot reach Trino at jdbc:trino://127.0.0.1:1");
+        .isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("cannot reach Trino at jdbc:trino://127.0.0.1:1");
     assertThatThrownBy(() -> run("no_such_catalog", Compact.binpack(), t, Mode.COMMIT))
-        .isInstanceOf(UsageException.class).hasMessageContaining("Catalog 'no_such_catalog' not found");
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("Catalog 'no_such_catalog' not found");
     assertThatThrownBy(() -> new TrinoStatements(trino("no_such_catalog")).requireCatalog())
-        .isInstanceOf(UsageException.class).hasMessageContaining("has no catalog 'no_such_catalog' (it has: delta, delta_floored, iceberg, iceberg_floored, iceberg_guarded");
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining(
+            "has no catalog 'no_such_catalog' (it has: delta, delta_floored, iceberg, iceberg_floored, iceberg_guarded");
     t.table().refresh();
     assertThat(t.table().currentSnapshot().snapshotId()).isEqualTo(snapshot);
   }
@@ -298,7 +331,8 @@ class IcebergOnTrinoTest {
    * caller's lake: this class's {@code LAKE} has started only when this class ran first.
    */
   static String strayFile(TrinoLake lake, Table table, Duration age) throws Exception {
-    String location = table.location() + "/data/stray-" + age.toSeconds() + "-" + System.nanoTime() + ".parquet";
+    String location =
+        table.location() + "/data/stray-" + age.toSeconds() + "-" + System.nanoTime() + ".parquet";
     OutputFile out = table.io().newOutputFile(location);
     try (PositionOutputStream s = out.create()) {
       s.write(new byte[] {1, 2, 3});
@@ -308,6 +342,7 @@ class IcebergOnTrinoTest {
   }
 
   static void age(TrinoLake lake, String location, Duration age) throws Exception {
-    Files.setLastModifiedTime(lake.s3().localFile(location), FileTime.from(Instant.now().minus(age)));
+    Files.setLastModifiedTime(
+        lake.s3().localFile(location), FileTime.from(Instant.now().minus(age)));
   }
 }

@@ -35,16 +35,22 @@ import org.junit.jupiter.api.io.TempDir;
  * whom Trino's file-based access control denies the table: one line, exit 2, nothing changed.
  */
 class TrinoCatalogsTest {
-  @RegisterExtension static final TrinoLake LAKE = TrinoLake.shared();
+  @RegisterExtension
+  static final TrinoLake LAKE = TrinoLake.shared();
+
   static final TrinoTables REST_TABLES = new TrinoTables(LAKE);
   static final TrinoTables PG_TABLES = new TrinoTables(LAKE, TrinoLake.PG_CATALOG, LAKE::pgCatalog);
-  @TempDir static Path dir;
+
+  @TempDir
+  static Path dir;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   static Step run(Operation op, IcebergTable t, Mode mode) throws Exception {
     // the engine's default catalog is the REST one: the pg table is found only through the mapping
-    TrinoConnection trino = new TrinoConnection(LAKE.trino().jdbcUrl(), TrinoLake.CATALOG, "resurfacer-test", null, null);
-    for (OperationExecutor<?, IcebergTable> e : IcebergOnTrino.executors(trino, Map.of(LAKE.pgCatalogName(), TrinoLake.PG_CATALOG), null)) {
+    TrinoConnection trino = new TrinoConnection(
+        LAKE.trino().jdbcUrl(), TrinoLake.CATALOG, "resurfacer-test", null, null);
+    for (OperationExecutor<?, IcebergTable> e :
+        IcebergOnTrino.executors(trino, Map.of(LAKE.pgCatalogName(), TrinoLake.PG_CATALOG), null)) {
       if (e.operationType().isInstance(op)) {
         t.table().refresh();
         return ((OperationExecutor) e).execute(op, t, mode);
@@ -62,7 +68,8 @@ class TrinoCatalogsTest {
     assertThat(trinoBefore).hasSize(96);
     long snapshot = t.table().currentSnapshot().snapshotId();
 
-    assertThat(run(Compact.binpack(), t, Mode.PREVIEW).metrics().get("candidate_files")).isEqualTo(6);
+    assertThat(run(Compact.binpack(), t, Mode.PREVIEW).metrics().get("candidate_files"))
+        .isEqualTo(6);
     t.table().refresh();
     assertThat(t.table().currentSnapshot().snapshotId()).isEqualTo(snapshot);
 
@@ -90,14 +97,22 @@ class TrinoCatalogsTest {
   void aUserTrinoDeniesTheTableIsOneLineExitTwoAndNothingChanges() throws Exception {
     IcebergTable t = REST_TABLES.create("guarded", 2, null);
     String metadata = TrinoCliTest.metadata(t);
-    Path config = Files.writeString(dir.resolve("guarded.yml"), Files.readString(TrinoCliTest.config(LAKE, dir,
-        "    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: " + TrinoLake.GUARDED_CATALOG + "\n    user: " + TrinoLake.BLIND_USER + "\n")));
+    Path config = Files.writeString(
+        dir.resolve("guarded.yml"),
+        Files.readString(TrinoCliTest.config(
+            LAKE,
+            dir,
+            "    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: " + TrinoLake.GUARDED_CATALOG
+                + "\n    user: " + TrinoLake.BLIND_USER + "\n")));
 
     for (String verb : List.of("compact", "rewrite-manifests")) {
-      Run denied = ResurfacerCli.run(dir, config, "lake", Map.of(), verb, "ops.guarded", "--engine", "trino", "--yes");
+      Run denied = ResurfacerCli.run(
+          dir, config, "lake", Map.of(), verb, "ops.guarded", "--engine", "trino", "--yes");
       assertThat(denied.exit()).as(denied.err()).isEqualTo(2);
-      assertThat(denied.err()).contains("denied read ops.guarded (needed to verify the rewrite) to user blind")
-          .contains("Access Denied: Cannot select from").doesNotContain("\n");
+      assertThat(denied.err())
+          .contains("denied read ops.guarded (needed to verify the rewrite) to user blind")
+          .contains("Access Denied: Cannot select from")
+          .doesNotContain("\n");
     }
     assertThat(TrinoCliTest.metadata(t)).isEqualTo(metadata);
   }

@@ -25,9 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * refusals and bad input are one line with exit 3 or 2 and change nothing.
  */
 class TrinoCliTest {
-  @RegisterExtension static final TrinoLake LAKE = TrinoLake.shared();
+  @RegisterExtension
+  static final TrinoLake LAKE = TrinoLake.shared();
+
   static final TrinoTables TABLES = new TrinoTables(LAKE);
-  @TempDir static Path dir;
+
+  @TempDir
+  static Path dir;
 
   static Path config(String engineSection) throws Exception {
     return config(LAKE, dir, engineSection);
@@ -35,10 +39,15 @@ class TrinoCliTest {
 
   /** resurfacer.yml in {@code dir}: the REST catalog as {@code lake}, and {@code engineSection} under engines.trino. */
   static Path config(TrinoLake lake, Path dir, String engineSection) throws Exception {
-    StringBuilder yaml = new StringBuilder("catalogs:\n  lake:\n    type: rest\n    uri: " + lake.rest().uri()
-        + "\n    warehouse: " + lake.rest().warehouse() + "\n    properties:\n");
+    StringBuilder yaml = new StringBuilder(
+        "catalogs:\n  lake:\n    type: rest\n    uri: " + lake.rest().uri() + "\n    warehouse: "
+            + lake.rest().warehouse() + "\n    properties:\n");
     for (Map.Entry<String, String> e : lake.rest().clientProperties().entrySet()) {
-      yaml.append("      ").append(e.getKey()).append(": \"").append(e.getValue()).append("\"\n");
+      yaml.append("      ")
+          .append(e.getKey())
+          .append(": \"")
+          .append(e.getValue())
+          .append("\"\n");
     }
     yaml.append("engines:\n  trino:\n").append(engineSection);
     Path file = Files.createTempFile(dir, "resurfacer", ".yml");
@@ -47,7 +56,8 @@ class TrinoCliTest {
   }
 
   static String engine() {
-    return "    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: iceberg\n    user: resurfacer-cli\n";
+    return "    url: " + LAKE.trino().jdbcUrl()
+        + "\n    catalog: iceberg\n    user: resurfacer-cli\n";
   }
 
   static Run resurfacer(Path config, Map<String, String> env, String... args) throws Exception {
@@ -59,7 +69,9 @@ class TrinoCliTest {
   }
 
   static String ok(Run run) {
-    assertThat(run.exit()).as("exit of a run that should succeed:%n%s%n%s", run.out(), run.err()).isZero();
+    assertThat(run.exit())
+        .as("exit of a run that should succeed:%n%s%n%s", run.out(), run.err())
+        .isZero();
     return run.out();
   }
 
@@ -72,21 +84,43 @@ class TrinoCliTest {
     Path config = config(engine());
 
     // previews change nothing
-    assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino"))).contains("on trino", "preview only");
-    assertThat(ok(resurfacer(config, "expire", "ops.cli_verbs", "--engine", "trino", "--older-than", "0s")))
+    assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino")))
+        .contains("on trino", "preview only");
+    assertThat(ok(resurfacer(
+            config, "expire", "ops.cli_verbs", "--engine", "trino", "--older-than", "0s")))
         .contains("would expire 4 snapshot(s)");
     assertThat(metadata(t)).isEqualTo(metadata);
 
-    assertThat(ok(resurfacer(config, "rewrite-manifests", "ops.cli_verbs", "--engine", "trino", "--yes"))).contains("optimize_manifests");
+    assertThat(ok(
+            resurfacer(config, "rewrite-manifests", "ops.cli_verbs", "--engine", "trino", "--yes")))
+        .contains("optimize_manifests");
     String strayFile = IcebergOnTrinoTest.strayFile(LAKE, t.table(), java.time.Duration.ofDays(2));
-    assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino", "--partition", "cat=a", "--yes")))
+    assertThat(ok(resurfacer(
+            config,
+            "compact",
+            "ops.cli_verbs",
+            "--engine",
+            "trino",
+            "--partition",
+            "cat=a",
+            "--yes")))
         .contains("Trino's optimize rewrote 3 file(s)");
     assertThat(IcebergOnTrinoTest.filesOf(t.table(), "a")).hasSize(1);
     assertThat(IcebergOnTrinoTest.filesOf(t.table(), "b")).hasSize(3);
-    assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino", "--yes"))).contains("verified");
-    assertThat(ok(resurfacer(config, "expire", "ops.cli_verbs", "--engine", "trino", "--older-than", "0s", "--yes")))
+    assertThat(ok(resurfacer(config, "compact", "ops.cli_verbs", "--engine", "trino", "--yes")))
+        .contains("verified");
+    assertThat(ok(resurfacer(
+            config, "expire", "ops.cli_verbs", "--engine", "trino", "--older-than", "0s", "--yes")))
         .contains("Trino's expire_snapshots expired");
-    assertThat(ok(resurfacer(config, "remove-orphans", "ops.cli_verbs", "--engine", "trino", "--older-than", "1h", "--yes")))
+    assertThat(ok(resurfacer(
+            config,
+            "remove-orphans",
+            "ops.cli_verbs",
+            "--engine",
+            "trino",
+            "--older-than",
+            "1h",
+            "--yes")))
         .contains("deleted 1 file(s)");
 
     t.table().refresh();
@@ -129,33 +163,82 @@ class TrinoCliTest {
     IcebergTable t = TABLES.create("cli_bad", 1, null);
     String metadata = metadata(t);
 
-    Run zorder = resurfacer(config(engine()), "compact", "ops.cli_bad", "--engine", "trino", "--strategy", "zorder", "--columns", "id,qty", "--yes");
+    Run zorder = resurfacer(
+        config(engine()),
+        "compact",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--strategy",
+        "zorder",
+        "--columns",
+        "id,qty",
+        "--yes");
     assertThat(zorder.exit()).as(zorder.err()).isEqualTo(3);
     assertThat(zorder.err()).contains("no z-order").doesNotContain("\n");
 
-    Run dangling = resurfacer(config(engine()), "remove-dangling-deletes", "ops.cli_bad", "--engine", "trino", "--yes");
+    Run dangling = resurfacer(
+        config(engine()), "remove-dangling-deletes", "ops.cli_bad", "--engine", "trino", "--yes");
     assertThat(dangling.exit()).as(dangling.err()).isEqualTo(2);
     assertThat(dangling.err()).contains("Trino has no procedure for it").doesNotContain("\n");
 
-    Run floored = resurfacer(config("    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: iceberg_floored\n"),
-        "expire", "ops.cli_bad", "--engine", "trino", "--older-than", "1h", "--yes");
+    Run floored = resurfacer(
+        config("    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: iceberg_floored\n"),
+        "expire",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--older-than",
+        "1h",
+        "--yes");
     assertThat(floored.exit()).as(floored.err()).isEqualTo(3);
-    assertThat(floored.err()).contains("iceberg.expire-snapshots.min-retention is 7.00d").doesNotContain("\n");
+    assertThat(floored.err())
+        .contains("iceberg.expire-snapshots.min-retention is 7.00d")
+        .doesNotContain("\n");
 
-    Run unreachable = resurfacer(config("    url: jdbc:trino://127.0.0.1:1\n"), "compact", "ops.cli_bad", "--engine", "trino", "--yes");
+    Run unreachable = resurfacer(
+        config("    url: jdbc:trino://127.0.0.1:1\n"),
+        "compact",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--yes");
     assertThat(unreachable.exit()).as(unreachable.err()).isEqualTo(2);
-    assertThat(unreachable.err()).startsWith("error: cannot reach Trino at jdbc:trino://127.0.0.1:1").doesNotContain("\n");
+    assertThat(unreachable.err())
+        .startsWith("error: cannot reach Trino at jdbc:trino://127.0.0.1:1")
+        .doesNotContain("\n");
 
-    Run wrongCatalog = resurfacer(config("    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: lakehouse\n"),
-        "expire", "ops.cli_bad", "--engine", "trino", "--older-than", "0s", "--yes");
+    Run wrongCatalog = resurfacer(
+        config("    url: " + LAKE.trino().jdbcUrl() + "\n    catalog: lakehouse\n"),
+        "expire",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--older-than",
+        "0s",
+        "--yes");
     assertThat(wrongCatalog.exit()).as(wrongCatalog.err()).isEqualTo(2);
     assertThat(wrongCatalog.err()).contains("has no catalog 'lakehouse'").doesNotContain("\n");
 
-    Run inline = resurfacer(config(engine() + "    password: hunter2-inline\n"), "expire", "ops.cli_bad", "--engine", "trino", "--yes");
+    Run inline = resurfacer(
+        config(engine() + "    password: hunter2-inline\n"),
+        "expire",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--yes");
     assertThat(inline.exit()).as(inline.err()).isEqualTo(2);
-    assertThat(inline.err()).contains("engines.trino.password must be a secret reference").doesNotContain("hunter2");
+    assertThat(inline.err())
+        .contains("engines.trino.password must be a secret reference")
+        .doesNotContain("hunter2");
 
-    Run typo = resurfacer(config(engine() + "    catalgo: iceberg\n"), "expire", "ops.cli_bad", "--engine", "trino", "--yes");
+    Run typo = resurfacer(
+        config(engine() + "    catalgo: iceberg\n"),
+        "expire",
+        "ops.cli_bad",
+        "--engine",
+        "trino",
+        "--yes");
     assertThat(typo.exit()).as(typo.err()).isEqualTo(2);
     assertThat(typo.err()).contains("engines.trino.catalgo");
 
@@ -165,12 +248,19 @@ class TrinoCliTest {
   @Test
   void enginesListsTrinosColumn() throws Exception {
     String out = ok(resurfacer(null, "engines"));
-    assertThat(out).contains("trino    iceberg  compact", "trino    iceberg  remove-dangling-deletes    refused",
-        "trino    delta    vacuum                     works", "trino    delta    checkpoint                 refused");
+    assertThat(out)
+        .contains(
+            "trino    iceberg  compact",
+            "trino    iceberg  remove-dangling-deletes    refused",
+            "trino    delta    vacuum                     works",
+            "trino    delta    checkpoint                 refused");
   }
 
   static String metadata(IcebergTable t) {
     t.table().refresh();
-    return ((org.apache.iceberg.HasTableOperations) t.table()).operations().current().metadataFileLocation();
+    return ((org.apache.iceberg.HasTableOperations) t.table())
+        .operations()
+        .current()
+        .metadataFileLocation();
   }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The fixture itself: Trino writes through the REST catalog onto s3proxy, and Iceberg core reads the same rows. */
 class TrinoServerTest {
-  @RegisterExtension static final TrinoLake LAKE = TrinoLake.shared();
+  @RegisterExtension
+  static final TrinoLake LAKE = TrinoLake.shared();
 
   @Test
   void trinoWritesATableThatIcebergCoreReadsBack() {
@@ -19,7 +20,10 @@ class TrinoServerTest {
     LAKE.sql("CREATE TABLE iceberg.fixture.t (id BIGINT, name VARCHAR) WITH (format_version = 2)");
     LAKE.sql("INSERT INTO iceberg.fixture.t VALUES (1, 'a'), (2, 'b'), (3, NULL)");
     assertThat(LAKE.rows("SELECT * FROM iceberg.fixture.t"))
-        .containsExactly("{id:bigint=1, name:varchar=a}", "{id:bigint=2, name:varchar=b}", "{id:bigint=3, name:varchar=null}");
+        .containsExactly(
+            "{id:bigint=1, name:varchar=a}",
+            "{id:bigint=2, name:varchar=b}",
+            "{id:bigint=3, name:varchar=null}");
     Table table = LAKE.catalog().loadTable(TableIdentifier.of("fixture", "t"));
     assertThat(Content.of(table)).hasSize(3);
     assertThat(table.location()).startsWith(LAKE.rest().warehouse());

@@ -45,11 +45,16 @@ public final class DeltaOnTrino {
    */
   static TrinoTableName sameTable(TrinoStatements trino, DeltaTable t, Snapshot snapshot) {
     TrinoTableName name = name(trino, t);
-    String trinoVersion = trino.value("identify " + name, "SELECT max(version) FROM " + TrinoTableName.quote(name.catalog()) + "."
-        + TrinoTableName.quote(name.schema()) + "." + TrinoTableName.quote(name.table() + "$history"));
+    String trinoVersion = trino.value(
+        "identify " + name,
+        "SELECT max(version) FROM " + TrinoTableName.quote(name.catalog()) + "."
+            + TrinoTableName.quote(name.schema()) + "."
+            + TrinoTableName.quote(name.table() + "$history"));
     if (trinoVersion == null || Long.parseLong(trinoVersion) != snapshot.getVersion()) {
-      throw new SafetyRefusal("Trino's " + name + " is at version " + trinoVersion + " and " + t.name() + " at "
-          + snapshot.getVersion() + ": not shown to be the same table (or a commit landed between the reads); nothing was run");
+      throw new SafetyRefusal(
+          "Trino's " + name + " is at version " + trinoVersion + " and " + t.name() + " at "
+              + snapshot.getVersion()
+              + ": not shown to be the same table (or a commit landed between the reads); nothing was run");
     }
     Set<String> ours = new HashSet<>();
     for (LiveFile f : LiveFiles.of(t, snapshot)) {
@@ -57,13 +62,16 @@ public final class DeltaOnTrino {
     }
     if (ours.isEmpty()) {
       // with no file to compare, any table at the same version would pass
-      throw new SafetyRefusal(t.name() + " has no live files, so Trino's " + name + " cannot be shown to be the same table; nothing was run");
+      throw new SafetyRefusal(t.name() + " has no live files, so Trino's " + name
+          + " cannot be shown to be the same table; nothing was run");
     }
-    for (String path : trino.strings("identify " + name, "SELECT DISTINCT \"$path\" FROM " + name.sql())) {
+    for (String path :
+        trino.strings("identify " + name, "SELECT DISTINCT \"$path\" FROM " + name.sql())) {
       String file = path.substring(path.lastIndexOf('/') + 1);
       if (!ours.contains(file)) {
-        throw new SafetyRefusal("Trino's " + name + " reads " + path + ", which is not a live file of " + t.name()
-            + ": not the same table; nothing was run");
+        throw new SafetyRefusal(
+            "Trino's " + name + " reads " + path + ", which is not a live file of " + t.name()
+                + ": not the same table; nothing was run");
       }
     }
     return name;

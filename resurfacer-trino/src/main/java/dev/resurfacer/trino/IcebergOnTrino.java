@@ -1,11 +1,11 @@
 package dev.resurfacer.trino;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.Step;
+import dev.resurfacer.storage.StorageFences;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,7 +23,8 @@ public final class IcebergOnTrino {
   private IcebergOnTrino() {}
 
   /** @param fences what orphan removal respects beyond the table; null for the table's own catalog */
-  public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, StorageFences fences) {
+  public static List<OperationExecutor<?, IcebergTable>> executors(
+      TrinoConnection trino, StorageFences fences) {
     return executors(trino, Map.of(), fences);
   }
 
@@ -31,8 +32,8 @@ public final class IcebergOnTrino {
    * @param catalogs our catalog name to the Trino catalog that exposes it, where they differ from
    *     {@code trino.catalog()}
    */
-  public static List<OperationExecutor<?, IcebergTable>> executors(TrinoConnection trino, Map<String, String> catalogs,
-      StorageFences fences) {
+  public static List<OperationExecutor<?, IcebergTable>> executors(
+      TrinoConnection trino, Map<String, String> catalogs, StorageFences fences) {
     return List.of(
         new Routed<>(trino, catalogs, TrinoCompact::new),
         new Routed<>(trino, catalogs, TrinoRewriteManifests::new),
@@ -41,8 +42,11 @@ public final class IcebergOnTrino {
   }
 
   /** One operation's executor, made for the Trino catalog of the table at hand. */
-  private record Routed<O extends Operation>(TrinoConnection trino, Map<String, String> catalogs,
-      Function<TrinoStatements, OperationExecutor<O, IcebergTable>> make) implements OperationExecutor<O, IcebergTable> {
+  private record Routed<O extends Operation>(
+      TrinoConnection trino,
+      Map<String, String> catalogs,
+      Function<TrinoStatements, OperationExecutor<O, IcebergTable>> make)
+      implements OperationExecutor<O, IcebergTable> {
     Routed {
       catalogs = Map.copyOf(catalogs);
     }
@@ -54,7 +58,8 @@ public final class IcebergOnTrino {
 
     @Override
     public Step execute(O op, IcebergTable t, Mode mode) throws Exception {
-      TrinoConnection forTable = trino.withCatalog(catalogs.getOrDefault(t.catalog().name(), trino.catalog()));
+      TrinoConnection forTable =
+          trino.withCatalog(catalogs.getOrDefault(t.catalog().name(), trino.catalog()));
       return make.apply(new TrinoStatements(forTable)).execute(op, t, mode);
     }
   }

@@ -20,7 +20,8 @@ record TrinoClock(Duration lead) {
   /** Reads Trino's clock once, between two readings of ours. */
   static TrinoClock measure(TrinoStatements trino, String what) {
     long before = System.currentTimeMillis();
-    String millis = trino.value(what, "SELECT CAST(to_unixtime(current_timestamp) * 1000 AS bigint)");
+    String millis =
+        trino.value(what, "SELECT CAST(to_unixtime(current_timestamp) * 1000 AS bigint)");
     long after = System.currentTimeMillis();
     return of(Long.parseLong(millis), before, after, trino.connection().url(), what);
   }
@@ -33,8 +34,10 @@ record TrinoClock(Duration lead) {
     long lead = Math.max(0, trinoMillis - ourBefore);
     long ahead = trinoMillis - ourAfter;
     if (ahead > TOLERANCE.toMillis()) {
-      throw new SafetyRefusal("Trino at " + url + " is " + Duration.ofMillis(ahead).toSeconds() + "s ahead of this machine's clock: "
-          + what + " computes its retention cutoff from Trino's clock, later than the cutoff we previewed (tolerance "
+      throw new SafetyRefusal("Trino at " + url + " is "
+          + Duration.ofMillis(ahead).toSeconds() + "s ahead of this machine's clock: "
+          + what
+          + " computes its retention cutoff from Trino's clock, later than the cutoff we previewed (tolerance "
           + TOLERANCE.toSeconds() + "s); synchronise the clocks (NTP) or use --engine local");
     }
     return new TrinoClock(Duration.ofMillis(lead));

@@ -38,7 +38,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * must match, else the table is rolled back to the snapshot before and the step fails.
  */
 final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
-  static final Set<String> MAPPED_OPTIONS = Set.of("min-file-size-bytes", "target-file-size-bytes", "where", "partition");
+  static final Set<String> MAPPED_OPTIONS =
+      Set.of("min-file-size-bytes", "target-file-size-bytes", "where", "partition");
   private static final long DEFAULT_TARGET = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT;
 
   private final TrinoStatements trino;
@@ -57,33 +58,51 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     refuseWhatTrinoCannotDo(op, t.table());
     Table table = t.table();
     long threshold = threshold(op, table);
-    String where = TrinoFilters.where(table, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
-    Candidates candidates = candidates(table, threshold, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
+    String where = TrinoFilters.where(
+        table, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
+    Candidates candidates = candidates(
+        table, threshold, op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("candidate_files", candidates.files());
     metrics.put("candidate_bytes", candidates.bytes());
     String rule = "Trino's optimize rewrites files below " + ByteSizes.format(threshold);
     if (candidates.files() == 0) {
-      return Step.nothingToDo("no data file below " + ByteSizes.format(threshold) + " (" + rule + ")", metrics);
+      return Step.nothingToDo(
+          "no data file below " + ByteSizes.format(threshold) + " (" + rule + ")", metrics);
     }
     TrinoVerification.requireReadable(trino, t);
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(rule + ": " + candidates.files() + " candidate file(s) (" + ByteSizes.format(candidates.bytes())
-          + ")" + (where == null ? "" : " where " + where) + "; Trino groups them per partition itself", metrics);
+      return Step.previewed(
+          rule + ": " + candidates.files() + " candidate file(s) ("
+              + ByteSizes.format(candidates.bytes()) + ")"
+              + (where == null ? "" : " where " + where)
+              + "; Trino groups them per partition itself",
+          metrics);
     }
     Snapshot before = table.currentSnapshot();
-    StringBuilder sql = new StringBuilder("ALTER TABLE ").append(TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql())
-        .append(" EXECUTE optimize(file_size_threshold => ").append(TrinoTableName.literal(threshold + "B")).append(")");
+    StringBuilder sql = new StringBuilder("ALTER TABLE ")
+        .append(TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql())
+        .append(" EXECUTE optimize(file_size_threshold => ")
+        .append(TrinoTableName.literal(threshold + "B"))
+        .append(")");
     if (where != null) {
       sql.append(" WHERE ").append(where);
     }
     String target = op.options().get("target-file-size-bytes");
-    trino.execute("optimize", sql.toString(), target == null ? Map.of()
-        : Map.of(trino.connection().catalog() + ".target_max_file_size", Long.parseLong(target) + "B"));
+    trino.execute(
+        "optimize",
+        sql.toString(),
+        target == null
+            ? Map.of()
+            : Map.of(
+                trino.connection().catalog() + ".target_max_file_size",
+                Long.parseLong(target) + "B"));
     table.refresh();
     Snapshot after = table.currentSnapshot();
     if (after == null || before == null || after.snapshotId() == before.snapshotId()) {
-      return Step.nothingToDo("Trino's optimize committed nothing (" + rule + "; a partition with one file and no deletes is left alone)",
+      return Step.nothingToDo(
+          "Trino's optimize committed nothing (" + rule
+              + "; a partition with one file and no deletes is left alone)",
           metrics);
     }
     String verified = TrinoVerification.sameRows(trino, t, before.snapshotId(), after.snapshotId());
@@ -92,34 +111,48 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     metrics.put("added_files", number(summary.get("added-data-files")));
     metrics.put("rewritten_bytes", number(summary.get("removed-files-size")));
     metrics.put("added_bytes", number(summary.get("added-files-size")));
-    return Step.done(String.format("Trino's optimize rewrote %d file(s) (%s) into %d (%s) in snapshot %d, verified: %s",
-        metrics.get("rewritten_files"), ByteSizes.format(metrics.get("rewritten_bytes")), metrics.get("added_files"),
-        ByteSizes.format(metrics.get("added_bytes")), after.snapshotId(), verified), metrics);
+    return Step.done(
+        String.format(
+            "Trino's optimize rewrote %d file(s) (%s) into %d (%s) in snapshot %d, verified: %s",
+            metrics.get("rewritten_files"),
+            ByteSizes.format(metrics.get("rewritten_bytes")),
+            metrics.get("added_files"),
+            ByteSizes.format(metrics.get("added_bytes")),
+            after.snapshotId(),
+            verified),
+        metrics);
   }
 
   private static void refuseWhatTrinoCannotDo(Compact op, Table table) {
     switch (op.strategy()) {
-      case "binpack" -> { }
-      case "zorder" -> throw new SafetyRefusal("Trino's optimize has no z-order: it writes by the table's declared sort order only"
-          + " (use --engine local for --strategy zorder)");
+      case "binpack" -> {}
+      case "zorder" ->
+        throw new SafetyRefusal(
+            "Trino's optimize has no z-order: it writes by the table's declared sort order only"
+                + " (use --engine local for --strategy zorder)");
       case "sort" -> {
         SortOrder declared = table.sortOrder();
         if (declared.isUnsorted()) {
-          throw new SafetyRefusal("Trino's optimize sorts only by the table's declared sort order and " + table.name()
-              + " has none (declare one with sorted_by, or use --engine local)");
+          throw new SafetyRefusal(
+              "Trino's optimize sorts only by the table's declared sort order and " + table.name()
+                  + " has none (declare one with sorted_by, or use --engine local)");
         }
         if (op.orderBy() != null && !op.orderBy().isBlank()) {
-          throw new SafetyRefusal("Trino's optimize sorts only by the table's declared order (" + declared.fields().stream()
-              .map(Object::toString).collect(Collectors.joining(", ")) + "); --sort-by " + op.orderBy()
+          throw new SafetyRefusal("Trino's optimize sorts only by the table's declared order ("
+              + declared.fields().stream().map(Object::toString).collect(Collectors.joining(", "))
+              + "); --sort-by " + op.orderBy()
               + " needs --engine local");
         }
       }
       default -> throw new UsageException("unknown compaction strategy " + op.strategy());
     }
-    Set<String> unmapped = op.options().keySet().stream().filter(k -> !MAPPED_OPTIONS.contains(k)).collect(Collectors.toCollection(java.util.TreeSet::new));
+    Set<String> unmapped = op.options().keySet().stream()
+        .filter(k -> !MAPPED_OPTIONS.contains(k))
+        .collect(Collectors.toCollection(java.util.TreeSet::new));
     if (!unmapped.isEmpty()) {
-      throw new SafetyRefusal("Trino's optimize has no equivalent of " + String.join(", ", unmapped)
-          + " (it takes only file_size_threshold, the target file size and a partition WHERE); drop them or use --engine local");
+      throw new SafetyRefusal(
+          "Trino's optimize has no equivalent of " + String.join(", ", unmapped)
+              + " (it takes only file_size_threshold, the target file size and a partition WHERE); drop them or use --engine local");
     }
   }
 
@@ -128,27 +161,40 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     if (min != null) {
       return Long.parseLong(min);
     }
-    String target = op.options().getOrDefault("target-file-size-bytes",
-        table.properties().getOrDefault(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, String.valueOf(DEFAULT_TARGET)));
+    String target = op.options()
+        .getOrDefault(
+            "target-file-size-bytes",
+            table
+                .properties()
+                .getOrDefault(
+                    TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, String.valueOf(DEFAULT_TARGET)));
     return (long) (Long.parseLong(target) * 0.75);
   }
 
   private record Candidates(long files, long bytes) {}
 
   /** Data files below the threshold (or carrying deletes) that may hold rows matching the filter: what Trino's optimize reads. */
-  private static Candidates candidates(Table table, long threshold, String where, String partition) {
+  private static Candidates candidates(
+      Table table, long threshold, String where, String partition) {
     if (table.currentSnapshot() == null) {
       return new Candidates(0, 0);
     }
-    Expression filter = where == null ? org.apache.iceberg.expressions.Expressions.alwaysTrue()
+    Expression filter = where == null
+        ? org.apache.iceberg.expressions.Expressions.alwaysTrue()
         : dev.resurfacer.iceberg.filter.FilterParser.parse(where);
     long files = 0;
     long bytes = 0;
     try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(filter).planFiles()) {
       for (FileScanTask task : tasks) {
-        boolean inPartition = partition == null || partition.isBlank()
-            || (table.specs().get(task.file().specId()).partitionToPath(task.file().partition()) + "/").startsWith(partition + "/");
-        if (inPartition && (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty())) {
+        boolean inPartition = partition == null
+            || partition.isBlank()
+            || (table
+                        .specs()
+                        .get(task.file().specId())
+                        .partitionToPath(task.file().partition()) + "/")
+                .startsWith(partition + "/");
+        if (inPartition
+            && (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty())) {
           files++;
           bytes += task.file().fileSizeInBytes();
         }

@@ -15,27 +15,34 @@ import java.util.Properties;
  * @param url {@code jdbc:trino://host:port}
  * @param catalog the Trino catalog that exposes the tables (for example {@code iceberg})
  */
-public record TrinoConnection(String url, String catalog, String user, String password, String accessToken) {
+public record TrinoConnection(
+    String url, String catalog, String user, String password, String accessToken) {
   public TrinoConnection {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(catalog, "catalog");
     if (!url.startsWith("jdbc:trino://")) {
-      throw new UsageException("engines.trino.url must start with jdbc:trino:// (got " + url.replaceAll("[?;].*", "") + ")");
+      throw new UsageException("engines.trino.url must start with jdbc:trino:// (got "
+          + url.replaceAll("[?;].*", "") + ")");
     }
-    // the URL is printed in messages: credentials go only in password/access-token, by secret reference
+    // the URL is printed in messages: credentials go only in password/access-token, by secret
+    // reference
     if (url.contains("?") || url.contains(";") || url.matches("jdbc:trino://[^/]*@.*")) {
-      throw new UsageException("engines.trino.url takes no parameters or credentials (jdbc:trino://host:port); "
-          + "give password or access-token by secret reference");
+      throw new UsageException(
+          "engines.trino.url takes no parameters or credentials (jdbc:trino://host:port); "
+              + "give password or access-token by secret reference");
     }
     if (catalog.isBlank() || !catalog.matches("[A-Za-z0-9_]+")) {
-      throw new UsageException("engines.trino.catalog must be a plain Trino catalog name (got '" + catalog + "')");
+      throw new UsageException(
+          "engines.trino.catalog must be a plain Trino catalog name (got '" + catalog + "')");
     }
     user = user == null || user.isBlank() ? "resurfacer" : user;
   }
 
   /** The same server and user, exposing tables through another Trino catalog. */
   public TrinoConnection withCatalog(String other) {
-    return other.equals(catalog) ? this : new TrinoConnection(url, other, user, password, accessToken);
+    return other.equals(catalog)
+        ? this
+        : new TrinoConnection(url, other, user, password, accessToken);
   }
 
   /**
@@ -64,6 +71,7 @@ public record TrinoConnection(String url, String catalog, String user, String pa
   @Override
   public String toString() {
     return "TrinoConnection[url=" + url + ", catalog=" + catalog + ", user=" + user + ", password="
-        + (password == null ? "unset" : "<redacted>") + ", accessToken=" + (accessToken == null ? "unset" : "<redacted>") + "]";
+        + (password == null ? "unset" : "<redacted>") + ", accessToken="
+        + (accessToken == null ? "unset" : "<redacted>") + "]";
   }
 }

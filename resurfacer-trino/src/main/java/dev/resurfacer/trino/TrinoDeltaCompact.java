@@ -45,18 +45,24 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
   @Override
   public Step execute(Compact op, DeltaTable t, Mode mode) {
     if (!op.strategy().equals("binpack")) {
-      throw new SafetyRefusal("Trino's Delta optimize only bin-packs (no " + op.strategy() + "); use --engine local");
+      throw new SafetyRefusal(
+          "Trino's Delta optimize only bin-packs (no " + op.strategy() + "); use --engine local");
     }
-    Set<String> unmapped = op.options().keySet().stream().filter(k -> !MAPPED_OPTIONS.contains(k)).collect(Collectors.toCollection(TreeSet::new));
+    Set<String> unmapped = op.options().keySet().stream()
+        .filter(k -> !MAPPED_OPTIONS.contains(k))
+        .collect(Collectors.toCollection(TreeSet::new));
     if (!unmapped.isEmpty()) {
-      throw new SafetyRefusal("Trino's Delta optimize has no equivalent of " + String.join(", ", unmapped)
-          + " (it takes only file_size_threshold and the target file size); drop them or use --engine local");
+      throw new SafetyRefusal(
+          "Trino's Delta optimize has no equivalent of " + String.join(", ", unmapped)
+              + " (it takes only file_size_threshold and the target file size); drop them or use --engine local");
     }
     Snapshot snapshot = t.latest();
     TrinoTableName name = DeltaOnTrino.sameTable(trino, t, snapshot);
-    long target = op.options().containsKey("target-file-size-bytes") ? Long.parseLong(op.options().get("target-file-size-bytes"))
+    long target = op.options().containsKey("target-file-size-bytes")
+        ? Long.parseLong(op.options().get("target-file-size-bytes"))
         : CompactionDefaults.targetFileSize(snapshot.getTableProperties());
-    long threshold = op.options().containsKey("min-file-size-bytes") ? Long.parseLong(op.options().get("min-file-size-bytes"))
+    long threshold = op.options().containsKey("min-file-size-bytes")
+        ? Long.parseLong(op.options().get("min-file-size-bytes"))
         : (long) (target * 0.75);
     long files = 0;
     long bytes = 0;
@@ -71,19 +77,28 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
     metrics.put("candidate_bytes", bytes);
     String rule = "Trino's optimize rewrites files below " + ByteSizes.format(threshold);
     if (files == 0) {
-      return Step.nothingToDo("no data file below " + ByteSizes.format(threshold) + " (" + rule + ")", metrics);
+      return Step.nothingToDo(
+          "no data file below " + ByteSizes.format(threshold) + " (" + rule + ")", metrics);
     }
-    String columns = snapshot.getSchema().fieldNames().stream().map(TrinoTableName::quote).collect(Collectors.joining(", "));
+    String columns = snapshot.getSchema().fieldNames().stream()
+        .map(TrinoTableName::quote)
+        .collect(Collectors.joining(", "));
     TrinoVerification.requireReadable(trino, t.name(), name.sql(), columns);
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(rule + ": " + files + " candidate file(s) (" + ByteSizes.format(bytes)
-          + ") at version " + snapshot.getVersion() + "; Trino groups them per partition itself", metrics);
+      return Step.previewed(
+          rule + ": " + files + " candidate file(s) (" + ByteSizes.format(bytes) + ") at version "
+              + snapshot.getVersion() + "; Trino groups them per partition itself",
+          metrics);
     }
     long before = snapshot.getVersion();
     Map<String, String> session = op.options().containsKey("target-file-size-bytes")
-        ? Map.of(trino.connection().catalog() + ".target_max_file_size", target + "B") : Map.of();
-    trino.execute("optimize", "ALTER TABLE " + name.sql() + " EXECUTE optimize(file_size_threshold => "
-        + TrinoTableName.literal(threshold + "B") + ")", session);
+        ? Map.of(trino.connection().catalog() + ".target_max_file_size", target + "B")
+        : Map.of();
+    trino.execute(
+        "optimize",
+        "ALTER TABLE " + name.sql() + " EXECUTE optimize(file_size_threshold => "
+            + TrinoTableName.literal(threshold + "B") + ")",
+        session);
     long after = t.latest().getVersion();
     if (after == before) {
       return Step.nothingToDo("Trino's optimize committed nothing (" + rule + ")", metrics);
@@ -93,16 +108,22 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
     for (long v = before + 1; v <= after; v++) {
       String at = TrinoVerification.fingerprint(trino, name.sql(), columns, v);
       if (!at.equals(fingerprintBefore)) {
-        throw new IllegalStateException("the rows of " + t.name() + " changed between version " + before + " and " + v
-            + " (count and checksum " + fingerprintBefore + " before, " + at + " after) while Trino's optimize ran: Trino cannot"
-            + " restore a Delta table, so inspect it and restore version " + before + " with another engine if the change is not a"
-            + " concurrent writer's");
+        throw new IllegalStateException(
+            "the rows of " + t.name() + " changed between version " + before + " and " + v
+                + " (count and checksum " + fingerprintBefore + " before, " + at
+                + " after) while Trino's optimize ran: Trino cannot"
+                + " restore a Delta table, so inspect it and restore version " + before
+                + " with another engine if the change is not a"
+                + " concurrent writer's");
       }
       verified = at;
     }
     metrics.put("versions", after - before);
-    return Step.done(String.format("Trino's optimize rewrote the files below %s into version %d, verified: row count and checksum"
-        + " of every column equal to version %d (%s)", ByteSizes.format(threshold), after, before, verified), metrics);
+    return Step.done(
+        String.format(
+            "Trino's optimize rewrote the files below %s into version %d, verified: row count and checksum"
+                + " of every column equal to version %d (%s)",
+            ByteSizes.format(threshold), after, before, verified),
+        metrics);
   }
-
 }

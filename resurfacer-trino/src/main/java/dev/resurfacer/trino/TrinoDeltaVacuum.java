@@ -53,9 +53,11 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   private static final int SHOWN = 5;
   /** The first Trino release whose Delta vacuum keeps live files with escaped paths (trinodb/trino#24872). */
   static final int ESCAPED_PATHS_FIXED_IN = 470;
+
   private static final Pattern RELEASE = Pattern.compile("^(\\d+)(?:[^\\d].*)?$");
   /** Path characters no URI escaping changes; any other (a space, %, non-ASCII, ...) is what older releases mishandle. */
   private static final Pattern PLAIN_PATH = Pattern.compile("[A-Za-z0-9._~/=-]*");
+
   private final TrinoStatements trino;
 
   TrinoDeltaVacuum(TrinoStatements trino) {
@@ -74,14 +76,17 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     Duration retention = Duration.ofMillis(plan.retentionMs());
     TrinoFloors.DELTA_VACUUM.check(trino, retention);
     if (KernelInternals.protocol(t.latest()).writerFeatures().contains("deletionVectors")) {
-      throw new SafetyRefusal("Trino's vacuum refuses " + t.name() + ": the table has the deletionVectors writer feature,"
+      throw new SafetyRefusal("Trino's vacuum refuses " + t.name()
+          + ": the table has the deletionVectors writer feature,"
           + " which Trino's Delta connector does not vacuum; use --engine local");
     }
-    escapingRefusal(trino.value("version", "SELECT version()"), t.name(), livePaths(t)).ifPresent(why -> {
-      throw new SafetyRefusal(why);
-    });
+    escapingRefusal(trino.value("version", "SELECT version()"), t.name(), livePaths(t))
+        .ifPresent(why -> {
+          throw new SafetyRefusal(why);
+        });
     DeltaOnTrino.sameTable(trino, t, t.latest());
-    Set<StoredFile> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
+    Set<StoredFile> ours =
+        plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
     List<StoredFile> trinos = trinoCouldDelete(t, plan.cutoffMs());
     List<StoredFile> refused = trinos.stream().filter(p -> !ours.contains(p)).toList();
     Map<String, Long> metrics = new LinkedHashMap<>();
@@ -89,34 +94,52 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     metrics.put("files_to_delete", (long) plan.deletions().size());
     metrics.put("trino_candidates", (long) trinos.size());
     if (!refused.isEmpty()) {
-      throw new SafetyRefusal("Trino's vacuum could delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
-          + refused.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", "))
-          + " (Trino has no dry run and does not skip what our fences skip); use --engine local");
+      throw new SafetyRefusal(
+          "Trino's vacuum could delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
+              + refused.stream()
+                  .limit(SHOWN)
+                  .map(StoredFile::toString)
+                  .collect(Collectors.joining(", "))
+              + " (Trino has no dry run and does not skip what our fences skip); use --engine local");
     }
     String rule = "retention " + Durations.format(retention);
     if (plan.deletions().isEmpty()) {
-      return Step.nothingToDo("no file past the " + rule + " among " + plan.listedFiles() + " listed", metrics);
+      return Step.nothingToDo(
+          "no file past the " + rule + " among " + plan.listedFiles() + " listed", metrics);
     }
     TrinoClock clock = TrinoClock.measure(trino, "vacuum");
     String what = plan.deletions().size() + " file(s) (" + ByteSizes.format(plan.bytes()) + ")";
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("Trino's vacuum would delete at most " + what + ", " + rule + ", each one our own vacuum deletes too",
+      return Step.previewed(
+          "Trino's vacuum would delete at most " + what + ", " + rule
+              + ", each one our own vacuum deletes too",
           metrics);
     }
     Set<StoredFile> before = listed(t);
-    trino.execute("vacuum", "CALL " + TrinoTableName.quote(name.catalog()) + ".system.vacuum(" + TrinoTableName.literal(name.schema())
-        + ", " + TrinoTableName.literal(name.table()) + ", " + TrinoTableName.literal(clock.threshold(plan.cutoffMs()) + "ms") + ")");
+    trino.execute(
+        "vacuum",
+        "CALL " + TrinoTableName.quote(name.catalog()) + ".system.vacuum("
+            + TrinoTableName.literal(name.schema()) + ", " + TrinoTableName.literal(name.table())
+            + ", " + TrinoTableName.literal(clock.threshold(plan.cutoffMs()) + "ms") + ")");
     Set<StoredFile> gone = new HashSet<>(before);
     gone.removeAll(listed(t));
-    Set<StoredFile> unexpected = gone.stream().filter(p -> !ours.contains(p))
-        .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(StoredFile::toString))));
+    Set<StoredFile> unexpected = gone.stream()
+        .filter(p -> !ours.contains(p))
+        .collect(Collectors.toCollection(
+            () -> new TreeSet<>(Comparator.comparing(StoredFile::toString))));
     if (!unexpected.isEmpty()) {
-      throw new IllegalStateException("Trino's vacuum deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
-          + unexpected.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", ")));
+      throw new IllegalStateException(
+          "Trino's vacuum deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
+              + unexpected.stream()
+                  .limit(SHOWN)
+                  .map(StoredFile::toString)
+                  .collect(Collectors.joining(", ")));
     }
     metrics.put("deleted_files", (long) gone.size());
-    return Step.done("Trino's vacuum deleted " + gone.size() + " file(s), " + rule + "; every one was in our own vacuum's plan ("
-        + what + ")", metrics);
+    return Step.done(
+        "Trino's vacuum deleted " + gone.size() + " file(s), " + rule
+            + "; every one was in our own vacuum's plan (" + what + ")",
+        metrics);
   }
 
   /**
@@ -126,18 +149,27 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
    *
    * @param livePaths the live files' paths under the table root, unescaped
    */
-  static Optional<String> escapingRefusal(String trinoVersion, String table, List<String> livePaths) {
+  static Optional<String> escapingRefusal(
+      String trinoVersion, String table, List<String> livePaths) {
     Matcher m = RELEASE.matcher(trinoVersion == null ? "" : trinoVersion.strip());
-    if (m.matches() && m.group(1).length() < 9 && Integer.parseInt(m.group(1)) >= ESCAPED_PATHS_FIXED_IN) {
+    if (m.matches()
+        && m.group(1).length() < 9
+        && Integer.parseInt(m.group(1)) >= ESCAPED_PATHS_FIXED_IN) {
       return Optional.empty();
     }
-    List<String> escaped = livePaths.stream().filter(p -> !PLAIN_PATH.matcher(p).matches()).sorted().toList();
+    List<String> escaped = livePaths.stream()
+        .filter(p -> !PLAIN_PATH.matcher(p).matches())
+        .sorted()
+        .toList();
     if (escaped.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of("Trino " + trinoVersion + "'s vacuum deletes live files whose paths need URI escaping (trinodb/trino#24872,"
-        + " fixed in " + ESCAPED_PATHS_FIXED_IN + ") and " + table + " has " + escaped.size() + ", e.g. "
-        + escaped.stream().limit(SHOWN).collect(Collectors.joining(", ")) + "; upgrade Trino or use --engine local");
+    return Optional.of("Trino " + trinoVersion
+        + "'s vacuum deletes live files whose paths need URI escaping (trinodb/trino#24872,"
+        + " fixed in " + ESCAPED_PATHS_FIXED_IN + ") and " + table + " has " + escaped.size()
+        + ", e.g. "
+        + escaped.stream().limit(SHOWN).collect(Collectors.joining(", "))
+        + "; upgrade Trino or use --engine local");
   }
 
   /** The live data files' and deletion vectors' paths under the table root, unescaped. */
@@ -152,7 +184,9 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   }
 
   private static String under(String root, StoredFile file) {
-    return file.path().startsWith(root + "/") ? file.path().substring(root.length() + 1) : file.path();
+    return file.path().startsWith(root + "/")
+        ? file.path().substring(root.length() + 1)
+        : file.path();
   }
 
   /**
@@ -165,8 +199,11 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
       live.add(f.file());
       f.deletionVector().flatMap(DeletionVectorRef::file).ifPresent(live::add);
     }
-    return entries(t).stream().filter(e -> !live.contains(e.file()) && e.modificationTime() < cutoffMillis)
-        .map(TableStorage.Entry::file).sorted(Comparator.comparing(StoredFile::toString)).toList();
+    return entries(t).stream()
+        .filter(e -> !live.contains(e.file()) && e.modificationTime() < cutoffMillis)
+        .map(TableStorage.Entry::file)
+        .sorted(Comparator.comparing(StoredFile::toString))
+        .toList();
   }
 
   /** Every file (and link) under the table root outside {@code _delta_log}, links not followed. */
@@ -178,7 +215,8 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     try {
       return t.storage().listOutsideLog();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + t.storage().root() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot list " + t.storage().root() + ": " + e.getMessage(), e);
     }
   }
 }

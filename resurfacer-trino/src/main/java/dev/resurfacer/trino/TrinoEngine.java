@@ -1,11 +1,11 @@
 package dev.resurfacer.trino;
 
 import dev.resurfacer.UsageException;
+import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.engines.EngineDeclarations;
 import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngineProvider;
-import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.OperationExecutor;
 import java.util.List;
@@ -23,7 +23,8 @@ import java.util.Set;
  */
 public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngine {
   public static final String NAME = EngineDeclarations.TRINO;
-  static final Set<String> SETTINGS = Set.of("url", "catalog", "delta-catalog", "user", "password", "access-token");
+  static final Set<String> SETTINGS =
+      Set.of("url", "catalog", "delta-catalog", "user", "password", "access-token");
 
   private final TrinoConnection connection;
   private final Map<String, String> catalogs;
@@ -34,7 +35,8 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
     this(null, Map.of(), "delta");
   }
 
-  private TrinoEngine(TrinoConnection connection, Map<String, String> catalogs, String deltaCatalog) {
+  private TrinoEngine(
+      TrinoConnection connection, Map<String, String> catalogs, String deltaCatalog) {
     this.connection = connection;
     this.catalogs = Map.copyOf(catalogs);
     this.deltaCatalog = deltaCatalog;
@@ -51,11 +53,16 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
     settings.rejectUnknown(SETTINGS, Set.of("catalogs"));
     for (String secret : List.of("password", "access-token")) {
       if (settings.values().containsKey(secret) && !settings.secretKeys().contains(secret)) {
-        throw new UsageException("engines." + NAME + "." + secret + " must be a secret reference (${env:NAME} or ${file:PATH}), not inline");
+        throw new UsageException("engines." + NAME + "." + secret
+            + " must be a secret reference (${env:NAME} or ${file:PATH}), not inline");
       }
     }
-    TrinoConnection c = new TrinoConnection(settings.require("url"), settings.get("catalog", "iceberg"), settings.get("user", "resurfacer"),
-        settings.values().get("password"), settings.values().get("access-token"));
+    TrinoConnection c = new TrinoConnection(
+        settings.require("url"),
+        settings.get("catalog", "iceberg"),
+        settings.get("user", "resurfacer"),
+        settings.values().get("password"),
+        settings.values().get("access-token"));
     String deltaCatalog = settings.get("delta-catalog", "delta");
     c.withCatalog(deltaCatalog);
     Map<String, String> mapped = settings.under("catalogs");
@@ -73,10 +80,12 @@ public final class TrinoEngine implements ExecutionEngineProvider, ExecutionEngi
       throw new IllegalStateException("open the Trino engine before asking for executors");
     }
     if ("iceberg".equals(format) && handleType == IcebergTable.class) {
-      return (List<OperationExecutor<?, T>>) (List<?>) IcebergOnTrino.executors(connection, catalogs, null);
+      return (List<OperationExecutor<?, T>>)
+          (List<?>) IcebergOnTrino.executors(connection, catalogs, null);
     }
     if ("delta".equals(format) && handleType == DeltaTable.class) {
-      return (List<OperationExecutor<?, T>>) (List<?>) DeltaOnTrino.executors(connection.withCatalog(deltaCatalog));
+      return (List<OperationExecutor<?, T>>)
+          (List<?>) DeltaOnTrino.executors(connection.withCatalog(deltaCatalog));
     }
     return List.of();
   }

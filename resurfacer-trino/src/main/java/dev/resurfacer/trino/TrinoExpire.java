@@ -48,18 +48,28 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
   public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
     Table table = t.table();
     table.refresh();
-    int keep = PropertyUtil.propertyAsInt(table.properties(), TableProperties.MIN_SNAPSHOTS_TO_KEEP,
+    int keep = PropertyUtil.propertyAsInt(
+        table.properties(),
+        TableProperties.MIN_SNAPSHOTS_TO_KEEP,
         TableProperties.MIN_SNAPSHOTS_TO_KEEP_DEFAULT);
     if (op.retainLast() != null && op.retainLast() != keep) {
       throw new SafetyRefusal("Trino's expire_snapshots has no retain-last: it keeps the table's "
           + TableProperties.MIN_SNAPSHOTS_TO_KEEP + " (" + keep + "), not " + op.retainLast()
           + "; set that table property or use --engine local");
     }
-    Duration olderThan = op.olderThan() != null ? op.olderThan() : Duration.ofMillis(PropertyUtil.propertyAsLong(table.properties(),
-        TableProperties.MAX_SNAPSHOT_AGE_MS, TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT));
+    Duration olderThan = op.olderThan() != null
+        ? op.olderThan()
+        : Duration.ofMillis(PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.MAX_SNAPSHOT_AGE_MS,
+            TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT));
     TrinoFloors.EXPIRE_SNAPSHOTS.check(trino, olderThan);
-    ExpireResult preview = SnapshotExpiry.plan(t.name(), table, new ExpireOptions(olderThan, keep, List.of(), false),
-        t.otherTables(null)).preview();
+    ExpireResult preview = SnapshotExpiry.plan(
+            t.name(),
+            table,
+            new ExpireOptions(olderThan, keep, List.of(), false),
+            t.otherTables(null))
+        .preview();
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("expired_snapshots", (long) preview.snapshots().size());
     metrics.put("deleted_files", preview.files());
@@ -68,11 +78,14 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     if (preview.snapshots().isEmpty()) {
       return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", metrics);
     }
-    String what = preview.snapshots().size() + " snapshot(s) and " + preview.files() + " file(s) (" + ByteSizes.format(preview.bytes()) + ")";
+    String what = preview.snapshots().size() + " snapshot(s) and " + preview.files() + " file(s) ("
+        + ByteSizes.format(preview.bytes()) + ")";
     List<String> conflicts = dev.resurfacer.iceberg.expire.Spellings.conflicts(table, 3);
     if (!conflicts.isEmpty()) {
-      throw new SafetyRefusal("expire on trino: the table names a file under two spellings (" + String.join("; ", conflicts)
-          + "); Trino's expiry compares location strings and could delete a kept file; run it with --engine local");
+      throw new SafetyRefusal(
+          "expire on trino: the table names a file under two spellings ("
+              + String.join("; ", conflicts)
+              + "); Trino's expiry compares location strings and could delete a kept file; run it with --engine local");
     }
     TrinoClock clock = TrinoClock.measure(trino, "expire_snapshots");
     if (mode == Mode.PREVIEW) {
@@ -80,8 +93,12 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     }
     Set<Long> before = snapshotIds(table);
     // Trino's cutoff is its own clock minus the threshold: never later than the one we previewed
-    trino.execute("expire_snapshots", "ALTER TABLE " + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-        + " EXECUTE expire_snapshots(retention_threshold => " + TrinoTableName.literal(clock.threshold(preview.cutoffMillis()) + "ms") + ")");
+    trino.execute(
+        "expire_snapshots",
+        "ALTER TABLE "
+            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
+            + " EXECUTE expire_snapshots(retention_threshold => "
+            + TrinoTableName.literal(clock.threshold(preview.cutoffMillis()) + "ms") + ")");
     table.refresh();
     Set<Long> expired = new HashSet<>(before);
     expired.removeAll(snapshotIds(table));
@@ -90,10 +107,14 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     if (!previewed.containsAll(expired)) {
       Set<Long> extra = new HashSet<>(expired);
       extra.removeAll(previewed);
-      throw new IllegalStateException("Trino expired snapshot(s) " + extra + " that our preview kept");
+      throw new IllegalStateException(
+          "Trino expired snapshot(s) " + extra + " that our preview kept");
     }
     metrics.put("expired_snapshots", (long) expired.size());
-    return Step.done("Trino's expire_snapshots expired " + expired.size() + " snapshot(s) (previewed: " + what + ")", metrics);
+    return Step.done(
+        "Trino's expire_snapshots expired " + expired.size() + " snapshot(s) (previewed: " + what
+            + ")",
+        metrics);
   }
 
   private static Set<Long> snapshotIds(Table table) {

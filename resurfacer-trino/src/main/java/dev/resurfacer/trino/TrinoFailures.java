@@ -29,9 +29,11 @@ public final class TrinoFailures {
     String message = message(e);
     Matcher floor = FLOOR.matcher(message);
     if (floor.find()) {
-      return new SafetyRefusal("Trino refuses " + what + " with retention " + floor.group(1) + ": its floor "
-          + floor.group(3) + " is " + floor.group(2) + " on catalog " + trino.catalog()
-          + " (lower that setting or the session property " + floor.group(4) + ", or ask for at least " + floor.group(2) + ")");
+      return new SafetyRefusal(
+          "Trino refuses " + what + " with retention " + floor.group(1) + ": its floor "
+              + floor.group(3) + " is " + floor.group(2) + " on catalog " + trino.catalog()
+              + " (lower that setting or the session property " + floor.group(4)
+              + ", or ask for at least " + floor.group(2) + ")");
     }
     if (unreachable(e)) {
       return new UsageException("cannot reach Trino at " + trino.url() + ": " + rootMessage(e), e);
@@ -40,8 +42,13 @@ public final class TrinoFailures {
     if (missing.find()) {
       return new UsageException("Trino at " + trino.url() + ": " + missing.group(1), e);
     }
-    if (message.startsWith("Access Denied") || message.contains("Authentication failed") || message.contains("Unauthorized")) {
-      return new UsageException("Trino at " + trino.url() + " denied " + what + " to user " + trino.user() + ": " + message, e);
+    if (message.startsWith("Access Denied")
+        || message.contains("Authentication failed")
+        || message.contains("Unauthorized")) {
+      return new UsageException(
+          "Trino at " + trino.url() + " denied " + what + " to user " + trino.user() + ": "
+              + message,
+          e);
     }
     return new IllegalStateException("Trino " + what + " failed: " + message, e);
   }

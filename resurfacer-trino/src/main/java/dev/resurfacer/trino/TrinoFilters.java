@@ -41,7 +41,8 @@ final class TrinoFilters {
 
   /** The SQL predicate for {@code where} and {@code partition} (either may be null); null when both are. */
   static String where(Table table, String where, String partition) {
-    return SqlFilters.sql(table, SqlFilters.filter(table, where, partition, "trino", "Trino's optimize"), TRINO);
+    return SqlFilters.sql(
+        table, SqlFilters.filter(table, where, partition, "trino", "Trino's optimize"), TRINO);
   }
 
   /** A Trino literal of an Iceberg value in its internal representation. */
@@ -53,10 +54,13 @@ final class TrinoFilters {
       case DECIMAL -> "DECIMAL '" + ((BigDecimal) v).toPlainString() + "'";
       case STRING -> literal(v.toString());
       case DATE -> "DATE '" + LocalDate.ofEpochDay(((Number) v).longValue()) + "'";
-      case TIMESTAMP -> "TIMESTAMP '" + SqlFilters.timestamp(((Number) v).longValue())
-          + (((Types.TimestampType) type).shouldAdjustToUTC() ? " UTC'" : "'");
+      case TIMESTAMP ->
+        "TIMESTAMP '" + SqlFilters.timestamp(((Number) v).longValue())
+            + (((Types.TimestampType) type).shouldAdjustToUTC() ? " UTC'" : "'");
       case BINARY, FIXED -> "X'" + SqlFilters.hex((ByteBuffer) v) + "'";
-      default -> throw new UsageException("--where with --engine trino: a " + type + " literal has no Trino form here");
+      default ->
+        throw new UsageException(
+            "--where with --engine trino: a " + type + " literal has no Trino form here");
     };
   }
 }

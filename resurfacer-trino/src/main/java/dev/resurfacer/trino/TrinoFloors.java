@@ -13,11 +13,18 @@ import java.util.regex.Pattern;
  * setting); the same refusal comes from {@link TrinoFailures} if Trino refuses anyway.
  */
 enum TrinoFloors {
-  EXPIRE_SNAPSHOTS("expire_snapshots", "expire_snapshots_min_retention", "iceberg.expire-snapshots.min-retention"),
-  REMOVE_ORPHAN_FILES("remove_orphan_files", "remove_orphan_files_min_retention", "iceberg.remove-orphan-files.min-retention"),
+  EXPIRE_SNAPSHOTS(
+      "expire_snapshots",
+      "expire_snapshots_min_retention",
+      "iceberg.expire-snapshots.min-retention"),
+  REMOVE_ORPHAN_FILES(
+      "remove_orphan_files",
+      "remove_orphan_files_min_retention",
+      "iceberg.remove-orphan-files.min-retention"),
   DELTA_VACUUM("vacuum", "vacuum_min_retention", "delta.vacuum.min-retention");
 
-  private static final Pattern AIRLIFT_DURATION = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)\\s*$");
+  private static final Pattern AIRLIFT_DURATION =
+      Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)\\s*$");
 
   private final String procedure;
   private final String sessionProperty;
@@ -38,8 +45,10 @@ enum TrinoFloors {
     }
     Duration floor = parse(value);
     if (retention.compareTo(floor) < 0) {
-      throw new SafetyRefusal("Trino refuses " + procedure + " with retention " + Durations.format(retention) + ": its floor "
-          + configProperty + " is " + value + " on catalog " + catalog + " (lower that setting or the session property "
+      throw new SafetyRefusal("Trino refuses " + procedure + " with retention "
+          + Durations.format(retention) + ": its floor "
+          + configProperty + " is " + value + " on catalog " + catalog
+          + " (lower that setting or the session property "
           + catalog + "." + sessionProperty + ", or ask for at least " + value + ")");
     }
   }

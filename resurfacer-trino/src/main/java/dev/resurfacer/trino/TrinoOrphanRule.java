@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -14,7 +15,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -47,8 +47,9 @@ final class TrinoOrphanRule {
   /** Every file under the table location (folder placeholders, which some S3 servers list, left out). */
   static List<FileInfo> listing(Table table) {
     if (!(table.io() instanceof SupportsPrefixOperations io)) {
-      throw new SafetyRefusal("cannot list " + table.location() + " with " + table.io().getClass().getSimpleName()
-          + " to check what Trino's remove_orphan_files would delete");
+      throw new SafetyRefusal(
+          "cannot list " + table.location() + " with " + table.io().getClass().getSimpleName()
+              + " to check what Trino's remove_orphan_files would delete");
     }
     String prefix = table.location().endsWith("/") ? table.location() : table.location() + "/";
     List<FileInfo> out = new ArrayList<>();
@@ -79,13 +80,16 @@ final class TrinoOrphanRule {
         if (!read.add(manifest.path())) {
           continue;
         }
-        try (CloseableIterable<String> paths = ManifestFiles.readPaths(manifest, table.io(), metadata.specsById())) {
+        try (CloseableIterable<String> paths =
+            ManifestFiles.readPaths(manifest, table.io(), metadata.specsById())) {
           paths.forEach(p -> names.add(name(p)));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-        if (manifest.content() != ManifestContent.DATA && manifest.content() != ManifestContent.DELETES) {
-          throw new SafetyRefusal("manifest " + manifest.path() + " has content " + manifest.content() + " that we do not model for Trino");
+        if (manifest.content() != ManifestContent.DATA
+            && manifest.content() != ManifestContent.DELETES) {
+          throw new SafetyRefusal("manifest " + manifest.path() + " has content "
+              + manifest.content() + " that we do not model for Trino");
         }
       }
     }

@@ -36,15 +36,25 @@ final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests,
     Map<String, Long> metrics = new LinkedHashMap<>();
     metrics.put("data_manifests_before", (long) plan.dataManifestsBefore());
     if (plan.dataManifestsBefore() <= 1) {
-      return Step.nothingToDo(plan.dataManifestsBefore() == 0 ? "no data manifests" : "one data manifest: nothing to merge", metrics);
+      return Step.nothingToDo(
+          plan.dataManifestsBefore() == 0
+              ? "no data manifests"
+              : "one data manifest: nothing to merge",
+          metrics);
     }
     TrinoVerification.requireReadable(trino, t);
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("Trino's optimize_manifests would rewrite " + plan.dataManifestsBefore() + " data manifest(s)", metrics);
+      return Step.previewed(
+          "Trino's optimize_manifests would rewrite " + plan.dataManifestsBefore()
+              + " data manifest(s)",
+          metrics);
     }
     Snapshot before = table.currentSnapshot();
-    trino.execute("optimize_manifests", "ALTER TABLE " + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-        + " EXECUTE optimize_manifests");
+    trino.execute(
+        "optimize_manifests",
+        "ALTER TABLE "
+            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
+            + " EXECUTE optimize_manifests");
     table.refresh();
     Snapshot after = table.currentSnapshot();
     if (after.snapshotId() == before.snapshotId()) {
@@ -53,7 +63,9 @@ final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests,
     String verified = TrinoVerification.sameRows(trino, t, before.snapshotId(), after.snapshotId());
     long manifests = after.dataManifests(table.io()).size();
     metrics.put("data_manifests_after", manifests);
-    return Step.done("Trino's optimize_manifests rewrote " + plan.dataManifestsBefore() + " data manifest(s) into " + manifests
-        + ", verified: " + verified, metrics);
+    return Step.done(
+        "Trino's optimize_manifests rewrote " + plan.dataManifestsBefore()
+            + " data manifest(s) into " + manifests + ", verified: " + verified,
+        metrics);
   }
 }

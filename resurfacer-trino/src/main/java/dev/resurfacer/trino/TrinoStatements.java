@@ -30,7 +30,8 @@ final class TrinoStatements {
 
   /** As {@link #execute(String, String)}, with Trino session properties set first on the same connection. */
   Map<String, Long> execute(String what, String sql, Map<String, String> session) {
-    try (Connection c = trino.open(); Statement s = c.createStatement()) {
+    try (Connection c = trino.open();
+        Statement s = c.createStatement()) {
       for (Map.Entry<String, String> e : session.entrySet()) {
         s.execute("SET SESSION " + e.getKey() + " = " + TrinoTableName.literal(e.getValue()));
       }
@@ -58,7 +59,9 @@ final class TrinoStatements {
 
   /** The value of a one-row, one-column query. */
   String value(String what, String sql) {
-    try (Connection c = trino.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Connection c = trino.open();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       return rs.next() ? rs.getString(1) : null;
     } catch (SQLException e) {
       throw TrinoFailures.translate(trino, what, e);
@@ -67,7 +70,9 @@ final class TrinoStatements {
 
   /** The first column of every row of a query, as strings. */
   java.util.List<String> strings(String what, String sql) {
-    try (Connection c = trino.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Connection c = trino.open();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       java.util.List<String> out = new java.util.ArrayList<>();
       while (rs.next()) {
         out.add(rs.getString(1));
@@ -80,7 +85,8 @@ final class TrinoStatements {
 
   /** A session property's current value ({@code SHOW SESSION}); null when Trino has no such property. */
   String sessionProperty(String what, String name) {
-    try (Connection c = trino.open(); Statement s = c.createStatement();
+    try (Connection c = trino.open();
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW SESSION LIKE " + TrinoTableName.literal(name))) {
       while (rs.next()) {
         if (name.equals(rs.getString("Name"))) {
@@ -95,14 +101,16 @@ final class TrinoStatements {
 
   /** Reaches the server and checks that the catalog exists (one line naming the catalogs there otherwise). */
   void requireCatalog() {
-    try (Connection c = trino.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CATALOGS")) {
+    try (Connection c = trino.open();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW CATALOGS")) {
       java.util.List<String> catalogs = new java.util.ArrayList<>();
       while (rs.next()) {
         catalogs.add(rs.getString(1));
       }
       if (!catalogs.contains(trino.catalog())) {
-        throw new dev.resurfacer.UsageException("Trino at " + trino.url() + " has no catalog '" + trino.catalog() + "' (it has: "
-            + String.join(", ", catalogs) + ")");
+        throw new dev.resurfacer.UsageException("Trino at " + trino.url() + " has no catalog '"
+            + trino.catalog() + "' (it has: " + String.join(", ", catalogs) + ")");
       }
     } catch (SQLException e) {
       throw TrinoFailures.translate(trino, "connect", e);

@@ -13,9 +13,11 @@ class TrinoClockTest {
 
   @Test
   void aClockBehindOursAddsNothingAndOneAheadAddsItsLeadAndTheRoundTrip() {
-    assertThat(TrinoClock.of(1_000, 5_000, 5_100, URL, "expire_snapshots").lead()).isZero();
+    assertThat(TrinoClock.of(1_000, 5_000, 5_100, URL, "expire_snapshots").lead())
+        .isZero();
     // Trino read 10_040 while ours went 10_000 -> 10_030: it may be up to 40 ms ahead
-    assertThat(TrinoClock.of(10_040, 10_000, 10_030, URL, "expire_snapshots").lead()).isEqualTo(Duration.ofMillis(40));
+    assertThat(TrinoClock.of(10_040, 10_000, 10_030, URL, "expire_snapshots").lead())
+        .isEqualTo(Duration.ofMillis(40));
   }
 
   @Test
@@ -26,15 +28,18 @@ class TrinoClockTest {
     // Trino's cutoff is its now (ours + at most the lead) minus the threshold
     long trinoCutoff = System.currentTimeMillis() + ahead.lead().toMillis() - threshold;
     assertThat(trinoCutoff).isLessThanOrEqualTo(ourCutoff);
-    assertThat(threshold).isGreaterThanOrEqualTo(Duration.ofHours(1).plusSeconds(20).toMillis());
+    assertThat(threshold)
+        .isGreaterThanOrEqualTo(Duration.ofHours(1).plusSeconds(20).toMillis());
   }
 
   @Test
   void aClockFarAheadIsRefusedNamingTheSkew() {
     long now = 1_000_000_000L;
-    assertThatThrownBy(() -> TrinoClock.of(now + Duration.ofMinutes(5).toMillis(), now, now + 20, URL, "remove_orphan_files"))
+    assertThatThrownBy(() -> TrinoClock.of(
+            now + Duration.ofMinutes(5).toMillis(), now, now + 20, URL, "remove_orphan_files"))
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("is 299s ahead of this machine's clock")
-        .hasMessageContaining("remove_orphan_files computes its retention cutoff from Trino's clock");
+        .hasMessageContaining(
+            "remove_orphan_files computes its retention cutoff from Trino's clock");
   }
 }

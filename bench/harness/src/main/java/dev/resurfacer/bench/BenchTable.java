@@ -67,9 +67,11 @@ final class BenchTable {
     }
     JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(Catalogs.localHadoopConf());
-    catalog.initialize(CATALOG, Map.of(
-        CatalogProperties.URI, uri(dir),
-        CatalogProperties.WAREHOUSE_LOCATION, warehouse(dir)));
+    catalog.initialize(
+        CATALOG,
+        Map.of(
+            CatalogProperties.URI, uri(dir),
+            CatalogProperties.WAREHOUSE_LOCATION, warehouse(dir)));
     return catalog;
   }
 
@@ -78,7 +80,8 @@ final class BenchTable {
     long t0 = System.nanoTime();
     Path pristine = pristine(scenario);
     if (!Files.isRegularFile(pristine.resolve("catalog.db"))) {
-      throw new IllegalStateException("no pristine copy under " + pristine + ": run the generator first");
+      throw new IllegalStateException(
+          "no pristine copy under " + pristine + ": run the generator first");
     }
     deleteTree(live(scenario));
     copyTree(pristine, live(scenario));
@@ -116,8 +119,11 @@ final class BenchTable {
       return 0;
     }
     try (Stream<Path> paths = Files.walk(dir)) {
-      return paths.filter(p -> mustContain == null || p.toString().contains(mustContain))
-          .filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+      return paths
+          .filter(p -> mustContain == null || p.toString().contains(mustContain))
+          .filter(Files::isRegularFile)
+          .mapToLong(p -> p.toFile().length())
+          .sum();
     } catch (IOException | UncheckedIOException e) {
       return 0; // files come and go while a run is in flight
     }

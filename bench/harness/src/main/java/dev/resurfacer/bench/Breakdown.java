@@ -17,7 +17,9 @@ public final class Breakdown {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = Args.parse(args);
-    Path scenario = Path.of(a.getOrDefault("scenario", "bench/work/events")).toAbsolutePath().normalize();
+    Path scenario = Path.of(a.getOrDefault("scenario", "bench/work/events"))
+        .toAbsolutePath()
+        .normalize();
     if (Boolean.parseBoolean(a.getOrDefault("restore", "true"))) {
       BenchTable.restore(scenario);
     }
@@ -25,8 +27,11 @@ public final class Breakdown {
     Files.createDirectories(scratch);
     CompactionOptions options = CompactionOptions.defaults().withScratchDir(scratch);
     try (JdbcCatalog catalog = BenchTable.open(BenchTable.live(scenario))) {
-      BenchBreakdown.run(catalog.loadTable(TableIdentifier.parse(BenchTable.TABLE)), options,
-          Integer.parseInt(a.getOrDefault("group", "0")), Integer.parseInt(a.getOrDefault("concurrency", "1")));
+      BenchBreakdown.run(
+          catalog.loadTable(TableIdentifier.parse(BenchTable.TABLE)),
+          options,
+          Integer.parseInt(a.getOrDefault("group", "0")),
+          Integer.parseInt(a.getOrDefault("concurrency", "1")));
     }
   }
 }

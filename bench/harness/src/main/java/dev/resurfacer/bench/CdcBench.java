@@ -50,7 +50,8 @@ public final class CdcBench {
       Types.NestedField.optional(3, "status", Types.StringType.get()),
       Types.NestedField.optional(4, "amount", Types.DoubleType.get()),
       Types.NestedField.optional(5, "updated", Types.TimestampType.withoutZone()));
-  static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").build();
+  static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).identity("day").build();
   static final TableIdentifier ID = TableIdentifier.of("db", "cdc");
 
   private CdcBench() {}
@@ -91,7 +92,15 @@ public final class CdcBench {
           for (String lane : lanes) {
             Table t = catalogs.get(lane).loadTable(ID);
             long[] files = files(t);
-            out.printf(Locale.ROOT, "%s,%d,%d,%d,%d,%d%n", lane, elapsed, counts.get(lane)[0], counts.get(lane)[1], files[0], files[1]);
+            out.printf(
+                Locale.ROOT,
+                "%s,%d,%d,%d,%d,%d%n",
+                lane,
+                elapsed,
+                counts.get(lane)[0],
+                counts.get(lane)[1],
+                files[0],
+                files[1]);
           }
           out.flush();
           nextSample += sampleSeconds;
@@ -99,14 +108,20 @@ public final class CdcBench {
         if (elapsed >= seconds) {
           break;
         }
-        // the same change to every lane: each lane's random stream sees the same rows in the same order
+        // the same change to every lane: each lane's random stream sees the same rows in the same
+        // order
         for (String lane : lanes) {
           change(catalogs.get(lane).loadTable(ID), randoms.get(lane), counts.get(lane));
         }
       }
     }
     for (String lane : lanes) {
-      System.out.printf(Locale.ROOT, "RESULT lane=%s writer_commits=%d writer_retries=%d%n", lane, counts.get(lane)[0], counts.get(lane)[1]);
+      System.out.printf(
+          Locale.ROOT,
+          "RESULT lane=%s writer_commits=%d writer_retries=%d%n",
+          lane,
+          counts.get(lane)[0],
+          counts.get(lane)[1]);
       catalogs.get(lane).close();
     }
   }
@@ -119,9 +134,19 @@ public final class CdcBench {
     for (String lane : lanes) {
       try (JdbcCatalog catalog = BenchTable.open(dir.resolve(lane))) {
         catalog.createNamespace(Namespace.of("db"));
-        Table table = catalog.createTable(ID, SCHEMA, SPEC, Map.of(TableProperties.FORMAT_VERSION, String.valueOf(version),
-            TableProperties.COMMIT_NUM_RETRIES, "20", TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "20",
-            "bench.partitions", String.valueOf(partitions)));
+        Table table = catalog.createTable(
+            ID,
+            SCHEMA,
+            SPEC,
+            Map.of(
+                TableProperties.FORMAT_VERSION,
+                String.valueOf(version),
+                TableProperties.COMMIT_NUM_RETRIES,
+                "20",
+                TableProperties.COMMIT_MIN_RETRY_WAIT_MS,
+                "20",
+                "bench.partitions",
+                String.valueOf(partitions)));
         Random random = new Random(1);
         long id = 0;
         for (int f = 0; f < files; f++) {
@@ -174,11 +199,20 @@ public final class CdcBench {
 
   private static void commit(Table table, int day, boolean update, double pick, Random random) {
     Snapshot base = table.currentSnapshot();
-    Schema withPositions = new Schema(List.of(SCHEMA.findField("id"), SCHEMA.findField("day"), SCHEMA.findField("status"),
-        SCHEMA.findField("amount"), SCHEMA.findField("updated"), MetadataColumns.FILE_PATH, MetadataColumns.ROW_POSITION));
+    Schema withPositions = new Schema(List.of(
+        SCHEMA.findField("id"),
+        SCHEMA.findField("day"),
+        SCHEMA.findField("status"),
+        SCHEMA.findField("amount"),
+        SCHEMA.findField("updated"),
+        MetadataColumns.FILE_PATH,
+        MetadataColumns.ROW_POSITION));
     List<Record> live = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(base.snapshotId())
-        .where(Expressions.equal("day", day)).project(withPositions).build()) {
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table)
+        .useSnapshot(base.snapshotId())
+        .where(Expressions.equal("day", day))
+        .project(withPositions)
+        .build()) {
       rows.forEach(r -> live.add(r.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -187,12 +221,20 @@ public final class CdcBench {
     String file = victim.getField(MetadataColumns.FILE_PATH.name()).toString();
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     FileScanTask task = taskOf(table, base, file, day);
-    TableWrites.commitRowChange(table, base, task, pos, update ? List.of(row((Long) victim.get(0), day, "updated", random)) : List.of());
+    TableWrites.commitRowChange(
+        table,
+        base,
+        task,
+        pos,
+        update ? List.of(row((Long) victim.get(0), day, "updated", random)) : List.of());
   }
 
   private static FileScanTask taskOf(Table table, Snapshot base, String file, int day) {
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId())
-        .filter(Expressions.equal("day", day)).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = table
+        .newScan()
+        .useSnapshot(base.snapshotId())
+        .filter(Expressions.equal("day", day))
+        .planFiles()) {
       for (FileScanTask t : tasks) {
         if (t.file().location().equals(file)) {
           return t;

@@ -61,8 +61,13 @@ public final class CollectorLoad {
 
     Table plain = table();
     ScanReportCollector collector = new ScanReportCollector();
-    collector.initialize(Map.of(ScanReportCollector.DIR, dir.resolve("scans").toString(), ScanReportCollector.FILTER_VALUES, "true"));
-    Table reported = new BaseTable(((HasTableOperations) plain).operations(), plain.name(), collector);
+    collector.initialize(Map.of(
+        ScanReportCollector.DIR,
+        dir.resolve("scans").toString(),
+        ScanReportCollector.FILTER_VALUES,
+        "true"));
+    Table reported =
+        new BaseTable(((HasTableOperations) plain).operations(), plain.name(), collector);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     // warm both paths (JIT, manifest caches) before measuring
     run(pool, threads, 500, plain);
@@ -90,12 +95,28 @@ public final class CollectorLoad {
     long expected = (long) rounds * threads * scans + (long) threads * 500;
     boolean all = collector.awaitWritten(120_000);
     long total = (long) rounds * threads * scans;
-    System.out.printf(Locale.ROOT, "planning %d scans per round on %d threads, %d rounds (median): no reporter %.1f us wall %.1f us CPU per scan;"
+    System.out.printf(
+        Locale.ROOT,
+        "planning %d scans per round on %d threads, %d rounds (median): no reporter %.1f us wall %.1f us CPU per scan;"
             + " collector %.1f us wall %.1f us CPU per scan; process CPU per scan (writer thread included) %.1f vs %.1f us%n",
-        threads * scans, threads, rounds, median(plainWall), median(plainCpu), median(withWall), median(withCpu),
-        plainProcessCpu / 1000.0 / total, withProcessCpu / 1000.0 / total);
-    System.out.printf(Locale.ROOT, "collector: reported %d, written %d, dropped %d, failed %d (expected %d, all written: %s)%n",
-        collector.reported(), collector.written(), collector.dropped(), collector.failed(), expected, all);
+        threads * scans,
+        threads,
+        rounds,
+        median(plainWall),
+        median(plainCpu),
+        median(withWall),
+        median(withCpu),
+        plainProcessCpu / 1000.0 / total,
+        withProcessCpu / 1000.0 / total);
+    System.out.printf(
+        Locale.ROOT,
+        "collector: reported %d, written %d, dropped %d, failed %d (expected %d, all written: %s)%n",
+        collector.reported(),
+        collector.written(),
+        collector.dropped(),
+        collector.failed(),
+        expected,
+        all);
     // a round's wall is the per-scan wall times the scans each thread planned
     double scansPerMinute = threads * 60e6 / median(withWall);
     collector.close();
@@ -103,9 +124,15 @@ public final class CollectorLoad {
 
     // part 2: a full buffer drops and counts, and never blocks
     ScanReportCollector tiny = new ScanReportCollector();
-    tiny.initialize(Map.of(ScanReportCollector.DIR, dir.resolve("flood").toString(), ScanReportCollector.BUFFER, "8"));
-    ScanReport report = ImmutableScanReport.builder().tableName("db.events").snapshotId(1).schemaId(0)
-        .filter(Expressions.equal("user_id", 5L)).scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop())).build();
+    tiny.initialize(Map.of(
+        ScanReportCollector.DIR, dir.resolve("flood").toString(), ScanReportCollector.BUFFER, "8"));
+    ScanReport report = ImmutableScanReport.builder()
+        .tableName("db.events")
+        .snapshotId(1)
+        .schemaId(0)
+        .filter(Expressions.equal("user_id", 5L))
+        .scanMetrics(ScanMetricsResult.fromScanMetrics(ScanMetrics.noop()))
+        .build();
     ExecutorService floodPool = Executors.newFixedThreadPool(threads);
     List<Future<long[]>> parts = new ArrayList<>();
     long f0 = System.nanoTime();
@@ -136,20 +163,43 @@ public final class CollectorLoad {
     tiny.awaitWritten(60_000);
     tiny.close();
     floodPool.shutdown();
-    System.out.printf(Locale.ROOT, "flood of %d reports on %d threads into an 8-report buffer in %d ms: report() median %d ns, p99.9 %d ns, max %.2f ms;"
+    System.out.printf(
+        Locale.ROOT,
+        "flood of %d reports on %d threads into an 8-report buffer in %d ms: report() median %d ns, p99.9 %d ns, max %.2f ms;"
             + " reported %d = written %d + dropped %d: %s%n",
-        tiny.reported(), threads, floodMs, p50, p999, max / 1e6, tiny.reported(), tiny.written(), tiny.dropped(),
+        tiny.reported(),
+        threads,
+        floodMs,
+        p50,
+        p999,
+        max / 1e6,
+        tiny.reported(),
+        tiny.written(),
+        tiny.dropped(),
         tiny.reported() == tiny.written() + tiny.dropped());
-    System.out.printf(Locale.ROOT, "RESULT collector-load scans=%d lost=%d wall_us_plain=%.1f wall_us_collector=%.1f cpu_us_plain=%.1f cpu_us_collector=%.1f"
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT collector-load scans=%d lost=%d wall_us_plain=%.1f wall_us_collector=%.1f cpu_us_plain=%.1f cpu_us_collector=%.1f"
             + " process_cpu_us_plain=%.1f process_cpu_us_collector=%.1f scans_per_minute=%.0f flood=%d flood_dropped=%d flood_max_ms=%.2f accounted=%s%n",
-        total, expected - collector.written(), median(plainWall), median(withWall), median(plainCpu), median(withCpu),
-        plainProcessCpu / 1000.0 / total, withProcessCpu / 1000.0 / total, scansPerMinute, tiny.reported(), tiny.dropped(), max / 1e6,
+        total,
+        expected - collector.written(),
+        median(plainWall),
+        median(withWall),
+        median(plainCpu),
+        median(withCpu),
+        plainProcessCpu / 1000.0 / total,
+        withProcessCpu / 1000.0 / total,
+        scansPerMinute,
+        tiny.reported(),
+        tiny.dropped(),
+        max / 1e6,
         tiny.reported() == tiny.written() + tiny.dropped());
     System.exit(0);
   }
 
   /** Per-scan wall (the round's wall divided by the scans per thread) and per-scan CPU of the planning threads, in microseconds. */
-  private static double[] run(ExecutorService pool, int threads, int scans, Table table) throws Exception {
+  private static double[] run(ExecutorService pool, int threads, int scans, Table table)
+      throws Exception {
     List<Future<Long>> parts = new ArrayList<>();
     AtomicLong files = new AtomicLong();
     long t0 = System.nanoTime();
@@ -159,7 +209,8 @@ public final class CollectorLoad {
         long c0 = THREADS.getCurrentThreadCpuTime();
         for (int i = 0; i < scans; i++) {
           long user = ((long) i * 7919 + seed * 104_729L) % 200_000;
-          try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(Expressions.equal("user_id", user)).planFiles()) {
+          try (CloseableIterable<FileScanTask> tasks =
+              table.newScan().filter(Expressions.equal("user_id", user)).planFiles()) {
             for (FileScanTask ignored : tasks) {
               files.incrementAndGet();
             }
@@ -178,25 +229,38 @@ public final class CollectorLoad {
 
   private static Table table() {
     InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("load", Map.of(CatalogProperties.WAREHOUSE_LOCATION, "/tmp/collector-load-wh"));
+    catalog.initialize(
+        "load", Map.of(CatalogProperties.WAREHOUSE_LOCATION, "/tmp/collector-load-wh"));
     catalog.createNamespace(Namespace.of("db"));
-    Schema schema = new Schema(Types.NestedField.required(1, "user_id", Types.LongType.get()),
+    Schema schema = new Schema(
+        Types.NestedField.required(1, "user_id", Types.LongType.get()),
         Types.NestedField.optional(2, "event", Types.StringType.get()));
-    Table t = catalog.createTable(TableIdentifier.of("db", "events"), schema, PartitionSpec.unpartitioned());
+    Table t = catalog.createTable(
+        TableIdentifier.of("db", "events"), schema, PartitionSpec.unpartitioned());
     var append = t.newAppend();
     for (int i = 0; i < 200; i++) {
-      Metrics m = new Metrics(1000L, null, Map.of(1, 1000L), Map.of(1, 0L), null,
+      Metrics m = new Metrics(
+          1000L,
+          null,
+          Map.of(1, 1000L),
+          Map.of(1, 0L),
+          null,
           Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 1000L)),
           Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), i * 1000L + 999)));
-      append.appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath("/data/f" + i + ".parquet")
-          .withFormat(FileFormat.PARQUET).withFileSizeInBytes(1 << 20).withMetrics(m).build());
+      append.appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath("/data/f" + i + ".parquet")
+          .withFormat(FileFormat.PARQUET)
+          .withFileSizeInBytes(1 << 20)
+          .withMetrics(m)
+          .build());
     }
     append.commit();
     return catalog.loadTable(TableIdentifier.of("db", "events"));
   }
 
   private static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static double median(double[] v) {

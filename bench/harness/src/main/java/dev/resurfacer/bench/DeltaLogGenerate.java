@@ -41,7 +41,8 @@ import org.apache.hadoop.conf.Configuration;
  * </pre>
  */
 public final class DeltaLogGenerate {
-  private static final StructType SCHEMA = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
+  private static final StructType SCHEMA =
+      new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
   private static final int ROWS_PER_FILE = 100;
 
   private DeltaLogGenerate() {}
@@ -59,7 +60,8 @@ public final class DeltaLogGenerate {
     String uri = "file:" + root + "/";
     Files.createDirectories(root);
 
-    Transaction create = TableManager.buildCreateTableTransaction(uri, SCHEMA, "resurfacer-bench").build(engine);
+    Transaction create = TableManager.buildCreateTableTransaction(uri, SCHEMA, "resurfacer-bench")
+        .build(engine);
     Row createState = create.getTransactionState(engine);
     var createContext = Transaction.getWriteContext(engine, createState, Map.of());
     List<DataFileStatus> templates = new ArrayList<>();
@@ -68,10 +70,15 @@ public final class DeltaLogGenerate {
       for (int f = 0; f < filesPerCommit; f++) {
         Path file = root.resolve("part-template-" + f + ".parquet");
         long from = (long) f * ROWS_PER_FILE;
-        st.execute("COPY (SELECT range AS id, 'value-' || range AS v FROM range(" + from + ", " + (from + ROWS_PER_FILE)
-            + ")) TO '" + file + "' (FORMAT parquet)");
-        templates.add(KernelInternals.withKernelStats(conf, "file:" + file, Files.size(file), Files.getLastModifiedTime(file).toMillis(),
-            SCHEMA, createContext.getStatisticsColumns()));
+        st.execute("COPY (SELECT range AS id, 'value-' || range AS v FROM range(" + from + ", "
+            + (from + ROWS_PER_FILE) + ")) TO '" + file + "' (FORMAT parquet)");
+        templates.add(KernelInternals.withKernelStats(
+            conf,
+            "file:" + file,
+            Files.size(file),
+            Files.getLastModifiedTime(file).toMillis(),
+            SCHEMA,
+            createContext.getStatisticsColumns()));
       }
     }
     List<Row> live = new ArrayList<>();
@@ -82,7 +89,9 @@ public final class DeltaLogGenerate {
     int checkpoints = 0;
     for (int made = 1; made < commits; made++) {
       Snapshot snapshot = TableManager.loadSnapshot(uri).build(engine);
-      Transaction txn = snapshot.buildUpdateTableTransaction("resurfacer-bench", Operation.WRITE).build(engine);
+      Transaction txn = snapshot
+          .buildUpdateTableTransaction("resurfacer-bench", Operation.WRITE)
+          .build(engine);
       Row state = txn.getTransactionState(engine);
       List<Row> actions = new ArrayList<>();
       if (made % removeEvery == 0) {
@@ -100,36 +109,53 @@ public final class DeltaLogGenerate {
           Path source = Path.of(java.net.URI.create(template.getPath()));
           Path copy = root.resolve(String.format(Locale.ROOT, "part-log-%06d.parquet", serial++));
           Files.copy(source, copy);
-          copies.add(new DataFileStatus("file:" + copy, template.getSize(), Files.getLastModifiedTime(copy).toMillis(),
+          copies.add(new DataFileStatus(
+              "file:" + copy,
+              template.getSize(),
+              Files.getLastModifiedTime(copy).toMillis(),
               template.getStatistics()));
         }
         List<Row> adds = addsOf(engine, state, context, copies);
         checkpoints += commit(engine, txn, adds, live);
       }
     }
-    System.out.printf(Locale.ROOT, "RESULT verb=generate-log commits=%d tombstoned_files=%d live_files=%d checkpoints=%d ms=%d%n",
-        commits, tombstoned, live.size(), checkpoints, (System.nanoTime() - t0) / 1_000_000);
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT verb=generate-log commits=%d tombstoned_files=%d live_files=%d checkpoints=%d ms=%d%n",
+        commits,
+        tombstoned,
+        live.size(),
+        checkpoints,
+        (System.nanoTime() - t0) / 1_000_000);
   }
 
-  private static List<Row> addsOf(Engine engine, Row state, io.delta.kernel.DataWriteContext context, List<DataFileStatus> files)
+  private static List<Row> addsOf(
+      Engine engine,
+      Row state,
+      io.delta.kernel.DataWriteContext context,
+      List<DataFileStatus> files)
       throws IOException {
     List<Row> out = new ArrayList<>();
-    try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, KernelIterators.of(files), context)) {
+    try (CloseableIterator<Row> adds =
+        Transaction.generateAppendActions(engine, state, KernelIterators.of(files), context)) {
       adds.forEachRemaining(out::add);
     }
     return out;
   }
 
   /** Commits {@code adds} (SingleAction rows), records their add structs as live; returns the checkpoints written. */
-  private static int commit(Engine engine, Transaction txn, List<Row> adds, List<Row> live) throws IOException {
+  private static int commit(Engine engine, Transaction txn, List<Row> adds, List<Row> live)
+      throws IOException {
     for (Row action : adds) {
       live.add(action.getStruct(action.getSchema().indexOf("add")));
     }
     return commitCounting(engine, txn, adds);
   }
 
-  private static int commitCounting(Engine engine, Transaction txn, List<Row> actions) throws IOException {
-    TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
+  private static int commitCounting(Engine engine, Transaction txn, List<Row> actions)
+      throws IOException {
+    TransactionCommitResult result =
+        txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
     int checkpoints = 0;
     for (PostCommitHook hook : result.getPostCommitHooks()) {
       hook.threadSafeInvoke(engine);

@@ -36,24 +36,33 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  *     [--transaction true]   (all snapshots in one transaction: one metadata.json, for the 5,000-snapshot table)</pre>
  */
 public final class Generate {
-  static final String[] EVENTS = {"view", "click", "add_to_cart", "remove_from_cart", "checkout", "purchase", "search", "login"};
-  static final String[] COUNTRIES = {"US", "DE", "FR", "GB", "JP", "BR", "IN", "CA", "AU", "ES", "IT", "NL", "SE", "PL", "MX", "KR"};
+  static final String[] EVENTS = {
+    "view", "click", "add_to_cart", "remove_from_cart", "checkout", "purchase", "search", "login"
+  };
+  static final String[] COUNTRIES = {
+    "US", "DE", "FR", "GB", "JP", "BR", "IN", "CA", "AU", "ES", "IT", "NL", "SE", "PL", "MX", "KR"
+  };
   static final String[] DEVICES = {"ios", "android", "web", "tv"};
-  static final String[] SECTIONS = {"products", "category", "search", "account", "checkout", "help"};
+  static final String[] SECTIONS = {"products", "category", "search", "account", "checkout", "help"
+  };
   static final LocalDateTime START = LocalDateTime.of(2026, 10, 1, 0, 0);
 
   private Generate() {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = Args.parse(args);
-    Path scenario = Path.of(a.getOrDefault("scenario", "bench/work/events")).toAbsolutePath().normalize();
+    Path scenario = Path.of(a.getOrDefault("scenario", "bench/work/events"))
+        .toAbsolutePath()
+        .normalize();
     int files = Integer.parseInt(a.getOrDefault("files", "1000"));
     int rows = Integer.parseInt(a.getOrDefault("rows", "10000"));
     int days = Integer.parseInt(a.getOrDefault("days", "4"));
     int snapshots = Math.min(files, Integer.parseInt(a.getOrDefault("snapshots", "100")));
-    int threads = Integer.parseInt(a.getOrDefault("threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
+    int threads = Integer.parseInt(
+        a.getOrDefault("threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
     long seed = Long.parseLong(a.getOrDefault("seed", "42"));
-    // one transaction: thousands of snapshots without rewriting an ever-growing metadata.json per commit
+    // one transaction: thousands of snapshots without rewriting an ever-growing metadata.json per
+    // commit
     boolean oneTransaction = Boolean.parseBoolean(a.getOrDefault("transaction", "false"));
 
     long t0 = System.nanoTime();
@@ -62,9 +71,11 @@ public final class Generate {
     long bytes = 0;
     try (JdbcCatalog catalog = BenchTable.open(live)) {
       catalog.createNamespace(org.apache.iceberg.catalog.Namespace.of("db"));
-      Table table = catalog.createTable(TableIdentifier.parse(BenchTable.TABLE), BenchTable.SCHEMA, BenchTable.SPEC,
-          Map.of(TableProperties.FORMAT_VERSION, "2",
-              TableProperties.PARQUET_COMPRESSION, "zstd"));
+      Table table = catalog.createTable(
+          TableIdentifier.parse(BenchTable.TABLE),
+          BenchTable.SCHEMA,
+          BenchTable.SPEC,
+          Map.of(TableProperties.FORMAT_VERSION, "2", TableProperties.PARQUET_COMPRESSION, "zstd"));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<DataFile>> written = new ArrayList<>();
       for (int i = 0; i < files; i++) {
@@ -93,8 +104,19 @@ public final class Generate {
     long t1 = System.nanoTime();
     BenchTable.copyTree(live, BenchTable.pristine(scenario));
     long copyMs = (System.nanoTime() - t1) / 1_000_000;
-    System.out.printf(Locale.ROOT, "generated %s: %d files x %d rows = %d rows, %d days, %d snapshots, %s parquet in %.1f s (%d threads); pristine copy %.1f s%n",
-        scenario, files, rows, (long) files * rows, days, snapshots, BenchTable.mb(bytes), genMs / 1000.0, threads, copyMs / 1000.0);
+    System.out.printf(
+        Locale.ROOT,
+        "generated %s: %d files x %d rows = %d rows, %d days, %d snapshots, %s parquet in %.1f s (%d threads); pristine copy %.1f s%n",
+        scenario,
+        files,
+        rows,
+        (long) files * rows,
+        days,
+        snapshots,
+        BenchTable.mb(bytes),
+        genMs / 1000.0,
+        threads,
+        copyMs / 1000.0);
   }
 
   static DataFile writeFile(Table table, int index, int rows, int days, long seed) {
@@ -113,8 +135,14 @@ public final class Generate {
       r.set(5, COUNTRIES[rnd.nextInt(COUNTRIES.length)]);
       r.set(6, DEVICES[rnd.nextInt(DEVICES.length)]);
       r.set(7, new UUID(rnd.nextLong(), rnd.nextLong()));
-      r.set(8, String.format(Locale.ROOT, "https://shop.io/%s/item%08d?r=%06x",
-          SECTIONS[rnd.nextInt(SECTIONS.length)], rnd.nextInt(100_000_000), rnd.nextInt(1 << 24)));
+      r.set(
+          8,
+          String.format(
+              Locale.ROOT,
+              "https://shop.io/%s/item%08d?r=%06x",
+              SECTIONS[rnd.nextInt(SECTIONS.length)],
+              rnd.nextInt(100_000_000),
+              rnd.nextInt(1 << 24)));
       r.set(9, rnd.nextDouble() * 100.0);
       records.add(r);
     }

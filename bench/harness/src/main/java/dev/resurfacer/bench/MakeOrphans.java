@@ -29,7 +29,8 @@ public final class MakeOrphans {
     Path dir = Path.of(a.get("dir")).toAbsolutePath().normalize();
     int count = Integer.parseInt(a.getOrDefault("count", "1000000"));
     int perDir = Integer.parseInt(a.getOrDefault("per-dir", "1000"));
-    FileTime old = FileTime.from(Instant.now().minus(Duration.ofDays(Long.parseLong(a.getOrDefault("age-days", "10")))));
+    FileTime old = FileTime.from(
+        Instant.now().minus(Duration.ofDays(Long.parseLong(a.getOrDefault("age-days", "10")))));
     int threads = Integer.parseInt(a.getOrDefault("threads", "2"));
     long t0 = System.nanoTime();
     int dirs = (count + perDir - 1) / perDir;
@@ -41,7 +42,8 @@ public final class MakeOrphans {
         Path sub = dir.resolve(String.format(Locale.ROOT, "b%05d", dd));
         Files.createDirectories(sub);
         for (int i = dd * perDir; i < Math.min(count, (dd + 1) * perDir); i++) {
-          Path f = Files.createFile(sub.resolve(String.format(Locale.ROOT, "%08d-orphan-00001.parquet", i)));
+          Path f = Files.createFile(
+              sub.resolve(String.format(Locale.ROOT, "%08d-orphan-00001.parquet", i)));
           Files.setLastModifiedTime(f, old);
         }
         Files.setLastModifiedTime(sub, old);
@@ -52,6 +54,12 @@ public final class MakeOrphans {
       f.get();
     }
     pool.shutdown();
-    System.out.printf(Locale.ROOT, "made %,d orphan files in %d dirs under %s in %.1f s%n", count, dirs, dir, (System.nanoTime() - t0) / 1e9);
+    System.out.printf(
+        Locale.ROOT,
+        "made %,d orphan files in %d dirs under %s in %.1f s%n",
+        count,
+        dirs,
+        dir,
+        (System.nanoTime() - t0) / 1e9);
   }
 }

@@ -55,14 +55,24 @@ public final class SmallTables {
     for (int c = 0; c < catalogs; c++) {
       Path dir = live.resolve("c" + c);
       Files.createDirectories(dir);
-      yml.append(String.format(Locale.ROOT, "  c%d: {type: jdbc, uri: \"%s\", warehouse: \"%s\"}%n",
-          c, BenchTable.uri(dir), BenchTable.warehouse(dir)));
+      yml.append(String.format(
+          Locale.ROOT,
+          "  c%d: {type: jdbc, uri: \"%s\", warehouse: \"%s\"}%n",
+          c,
+          BenchTable.uri(dir),
+          BenchTable.warehouse(dir)));
       try (JdbcCatalog catalog = open(dir, "c" + c)) {
         catalog.createNamespace(Namespace.of("db"));
         for (int t = c; t < tables; t += catalogs) {
-          Table table = catalog.createTable(TableIdentifier.of("db", String.format(Locale.ROOT, "t%04d", t)),
-              BenchTable.SCHEMA, BenchTable.SPEC,
-              Map.of(TableProperties.FORMAT_VERSION, "2", TableProperties.PARQUET_COMPRESSION, "zstd"));
+          Table table = catalog.createTable(
+              TableIdentifier.of("db", String.format(Locale.ROOT, "t%04d", t)),
+              BenchTable.SCHEMA,
+              BenchTable.SPEC,
+              Map.of(
+                  TableProperties.FORMAT_VERSION,
+                  "2",
+                  TableProperties.PARQUET_COMPRESSION,
+                  "zstd"));
           List<Future<DataFile>> written = new ArrayList<>();
           for (int i = 0; i < files; i++) {
             final int index = i;
@@ -80,7 +90,8 @@ public final class SmallTables {
           }
           Path data = Path.of(table.location().replaceFirst("^file:", "")).resolve("data");
           for (int o = 0; o < orphans; o++) {
-            Path orphan = Files.createFile(data.resolve(String.format(Locale.ROOT, "%05d-orphan-00001.parquet", o)));
+            Path orphan = Files.createFile(
+                data.resolve(String.format(Locale.ROOT, "%05d-orphan-00001.parquet", o)));
             Files.setLastModifiedTime(orphan, old);
           }
         }
@@ -90,22 +101,35 @@ public final class SmallTables {
     write(live.resolve("resurfacer.yml"), yml.toString());
     long genMs = (System.nanoTime() - t0) / 1_000_000;
     BenchTable.copyTree(live, BenchTable.pristine(scenario));
-    // the copy dates every file now; the orphans must stay old enough for the 3-day age guard (cp -a keeps the dates)
+    // the copy dates every file now; the orphans must stay old enough for the 3-day age guard (cp
+    // -a keeps the dates)
     try (java.util.stream.Stream<Path> all = Files.walk(BenchTable.pristine(scenario))) {
-      for (Path p : (Iterable<Path>) all.filter(p -> p.getFileName().toString().endsWith("-orphan-00001.parquet"))::iterator) {
+      for (Path p : (Iterable<Path>)
+          all.filter(p -> p.getFileName().toString().endsWith("-orphan-00001.parquet"))::iterator) {
         Files.setLastModifiedTime(p, old);
       }
     }
-    System.out.printf(Locale.ROOT, "generated %s: %d tables in %d catalogs, each %d files x %d rows + %d orphans; %s parquet in %.1f s%n",
-        scenario, tables, catalogs, files, rows, orphans, BenchTable.mb(bytes), genMs / 1000.0);
+    System.out.printf(
+        Locale.ROOT,
+        "generated %s: %d tables in %d catalogs, each %d files x %d rows + %d orphans; %s parquet in %.1f s%n",
+        scenario,
+        tables,
+        catalogs,
+        files,
+        rows,
+        orphans,
+        BenchTable.mb(bytes),
+        genMs / 1000.0);
   }
 
   static JdbcCatalog open(Path dir, String name) {
     JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-    catalog.initialize(name, Map.of(
-        org.apache.iceberg.CatalogProperties.URI, BenchTable.uri(dir),
-        org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, BenchTable.warehouse(dir)));
+    catalog.initialize(
+        name,
+        Map.of(
+            org.apache.iceberg.CatalogProperties.URI, BenchTable.uri(dir),
+            org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, BenchTable.warehouse(dir)));
     return catalog;
   }
 

@@ -39,16 +39,27 @@ public final class StreamingBench {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = Args.parse(args);
-    Path dir = Path.of(a.getOrDefault("dir", "bench/work/streaming")).toAbsolutePath().normalize();
+    Path dir =
+        Path.of(a.getOrDefault("dir", "bench/work/streaming")).toAbsolutePath().normalize();
     List<String> lanes = List.of(a.getOrDefault("lanes", "plain,served").split(","));
     if (Boolean.parseBoolean(a.getOrDefault("create", "false"))) {
       for (String lane : lanes) {
         try (JdbcCatalog catalog = BenchTable.open(dir.resolve(lane))) {
           catalog.createNamespace(Namespace.of("db"));
-          catalog.createTable(TableIdentifier.parse(BenchTable.TABLE), BenchTable.SCHEMA, BenchTable.SPEC,
-              Map.of(TableProperties.FORMAT_VERSION, "2", TableProperties.PARQUET_COMPRESSION, "zstd",
+          catalog.createTable(
+              TableIdentifier.parse(BenchTable.TABLE),
+              BenchTable.SCHEMA,
+              BenchTable.SPEC,
+              Map.of(
+                  TableProperties.FORMAT_VERSION,
+                  "2",
+                  TableProperties.PARQUET_COMPRESSION,
+                  "zstd",
                   // the writer and serve commit to one table: retry instead of failing the writer
-                  TableProperties.COMMIT_NUM_RETRIES, "20", TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "20"));
+                  TableProperties.COMMIT_NUM_RETRIES,
+                  "20",
+                  TableProperties.COMMIT_MIN_RETRY_WAIT_MS,
+                  "20"));
         }
       }
       System.out.println("created " + lanes + " under " + dir);
@@ -67,7 +78,8 @@ public final class StreamingBench {
     Map<String, JdbcCatalog> catalogs = new java.util.TreeMap<>();
     long start = System.nanoTime();
     try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv))) {
-      out.println("lane,elapsed_s,commits,data_files,small_files,snapshots,manifests,load_ms,plan_ms");
+      out.println(
+          "lane,elapsed_s,commits,data_files,small_files,snapshots,manifests,load_ms,plan_ms");
       for (String lane : lanes) {
         JdbcCatalog catalog = BenchTable.open(dir.resolve(lane));
         catalogs.put(lane, catalog);
@@ -77,15 +89,24 @@ public final class StreamingBench {
         failures.put(lane, failed);
         long periodMicros = Math.round(1_000_000 / rate);
         // fixed rate: a commit that takes longer than its period delays the next, never doubles up
-        writers.scheduleAtFixedRate(() -> commit(catalog, lane, done, failed, rows), 0, periodMicros, TimeUnit.MICROSECONDS);
+        writers.scheduleAtFixedRate(
+            () -> commit(catalog, lane, done, failed, rows),
+            0,
+            periodMicros,
+            TimeUnit.MICROSECONDS);
       }
-      sampler.scheduleAtFixedRate(() -> {
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        for (String lane : lanes) {
-          out.println(sample(catalogs.get(lane), lane, elapsed, commits.get(lane).get()));
-        }
-        out.flush();
-      }, 0, sampleSeconds, TimeUnit.SECONDS);
+      sampler.scheduleAtFixedRate(
+          () -> {
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            for (String lane : lanes) {
+              out.println(
+                  sample(catalogs.get(lane), lane, elapsed, commits.get(lane).get()));
+            }
+            out.flush();
+          },
+          0,
+          sampleSeconds,
+          TimeUnit.SECONDS);
       Thread.sleep(seconds * 1000);
       writers.shutdown();
       writers.awaitTermination(5, TimeUnit.MINUTES);
@@ -101,12 +122,19 @@ public final class StreamingBench {
       }
     }
     for (String lane : lanes) {
-      System.out.printf(Locale.ROOT, "lane %s: %d commits in %d s (target %.0f), %d failed%n", lane, commits.get(lane).get(), seconds,
-          rate * seconds, failures.get(lane).get());
+      System.out.printf(
+          Locale.ROOT,
+          "lane %s: %d commits in %d s (target %.0f), %d failed%n",
+          lane,
+          commits.get(lane).get(),
+          seconds,
+          rate * seconds,
+          failures.get(lane).get());
     }
   }
 
-  private static void commit(JdbcCatalog catalog, String lane, AtomicInteger done, AtomicInteger failed, int rows) {
+  private static void commit(
+      JdbcCatalog catalog, String lane, AtomicInteger done, AtomicInteger failed, int rows) {
     try {
       Table table = catalog.loadTable(TableIdentifier.parse(BenchTable.TABLE));
       int index = done.get() + failed.get();
@@ -127,8 +155,11 @@ public final class StreamingBench {
       double loadMs = (System.nanoTime() - t0) / 1e6;
       long small = 0;
       long files = 0;
-      long target = Long.parseLong(table.properties().getOrDefault(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-          String.valueOf(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT)));
+      long target = Long.parseLong(table
+          .properties()
+          .getOrDefault(
+              TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+              String.valueOf(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT)));
       long p0 = System.nanoTime();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
         for (FileScanTask task : tasks) {
@@ -139,12 +170,25 @@ public final class StreamingBench {
         }
       }
       double planMs = (System.nanoTime() - p0) / 1e6;
-      int manifests = table.currentSnapshot() == null ? 0 : table.currentSnapshot().allManifests(table.io()).size();
+      int manifests = table.currentSnapshot() == null
+          ? 0
+          : table.currentSnapshot().allManifests(table.io()).size();
       int snapshots = 0;
       for (var ignored : table.snapshots()) {
         snapshots++;
       }
-      return String.format(Locale.ROOT, "%s,%.1f,%d,%d,%d,%d,%d,%.1f,%.1f", lane, elapsed, commits, files, small, snapshots, manifests, loadMs, planMs);
+      return String.format(
+          Locale.ROOT,
+          "%s,%.1f,%d,%d,%d,%d,%d,%.1f,%.1f",
+          lane,
+          elapsed,
+          commits,
+          files,
+          small,
+          snapshots,
+          manifests,
+          loadMs,
+          planMs);
     } catch (RuntimeException | java.io.IOException e) {
       System.err.println("lane " + lane + ": sample failed: " + e);
       return String.format(Locale.ROOT, "%s,%.1f,%d,,,,,,", lane, elapsed, commits);

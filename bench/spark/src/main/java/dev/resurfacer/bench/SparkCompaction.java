@@ -37,7 +37,9 @@ public final class SparkCompaction {
         .master(master)
         .appName("rewrite_data_files-bench")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + cat, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + cat + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
         .config("spark.sql.catalog." + cat + ".uri", a.get("uri"))
@@ -47,7 +49,8 @@ public final class SparkCompaction {
     long startMs = (System.nanoTime() - t0) / 1_000_000;
 
     String strategy = a.getOrDefault("strategy", "binpack");
-    StringBuilder call = new StringBuilder("CALL " + cat + ".system.rewrite_data_files(table => '" + table + "'");
+    StringBuilder call =
+        new StringBuilder("CALL " + cat + ".system.rewrite_data_files(table => '" + table + "'");
     if (!strategy.equals("binpack")) {
       call.append(", strategy => '").append(strategy).append("'");
     }
@@ -63,17 +66,44 @@ public final class SparkCompaction {
     long added = ((Number) r.getAs("added_data_files_count")).longValue();
     long bytes = ((Number) r.getAs("rewritten_bytes_count")).longValue();
     long failed = ((Number) r.getAs("failed_data_files_count")).longValue();
-    long outRows = spark.sql("SELECT count(*) FROM " + cat + "." + table).first().getLong(0);
-    long outBytes = spark.sql("SELECT coalesce(sum(file_size_in_bytes), 0) FROM " + cat + "." + table + ".files").first().getLong(0);
+    long outRows =
+        spark.sql("SELECT count(*) FROM " + cat + "." + table).first().getLong(0);
+    long outBytes = spark
+        .sql("SELECT coalesce(sum(file_size_in_bytes), 0) FROM " + cat + "." + table + ".files")
+        .first()
+        .getLong(0);
     spark.stop();
     long hwm = vmHwm();
     long processMs = ManagementFactory.getRuntimeMXBean().getUptime();
-    System.out.printf(Locale.ROOT, "spark %s: session start %.1f s, %s %.1f s: %d files (%.1f MB) -> %d files (%.1f MB), %d failed; %,d rows; peak RSS %.1f MB%n",
-        master, startMs / 1000.0, call, callMs / 1000.0, rewritten, bytes / 1048576.0, added, outBytes / 1048576.0, failed, outRows,
+    System.out.printf(
+        Locale.ROOT,
+        "spark %s: session start %.1f s, %s %.1f s: %d files (%.1f MB) -> %d files (%.1f MB), %d failed; %,d rows; peak RSS %.1f MB%n",
+        master,
+        startMs / 1000.0,
+        call,
+        callMs / 1000.0,
+        rewritten,
+        bytes / 1048576.0,
+        added,
+        outBytes / 1048576.0,
+        failed,
+        outRows,
         hwm / 1048576.0);
-    System.out.printf(Locale.ROOT, "RESULT engine=spark ok=%s start_ms=%d compaction_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT engine=spark ok=%s start_ms=%d compaction_ms=%d process_ms=%d rows=%d input_files=%d input_bytes=%d"
             + " output_files=%d output_bytes=%d peak_rss=%d vmhwm=%d%n",
-        failed == 0 && rewritten > 0, startMs, callMs, processMs, outRows, rewritten, bytes, added, outBytes, hwm, hwm);
+        failed == 0 && rewritten > 0,
+        startMs,
+        callMs,
+        processMs,
+        outRows,
+        rewritten,
+        bytes,
+        added,
+        outBytes,
+        hwm,
+        hwm);
   }
 
   static long vmHwm() {

@@ -37,7 +37,9 @@ public final class SparkCompactionLoop {
         .master(a.getOrDefault("master", "local[2]"))
         .appName("rewrite_data_files-cdc-loop")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + cat, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + cat + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
         .config("spark.sql.catalog." + cat + ".uri", a.get("uri"))
@@ -45,7 +47,8 @@ public final class SparkCompactionLoop {
         .config("spark.sql.catalog." + cat + ".cache-enabled", "false")
         .getOrCreate();
     spark.sparkContext().setLogLevel("ERROR");
-    String call = "CALL " + cat + ".system.rewrite_data_files(table => '" + table + "', options => map(" + options + "))";
+    String call = "CALL " + cat + ".system.rewrite_data_files(table => '" + table
+        + "', options => map(" + options + "))";
     long start = System.nanoTime();
     int ok = 0;
     int failed = 0;
@@ -74,21 +77,37 @@ public final class SparkCompactionLoop {
           while (root.getCause() != null) {
             root = root.getCause();
           }
-          message = String.valueOf(root.getMessage()).lines().findFirst().orElse("").replace(',', ';');
+          message =
+              String.valueOf(root.getMessage()).lines().findFirst().orElse("").replace(',', ';');
           if (message.length() > 120) {
             message = message.substring(0, 120);
           }
         }
         double took = (System.nanoTime() - t0) / 1e9;
-        out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%s%n", (System.nanoTime() - start) / 1_000_000_000L, outcome, rewritten, added, took,
+        out.printf(
+            Locale.ROOT,
+            "%d,%s,%d,%d,%.1f,%s%n",
+            (System.nanoTime() - start) / 1_000_000_000L,
+            outcome,
+            rewritten,
+            added,
+            took,
             message);
         out.flush();
         Thread.sleep(pauseMillis);
       }
     }
     spark.stop();
-    double cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
-    System.out.printf(Locale.ROOT, "RESULT engine=spark calls_committed=%d calls_failed=%d rewritten_files=%d process_cpu_s=%.1f%n",
-        ok, failed, rewrittenFiles, cpu);
+    double cpu =
+        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime()
+            / 1e9;
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT engine=spark calls_committed=%d calls_failed=%d rewritten_files=%d process_cpu_s=%.1f%n",
+        ok,
+        failed,
+        rewrittenFiles,
+        cpu);
   }
 }

@@ -33,13 +33,17 @@ public final class SparkFleet {
         .master(a.getOrDefault("master", "local[2]"))
         .appName("fleet-bench")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
     for (int c = 0; c < catalogs; c++) {
       Path cd = dir.resolve("c" + c);
       b.config("spark.sql.catalog.c" + c, "org.apache.iceberg.spark.SparkCatalog")
-          .config("spark.sql.catalog.c" + c + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
+          .config(
+              "spark.sql.catalog.c" + c + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
           .config("spark.sql.catalog.c" + c + ".uri", "jdbc:sqlite:" + cd.resolve("catalog.db"))
-          .config("spark.sql.catalog.c" + c + ".warehouse", cd.resolve("warehouse").toString());
+          .config(
+              "spark.sql.catalog.c" + c + ".warehouse", cd.resolve("warehouse").toString());
     }
     SparkSession spark = b.getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
@@ -60,24 +64,41 @@ public final class SparkFleet {
     for (String[] t : tables.subList(1, tables.size())) {
       long s0 = System.nanoTime();
       maintain(spark, t);
-      System.out.printf(Locale.ROOT, "table %s.%s %d ms%n", t[0], t[1], (System.nanoTime() - s0) / 1_000_000);
+      System.out.printf(
+          Locale.ROOT, "table %s.%s %d ms%n", t[0], t[1], (System.nanoTime() - s0) / 1_000_000);
       System.out.flush();
     }
     long loopMs = (System.nanoTime() - t1) / 1_000_000;
     spark.stop();
-    System.out.printf(Locale.ROOT, "RESULT engine=spark tables_timed=%d start_ms=%d warm_table_ms=%d loop_ms=%d per_table_ms=%d%n",
-        tables.size() - 1, startMs, (t1 - t0) / 1_000_000 - startMs, loopMs, loopMs / Math.max(1, tables.size() - 1));
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT engine=spark tables_timed=%d start_ms=%d warm_table_ms=%d loop_ms=%d per_table_ms=%d%n",
+        tables.size() - 1,
+        startMs,
+        (t1 - t0) / 1_000_000 - startMs,
+        loopMs,
+        loopMs / Math.max(1, tables.size() - 1));
   }
 
   private static void maintain(SparkSession spark, String[] t) {
     String cat = t[0];
     // fully qualified: a bare db.t resolves against the session's catalog, not the procedure's
     String table = t[0] + "." + t[1];
-    spark.sql("CALL " + cat + ".system.rewrite_data_files(table => '" + table + "')").collectAsList();
-    spark.sql("CALL " + cat + ".system.rewrite_manifests(table => '" + table + "')").collectAsList();
-    String now = LocalDateTime.now().plusSeconds(1).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
-    spark.sql("CALL " + cat + ".system.expire_snapshots(table => '" + table + "', older_than => TIMESTAMP '" + now
-        + "', retain_last => 1)").collectAsList();
-    spark.sql("CALL " + cat + ".system.remove_orphan_files(table => '" + table + "')").collectAsList();
+    spark
+        .sql("CALL " + cat + ".system.rewrite_data_files(table => '" + table + "')")
+        .collectAsList();
+    spark
+        .sql("CALL " + cat + ".system.rewrite_manifests(table => '" + table + "')")
+        .collectAsList();
+    String now = LocalDateTime.now()
+        .plusSeconds(1)
+        .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
+    spark
+        .sql("CALL " + cat + ".system.expire_snapshots(table => '" + table
+            + "', older_than => TIMESTAMP '" + now + "', retain_last => 1)")
+        .collectAsList();
+    spark
+        .sql("CALL " + cat + ".system.remove_orphan_files(table => '" + table + "')")
+        .collectAsList();
   }
 }

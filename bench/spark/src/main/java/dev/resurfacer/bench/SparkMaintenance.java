@@ -36,7 +36,9 @@ public final class SparkMaintenance {
         .master(master)
         .appName(op + "-bench")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + cat, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + cat + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
         .config("spark.sql.catalog." + cat + ".uri", a.get("uri"))
@@ -44,13 +46,19 @@ public final class SparkMaintenance {
         .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     long startMs = (System.nanoTime() - t0) / 1_000_000;
-    long before = spark.sql("SELECT count(*) FROM " + cat + "." + table + ".snapshots").first().getLong(0);
+    long before = spark
+        .sql("SELECT count(*) FROM " + cat + "." + table + ".snapshots")
+        .first()
+        .getLong(0);
 
     String call;
     if (op.equals("expire")) {
       // the session time zone is the JVM's, so a local timestamp literal of "now" means now
-      String now = LocalDateTime.now().plusSeconds(1).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
-      call = "CALL " + cat + ".system.expire_snapshots(table => '" + table + "', older_than => TIMESTAMP '" + now + "', retain_last => 1)";
+      String now = LocalDateTime.now()
+          .plusSeconds(1)
+          .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
+      call = "CALL " + cat + ".system.expire_snapshots(table => '" + table
+          + "', older_than => TIMESTAMP '" + now + "', retain_last => 1)";
     } else if (op.equals("orphans")) {
       call = "CALL " + cat + ".system.remove_orphan_files(table => '" + table + "')";
     } else {
@@ -71,17 +79,36 @@ public final class SparkMaintenance {
           total += n.longValue();
         }
       }
-      long after = spark.sql("SELECT count(*) FROM " + cat + "." + table + ".snapshots").first().getLong(0);
-      detail = "op=expire snapshots_before=" + before + " expired=" + (before - after) + " deleted_files=" + total;
+      long after = spark
+          .sql("SELECT count(*) FROM " + cat + "." + table + ".snapshots")
+          .first()
+          .getLong(0);
+      detail = "op=expire snapshots_before=" + before + " expired=" + (before - after)
+          + " deleted_files=" + total;
       System.out.println("spark expire_snapshots:" + sb);
     } else {
       detail = "op=orphans deleted=" + rows.size();
     }
     spark.stop();
     long hwm = SparkCompaction.vmHwm();
-    System.out.printf(Locale.ROOT, "spark %s: session start %.1f s, %s %.1f s; %s; max heap %.0f MB, peak RSS %.1f MB%n",
-        master, startMs / 1000.0, call, opMs / 1000.0, detail, Runtime.getRuntime().maxMemory() / 1048576.0, hwm / 1048576.0);
-    System.out.printf(Locale.ROOT, "RESULT engine=spark %s start_ms=%d op_ms=%d process_ms=%d vmhwm=%d max_heap=%d%n",
-        detail, startMs, opMs, ManagementFactory.getRuntimeMXBean().getUptime(), hwm, Runtime.getRuntime().maxMemory());
+    System.out.printf(
+        Locale.ROOT,
+        "spark %s: session start %.1f s, %s %.1f s; %s; max heap %.0f MB, peak RSS %.1f MB%n",
+        master,
+        startMs / 1000.0,
+        call,
+        opMs / 1000.0,
+        detail,
+        Runtime.getRuntime().maxMemory() / 1048576.0,
+        hwm / 1048576.0);
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT engine=spark %s start_ms=%d op_ms=%d process_ms=%d vmhwm=%d max_heap=%d%n",
+        detail,
+        startMs,
+        opMs,
+        ManagementFactory.getRuntimeMXBean().getUptime(),
+        hwm,
+        Runtime.getRuntime().maxMemory());
   }
 }

@@ -25,7 +25,9 @@ import org.apache.spark.sql.execution.SparkPlan;
  *     [--execute-every 20] [--catalog bench] [--table db.events]</pre>
  */
 public final class SparkReplay {
-  static final String[] EVENTS = {"view", "click", "add_to_cart", "remove_from_cart", "checkout", "purchase", "search", "login"};
+  static final String[] EVENTS = {
+    "view", "click", "add_to_cart", "remove_from_cart", "checkout", "purchase", "search", "login"
+  };
   static final LocalDateTime START = LocalDateTime.of(2026, 10, 1, 0, 0);
   static final int DAYS = 4;
 
@@ -44,13 +46,16 @@ public final class SparkReplay {
         .master(a.getOrDefault("master", "local[2]"))
         .appName("scan-report-replay")
         .config("spark.ui.enabled", "false")
-        // plans are built, not run, for most queries: adaptive execution would run stages to plan them
+        // plans are built, not run, for most queries: adaptive execution would run stages to plan
+        // them
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.catalog." + cat, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + cat + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
         .config("spark.sql.catalog." + cat + ".uri", a.get("uri"))
         .config("spark.sql.catalog." + cat + ".warehouse", a.get("warehouse"))
-        .config("spark.sql.catalog." + cat + ".metrics-reporter-impl", "dev.resurfacer.scanreports.ScanReportCollector")
+        .config(
+            "spark.sql.catalog." + cat + ".metrics-reporter-impl",
+            "dev.resurfacer.scanreports.ScanReportCollector")
         .config("spark.sql.catalog." + cat + ".resurfacer.scan-reports.dir", a.get("reports"))
         .config("spark.sql.catalog." + cat + ".resurfacer.scan-reports.filter-values", "true")
         .getOrCreate();
@@ -72,7 +77,12 @@ public final class SparkReplay {
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
     spark.stop();
-    System.out.printf(Locale.ROOT, "RESULT replay queries=%d ms=%d executed=%d spark_result_data_files_executed=%d%n", n, ms, executed,
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT replay queries=%d ms=%d executed=%d spark_result_data_files_executed=%d%n",
+        n,
+        ms,
+        executed,
         sparkFiles);
   }
 
@@ -102,12 +112,14 @@ public final class SparkReplay {
       }
       if (u >= 0.5) {
         LocalDateTime from = START.plusSeconds(rnd.nextLong(DAYS * 86_400L - 3_600));
-        where.add("ts >= TIMESTAMP_NTZ '" + f.format(from) + "' AND ts < TIMESTAMP_NTZ '" + f.format(from.plusHours(1)) + "'");
+        where.add("ts >= TIMESTAMP_NTZ '" + f.format(from) + "' AND ts < TIMESTAMP_NTZ '"
+            + f.format(from.plusHours(1)) + "'");
       }
       if (rnd.nextDouble() < 0.1) {
         where.add("event = '" + EVENTS[rnd.nextInt(EVENTS.length)] + "'");
       }
-      out.add("SELECT count(*), sum(amount) FROM " + table + " WHERE " + String.join(" AND ", where));
+      out.add(
+          "SELECT count(*), sum(amount) FROM " + table + " WHERE " + String.join(" AND ", where));
     }
     return out;
   }

@@ -29,29 +29,56 @@ final class DemoMaintenance {
   static void run(ShopDemo demo, PrintWriter out) {
     String name = ShopDemo.ORDERS.toString();
     // the demo's days are small; every partition with two or more files is worth one file
-    CompactionResult c = Compaction.execute(Compaction.plan(demo.table(), CompactionOptions.defaults().withOption("min-input-files", "2")));
-    out.printf(Locale.ROOT, "compact: %d groups, %d files (%s) -> %d files (%s), %d delete files applied, %d rows, %.1fs%n",
-        c.groups().size(), c.rewrittenFiles(), ByteSizes.format(c.rewrittenBytes()), c.addedFiles(),
-        ByteSizes.format(c.addedBytes()), c.deleteFilesApplied(), c.rows(), c.millis() / 1000.0);
-    c.groups().stream().filter(g -> g.status() != CompactionResult.Status.COMMITTED)
-        .forEach(g -> out.println("  group " + g.partition() + " " + g.status() + ": " + g.message()));
+    CompactionResult c = Compaction.execute(Compaction.plan(
+        demo.table(), CompactionOptions.defaults().withOption("min-input-files", "2")));
+    out.printf(
+        Locale.ROOT,
+        "compact: %d groups, %d files (%s) -> %d files (%s), %d delete files applied, %d rows, %.1fs%n",
+        c.groups().size(),
+        c.rewrittenFiles(),
+        ByteSizes.format(c.rewrittenBytes()),
+        c.addedFiles(),
+        ByteSizes.format(c.addedBytes()),
+        c.deleteFilesApplied(),
+        c.rows(),
+        c.millis() / 1000.0);
+    c.groups().stream()
+        .filter(g -> g.status() != CompactionResult.Status.COMMITTED)
+        .forEach(
+            g -> out.println("  group " + g.partition() + " " + g.status() + ": " + g.message()));
 
     DanglingDeletesResult d = DanglingDeletes.execute(DanglingDeletes.plan(name, demo.table()));
-    out.printf(Locale.ROOT, "remove-dangling-deletes: %d delete files no longer apply to any row, removed%n", d.files());
+    out.printf(
+        Locale.ROOT,
+        "remove-dangling-deletes: %d delete files no longer apply to any row, removed%n",
+        d.files());
 
     ManifestRewriteResult m = ManifestRewriter.execute(ManifestRewriter.plan(name, demo.table()));
-    out.printf(Locale.ROOT, "rewrite-manifests: %d data manifests -> %d%n", m.dataManifestsBefore(),
+    out.printf(
+        Locale.ROOT,
+        "rewrite-manifests: %d data manifests -> %d%n",
+        m.dataManifestsBefore(),
         m.committed() ? m.dataManifestsAfter() : m.dataManifestsBefore());
 
-    MetadataRetention.Result r = MetadataRetention.execute(MetadataRetention.plan(demo.table(), 10, true));
-    out.printf(Locale.ROOT, "apply-retention: keep 10 metadata.json versions and delete older ones on commit (%d in the log)%n",
+    MetadataRetention.Result r =
+        MetadataRetention.execute(MetadataRetention.plan(demo.table(), 10, true));
+    out.printf(
+        Locale.ROOT,
+        "apply-retention: keep 10 metadata.json versions and delete older ones on commit (%d in the log)%n",
         r.metadataInLog());
 
-    ExpireResult e = SnapshotExpiry.execute(SnapshotExpiry.plan(name, demo.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
-    out.printf(Locale.ROOT, "expire (keep the last snapshot): %d snapshots expired, %d files (%s) deleted%n",
-        e.snapshots().size(), e.files(), ByteSizes.format(e.bytes()));
-    out.println("remove-orphans: skipped in the demo (its 3-day age guard protects files this young)");
-    MetadataRetention.Result left = MetadataRetention.plan(demo.table(), 10, true).preview();
+    ExpireResult e = SnapshotExpiry.execute(SnapshotExpiry.plan(
+        name, demo.table(), new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    out.printf(
+        Locale.ROOT,
+        "expire (keep the last snapshot): %d snapshots expired, %d files (%s) deleted%n",
+        e.snapshots().size(),
+        e.files(),
+        ByteSizes.format(e.bytes()));
+    out.println(
+        "remove-orphans: skipped in the demo (its 3-day age guard protects files this young)");
+    MetadataRetention.Result left =
+        MetadataRetention.plan(demo.table(), 10, true).preview();
     if (left.strandedFiles() > 0) {
       out.println(strandedExplained(name, left.strandedFiles(), left.strandedBytes()));
     }
@@ -60,9 +87,13 @@ final class DemoMaintenance {
 
   /** What describe will call stranded metadata.json, said before it does: why those files are still there and what sweeps them. */
   static String strandedExplained(String table, int files, long bytes) {
-    return String.format(Locale.ROOT, "stranded metadata: %d old metadata.json file(s) (%s) stay on disk. They left the table's "
-        + "metadata log before delete-after-commit was on, so no commit deletes them and nothing references them; "
-        + "'resurfacer remove-orphans %s --yes' sweeps them once they are older than its age guard (3 days, or --older-than).",
-        files, ByteSizes.format(bytes), table);
+    return String.format(
+        Locale.ROOT,
+        "stranded metadata: %d old metadata.json file(s) (%s) stay on disk. They left the table's "
+            + "metadata log before delete-after-commit was on, so no commit deletes them and nothing references them; "
+            + "'resurfacer remove-orphans %s --yes' sweeps them once they are older than its age guard (3 days, or --older-than).",
+        files,
+        ByteSizes.format(bytes),
+        table);
   }
 }

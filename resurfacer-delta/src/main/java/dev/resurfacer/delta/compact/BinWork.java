@@ -18,9 +18,19 @@ import java.util.Map;
  * @param statsColumns the physical leaf columns new files carry stats for
  * @param columnMapped whether the table maps its columns to physical names
  */
-record BinWork(DeltaTable table, Engine engine, Row scanState, Map<String, Row> scanFiles, Row txnState,
-    Map<String, Literal> partition, DataColumns columns, List<Column> statsColumns, boolean columnMapped, List<String> zOrderColumns,
-    long targetFileSize, CompactionOptions options) {
+record BinWork(
+    DeltaTable table,
+    Engine engine,
+    Row scanState,
+    Map<String, Row> scanFiles,
+    Row txnState,
+    Map<String, Literal> partition,
+    DataColumns columns,
+    List<Column> statsColumns,
+    boolean columnMapped,
+    List<String> zOrderColumns,
+    long targetFileSize,
+    CompactionOptions options) {
 
   /**
    * Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread), at
@@ -28,6 +38,9 @@ record BinWork(DeltaTable table, Engine engine, Row scanState, Map<String, Row> 
    * a bin's input and output are read at once).
    */
   int verifyThreads() {
-    return (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 29));
+    return (int) Math.max(
+        1,
+        Math.min(
+            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 29));
   }
 }

@@ -76,7 +76,11 @@ final class CarriedVectors {
 
   private CarriedVectors() {}
 
-  static Carried carry(BinWork work, CompactionPlan.Bin bin, List<DataFileStatus> written, Map<StoredFile, Row> readded,
+  static Carried carry(
+      BinWork work,
+      CompactionPlan.Bin bin,
+      List<DataFileStatus> written,
+      Map<StoredFile, Row> readded,
       UnaryOperator<Translation> fault) {
     Map<List<Object>, Integer> wanted = new HashMap<>();
     long count = 0;
@@ -85,12 +89,15 @@ final class CarriedVectors {
       if (now == null) {
         continue;
       }
-      Row then = work.scanFiles().get(f.logPath()).getStruct(work.scanFiles().get(f.logPath()).getSchema().indexOf("add"));
+      Row then = work.scanFiles()
+          .get(f.logPath())
+          .getStruct(work.scanFiles().get(f.logPath()).getSchema().indexOf("add"));
       Set<Long> before = positions(work, then);
       Set<Long> after = positions(work, now);
       for (long p : before) {
         if (!after.contains(p)) {
-          throw new NotCarried("the new deletion vector of " + f.logPath() + " no longer deletes row " + p + " (rows came back)");
+          throw new NotCarried("the new deletion vector of " + f.logPath()
+              + " no longer deletes row " + p + " (rows came back)");
         }
       }
       TreeSet<Long> newly = new TreeSet<>(after);
@@ -109,7 +116,9 @@ final class CarriedVectors {
     for (var e : translation.positions().entrySet()) {
       Row dv = KernelInternals.inlineDeletionVector(e.getValue());
       vectors.put(e.getKey(), dv);
-      decoded.put(e.getKey(), KernelInternals.deletedPositions(work.engine(), work.table().uri(), dv));
+      decoded.put(
+          e.getKey(),
+          KernelInternals.deletedPositions(work.engine(), work.table().uri(), dv));
     }
     Map<List<Object>, Integer> removed = new HashMap<>();
     for (DataFileStatus f : written) {
@@ -124,12 +133,15 @@ final class CarriedVectors {
         });
       }
     }
-    if (!translation.positions().keySet().stream().allMatch(p -> written.stream().anyMatch(w -> w.getPath().equals(p)))) {
+    if (!translation.positions().keySet().stream()
+        .allMatch(p -> written.stream().anyMatch(w -> w.getPath().equals(p)))) {
       throw new NotCarried("a translated deletion vector names a file the bin did not write");
     }
     if (!removed.equals(expected)) {
-      throw new NotCarried("the translated deletion vectors remove " + removed.values().stream().mapToLong(i -> i).sum()
-          + " rows of the new files, not exactly the " + count + " rows the concurrent commits deleted from the inputs");
+      throw new NotCarried("the translated deletion vectors remove "
+          + removed.values().stream().mapToLong(i -> i).sum()
+          + " rows of the new files, not exactly the " + count
+          + " rows the concurrent commits deleted from the inputs");
     }
     return new Carried(vectors, count);
   }
@@ -138,7 +150,8 @@ final class CarriedVectors {
     int dv = add.getSchema().indexOf("deletionVector");
     Set<Long> out = new HashSet<>();
     if (dv >= 0 && !add.isNullAt(dv)) {
-      for (long p : KernelInternals.deletedPositions(work.engine(), work.table().uri(), add.getStruct(dv))) {
+      for (long p :
+          KernelInternals.deletedPositions(work.engine(), work.table().uri(), add.getStruct(dv))) {
         out.add(p);
       }
     }
@@ -146,20 +159,23 @@ final class CarriedVectors {
   }
 
   /** Adds to {@code into} the rows of {@code file} at {@code positions}, each live at the version read; their count. */
-  private static long rowsAt(BinWork work, LiveFile file, Set<Long> positions, Map<List<Object>, Integer> into) {
+  private static long rowsAt(
+      BinWork work, LiveFile file, Set<Long> positions, Map<List<Object>, Integer> into) {
     StructType physicalRead = KernelInternals.physicalReadSchema(work.scanState());
     long found = 0;
     long position = 0;
-    try (CloseableIterator<FilteredColumnarBatch> rows = KernelBinRunner.liveRows(work, file,
-        ContentFingerprint.stringsAsBinary(physicalRead), physicalRead)) {
+    try (CloseableIterator<FilteredColumnarBatch> rows = KernelBinRunner.liveRows(
+        work, file, ContentFingerprint.stringsAsBinary(physicalRead), physicalRead)) {
       while (rows.hasNext()) {
         FilteredColumnarBatch b = rows.next();
         ColumnVector[] vectors = vectors(b.getData(), work.columns().writtenNames());
         Optional<ColumnVector> selection = b.getSelectionVector();
         for (int r = 0; r < b.getData().getSize(); r++, position++) {
           if (positions.contains(position)) {
-            if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
-              throw new NotCarried("row " + position + " of " + file.logPath() + " was already deleted at the version read");
+            if (selection.isPresent()
+                && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
+              throw new NotCarried("row " + position + " of " + file.logPath()
+                  + " was already deleted at the version read");
             }
             into.merge(key(vectors, r), 1, Integer::sum);
             found++;
@@ -170,13 +186,15 @@ final class CarriedVectors {
       throw new UncheckedIOException(e);
     }
     if (found != positions.size()) {
-      throw new NotCarried("the new deletion vector of " + file.logPath() + " deletes rows beyond its " + position + " rows");
+      throw new NotCarried("the new deletion vector of " + file.logPath()
+          + " deletes rows beyond its " + position + " rows");
     }
     return found;
   }
 
   /** Each wanted row's position in the new files, each new row taken at most once. */
-  private static Map<String, long[]> match(BinWork work, List<DataFileStatus> written, Map<List<Object>, Integer> wanted) {
+  private static Map<String, long[]> match(
+      BinWork work, List<DataFileStatus> written, Map<List<Object>, Integer> wanted) {
     Map<String, long[]> out = new LinkedHashMap<>();
     for (DataFileStatus f : written) {
       List<Long> at = new ArrayList<>();
@@ -196,7 +214,8 @@ final class CarriedVectors {
       }
     }
     if (!wanted.isEmpty()) {
-      throw new NotCarried(wanted.values().stream().mapToLong(i -> i).sum() + " rows a concurrent commit deleted are not in the new files");
+      throw new NotCarried(wanted.values().stream().mapToLong(i -> i).sum()
+          + " rows a concurrent commit deleted are not in the new files");
     }
     return out;
   }
@@ -208,8 +227,13 @@ final class CarriedVectors {
   private static void forEachRow(BinWork work, DataFileStatus f, RowAt action) {
     StructType schema = ContentFingerprint.stringsAsBinary(work.columns().written());
     long position = 0;
-    try (CloseableIterator<FileReadResult> r = work.engine().getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))), schema, Optional.empty())) {
+    try (CloseableIterator<FileReadResult> r = work.engine()
+        .getParquetHandler()
+        .readParquetFiles(
+            KernelIterators.of(
+                List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
+            schema,
+            Optional.empty())) {
       while (r.hasNext()) {
         ColumnarBatch b = r.next().getData();
         ColumnVector[] vectors = vectors(b, work.columns().written().fieldNames());
@@ -223,13 +247,16 @@ final class CarriedVectors {
   }
 
   private static ColumnVector[] vectors(ColumnarBatch batch, List<String> columns) {
-    return columns.stream().map(c -> {
-      int i = batch.getSchema().indexOf(c);
-      if (i < 0) {
-        throw new IllegalStateException("a carried column is missing from " + batch.getSchema());
-      }
-      return batch.getColumnVector(i);
-    }).toArray(ColumnVector[]::new);
+    return columns.stream()
+        .map(c -> {
+          int i = batch.getSchema().indexOf(c);
+          if (i < 0) {
+            throw new IllegalStateException(
+                "a carried column is missing from " + batch.getSchema());
+          }
+          return batch.getColumnVector(i);
+        })
+        .toArray(ColumnVector[]::new);
   }
 
   private static List<Object> key(ColumnVector[] vectors, int r) {
@@ -261,7 +288,9 @@ final class CarriedVectors {
       return v.getShort(r);
     } else if (t instanceof IntegerType || t instanceof DateType) {
       return v.getInt(r);
-    } else if (t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType) {
+    } else if (t instanceof LongType
+        || t instanceof TimestampType
+        || t instanceof TimestampNTZType) {
       return v.getLong(r);
     } else if (t instanceof FloatType) {
       return Float.floatToRawIntBits(v.getFloat(r));

@@ -80,7 +80,8 @@ final class ColumnarFingerprint {
     for (int i = columns.names().size(); i < written.length(); i++) {
       // a materialized partition column: Kernel reads it from the log, not the file
       Literal value = work.partition().get(columns.writtenNames().get(i));
-      Optional<Long> hash = value == null ? Optional.empty() : constantHash(written.at(i).getDataType(), value);
+      Optional<Long> hash =
+          value == null ? Optional.empty() : constantHash(written.at(i).getDataType(), value);
       if (hash.isEmpty()) {
         return Optional.empty();
       }
@@ -92,7 +93,9 @@ final class ColumnarFingerprint {
     if (file.deletionVector().isPresent()) {
       Row scanFile = work.scanFiles().get(file.logPath());
       Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-      long[] positions = KernelInternals.deletedPositions(work.engine(), work.table().uri(),
+      long[] positions = KernelInternals.deletedPositions(
+          work.engine(),
+          work.table().uri(),
           add.getStruct(add.getSchema().indexOf("deletionVector")));
       BitSet bits = new BitSet();
       for (long p : positions) {
@@ -112,11 +115,21 @@ final class ColumnarFingerprint {
       return Optional.empty();
     }
     StructType written = columns.written();
-    return of(LocalStorage.fromKernelSpelling(f.getPath()), written, new boolean[written.length()], new long[written.length()],
-        null, null);
+    return of(
+        LocalStorage.fromKernelSpelling(f.getPath()),
+        written,
+        new boolean[written.length()],
+        new long[written.length()],
+        null,
+        null);
   }
 
-  private static Optional<RowDigest> of(Path path, StructType written, boolean[] constant, long[] constants, boolean[] constantNulls,
+  private static Optional<RowDigest> of(
+      Path path,
+      StructType written,
+      boolean[] constant,
+      long[] constants,
+      boolean[] constantNulls,
       LongPredicate deleted) {
     for (StructField f : written.fields()) {
       if (kindOf(f.getDataType()).isEmpty()) {
@@ -129,8 +142,11 @@ final class ColumnarFingerprint {
     int n = written.length();
     RowDigest.Builder digest = new RowDigest.Builder(n);
     try (PageDecompression pages = new PageDecompression(() -> HadoopCodecs.newFactory(0));
-        ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path),
-            ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
+        ParquetFileReader reader = ParquetFileReader.open(
+            new LocalInputFile(path),
+            ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withCodecFactory(pages)
+                .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       PageHashes[] decoders = new PageHashes[n];
       for (int i = 0; i < n; i++) {
@@ -140,7 +156,14 @@ final class ColumnarFingerprint {
       }
       int[] fieldIds = new int[n];
       Arrays.setAll(fieldIds, i -> i + 1);
-      ParquetRows.add(reader::readNextRowGroup, decoders, constants, constantNulls, fieldIds, deleted, digest,
+      ParquetRows.add(
+          reader::readNextRowGroup,
+          decoders,
+          constants,
+          constantNulls,
+          fieldIds,
+          deleted,
+          digest,
           new RowBlock(ParquetRows.BLOCK, n));
     } catch (PageHashes.Unreadable e) {
       return Optional.empty();
@@ -161,12 +184,16 @@ final class ColumnarFingerprint {
       } else if (t.getName().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
         throw new PageHashes.Unreadable("the file has a case twin of " + name);
       } else if (id.isPresent() && t.getId() != null && t.getId().intValue() == id.get()) {
-        throw new PageHashes.Unreadable("the file stores field id " + id.get() + " under another name than " + name);
+        throw new PageHashes.Unreadable(
+            "the file stores field id " + id.get() + " under another name than " + name);
       }
     }
-    if (stored == null || !stored.isPrimitive() || stored.isRepetition(Type.Repetition.REPEATED)
+    if (stored == null
+        || !stored.isPrimitive()
+        || stored.isRepetition(Type.Repetition.REPEATED)
         || (id.isPresent() && stored.getId() != null && stored.getId().intValue() != id.get())) {
-      throw new PageHashes.Unreadable("the file does not store " + name + " as one flat column of its id");
+      throw new PageHashes.Unreadable(
+          "the file does not store " + name + " as one flat column of its id");
     }
     PrimitiveType p = stored.asPrimitiveType();
     DataType type = field.getDataType();
@@ -175,7 +202,12 @@ final class ColumnarFingerprint {
       throw new PageHashes.Unreadable("the file stores " + name + " (" + type + ") as " + p);
     }
     ColumnDescriptor descriptor = fileSchema.getColumnDescription(new String[] {stored.getName()});
-    return new PageHashes(descriptor, how, kindOf(type).orElseThrow(), type instanceof DecimalType d ? d.getScale() : 0, fieldId,
+    return new PageHashes(
+        descriptor,
+        how,
+        kindOf(type).orElseThrow(),
+        type instanceof DecimalType d ? d.getScale() : 0,
+        fieldId,
         new PageHashes.Buffers());
   }
 
@@ -185,18 +217,25 @@ final class ColumnarFingerprint {
     LogicalTypeAnnotation logical = p.getLogicalTypeAnnotation();
     if (type instanceof BooleanType) {
       return name == PrimitiveTypeName.BOOLEAN ? Stored.BOOLEAN : null;
-    } else if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType) {
+    } else if (type instanceof ByteType
+        || type instanceof ShortType
+        || type instanceof IntegerType) {
       return name == PrimitiveTypeName.INT32 && signedInt(logical) ? Stored.INT_AS_LONG : null;
     } else if (type instanceof LongType) {
       return name == PrimitiveTypeName.INT64 && signedInt(logical) ? Stored.LONG : null;
     } else if (type instanceof DateType) {
-      return name == PrimitiveTypeName.INT32 && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
-          ? Stored.INT_AS_LONG : null;
+      return name == PrimitiveTypeName.INT32
+              && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
+          ? Stored.INT_AS_LONG
+          : null;
     } else if (type instanceof TimestampType && name == PrimitiveTypeName.INT96) {
       return Stored.INT96_MICROS;
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return name == PrimitiveTypeName.INT64 && logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t
-          && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS ? Stored.LONG : null;
+      return name == PrimitiveTypeName.INT64
+              && logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t
+              && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS
+          ? Stored.LONG
+          : null;
     } else if (type instanceof FloatType) {
       return name == PrimitiveTypeName.FLOAT ? Stored.FLOAT : null;
     } else if (type instanceof DoubleType) {
@@ -204,24 +243,38 @@ final class ColumnarFingerprint {
     } else if (type instanceof StringType || type instanceof BinaryType) {
       return name == PrimitiveTypeName.BINARY ? Stored.BYTES : null;
     } else if (type instanceof DecimalType d) {
-      if (!(logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation a) || a.getScale() != d.getScale()) {
+      if (!(logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation a)
+          || a.getScale() != d.getScale()) {
         return null;
       }
-      return name == PrimitiveTypeName.INT32 || name == PrimitiveTypeName.INT64 ? Stored.DECIMAL_INT
-          : name == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY || name == PrimitiveTypeName.BINARY ? Stored.DECIMAL_BYTES : null;
+      return name == PrimitiveTypeName.INT32 || name == PrimitiveTypeName.INT64
+          ? Stored.DECIMAL_INT
+          : name == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY || name == PrimitiveTypeName.BINARY
+              ? Stored.DECIMAL_BYTES
+              : null;
     }
     return null;
   }
 
   private static boolean signedInt(LogicalTypeAnnotation logical) {
-    return logical == null || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned();
+    return logical == null
+        || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned();
   }
 
   /** The {@link ContentFingerprint#kind} of the flat types this reader digests. */
   private static Optional<Kind> kindOf(DataType t) {
-    boolean flat = t instanceof BooleanType || t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType
-        || t instanceof LongType || t instanceof DateType || t instanceof TimestampType || t instanceof TimestampNTZType
-        || t instanceof FloatType || t instanceof DoubleType || t instanceof StringType || t instanceof BinaryType
+    boolean flat = t instanceof BooleanType
+        || t instanceof ByteType
+        || t instanceof ShortType
+        || t instanceof IntegerType
+        || t instanceof LongType
+        || t instanceof DateType
+        || t instanceof TimestampType
+        || t instanceof TimestampNTZType
+        || t instanceof FloatType
+        || t instanceof DoubleType
+        || t instanceof StringType
+        || t instanceof BinaryType
         || t instanceof DecimalType;
     return flat ? Optional.of(ContentFingerprint.kind(t)) : Optional.empty();
   }
@@ -236,19 +289,29 @@ final class ColumnarFingerprint {
     if (v == null) {
       return Optional.of(ValueHash.ofNull(kind.get()));
     }
-    // each arm builds its own Optional: no conditional mixes a long with null, which unboxing would turn into an NPE
+    // each arm builds its own Optional: no conditional mixes a long with null, which unboxing would
+    // turn into an NPE
     return switch (kind.get()) {
-      case BOOLEAN -> v instanceof Boolean b ? Optional.of(ValueHash.ofBoolean(b)) : Optional.empty();
-      case INT, DATE, LONG, TIMESTAMP, TIMESTAMP_TZ -> v instanceof Number x && !(v instanceof BigDecimal)
-          && !(v instanceof Float) && !(v instanceof Double) ? Optional.of(ValueHash.ofLong(kind.get(), x.longValue()))
-          : Optional.empty();
+      case BOOLEAN ->
+        v instanceof Boolean b ? Optional.of(ValueHash.ofBoolean(b)) : Optional.empty();
+      case INT, DATE, LONG, TIMESTAMP, TIMESTAMP_TZ ->
+        v instanceof Number x
+                && !(v instanceof BigDecimal)
+                && !(v instanceof Float)
+                && !(v instanceof Double)
+            ? Optional.of(ValueHash.ofLong(kind.get(), x.longValue()))
+            : Optional.empty();
       case FLOAT -> v instanceof Float x ? Optional.of(ValueHash.ofFloat(x)) : Optional.empty();
       case DOUBLE -> v instanceof Double x ? Optional.of(ValueHash.ofDouble(x)) : Optional.empty();
-      case STRING -> v instanceof String s ? Optional.of(ValueHash.ofBytes(Kind.STRING, s.getBytes(StandardCharsets.UTF_8)))
-          : v instanceof byte[] b ? Optional.of(ValueHash.ofBytes(Kind.STRING, b)) : Optional.empty();
-      case DECIMAL -> v instanceof BigDecimal d ? Optional.of(ValueHash.ofDecimal(d)) : Optional.empty();
+      case STRING ->
+        v instanceof String s
+            ? Optional.of(ValueHash.ofBytes(Kind.STRING, s.getBytes(StandardCharsets.UTF_8)))
+            : v instanceof byte[] b
+                ? Optional.of(ValueHash.ofBytes(Kind.STRING, b))
+                : Optional.empty();
+      case DECIMAL ->
+        v instanceof BigDecimal d ? Optional.of(ValueHash.ofDecimal(d)) : Optional.empty();
       default -> Optional.empty();
     };
   }
-
 }

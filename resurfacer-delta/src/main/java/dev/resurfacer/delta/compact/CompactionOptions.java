@@ -25,26 +25,45 @@ import java.util.OptionalLong;
  * @param minPartitionIdle when present, a partition a writer changed within this time is left for a later run
  *     ({@code min-partition-idle}, {@link IdlePartitions})
  */
-public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio, List<String> zOrderColumns, PartitionFilter where,
-    Runner runner, long memoryBytes, Path scratchDir, java.util.Optional<java.time.Duration> minPartitionIdle) {
+public record CompactionOptions(
+    OptionalLong targetFileSize,
+    double deletedRowRatio,
+    List<String> zOrderColumns,
+    PartitionFilter where,
+    Runner runner,
+    long memoryBytes,
+    Path scratchDir,
+    java.util.Optional<java.time.Duration> minPartitionIdle) {
   /** The policy option, as Iceberg compaction names it. */
   public static final String MIN_PARTITION_IDLE = CompactionSettings.MIN_PARTITION_IDLE;
 
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
 
-  public enum Runner { AUTO, DUCKDB, KERNEL }
+  public enum Runner {
+    AUTO,
+    DUCKDB,
+    KERNEL
+  }
 
   public CompactionOptions {
     zOrderColumns = List.copyOf(zOrderColumns);
     if (memoryBytes < MemoryBudget.MINIMUM_BYTES) {
-      throw new UsageException("--memory must be at least " + ByteSizes.format(MemoryBudget.MINIMUM_BYTES) + " (got "
-          + ByteSizes.format(memoryBytes) + ")");
+      throw new UsageException(
+          "--memory must be at least " + ByteSizes.format(MemoryBudget.MINIMUM_BYTES) + " (got "
+              + ByteSizes.format(memoryBytes) + ")");
     }
   }
 
   public CompactionOptions(OptionalLong targetFileSize, double deletedRowRatio) {
-    this(targetFileSize, deletedRowRatio, List.of(), PartitionFilter.ALL, Runner.AUTO, MemoryBudget.defaultBytes(),
-        Path.of(System.getProperty("java.io.tmpdir")), java.util.Optional.empty());
+    this(
+        targetFileSize,
+        deletedRowRatio,
+        List.of(),
+        PartitionFilter.ALL,
+        Runner.AUTO,
+        MemoryBudget.defaultBytes(),
+        Path.of(System.getProperty("java.io.tmpdir")),
+        java.util.Optional.empty());
   }
 
   /**
@@ -57,8 +76,15 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
     return of(CompactionSettings.of(op), null);
   }
 
-  private static final java.util.Set<String> APPLICABLE = java.util.Set.of("--target-file-size", "--delete-ratio-threshold",
-      "--strategy", "--columns", "--where", "--runner", "--memory", "--min-partition-idle");
+  private static final java.util.Set<String> APPLICABLE = java.util.Set.of(
+      "--target-file-size",
+      "--delete-ratio-threshold",
+      "--strategy",
+      "--columns",
+      "--where",
+      "--runner",
+      "--memory",
+      "--min-partition-idle");
 
   /**
    * What {@code plan} and {@code compact} were given, for the Delta table whose {@code latest} snapshot (read once
@@ -66,20 +92,26 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
    * z-order per partition; a flag that has no Delta meaning is refused. Without {@code latest} (a step), the
    * selection is not read.
    */
-  public static CompactionOptions of(CompactionSettings s, java.util.function.Supplier<io.delta.kernel.Snapshot> latest) {
+  public static CompactionOptions of(
+      CompactionSettings s, java.util.function.Supplier<io.delta.kernel.Snapshot> latest) {
     for (String flag : s.given()) {
       if (!APPLICABLE.contains(flag)) {
-        throw new UsageException(flag + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
-            + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --min-partition-idle; each bin is its own commit)");
+        throw new UsageException(
+            flag + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
+                + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --min-partition-idle; each bin is its own commit)");
       }
     }
     String strategy = s.strategyName();
     if (!strategy.equals("binpack") && !strategy.equals("zorder")) {
-      throw new UsageException(s.origin().strategySetting() + " " + s.strategy() + " does not apply to Delta tables (binpack or "
+      throw new UsageException(s.origin().strategySetting() + " " + s.strategy()
+          + " does not apply to Delta tables (binpack or "
           + "zorder; Delta tables have no declared sort order)");
     }
     if (strategy.equals("zorder") == s.columns().isEmpty()) {
-      throw new UsageException(strategy.equals("zorder") ? "--strategy zorder needs --columns a,b" : "--columns needs --strategy zorder");
+      throw new UsageException(
+          strategy.equals("zorder")
+              ? "--strategy zorder needs --columns a,b"
+              : "--columns needs --strategy zorder");
     }
     PartitionFilter where = PartitionFilter.ALL;
     if (latest != null) {
@@ -87,15 +119,18 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
       where = DeltaWhere.parse(s.where(), snapshot.getSchema(), snapshot.getPartitionColumnNames());
     }
     RewriteOptions read = s.rewriteOptions();
-    CompactionOptions options = new CompactionOptions(read.targetFileSize(), read.deleteRatioThreshold(DEFAULT_DELETED_ROW_RATIO))
-        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(s.columns(), s.origin().columnsSetting()))
+    CompactionOptions options = new CompactionOptions(
+            read.targetFileSize(), read.deleteRatioThreshold(DEFAULT_DELETED_ROW_RATIO))
+        .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(
+            s.columns(), s.origin().columnsSetting()))
         .where(where)
         // Delta's generic runner is Kernel's own reader and writer
-        .runner(switch (s.runnerChoice("kernel")) {
-          case AUTO -> Runner.AUTO;
-          case DUCKDB -> Runner.DUCKDB;
-          case GENERIC -> Runner.KERNEL;
-        });
+        .runner(
+            switch (s.runnerChoice("kernel")) {
+              case AUTO -> Runner.AUTO;
+              case DUCKDB -> Runner.DUCKDB;
+              case GENERIC -> Runner.KERNEL;
+            });
     if (s.memory() != null) {
       options = options.memory(s.memoryBytes().getAsLong());
     }
@@ -108,27 +143,74 @@ public record CompactionOptions(OptionalLong targetFileSize, double deletedRowRa
   }
 
   public CompactionOptions zOrder(List<String> columns) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, columns, where, runner, memoryBytes, scratchDir, minPartitionIdle);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        columns,
+        where,
+        runner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions where(PartitionFilter filter) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, filter, runner, memoryBytes, scratchDir, minPartitionIdle);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        filter,
+        runner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions runner(Runner newRunner) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, newRunner, memoryBytes, scratchDir, minPartitionIdle);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        newRunner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions memory(long bytes) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, bytes, scratchDir, minPartitionIdle);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        bytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions scratchDir(Path dir) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, dir, minPartitionIdle);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        memoryBytes,
+        dir,
+        minPartitionIdle);
   }
 
   public CompactionOptions minPartitionIdle(java.time.Duration idle) {
-    return new CompactionOptions(targetFileSize, deletedRowRatio, zOrderColumns, where, runner, memoryBytes, scratchDir,
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        memoryBytes,
+        scratchDir,
         java.util.Optional.of(idle));
   }
 

@@ -12,9 +12,16 @@ import java.util.Map;
  * @param runnerReason why that runner: the memory limit, or why DuckDB could not be exact or cannot reach the files
  * @param skipped why files were left alone (one line per reason)
  */
-public record CompactionPlan(String table, long version, long targetFileSize, List<String> zOrderColumns, String runner,
-    String runnerReason, List<Bin> bins,
-    List<String> skipped) implements dev.resurfacer.report.Readout {
+public record CompactionPlan(
+    String table,
+    long version,
+    long targetFileSize,
+    List<String> zOrderColumns,
+    String runner,
+    String runnerReason,
+    List<Bin> bins,
+    List<String> skipped)
+    implements dev.resurfacer.report.Readout {
   @Override
   public String render() {
     return CompactionText.render(this);
@@ -40,7 +47,10 @@ public record CompactionPlan(String table, long version, long targetFileSize, Li
   }
 
   public long inputBytes() {
-    return bins.stream().flatMap(b -> b.files().stream()).mapToLong(LiveFile::size).sum();
+    return bins.stream()
+        .flatMap(b -> b.files().stream())
+        .mapToLong(LiveFile::size)
+        .sum();
   }
 
   public record Bin(Map<String, String> partition, List<LiveFile> files) {

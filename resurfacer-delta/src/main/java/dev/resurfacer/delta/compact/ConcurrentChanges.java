@@ -48,7 +48,8 @@ final class ConcurrentChanges {
   /** What the commits after {@code readVersion} did to {@code inputs}. */
   static Changes since(DeltaTable table, long readVersion, Set<StoredFile> inputs) {
     List<LogFile> commits = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
-        .filter(c -> c.version() > readVersion).toList();
+        .filter(c -> c.version() > readVersion)
+        .toList();
     // an input's state after each commit: its newest add struct, or absent once removed
     Map<StoredFile, Optional<Row>> state = new LinkedHashMap<>();
     Map<StoredFile, String> removedBy = new HashMap<>();
@@ -58,7 +59,10 @@ final class ConcurrentChanges {
       List<StoredFile> removes = new ArrayList<>();
       LogActions.lines(table, commit, SCHEMA, action -> {
         if (!action.isNullAt(0)) {
-          StoredFile f = table.storage().resolve(action.getStruct(0).getString(action.getStruct(0).getSchema().indexOf("path")));
+          StoredFile f = table
+              .storage()
+              .resolve(
+                  action.getStruct(0).getString(action.getStruct(0).getSchema().indexOf("path")));
           if (inputs.contains(f)) {
             adds.put(f, action.getStruct(0));
           }
@@ -67,7 +71,10 @@ final class ConcurrentChanges {
           StoredFile f = table.storage().resolve(action.getStruct(1).getString(0));
           if (inputs.contains(f)) {
             removes.add(f);
-            removedBy.put(f, "version " + commit.version() + " removed input " + action.getStruct(1).getString(0));
+            removedBy.put(
+                f,
+                "version " + commit.version() + " removed input "
+                    + action.getStruct(1).getString(0));
           }
         }
         if (!action.isNullAt(2)) {

@@ -153,7 +153,6 @@ final class ContentFingerprint {
     }
   }
 
-
   /**
    * {@code schema} with every string, at any depth, read as binary: the same bytes without
    * Kernel's decoding to {@code String}, which was a sixth of the verification's time. Fields that
@@ -163,7 +162,10 @@ final class ContentFingerprint {
     List<StructField> fields = new ArrayList<>();
     for (StructField f : schema.fields()) {
       DataType t = stringsAsBinary(f.getDataType());
-      fields.add(t == f.getDataType() ? f : new StructField(f.getName(), t, f.isNullable(), f.getMetadata()));
+      fields.add(
+          t == f.getDataType()
+              ? f
+              : new StructField(f.getName(), t, f.isNullable(), f.getMetadata()));
     }
     return new StructType(fields);
   }
@@ -176,11 +178,14 @@ final class ContentFingerprint {
       return binary.equals(s) ? s : binary;
     } else if (t instanceof ArrayType a) {
       DataType element = stringsAsBinary(a.getElementType());
-      return element == a.getElementType() ? a : new ArrayType(withType(a.getElementField(), element));
+      return element == a.getElementType()
+          ? a
+          : new ArrayType(withType(a.getElementField(), element));
     } else if (t instanceof MapType m) {
       DataType key = stringsAsBinary(m.getKeyType());
       DataType value = stringsAsBinary(m.getValueType());
-      return key == m.getKeyType() && value == m.getValueType() ? m
+      return key == m.getKeyType() && value == m.getValueType()
+          ? m
           : new MapType(withType(m.getKeyField(), key), withType(m.getValueField(), value));
     }
     return t;
@@ -196,15 +201,19 @@ final class ContentFingerprint {
       throw new CancellationException("content verification cancelled");
     }
     if (names.size() != columns) {
-      throw new IllegalStateException(names.size() + " columns fingerprinted, " + columns + " expected");
+      throw new IllegalStateException(
+          names.size() + " columns fingerprinted, " + columns + " expected");
     }
     int[] ordinals = names.stream().mapToInt(c -> batch.getSchema().indexOf(c)).toArray();
     if (Arrays.stream(ordinals).anyMatch(i -> i < 0)) {
-      throw new IllegalStateException("a fingerprinted column is missing from " + batch.getSchema());
+      throw new IllegalStateException(
+          "a fingerprinted column is missing from " + batch.getSchema());
     }
-    ColumnVector[] vectors = Arrays.stream(ordinals).mapToObj(batch::getColumnVector).toArray(ColumnVector[]::new);
+    ColumnVector[] vectors =
+        Arrays.stream(ordinals).mapToObj(batch::getColumnVector).toArray(ColumnVector[]::new);
     for (int r = 0; r < batch.getSize(); r++) {
-      if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
+      if (selection.isPresent()
+          && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
         continue;
       }
       for (int c = 0; c < vectors.length; c++) {
@@ -259,19 +268,29 @@ final class ContentFingerprint {
     }
     return switch (kind) {
       case BOOLEAN -> ValueHash.ofBoolean(v.getBoolean(r));
-      case INT -> ValueHash.ofLong(kind, t instanceof ByteType ? v.getByte(r) : t instanceof ShortType ? v.getShort(r) : v.getInt(r));
+      case INT ->
+        ValueHash.ofLong(
+            kind,
+            t instanceof ByteType
+                ? v.getByte(r)
+                : t instanceof ShortType ? v.getShort(r) : v.getInt(r));
       case DATE -> ValueHash.ofLong(kind, v.getInt(r));
       case LONG, TIMESTAMP, TIMESTAMP_TZ -> ValueHash.ofLong(kind, v.getLong(r));
       case FLOAT -> ValueHash.ofFloat(v.getFloat(r));
       case DOUBLE -> ValueHash.ofDouble(v.getDouble(r));
-      case STRING -> t instanceof StringType ? ValueHash.ofString(v.getString(r)) : ValueHash.ofBytes(Kind.STRING, v.getBinary(r));
+      case STRING ->
+        t instanceof StringType
+            ? ValueHash.ofString(v.getString(r))
+            : ValueHash.ofBytes(Kind.STRING, v.getBinary(r));
       case DECIMAL -> ValueHash.ofDecimal(v.getDecimal(r));
       case STRUCT -> {
         StructType s = (StructType) t;
         long h = ValueHash.struct();
         for (int i = 0; i < s.length(); i++) {
           ColumnVector child = v.getChild(i);
-          h = child.isNullAt(r) ? ValueHash.nullField(h, i + 1) : ValueHash.field(h, i + 1, value(child, r));
+          h = child.isNullAt(r)
+              ? ValueHash.nullField(h, i + 1)
+              : ValueHash.field(h, i + 1, value(child, r));
         }
         yield h;
       }
@@ -279,7 +298,9 @@ final class ContentFingerprint {
         ArrayValue a = v.getArray(r);
         long h = ValueHash.list(a.getSize());
         for (int i = 0; i < a.getSize(); i++) {
-          h = a.getElements().isNullAt(i) ? ValueHash.nullElement(h) : ValueHash.element(h, value(a.getElements(), i));
+          h = a.getElements().isNullAt(i)
+              ? ValueHash.nullElement(h)
+              : ValueHash.element(h, value(a.getElements(), i));
         }
         yield h;
       }
@@ -288,7 +309,9 @@ final class ContentFingerprint {
         long entries = 0;
         for (int i = 0; i < m.getSize(); i++) {
           long key = value(m.getKeys(), i);
-          entries += m.getValues().isNullAt(i) ? ValueHash.nullEntry(key) : ValueHash.entry(key, value(m.getValues(), i));
+          entries += m.getValues().isNullAt(i)
+              ? ValueHash.nullEntry(key)
+              : ValueHash.entry(key, value(m.getValues(), i));
         }
         yield ValueHash.map(m.getSize(), entries);
       }

@@ -19,7 +19,11 @@ import java.util.List;
  * @param partitionNames the materialized partition columns' logical names, in partition column order (none unless materialized)
  * @param partitionPhysical those columns as data files hold them
  */
-record DataColumns(List<String> names, StructType logical, StructType physical, List<String> partitionNames,
+record DataColumns(
+    List<String> names,
+    StructType logical,
+    StructType physical,
+    List<String> partitionNames,
     StructType partitionPhysical) {
   DataColumns {
     names = List.copyOf(names);
@@ -48,13 +52,18 @@ record DataColumns(List<String> names, StructType logical, StructType physical, 
         partitions.add(physicalSchema.at(schema.indexOf(c)));
       }
     }
-    return new DataColumns(names, new StructType(logical), new StructType(physical),
-        materializesPartitionColumns(snapshot) ? partitionColumns : List.of(), new StructType(partitions));
+    return new DataColumns(
+        names,
+        new StructType(logical),
+        new StructType(physical),
+        materializesPartitionColumns(snapshot) ? partitionColumns : List.of(),
+        new StructType(partitions));
   }
 
   /** delta-spark writes the partition columns into the data files of icebergCompat tables. */
   static boolean materializesPartitionColumns(Snapshot snapshot) {
-    return "true".equalsIgnoreCase(snapshot.getTableProperties().get(DeltaCompactor.ICEBERG_COMPAT_V2));
+    return "true"
+        .equalsIgnoreCase(snapshot.getTableProperties().get(DeltaCompactor.ICEBERG_COMPAT_V2));
   }
 
   /** The physical field of logical column {@code name}. */

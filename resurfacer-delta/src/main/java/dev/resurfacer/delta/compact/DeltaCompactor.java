@@ -1,26 +1,24 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.content.RowDigest;
-import dev.resurfacer.progress.Progress;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.TableStorage;
+import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StoredFile;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
-import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -28,7 +26,6 @@ import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,7 +62,8 @@ public final class DeltaCompactor {
    * The bins a compaction of the newest version would rewrite, and that version: {@link #execute}
    * writes against it. Reads the log; writes and commits nothing.
    */
-  public record Plan(DeltaTable table, Snapshot read, CompactionOptions options, CompactionPlan bins) {
+  public record Plan(
+      DeltaTable table, Snapshot read, CompactionOptions options, CompactionPlan bins) {
     /** The plan as the readout of a preview. */
     public CompactionPlan preview() {
       return bins;
@@ -94,7 +92,9 @@ public final class DeltaCompactor {
    * commit checks, and {@code translationFault} falsifies the translation of concurrent deletes (it
    * must be refused). No production caller sets one.
    */
-  record Seam(UnaryOperator<List<DataFileStatus>> afterWrite, Runnable beforeCommit,
+  record Seam(
+      UnaryOperator<List<DataFileStatus>> afterWrite,
+      Runnable beforeCommit,
       UnaryOperator<CarriedVectors.Translation> translationFault) {
     static final Seam NONE = new Seam(UnaryOperator.identity(), () -> {}, UnaryOperator.identity());
 
@@ -132,14 +132,29 @@ public final class DeltaCompactor {
     StructType schema = read.getSchema();
     DataColumns columns = DataColumns.of(read);
     StructType physicalSchema = KernelInternals.physicalSchema(read);
-    List<Column> statsColumns = KernelInternals.statisticsColumns(columns.physical(), read.getTableProperties());
+    List<Column> statsColumns =
+        KernelInternals.statisticsColumns(columns.physical(), read.getTableProperties());
     boolean columnMapped = KernelInternals.columnMapped(read);
-    BinRunner runner = plan.runner().equals("duckdb") ? new DuckDbBinRunner() : new KernelBinRunner();
+    BinRunner runner =
+        plan.runner().equals("duckdb") ? new DuckDbBinRunner() : new KernelBinRunner();
 
-    Progress.Task task = progress.start("compact " + table.name() + " (" + plan.bins().size() + " bins)", "files", plan.inputFiles(),
+    Progress.Task task = progress.start(
+        "compact " + table.name() + " (" + plan.bins().size() + " bins)",
+        "files",
+        plan.inputFiles(),
         plan.inputBytes());
-    Committer committer = new Committer(table, read, plan, options, clock, beforeCommit, scanFiles, physicalSchema, columns,
-        newFileTags(read), translationFault);
+    Committer committer = new Committer(
+        table,
+        read,
+        plan,
+        options,
+        clock,
+        beforeCommit,
+        scanFiles,
+        physicalSchema,
+        columns,
+        newFileTags(read),
+        translationFault);
     List<BinOutcome> outcomes = new ArrayList<>();
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
@@ -154,18 +169,33 @@ public final class DeltaCompactor {
       CompactionPlan.Bin inFlightBin = null;
       for (CompactionPlan.Bin bin : plan.bins()) {
         if (Thread.currentThread().isInterrupted()) {
-          outcomes.add(BinOutcome.failed(table.name() + ": " + describe(bin) + ": not started, the run was interrupted"));
+          outcomes.add(BinOutcome.failed(
+              table.name() + ": " + describe(bin) + ": not started, the run was interrupted"));
           continue;
         }
         task.note(describe(bin));
         // written against the version read; committed on the newest version once the inputs are
         // known untouched since, so the bins of one run do not collide with each other's commits
-        Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine)
+        Row txnState = read.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE)
+            .build(engine)
             .getTransactionState(engine);
-        Map<String, Literal> partition = PartitionLiterals.of(schema, partitionColumns, bin.partition());
-        BinWork work = new BinWork(table, engine, scanState, scanFiles, txnState, partition, columns, statsColumns, columnMapped,
-            plan.zOrderColumns(), plan.targetFileSize(), options);
-        Map<String, String> physicalPartition = PartitionLiterals.physical(schema, partitionColumns, bin.partition());
+        Map<String, Literal> partition =
+            PartitionLiterals.of(schema, partitionColumns, bin.partition());
+        BinWork work = new BinWork(
+            table,
+            engine,
+            scanState,
+            scanFiles,
+            txnState,
+            partition,
+            columns,
+            statsColumns,
+            columnMapped,
+            plan.zOrderColumns(),
+            plan.targetFileSize(),
+            options);
+        Map<String, String> physicalPartition =
+            PartitionLiterals.physical(schema, partitionColumns, bin.partition());
         RowDigest in = null;
         Optional<List<DataFileStatus>> written;
         String writeFailure = null;
@@ -186,22 +216,29 @@ public final class DeltaCompactor {
         }
         if (inFlight != null) {
           outcomes.add(ContentFingerprint.awaitToTheEnd(inFlight));
-          task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
+          task.advance(
+              inFlightBin.files().size(),
+              inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
           inFlight = null;
         }
         if (written.isEmpty()) {
-          outcomes.add(BinOutcome.failed(table.name() + ": " + describe(bin) + ": " + writeFailure));
-          task.advance(bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
+          outcomes.add(
+              BinOutcome.failed(table.name() + ": " + describe(bin) + ": " + writeFailure));
+          task.advance(
+              bin.files().size(), bin.files().stream().mapToLong(LiveFile::size).sum());
           continue;
         }
         List<DataFileStatus> files = written.get();
         RowDigest input = in;
-        inFlight = finishing.submit(() -> committer.verifyAndCommit(bin, work, input, files, physicalPartition));
+        inFlight = finishing.submit(
+            () -> committer.verifyAndCommit(bin, work, input, files, physicalPartition));
         inFlightBin = bin;
       }
       if (inFlight != null) {
         outcomes.add(ContentFingerprint.awaitToTheEnd(inFlight));
-        task.advance(inFlightBin.files().size(), inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
+        task.advance(
+            inFlightBin.files().size(),
+            inFlightBin.files().stream().mapToLong(LiveFile::size).sum());
         inFlight = null;
       }
     } finally {
@@ -229,7 +266,8 @@ public final class DeltaCompactor {
       addedBytes += o.addedBytes();
       rows += o.rows();
     }
-    return new CompactionResult(plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+    return new CompactionResult(
+        plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
   }
 
   private static String message(Exception e) {
@@ -241,34 +279,59 @@ public final class DeltaCompactor {
    * the file was written for ({@code REORG … UPGRADE UNIFORM} rewrites the files without it).
    */
   static Map<String, String> newFileTags(Snapshot snapshot) {
-    return "true".equalsIgnoreCase(snapshot.getTableProperties().get(ICEBERG_COMPAT_V2)) ? Map.of("ICEBERG_COMPAT_VERSION", "2")
+    return "true".equalsIgnoreCase(snapshot.getTableProperties().get(ICEBERG_COMPAT_V2))
+        ? Map.of("ICEBERG_COMPAT_VERSION", "2")
         : Map.of();
   }
 
   /** What became of one bin: its commit's version and sizes, or why it was not committed. */
-  private record BinOutcome(Optional<Long> version, Optional<String> failure, long removedFiles, long removedBytes, long addedFiles,
-      long addedBytes, long rows) {
+  private record BinOutcome(
+      Optional<Long> version,
+      Optional<String> failure,
+      long removedFiles,
+      long removedBytes,
+      long addedFiles,
+      long addedBytes,
+      long rows) {
     static BinOutcome failed(String why) {
       return new BinOutcome(Optional.empty(), Optional.of(why), 0, 0, 0, 0, 0);
     }
   }
 
   /** Verifies a written bin against its input and commits it: what one run's bins share. */
-  private record Committer(DeltaTable table, Snapshot read, CompactionPlan plan, CompactionOptions options, Clock clock,
-      Runnable beforeCommit, Map<String, Row> scanFiles, StructType physicalSchema, DataColumns columns, Map<String, String> tags,
+  private record Committer(
+      DeltaTable table,
+      Snapshot read,
+      CompactionPlan plan,
+      CompactionOptions options,
+      Clock clock,
+      Runnable beforeCommit,
+      Map<String, Row> scanFiles,
+      StructType physicalSchema,
+      DataColumns columns,
+      Map<String, String> tags,
       UnaryOperator<CarriedVectors.Translation> translationFault) {
 
-    BinOutcome verifyAndCommit(CompactionPlan.Bin bin, BinWork work, RowDigest in, List<DataFileStatus> written,
+    BinOutcome verifyAndCommit(
+        CompactionPlan.Bin bin,
+        BinWork work,
+        RowDigest in,
+        List<DataFileStatus> written,
         Map<String, String> physicalPartition) {
       Engine engine = table.engine();
       Map<String, String> metrics = new LinkedHashMap<>();
       boolean committing = false;
       try {
-        RowDigest outPrint = ContentFingerprint.sum(written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
+        RowDigest outPrint = ContentFingerprint.sum(
+            written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
         if (!in.equals(outPrint)) {
-          throw new IllegalStateException("content verification failed: input " + in.rows() + " live rows, output "
-              + outPrint.rows() + " rows" + (in.rows() == outPrint.rows() ? " with different content" : "")
-              + in.differenceFrom(outPrint, columns.writtenNames()).map(d -> " (" + d + ")").orElse(""));
+          throw new IllegalStateException(
+              "content verification failed: input " + in.rows() + " live rows, output "
+                  + outPrint.rows() + " rows"
+                  + (in.rows() == outPrint.rows() ? " with different content" : "")
+                  + in.differenceFrom(outPrint, columns.writtenNames())
+                      .map(d -> " (" + d + ")")
+                      .orElse(""));
         }
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
@@ -281,26 +344,45 @@ public final class DeltaCompactor {
         metrics.put("numAddedBytes", String.valueOf(binAddedBytes));
         for (int attempt = 1; ; attempt++) {
           Snapshot latest = TableManager.loadSnapshot(table.uri())
-              .withCommitter(KernelInternals.committerNaming("OPTIMIZE",
-                  Map.of("predicate", jsonArray(options.where().all() ? List.of() : List.of(options.where().text())), "auto", "false",
-                      "zOrderBy", jsonArray(plan.zOrderColumns()), "clusterBy", "[]"), () -> metrics))
+              .withCommitter(KernelInternals.committerNaming(
+                  "OPTIMIZE",
+                  Map.of(
+                      "predicate",
+                      jsonArray(
+                          options.where().all()
+                              ? List.of()
+                              : List.of(options.where().text())),
+                      "auto",
+                      "false",
+                      "zOrderBy",
+                      jsonArray(plan.zOrderColumns()),
+                      "clusterBy",
+                      "[]"),
+                  () -> metrics))
               .build(engine);
-          // checked after the newest snapshot is loaded: every commit it includes has been looked at
-          ConcurrentChanges.Changes changes = ConcurrentChanges.since(table, read.getVersion(), inputs);
+          // checked after the newest snapshot is loaded: every commit it includes has been looked
+          // at
+          ConcurrentChanges.Changes changes =
+              ConcurrentChanges.since(table, read.getVersion(), inputs);
           if (changes.refusal().isPresent()) {
-            throw new IllegalStateException("a concurrent commit touched this bin: " + changes.refusal().get());
+            throw new IllegalStateException(
+                "a concurrent commit touched this bin: " + changes.refusal().get());
           }
           CarriedVectors.Carried carried;
           try {
-            carried = changes.readded().isEmpty() ? CarriedVectors.Carried.NONE
+            carried = changes.readded().isEmpty()
+                ? CarriedVectors.Carried.NONE
                 : CarriedVectors.carry(work, bin, written, changes.readded(), translationFault);
           } catch (CarriedVectors.NotCarried e) {
-            throw new IllegalStateException("a concurrent commit's deletes could not be carried onto the new files: " + e.getMessage());
+            throw new IllegalStateException(
+                "a concurrent commit's deletes could not be carried onto the new files: "
+                    + e.getMessage());
           }
           long now = clock.millis();
           List<Row> actions = new ArrayList<>();
           for (LiveFile f : bin.files()) {
-            // a re-added input is removed as the newest version holds it (path and deletion vector):
+            // a re-added input is removed as the newest version holds it (path and deletion
+            // vector):
             // Delta tells a file's adds apart by both
             Row add = changes.readded().get(f.file());
             if (add == null) {
@@ -310,28 +392,47 @@ public final class DeltaCompactor {
             actions.add(KernelInternals.removeWithoutDataChange(add, now));
           }
           for (DataFileStatus f : written) {
-            actions.add(KernelInternals.addWithoutDataChange(physicalSchema, table.storage().rootUri(), f, physicalPartition, tags,
+            actions.add(KernelInternals.addWithoutDataChange(
+                physicalSchema,
+                table.storage().rootUri(),
+                f,
+                physicalPartition,
+                tags,
                 Optional.ofNullable(carried.vectors().get(f.getPath()))));
           }
           // no retry inside Kernel: a rebase onto a commit that landed after our check would commit
           // the bin past a change ConcurrentChanges never saw; a lost race is retried here, the
           // newest version read again and the deletes carried again, a bounded number of times
-          Transaction txn = latest.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
+          Transaction txn = latest
+              .buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE)
+              .withMaxRetries(0)
+              .build(engine);
           committing = true;
           try {
-            var result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
-            return new BinOutcome(Optional.of(result.getVersion()), Optional.empty(), bin.files().size(), binRemovedBytes,
-                written.size(), binAddedBytes, in.rows());
-          } catch (io.delta.kernel.exceptions.ConcurrentWriteException | io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException lost) {
-            // Kernel 4.4 reports a lost race under withMaxRetries(0) as its retry limit reached, not as a concurrent write
+            var result =
+                txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)));
+            return new BinOutcome(
+                Optional.of(result.getVersion()),
+                Optional.empty(),
+                bin.files().size(),
+                binRemovedBytes,
+                written.size(),
+                binAddedBytes,
+                in.rows());
+          } catch (io.delta.kernel.exceptions.ConcurrentWriteException
+              | io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException lost) {
+            // Kernel 4.4 reports a lost race under withMaxRetries(0) as its retry limit reached,
+            // not as a concurrent write
             // a store that retried our own put can report our landed entry as another's: then the
             // new files are the table's and must stay (committing stays true)
             if (anyLive(table, written)) {
-              throw new IllegalStateException("the commit landed but was reported as lost to another commit: " + message(lost));
+              throw new IllegalStateException(
+                  "the commit landed but was reported as lost to another commit: " + message(lost));
             }
             committing = false;
             if (attempt >= COMMIT_ATTEMPTS) {
-              throw new IllegalStateException("another commit won each of " + COMMIT_ATTEMPTS + " attempts: " + message(lost));
+              throw new IllegalStateException(
+                  "another commit won each of " + COMMIT_ATTEMPTS + " attempts: " + message(lost));
             }
           }
         }
@@ -348,16 +449,23 @@ public final class DeltaCompactor {
 
   /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
   static RowDigest fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
-    return ColumnarFingerprint.ofOutput(columns, f).orElseGet(() -> kernelFingerprint(engine, columns, f));
+    return ColumnarFingerprint.ofOutput(columns, f)
+        .orElseGet(() -> kernelFingerprint(engine, columns, f));
   }
 
   /** {@link #fingerprint} by Kernel's reader, one value at a time. */
   static RowDigest kernelFingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
-    ContentFingerprint print = new ContentFingerprint(columns.written().fieldNames().size());
-    try (CloseableIterator<FileReadResult> r = engine.getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
-        ContentFingerprint.stringsAsBinary(columns.written()), Optional.empty())) {
-      r.forEachRemaining(b -> print.add(b.getData(), Optional.empty(), columns.written().fieldNames()));
+    ContentFingerprint print =
+        new ContentFingerprint(columns.written().fieldNames().size());
+    try (CloseableIterator<FileReadResult> r = engine
+        .getParquetHandler()
+        .readParquetFiles(
+            KernelIterators.of(
+                List.of(FileStatus.of(f.getPath(), f.getSize(), f.getModificationTime()))),
+            ContentFingerprint.stringsAsBinary(columns.written()),
+            Optional.empty())) {
+      r.forEachRemaining(
+          b -> print.add(b.getData(), Optional.empty(), columns.written().fieldNames()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -395,7 +503,8 @@ public final class DeltaCompactor {
   }
 
   private static String describe(CompactionPlan.Bin bin) {
-    return "bin of " + bin.files().size() + " files" + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
+    return "bin of " + bin.files().size() + " files"
+        + (bin.partition().isEmpty() ? "" : " in " + bin.partition());
   }
 
   /** Whether the table's newest version references any of {@code files}; true when that cannot be read. */

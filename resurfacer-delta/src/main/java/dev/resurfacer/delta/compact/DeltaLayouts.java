@@ -62,41 +62,54 @@ import java.util.TreeMap;
 public final class DeltaLayouts {
   /** As Iceberg's advise: about this many rows, from at most {@link #SAMPLE_FILES} files. */
   public static final int SAMPLE_ROWS = 200_000;
+
   public static final int SAMPLE_FILES = 256;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private DeltaLayouts() {}
 
-  private record DataFile(Row scanFile, String partition, long size, long records, long[] min, long[] max) {}
+  private record DataFile(
+      Row scanFile, String partition, long size, long records, long[] min, long[] max) {}
 
-  public static Advice advise(String name, DeltaTable table, ScanReports.Loaded loaded, double minGain) {
+  public static Advice advise(
+      String name, DeltaTable table, ScanReports.Loaded loaded, double minGain) {
     Snapshot snapshot = table.latest();
     StructType schema = snapshot.getSchema();
-    List<StructField> columns = sampleColumns(schema, snapshot.getPartitionColumnNames(), loaded.scans());
+    List<StructField> columns =
+        sampleColumns(schema, snapshot.getPartitionColumnNames(), loaded.scans());
     List<String> names = columns.stream().map(StructField::getName).toList();
     StructType readSchema = new StructType(columns);
-    List<DataFile> files = columns.isEmpty() ? files(table, snapshot, null, List.of()) : files(table, snapshot, readSchema, columns);
-    List<LayoutSimulator.FileRanges> current = files.stream().map(f -> new LayoutSimulator.FileRanges(f.min(), f.max(), f.size())).toList();
+    List<DataFile> files = columns.isEmpty()
+        ? files(table, snapshot, null, List.of())
+        : files(table, snapshot, readSchema, columns);
+    List<LayoutSimulator.FileRanges> current = files.stream()
+        .map(f -> new LayoutSimulator.FileRanges(f.min(), f.max(), f.size()))
+        .toList();
     Map<String, List<DataFile>> byPartition = new LinkedHashMap<>();
-    files.forEach(f -> byPartition.computeIfAbsent(f.partition(), k -> new ArrayList<>()).add(f));
+    files.forEach(
+        f -> byPartition.computeIfAbsent(f.partition(), k -> new ArrayList<>()).add(f));
     int[] read = new int[1];
-    List<LayoutSimulator.PartitionSample> partitions = columns.isEmpty() ? List.of()
+    List<LayoutSimulator.PartitionSample> partitions = columns.isEmpty()
+        ? List.of()
         : sample(table, snapshot, readSchema, byPartition, files.size(), read);
     LayoutSimulator.Keys keys = (column, literal) -> literalKey(schema, names, column, literal);
-    LayoutAdvisor.TableView view = new LayoutAdvisor.TableView(new LayoutSimulator.Sample(names, partitions), read[0], current, keys,
-        files.size());
+    LayoutAdvisor.TableView view = new LayoutAdvisor.TableView(
+        new LayoutSimulator.Sample(names, partitions), read[0], current, keys, files.size());
     long target = CompactionDefaults.targetFileSize(snapshot.getTableProperties());
     // Delta versions carry no rewrite marker the reports could be grouped by here: no era table
-    return LayoutAdvisor.advise(name, loaded, view, new LayoutAdvisor.Settings(minGain, target, false), version -> null);
+    return LayoutAdvisor.advise(
+        name, loaded, view, new LayoutAdvisor.Settings(minGain, target, false), version -> null);
   }
 
   /** The filtered top-level data columns (not partition columns) z-order can key, in the schema's spelling. */
-  static List<StructField> sampleColumns(StructType schema, List<String> partitionColumns, List<RecordedScan> scans) {
+  static List<StructField> sampleColumns(
+      StructType schema, List<String> partitionColumns, List<RecordedScan> scans) {
     Set<StructField> out = new LinkedHashSet<>();
     for (RecordedScan s : scans) {
       for (String c : s.filter().prunableColumns()) {
         for (StructField f : schema.fields()) {
-          if (f.getName().equalsIgnoreCase(c) && ZOrder.supported(f.getDataType())
+          if (f.getName().equalsIgnoreCase(c)
+              && ZOrder.supported(f.getDataType())
               && partitionColumns.stream().noneMatch(p -> p.equalsIgnoreCase(f.getName()))) {
             out.add(f);
           }
@@ -107,13 +120,15 @@ public final class DeltaLayouts {
   }
 
   /** Every live file with its stats' min/max per column as keys; a column without stats may hold anything. */
-  private static List<DataFile> files(DeltaTable table, Snapshot snapshot, StructType readSchema, List<StructField> columns) {
+  private static List<DataFile> files(
+      DeltaTable table, Snapshot snapshot, StructType readSchema, List<StructField> columns) {
     List<DataFile> out = new ArrayList<>();
     var builder = snapshot.getScanBuilder();
     if (readSchema != null) {
       builder = builder.withReadSchema(readSchema);
     }
-    try (CloseableIterator<FilteredColumnarBatch> batches = builder.build().getScanFiles(table.engine(), true)) {
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        builder.build().getScanFiles(table.engine(), true)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
@@ -131,8 +146,12 @@ public final class DeltaLayouts {
                 String physical = KernelInternals.physicalName(columns.get(c));
                 JsonNode lo = n.path("minValues").get(physical);
                 JsonNode hi = n.path("maxValues").get(physical);
-                OptionalLong l = lo == null ? OptionalLong.empty() : statKey(columns.get(c).getDataType(), lo, false);
-                OptionalLong h = hi == null ? OptionalLong.empty() : statKey(columns.get(c).getDataType(), hi, true);
+                OptionalLong l = lo == null
+                    ? OptionalLong.empty()
+                    : statKey(columns.get(c).getDataType(), lo, false);
+                OptionalLong h = hi == null
+                    ? OptionalLong.empty()
+                    : statKey(columns.get(c).getDataType(), hi, true);
                 if (l.isPresent() && h.isPresent()) {
                   min[c] = l.getAsLong();
                   max[c] = h.getAsLong();
@@ -147,8 +166,9 @@ public final class DeltaLayouts {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the file list of " + table.name(), e);
     }
-    out.sort(java.util.Comparator.comparing(DataFile::partition).thenComparing(f -> string(f.scanFile().getStruct(
-        f.scanFile().getSchema().indexOf("add")), "path")));
+    out.sort(java.util.Comparator.comparing(DataFile::partition)
+        .thenComparing(
+            f -> string(f.scanFile().getStruct(f.scanFile().getSchema().indexOf("add")), "path")));
     return out;
   }
 
@@ -156,8 +176,13 @@ public final class DeltaLayouts {
    * Each partition's bytes, and rows from an even pick of its files (at least one per partition),
    * every k-th live row (deletion vectors applied by Kernel) so that about {@link #SAMPLE_ROWS} are kept.
    */
-  private static List<LayoutSimulator.PartitionSample> sample(DeltaTable table, Snapshot snapshot, StructType readSchema,
-      Map<String, List<DataFile>> byPartition, int fileCount, int[] read) {
+  private static List<LayoutSimulator.PartitionSample> sample(
+      DeltaTable table,
+      Snapshot snapshot,
+      StructType readSchema,
+      Map<String, List<DataFile>> byPartition,
+      int fileCount,
+      int[] read) {
     int every = Math.max(1, (int) Math.ceil((double) fileCount / SAMPLE_FILES));
     long picked = 0;
     Map<String, List<DataFile>> chosen = new LinkedHashMap<>();
@@ -176,27 +201,35 @@ public final class DeltaLayouts {
     int width = readSchema.length();
     List<LayoutSimulator.PartitionSample> out = new ArrayList<>();
     for (Map.Entry<String, List<DataFile>> e : chosen.entrySet()) {
-      long bytes = byPartition.get(e.getKey()).stream().mapToLong(DataFile::size).sum();
+      long bytes =
+          byPartition.get(e.getKey()).stream().mapToLong(DataFile::size).sum();
       List<long[]> rows = new ArrayList<>();
       for (DataFile f : e.getValue()) {
         read[0]++;
         Row add = f.scanFile().getStruct(f.scanFile().getSchema().indexOf("add"));
-        FileStatus status = FileStatus.of(table.storage().kernelPath(table.storage().resolve(string(add, "path"))), f.size(), 0);
+        FileStatus status = FileStatus.of(
+            table.storage().kernelPath(table.storage().resolve(string(add, "path"))), f.size(), 0);
         long i = 0;
         try {
-          CloseableIterator<ColumnarBatch> data = table.engine().getParquetHandler()
-              .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty()).map(FileReadResult::getData);
-          try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(table.engine(), scanState, f.scanFile(), data)) {
+          CloseableIterator<ColumnarBatch> data = table
+              .engine()
+              .getParquetHandler()
+              .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty())
+              .map(FileReadResult::getData);
+          try (CloseableIterator<FilteredColumnarBatch> logical =
+              Scan.transformPhysicalData(table.engine(), scanState, f.scanFile(), data)) {
             while (logical.hasNext()) {
               FilteredColumnarBatch b = logical.next();
               ColumnarBatch batch = b.getData();
               Optional<ColumnVector> selection = b.getSelectionVector();
               ColumnVector[] vectors = new ColumnVector[width];
               for (int c = 0; c < width; c++) {
-                vectors[c] = batch.getColumnVector(batch.getSchema().indexOf(readSchema.at(c).getName()));
+                vectors[c] = batch.getColumnVector(
+                    batch.getSchema().indexOf(readSchema.at(c).getName()));
               }
               for (int r = 0; r < batch.getSize(); r++) {
-                if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
+                if (selection.isPresent()
+                    && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
                   continue;
                 }
                 if (i++ % stride != 0) {
@@ -227,9 +260,14 @@ public final class DeltaLayouts {
     if (v == null || v.isNull()) {
       return OptionalLong.empty();
     }
-    OptionalLong k = key(type, v.isNumber() ? (v.isIntegralNumber() ? (Object) v.asLong() : v.asDouble())
-        : v.isBoolean() ? v.asBoolean() : v.asText());
-    if (k.isPresent() && isMax && (type instanceof TimestampType || type instanceof TimestampNTZType)) {
+    OptionalLong k = key(
+        type,
+        v.isNumber()
+            ? (v.isIntegralNumber() ? (Object) v.asLong() : v.asDouble())
+            : v.isBoolean() ? v.asBoolean() : v.asText());
+    if (k.isPresent()
+        && isMax
+        && (type instanceof TimestampType || type instanceof TimestampNTZType)) {
       return OptionalLong.of(widen(k.getAsLong()));
     }
     return k;
@@ -239,7 +277,8 @@ public final class DeltaLayouts {
     return Long.compareUnsigned(key, -1L - 999) > 0 ? -1L : key + 999;
   }
 
-  private static OptionalLong literalKey(StructType schema, List<String> names, String column, Object value) {
+  private static OptionalLong literalKey(
+      StructType schema, List<String> names, String column, Object value) {
     for (StructField f : schema.fields()) {
       if (f.getName().equalsIgnoreCase(column) && names.contains(f.getName())) {
         return key(f.getDataType(), value);
@@ -258,13 +297,16 @@ public final class DeltaLayouts {
         return OptionalLong.of(ZKeys.ofString(value.toString()));
       }
       if (type instanceof BooleanType) {
-        return OptionalLong.of(ZKeys.ofBoolean(value instanceof Boolean b ? b : Boolean.parseBoolean(value.toString())));
+        return OptionalLong.of(ZKeys.ofBoolean(
+            value instanceof Boolean b ? b : Boolean.parseBoolean(value.toString())));
       }
       if (type instanceof DoubleType || type instanceof FloatType) {
-        return OptionalLong.of(ZKeys.ofDouble(value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString())));
+        return OptionalLong.of(ZKeys.ofDouble(
+            value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString())));
       }
       if (type instanceof DecimalType d) {
-        BigDecimal b = new BigDecimal(value.toString()).setScale(d.getScale(), java.math.RoundingMode.UNNECESSARY);
+        BigDecimal b = new BigDecimal(value.toString())
+            .setScale(d.getScale(), java.math.RoundingMode.UNNECESSARY);
         return OptionalLong.of(ZKeys.ofLong(b.unscaledValue().longValueExact()));
       }
       if (value instanceof Long l) {
@@ -275,7 +317,8 @@ public final class DeltaLayouts {
       }
       String s = value.toString().trim();
       if (type instanceof DateType) {
-        return OptionalLong.of(ZKeys.ofLong(LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).toEpochDay()));
+        return OptionalLong.of(ZKeys.ofLong(
+            LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).toEpochDay()));
       }
       if (type instanceof TimestampType || type instanceof TimestampNTZType) {
         return OptionalLong.of(ZKeys.ofLong(micros(s)));
@@ -304,7 +347,9 @@ public final class DeltaLayouts {
     MapValue m = add.getMap(i);
     Map<String, String> sorted = new TreeMap<>();
     for (int k = 0; k < m.getSize(); k++) {
-      sorted.put(m.getKeys().getString(k), m.getValues().isNullAt(k) ? null : m.getValues().getString(k));
+      sorted.put(
+          m.getKeys().getString(k),
+          m.getValues().isNullAt(k) ? null : m.getValues().getString(k));
     }
     return sorted.toString();
   }

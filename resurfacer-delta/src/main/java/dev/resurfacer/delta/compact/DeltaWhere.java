@@ -25,7 +25,8 @@ import java.util.Map;
 public final class DeltaWhere {
   private DeltaWhere() {}
 
-  public static PartitionFilter parse(String text, StructType schema, List<String> partitionColumns) {
+  public static PartitionFilter parse(
+      String text, StructType schema, List<String> partitionColumns) {
     if (text == null || text.isBlank()) {
       return PartitionFilter.ALL;
     }
@@ -41,18 +42,29 @@ public final class DeltaWhere {
 
   private static Node node(Where e, StructType schema, List<String> partitionColumns) {
     if (e instanceof Where.And a) {
-      return junction(node(a.left(), schema, partitionColumns), node(a.right(), schema, partitionColumns), false);
+      return junction(
+          node(a.left(), schema, partitionColumns),
+          node(a.right(), schema, partitionColumns),
+          false);
     }
     if (e instanceof Where.Or o) {
-      return junction(node(o.left(), schema, partitionColumns), node(o.right(), schema, partitionColumns), true);
+      return junction(
+          node(o.left(), schema, partitionColumns),
+          node(o.right(), schema, partitionColumns),
+          true);
     }
     if (e instanceof Where.All) {
       return v -> true;
     }
-    String column = e instanceof Where.IsNull n ? n.column() : e instanceof Where.In in ? in.column() : ((Where.Compare) e).column();
+    String column = e instanceof Where.IsNull n
+        ? n.column()
+        : e instanceof Where.In in ? in.column() : ((Where.Compare) e).column();
     if (!partitionColumns.contains(column)) {
       throw new UsageException("--where on a Delta table names partition columns only ("
-          + (partitionColumns.isEmpty() ? "the table has none" : String.join(", ", partitionColumns)) + "); " + column + " is not one");
+          + (partitionColumns.isEmpty()
+              ? "the table has none"
+              : String.join(", ", partitionColumns))
+          + "); " + column + " is not one");
     }
     DataType type = schema.get(column).getDataType();
     if (e instanceof Where.IsNull n) {
@@ -110,17 +122,22 @@ public final class DeltaWhere {
       if (type instanceof StringType) {
         return value.compareTo(literal.toString());
       }
-      if (type instanceof IntegerType || type instanceof LongType || type instanceof ShortType || type instanceof ByteType) {
+      if (type instanceof IntegerType
+          || type instanceof LongType
+          || type instanceof ShortType
+          || type instanceof ByteType) {
         return new BigDecimal(value).compareTo(new BigDecimal(literal.toString()));
       }
       if (type instanceof DateType) {
         return LocalDate.parse(value).compareTo(LocalDate.parse(literal.toString()));
       }
       if (type instanceof BooleanType) {
-        return Boolean.compare(Boolean.parseBoolean(value), Boolean.parseBoolean(literal.toString()));
+        return Boolean.compare(
+            Boolean.parseBoolean(value), Boolean.parseBoolean(literal.toString()));
       }
     } catch (RuntimeException e) {
-      throw new UsageException("--where: '" + literal + "' is not a value of " + column + " (" + type + ")");
+      throw new UsageException(
+          "--where: '" + literal + "' is not a value of " + column + " (" + type + ")");
     }
     throw new UsageException("--where: partition column " + column + " has type " + type
         + "; --where on Delta tables compares string, integer, date and boolean partition columns");

@@ -8,7 +8,6 @@ import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.storage.StoredFile;
 import dev.resurfacer.zorder.ZKeysSql;
 import io.delta.kernel.Transaction;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
@@ -28,7 +27,6 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,8 +75,10 @@ record DuckDbBinRunner() implements BinRunner {
    */
   static Optional<String> unreachable(TableStorage storage) {
     StoredFile root = storage.root();
-    return root.isLocal() ? Optional.empty()
-        : Optional.of("DuckDB reads local files only (no httpfs) and the table is on " + root.scheme() + "://" + root.authority());
+    return root.isLocal()
+        ? Optional.empty()
+        : Optional.of("DuckDB reads local files only (no httpfs) and the table is on "
+            + root.scheme() + "://" + root.authority());
   }
 
   /**
@@ -86,7 +86,8 @@ record DuckDbBinRunner() implements BinRunner {
    * is read by field id ({@code id} column mapping) the bins' footers are read: each file must store
    * every field id under the table's physical name ({@link FieldIdNames}).
    */
-  static Optional<String> unsupported(DataColumns columns, boolean readByFieldId, List<CompactionPlan.Bin> bins) {
+  static Optional<String> unsupported(
+      DataColumns columns, boolean readByFieldId, List<CompactionPlan.Bin> bins) {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         if (f.file().toString().matches(".*[*?\\[\\]{}].*")) {
@@ -97,11 +98,12 @@ record DuckDbBinRunner() implements BinRunner {
     }
     for (StructField f : columns.written().fields()) {
       if (RESERVED.contains(f.getName().toLowerCase(Locale.ROOT))) {
-        return Optional.of("column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
+        return Optional.of(
+            "column " + f.getName() + " has the name of a column DuckDB's Parquet reader adds");
       }
       if (type(f.getDataType()).isEmpty()) {
-        return Optional.of("column " + f.getName() + " has type " + f.getDataType() + ", which the DuckDB runner does not write "
-            + "as Kernel does");
+        return Optional.of("column " + f.getName() + " has type " + f.getDataType()
+            + ", which the DuckDB runner does not write " + "as Kernel does");
       }
     }
     return readByFieldId ? FieldIdNames.mismatch(columns.physical(), bins) : Optional.empty();
@@ -145,15 +147,20 @@ record DuckDbBinRunner() implements BinRunner {
         }
         fields.add(ident(f.getName()) + " " + inner.get());
       }
-      return fields.isEmpty() ? Optional.empty() : Optional.of("STRUCT(" + String.join(", ", fields) + ")");
+      return fields.isEmpty()
+          ? Optional.empty()
+          : Optional.of("STRUCT(" + String.join(", ", fields) + ")");
     } else if (t instanceof ArrayType a) {
-      // written as Kernel and delta-spark write lists: <name> (LIST) { repeated group list { element } }
+      // written as Kernel and delta-spark write lists: <name> (LIST) { repeated group list {
+      // element } }
       return type(a.getElementType()).map(e -> e + "[]");
     } else if (t instanceof MapType m) {
       // and maps: <name> (MAP) { repeated group key_value { required key; value } }
       Optional<String> key = type(m.getKeyType());
       Optional<String> value = type(m.getValueType());
-      return key.isEmpty() || value.isEmpty() ? Optional.empty() : Optional.of("MAP(" + key.get() + ", " + value.get() + ")");
+      return key.isEmpty() || value.isEmpty()
+          ? Optional.empty()
+          : Optional.of("MAP(" + key.get() + ", " + value.get() + ")");
     }
     // variants and types of later protocols
     return Optional.empty();
@@ -165,8 +172,12 @@ record DuckDbBinRunner() implements BinRunner {
    */
   static String cause(SQLException e) {
     String m = e.getMessage() == null ? "" : e.getMessage();
-    return m.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains("unsuccessful or closed pending query result"))
-        .map(l -> l.startsWith("Error: ") ? l.substring("Error: ".length()) : l).findFirst().orElse(m.strip());
+    return m.lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.contains("unsuccessful or closed pending query result"))
+        .map(l -> l.startsWith("Error: ") ? l.substring("Error: ".length()) : l)
+        .findFirst()
+        .orElse(m.strip());
   }
 
   /** A partition value as a SQL constant of its column's DuckDB type (the session's time zone is UTC). */
@@ -177,7 +188,10 @@ record DuckDbBinRunner() implements BinRunner {
       return "CAST(NULL AS " + type + ")";
     } else if (t instanceof BooleanType) {
       return (Boolean) v ? "TRUE" : "FALSE";
-    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+    } else if (t instanceof ByteType
+        || t instanceof ShortType
+        || t instanceof IntegerType
+        || t instanceof LongType) {
       return "CAST(" + v + " AS " + type + ")";
     } else if (t instanceof DateType) {
       return "(DATE '1970-01-01' + " + v + ")";
@@ -198,7 +212,10 @@ record DuckDbBinRunner() implements BinRunner {
   static String zKey(DataType t, String x) {
     if (t instanceof BooleanType) {
       return ZKeysSql.ofBoolean(x);
-    } else if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+    } else if (t instanceof ByteType
+        || t instanceof ShortType
+        || t instanceof IntegerType
+        || t instanceof LongType) {
       return ZKeysSql.ofLong(x);
     } else if (t instanceof DateType) {
       return ZKeysSql.ofDate(x);
@@ -220,11 +237,14 @@ record DuckDbBinRunner() implements BinRunner {
     Files.createDirectories(work.options().scratchDir());
     Path scratch = Files.createTempDirectory(work.options().scratchDir(), "delta-bin-");
     List<DataFileStatus> placed = new ArrayList<>();
-    try (Connection conn = DriverManager.getConnection("jdbc:duckdb:"); Statement st = conn.createStatement()) {
+    try (Connection conn = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = conn.createStatement()) {
       configure(st, work, scratch);
-      List<String> locals = bin.files().stream().map(f -> LocalStorage.path(f.file()).toString()).toList();
+      List<String> locals =
+          bin.files().stream().map(f -> LocalStorage.path(f.file()).toString()).toList();
       st.execute("CREATE TEMP TABLE files(idx INTEGER, local VARCHAR)");
-      try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
+      try (DuckDBAppender app =
+          ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
         for (int i = 0; i < locals.size(); i++) {
           app.beginRow();
           app.append(i);
@@ -233,11 +253,13 @@ record DuckDbBinRunner() implements BinRunner {
         }
       }
       boolean deletes = loadDeletedPositions(work, bin, conn, st);
-      String files = locals.stream().map(DuckDbBinRunner::string).collect(Collectors.joining(", ", "[", "]"));
+      String files =
+          locals.stream().map(DuckDbBinRunner::string).collect(Collectors.joining(", ", "[", "]"));
       // no columns from key=value folders: Delta's partition values come from the log, and a folder
       // above the table named like a data column would replace that column's values
       Set<String> present = new HashSet<>();
-      try (ResultSet r = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + files + ", union_by_name=true, hive_partitioning=false)")) {
+      try (ResultSet r = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + files
+          + ", union_by_name=true, hive_partitioning=false)")) {
         while (r.next()) {
           present.add(r.getString(1).toLowerCase(Locale.ROOT));
         }
@@ -250,41 +272,74 @@ record DuckDbBinRunner() implements BinRunner {
       for (StructField f : work.columns().physical().fields()) {
         String type = type(f.getDataType()).orElseThrow();
         // a column added after some files were written is null in them, as Delta reads it
-        source.append(present.contains(f.getName().toLowerCase(Locale.ROOT)) ? "t." + ident(f.getName()) : "NULL")
-            .append(" AS ").append(ident(f.getName())).append(", ");
-        select.append(select.length() == 0 ? "" : ", ").append("CAST(src.").append(ident(f.getName())).append(" AS ").append(type)
-            .append(") AS ").append(ident(f.getName()));
+        source
+            .append(
+                present.contains(f.getName().toLowerCase(Locale.ROOT))
+                    ? "t." + ident(f.getName())
+                    : "NULL")
+            .append(" AS ")
+            .append(ident(f.getName()))
+            .append(", ");
+        select
+            .append(select.length() == 0 ? "" : ", ")
+            .append("CAST(src.")
+            .append(ident(f.getName()))
+            .append(" AS ")
+            .append(type)
+            .append(") AS ")
+            .append(ident(f.getName()));
       }
       // materialized partition columns hold the bin's partition value, whatever the inputs hold
       for (int i = 0; i < work.columns().partitionNames().size(); i++) {
         StructField f = work.columns().partitionPhysical().at(i);
-        select.append(", ").append(literal(f.getDataType(), work.partition().get(work.columns().partitionNames().get(i))))
-            .append(" AS ").append(ident(f.getName()));
+        select
+            .append(", ")
+            .append(literal(
+                f.getDataType(),
+                work.partition().get(work.columns().partitionNames().get(i))))
+            .append(" AS ")
+            .append(ident(f.getName()));
       }
       source.append("f.idx AS __file, t.file_row_number AS __row");
       for (int i = 0; i < work.zOrderColumns().size(); i++) {
         StructField f = work.columns().physicalOf(work.zOrderColumns().get(i));
         DataType t = f.getDataType();
-        String value = present.contains(f.getName().toLowerCase(Locale.ROOT)) ? "CAST(t." + ident(f.getName()) + " AS "
-            + type(t).orElseThrow() + ")" : "NULL";
-        source.append(", COALESCE(").append(zKey(t, value)).append(", 0::UBIGINT) AS __k").append(i);
+        String value = present.contains(f.getName().toLowerCase(Locale.ROOT))
+            ? "CAST(t." + ident(f.getName()) + " AS " + type(t).orElseThrow() + ")"
+            : "NULL";
+        source
+            .append(", COALESCE(")
+            .append(zKey(t, value))
+            .append(", 0::UBIGINT) AS __k")
+            .append(i);
       }
-      source.append(" FROM read_parquet(").append(files).append(", union_by_name=true, hive_partitioning=false, filename=true, file_row_number=true) t")
+      source
+          .append(" FROM read_parquet(")
+          .append(files)
+          .append(
+              ", union_by_name=true, hive_partitioning=false, filename=true, file_row_number=true) t")
           .append(" JOIN files f ON f.local = t.filename");
       if (deletes) {
         source.append(" ANTI JOIN deleted d ON d.idx = f.idx AND d.pos = t.file_row_number");
       }
-      StringBuilder sql = new StringBuilder("WITH src AS (").append(source).append(") SELECT ").append(select).append(" FROM src");
+      StringBuilder sql = new StringBuilder("WITH src AS (")
+          .append(source)
+          .append(") SELECT ")
+          .append(select)
+          .append(" FROM src");
       if (!work.zOrderColumns().isEmpty()) {
-        List<String> order = new ArrayList<>(ZKeysSql.interleavedChunks("src.__k", work.zOrderColumns().size()));
+        List<String> order = new ArrayList<>(
+            ZKeysSql.interleavedChunks("src.__k", work.zOrderColumns().size()));
         // ties in input order, as the in-heap z-order's stable sort keeps them
         order.add("src.__file");
         order.add("src.__row");
         sql.append(" ORDER BY ").append(String.join(", ", order));
       }
       Path out = scratch.resolve("out");
-      st.execute("COPY (" + sql + ") TO " + string(out.toString()) + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
-          + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize()) + ", FILENAME_PATTERN 'part-{i}'"
+      st.execute("COPY (" + sql + ") TO " + string(out.toString())
+          + " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES "
+          + work.targetFileSize() + ", ROW_GROUP_SIZE " + rowGroupRows(bin, work.targetFileSize())
+          + ", FILENAME_PATTERN 'part-{i}'"
           + (work.columnMapped() ? ", FIELD_IDS " + fieldIds(work.columns().written()) : "") + ")");
       placed.addAll(place(work, out));
       return placed;
@@ -317,12 +372,14 @@ record DuckDbBinRunner() implements BinRunner {
   }
 
   /** The positions each file's deletion vector deletes, as (file index, row position) rows of table {@code deleted}. */
-  private static boolean loadDeletedPositions(BinWork work, CompactionPlan.Bin bin, Connection conn, Statement st) throws SQLException {
+  private static boolean loadDeletedPositions(
+      BinWork work, CompactionPlan.Bin bin, Connection conn, Statement st) throws SQLException {
     if (bin.files().stream().allMatch(f -> f.deletionVector().isEmpty())) {
       return false;
     }
     st.execute("CREATE TEMP TABLE deleted(idx INTEGER, pos BIGINT)");
-    try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "deleted")) {
+    try (DuckDBAppender app =
+        ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "deleted")) {
       for (int i = 0; i < bin.files().size(); i++) {
         LiveFile f = bin.files().get(i);
         if (f.deletionVector().isEmpty()) {
@@ -331,7 +388,8 @@ record DuckDbBinRunner() implements BinRunner {
         Row scanFile = work.scanFiles().get(f.logPath());
         Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
         Row dv = add.getStruct(add.getSchema().indexOf("deletionVector"));
-        for (long pos : KernelInternals.deletedPositions(work.engine(), work.table().uri(), dv)) {
+        for (long pos :
+            KernelInternals.deletedPositions(work.engine(), work.table().uri(), dv)) {
           app.beginRow();
           app.append(i);
           app.append(pos);
@@ -359,11 +417,17 @@ record DuckDbBinRunner() implements BinRunner {
     }
     try {
       for (int i = 0; i < produced.size(); i++) {
-        Path file = target.resolve(String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i, UUID.randomUUID()));
+        Path file = target.resolve(
+            String.format(Locale.ROOT, "part-%05d-%s-c000.snappy.parquet", i, UUID.randomUUID()));
         Files.move(produced.get(i), file);
         String path = storage.kernelPath(LocalStorage.of(file));
-        DataFileStatus status = KernelInternals.withKernelStats(DeltaTables.hadoopConf(), path, Files.size(file),
-            Files.getLastModifiedTime(file).toMillis(), physical, work.statsColumns());
+        DataFileStatus status = KernelInternals.withKernelStats(
+            DeltaTables.hadoopConf(),
+            path,
+            Files.size(file),
+            Files.getLastModifiedTime(file).toMillis(),
+            physical,
+            work.statsColumns());
         placed.add(status);
         if (status.getStatistics().orElseThrow().getNumRecords() == 0) {
           placed.remove(placed.size() - 1);
@@ -386,9 +450,11 @@ record DuckDbBinRunner() implements BinRunner {
   static String fieldIds(StructType physical) {
     List<String> entries = new ArrayList<>();
     for (StructField f : physical.fields()) {
-      long id = KernelInternals.parquetFieldId(f).orElseThrow(() -> new IllegalStateException("column " + f.getName()
-          + " of a column-mapped table has no field id"));
-      entries.add(ident(f.getName()) + ": " + fieldIds(Optional.of(id), f, f.getName(), f.getDataType()));
+      long id = KernelInternals.parquetFieldId(f)
+          .orElseThrow(() -> new IllegalStateException(
+              "column " + f.getName() + " of a column-mapped table has no field id"));
+      entries.add(
+          ident(f.getName()) + ": " + fieldIds(Optional.of(id), f, f.getName(), f.getDataType()));
     }
     return "{" + String.join(", ", entries) + "}";
   }
@@ -402,19 +468,32 @@ record DuckDbBinRunner() implements BinRunner {
         children.add(inner.substring(1, inner.length() - 1));
       }
     } else if (t instanceof ArrayType a) {
-      children.add("element: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".element"), nearest, path + ".element",
-          a.getElementType()));
+      children.add("element: "
+          + fieldIds(
+              KernelInternals.parquetNestedFieldId(nearest, path + ".element"),
+              nearest,
+              path + ".element",
+              a.getElementType()));
     } else if (t instanceof MapType m) {
-      children.add("key: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".key"), nearest, path + ".key",
-          m.getKeyType()));
-      children.add("value: " + fieldIds(KernelInternals.parquetNestedFieldId(nearest, path + ".value"), nearest, path + ".value",
-          m.getValueType()));
+      children.add("key: "
+          + fieldIds(
+              KernelInternals.parquetNestedFieldId(nearest, path + ".key"),
+              nearest,
+              path + ".key",
+              m.getKeyType()));
+      children.add("value: "
+          + fieldIds(
+              KernelInternals.parquetNestedFieldId(nearest, path + ".value"),
+              nearest,
+              path + ".value",
+              m.getValueType()));
     }
     children.removeIf(c -> c.endsWith(": {}"));
     if (children.isEmpty()) {
       return id.map(String::valueOf).orElse("{}");
     }
-    return "{" + id.map(i -> "__duckdb_field_id: " + i + ", ").orElse("") + String.join(", ", children) + "}";
+    return "{" + id.map(i -> "__duckdb_field_id: " + i + ", ").orElse("")
+        + String.join(", ", children) + "}";
   }
 
   /**

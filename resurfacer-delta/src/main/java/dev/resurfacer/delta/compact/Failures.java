@@ -17,7 +17,9 @@ final class Failures {
 
   static String oneLine(Throwable e) {
     List<String> parts = new ArrayList<>();
-    for (Throwable t = e; t != null && parts.size() < 3; t = t.getCause() == t ? null : t.getCause()) {
+    for (Throwable t = e;
+        t != null && parts.size() < 3;
+        t = t.getCause() == t ? null : t.getCause()) {
       String m = t.getMessage();
       if (m == null || m.isBlank()) {
         continue;
@@ -40,12 +42,16 @@ final class Failures {
 
   /** {@code e}, raised while reading the bin's input {@code logPath}, as one line naming it. */
   static FileFailure reading(String logPath, Throwable e) {
-    return e instanceof FileFailure f ? f : new FileFailure("reading data file " + logPath + ": " + oneLine(e), e);
+    return e instanceof FileFailure f
+        ? f
+        : new FileFailure("reading data file " + logPath + ": " + oneLine(e), e);
   }
 
   /** {@code e}, raised while writing new files into {@code directory}, as one line naming it (a read failure stays one). */
   static FileFailure writing(String directory, Throwable e) {
-    return e instanceof FileFailure f ? f : new FileFailure("writing new files in " + directory + ": " + oneLine(e), e);
+    return e instanceof FileFailure f
+        ? f
+        : new FileFailure("writing new files in " + directory + ": " + oneLine(e), e);
   }
 
   /** {@code rows} whose read failures name {@code logPath}. */

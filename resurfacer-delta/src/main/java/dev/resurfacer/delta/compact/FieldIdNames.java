@@ -41,17 +41,23 @@ final class FieldIdNames {
     for (CompactionPlan.Bin bin : bins) {
       for (LiveFile f : bin.files()) {
         GroupType footer;
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(LocalStorage.path(f.file())),
-            // only the schema, and no Hadoop Configuration per file (parsing its XML defaults cost more than the footer)
-            ParquetReadOptions.builder(new PlainParquetConfiguration()).withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS).build())) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+            new LocalInputFile(LocalStorage.path(f.file())),
+            // only the schema, and no Hadoop Configuration per file (parsing its XML defaults cost
+            // more than the footer)
+            ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
+                .build())) {
           footer = reader.getFooter().getFileMetaData().getSchema();
         } catch (IOException | RuntimeException e) {
           // Kernel's runner reads the file, or fails the bin naming why
-          return Optional.of("cannot read the Parquet footer of data file " + f.logPath() + ": " + e.getMessage());
+          return Optional.of(
+              "cannot read the Parquet footer of data file " + f.logPath() + ": " + e.getMessage());
         }
         Optional<String> why = mismatch(physical, footer, "");
         if (why.isPresent()) {
-          return Optional.of("data file " + f.logPath() + " stores " + why.get() + " (DuckDB reads by name, Delta by field id)");
+          return Optional.of("data file " + f.logPath() + " stores " + why.get()
+              + " (DuckDB reads by name, Delta by field id)");
         }
       }
     }
@@ -68,15 +74,16 @@ final class FieldIdNames {
       // DuckDB's names are case-insensitive; Kernel's fallback prefers the exact name
       String twin = folded.put(column.getName().toLowerCase(Locale.ROOT), column.getName());
       if (twin != null) {
-        return Optional.of("columns " + path + twin + " and " + path + column.getName() + ", which DuckDB does not tell apart");
+        return Optional.of("columns " + path + twin + " and " + path + column.getName()
+            + ", which DuckDB does not tell apart");
       }
     }
     for (StructField field : expected.fields()) {
       Optional<Long> id = KernelInternals.parquetFieldId(field);
       Type column = id.map(i -> byId.get(i.intValue())).orElse(null);
       if (column != null && !column.getName().equals(field.getName())) {
-        return Optional.of("field id " + id.get() + " as " + path + column.getName() + ", not under the table's physical name "
-            + path + field.getName());
+        return Optional.of("field id " + id.get() + " as " + path + column.getName()
+            + ", not under the table's physical name " + path + field.getName());
       }
       if (column == null && stored.containsField(field.getName())) {
         column = stored.getType(field.getName());
@@ -106,7 +113,9 @@ final class FieldIdNames {
     GroupType repeated = group.getType(0).asGroupType();
     if (t instanceof ArrayType a) {
       // the element of a 3-level list, or the repeated group itself in a legacy 2-level one
-      Type element = repeated.getName().equals("list") && repeated.getFieldCount() == 1 ? repeated.getType(0) : repeated;
+      Type element = repeated.getName().equals("list") && repeated.getFieldCount() == 1
+          ? repeated.getType(0)
+          : repeated;
       return nested(a.getElementType(), element, path + ".element");
     }
     if (t instanceof MapType m && repeated.getFieldCount() == 2) {

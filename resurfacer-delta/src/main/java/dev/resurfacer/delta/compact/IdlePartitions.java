@@ -31,7 +31,8 @@ record IdlePartitions(Duration idle, Set<Map<String, String>> busy) {
   private static final StructType CHANGE = new StructType()
       .add("partitionValues", new MapType(StringType.STRING, StringType.STRING, true))
       .add("dataChange", BooleanType.BOOLEAN);
-  private static final StructType SCHEMA = new StructType().add("add", CHANGE).add("remove", CHANGE);
+  private static final StructType SCHEMA =
+      new StructType().add("add", CHANGE).add("remove", CHANGE);
 
   static IdlePartitions of(DeltaTable table, Snapshot snapshot, Duration idle, long nowMillis) {
     long cutoff = nowMillis - idle.toMillis();
@@ -66,7 +67,9 @@ record IdlePartitions(Duration idle, Set<Map<String, String>> busy) {
     MapValue m = change.getMap(0);
     for (int k = 0; k < m.getSize(); k++) {
       String physical = m.getKeys().getString(k);
-      out.put(logicalNames.getOrDefault(physical, physical), m.getValues().isNullAt(k) ? null : m.getValues().getString(k));
+      out.put(
+          logicalNames.getOrDefault(physical, physical),
+          m.getValues().isNullAt(k) ? null : m.getValues().getString(k));
     }
     return out;
   }

@@ -48,9 +48,14 @@ import java.util.stream.Collectors;
 public final class OptimizeUndo {
   /** The operation our commit names in {@code commitInfo}: it restores the parent's file set. */
   public static final String OPERATION = "RESTORE";
+
   private static final StructType ACTIONS = new StructType()
-      .add("add", new StructType().add("path", StringType.STRING).add("dataChange", BooleanType.BOOLEAN))
-      .add("remove", new StructType().add("path", StringType.STRING).add("dataChange", BooleanType.BOOLEAN))
+      .add(
+          "add",
+          new StructType().add("path", StringType.STRING).add("dataChange", BooleanType.BOOLEAN))
+      .add(
+          "remove",
+          new StructType().add("path", StringType.STRING).add("dataChange", BooleanType.BOOLEAN))
       .add("metaData", new StructType().add("id", StringType.STRING))
       .add("protocol", new StructType().add("minReaderVersion", IntegerType.INTEGER))
       .add("domainMetadata", new StructType().add("domain", StringType.STRING))
@@ -67,11 +72,13 @@ public final class OptimizeUndo {
   }
 
   /** Committed: {@code version} holds the files of {@code undone - 1}. */
-  public record Undone(long undone, long version, int removedFiles, int restoredFiles) implements Outcome {
+  public record Undone(long undone, long version, int removedFiles, int restoredFiles)
+      implements Outcome {
     @Override
     public String describe() {
-      return "undone: version " + version + " (Delta Kernel, made only on version " + undone + ") holds version " + (undone - 1)
-          + "'s files again (" + removedFiles + " removed, " + restoredFiles + " restored)";
+      return "undone: version " + version + " (Delta Kernel, made only on version " + undone
+          + ") holds version " + (undone - 1) + "'s files again (" + removedFiles + " removed, "
+          + restoredFiles + " restored)";
     }
   }
 
@@ -95,24 +102,37 @@ public final class OptimizeUndo {
     Engine engine = table.engine();
     Map<String, String> metrics = new LinkedHashMap<>();
     Snapshot newest = TableManager.loadSnapshot(table.uri())
-        .withCommitter(KernelInternals.committerNaming(OPERATION,
-            Map.of("version", String.valueOf(version - 1), "undoneVersion", String.valueOf(version)), () -> metrics))
+        .withCommitter(KernelInternals.committerNaming(
+            OPERATION,
+            Map.of(
+                "version", String.valueOf(version - 1), "undoneVersion", String.valueOf(version)),
+            () -> metrics))
         .build(engine);
     if (newest.getVersion() < version) {
-      return new Refused(version, "the table's newest version is " + newest.getVersion() + ", before version " + version);
+      return new Refused(
+          version,
+          "the table's newest version is " + newest.getVersion() + ", before version " + version);
     }
     if (newest.getVersion() > version) {
-      return new Refused(version, landedAfter(table, version, newest.getVersion()) + " after version " + version
-          + "; undoing it now would take theirs back too: nothing changed, inspect them and undo version " + version + " by hand");
+      return new Refused(
+          version,
+          landedAfter(table, version, newest.getVersion()) + " after version " + version
+              + "; undoing it now would take theirs back too: nothing changed, inspect them and undo version "
+              + version + " by hand");
     }
-    Optional<LogFile> commit = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() == version).findFirst();
+    Optional<LogFile> commit = DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
+        .filter(c -> c.version() == version)
+        .findFirst();
     if (commit.isEmpty()) {
       return new Refused(version, "the log holds no commit file for version " + version);
     }
     List<CommitInfo> info = commitInfos(table, version, version);
     if (info.isEmpty() || !info.get(0).operation().equals("OPTIMIZE")) {
-      return new Refused(version, "version " + version + " is not an OPTIMIZE (" + (info.isEmpty() ? "no commitInfo"
-          : info.get(0).operation()) + "): only a rewrite OPTIMIZE committed is undone here");
+      return new Refused(
+          version,
+          "version " + version + " is not an OPTIMIZE ("
+              + (info.isEmpty() ? "no commitInfo" : info.get(0).operation())
+              + "): only a rewrite OPTIMIZE committed is undone here");
     }
     Set<StoredFile> added = new HashSet<>();
     Set<StoredFile> removed = new HashSet<>();
@@ -134,25 +154,40 @@ public final class OptimizeUndo {
       }
     });
     if (!unlike.isEmpty()) {
-      return new Refused(version, "version " + version + " is not a rewrite that only moved rows: it holds " + unlike.get(0));
+      return new Refused(
+          version,
+          "version " + version + " is not a rewrite that only moved rows: it holds "
+              + unlike.get(0));
     }
     if (added.stream().anyMatch(removed::contains)) {
-      return new Refused(version, "version " + version + " removes and adds the same file (a new deletion vector), which OPTIMIZE never does");
+      return new Refused(
+          version,
+          "version " + version
+              + " removes and adds the same file (a new deletion vector), which OPTIMIZE never does");
     }
     if (!addStructs(table, table.atVersion(version - 1), added).isEmpty()) {
-      return new Refused(version, "version " + version + " re-adds a file that was already live before it: removing it would lose"
-          + " its rows");
+      return new Refused(
+          version,
+          "version " + version
+              + " re-adds a file that was already live before it: removing it would lose"
+              + " its rows");
     }
     Map<StoredFile, Row> addedNow = addStructs(table, newest, added);
     Map<StoredFile, Row> removedBefore = addStructs(table, table.atVersion(version - 1), removed);
     if (addedNow.size() != added.size() || removedBefore.size() != removed.size()) {
-      return new Refused(version, "the files version " + version + " added are not all live in it, or those it removed were not all"
-          + " live in version " + (version - 1));
+      return new Refused(
+          version,
+          "the files version " + version
+              + " added are not all live in it, or those it removed were not all"
+              + " live in version " + (version - 1));
     }
     Optional<String> gone = firstMissing(table, removedBefore.values());
     if (gone.isPresent()) {
-      return new Refused(version, gone.get() + ", which version " + version + " removed, is gone from storage (vacuumed?): bringing it back"
-          + " would reference a missing file");
+      return new Refused(
+          version,
+          gone.get() + ", which version " + version
+              + " removed, is gone from storage (vacuumed?): bringing it back"
+              + " would reference a missing file");
     }
     table.storage().requireSafeCommits();
     long now = clock.millis();
@@ -162,7 +197,8 @@ public final class OptimizeUndo {
       actions.add(KernelInternals.removeWithoutDataChange(add, now));
       removedBytes += add.getLong(add.getSchema().indexOf("size"));
     }
-    // dataChange=false as in the version undone: readers that skipped it (streams) never saw its change
+    // dataChange=false as in the version undone: readers that skipped it (streams) never saw its
+    // change
     for (Row add : removedBefore.values()) {
       actions.add(KernelInternals.readdWithoutDataChange(add));
       restoredBytes += add.getLong(add.getSchema().indexOf("size"));
@@ -175,9 +211,13 @@ public final class OptimizeUndo {
     try {
       // no retry: Kernel would rebase ours onto a commit that landed meanwhile, one nobody checked
       // against the undo; failing leaves that commit standing and the table as that writer left it
-      Transaction txn = newest.buildUpdateTableTransaction(DeltaCompactor.ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0)
+      Transaction txn = newest
+          .buildUpdateTableTransaction(DeltaCompactor.ENGINE_INFO, Operation.MANUAL_UPDATE)
+          .withMaxRetries(0)
           .build(engine);
-      long committed = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions))).getVersion();
+      long committed = txn.commit(
+              engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions)))
+          .getVersion();
       return new Undone(version, committed, addedNow.size(), removedBefore.size());
     } catch (RuntimeException e) {
       return afterFailedCommit(table, version, addedNow.size(), removedBefore.size(), e);
@@ -188,43 +228,56 @@ public final class OptimizeUndo {
    * A failed commit may still have landed (a lost reply); otherwise whatever took version + 1 is
    * named, and it stands.
    */
-  private static Outcome afterFailedCommit(DeltaTable table, long version, int removed, int restored, RuntimeException failure) {
+  private static Outcome afterFailedCommit(
+      DeltaTable table, long version, int removed, int restored, RuntimeException failure) {
     long newest = table.latest().getVersion();
     if (newest == version) {
-      return new Refused(version, "the commit failed (" + failure.getMessage() + "); nothing changed");
+      return new Refused(
+          version, "the commit failed (" + failure.getMessage() + "); nothing changed");
     }
     List<CommitInfo> next = commitInfos(table, version + 1, version + 1);
-    if (!next.isEmpty() && next.get(0).operation().equals(OPERATION) && next.get(0).engineInfo().contains(DeltaCompactor.ENGINE_INFO)) {
+    if (!next.isEmpty()
+        && next.get(0).operation().equals(OPERATION)
+        && next.get(0).engineInfo().contains(DeltaCompactor.ENGINE_INFO)) {
       return new Undone(version, version + 1, removed, restored);
     }
-    return new Refused(version, landedAfter(table, version, newest) + " while it was being undone; our commit failed"
-        + " (no retry) and theirs stands: inspect them and undo version " + version + " by hand");
+    return new Refused(
+        version,
+        landedAfter(table, version, newest) + " while it was being undone; our commit failed"
+            + " (no retry) and theirs stands: inspect them and undo version " + version
+            + " by hand");
   }
 
   /** "version(s) 8 (WRITE by Apache-Spark/…), 9 (…) landed", for the versions after {@code version} up to {@code newest}. */
   private static String landedAfter(DeltaTable table, long version, long newest) {
     String named = commitInfos(table, version + 1, newest).stream()
-        .map(c -> c.version() + " (" + (c.operation().isEmpty() ? "?" : c.operation()) + (c.engineInfo().isEmpty() ? "" : " by " + c.engineInfo())
-            + ")")
+        .map(c -> c.version() + " (" + (c.operation().isEmpty() ? "?" : c.operation())
+            + (c.engineInfo().isEmpty() ? "" : " by " + c.engineInfo()) + ")")
         .collect(Collectors.joining(", "));
     return "version(s) " + (named.isEmpty() ? (version + 1) + ".." + newest : named) + " landed";
   }
 
   private static List<CommitInfo> commitInfos(DeltaTable table, long from, long to) {
-    return CommitInfos.read(table, DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
-        .filter(c -> c.version() >= from && c.version() <= to).toList());
+    return CommitInfos.read(
+        table,
+        DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT).stream()
+            .filter(c -> c.version() >= from && c.version() <= to)
+            .toList());
   }
 
   /** The {@code add} structs (stats included) of the snapshot's live files among {@code wanted}. */
-  private static Map<StoredFile, Row> addStructs(DeltaTable table, Snapshot snapshot, Set<StoredFile> wanted) {
+  private static Map<StoredFile, Row> addStructs(
+      DeltaTable table, Snapshot snapshot, Set<StoredFile> wanted) {
     Map<StoredFile, Row> out = new HashMap<>();
-    try (CloseableIterator<FilteredColumnarBatch> batches = snapshot.getScanBuilder().build().getScanFiles(table.engine(), true)) {
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(table.engine(), true)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            StoredFile file = table.storage().resolve(add.getString(add.getSchema().indexOf("path")));
+            StoredFile file =
+                table.storage().resolve(add.getString(add.getSchema().indexOf("path")));
             if (wanted.contains(file)) {
               out.put(file, add);
             }
@@ -232,7 +285,9 @@ public final class OptimizeUndo {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the file list of " + table.name() + " at version " + snapshot.getVersion(), e);
+      throw new UncheckedIOException(
+          "cannot read the file list of " + table.name() + " at version " + snapshot.getVersion(),
+          e);
     }
     return out;
   }
@@ -243,7 +298,8 @@ public final class OptimizeUndo {
       for (Row add : adds) {
         List<StoredFile> files = new ArrayList<>();
         files.add(table.storage().resolve(add.getString(add.getSchema().indexOf("path"))));
-        DeletionVectorRef.of(add, add.getSchema().indexOf("deletionVector"), table.storage()).flatMap(DeletionVectorRef::file)
+        DeletionVectorRef.of(add, add.getSchema().indexOf("deletionVector"), table.storage())
+            .flatMap(DeletionVectorRef::file)
             .ifPresent(files::add);
         for (StoredFile f : files) {
           if (table.storage().stat(f).isEmpty()) {

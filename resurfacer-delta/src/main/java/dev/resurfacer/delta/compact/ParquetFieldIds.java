@@ -67,7 +67,8 @@ final class ParquetFieldIds {
       String value = path + ".value";
       return KernelInternals.parquetNestedFieldId(nearest, key).isPresent()
           && KernelInternals.parquetNestedFieldId(nearest, value).isPresent()
-          && nestedIdsComplete(nearest, key, m.getKeyType()) && nestedIdsComplete(nearest, value, m.getValueType());
+          && nestedIdsComplete(nearest, key, m.getKeyType())
+          && nestedIdsComplete(nearest, value, m.getValueType());
     }
     return true;
   }
@@ -76,7 +77,8 @@ final class ParquetFieldIds {
   static StructType withoutIds(StructType s) {
     StructType out = new StructType();
     for (StructField f : s.fields()) {
-      out = out.add(new StructField(f.getName(), withoutIds(f.getDataType()), f.isNullable(), FieldMetadata.empty()));
+      out = out.add(new StructField(
+          f.getName(), withoutIds(f.getDataType()), f.isNullable(), FieldMetadata.empty()));
     }
     return out;
   }
@@ -87,7 +89,8 @@ final class ParquetFieldIds {
     } else if (t instanceof ArrayType a) {
       return new ArrayType(withoutIds(a.getElementType()), a.containsNull());
     } else if (t instanceof MapType m) {
-      return new MapType(withoutIds(m.getKeyType()), withoutIds(m.getValueType()), m.isValueContainsNull());
+      return new MapType(
+          withoutIds(m.getKeyType()), withoutIds(m.getValueType()), m.isValueContainsNull());
     }
     return t;
   }
@@ -98,7 +101,8 @@ final class ParquetFieldIds {
    * yet referenced by the table; a failure leaves it for the caller to delete.
    */
   static void apply(Path file, StructType physical) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       long size = ch.size();
       ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
       read(ch, tail, size - 8);
@@ -121,7 +125,10 @@ final class ParquetFieldIds {
       }
       ByteArrayOutputStream out = new ByteArrayOutputStream(footerLength + 64);
       Util.writeFileMetaData(meta, out);
-      ByteBuffer end = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(out.size()).put(MAGIC);
+      ByteBuffer end = ByteBuffer.allocate(8)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .putInt(out.size())
+          .put(MAGIC);
       end.flip();
       ch.truncate(footerStart);
       ch.position(footerStart);
@@ -132,12 +139,13 @@ final class ParquetFieldIds {
   }
 
   /** The children of a group holding {@code struct}'s fields, in order (Kernel's writer keeps the schema's order). */
-  private static void setStruct(SchemaElement group, StructType struct, Iterator<SchemaElement> elements, Path file)
+  private static void setStruct(
+      SchemaElement group, StructType struct, Iterator<SchemaElement> elements, Path file)
       throws IOException {
     List<StructField> fields = struct.fields();
     if (group.getNum_children() != fields.size()) {
-      throw new IOException(file + ": group " + group.getName() + " has " + group.getNum_children() + " columns, the schema "
-          + fields.size());
+      throw new IOException(file + ": group " + group.getName() + " has " + group.getNum_children()
+          + " columns, the schema " + fields.size());
     }
     for (StructField f : fields) {
       SchemaElement e = next(elements, f.getName(), file);
@@ -149,8 +157,14 @@ final class ParquetFieldIds {
     }
   }
 
-  private static void setType(SchemaElement e, StructField nearest, String path, DataType t, Iterator<SchemaElement> elements,
-      Path file) throws IOException {
+  private static void setType(
+      SchemaElement e,
+      StructField nearest,
+      String path,
+      DataType t,
+      Iterator<SchemaElement> elements,
+      Path file)
+      throws IOException {
     if (t instanceof StructType s) {
       setStruct(e, s, elements, file);
     } else if (t instanceof ArrayType a) {
@@ -163,13 +177,26 @@ final class ParquetFieldIds {
       if (keyValue.getNum_children() != 2) {
         throw new IOException(file + ": map " + e.getName() + " is not a key_value group of two");
       }
-      setNested(next(elements, "key", file), nearest, path + ".key", m.getKeyType(), elements, file);
-      setNested(next(elements, "value", file), nearest, path + ".value", m.getValueType(), elements, file);
+      setNested(
+          next(elements, "key", file), nearest, path + ".key", m.getKeyType(), elements, file);
+      setNested(
+          next(elements, "value", file),
+          nearest,
+          path + ".value",
+          m.getValueType(),
+          elements,
+          file);
     }
   }
 
-  private static void setNested(SchemaElement e, StructField nearest, String path, DataType t, Iterator<SchemaElement> elements,
-      Path file) throws IOException {
+  private static void setNested(
+      SchemaElement e,
+      StructField nearest,
+      String path,
+      DataType t,
+      Iterator<SchemaElement> elements,
+      Path file)
+      throws IOException {
     Optional<Long> id = KernelInternals.parquetNestedFieldId(nearest, path);
     if (id.isPresent()) {
       e.setField_id(Math.toIntExact(id.get()));
@@ -177,7 +204,8 @@ final class ParquetFieldIds {
     setType(e, nearest, path, t, elements, file);
   }
 
-  private static SchemaElement only(SchemaElement parent, Iterator<SchemaElement> elements, String name, Path file)
+  private static SchemaElement only(
+      SchemaElement parent, Iterator<SchemaElement> elements, String name, Path file)
       throws IOException {
     if (parent.getNum_children() != 1) {
       throw new IOException(file + ": " + parent.getName() + " is not a group of one " + name);
@@ -185,13 +213,15 @@ final class ParquetFieldIds {
     return next(elements, name, file);
   }
 
-  private static SchemaElement next(Iterator<SchemaElement> elements, String name, Path file) throws IOException {
+  private static SchemaElement next(Iterator<SchemaElement> elements, String name, Path file)
+      throws IOException {
     if (!elements.hasNext()) {
       throw new IOException(file + " lacks column " + name);
     }
     SchemaElement e = elements.next();
     if (!e.getName().equals(name)) {
-      throw new IOException(file + " has column " + e.getName() + " where " + name + " was written");
+      throw new IOException(
+          file + " has column " + e.getName() + " where " + name + " was written");
     }
     return e;
   }

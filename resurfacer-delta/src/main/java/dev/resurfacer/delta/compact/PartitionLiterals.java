@@ -20,7 +20,8 @@ final class PartitionLiterals {
   private PartitionLiterals() {}
 
   /** The values typed; a value Kernel cannot read as its column's type is refused, naming it. */
-  static Map<String, Literal> of(StructType schema, List<String> partitionColumns, Map<String, String> values) {
+  static Map<String, Literal> of(
+      StructType schema, List<String> partitionColumns, Map<String, String> values) {
     Map<String, Literal> out = new LinkedHashMap<>();
     for (String column : partitionColumns) {
       DataType type = schema.get(column).getDataType();
@@ -28,15 +29,17 @@ final class PartitionLiterals {
       try {
         out.put(column, KernelInternals.partitionLiteral(type, v));
       } catch (RuntimeException e) {
-        throw new SafetyRefusal("partition value '" + v + "' of column " + column + " is not a " + type.toString().toLowerCase(java.util.Locale.ROOT)
-            + " Delta Kernel reads (" + Failures.oneLine(e) + "); its files are not rewritten");
+        throw new SafetyRefusal("partition value '" + v + "' of column " + column + " is not a "
+            + type.toString().toLowerCase(java.util.Locale.ROOT) + " Delta Kernel reads ("
+            + Failures.oneLine(e) + "); its files are not rewritten");
       }
     }
     return out;
   }
 
   /** The values keyed as {@code add.partitionValues} keys them (physical names on a column-mapped table), spelled as the inputs spell them. */
-  static Map<String, String> physical(StructType schema, List<String> partitionColumns, Map<String, String> values) {
+  static Map<String, String> physical(
+      StructType schema, List<String> partitionColumns, Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>();
     for (String column : partitionColumns) {
       out.put(KernelInternals.physicalName(schema.get(column)), values.get(column));

@@ -48,32 +48,43 @@ final class ZOrder {
   static void check(Snapshot snapshot, List<String> columns) {
     var p = KernelInternals.protocol(snapshot);
     if (p.writerFeatures().contains("clustering")) {
-      throw new SafetyRefusal("z-order refused: the table is clustered (liquid clustering), which orders its files by its own "
-          + "clustering columns; Delta rejects ZORDER BY on such tables too. Bin-pack compaction (without --strategy zorder) works");
+      throw new SafetyRefusal(
+          "z-order refused: the table is clustered (liquid clustering), which orders its files by its own "
+              + "clustering columns; Delta rejects ZORDER BY on such tables too. Bin-pack compaction (without --strategy zorder) works");
     }
     StructType schema = snapshot.getSchema();
     List<String> partitions = snapshot.getPartitionColumnNames();
     for (String c : columns) {
       if (partitions.contains(c)) {
-        throw new UsageException("z-order column " + c + " is a partition column (a partition holds one value of it); "
-            + "name data columns");
+        throw new UsageException("z-order column " + c
+            + " is a partition column (a partition holds one value of it); " + "name data columns");
       }
       int i = schema.indexOf(c);
       if (i < 0) {
-        throw new UsageException("z-order column " + c + " is not a column of the table (" + String.join(", ", schema.fieldNames()) + ")");
+        throw new UsageException("z-order column " + c + " is not a column of the table ("
+            + String.join(", ", schema.fieldNames()) + ")");
       }
       DataType t = schema.at(i).getDataType();
       if (!supported(t)) {
-        throw new UsageException("z-order column " + c + " has type " + t + ", which has no z-value (numbers, dates, timestamps, "
+        throw new UsageException("z-order column " + c + " has type " + t
+            + ", which has no z-value (numbers, dates, timestamps, "
             + "strings, booleans and decimals up to 18 digits do)");
       }
     }
   }
 
   static boolean supported(DataType t) {
-    return t instanceof BooleanType || t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType
-        || t instanceof DateType || t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType
-        || t instanceof FloatType || t instanceof DoubleType || t instanceof StringType
+    return t instanceof BooleanType
+        || t instanceof ByteType
+        || t instanceof ShortType
+        || t instanceof IntegerType
+        || t instanceof DateType
+        || t instanceof LongType
+        || t instanceof TimestampType
+        || t instanceof TimestampNTZType
+        || t instanceof FloatType
+        || t instanceof DoubleType
+        || t instanceof StringType
         || (t instanceof DecimalType d && d.getPrecision() <= 18);
   }
 
@@ -90,7 +101,9 @@ final class ZOrder {
       return ZKeys.ofLong(v.getShort(row));
     } else if (t instanceof IntegerType || t instanceof DateType) {
       return ZKeys.ofLong(v.getInt(row));
-    } else if (t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType) {
+    } else if (t instanceof LongType
+        || t instanceof TimestampType
+        || t instanceof TimestampNTZType) {
       return ZKeys.ofLong(v.getLong(row));
     } else if (t instanceof FloatType) {
       return ZKeys.ofDouble(v.getFloat(row));
@@ -111,7 +124,8 @@ final class ZOrder {
    * Drains {@code rows} (the live rows of one bin), and returns them in z-value order as batches
    * without selection vectors. Ties keep their input order.
    */
-  static CloseableIterator<FilteredColumnarBatch> sorted(CloseableIterator<FilteredColumnarBatch> rows, List<String> columns) {
+  static CloseableIterator<FilteredColumnarBatch> sorted(
+      CloseableIterator<FilteredColumnarBatch> rows, List<String> columns) {
     List<ColumnarBatch> batches = new ArrayList<>();
     List<Keyed> keyed = new ArrayList<>();
     StructType schema = null;
@@ -128,7 +142,8 @@ final class ZOrder {
         }
         Optional<ColumnVector> selection = b.getSelectionVector();
         for (int r = 0; r < data.getSize(); r++) {
-          if (selection.isPresent() && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
+          if (selection.isPresent()
+              && (selection.get().isNullAt(r) || !selection.get().getBoolean(r))) {
             continue;
           }
           long[] keys = new long[zColumns.length];
@@ -169,7 +184,8 @@ final class ZOrder {
           for (int s = 0; s < sources.length; s++) {
             sources[s] = batches.get(s).getColumnVector(c);
           }
-          // the vectors' own type: on a column-mapped table nested fields keep the physical names they were read by
+          // the vectors' own type: on a column-mapped table nested fields keep the physical names
+          // they were read by
           vectors[c] = new Gathered(sources[0].getDataType(), sources, batch, row);
         }
         return new FilteredColumnarBatch(new VectorBatch(outSchema, vectors, n), Optional.empty());
@@ -181,7 +197,8 @@ final class ZOrder {
   }
 
   /** Row i is row {@code row[i]} of {@code sources[batch[i]]}; nested columns gather their children the same way. */
-  private record Gathered(DataType type, ColumnVector[] sources, int[] batch, int[] row) implements ColumnVector {
+  private record Gathered(DataType type, ColumnVector[] sources, int[] batch, int[] row)
+      implements ColumnVector {
     private ColumnVector at(int i) {
       return sources[batch[i]];
     }
@@ -266,7 +283,8 @@ final class ZOrder {
 
     @Override
     public ColumnVector getChild(int ordinal) {
-      ColumnVector[] children = Arrays.stream(sources).map(s -> s.getChild(ordinal)).toArray(ColumnVector[]::new);
+      ColumnVector[] children =
+          Arrays.stream(sources).map(s -> s.getChild(ordinal)).toArray(ColumnVector[]::new);
       StructField f = ((StructType) type).at(ordinal);
       return new Gathered(f.getDataType(), children, batch, row);
     }

@@ -20,8 +20,12 @@ import java.util.TreeMap;
 
 /** Measures a Delta table from its log and file list; reads no data files. */
 public final class DeltaDescriber {
-  private static final long[] EDGES = {0, 1L << 20, 8L << 20, 32L << 20, 128L << 20, 512L << 20, Long.MAX_VALUE};
-  private static final String[] LABELS = {"< 1 MB", "1-8 MB", "8-32 MB", "32-128 MB", "128-512 MB", ">= 512 MB"};
+  private static final long[] EDGES = {
+    0, 1L << 20, 8L << 20, 32L << 20, 128L << 20, 512L << 20, Long.MAX_VALUE
+  };
+  private static final String[] LABELS = {
+    "< 1 MB", "1-8 MB", "8-32 MB", "32-128 MB", "128-512 MB", ">= 512 MB"
+  };
 
   private DeltaDescriber() {}
 
@@ -58,42 +62,66 @@ public final class DeltaDescriber {
     }
     List<DeltaHealth.SizeBucket> histogram = new ArrayList<>();
     for (int i = 0; i < LABELS.length; i++) {
-      histogram.add(new DeltaHealth.SizeBucket(LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
+      histogram.add(new DeltaHealth.SizeBucket(
+          LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
     }
 
     DeltaLogFiles log = DeltaLogFiles.list(table);
-    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
+    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream()
+        .filter(c -> c.version() <= snapshot.getVersion())
+        .toList();
     Duration fileRetention = Retention.deletedFileRetention(props);
     List<Tombstone> tombstones = Tombstones.read(table, commits);
     long cutoff = now - fileRetention.toMillis();
-    long inRetention = tombstones.stream().filter(t -> t.deletionTimestamp() >= cutoff).count();
+    long inRetention =
+        tombstones.stream().filter(t -> t.deletionTimestamp() >= cutoff).count();
     var checkpoint = log.latestCheckpoint(snapshot.getVersion());
     long commitsSince = commits.stream()
-        .filter(c -> checkpoint.isEmpty() || c.version() > checkpoint.get().version()).count();
+        .filter(c -> checkpoint.isEmpty() || c.version() > checkpoint.get().version())
+        .count();
 
     KernelInternals.TableProtocol p = KernelInternals.protocol(snapshot);
     Duration logRetention = Retention.logRetention(props);
     DeltaHealth.Retention retention = new DeltaHealth.Retention(
-        props.getOrDefault(Retention.DELETED_FILE_RETENTION, "interval 7 days (default)"), fileRetention.toMillis(),
-        props.getOrDefault(Retention.LOG_RETENTION, "interval 30 days (default)"), logRetention.toMillis(),
+        props.getOrDefault(Retention.DELETED_FILE_RETENTION, "interval 7 days (default)"),
+        fileRetention.toMillis(),
+        props.getOrDefault(Retention.LOG_RETENTION, "interval 30 days (default)"),
+        logRetention.toMillis(),
         props.getOrDefault("delta.checkpointInterval", "10 (default)"),
-        props.containsKey(Retention.DELETED_FILE_RETENTION) || props.containsKey(Retention.LOG_RETENTION));
+        props.containsKey(Retention.DELETED_FILE_RETENTION)
+            || props.containsKey(Retention.LOG_RETENTION));
     return new DeltaHealth(
         table.name(),
         table.uri(),
         "delta",
         snapshot.getVersion(),
         Math.max(0, now - snapshot.getTimestamp(table.engine())),
-        new DeltaHealth.Protocol(p.minReaderVersion(), p.minWriterVersion(), List.copyOf(p.readerFeatures()),
+        new DeltaHealth.Protocol(
+            p.minReaderVersion(),
+            p.minWriterVersion(),
+            List.copyOf(p.readerFeatures()),
             List.copyOf(p.writerFeatures())),
         snapshot.getPartitionColumnNames(),
-        new DeltaHealth.DataFiles(files.size(), bytes, recordsKnown ? records : null, files.isEmpty() ? 0 : bytes / files.size(),
-            target, small, histogram),
-        new DeltaHealth.DeletionVectors(dvFiles, deleted, recordsKnown && records > 0 ? (double) deleted / records : null),
+        new DeltaHealth.DataFiles(
+            files.size(),
+            bytes,
+            recordsKnown ? records : null,
+            files.isEmpty() ? 0 : bytes / files.size(),
+            target,
+            small,
+            histogram),
+        new DeltaHealth.DeletionVectors(
+            dvFiles, deleted, recordsKnown && records > 0 ? (double) deleted / records : null),
         new DeltaHealth.Tombstones(tombstones.size(), inRetention),
-        new DeltaHealth.Checkpoints(checkpoint.map(LogFile::version).orElse(null),
-            checkpoint.map(c -> Math.max(0, now - c.modificationTime())).orElse(null), commitsSince),
-        new DeltaHealth.Log(log.files().size(), log.bytes(), log.of(LogFile.Kind.COMMIT).size(), log.of(LogFile.Kind.CHECKPOINT).size(),
+        new DeltaHealth.Checkpoints(
+            checkpoint.map(LogFile::version).orElse(null),
+            checkpoint.map(c -> Math.max(0, now - c.modificationTime())).orElse(null),
+            commitsSince),
+        new DeltaHealth.Log(
+            log.files().size(),
+            log.bytes(),
+            log.of(LogFile.Kind.COMMIT).size(),
+            log.of(LogFile.Kind.CHECKPOINT).size(),
             log.oldestCommitVersion().isPresent() ? log.oldestCommitVersion().getAsLong() : null),
         retention,
         new TreeMap<>(props));

@@ -22,18 +22,26 @@ public record DeltaHealth(
     @JsonUnwrapped Checkpoints checkpoints,
     @JsonUnwrapped Log log,
     Retention retention,
-    Map<String, String> properties) implements dev.resurfacer.report.Readout {
+    Map<String, String> properties)
+    implements dev.resurfacer.report.Readout {
   @Override
   public String render() {
     return DeltaHealthText.render(this);
   }
 
   /** @param records rows before deletion vectors; null when some file has no {@code numRecords} stat */
-  public record DataFiles(long dataFiles, long dataBytes, Long records, long averageDataFileBytes, long targetFileSizeBytes,
-      long smallDataFiles, List<SizeBucket> sizeHistogram) {}
+  public record DataFiles(
+      long dataFiles,
+      long dataBytes,
+      Long records,
+      long averageDataFileBytes,
+      long targetFileSizeBytes,
+      long smallDataFiles,
+      List<SizeBucket> sizeHistogram) {}
 
   /** @param deletedRowRatio rows deleted by deletion vectors over the records; null when records are unknown */
-  public record DeletionVectors(long filesWithDeletionVectors, long deletedRows, Double deletedRowRatio) {}
+  public record DeletionVectors(
+      long filesWithDeletionVectors, long deletedRows, Double deletedRowRatio) {}
 
   /**
    * @param tombstones remove actions in the commits still in the log
@@ -42,16 +50,31 @@ public record DeltaHealth(
   public record Tombstones(long tombstones, long tombstonesInRetention) {}
 
   /** @param checkpointVersion the newest checkpoint's version, or null when the table has none */
-  public record Checkpoints(Long checkpointVersion, Long checkpointAgeMs, long commitsSinceCheckpoint) {}
+  public record Checkpoints(
+      Long checkpointVersion, Long checkpointAgeMs, long commitsSinceCheckpoint) {}
 
   /** The files under {@code _delta_log}. */
-  public record Log(long logFiles, long logBytes, long logCommits, long logCheckpointFiles, Long oldestLogVersion) {}
+  public record Log(
+      long logFiles,
+      long logBytes,
+      long logCommits,
+      long logCheckpointFiles,
+      Long oldestLogVersion) {}
 
-  public record Protocol(int minReaderVersion, int minWriterVersion, List<String> readerFeatures, List<String> writerFeatures) {}
+  public record Protocol(
+      int minReaderVersion,
+      int minWriterVersion,
+      List<String> readerFeatures,
+      List<String> writerFeatures) {}
 
   public record SizeBucket(String label, long minBytes, long maxBytes, long files, long bytes) {}
 
   /** Durations as Delta writes them ({@code interval 7 days}) and in milliseconds. */
-  public record Retention(String deletedFileRetention, long deletedFileRetentionMs, String logRetention, long logRetentionMs,
-      String checkpointInterval, boolean propertiesSet) {}
+  public record Retention(
+      String deletedFileRetention,
+      long deletedFileRetentionMs,
+      String logRetention,
+      long logRetentionMs,
+      String checkpointInterval,
+      boolean propertiesSet) {}
 }

@@ -6,28 +6,28 @@ import io.delta.kernel.commit.CommitMetadata;
 import io.delta.kernel.commit.CommitResponse;
 import io.delta.kernel.commit.Committer;
 import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
+import io.delta.kernel.defaults.internal.parquet.ParquetStatsReader;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.TableConfig;
 import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.util.ColumnMapping;
-import io.delta.kernel.internal.util.InternalUtils;
-import io.delta.kernel.internal.util.PartitionUtils;
-import io.delta.kernel.internal.util.VectorUtils;
-import io.delta.kernel.internal.util.SchemaUtils;
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.internal.actions.CommitInfo;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.commit.DefaultFileSystemManagedTableOnlyCommitter;
 import io.delta.kernel.internal.data.DelegateRow;
 import io.delta.kernel.internal.data.ScanStateRow;
-import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
-import io.delta.kernel.defaults.internal.parquet.ParquetStatsReader;
-import io.delta.kernel.expressions.Column;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.deletionvectors.Base85Codec;
 import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
+import io.delta.kernel.internal.util.ColumnMapping;
+import io.delta.kernel.internal.util.InternalUtils;
+import io.delta.kernel.internal.util.PartitionUtils;
+import io.delta.kernel.internal.util.SchemaUtils;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -49,14 +49,20 @@ import java.util.TreeSet;
 public final class KernelInternals {
   public static final String PINNED = "4.4.0";
   /** Numbers read and written as they are: a decimal column's min and max have more digits than a double. */
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
-      .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-      .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper()
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .setNodeFactory(
+              com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
   private KernelInternals() {}
 
   /** A table's protocol: reader and writer versions and the named table features. */
-  public record TableProtocol(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures, Set<String> writerFeatures) {
+  public record TableProtocol(
+      int minReaderVersion,
+      int minWriterVersion,
+      Set<String> readerFeatures,
+      Set<String> writerFeatures) {
     public TableProtocol {
       readerFeatures = Set.copyOf(readerFeatures);
       writerFeatures = Set.copyOf(writerFeatures);
@@ -65,8 +71,11 @@ public final class KernelInternals {
 
   public static TableProtocol protocol(Snapshot snapshot) {
     Protocol p = snapshot.getProtocol();
-    return new TableProtocol(p.getMinReaderVersion(), p.getMinWriterVersion(),
-        new TreeSet<>(p.getReaderFeatures()), new TreeSet<>(p.getWriterFeatures()));
+    return new TableProtocol(
+        p.getMinReaderVersion(),
+        p.getMinWriterVersion(),
+        new TreeSet<>(p.getReaderFeatures()),
+        new TreeSet<>(p.getWriterFeatures()));
   }
 
   /**
@@ -79,7 +88,8 @@ public final class KernelInternals {
       throw new IllegalArgumentException("not a UUID deletion vector reference: " + pathOrInlineDv);
     }
     String prefix = pathOrInlineDv.substring(0, prefixLength);
-    String name = "deletion_vector_" + Base85Codec.decodeUUID(pathOrInlineDv.substring(prefixLength)) + ".bin";
+    String name = "deletion_vector_"
+        + Base85Codec.decodeUUID(pathOrInlineDv.substring(prefixLength)) + ".bin";
     return prefix.isEmpty() ? name : prefix + "/" + name;
   }
 
@@ -95,7 +105,8 @@ public final class KernelInternals {
 
   /** Whether the table maps its columns to physical names ({@code delta.columnMapping.mode} name or id). */
   public static boolean columnMapped(Snapshot snapshot) {
-    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration()) != ColumnMapping.ColumnMappingMode.NONE;
+    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration())
+        != ColumnMapping.ColumnMappingMode.NONE;
   }
 
   /**
@@ -103,7 +114,8 @@ public final class KernelInternals {
    * id), falling back to the name only where a file lacks the id, rather than by physical name.
    */
   public static boolean readsByFieldId(Snapshot snapshot) {
-    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration()) == ColumnMapping.ColumnMappingMode.ID;
+    return ColumnMapping.getColumnMappingMode(snapshot.getMetadata().getConfiguration())
+        == ColumnMapping.ColumnMappingMode.ID;
   }
 
   /**
@@ -118,12 +130,14 @@ public final class KernelInternals {
       return snapshot.getMetadata().getPhysicalSchema();
     }
     StructType schema = snapshot.getSchema();
-    return ColumnMapping.convertToPhysicalSchema(schema, schema, ColumnMapping.ColumnMappingMode.ID);
+    return ColumnMapping.convertToPhysicalSchema(
+        schema, schema, ColumnMapping.ColumnMappingMode.ID);
   }
 
   /** The Parquet field id a physical field carries, if any. */
   public static Optional<Long> parquetFieldId(StructField physicalField) {
-    return Optional.ofNullable(physicalField.getMetadata().getLong(ColumnMapping.PARQUET_FIELD_ID_KEY));
+    return Optional.ofNullable(
+        physicalField.getMetadata().getLong(ColumnMapping.PARQUET_FIELD_ID_KEY));
   }
 
   /** The name a top-level field's values go by in data files and in {@code add.partitionValues}. */
@@ -137,14 +151,18 @@ public final class KernelInternals {
    * Taken from the data columns' physical schema because Kernel's own list leaves a column-mapped
    * table's partition columns in (it excludes them by logical name from the physical schema).
    */
-  public static List<Column> statisticsColumns(StructType physicalDataSchema, Map<String, String> tableProperties) {
-    return SchemaUtils.collectLeafColumns(physicalDataSchema, Set.of(),
+  public static List<Column> statisticsColumns(
+      StructType physicalDataSchema, Map<String, String> tableProperties) {
+    return SchemaUtils.collectLeafColumns(
+        physicalDataSchema,
+        Set.of(),
         TableConfig.DATA_SKIPPING_NUM_INDEXED_COLS.fromMetadata(tableProperties));
   }
 
   /** A {@code remove} action for a scan file's {@code add}, with {@code dataChange=false}: the rows move, none change. */
   public static Row removeWithoutDataChange(Row addStruct, long deletionTimestamp) {
-    return SingleAction.createRemoveFileSingleAction(new AddFile(addStruct).toRemoveFileRow(false, Optional.of(deletionTimestamp)));
+    return SingleAction.createRemoveFileSingleAction(
+        new AddFile(addStruct).toRemoveFileRow(false, Optional.of(deletionTimestamp)));
   }
 
   /**
@@ -152,7 +170,8 @@ public final class KernelInternals {
    * log held it (stats, partition values, deletion vector, tags as they were), with {@code dataChange=false}.
    */
   public static Row readdWithoutDataChange(Row addStruct) {
-    return SingleAction.createAddFileSingleAction(new DelegateRow(addStruct, Map.of(addStruct.getSchema().indexOf("dataChange"), false)));
+    return SingleAction.createAddFileSingleAction(
+        new DelegateRow(addStruct, Map.of(addStruct.getSchema().indexOf("dataChange"), false)));
   }
 
   /**
@@ -162,9 +181,14 @@ public final class KernelInternals {
    *     as given (a null value is a null partition)
    * @param tags the action's {@code tags}; none when empty
    */
-  public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
-      Map<String, String> partitionValues, Map<String, String> tags) {
-    return addWithoutDataChange(physicalSchema, tableRoot, file, partitionValues, tags, Optional.empty());
+  public static Row addWithoutDataChange(
+      StructType physicalSchema,
+      URI tableRoot,
+      DataFileStatus file,
+      Map<String, String> partitionValues,
+      Map<String, String> tags) {
+    return addWithoutDataChange(
+        physicalSchema, tableRoot, file, partitionValues, tags, Optional.empty());
   }
 
   /**
@@ -173,17 +197,36 @@ public final class KernelInternals {
    * {@code tightBounds: false}, as delta-spark's are for a file with a deletion vector (they
    * describe the stored rows, deleted ones included).
    */
-  public static Row addWithoutDataChange(StructType physicalSchema, URI tableRoot, DataFileStatus file,
-      Map<String, String> partitionValues, Map<String, String> tags, Optional<Row> deletionVector) {
-    Row add = AddFile.createAddFileRow(physicalSchema,
-        InternalUtils.relativizePath(new io.delta.kernel.internal.fs.Path(file.getPath()), tableRoot).toUri().toString(),
-        VectorUtils.stringStringMapValue(partitionValues), file.getSize(), file.getModificationTime(), false,
+  public static Row addWithoutDataChange(
+      StructType physicalSchema,
+      URI tableRoot,
+      DataFileStatus file,
+      Map<String, String> partitionValues,
+      Map<String, String> tags,
+      Optional<Row> deletionVector) {
+    Row add = AddFile.createAddFileRow(
+        physicalSchema,
+        InternalUtils.relativizePath(
+                new io.delta.kernel.internal.fs.Path(file.getPath()), tableRoot)
+            .toUri()
+            .toString(),
+        VectorUtils.stringStringMapValue(partitionValues),
+        file.getSize(),
+        file.getModificationTime(),
+        false,
         deletionVector.map(DeletionVectorDescriptor::fromRow),
-        tags.isEmpty() ? Optional.empty() : Optional.of(VectorUtils.stringStringMapValue(tags)), Optional.empty(), Optional.empty(),
+        tags.isEmpty() ? Optional.empty() : Optional.of(VectorUtils.stringStringMapValue(tags)),
+        Optional.empty(),
+        Optional.empty(),
         Optional.empty());
     if (file.getStatistics().isPresent()) {
-      String stats = withoutEmptyObjects(file.getStatistics().get().serializeAsJson(physicalSchema));
-      add = new DelegateRow(add, Map.of(add.getSchema().indexOf("stats"), deletionVector.isPresent() ? looseBounds(stats) : stats));
+      String stats =
+          withoutEmptyObjects(file.getStatistics().get().serializeAsJson(physicalSchema));
+      add = new DelegateRow(
+          add,
+          Map.of(
+              add.getSchema().indexOf("stats"),
+              deletionVector.isPresent() ? looseBounds(stats) : stats));
     }
     return SingleAction.createAddFileSingleAction(add);
   }
@@ -194,7 +237,8 @@ public final class KernelInternals {
       tree.put("tightBounds", false);
       return STATS_JSON.writeValueAsString(tree);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Kernel wrote stats that are not JSON: " + statsJson, e);
+      throw new java.io.UncheckedIOException(
+          "Kernel wrote stats that are not JSON: " + statsJson, e);
     }
   }
 
@@ -218,7 +262,8 @@ public final class KernelInternals {
     org.roaringbitmap.RoaringBitmap bitmap = new org.roaringbitmap.RoaringBitmap();
     for (long p : positions) {
       if (p < 0 || p >= (1L << 32)) {
-        throw new IllegalArgumentException("a row position beyond an inline deletion vector's 32 bits: " + p);
+        throw new IllegalArgumentException(
+            "a row position beyond an inline deletion vector's 32 bits: " + p);
       }
       bitmap.add((int) p);
     }
@@ -226,13 +271,19 @@ public final class KernelInternals {
       throw new IllegalArgumentException("a deletion vector's positions repeat");
     }
     bitmap.runOptimize();
-    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes())
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(
+            4 + 8 + 4 + bitmap.serializedSizeInBytes())
         .order(java.nio.ByteOrder.LITTLE_ENDIAN);
     buffer.putInt(PORTABLE_BITMAP_MAGIC).putLong(1).putInt(0);
     bitmap.serialize(buffer);
     byte[] bytes = buffer.array();
-    return new DeletionVectorDescriptor(DeletionVectorDescriptor.INLINE_DV_MARKER, Base85Codec.encodeBytes(bytes), Optional.empty(),
-        bytes.length, positions.length).toRow();
+    return new DeletionVectorDescriptor(
+            DeletionVectorDescriptor.INLINE_DV_MARKER,
+            Base85Codec.encodeBytes(bytes),
+            Optional.empty(),
+            bytes.length,
+            positions.length)
+        .toRow();
   }
 
   /**
@@ -253,7 +304,8 @@ public final class KernelInternals {
       }
       return STATS_JSON.writeValueAsString(tree);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Kernel wrote stats that are not JSON: " + statsJson, e);
+      throw new java.io.UncheckedIOException(
+          "Kernel wrote stats that are not JSON: " + statsJson, e);
     }
   }
 
@@ -261,7 +313,8 @@ public final class KernelInternals {
     var fields = o.fields();
     while (fields.hasNext()) {
       var e = fields.next();
-      if (e.getValue() instanceof com.fasterxml.jackson.databind.node.ObjectNode child && pruneEmpty(child)) {
+      if (e.getValue() instanceof com.fasterxml.jackson.databind.node.ObjectNode child
+          && pruneEmpty(child)) {
         fields.remove();
       }
     }
@@ -287,8 +340,11 @@ public final class KernelInternals {
    * @param relativePath that field's physical name followed by {@code .element}, {@code .key} or
    *     {@code .value} per level, e.g. {@code col-1.element.key}
    */
-  public static Optional<Long> parquetNestedFieldId(StructField nearestStructField, String relativePath) {
-    var nested = nearestStructField.getMetadata().getMetadata(ColumnMapping.PARQUET_FIELD_NESTED_IDS_METADATA_KEY);
+  public static Optional<Long> parquetNestedFieldId(
+      StructField nearestStructField, String relativePath) {
+    var nested = nearestStructField
+        .getMetadata()
+        .getMetadata(ColumnMapping.PARQUET_FIELD_NESTED_IDS_METADATA_KEY);
     return nested == null ? Optional.empty() : Optional.ofNullable(nested.getLong(relativePath));
   }
 
@@ -297,22 +353,33 @@ public final class KernelInternals {
    * {@code commitInfo} naming the operation {@code operation} with its parameters and metrics:
    * Kernel's public operations have no OPTIMIZE.
    */
-  public static Committer committerNaming(String operation, Map<String, String> parameters,
+  public static Committer committerNaming(
+      String operation,
+      Map<String, String> parameters,
       java.util.function.Supplier<Map<String, String>> metrics) {
     return new Committer() {
       @Override
-      public CommitResponse commit(Engine engine, CloseableIterator<Row> actions, CommitMetadata metadata)
+      public CommitResponse commit(
+          Engine engine, CloseableIterator<Row> actions, CommitMetadata metadata)
           throws CommitFailedException {
         CloseableIterator<Row> renamed = actions.map(row -> {
           if (row.isNullAt(SingleAction.COMMIT_INFO_ORDINAL)) {
             return row;
           }
           CommitInfo ci = metadata.getCommitInfo();
-          CommitInfo optimize = new CommitInfo(ci.getInCommitTimestamp(), ci.getTimestamp(), ci.getEngineInfo(),
-              Optional.of(operation), parameters, Optional.of(false), ci.getTxnId(), metrics.get());
+          CommitInfo optimize = new CommitInfo(
+              ci.getInCommitTimestamp(),
+              ci.getTimestamp(),
+              ci.getEngineInfo(),
+              Optional.of(operation),
+              parameters,
+              Optional.of(false),
+              ci.getTxnId(),
+              metrics.get());
           return SingleAction.createCommitInfoSingleAction(optimize.toRow());
         });
-        return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(engine, renamed, metadata);
+        return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(
+            engine, renamed, metadata);
       }
     };
   }
@@ -324,7 +391,10 @@ public final class KernelInternals {
    * @param deletionVector the {@code deletionVector} struct of the file's {@code add} action
    */
   public static long[] deletedPositions(Engine engine, String tableUri, Row deletionVector) {
-    return DeletionVectorUtils.loadNewDvAndBitmap(engine, tableUri, DeletionVectorDescriptor.fromRow(deletionVector))._2.toArray();
+    return DeletionVectorUtils.loadNewDvAndBitmap(
+            engine, tableUri, DeletionVectorDescriptor.fromRow(deletionVector))
+        ._2
+        .toArray();
   }
 
   /**
@@ -334,10 +404,16 @@ public final class KernelInternals {
    *
    * @param dataSchema the file's physical schema (the table's data columns)
    */
-  public static DataFileStatus withKernelStats(org.apache.hadoop.conf.Configuration conf, String kernelPath, long size,
-      long modificationTime, StructType dataSchema, List<Column> statsColumns) throws IOException {
-    var stats = ParquetStatsReader.readDataFileStatistics(new HadoopFileIO(conf).newInputFile(kernelPath, size), dataSchema,
-        statsColumns);
+  public static DataFileStatus withKernelStats(
+      org.apache.hadoop.conf.Configuration conf,
+      String kernelPath,
+      long size,
+      long modificationTime,
+      StructType dataSchema,
+      List<Column> statsColumns)
+      throws IOException {
+    var stats = ParquetStatsReader.readDataFileStatistics(
+        new HadoopFileIO(conf).newInputFile(kernelPath, size), dataSchema, statsColumns);
     return new DataFileStatus(kernelPath, size, modificationTime, Optional.of(stats));
   }
 }

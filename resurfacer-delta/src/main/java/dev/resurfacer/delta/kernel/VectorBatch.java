@@ -13,7 +13,8 @@ import java.util.List;
  * own batch class is internal). Kernel's write path reshapes batches (partition columns dropped,
  * schema renamed), which the interface's defaults refuse, so the reshaping methods are implemented.
  */
-public record VectorBatch(StructType schema, ColumnVector[] vectors, int size) implements ColumnarBatch {
+public record VectorBatch(StructType schema, ColumnVector[] vectors, int size)
+    implements ColumnarBatch {
   @Override
   public StructType getSchema() {
     return schema;

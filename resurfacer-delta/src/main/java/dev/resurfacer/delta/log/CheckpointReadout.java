@@ -20,6 +20,7 @@ public record CheckpointReadout(Checkpointer.Outcome outcome, boolean acted) imp
 
   @Override
   public String render() {
-    return "checkpoint " + outcome.table() + ": " + outcome.message() + (acted ? "" : "  (preview: --yes writes it)");
+    return "checkpoint " + outcome.table() + ": " + outcome.message()
+        + (acted ? "" : "  (preview: --yes writes it)");
   }
 }

@@ -29,8 +29,10 @@ public final class Checkpointer {
   public record Plan(DeltaTable table, long version, boolean checkpointed) {
     /** The plan as the outcome of a preview, which writes nothing. */
     public Outcome preview() {
-      return checkpointed ? alreadyCheckpointed(table, version)
-          : new Outcome(table.name(), version, false, "would write a checkpoint of version " + version);
+      return checkpointed
+          ? alreadyCheckpointed(table, version)
+          : new Outcome(
+              table.name(), version, false, "would write a checkpoint of version " + version);
     }
   }
 
@@ -38,7 +40,9 @@ public final class Checkpointer {
   public static Plan plan(DeltaTable table, Clock clock) {
     Snapshot snapshot = table.latest();
     DeltaLogFiles log = DeltaLogFiles.list(table);
-    if (log.latestCheckpoint(snapshot.getVersion()).map(c -> c.version() == snapshot.getVersion()).orElse(false)) {
+    if (log.latestCheckpoint(snapshot.getVersion())
+        .map(c -> c.version() == snapshot.getVersion())
+        .orElse(false)) {
       return new Plan(table, snapshot.getVersion(), true);
     }
     refuseWhenTombstonesWouldBeDropped(table, snapshot, log, clock);
@@ -58,23 +62,33 @@ public final class Checkpointer {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the checkpoint of " + table.name(), e);
     }
-    return new Outcome(table.name(), plan.version(), true, "wrote a checkpoint of version " + plan.version());
+    return new Outcome(
+        table.name(), plan.version(), true, "wrote a checkpoint of version " + plan.version());
   }
 
   private static Outcome alreadyCheckpointed(DeltaTable table, long version) {
-    return new Outcome(table.name(), version, false, "version " + version + " already has a checkpoint");
+    return new Outcome(
+        table.name(), version, false, "version " + version + " already has a checkpoint");
   }
 
-  static void refuseWhenTombstonesWouldBeDropped(DeltaTable table, Snapshot snapshot, DeltaLogFiles log, Clock clock) {
-    long cutoff = clock.millis() - Retention.deletedFileRetention(snapshot.getTableProperties()).toMillis();
-    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
-    long previous = log.latestCheckpoint(snapshot.getVersion()).map(LogFile::version).orElse(-1L);
+  static void refuseWhenTombstonesWouldBeDropped(
+      DeltaTable table, Snapshot snapshot, DeltaLogFiles log, Clock clock) {
+    long cutoff = clock.millis()
+        - Retention.deletedFileRetention(snapshot.getTableProperties()).toMillis();
+    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream()
+        .filter(c -> c.version() <= snapshot.getVersion())
+        .toList();
+    long previous =
+        log.latestCheckpoint(snapshot.getVersion()).map(LogFile::version).orElse(-1L);
     long live = Tombstones.read(table, commits).stream()
-        .filter(t -> t.deletionTimestamp() >= cutoff && t.version() <= previous).count();
+        .filter(t -> t.deletionTimestamp() >= cutoff && t.version() <= previous)
+        .count();
     if (live > 0) {
-      throw new SafetyRefusal(live + " tombstones within the table's " + Retention.DELETED_FILE_RETENTION
-          + " precede the checkpoint of version " + previous + "; a Kernel checkpoint is not known to keep those, and a VACUUM "
-          + "that trusts the checkpoint could then delete files older versions still need; checkpoint again once they expire");
+      throw new SafetyRefusal(
+          live + " tombstones within the table's " + Retention.DELETED_FILE_RETENTION
+              + " precede the checkpoint of version " + previous
+              + "; a Kernel checkpoint is not known to keep those, and a VACUUM "
+              + "that trusts the checkpoint could then delete files older versions still need; checkpoint again once they expire");
     }
   }
 }

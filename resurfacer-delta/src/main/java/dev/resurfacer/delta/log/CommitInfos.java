@@ -9,10 +9,13 @@ import java.util.List;
 
 /** Reads the {@code commitInfo} action of JSON commits with Kernel's JSON reader: who wrote a commit, and when. */
 public final class CommitInfos {
-  static final StructType SCHEMA = new StructType().add("commitInfo", new StructType()
-      .add("timestamp", LongType.LONG)
-      .add("engineInfo", StringType.STRING)
-      .add("operation", StringType.STRING));
+  static final StructType SCHEMA = new StructType()
+      .add(
+          "commitInfo",
+          new StructType()
+              .add("timestamp", LongType.LONG)
+              .add("engineInfo", StringType.STRING)
+              .add("operation", StringType.STRING));
 
   /**
    * @param timestamp commitInfo's timestamp, or the commit file's modification time when it has none
@@ -27,9 +30,15 @@ public final class CommitInfos {
     List<CommitInfo> out = new ArrayList<>();
     for (LogFile commit : commits) {
       CommitInfo[] found = {new CommitInfo(commit.version(), commit.modificationTime(), "", "")};
-      LogActions.read(table, commit, SCHEMA, info -> found[0] = new CommitInfo(commit.version(),
-          info.isNullAt(0) ? commit.modificationTime() : info.getLong(0),
-          info.isNullAt(1) ? "" : info.getString(1), info.isNullAt(2) ? "" : info.getString(2)));
+      LogActions.read(
+          table,
+          commit,
+          SCHEMA,
+          info -> found[0] = new CommitInfo(
+              commit.version(),
+              info.isNullAt(0) ? commit.modificationTime() : info.getLong(0),
+              info.isNullAt(1) ? "" : info.getString(1),
+              info.isNullAt(2) ? "" : info.getString(2)));
       out.add(found[0]);
     }
     return out;

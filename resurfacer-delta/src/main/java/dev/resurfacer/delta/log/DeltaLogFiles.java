@@ -1,11 +1,11 @@
 package dev.resurfacer.delta.log;
 
 import dev.resurfacer.delta.log.LogFile.Kind;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.storage.StoredFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,9 +17,11 @@ import java.util.regex.Pattern;
 /** What {@code _delta_log} holds, listed from storage (sidecars included), sorted by version. */
 public record DeltaLogFiles(List<LogFile> files) {
   private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
-  private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10}|\\.[0-9a-fA-F-]{36})?\\.(parquet|json)");
+  private static final Pattern CHECKPOINT = Pattern.compile(
+      "(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10}|\\.[0-9a-fA-F-]{36})?\\.(parquet|json)");
   private static final Pattern CHECKSUM = Pattern.compile("(\\d{20})\\.crc");
-  private static final Pattern COMPACTION = Pattern.compile("(\\d{20})\\.(\\d{20})\\.compacted\\.json");
+  private static final Pattern COMPACTION =
+      Pattern.compile("(\\d{20})\\.(\\d{20})\\.compacted\\.json");
 
   public DeltaLogFiles {
     files = List.copyOf(files);
@@ -39,15 +41,20 @@ public record DeltaLogFiles(List<LogFile> files) {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + logDir, e);
     }
-    out.sort(Comparator.comparingLong(LogFile::version).thenComparing(f -> f.path().toString()));
+    out.sort(
+        Comparator.comparingLong(LogFile::version).thenComparing(f -> f.path().toString()));
     return new DeltaLogFiles(out);
   }
 
   static LogFile classify(StoredFile logDir, StoredFile file, long size, long mtime) {
     String name = TableStorage.name(file);
     if (!file.parent().equals(logDir)) {
-      return new LogFile(file, TableStorage.name(file.parent()).equals("_sidecars") ? Kind.SIDECAR : Kind.OTHER,
-          -1, size, mtime);
+      return new LogFile(
+          file,
+          TableStorage.name(file.parent()).equals("_sidecars") ? Kind.SIDECAR : Kind.OTHER,
+          -1,
+          size,
+          mtime);
     }
     Matcher m;
     if ((m = COMMIT.matcher(name)).matches()) {
@@ -78,7 +85,9 @@ public record DeltaLogFiles(List<LogFile> files) {
 
   /** The newest checkpoint at or below {@code version} (all parts of a multi-part checkpoint share it). */
   public Optional<LogFile> latestCheckpoint(long version) {
-    return of(Kind.CHECKPOINT).stream().filter(f -> f.version() <= version).max(Comparator.comparingLong(LogFile::version));
+    return of(Kind.CHECKPOINT).stream()
+        .filter(f -> f.version() <= version)
+        .max(Comparator.comparingLong(LogFile::version));
   }
 
   public OptionalLong oldestCommitVersion() {

@@ -27,9 +27,13 @@ public final class LogActions {
   }
 
   /** Calls {@code line} with each line of the commit read as {@code schema} (one nullable struct per action kind). */
-  public static void lines(DeltaTable table, LogFile commit, StructType schema, Consumer<Row> line) {
-    FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
-    try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
+  public static void lines(
+      DeltaTable table, LogFile commit, StructType schema, Consumer<Row> line) {
+    FileStatus status = FileStatus.of(
+        table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
+    try (CloseableIterator<ColumnarBatch> batches = table
+        .engine()
+        .getJsonHandler()
         .readJsonFiles(KernelIterators.of(List.of(status)), schema, Optional.empty())) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {

@@ -1,9 +1,9 @@
 package dev.resurfacer.delta.log;
 
 import dev.resurfacer.delta.table.DeltaTable;
-import java.io.IOException;
 import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.storage.StoredFile;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,8 @@ public final class LogCleanup {
   /**
    * @param keepFromVersion entries of versions below it are deleted (the checkpoint kept), or -1 when nothing can go
    */
-  public record Plan(String table, long version, long retentionMs, long keepFromVersion, List<LogFile> deletions) {
+  public record Plan(
+      String table, long version, long retentionMs, long keepFromVersion, List<LogFile> deletions) {
     public Plan {
       deletions = List.copyOf(deletions);
     }
@@ -58,8 +59,11 @@ public final class LogCleanup {
       if (c > snapshot.getVersion()) {
         continue;
       }
-      boolean allOld = commits.stream().filter(f -> f.version() < c).allMatch(f -> f.modificationTime() < cutoff);
-      boolean checkpointOld = log.of(LogFile.Kind.CHECKPOINT).stream().filter(f -> f.version() == c)
+      boolean allOld = commits.stream()
+          .filter(f -> f.version() < c)
+          .allMatch(f -> f.modificationTime() < cutoff);
+      boolean checkpointOld = log.of(LogFile.Kind.CHECKPOINT).stream()
+          .filter(f -> f.version() == c)
           .allMatch(f -> f.modificationTime() < cutoff);
       if (allOld && checkpointOld) {
         keepFrom = c;
@@ -70,8 +74,10 @@ public final class LogCleanup {
     if (keepFrom > 0) {
       long k = keepFrom;
       for (LogFile f : log.files()) {
-        boolean versioned = f.kind() == LogFile.Kind.COMMIT || f.kind() == LogFile.Kind.CHECKPOINT
-            || f.kind() == LogFile.Kind.CHECKSUM || f.kind() == LogFile.Kind.COMPACTION;
+        boolean versioned = f.kind() == LogFile.Kind.COMMIT
+            || f.kind() == LogFile.Kind.CHECKPOINT
+            || f.kind() == LogFile.Kind.CHECKSUM
+            || f.kind() == LogFile.Kind.COMPACTION;
         if (versioned && f.version() >= 0 && f.version() < k && f.modificationTime() < cutoff) {
           deletions.add(f);
         }
@@ -107,11 +113,15 @@ public final class LogCleanup {
 
   /** Versions whose checkpoint is whole: a single file, or every part {@code i.n} of a multi-part one. */
   static Set<Long> completeCheckpoints(List<LogFile> checkpoints) {
-    Map<Long, List<String>> byVersion = checkpoints.stream().collect(Collectors.groupingBy(LogFile::version,
-        Collectors.mapping(f -> TableStorage.name(f.path()), Collectors.toList())));
+    Map<Long, List<String>> byVersion = checkpoints.stream()
+        .collect(Collectors.groupingBy(
+            LogFile::version,
+            Collectors.mapping(f -> TableStorage.name(f.path()), Collectors.toList())));
     Set<Long> out = new TreeSet<>();
     byVersion.forEach((v, names) -> {
-      var multi = names.stream().filter(n -> n.matches("\\d{20}\\.checkpoint\\.\\d{10}\\.\\d{10}\\.parquet")).toList();
+      var multi = names.stream()
+          .filter(n -> n.matches("\\d{20}\\.checkpoint\\.\\d{10}\\.\\d{10}\\.parquet"))
+          .toList();
       if (multi.size() < names.size()) {
         out.add(v);
       } else {
@@ -119,7 +129,9 @@ public final class LogCleanup {
         Map<Integer, Set<Integer>> partsBySetSize = new java.util.HashMap<>();
         for (String n : multi) {
           String[] f = n.split("\\.");
-          partsBySetSize.computeIfAbsent(Integer.parseInt(f[3]), k -> new TreeSet<>()).add(Integer.parseInt(f[2]));
+          partsBySetSize
+              .computeIfAbsent(Integer.parseInt(f[3]), k -> new TreeSet<>())
+              .add(Integer.parseInt(f[2]));
         }
         partsBySetSize.forEach((size, parts) -> {
           if (parts.size() == size && parts.stream().allMatch(p -> p >= 1 && p <= size)) {

@@ -8,5 +8,13 @@ import dev.resurfacer.storage.StoredFile;
  * @param version the table version it belongs to; -1 for {@code _last_checkpoint} and unknown names
  */
 public record LogFile(StoredFile path, Kind kind, long version, long size, long modificationTime) {
-  public enum Kind { COMMIT, CHECKPOINT, CHECKSUM, COMPACTION, LAST_CHECKPOINT, SIDECAR, OTHER }
+  public enum Kind {
+    COMMIT,
+    CHECKPOINT,
+    CHECKSUM,
+    COMPACTION,
+    LAST_CHECKPOINT,
+    SIDECAR,
+    OTHER
+  }
 }

@@ -53,7 +53,8 @@ public final class Retention {
       any = true;
     }
     if (!any || !s.substring(end).isBlank()) {
-      throw new UsageException(key + " = '" + value + "' is not an interval such as 'interval 7 days'");
+      throw new UsageException(
+          key + " = '" + value + "' is not an interval such as 'interval 7 days'");
     }
     if (total.isNegative()) {
       throw new UsageException(key + " = '" + value + "' is negative");
@@ -70,8 +71,9 @@ public final class Retention {
       case "second" -> Duration.ofSeconds(n);
       case "millisecond" -> Duration.ofMillis(n);
       case "microsecond" -> Duration.ofNanos(n * 1000);
-      default -> throw new UsageException(key + " = '" + value + "': unit '" + unit
-          + "' has no fixed length (use weeks, days, hours, minutes or seconds)");
+      default ->
+        throw new UsageException(key + " = '" + value + "': unit '" + unit
+            + "' has no fixed length (use weeks, days, hours, minutes or seconds)");
     };
   }
 }

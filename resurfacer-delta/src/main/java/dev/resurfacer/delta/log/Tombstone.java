@@ -11,7 +11,11 @@ import java.util.Optional;
  *
  * @param identities every file its path can name ({@link dev.resurfacer.delta.table.TableStorage#resolveAll}), the one read first
  */
-public record Tombstone(String logPath, List<StoredFile> identities, long deletionTimestamp, long version,
+public record Tombstone(
+    String logPath,
+    List<StoredFile> identities,
+    long deletionTimestamp,
+    long version,
     Optional<DeletionVectorRef> deletionVector) {
   public Tombstone {
     identities = List.copyOf(identities);

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.log;
 
+import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.table.DeltaTable;
 import io.delta.kernel.data.ColumnarBatch;
@@ -10,7 +11,6 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import dev.resurfacer.delta.kernel.KernelIterators;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -29,10 +29,13 @@ public final class Tombstones {
       .add("offset", IntegerType.INTEGER)
       .add("sizeInBytes", IntegerType.INTEGER)
       .add("cardinality", LongType.LONG);
-  static final StructType SCHEMA = new StructType().add("remove", new StructType()
-      .add("path", StringType.STRING)
-      .add("deletionTimestamp", LongType.LONG)
-      .add("deletionVector", DV));
+  static final StructType SCHEMA = new StructType()
+      .add(
+          "remove",
+          new StructType()
+              .add("path", StringType.STRING)
+              .add("deletionTimestamp", LongType.LONG)
+              .add("deletionVector", DV));
 
   private Tombstones() {}
 
@@ -40,8 +43,11 @@ public final class Tombstones {
   public static List<Tombstone> read(DeltaTable table, List<LogFile> commits) {
     List<Tombstone> out = new ArrayList<>();
     for (LogFile commit : commits) {
-      FileStatus status = FileStatus.of(table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
-      try (CloseableIterator<ColumnarBatch> batches = table.engine().getJsonHandler()
+      FileStatus status = FileStatus.of(
+          table.storage().kernelPath(commit.path()), commit.size(), commit.modificationTime());
+      try (CloseableIterator<ColumnarBatch> batches = table
+          .engine()
+          .getJsonHandler()
           .readJsonFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())) {
         while (batches.hasNext()) {
           try (CloseableIterator<Row> rows = batches.next().getRows()) {
@@ -53,7 +59,11 @@ public final class Tombstones {
               Row remove = action.getStruct(0);
               String path = remove.getString(0);
               long ts = remove.isNullAt(1) ? commit.modificationTime() : remove.getLong(1);
-              out.add(new Tombstone(path, table.storage().resolveAll(path), ts, commit.version(),
+              out.add(new Tombstone(
+                  path,
+                  table.storage().resolveAll(path),
+                  ts,
+                  commit.version(),
                   DeletionVectorRef.of(remove, 2, table.storage())));
             }
           }

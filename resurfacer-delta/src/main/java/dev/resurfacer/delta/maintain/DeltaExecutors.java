@@ -4,6 +4,7 @@ import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.CompactionPlan;
 import dev.resurfacer.delta.compact.CompactionResult;
 import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.compact.DeltaLayouts;
 import dev.resurfacer.delta.log.Checkpointer;
 import dev.resurfacer.delta.log.LogCleanup;
 import dev.resurfacer.delta.table.DeltaTable;
@@ -11,12 +12,11 @@ import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
 import dev.resurfacer.delta.vacuum.VacuumResult;
-import dev.resurfacer.maintain.Checkpoint;
-import dev.resurfacer.maintain.CleanupLog;
-import dev.resurfacer.delta.compact.DeltaLayouts;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.AutoLayoutSteps;
 import dev.resurfacer.layout.ScanReports;
+import dev.resurfacer.maintain.Checkpoint;
+import dev.resurfacer.maintain.CleanupLog;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
@@ -52,26 +52,53 @@ final class DeltaExecutors {
     DeltaCompactor.Plan planned = DeltaCompactor.plan(t, options(op));
     if (mode == Mode.PREVIEW) {
       CompactionPlan plan = planned.preview();
-      Map<String, Long> m = Map.of("groups", (long) plan.bins().size(), "files_to_rewrite", plan.inputFiles(),
-          "bytes_to_rewrite", plan.inputBytes());
+      Map<String, Long> m = Map.of(
+          "groups",
+          (long) plan.bins().size(),
+          "files_to_rewrite",
+          plan.inputFiles(),
+          "bytes_to_rewrite",
+          plan.inputBytes());
       if (plan.bins().isEmpty()) {
         return Step.nothingToDo(nothing(plan), m);
       }
-      return Step.previewed(String.format("would rewrite %d file(s) (%s) in %d bin(s)", plan.inputFiles(),
-          ByteSizes.format(plan.inputBytes()), plan.bins().size()), m);
+      return Step.previewed(
+          String.format(
+              "would rewrite %d file(s) (%s) in %d bin(s)",
+              plan.inputFiles(),
+              ByteSizes.format(plan.inputBytes()),
+              plan.bins().size()),
+          m);
     }
     CompactionResult r = DeltaCompactor.execute(planned, clock);
-    Map<String, Long> m = Map.of("rewritten_files", r.removedFiles(), "rewritten_bytes", r.removedBytes(), "added_files", r.addedFiles(),
-        "added_bytes", r.addedBytes(), "commits", (long) r.committedVersions().size());
+    Map<String, Long> m = Map.of(
+        "rewritten_files",
+        r.removedFiles(),
+        "rewritten_bytes",
+        r.removedBytes(),
+        "added_files",
+        r.addedFiles(),
+        "added_bytes",
+        r.addedBytes(),
+        "commits",
+        (long) r.committedVersions().size());
     if (!r.failedBins().isEmpty()) {
-      throw new IllegalStateException(r.failedBins().size() + " of " + r.plan().bins().size() + " bin(s) failed, first: "
-          + r.failedBins().get(0));
+      throw new IllegalStateException(r.failedBins().size() + " of "
+          + r.plan().bins().size() + " bin(s) failed, first: " + r.failedBins().get(0));
     }
     if (r.plan().bins().isEmpty()) {
       return Step.nothingToDo(nothing(r.plan()), m);
     }
-    return Step.done(String.format("rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)", r.removedFiles(),
-        ByteSizes.format(r.removedBytes()), r.addedFiles(), ByteSizes.format(r.addedBytes()), r.rows(), r.committedVersions()), m);
+    return Step.done(
+        String.format(
+            "rewrote %d file(s) (%s) into %d (%s), %d rows verified, versions %s (OPTIMIZE)",
+            r.removedFiles(),
+            ByteSizes.format(r.removedBytes()),
+            r.addedFiles(),
+            ByteSizes.format(r.addedBytes()),
+            r.rows(),
+            r.committedVersions()),
+        m);
   }
 
   /**
@@ -91,13 +118,16 @@ final class DeltaExecutors {
     Step s = compact(r != null ? AutoLayoutSteps.applying(r, base) : base, t, mode, clock);
     Map<String, Long> m = new java.util.LinkedHashMap<>(s.metrics());
     m.putAll(AutoLayoutSteps.metrics(a));
-    String decision = r != null ? "layout auto: applying " + a.reason()
+    String decision = r != null
+        ? "layout auto: applying " + a.reason()
         : "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")";
-    return new Step(s.outcome(), AutoLayoutSteps.message(decision, mode == Mode.PREVIEW, s.message()), m);
+    return new Step(
+        s.outcome(), AutoLayoutSteps.message(decision, mode == Mode.PREVIEW, s.message()), m);
   }
 
   private static String nothing(CompactionPlan plan) {
-    return "nothing to compact" + (plan.skipped().isEmpty() ? "" : ": skips " + String.join("; ", plan.skipped()));
+    return "nothing to compact"
+        + (plan.skipped().isEmpty() ? "" : ": skips " + String.join("; ", plan.skipped()));
   }
 
   private static Step vacuum(Vacuum op, DeltaTable t, Mode mode, Clock clock) {
@@ -105,18 +135,35 @@ final class DeltaExecutors {
     VacuumPlan plan = DeltaVacuum.plan(t, options, clock);
     String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
     if (plan.deletions().isEmpty()) {
-      return Step.nothingToDo("no file past the " + rule + " among " + plan.listedFiles() + " listed",
+      return Step.nothingToDo(
+          "no file past the " + rule + " among " + plan.listedFiles() + " listed",
           Map.of("listed_files", plan.listedFiles(), "deleted_files", 0L, "deleted_bytes", 0L));
     }
     String what = plan.deletions().size() + " file(s) (" + ByteSizes.format(plan.bytes()) + ")";
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would delete " + what + ", " + rule, Map.of("listed_files", plan.listedFiles(),
-          "files_to_delete", (long) plan.deletions().size(), "bytes_to_delete", plan.bytes()));
+      return Step.previewed(
+          "would delete " + what + ", " + rule,
+          Map.of(
+              "listed_files",
+              plan.listedFiles(),
+              "files_to_delete",
+              (long) plan.deletions().size(),
+              "bytes_to_delete",
+              plan.bytes()));
     }
     VacuumResult r = DeltaVacuum.execute(t, plan, options, clock);
-    return Step.done("deleted " + r.deleted() + " file(s) (" + ByteSizes.format(r.deletedBytes()) + "), " + rule
-        + (r.skipped().isEmpty() ? "" : "; left " + r.skipped().size() + " that changed since the plan"),
-        Map.of("listed_files", plan.listedFiles(), "deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+    return Step.done(
+        "deleted " + r.deleted() + " file(s) (" + ByteSizes.format(r.deletedBytes()) + "), " + rule
+            + (r.skipped().isEmpty()
+                ? ""
+                : "; left " + r.skipped().size() + " that changed since the plan"),
+        Map.of(
+            "listed_files",
+            plan.listedFiles(),
+            "deleted_files",
+            r.deleted(),
+            "deleted_bytes",
+            r.deletedBytes()));
   }
 
   private static Step checkpoint(Checkpoint op, DeltaTable t, Mode mode, Clock clock) {
@@ -137,17 +184,22 @@ final class DeltaExecutors {
     LogCleanup.Plan plan = LogCleanup.plan(t, Optional.ofNullable(op.retention()), clock);
     String rule = "retention " + Durations.format(java.time.Duration.ofMillis(plan.retentionMs()));
     if (plan.deletions().isEmpty()) {
-      return Step.nothingToDo("no log entry before a checkpoint is past the " + rule, Map.of("deleted_files", 0L));
+      return Step.nothingToDo(
+          "no log entry before a checkpoint is past the " + rule, Map.of("deleted_files", 0L));
     }
-    String what = plan.deletions().size() + " log entr(ies) (" + ByteSizes.format(plan.bytes()) + ") before version "
-        + plan.keepFromVersion();
+    String what = plan.deletions().size() + " log entr(ies) (" + ByteSizes.format(plan.bytes())
+        + ") before version " + plan.keepFromVersion();
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would delete " + what + ", " + rule, Map.of("files_to_delete", (long) plan.deletions().size()));
+      return Step.previewed("would delete " + what + ", " + rule, Map.of("files_to_delete", (long)
+          plan.deletions().size()));
     }
     LogCleanup.Result r = LogCleanup.execute(t, plan);
-    if (r.deleted() < plan.deletions().size() && r.skipped().stream().anyMatch(s -> !s.endsWith("already gone"))) {
-      throw new IllegalStateException("deleted " + r.deleted() + " of " + plan.deletions().size() + " log entries: " + r.skipped().get(0));
+    if (r.deleted() < plan.deletions().size()
+        && r.skipped().stream().anyMatch(s -> !s.endsWith("already gone"))) {
+      throw new IllegalStateException("deleted " + r.deleted() + " of "
+          + plan.deletions().size() + " log entries: " + r.skipped().get(0));
     }
-    return Step.done("deleted " + what, Map.of("deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
+    return Step.done(
+        "deleted " + what, Map.of("deleted_files", r.deleted(), "deleted_bytes", r.deletedBytes()));
   }
 }

@@ -1,10 +1,10 @@
 package dev.resurfacer.delta.maintain;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.delta.describe.DeltaDescriber;
-import dev.resurfacer.delta.describe.DeltaHealth;
 import dev.resurfacer.delta.compact.CompactionDefaults;
 import dev.resurfacer.delta.compact.DeltaCompactor;
+import dev.resurfacer.delta.describe.DeltaDescriber;
+import dev.resurfacer.delta.describe.DeltaHealth;
 import dev.resurfacer.delta.log.CommitInfos;
 import dev.resurfacer.delta.log.DeltaLogFiles;
 import dev.resurfacer.delta.log.LogFile;
@@ -13,12 +13,12 @@ import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.table.S3Settings;
-import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.TableSignals;
-import io.delta.kernel.Snapshot;
 import dev.resurfacer.report.TableStats;
 import dev.resurfacer.storage.StorageFences;
+import io.delta.kernel.Snapshot;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,12 +42,22 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
   private final Clock clock;
   private final StorageFences fences;
 
-  DeltaFormat(String catalogName, Map<String, String> locations, Path workingDir, S3Settings s3, Clock clock) {
+  DeltaFormat(
+      String catalogName,
+      Map<String, String> locations,
+      Path workingDir,
+      S3Settings s3,
+      Clock clock) {
     this(catalogName, () -> locations, workingDir, s3, clock, StorageFences.none());
   }
 
-  DeltaFormat(String catalogName, java.util.function.Supplier<Map<String, String>> listing, Path workingDir, S3Settings s3,
-      Clock clock, StorageFences fences) {
+  DeltaFormat(
+      String catalogName,
+      java.util.function.Supplier<Map<String, String>> listing,
+      Path workingDir,
+      S3Settings s3,
+      Clock clock,
+      StorageFences fences) {
     this.catalogName = catalogName;
     this.s3 = s3;
     this.listing = listing;
@@ -97,9 +107,11 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
   /** The tables named {@code namespace.*}, nested namespaces included, as the glob {@code namespace.*} matches them. */
   @Override
   public List<String> tablesIn(String namespace) {
-    List<String> in = allTables().stream().filter(t -> t.startsWith(namespace + ".")).toList();
+    List<String> in =
+        allTables().stream().filter(t -> t.startsWith(namespace + ".")).toList();
     if (in.isEmpty()) {
-      throw new UsageException("namespace " + namespace + " names no table of delta catalog '" + catalogName + "'");
+      throw new UsageException(
+          "namespace " + namespace + " names no table of delta catalog '" + catalogName + "'");
     }
     return in;
   }
@@ -116,10 +128,12 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
   /** Nothing to do: every operation and measurement loads the newest snapshot itself. */
   /** Vacuum and log cleanup without a retention use the table's {@code delta.*RetentionDuration}. */
   @Override
-  public java.util.Optional<Duration> tableRetention(DeltaTable table, dev.resurfacer.maintain.Operation operation) {
+  public java.util.Optional<Duration> tableRetention(
+      DeltaTable table, dev.resurfacer.maintain.Operation operation) {
     Map<String, String> properties = table.latest().getTableProperties();
     if (operation instanceof dev.resurfacer.maintain.Vacuum) {
-      return java.util.Optional.of(dev.resurfacer.delta.log.Retention.deletedFileRetention(properties));
+      return java.util.Optional.of(
+          dev.resurfacer.delta.log.Retention.deletedFileRetention(properties));
     }
     if (operation instanceof dev.resurfacer.maintain.CleanupLog) {
       return java.util.Optional.of(dev.resurfacer.delta.log.Retention.logRetention(properties));
@@ -139,10 +153,19 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
     DeltaHealth h = DeltaDescriber.describe(table, clock);
     DeltaHealth.DataFiles data = h.data();
     DeltaHealth.Log log = h.log();
-    return new TableStats(data.dataFiles(), data.dataBytes(), data.records() == null ? 0 : data.records() - h.deletionVectors().deletedRows(),
-        data.smallDataFiles(), h.deletionVectors().filesWithDeletionVectors(), 0, (int) Math.min(Integer.MAX_VALUE, log.logCommits()),
-        log.logCheckpointFiles(), log.logBytes(),
-        data.sizeHistogram().stream().map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
+    return new TableStats(
+        data.dataFiles(),
+        data.dataBytes(),
+        data.records() == null ? 0 : data.records() - h.deletionVectors().deletedRows(),
+        data.smallDataFiles(),
+        h.deletionVectors().filesWithDeletionVectors(),
+        0,
+        (int) Math.min(Integer.MAX_VALUE, log.logCommits()),
+        log.logCheckpointFiles(),
+        log.logBytes(),
+        data.sizeHistogram().stream()
+            .map(b -> new TableStats.SizeBucket(
+                b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
             .toList());
   }
 
@@ -192,16 +215,35 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
       }
     }
     DeltaLogFiles log = DeltaLogFiles.list(table);
-    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream().filter(c -> c.version() <= snapshot.getVersion()).toList();
-    // a commit file is written after its commitInfo timestamp: one older than since cannot be newer than since
-    List<LogFile> recent = since == null ? commits : commits.stream().filter(c -> c.modificationTime() > since.toEpochMilli()).toList();
+    List<LogFile> commits = log.of(LogFile.Kind.COMMIT).stream()
+        .filter(c -> c.version() <= snapshot.getVersion())
+        .toList();
+    // a commit file is written after its commitInfo timestamp: one older than since cannot be newer
+    // than since
+    List<LogFile> recent = since == null
+        ? commits
+        : commits.stream()
+            .filter(c -> c.modificationTime() > since.toEpochMilli())
+            .toList();
     int commitsSince = (int) CommitInfos.read(table, recent).stream()
         .filter(c -> since == null || c.timestamp() > since.toEpochMilli())
-        .filter(c -> !c.engineInfo().endsWith("/" + DeltaCompactor.ENGINE_INFO) && !c.engineInfo().equals(DeltaCompactor.ENGINE_INFO))
+        .filter(c -> !c.engineInfo().endsWith("/" + DeltaCompactor.ENGINE_INFO)
+            && !c.engineInfo().equals(DeltaCompactor.ENGINE_INFO))
         .count();
-    Instant oldest = commits.isEmpty() ? null
-        : Instant.ofEpochMilli(commits.stream().mapToLong(LogFile::modificationTime).min().getAsLong());
-    return new TableSignals(files, small, withDv, records, deleted, commits.size(), oldest, log.files().size(), commitsSince);
+    Instant oldest = commits.isEmpty()
+        ? null
+        : Instant.ofEpochMilli(
+            commits.stream().mapToLong(LogFile::modificationTime).min().getAsLong());
+    return new TableSignals(
+        files,
+        small,
+        withDv,
+        records,
+        deleted,
+        commits.size(),
+        oldest,
+        log.files().size(),
+        commitsSince);
   }
 
   @Override

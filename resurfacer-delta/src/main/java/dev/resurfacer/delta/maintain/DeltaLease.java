@@ -50,9 +50,11 @@ final class DeltaLease implements AutoCloseable {
     try {
       for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
         List<Held> all = list(storage, dir);
-        Optional<Held> top = all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+        Optional<Held> top =
+            all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
         if (top.isPresent() && !top.get().expired(clock.instant())) {
-          throw new LeaseHeld("another maintain run holds the lease on this table (" + top.get().value() + ")");
+          throw new LeaseHeld(
+              "another maintain run holds the lease on this table (" + top.get().value() + ")");
         }
         long generation = top.map(h -> h.generation() + 1).orElse(1L);
         StoredFile mine = storage.child(dir, name(generation));
@@ -61,20 +63,24 @@ final class DeltaLease implements AutoCloseable {
         } catch (FileAlreadyExistsException e) {
           continue; // another run took this generation: look again
         }
-        Optional<Held> newer = list(storage, dir).stream().filter(h -> h.generation() > generation && !h.expired(clock.instant()))
+        Optional<Held> newer = list(storage, dir).stream()
+            .filter(h -> h.generation() > generation && !h.expired(clock.instant()))
             .findFirst();
         if (newer.isPresent()) {
           storage.delete(mine);
-          throw new LeaseHeld("another maintain run holds the lease on this table (" + newer.get().value() + ")");
+          throw new LeaseHeld("another maintain run holds the lease on this table ("
+              + newer.get().value() + ")");
         }
         for (Held h : all) {
           deleteIfExists(storage, h.file()); // superseded generations, all expired
         }
         return new DeltaLease(storage, mine, value);
       }
-      throw new IllegalStateException("could not take the lease after " + ATTEMPTS + " attempts: other runs keep taking it");
+      throw new IllegalStateException(
+          "could not take the lease after " + ATTEMPTS + " attempts: other runs keep taking it");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot take the lease under " + dir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot take the lease under " + dir + ": " + e.getMessage(), e);
     }
   }
 

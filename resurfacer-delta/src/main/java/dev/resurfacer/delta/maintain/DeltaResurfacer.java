@@ -37,10 +37,16 @@ public final class DeltaResurfacer implements FormatFactory {
   /** Vacuum respects this catalog's tables; give {@link Resurfacer#fences} over every catalog you use (Iceberg ones included). */
   public static Resurfacer<DeltaTable> connect(CatalogConfig config, Path workingDir) {
     if (Format.of(config) != Format.DELTA) {
-      throw new UsageException("catalog '" + config.name() + "' is not a delta catalog (type " + config.type() + ")");
+      throw new UsageException(
+          "catalog '" + config.name() + "' is not a delta catalog (type " + config.type() + ")");
     }
-    return Resurfacer.over(new DeltaFormat(config.name(), () -> DeltaDiscovery.tables(config, workingDir), workingDir,
-        DeltaTables.settings(config), Clock.systemUTC(), StorageFences.forCatalogs(List.of(config), null, workingDir)));
+    return Resurfacer.over(new DeltaFormat(
+        config.name(),
+        () -> DeltaDiscovery.tables(config, workingDir),
+        workingDir,
+        DeltaTables.settings(config),
+        Clock.systemUTC(),
+        StorageFences.forCatalogs(List.of(config), null, workingDir)));
   }
 
   @Override
@@ -49,7 +55,8 @@ public final class DeltaResurfacer implements FormatFactory {
   }
 
   @Override
-  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(dev.resurfacer.dispatch.TableLookup lookup) {
+  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(
+      dev.resurfacer.dispatch.TableLookup lookup) {
     return DeltaTarget.find(lookup).map(t -> t);
   }
 

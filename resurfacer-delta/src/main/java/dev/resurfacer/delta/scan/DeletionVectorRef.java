@@ -14,7 +14,12 @@ import java.util.Optional;
  * @param cardinality the number of rows it deletes
  * @param identities every file its path can name ({@link TableStorage#resolveAll}), the one read first; empty for inline vectors
  */
-public record DeletionVectorRef(String storageType, String pathOrInlineDv, Integer offset, int sizeInBytes, long cardinality,
+public record DeletionVectorRef(
+    String storageType,
+    String pathOrInlineDv,
+    Integer offset,
+    int sizeInBytes,
+    long cardinality,
     List<StoredFile> identities) {
   public DeletionVectorRef {
     identities = List.copyOf(identities);
@@ -40,9 +45,16 @@ public record DeletionVectorRef(String storageType, String pathOrInlineDv, Integ
       case "u" -> paths.resolveAll(KernelInternals.uuidDeletionVectorRelativePath(ref));
       case "p" -> paths.resolveAll(ref);
       case "i" -> List.of();
-      default -> throw new dev.resurfacer.SafetyRefusal("unknown deletion vector storage type '" + type + "'");
+      default ->
+        throw new dev.resurfacer.SafetyRefusal(
+            "unknown deletion vector storage type '" + type + "'");
     };
-    return Optional.of(new DeletionVectorRef(type, ref, offset == null ? null : offset.intValue(),
-        size == null ? 0 : size.intValue(), cardinality == null ? 0 : cardinality, files));
+    return Optional.of(new DeletionVectorRef(
+        type,
+        ref,
+        offset == null ? null : offset.intValue(),
+        size == null ? 0 : size.intValue(),
+        cardinality == null ? 0 : cardinality,
+        files));
   }
 }

@@ -15,8 +15,14 @@ import java.util.OptionalLong;
  * @param identities every file it can name ({@link dev.resurfacer.delta.table.TableStorage#resolveAll}), the one read first
  * @param numRecords rows in the file before deletion vectors, from its stats when present
  */
-public record LiveFile(String logPath, List<StoredFile> identities, long size, long modificationTime,
-    Map<String, String> partitionValues, Optional<DeletionVectorRef> deletionVector, OptionalLong numRecords) {
+public record LiveFile(
+    String logPath,
+    List<StoredFile> identities,
+    long size,
+    long modificationTime,
+    Map<String, String> partitionValues,
+    Optional<DeletionVectorRef> deletionVector,
+    OptionalLong numRecords) {
   public LiveFile {
     identities = List.copyOf(identities);
     if (identities.isEmpty()) {

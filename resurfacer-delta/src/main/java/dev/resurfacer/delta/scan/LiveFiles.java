@@ -25,7 +25,8 @@ public final class LiveFiles {
 
   public static List<LiveFile> of(DeltaTable table, Snapshot snapshot) {
     List<LiveFile> out = new ArrayList<>();
-    // add.partitionValues are keyed by physical name on a column-mapped table; LiveFile keys them by column name
+    // add.partitionValues are keyed by physical name on a column-mapped table; LiveFile keys them
+    // by column name
     Map<String, String> logicalNames = new HashMap<>();
     for (String c : snapshot.getPartitionColumnNames()) {
       logicalNames.put(KernelInternals.physicalName(snapshot.getSchema().get(c)), c);
@@ -38,8 +39,12 @@ public final class LiveFiles {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(Rows.index(scanFile, "add"));
             String path = Rows.string(add, "path");
-            out.add(new LiveFile(path, table.storage().resolveAll(path), Rows.longOrNull(add, "size"),
-                Rows.longOrNull(add, "modificationTime"), logical(Rows.stringMap(add, "partitionValues"), logicalNames),
+            out.add(new LiveFile(
+                path,
+                table.storage().resolveAll(path),
+                Rows.longOrNull(add, "size"),
+                Rows.longOrNull(add, "modificationTime"),
+                logical(Rows.stringMap(add, "partitionValues"), logicalNames),
                 DeletionVectorRef.of(add, Rows.index(add, "deletionVector"), table.storage()),
                 numRecords(Rows.string(add, "stats"))));
           }
@@ -51,7 +56,8 @@ public final class LiveFiles {
     return out;
   }
 
-  private static Map<String, String> logical(Map<String, String> physical, Map<String, String> logicalNames) {
+  private static Map<String, String> logical(
+      Map<String, String> physical, Map<String, String> logicalNames) {
     Map<String, String> out = new LinkedHashMap<>();
     physical.forEach((k, v) -> out.put(logicalNames.getOrDefault(k, k), v));
     return out;
@@ -63,7 +69,9 @@ public final class LiveFiles {
     }
     try {
       JsonNode n = JSON.readTree(stats).get("numRecords");
-      return n == null || !n.canConvertToLong() ? OptionalLong.empty() : OptionalLong.of(n.asLong());
+      return n == null || !n.canConvertToLong()
+          ? OptionalLong.empty()
+          : OptionalLong.of(n.asLong());
     } catch (IOException e) {
       return OptionalLong.empty();
     }

@@ -38,11 +38,18 @@ public final class LogicalRows {
             Row scanFile = scanFiles.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
             // the log's path is URI-escaped; Kernel reads a file by its stored name
-            FileStatus status = FileStatus.of(t.storage().kernelPath(t.storage().resolve(add.getString(add.getSchema().indexOf("path")))),
-                add.getLong(add.getSchema().indexOf("size")), 0);
-            CloseableIterator<ColumnarBatch> data = t.engine().getParquetHandler()
-                .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty()).map(FileReadResult::getData);
-            try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(t.engine(), scanState, scanFile, data)) {
+            FileStatus status = FileStatus.of(
+                t.storage()
+                    .kernelPath(
+                        t.storage().resolve(add.getString(add.getSchema().indexOf("path")))),
+                add.getLong(add.getSchema().indexOf("size")),
+                0);
+            CloseableIterator<ColumnarBatch> data = t.engine()
+                .getParquetHandler()
+                .readParquetFiles(KernelIterators.of(List.of(status)), physical, Optional.empty())
+                .map(FileReadResult::getData);
+            try (CloseableIterator<FilteredColumnarBatch> logical =
+                Scan.transformPhysicalData(t.engine(), scanState, scanFile, data)) {
               while (logical.hasNext()) {
                 try (CloseableIterator<Row> rows = logical.next().getRows()) {
                   rows.forEachRemaining(row);
@@ -53,7 +60,8 @@ public final class LogicalRows {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + t.name() + " at version " + snapshot.getVersion(), e);
+      throw new UncheckedIOException(
+          "cannot read " + t.name() + " at version " + snapshot.getVersion(), e);
     }
   }
 }

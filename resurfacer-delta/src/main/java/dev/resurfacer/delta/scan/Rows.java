@@ -25,7 +25,9 @@ final class Rows {
     if (i < 0 || row.isNullAt(i)) {
       return null;
     }
-    return row.getSchema().at(i).getDataType() instanceof IntegerType ? (long) row.getInt(i) : row.getLong(i);
+    return row.getSchema().at(i).getDataType() instanceof IntegerType
+        ? (long) row.getInt(i)
+        : row.getLong(i);
   }
 
   static Map<String, String> stringMap(Row row, String field) {

@@ -75,10 +75,14 @@ public final class AzureBlobs implements ObjectStore {
 
   /** A bucket as Kernel may spell it (an absolute log path: the Blob host, upper case) is the authority StoredFile makes of it. */
   private BlobContainerClient container(String bucket) {
-    return containers.computeIfAbsent(dev.resurfacer.storage.StoredFile.parse("abfss://" + bucket + "/").authority(), b -> {
-      DataLakeFileSystemClient fs = io.client("abfss://" + b + "/");
-      return new BlobContainerClientBuilder().pipeline(fs.getHttpPipeline()).endpoint(dev.resurfacer.storage.AzureEndpoints.blob(fs.getFileSystemUrl())).buildClient();
-    });
+    return containers.computeIfAbsent(
+        dev.resurfacer.storage.StoredFile.parse("abfss://" + bucket + "/").authority(), b -> {
+          DataLakeFileSystemClient fs = io.client("abfss://" + b + "/");
+          return new BlobContainerClientBuilder()
+              .pipeline(fs.getHttpPipeline())
+              .endpoint(dev.resurfacer.storage.AzureEndpoints.blob(fs.getFileSystemUrl()))
+              .buildClient();
+        });
   }
 
   private BlobClient blob(String bucket, String key) {
@@ -94,22 +98,31 @@ public final class AzureBlobs implements ObjectStore {
   }
 
   @Override
-  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each) throws IOException {
-    ListBlobsOptions options = new ListBlobsOptions().setPrefix(prefix).setDetails(new BlobListDetails().setRetrieveMetadata(true));
+  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each)
+      throws IOException {
+    ListBlobsOptions options = new ListBlobsOptions()
+        .setPrefix(prefix)
+        .setDetails(new BlobListDetails().setRetrieveMetadata(true));
     try {
       Iterable<BlobItem> items = delimiter.isPresent()
           ? container(bucket).listBlobsByHierarchy(delimiter.get(), options, null)
           : container(bucket).listBlobs(options, null);
       for (BlobItem b : items) {
-        if (Boolean.TRUE.equals(b.isPrefix()) || b.getName().endsWith("/") || folder(b.getMetadata())) {
+        if (Boolean.TRUE.equals(b.isPrefix())
+            || b.getName().endsWith("/")
+            || folder(b.getMetadata())) {
           continue;
         }
         var p = b.getProperties();
-        each.accept(new Listed(bucket, b.getName(), p.getContentLength() == null ? 0 : p.getContentLength(),
+        each.accept(new Listed(
+            bucket,
+            b.getName(),
+            p.getContentLength() == null ? 0 : p.getContentLength(),
             p.getLastModified() == null ? 0 : p.getLastModified().toInstant().toEpochMilli()));
       }
     } catch (RuntimeException e) {
-      // a failed page anywhere fails the whole listing: callers must not read a partial one as whole
+      // a failed page anywhere fails the whole listing: callers must not read a partial one as
+      // whole
       throw new IOException("cannot list " + where(bucket, prefix) + ": " + oneLine(e), e);
     }
   }
@@ -121,7 +134,8 @@ public final class AzureBlobs implements ObjectStore {
       if (folder(p.getMetadata())) {
         return Optional.empty();
       }
-      return Optional.of(new Listed(bucket, key, p.getBlobSize(), p.getLastModified().toInstant().toEpochMilli()));
+      return Optional.of(new Listed(
+          bucket, key, p.getBlobSize(), p.getLastModified().toInstant().toEpochMilli()));
     } catch (BlobStorageException e) {
       if (e.getStatusCode() == 404) {
         return Optional.empty();
@@ -135,7 +149,9 @@ public final class AzureBlobs implements ObjectStore {
   @Override
   public InputStream read(String bucket, String key, long from) throws IOException {
     try {
-      return blob(bucket, key).openInputStream(new BlobInputStreamOptions().setRange(new BlobRange(from)), Context.NONE);
+      return blob(bucket, key)
+          .openInputStream(
+              new BlobInputStreamOptions().setRange(new BlobRange(from)), Context.NONE);
     } catch (BlobStorageException e) {
       if (e.getStatusCode() == 404) {
         throw new FileNotFoundException(where(bucket, key));
@@ -148,24 +164,43 @@ public final class AzureBlobs implements ObjectStore {
 
   @Override
   public void put(String bucket, String key, byte[] content) throws IOException {
-    write(bucket, key, b -> b.uploadWithResponse(new BlobParallelUploadOptions(BinaryData.fromBytes(content)), null, Context.NONE));
+    write(
+        bucket,
+        key,
+        b -> b.uploadWithResponse(
+            new BlobParallelUploadOptions(BinaryData.fromBytes(content)), null, Context.NONE));
   }
 
   @Override
   public void put(String bucket, String key, Path content) throws IOException {
-    write(bucket, key, b -> b.uploadFromFileWithResponse(new BlobUploadFromFileOptions(content.toString()), null, Context.NONE));
+    write(
+        bucket,
+        key,
+        b -> b.uploadFromFileWithResponse(
+            new BlobUploadFromFileOptions(content.toString()), null, Context.NONE));
   }
 
   @Override
   public void putIfAbsent(String bucket, String key, byte[] content) throws IOException {
-    write(bucket, key, b -> b.uploadWithResponse(new BlobParallelUploadOptions(BinaryData.fromBytes(content)).setRequestConditions(absent()),
-        null, Context.NONE));
+    write(
+        bucket,
+        key,
+        b -> b.uploadWithResponse(
+            new BlobParallelUploadOptions(BinaryData.fromBytes(content))
+                .setRequestConditions(absent()),
+            null,
+            Context.NONE));
   }
 
   @Override
   public void putIfAbsent(String bucket, String key, Path content) throws IOException {
-    write(bucket, key, b -> b.uploadFromFileWithResponse(new BlobUploadFromFileOptions(content.toString()).setRequestConditions(absent()),
-        null, Context.NONE));
+    write(
+        bucket,
+        key,
+        b -> b.uploadFromFileWithResponse(
+            new BlobUploadFromFileOptions(content.toString()).setRequestConditions(absent()),
+            null,
+            Context.NONE));
   }
 
   private static BlobRequestConditions absent() {
@@ -202,7 +237,9 @@ public final class AzureBlobs implements ObjectStore {
 
   /** The SDK's messages run over several lines (the request, the response body). */
   private static String oneLine(Exception e) {
-    String m = e instanceof BlobStorageException b ? b.getStatusCode() + " " + b.getErrorCode() : String.valueOf(e.getMessage());
+    String m = e instanceof BlobStorageException b
+        ? b.getStatusCode() + " " + b.getErrorCode()
+        : String.valueOf(e.getMessage());
     return m.lines().findFirst().orElse(m);
   }
 

@@ -27,13 +27,15 @@ import java.util.TreeSet;
  */
 public final class DeltaCensus implements TableCensus {
   @Override
-  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+  public List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
     return neighbours(catalogs, workingDir, skip, new CensusMemo());
   }
 
   /** A table whose root and log version {@code memo} has seen is taken from it: a commit makes a new version. */
   @Override
-  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
+  public List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<Neighbour> out = new ArrayList<>();
     for (CatalogConfig catalog : catalogs) {
       if (!catalog.isDelta()) {
@@ -43,8 +45,10 @@ public final class DeltaCensus implements TableCensus {
       try {
         tables = DeltaDiscovery.tables(catalog, workingDir);
       } catch (RuntimeException e) {
-        out.add(Neighbour.unreadable("the tables of delta catalog '" + catalog.name() + "'",
-            Set.of(Neighbour.table(catalog.name(), "*")), String.valueOf(e.getMessage())));
+        out.add(Neighbour.unreadable(
+            "the tables of delta catalog '" + catalog.name() + "'",
+            Set.of(Neighbour.table(catalog.name(), "*")),
+            String.valueOf(e.getMessage())));
         continue;
       }
       tables.forEach((name, location) -> {
@@ -53,14 +57,22 @@ public final class DeltaCensus implements TableCensus {
         if (skip.contains(named)) {
           return;
         }
-        try (DeltaTable table = DeltaTables.open(name, location, workingDir, DeltaTables.settings(catalog))) {
+        try (DeltaTable table =
+            DeltaTables.open(name, location, workingDir, DeltaTables.settings(catalog))) {
           Set<String> ids = Set.of(named, Neighbour.root(table.storage().root()));
           if (ids.stream().anyMatch(skip::contains)) {
             return;
           }
           io.delta.kernel.Snapshot latest = table.latest();
-          out.add(memo.at(label, table.storage().root().key() + "@" + latest.getVersion(),
-              () -> new Neighbour(label, ids, List.of(table.storage().root()), referencedDirs(table, latest), null)));
+          out.add(memo.at(
+              label,
+              table.storage().root().key() + "@" + latest.getVersion(),
+              () -> new Neighbour(
+                  label,
+                  ids,
+                  List.of(table.storage().root()),
+                  referencedDirs(table, latest),
+                  null)));
         } catch (RuntimeException e) {
           out.add(Neighbour.unreadable(label, Set.of(named), String.valueOf(e.getMessage())));
         }
@@ -74,9 +86,11 @@ public final class DeltaCensus implements TableCensus {
     return referencedDirs(table, table.latest());
   }
 
-  private static NavigableSet<String> referencedDirs(DeltaTable table, io.delta.kernel.Snapshot latest) {
+  private static NavigableSet<String> referencedDirs(
+      DeltaTable table, io.delta.kernel.Snapshot latest) {
     NavigableSet<String> dirs = new TreeSet<>();
-    // every identity of each path: a '..' after a link names two files, and either may be the one read
+    // every identity of each path: a '..' after a link names two files, and either may be the one
+    // read
     for (LiveFile f : LiveFiles.of(table, latest)) {
       add(dirs, f.identities());
       f.deletionVector().ifPresent(dv -> add(dirs, dv.identities()));

@@ -53,20 +53,24 @@ public final class DeltaDiscovery {
           if (s3 == null) {
             s3 = new S3Objects(DeltaTables.settings(catalog));
           }
-          S3Discovery.walk(catalog, root, s3, (relative, location) -> add(catalog, relative, location, found));
+          S3Discovery.walk(
+              catalog, root, s3, (relative, location) -> add(catalog, relative, location, found));
           continue;
         }
         if (DeltaTables.isAzure(root)) {
-          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
-              + ": discover roots on Azure are not walked yet; name the container's tables under tables:");
+          throw new UsageException(
+              "catalogs." + catalog.name() + ".discover: " + root
+                  + ": discover roots on Azure are not walked yet; name the container's tables under tables:");
         }
         if (DeltaTables.isGcs(root)) {
-          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
-              + ": discover roots on Cloud Storage are not walked yet; name the bucket's tables under tables:");
+          throw new UsageException(
+              "catalogs." + catalog.name() + ".discover: " + root
+                  + ": discover roots on Cloud Storage are not walked yet; name the bucket's tables under tables:");
         }
         Path rootDir = DeltaTables.localPath(root, workingDir);
         if (!Files.isDirectory(rootDir)) {
-          throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " is not a directory");
+          throw new UsageException(
+              "catalogs." + catalog.name() + ".discover: " + root + " is not a directory");
         }
         if (Files.isDirectory(rootDir.resolve("_delta_log"))) {
           throw new UsageException(alreadyATable(catalog, root));
@@ -105,8 +109,10 @@ public final class DeltaDiscovery {
         Root a = roots.get(i);
         Root b = roots.get(j);
         if (a.place().contains(b.place()) || b.place().contains(a.place())) {
-          throw new UsageException("catalogs." + a.catalog().name() + ".discover: " + a.root() + " and catalogs." + b.catalog().name()
-              + ".discover: " + b.root() + " overlap: a table under both would have two names (and two policies); keep one root");
+          throw new UsageException(
+              "catalogs." + a.catalog().name() + ".discover: " + a.root() + " and catalogs."
+                  + b.catalog().name() + ".discover: " + b.root()
+                  + " overlap: a table under both would have two names (and two policies); keep one root");
         }
       }
     }
@@ -118,9 +124,11 @@ public final class DeltaDiscovery {
         StoredFile table = place(location, workingDir);
         for (Root r : roots) {
           if (r.catalog() != c && r.place().contains(table)) {
-            throw new UsageException("catalogs." + c.name() + ".tables." + name + ": " + location + " is under catalogs."
-                + r.catalog().name() + ".discover: " + r.root() + ": the table would have two names (and two policies); name it in "
-                + r.catalog().name() + " or narrow the root");
+            throw new UsageException(
+                "catalogs." + c.name() + ".tables." + name + ": " + location + " is under catalogs."
+                    + r.catalog().name() + ".discover: " + r.root()
+                    + ": the table would have two names (and two policies); name it in "
+                    + r.catalog().name() + " or narrow the root");
           }
         }
       });
@@ -128,16 +136,22 @@ public final class DeltaDiscovery {
   }
 
   private static StoredFile place(String location, Path workingDir) {
-    return StoredFile.parse(DeltaTables.isObjectStore(location) ? location : DeltaTables.localPath(location, workingDir).normalize().toString());
+    return StoredFile.parse(
+        DeltaTables.isObjectStore(location)
+            ? location
+            : DeltaTables.localPath(location, workingDir).normalize().toString());
   }
 
   static String alreadyATable(CatalogConfig catalog, String root) {
-    return "catalogs." + catalog.name() + ".discover: " + root + " is itself a Delta table; name it under tables: instead";
+    return "catalogs." + catalog.name() + ".discover: " + root
+        + " is itself a Delta table; name it under tables: instead";
   }
 
   /** One spelling per place: an S3 location's {@link StoredFile} key ({@code s3a://} is {@code s3://}), a local one's absolute path. */
   private static String identity(String location, Path workingDir) {
-    return DeltaTables.isObjectStore(location) ? StoredFile.parse(location).key() : DeltaTables.localPath(location, workingDir).toString();
+    return DeltaTables.isObjectStore(location)
+        ? StoredFile.parse(location).key()
+        : DeltaTables.localPath(location, workingDir).toString();
   }
 
   /** The location of a discovered table {@code name} in any delta catalog of {@code config}. */
@@ -155,12 +169,15 @@ public final class DeltaDiscovery {
       for (Path child : s) {
         String n = child.getFileName().toString();
         // a link may lead out of the root (or into a loop): discovery follows none
-        if (!n.startsWith("_") && !n.startsWith(".") && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+        if (!n.startsWith("_")
+            && !n.startsWith(".")
+            && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
           children.add(child);
         }
       }
     } catch (IOException e) {
-      throw new UsageException("catalogs." + catalog.name() + ".discover: cannot list " + dir + ": " + e.getMessage());
+      throw new UsageException(
+          "catalogs." + catalog.name() + ".discover: cannot list " + dir + ": " + e.getMessage());
     }
     children.sort(null);
     for (Path child : children) {
@@ -186,22 +203,25 @@ public final class DeltaDiscovery {
       }
       return false;
     } catch (IOException e) {
-      throw new UsageException("catalogs." + catalog.name() + ".discover: cannot list " + log + ": " + e.getMessage());
+      throw new UsageException(
+          "catalogs." + catalog.name() + ".discover: cannot list " + log + ": " + e.getMessage());
     }
   }
 
-  private static void add(CatalogConfig catalog, List<String> relative, String location, Map<String, String> found) {
+  private static void add(
+      CatalogConfig catalog, List<String> relative, String location, Map<String, String> found) {
     String name = nameOf(relative);
     String previous = found.putIfAbsent(name, location);
     if (previous != null && !catalog.tables().containsKey(name)) {
-      throw new UsageException("catalogs." + catalog.name() + ".discover: " + previous + " and " + location
-          + " both make the name " + name + "; name one under tables:");
+      throw new UsageException("catalogs." + catalog.name() + ".discover: " + previous + " and "
+          + location + " both make the name " + name + "; name one under tables:");
     }
   }
 
   /** {@code raw/web/events} is {@code raw.web_events}; {@code events} is {@code default.events}. */
   static String nameOf(List<String> relative) {
-    List<String> parts = relative.stream().map(p -> NOT_IN_NAME.matcher(p).replaceAll("_")).toList();
+    List<String> parts =
+        relative.stream().map(p -> NOT_IN_NAME.matcher(p).replaceAll("_")).toList();
     if (parts.size() == 1) {
       return "default." + parts.get(0);
     }

@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * @param name a configured {@code namespace.table} name, or the location the user gave
  * @param fences the other tables (of either format) and protected files its vacuum must respect
  */
-public record DeltaTable(String name, TableStorage storage, StorageFences fences) implements AutoCloseable {
+public record DeltaTable(String name, TableStorage storage, StorageFences fences)
+    implements AutoCloseable {
   /** A table whose vacuum knows no other table but those it finds inside its own directory. */
   public DeltaTable(String name, TableStorage storage) {
     this(name, storage, StorageFences.none());

@@ -4,12 +4,11 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.storage.StoredFile;
-import java.util.List;
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
@@ -29,9 +28,11 @@ public final class DeltaTables {
       configured = DeltaDiscovery.location(target, config, workingDir);
     }
     if (configured.isPresent()) {
-      return Optional.of(open(target, configured.get(), workingDir, s3Settings(config, configured.get())));
+      return Optional.of(
+          open(target, configured.get(), workingDir, s3Settings(config, configured.get())));
     }
-    if (!looksLikeLocation(target) && !Files.isDirectory(workingDir.resolve(target).resolve("_delta_log"))) {
+    if (!looksLikeLocation(target)
+        && !Files.isDirectory(workingDir.resolve(target).resolve("_delta_log"))) {
       return Optional.empty();
     }
     return Optional.of(open(target, target, workingDir, s3Settings(config, target)));
@@ -43,28 +44,39 @@ public final class DeltaTables {
    * delta catalog, else the SDK's defaults (environment, profile, instance role).
    */
   public static S3Settings s3Settings(ResurfacerConfig config, String location) {
-    List<CatalogConfig> deltas = config.catalogs().values().stream().filter(CatalogConfig::isDelta).toList();
+    List<CatalogConfig> deltas =
+        config.catalogs().values().stream().filter(CatalogConfig::isDelta).toList();
     StoredFile wanted = isObjectStore(location) ? StoredFile.parse(location) : null;
     // a catalog that names the location wins over one whose discover root merely contains it
     for (CatalogConfig c : deltas) {
-      if (wanted != null && c.tables().values().stream().filter(DeltaTables::isObjectStore).map(StoredFile::parse).anyMatch(wanted::equals)) {
+      if (wanted != null
+          && c.tables().values().stream()
+              .filter(DeltaTables::isObjectStore)
+              .map(StoredFile::parse)
+              .anyMatch(wanted::equals)) {
         return settings(c);
       }
     }
     for (CatalogConfig c : deltas) {
-      // a table under an S3 discover root is the catalog's as much as a named one: maintain runs it with these settings too;
-      // a place the walk skips (a `_` or `.` segment) is not one of its tables, so it never gets the single-writer promise
-      for (StoredFile root : c.discover().stream().filter(DeltaTables::isS3).map(StoredFile::parse).toList()) {
+      // a table under an S3 discover root is the catalog's as much as a named one: maintain runs it
+      // with these settings too;
+      // a place the walk skips (a `_` or `.` segment) is not one of its tables, so it never gets
+      // the single-writer promise
+      for (StoredFile root :
+          c.discover().stream().filter(DeltaTables::isS3).map(StoredFile::parse).toList()) {
         if (wanted != null && root.contains(wanted) && !root.equals(wanted)) {
           String below = wanted.path().substring(root.path().length());
-          boolean skipped = java.util.Arrays.stream(below.split("/")).anyMatch(s -> s.startsWith("_") || s.startsWith("."));
+          boolean skipped = java.util.Arrays.stream(below.split("/"))
+              .anyMatch(s -> s.startsWith("_") || s.startsWith("."));
           return skipped ? settings(c).withoutSingleWriter() : settings(c);
         }
       }
     }
     // a location the catalog does not name gets its connection but never its single-writer promise:
     // that promise is about the tables the user declared, not about any other writer's table
-    return deltas.size() == 1 ? settings(deltas.get(0)).withoutSingleWriter() : S3Settings.defaults();
+    return deltas.size() == 1
+        ? settings(deltas.get(0)).withoutSingleWriter()
+        : S3Settings.defaults();
   }
 
   public static S3Settings settings(CatalogConfig catalog) {
@@ -79,7 +91,10 @@ public final class DeltaTables {
   /** {@code abfss://}, {@code abfs://}, {@code wasbs://}, {@code wasb://}: one Azure container, whichever is written. */
   static boolean isAzure(String location) {
     String l = location.toLowerCase(java.util.Locale.ROOT);
-    return l.startsWith("abfss://") || l.startsWith("abfs://") || l.startsWith("wasbs://") || l.startsWith("wasb://");
+    return l.startsWith("abfss://")
+        || l.startsWith("abfs://")
+        || l.startsWith("wasbs://")
+        || l.startsWith("wasb://");
   }
 
   /** {@code gs://}: a Cloud Storage bucket ({@code gcs://} is not a scheme Iceberg or Hadoop read, and is refused as a local path would be). */
@@ -94,8 +109,12 @@ public final class DeltaTables {
 
   /** A location rather than a {@code namespace.table} identifier. */
   public static boolean looksLikeLocation(String target) {
-    return target.contains("/") || target.contains("\\") || target.contains("://") || target.startsWith("file:")
-        || target.equals(".") || target.equals("..");
+    return target.contains("/")
+        || target.contains("\\")
+        || target.contains("://")
+        || target.startsWith("file:")
+        || target.equals(".")
+        || target.equals("..");
   }
 
   public static DeltaTable open(String name, String location, Path workingDir) {
@@ -137,14 +156,16 @@ public final class DeltaTables {
     }
     if (location.contains("://")) {
       String scheme = location.substring(0, location.indexOf("://"));
-      throw new UsageException("Delta tables on " + scheme + ":// storage are not supported (local paths, file:, s3://, "
-          + "abfss:// (abfs, wasbs, wasb) and gs:// URIs): " + location);
+      throw new UsageException(
+          "Delta tables on " + scheme + ":// storage are not supported (local paths, file:, s3://, "
+              + "abfss:// (abfs, wasbs, wasb) and gs:// URIs): " + location);
     }
     return workingDir.resolve(location).toAbsolutePath().normalize();
   }
 
   /** Kernel's Parquet writer rolls to a new file at about this many bytes. */
-  public static final String TARGET_FILE_SIZE = "delta.kernel.default.parquet.writer.targetMaxFileSize";
+  public static final String TARGET_FILE_SIZE =
+      "delta.kernel.default.parquet.writer.targetMaxFileSize";
 
   /**
    * Local file system without Hadoop's checksum side files: a {@code .crc} beside every file Kernel

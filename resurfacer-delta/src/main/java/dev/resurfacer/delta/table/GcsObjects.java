@@ -77,18 +77,25 @@ public final class GcsObjects implements ObjectStore {
 
   /** Every page is read: an error on any page fails the whole listing, never a partial one read as whole. */
   @Override
-  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each) throws IOException {
-    List<Storage.BlobListOption> options = new ArrayList<>(List.of(Storage.BlobListOption.prefix(prefix)));
+  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each)
+      throws IOException {
+    List<Storage.BlobListOption> options =
+        new ArrayList<>(List.of(Storage.BlobListOption.prefix(prefix)));
     delimiter.ifPresent(d -> options.add(Storage.BlobListOption.delimiter(d)));
     try {
-      Page<Blob> page = client().list(bucket.toLowerCase(java.util.Locale.ROOT), options.toArray(Storage.BlobListOption[]::new));
+      Page<Blob> page = client()
+          .list(
+              bucket.toLowerCase(java.util.Locale.ROOT),
+              options.toArray(Storage.BlobListOption[]::new));
       while (page != null) {
         for (Blob b : page.getValues()) {
-          // a delimited listing's common prefixes come back as directory entries; a name ending in / is a folder placeholder
+          // a delimited listing's common prefixes come back as directory entries; a name ending in
+          // / is a folder placeholder
           if (b.isDirectory() || b.getName().endsWith("/")) {
             continue;
           }
-          each.accept(new Listed(bucket, b.getName(), b.getSize() == null ? 0 : b.getSize(), time(b)));
+          each.accept(
+              new Listed(bucket, b.getName(), b.getSize() == null ? 0 : b.getSize(), time(b)));
         }
         page = page.hasNextPage() ? page.getNextPage() : null;
       }
@@ -158,7 +165,11 @@ public final class GcsObjects implements ObjectStore {
 
   @Override
   public void put(String bucket, String key, byte[] content) throws IOException {
-    write(bucket, key, (c, info, o) -> c.createFrom(info, new ByteArrayInputStream(content), o), false);
+    write(
+        bucket,
+        key,
+        (c, info, o) -> c.createFrom(info, new ByteArrayInputStream(content), o),
+        false);
   }
 
   @Override
@@ -168,7 +179,11 @@ public final class GcsObjects implements ObjectStore {
 
   @Override
   public void putIfAbsent(String bucket, String key, byte[] content) throws IOException {
-    write(bucket, key, (c, info, o) -> c.createFrom(info, new ByteArrayInputStream(content), o), true);
+    write(
+        bucket,
+        key,
+        (c, info, o) -> c.createFrom(info, new ByteArrayInputStream(content), o),
+        true);
   }
 
   @Override
@@ -186,9 +201,11 @@ public final class GcsObjects implements ObjectStore {
    * A resumable upload (the SDK's {@code createFrom}), as GCSFileIO writes; {@code ifAbsent} adds the
    * precondition {@code ifGenerationMatch=0}, whose 412 is "it exists".
    */
-  private void write(String bucket, String key, Upload upload, boolean ifAbsent) throws IOException {
+  private void write(String bucket, String key, Upload upload, boolean ifAbsent)
+      throws IOException {
     BlobInfo info = BlobInfo.newBuilder(id(bucket, key)).build();
-    Storage.BlobWriteOption[] options = ifAbsent ? new Storage.BlobWriteOption[] {Storage.BlobWriteOption.doesNotExist()}
+    Storage.BlobWriteOption[] options = ifAbsent
+        ? new Storage.BlobWriteOption[] {Storage.BlobWriteOption.doesNotExist()}
         : new Storage.BlobWriteOption[0];
     try {
       upload.send(client(), info, options);

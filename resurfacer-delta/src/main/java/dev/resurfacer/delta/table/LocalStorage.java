@@ -121,14 +121,19 @@ public final class LocalStorage implements TableStorage {
       throw new SafetyRefusal("the log names a path that is not a valid URI: " + logPath);
     }
     if (uri.getScheme() != null && !"file".equalsIgnoreCase(uri.getScheme())) {
-      throw new SafetyRefusal("the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
+      throw new SafetyRefusal(
+          "the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
     }
     String authority = uri.getRawAuthority();
     String path = uri.getPath();
     boolean absolute = uri.getScheme() != null || authority != null;
-    if (uri.isOpaque() || (absolute && !path.startsWith("/"))
-        || (authority != null && !authority.isEmpty() && !authority.equalsIgnoreCase("localhost"))) {
-      throw new SafetyRefusal("the log names a path that is not a file on this machine: " + logPath);
+    if (uri.isOpaque()
+        || (absolute && !path.startsWith("/"))
+        || (authority != null
+            && !authority.isEmpty()
+            && !authority.equalsIgnoreCase("localhost"))) {
+      throw new SafetyRefusal(
+          "the log names a path that is not a file on this machine: " + logPath);
     }
     try {
       if (path.startsWith("/")) {
@@ -167,7 +172,10 @@ public final class LocalStorage implements TableStorage {
    * for (a target directory), not an identity.
    */
   public static Path fromKernelSpelling(String kernelPath) {
-    return Path.of(kernelPath.startsWith("file:") ? kernelPath.substring("file:".length()).replaceFirst("^//(?=/)", "") : kernelPath);
+    return Path.of(
+        kernelPath.startsWith("file:")
+            ? kernelPath.substring("file:".length()).replaceFirst("^//(?=/)", "")
+            : kernelPath);
   }
 
   @Override
@@ -230,7 +238,8 @@ public final class LocalStorage implements TableStorage {
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
           if (attrs.isSymbolicLink()) {
             links.add(of(file));
-          } else if (attrs.isRegularFile() && !TableListing.hidden(file.getFileName().toString(), partitionColumns)) {
+          } else if (attrs.isRegularFile()
+              && !TableListing.hidden(file.getFileName().toString(), partitionColumns)) {
             files.add(new Entry(of(file), attrs.size(), attrs.lastModifiedTime().toMillis()));
           }
           return FileVisitResult.CONTINUE;
@@ -271,8 +280,11 @@ public final class LocalStorage implements TableStorage {
   @Override
   public Optional<Entry> stat(StoredFile file) throws IOException {
     try {
-      BasicFileAttributes a = Files.readAttributes(path(file), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return a.isRegularFile() ? Optional.of(new Entry(file, a.size(), a.lastModifiedTime().toMillis())) : Optional.empty();
+      BasicFileAttributes a =
+          Files.readAttributes(path(file), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile()
+          ? Optional.of(new Entry(file, a.size(), a.lastModifiedTime().toMillis()))
+          : Optional.empty();
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -296,7 +308,8 @@ public final class LocalStorage implements TableStorage {
     Files.createDirectories(target.getParent());
     Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         ch.write(ByteBuffer.wrap(content));
         ch.force(true);
       }
@@ -316,7 +329,8 @@ public final class LocalStorage implements TableStorage {
     try (Stream<Path> s = Files.list(d)) {
       for (Path p : s.toList()) {
         try {
-          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          BasicFileAttributes a =
+              Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
           if (a.isRegularFile()) {
             out.add(new Entry(of(p), a.size(), a.lastModifiedTime().toMillis()));
           }

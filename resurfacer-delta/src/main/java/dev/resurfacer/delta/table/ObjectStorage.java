@@ -50,7 +50,8 @@ public final class ObjectStorage implements TableStorage {
     StoredFile root = StoredFile.parse(location);
     if ("abfss".equals(root.scheme())) {
       if (root.authority().indexOf('@') <= 0 || root.path().equals("/")) {
-        throw new UsageException(location + " is not an abfss://container@account.dfs.core.windows.net/path table location");
+        throw new UsageException(location
+            + " is not an abfss://container@account.dfs.core.windows.net/path table location");
       }
       return new ObjectStorage(root, new AzureBlobs(settings));
     }
@@ -67,8 +68,10 @@ public final class ObjectStorage implements TableStorage {
   }
 
   static String unsafeCommits(ObjectStore store, String where) {
-    return where + ": this " + store.name() + " store does not honour conditional PUTs (If-None-Match: *), so a concurrent writer's log entry "
-        + "could be overwritten; set " + S3Settings.SINGLE_WRITER + ": true in the delta catalog's properties only if no other "
+    return where + ": this " + store.name()
+        + " store does not honour conditional PUTs (If-None-Match: *), so a concurrent writer's log entry "
+        + "could be overwritten; set " + S3Settings.SINGLE_WRITER
+        + ": true in the delta catalog's properties only if no other "
         + "process writes this table";
   }
 
@@ -80,8 +83,11 @@ public final class ObjectStorage implements TableStorage {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot check conditional PUT support at " + root, e);
       }
-      safety = honoured ? ObjectStoreKernelIO.CommitSafety.CONDITIONAL_PUT
-          : s3.singleWriter() ? ObjectStoreKernelIO.CommitSafety.SINGLE_WRITER : ObjectStoreKernelIO.CommitSafety.UNSAFE;
+      safety = honoured
+          ? ObjectStoreKernelIO.CommitSafety.CONDITIONAL_PUT
+          : s3.singleWriter()
+              ? ObjectStoreKernelIO.CommitSafety.SINGLE_WRITER
+              : ObjectStoreKernelIO.CommitSafety.UNSAFE;
     }
     return safety;
   }
@@ -120,7 +126,8 @@ public final class ObjectStorage implements TableStorage {
 
   @Override
   public Engine writingEngine(long targetFileSize) {
-    return DefaultEngine.create(new ObjectStoreKernelIO(s3, Map.of(DeltaTables.TARGET_FILE_SIZE, String.valueOf(targetFileSize)), this::safety));
+    return DefaultEngine.create(new ObjectStoreKernelIO(
+        s3, Map.of(DeltaTables.TARGET_FILE_SIZE, String.valueOf(targetFileSize)), this::safety));
   }
 
   private static String key(StoredFile f) {
@@ -144,7 +151,8 @@ public final class ObjectStorage implements TableStorage {
     if (uri.isAbsolute()) {
       StoredFile f = StoredFile.parse(logPath);
       if (!s3.scheme().equals(f.scheme())) {
-        throw new SafetyRefusal("the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
+        throw new SafetyRefusal(
+            "the log names a path on another storage (" + uri.getScheme() + "): " + logPath);
       }
       return f;
     }
@@ -153,12 +161,16 @@ public final class ObjectStorage implements TableStorage {
     }
     for (String seg : uri.getRawPath().split("/", -1)) {
       if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
-        throw new SafetyRefusal("the log names a relative path with an empty or dot segment: " + logPath);
+        throw new SafetyRefusal(
+            "the log names a relative path with an empty or dot segment: " + logPath);
       }
     }
-    // only the relative part is escaped: the root is already decoded, and decoding it twice would turn
+    // only the relative part is escaped: the root is already decoded, and decoding it twice would
+    // turn
     // a literal %41 in its key into A, putting every live file outside the root
-    String relative = StoredFile.parse(s3.scheme() + "://" + root.authority() + "/" + uri.getRawPath()).path();
+    String relative = StoredFile.parse(
+            s3.scheme() + "://" + root.authority() + "/" + uri.getRawPath())
+        .path();
     return new StoredFile(s3.scheme(), root.authority(), root.path() + relative);
   }
 
@@ -177,7 +189,8 @@ public final class ObjectStorage implements TableStorage {
   private static StoredFile listed(String scheme, String bucket, String key) {
     for (String seg : key.split("/", -1)) {
       if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
-        throw new SafetyRefusal(scheme + "://" + bucket + "/" + key + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
+        throw new SafetyRefusal(scheme + "://" + bucket + "/" + key
+            + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
       }
     }
     return new StoredFile(scheme, bucket, "/" + key);
@@ -190,7 +203,10 @@ public final class ObjectStorage implements TableStorage {
   @Override
   public List<Entry> listLog() throws IOException {
     List<Entry> out = new ArrayList<>();
-    s3.list(root.authority(), key(logDir()) + "/", Optional.empty(),
+    s3.list(
+        root.authority(),
+        key(logDir()) + "/",
+        Optional.empty(),
         o -> out.add(new Entry(listed(o), o.size(), o.modificationTime())));
     return out;
   }
@@ -215,7 +231,8 @@ public final class ObjectStorage implements TableStorage {
             throw TableListing.icebergAtRoot(root);
           }
           if (!at.isEmpty()) {
-            throw TableListing.nestedTable(new StoredFile(s3.scheme(), root.authority(), root.path() + "/" + String.join("/", at)));
+            throw TableListing.nestedTable(new StoredFile(
+                s3.scheme(), root.authority(), root.path() + "/" + String.join("/", at)));
           }
         }
         String[] segs = relative.split("/");
@@ -248,7 +265,8 @@ public final class ObjectStorage implements TableStorage {
 
   @Override
   public Optional<Entry> stat(StoredFile file) throws IOException {
-    return s3.head(file.authority(), key(file)).map(h -> new Entry(file, h.size(), h.modificationTime()));
+    return s3.head(file.authority(), key(file))
+        .map(h -> new Entry(file, h.size(), h.modificationTime()));
   }
 
   @Override
@@ -284,8 +302,11 @@ public final class ObjectStorage implements TableStorage {
   @Override
   public List<Entry> listDirectory(StoredFile dir) throws IOException {
     List<Entry> out = new ArrayList<>();
-    s3.list(dir.authority(), key(dir) + "/", Optional.of("/"), o -> out.add(new Entry(listed(o), o.size(),
-        o.modificationTime())));
+    s3.list(
+        dir.authority(),
+        key(dir) + "/",
+        Optional.of("/"),
+        o -> out.add(new Entry(listed(o), o.size(), o.modificationTime())));
     return out;
   }
 

@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * percent-decoded. Listings leave directory placeholders (names ending in {@code /}, a hierarchical
  * namespace's folder blobs) out.
  */
-public sealed interface ObjectStore extends AutoCloseable permits S3Objects, AzureBlobs, GcsObjects {
+public sealed interface ObjectStore extends AutoCloseable
+    permits S3Objects, AzureBlobs, GcsObjects {
   /** One object as a listing or HEAD reports it. */
   record Listed(String bucket, String key, long size, long modificationTime) {}
 
@@ -32,7 +33,8 @@ public sealed interface ObjectStore extends AutoCloseable permits S3Objects, Azu
   String describe();
 
   /** Every object whose key starts with {@code prefix}, in key order; with a delimiter, only those directly at that level. */
-  void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each) throws IOException;
+  void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each)
+      throws IOException;
 
   Optional<Listed> head(String bucket, String key) throws IOException;
 

@@ -46,7 +46,8 @@ final class ObjectStoreKernelIO implements FileIO {
     UNSAFE
   }
 
-  ObjectStoreKernelIO(ObjectStore s3, Map<String, String> conf, java.util.function.Supplier<CommitSafety> safety) {
+  ObjectStoreKernelIO(
+      ObjectStore s3, Map<String, String> conf, java.util.function.Supplier<CommitSafety> safety) {
     this.s3 = s3;
     this.conf = Map.copyOf(conf);
     this.safety = safety;
@@ -60,7 +61,10 @@ final class ObjectStoreKernelIO implements FileIO {
       }
       String rest = path.substring(sep + 3);
       int slash = rest.indexOf('/');
-      return new Location(path.substring(0, sep), slash < 0 ? rest : rest.substring(0, slash), slash < 0 ? "" : rest.substring(slash + 1));
+      return new Location(
+          path.substring(0, sep),
+          slash < 0 ? rest : rest.substring(0, slash),
+          slash < 0 ? "" : rest.substring(slash + 1));
     }
 
     String path(String otherKey) {
@@ -109,8 +113,10 @@ final class ObjectStoreKernelIO implements FileIO {
   @Override
   public InputFile newInputFile(String path, long size) {
     Location l = Location.of(path);
-    // Kernel passes -1 when it does not know the size (deletion vector files), and 0 for _last_checkpoint
-    // (FileStatus.of(path, 0, 0)): a length of 0 taken as known reads nothing, Kernel then retries, sleeps
+    // Kernel passes -1 when it does not know the size (deletion vector files), and 0 for
+    // _last_checkpoint
+    // (FileStatus.of(path, 0, 0)): a length of 0 taken as known reads nothing, Kernel then retries,
+    // sleeps
     // and lists the log from version 0 on every snapshot
     long fileSize = size > 0 ? size : -1;
     return new InputFile() {
@@ -193,7 +199,8 @@ final class ObjectStoreKernelIO implements FileIO {
       }
 
       @Override
-      public void writeAtomically(CloseableIterator<String> data, boolean overwrite) throws IOException {
+      public void writeAtomically(CloseableIterator<String> data, boolean overwrite)
+          throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (data) {
           while (data.hasNext()) {

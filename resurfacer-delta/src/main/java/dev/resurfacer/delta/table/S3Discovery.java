@@ -22,13 +22,19 @@ import java.util.function.BiConsumer;
 final class S3Discovery {
   private S3Discovery() {}
 
-  private enum Log { NONE, WITHOUT_ENTRY, TABLE }
+  private enum Log {
+    NONE,
+    WITHOUT_ENTRY,
+    TABLE
+  }
 
   /** Calls {@code table} with each table's path segments below the root and its location. */
-  static void walk(CatalogConfig catalog, String root, S3Objects s3, BiConsumer<List<String>, String> table) {
+  static void walk(
+      CatalogConfig catalog, String root, S3Objects s3, BiConsumer<List<String>, String> table) {
     StoredFile rootFile = StoredFile.parse(root);
     if (rootFile.authority().isEmpty()) {
-      throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " names no bucket (s3://bucket/prefix)");
+      throw new UsageException("catalogs." + catalog.name() + ".discover: " + root
+          + " names no bucket (s3://bucket/prefix)");
     }
     String bucket = rootFile.authority();
     String rootKey = rootFile.path().equals("/") ? "" : rootFile.path().substring(1) + "/";
@@ -38,7 +44,8 @@ final class S3Discovery {
       }
       S3Objects.Level top = s3.level(bucket, rootKey, key -> false);
       if (top.prefixes().isEmpty() && !top.anyObject()) {
-        throw new UsageException("catalogs." + catalog.name() + ".discover: " + root + " holds no objects");
+        throw new UsageException(
+            "catalogs." + catalog.name() + ".discover: " + root + " holds no objects");
       }
       walk(s3, bucket, rootKey, top, new ArrayList<>(), table);
     } catch (IOException e) {
@@ -47,8 +54,14 @@ final class S3Discovery {
     }
   }
 
-  private static void walk(S3Objects s3, String bucket, String key, S3Objects.Level level, List<String> relative,
-      BiConsumer<List<String>, String> table) throws IOException {
+  private static void walk(
+      S3Objects s3,
+      String bucket,
+      String key,
+      S3Objects.Level level,
+      List<String> relative,
+      BiConsumer<List<String>, String> table)
+      throws IOException {
     for (String child : level.prefixes()) {
       String name = child.substring(key.length(), child.length() - 1);
       // "" is a doubled slash: no directory a Delta table could be addressed by
@@ -59,7 +72,8 @@ final class S3Discovery {
       below.add(name);
       switch (log(s3, bucket, child)) {
         case TABLE -> table.accept(List.copyOf(below), location(bucket, child));
-        case WITHOUT_ENTRY -> { } // a _delta_log without a commit: not a table, and its directories hold none
+        case WITHOUT_ENTRY -> {} // a _delta_log without a commit: not a table, and its directories
+        // hold none
         case NONE -> walk(s3, bucket, child, s3.level(bucket, child, k -> false), below, table);
       }
     }
@@ -67,7 +81,9 @@ final class S3Discovery {
 
   private static Log log(S3Objects s3, String bucket, String dirKey) throws IOException {
     String logKey = dirKey + "_delta_log/";
-    S3Objects.Level level = s3.level(bucket, logKey,
+    S3Objects.Level level = s3.level(
+        bucket,
+        logKey,
         k -> DeltaDiscovery.LOG_ENTRY.matcher(k.substring(logKey.length())).matches());
     if (!level.anyObject() && level.prefixes().isEmpty()) {
       return Log.NONE;
@@ -77,6 +93,7 @@ final class S3Discovery {
 
   /** The table's location; a {@code %} in a key is escaped so that {@link StoredFile#parse} reads the key back as it is. */
   private static String location(String bucket, String prefixKey) {
-    return "s3://" + bucket + "/" + prefixKey.substring(0, prefixKey.length() - 1).replace("%", "%25");
+    return "s3://" + bucket + "/"
+        + prefixKey.substring(0, prefixKey.length() - 1).replace("%", "%25");
   }
 }

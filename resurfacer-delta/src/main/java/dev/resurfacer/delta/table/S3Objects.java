@@ -62,11 +62,13 @@ public final class S3Objects implements ObjectStore {
 
   /** Every object whose key starts with {@code prefix}, in key order; directory placeholders (keys ending in /) left out. */
   @Override
-  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each) throws IOException {
+  public void list(String bucket, String prefix, Optional<String> delimiter, Consumer<Listed> each)
+      throws IOException {
     String token = null;
     try {
       do {
-        var req = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).continuationToken(token);
+        var req =
+            ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).continuationToken(token);
         delimiter.ifPresent(req::delimiter);
         ListObjectsV2Response page = client.listObjectsV2(req.build());
         for (S3Object o : page.contents()) {
@@ -81,7 +83,8 @@ public final class S3Objects implements ObjectStore {
     }
   }
 
-  public List<Listed> list(String bucket, String prefix, Optional<String> delimiter) throws IOException {
+  public List<Listed> list(String bucket, String prefix, Optional<String> delimiter)
+      throws IOException {
     List<Listed> out = new ArrayList<>();
     list(bucket, prefix, delimiter, out::add);
     return out;
@@ -102,14 +105,19 @@ public final class S3Objects implements ObjectStore {
    * key order. Paging ends at the first object whose key {@code stopAt} accepts ({@link Level#stopped};
    * the prefixes are then only those of the pages read).
    */
-  public Level level(String bucket, String prefix, java.util.function.Predicate<String> stopAt) throws IOException {
+  public Level level(String bucket, String prefix, java.util.function.Predicate<String> stopAt)
+      throws IOException {
     List<String> prefixes = new ArrayList<>();
     boolean any = false;
     String token = null;
     try {
       do {
-        ListObjectsV2Response page = client.listObjectsV2(
-            ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).delimiter("/").continuationToken(token).build());
+        ListObjectsV2Response page = client.listObjectsV2(ListObjectsV2Request.builder()
+            .bucket(bucket)
+            .prefix(prefix)
+            .delimiter("/")
+            .continuationToken(token)
+            .build());
         page.commonPrefixes().forEach(p -> prefixes.add(p.prefix()));
         for (S3Object o : page.contents()) {
           if (!o.key().equals(prefix)) {
@@ -127,11 +135,15 @@ public final class S3Objects implements ObjectStore {
     return new Level(prefixes, any, false);
   }
 
-  private static String nextToken(ListObjectsV2Response page, String bucket, String prefix) throws IOException {
+  private static String nextToken(ListObjectsV2Response page, String bucket, String prefix)
+      throws IOException {
     boolean truncated = Boolean.TRUE.equals(page.isTruncated());
-    if (truncated && (page.nextContinuationToken() == null || page.nextContinuationToken().isEmpty())) {
-      // a listing that says "more" but gives no way on is partial: callers must not read it as whole
-      throw new IOException("cannot list s3://" + bucket + "/" + prefix + ": the store reported a truncated page without a continuation token");
+    if (truncated
+        && (page.nextContinuationToken() == null || page.nextContinuationToken().isEmpty())) {
+      // a listing that says "more" but gives no way on is partial: callers must not read it as
+      // whole
+      throw new IOException("cannot list s3://" + bucket + "/" + prefix
+          + ": the store reported a truncated page without a continuation token");
     }
     return truncated ? page.nextContinuationToken() : null;
   }
@@ -140,7 +152,8 @@ public final class S3Objects implements ObjectStore {
   public Optional<Listed> head(String bucket, String key) throws IOException {
     try {
       HeadObjectResponse h = client.headObject(b -> b.bucket(bucket).key(key));
-      return Optional.of(new Listed(bucket, key, h.contentLength(), h.lastModified().toEpochMilli()));
+      return Optional.of(
+          new Listed(bucket, key, h.contentLength(), h.lastModified().toEpochMilli()));
     } catch (NoSuchKeyException e) {
       return Optional.empty();
     } catch (S3Exception e) {
@@ -198,31 +211,38 @@ public final class S3Objects implements ObjectStore {
   }
 
   @Override
-  public void putIfAbsent(String bucket, String key, java.nio.file.Path content) throws IOException {
+  public void putIfAbsent(String bucket, String key, java.nio.file.Path content)
+      throws IOException {
     putIfAbsent(bucket, key, () -> RequestBody.fromFile(content));
   }
 
   /** As {@link #putIfAbsent(String, String, byte[])}, the body made afresh for each attempt (a file is streamed, not held). */
-  public void putIfAbsent(String bucket, String key, java.util.function.Supplier<RequestBody> body) throws IOException {
+  public void putIfAbsent(String bucket, String key, java.util.function.Supplier<RequestBody> body)
+      throws IOException {
     for (int attempt = 1; ; attempt++) {
       try {
-        client.putObject(PutObjectRequest.builder().bucket(bucket).key(key).ifNoneMatch("*").build(), body.get());
+        client.putObject(
+            PutObjectRequest.builder().bucket(bucket).key(key).ifNoneMatch("*").build(),
+            body.get());
         return;
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {
           throw new FileAlreadyExistsException("s3://" + bucket + "/" + key);
         }
         if (e.statusCode() != 409 || attempt >= 5) {
-          throw new IOException("cannot create s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
+          throw new IOException(
+              "cannot create s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
         }
         try {
           Thread.sleep(50L * attempt);
         } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
-          throw new IOException("interrupted while creating s3://" + bucket + "/" + key, interrupted);
+          throw new IOException(
+              "interrupted while creating s3://" + bucket + "/" + key, interrupted);
         }
       } catch (SdkException e) {
-        throw new IOException("cannot create s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
+        throw new IOException(
+            "cannot create s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
       }
     }
   }

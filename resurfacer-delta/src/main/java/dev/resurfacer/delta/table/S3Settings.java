@@ -31,16 +31,30 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code gcs.*} keys for its Cloud Storage tables ({@code gcs.project-id}, {@code gcs.service.host},
  * {@code gcs.no-auth}, {@code gcs.oauth2.token}, …): {@link #gcs}, handed to Iceberg's GCSFileIO.
  */
-public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<String> accessKeyId, Optional<String> secretAccessKey,
-    Optional<String> sessionToken, Optional<String> region, boolean singleWriter, Map<String, String> azure, Map<String, String> gcs) {
+public record S3Settings(
+    Optional<String> endpoint,
+    boolean pathStyle,
+    Optional<String> accessKeyId,
+    Optional<String> secretAccessKey,
+    Optional<String> sessionToken,
+    Optional<String> region,
+    boolean singleWriter,
+    Map<String, String> azure,
+    Map<String, String> gcs) {
   /** The prefix of Iceberg's Azure properties. */
   static final String AZURE_PREFIX = "adls.";
   /** The prefix of Iceberg's Cloud Storage properties. */
   static final String GCS_PREFIX = "gcs.";
 
   public static final String SINGLE_WRITER = "s3.single-writer";
-  static final Set<String> KEYS = Set.of("s3.endpoint", "s3.path-style-access", "s3.access-key-id", "s3.secret-access-key",
-      "s3.session-token", "client.region", SINGLE_WRITER);
+  static final Set<String> KEYS = Set.of(
+      "s3.endpoint",
+      "s3.path-style-access",
+      "s3.access-key-id",
+      "s3.secret-access-key",
+      "s3.session-token",
+      "client.region",
+      SINGLE_WRITER);
 
   public S3Settings {
     azure = Map.copyOf(azure);
@@ -48,15 +62,25 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
   }
 
   public static S3Settings defaults() {
-    return new S3Settings(Optional.empty(), false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Map.of(), Map.of());
+    return new S3Settings(
+        Optional.empty(),
+        false,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        false,
+        Map.of(),
+        Map.of());
   }
 
   /** The S3 settings among a delta catalog's properties; {@code where} names the catalog for errors. */
   public static S3Settings of(Map<String, String> properties, String where) {
     for (String k : properties.keySet()) {
       if (!KEYS.contains(k) && !k.startsWith(AZURE_PREFIX) && !k.startsWith(GCS_PREFIX)) {
-        throw new UsageException(where + ": unknown property '" + k + "' for Delta tables (expected one of "
-            + String.join(", ", new java.util.TreeSet<>(KEYS)) + ", an adls.* or a gcs.* key)");
+        throw new UsageException(
+            where + ": unknown property '" + k + "' for Delta tables (expected one of "
+                + String.join(", ", new java.util.TreeSet<>(KEYS)) + ", an adls.* or a gcs.* key)");
       }
     }
     Optional<String> key = Optional.ofNullable(properties.get("s3.access-key-id"));
@@ -73,12 +97,20 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
         throw new UsageException(where + ": s3.endpoint '" + withoutUserInfo(e) + "' is not a URL");
       }
       if (u.getScheme() == null || u.getHost() == null) {
-        throw new UsageException(where + ": s3.endpoint '" + withoutUserInfo(e) + "' is not an http(s) URL");
+        throw new UsageException(
+            where + ": s3.endpoint '" + withoutUserInfo(e) + "' is not an http(s) URL");
       }
     });
-    return new S3Settings(endpoint, bool(properties, "s3.path-style-access", where), key, secret,
-        Optional.ofNullable(properties.get("s3.session-token")), Optional.ofNullable(properties.get("client.region")),
-        bool(properties, SINGLE_WRITER, where), prefixed(properties, AZURE_PREFIX), prefixed(properties, GCS_PREFIX));
+    return new S3Settings(
+        endpoint,
+        bool(properties, "s3.path-style-access", where),
+        key,
+        secret,
+        Optional.ofNullable(properties.get("s3.session-token")),
+        Optional.ofNullable(properties.get("client.region")),
+        bool(properties, SINGLE_WRITER, where),
+        prefixed(properties, AZURE_PREFIX),
+        prefixed(properties, GCS_PREFIX));
   }
 
   private static Map<String, String> prefixed(Map<String, String> properties, String prefix) {
@@ -98,7 +130,8 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   /** These settings without the single-writer acknowledgement. */
   public S3Settings withoutSingleWriter() {
-    return new S3Settings(endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false, azure, gcs);
+    return new S3Settings(
+        endpoint, pathStyle, accessKeyId, secretAccessKey, sessionToken, region, false, azure, gcs);
   }
 
   private static boolean bool(Map<String, String> properties, String key, String where) {
@@ -109,7 +142,8 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
     return switch (v.trim().toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
-      default -> throw new UsageException(where + ": " + key + " must be true or false (got '" + v + "')");
+      default ->
+        throw new UsageException(where + ": " + key + " must be true or false (got '" + v + "')");
     };
   }
 
@@ -126,9 +160,11 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
         .region(Region.of(region.orElse("us-east-1")));
     endpoint.ifPresent(e -> b.endpointOverride(URI.create(e)));
     if (accessKeyId.isPresent()) {
-      b.credentialsProvider(StaticCredentialsProvider.create(sessionToken.isPresent()
-          ? AwsSessionCredentials.create(accessKeyId.get(), secretAccessKey.orElseThrow(), sessionToken.get())
-          : AwsBasicCredentials.create(accessKeyId.get(), secretAccessKey.orElseThrow())));
+      b.credentialsProvider(StaticCredentialsProvider.create(
+          sessionToken.isPresent()
+              ? AwsSessionCredentials.create(
+                  accessKeyId.get(), secretAccessKey.orElseThrow(), sessionToken.get())
+              : AwsBasicCredentials.create(accessKeyId.get(), secretAccessKey.orElseThrow())));
     } else {
       b.credentialsProvider(DefaultCredentialsProvider.builder().build());
     }
@@ -137,8 +173,10 @@ public record S3Settings(Optional<String> endpoint, boolean pathStyle, Optional<
 
   @Override
   public String toString() {
-    return "S3Settings[endpoint=" + endpoint.map(S3Settings::withoutUserInfo).orElse("(AWS)") + ", pathStyle=" + pathStyle + ", keys="
-        + (accessKeyId.isPresent() ? "static ****" : "default chain") + ", region=" + region.orElse("us-east-1")
+    return "S3Settings[endpoint=" + endpoint.map(S3Settings::withoutUserInfo).orElse("(AWS)")
+        + ", pathStyle=" + pathStyle + ", keys="
+        + (accessKeyId.isPresent() ? "static ****" : "default chain") + ", region="
+        + region.orElse("us-east-1")
         + ", singleWriter=" + singleWriter + "]";
   }
 }

@@ -103,7 +103,8 @@ public sealed interface TableStorage extends AutoCloseable permits LocalStorage,
   }
 
   default StoredFile child(StoredFile dir, String name) {
-    return new StoredFile(dir.scheme(), dir.authority(), (dir.path().equals("/") ? "" : dir.path()) + "/" + name);
+    return new StoredFile(
+        dir.scheme(), dir.authority(), (dir.path().equals("/") ? "" : dir.path()) + "/" + name);
   }
 
   /** The last segment of a stored file's path. */

@@ -45,12 +45,13 @@ public final class TableListing {
 
   /** Iceberg metadata beside the log (a UniForm table, or an Iceberg table written into the same directory). */
   public static SafetyRefusal icebergAtRoot(StoredFile root) {
-    return new SafetyRefusal("an Iceberg table shares this table's directory " + root + " (metadata/ holds Iceberg metadata):"
+    return new SafetyRefusal("an Iceberg table shares this table's directory " + root
+        + " (metadata/ holds Iceberg metadata):"
         + " its metadata and manifests would look unreferenced to vacuum; nothing is deleted");
   }
 
   public static SafetyRefusal partial(String where, Exception e) {
-    return new SafetyRefusal("the listing of the table is incomplete (" + where + ": " + e.getMessage()
-        + "); nothing is deleted from a partial listing");
+    return new SafetyRefusal("the listing of the table is incomplete (" + where + ": "
+        + e.getMessage() + "); nothing is deleted from a partial listing");
   }
 }

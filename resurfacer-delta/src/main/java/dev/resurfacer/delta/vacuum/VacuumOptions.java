@@ -13,7 +13,11 @@ import java.util.Optional;
  *     log are candidates (files removed by commits already cleaned from the log are left to full mode)
  * @param keepVersions versions whose data files and deletion vectors are never candidates
  */
-public record VacuumOptions(Optional<Duration> retention, boolean forceShorterRetention, boolean lite, List<Long> keepVersions) {
+public record VacuumOptions(
+    Optional<Duration> retention,
+    boolean forceShorterRetention,
+    boolean lite,
+    List<Long> keepVersions) {
   public VacuumOptions {
     keepVersions = List.copyOf(keepVersions);
   }
@@ -24,7 +28,11 @@ public record VacuumOptions(Optional<Duration> retention, boolean forceShorterRe
 
   /** What a {@code vacuum} operation record asks for, on any engine. */
   public static VacuumOptions of(dev.resurfacer.maintain.Vacuum op) {
-    return new VacuumOptions(Optional.ofNullable(op.retention()), op.forceShorterRetention(), op.lite(), op.keepVersions());
+    return new VacuumOptions(
+        Optional.ofNullable(op.retention()),
+        op.forceShorterRetention(),
+        op.lite(),
+        op.keepVersions());
   }
 
   public static VacuumOptions tableDefaults() {

@@ -16,8 +16,17 @@ import java.util.List;
  * @param lite nothing was listed: only files named by tombstones still in the log were considered
  * @param keptVersions versions whose files were protected on request
  */
-public record VacuumPlan(String table, long version, long retentionMs, long cutoffMs, long listedFiles, long referencedFiles,
-    List<Candidate> deletions, List<StoredFile> symlinksSkipped, boolean lite, List<Long> keptVersions) {
+public record VacuumPlan(
+    String table,
+    long version,
+    long retentionMs,
+    long cutoffMs,
+    long listedFiles,
+    long referencedFiles,
+    List<Candidate> deletions,
+    List<StoredFile> symlinksSkipped,
+    boolean lite,
+    List<Long> keptVersions) {
   public VacuumPlan {
     deletions = List.copyOf(deletions);
     symlinksSkipped = List.copyOf(symlinksSkipped);

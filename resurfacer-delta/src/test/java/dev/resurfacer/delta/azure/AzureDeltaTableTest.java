@@ -61,13 +61,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AzureDeltaTableTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
-  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
+  private static final VacuumOptions LITE_ZERO =
+      new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
   private static final String DFS = "lake@" + AzuriteServer.DFS_HOST;
   private static final String BLOB = "lake@" + AzuriteServer.BLOB_HOST;
 
-  @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("lake");
+  @RegisterExtension
+  static final AzuriteServer AZURE = new AzuriteServer("lake");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -77,12 +80,22 @@ class AzureDeltaTableTest {
   }
 
   private static CatalogConfig catalog(Map<String, String> tables) {
-    return new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, AZURE.fileIoProperties(),
-        Set.of("adls.auth.shared-key.account.key"), tables, List.of());
+    return new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        AZURE.fileIoProperties(),
+        Set.of("adls.auth.shared-key.account.key"),
+        tables,
+        List.of());
   }
 
   private DeltaTable find(String location) {
-    return DeltaTables.find("raw.events", new ResurfacerConfig(Map.of("deltas", catalog(Map.of("raw.events", location))), null), dir)
+    return DeltaTables.find(
+            "raw.events",
+            new ResurfacerConfig(Map.of("deltas", catalog(Map.of("raw.events", location))), null),
+            dir)
         .orElseThrow();
   }
 
@@ -90,7 +103,10 @@ class AzureDeltaTableTest {
   private static void upload(Path local, String prefix) throws IOException {
     try (Stream<Path> s = Files.walk(local)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
-        AZURE.blobs().getBlobClient(prefix + "/" + local.relativize(p).toString().replace('\\', '/')).uploadFromFile(p.toString(), true);
+        AZURE
+            .blobs()
+            .getBlobClient(prefix + "/" + local.relativize(p).toString().replace('\\', '/'))
+            .uploadFromFile(p.toString(), true);
       }
     }
   }
@@ -98,14 +114,16 @@ class AzureDeltaTableTest {
   /** The blobs under {@code prefix/}, their names relative to it. */
   private static Set<String> names(String prefix) {
     Set<String> out = new TreeSet<>();
-    for (BlobItem b : AZURE.blobs().listBlobs(new ListBlobsOptions().setPrefix(prefix + "/"), null)) {
+    for (BlobItem b :
+        AZURE.blobs().listBlobs(new ListBlobsOptions().setPrefix(prefix + "/"), null)) {
       out.add(b.getName().substring(prefix.length() + 1));
     }
     return out;
   }
 
   /** The blobs under {@code prefix/} into {@code local}, leaving out those {@code skip} accepts. */
-  private static Path download(String prefix, Path local, java.util.function.Predicate<String> skip) throws IOException {
+  private static Path download(String prefix, Path local, java.util.function.Predicate<String> skip)
+      throws IOException {
     for (String name : names(prefix)) {
       if (skip.test(name)) {
         continue;
@@ -120,7 +138,9 @@ class AzureDeltaTableTest {
   /** The names relative to {@code root} of the files {@code version}'s readers open (the oracle's paths). */
   private static Set<String> relative(Path root, Set<Path> files) throws IOException {
     Path real = root.toRealPath();
-    return files.stream().map(p -> real.relativize(p).toString().replace('\\', '/')).collect(Collectors.toCollection(TreeSet::new));
+    return files.stream()
+        .map(p -> real.relativize(p).toString().replace('\\', '/'))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   @Test
@@ -136,25 +156,34 @@ class AzureDeltaTableTest {
     }
     upload(local, "compact/events");
 
-    // opened by the Blob host's wasbs spelling: one container with the dfs one the client is built for
+    // opened by the Blob host's wasbs spelling: one container with the dfs one the client is built
+    // for
     try (DeltaTable table = find("wasbs://" + BLOB + "/compact/events")) {
       assertThat(table.storage()).isInstanceOf(ObjectStorage.class);
-      assertThat(table.storage().root()).isEqualTo(StoredFile.parse("abfss://" + DFS + "/compact/events"));
-      assertThat(((ObjectStorage) table.storage()).conditionalPut()).as("Azurite honours If-None-Match: *").isTrue();
+      assertThat(table.storage().root())
+          .isEqualTo(StoredFile.parse("abfss://" + DFS + "/compact/events"));
+      assertThat(((ObjectStorage) table.storage()).conditionalPut())
+          .as("Azurite honours If-None-Match: *")
+          .isTrue();
       DeltaHealth described = DeltaDescriber.describe(table, Clock.systemUTC());
       assertThat(described.version()).isEqualTo(version);
       assertThat(described.data().dataFiles()).isEqualTo(files).isGreaterThan(1);
 
-      // two writers racing for one log entry: the second is told it exists, the first one's content stays
+      // two writers racing for one log entry: the second is told it exists, the first one's content
+      // stays
       StoredFile entry = table.storage().child(table.storage().logDir(), "race-probe.json");
       table.storage().createIfAbsent(entry, "first".getBytes(StandardCharsets.UTF_8));
-      assertThatThrownBy(() -> table.storage().createIfAbsent(entry, "second".getBytes(StandardCharsets.UTF_8)))
+      assertThatThrownBy(() ->
+              table.storage().createIfAbsent(entry, "second".getBytes(StandardCharsets.UTF_8)))
           .isInstanceOf(FileAlreadyExistsException.class);
       assertThat(table.storage().read(entry)).contains("first");
       table.storage().delete(entry);
       assertThat(table.storage().stat(entry)).isEmpty();
 
-      CompactionResult compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
+      CompactionResult compacted = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.plan().runner()).isEqualTo("kernel");
       assertThat(compacted.removedFiles()).isGreaterThan(compacted.addedFiles()).isGreaterThan(0);
@@ -163,31 +192,52 @@ class AzureDeltaTableTest {
       assertThat(plan.deletions()).isNotEmpty();
       var vacuumed = DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
       assertThat(vacuumed.deleted()).isEqualTo(plan.deletions().size());
-      assertThat(names("compact/events")).doesNotContainAnyElementsOf(plan.deletions().stream()
-          .map(c -> c.file().path().substring("/compact/events/".length())).toList());
+      assertThat(names("compact/events"))
+          .doesNotContainAnyElementsOf(plan.deletions().stream()
+              .map(c -> c.file().path().substring("/compact/events/".length()))
+              .toList());
 
-      // a checkpoint of our own (past the tombstones' retention), then the log before it cleaned away
-      assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
+      // a checkpoint of our own (past the tombstones' retention), then the log before it cleaned
+      // away
+      assertThat(Checkpointer.execute(
+                  Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))))
+              .written())
+          .isTrue();
       long checkpointed = table.latest().getVersion();
-      LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
+      LogCleanup.Plan cleanup =
+          LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
       assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);
       LogCleanup.execute(table, cleanup);
-      assertThat(names("compact/events")).anyMatch(n -> n.startsWith(String.format("_delta_log/%020d.checkpoint", checkpointed)))
+      assertThat(names("compact/events"))
+          .anyMatch(n -> n.startsWith(String.format("_delta_log/%020d.checkpoint", checkpointed)))
           .noneMatch(n -> n.startsWith("_delta_log/00000000000000000000."));
     }
 
     Path back = download("compact/events", dir.resolve("back/events"), n -> false);
-    assertThat(DeltaSpark.typedRows(back)).as("delta-spark reads the same rows, from our checkpoint on").isEqualTo(before);
-    Row last = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(back) + " LIMIT 1").collectAsList().get(0);
+    assertThat(DeltaSpark.typedRows(back))
+        .as("delta-spark reads the same rows, from our checkpoint on")
+        .isEqualTo(before);
+    Row last = DeltaSpark.session()
+        .sql("DESCRIBE HISTORY " + DeltaSpark.table(back) + " LIMIT 1")
+        .collectAsList()
+        .get(0);
     assertThat(last.<String>getAs("operation")).isEqualTo("OPTIMIZE");
     try (DeltaTable t = DeltaTables.open("t", back.toString(), dir)) {
-      assertThat(VersionFiles.of(t, t.latest().getVersion())).isNotEmpty().allMatch(Files::isRegularFile);
+      assertThat(VersionFiles.of(t, t.latest().getVersion()))
+          .isNotEmpty()
+          .allMatch(Files::isRegularFile);
     }
     // (its dry run also names the partition directories it would remove once empty)
-    assertThat(DeltaSpark.session().sql("VACUUM " + DeltaSpark.table(back) + " RETAIN 0 HOURS DRY RUN").collectAsList().stream()
-        .map(r -> Path.of(java.net.URI.create(new org.apache.hadoop.fs.Path(r.getString(0)).toUri().toString())))
-        .filter(Files::isRegularFile).toList())
-        .as("no file left for delta-spark's vacuum either").isEmpty();
+    assertThat(DeltaSpark.session()
+            .sql("VACUUM " + DeltaSpark.table(back) + " RETAIN 0 HOURS DRY RUN")
+            .collectAsList()
+            .stream()
+            .map(r -> Path.of(java.net.URI.create(
+                new org.apache.hadoop.fs.Path(r.getString(0)).toUri().toString())))
+            .filter(Files::isRegularFile)
+            .toList())
+        .as("no file left for delta-spark's vacuum either")
+        .isEmpty();
   }
 
   /**
@@ -206,7 +256,10 @@ class AzureDeltaTableTest {
       live = relative(local, VersionFiles.of(t, t.latest().getVersion()));
       removedForGood = relative(local, VersionFiles.removedForGood(t));
     }
-    assertThat(live).isNotEmpty().anyMatch(n -> n.startsWith("part=x%25y/")).anyMatch(n -> n.startsWith("part=a b/"));
+    assertThat(live)
+        .isNotEmpty()
+        .anyMatch(n -> n.startsWith("part=x%25y/"))
+        .anyMatch(n -> n.startsWith("part=a b/"));
     assertThat(removedForGood).isNotEmpty();
 
     Path edited = TestTables.copy(source, dir.resolve("edited/events"));
@@ -217,27 +270,42 @@ class AzureDeltaTableTest {
         p -> "wasbs://" + DFS + "/aliases/x/../events/" + p.replaceFirst("part-", "%70art-"));
     LogSpellings.respell(edited, spellings);
     upload(edited, "aliases/events");
-    Path stray = TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
-    AZURE.blobs().getBlobClient("aliases/events/part=a b/part-99999-stray.snappy.parquet").uploadFromFile(stray.toString(), true);
+    Path stray =
+        TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
+    AZURE
+        .blobs()
+        .getBlobClient("aliases/events/part=a b/part-99999-stray.snappy.parquet")
+        .uploadFromFile(stray.toString(), true);
 
     try (DeltaTable table = find("abfs://lake@" + AzuriteServer.BLOB_HOST + "/aliases/events")) {
       // lite: only the expired tombstones' files, each stat'ed (no listing, so never the stray)
       Set<String> lite = DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC()).deletions().stream()
-          .map(c -> c.file().path().substring("/aliases/events/".length())).collect(Collectors.toSet());
+          .map(c -> c.file().path().substring("/aliases/events/".length()))
+          .collect(Collectors.toSet());
       assertThat(lite).isNotEmpty().isSubsetOf(removedForGood).doesNotContainAnyElementsOf(live);
       VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
-      Set<String> planned = plan.deletions().stream().map(c -> c.file().path().substring("/aliases/events/".length()))
+      Set<String> planned = plan.deletions().stream()
+          .map(c -> c.file().path().substring("/aliases/events/".length()))
           .collect(Collectors.toSet());
-      assertThat(planned).doesNotContainAnyElementsOf(live).containsAll(removedForGood).contains("part=a b/part-99999-stray.snappy.parquet");
+      assertThat(planned)
+          .doesNotContainAnyElementsOf(live)
+          .containsAll(removedForGood)
+          .contains("part=a b/part-99999-stray.snappy.parquet");
       DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
     }
     Set<String> after = names("aliases/events");
-    assertThat(after).containsAll(live).doesNotContainAnyElementsOf(removedForGood).doesNotContain("part=a b/part-99999-stray.snappy.parquet");
+    assertThat(after)
+        .containsAll(live)
+        .doesNotContainAnyElementsOf(removedForGood)
+        .doesNotContain("part=a b/part-99999-stray.snappy.parquet");
 
-    // delta-spark reads the kept data files under the original (relative) log: the rows are the same
+    // delta-spark reads the kept data files under the original (relative) log: the rows are the
+    // same
     Path back = TestTables.copy(source, dir.resolve("back/events"));
     try (Stream<Path> s = Files.walk(back)) {
-      for (Path p : s.filter(Files::isRegularFile).filter(p -> !back.relativize(p).startsWith("_delta_log")).toList()) {
+      for (Path p : s.filter(Files::isRegularFile)
+          .filter(p -> !back.relativize(p).startsWith("_delta_log"))
+          .toList()) {
         Files.delete(p);
       }
     }
@@ -252,7 +320,9 @@ class AzureDeltaTableTest {
     Set<String> tree = names("nested/events");
     try (DeltaTable table = find("abfss://" + DFS + "/nested/events")) {
       assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table").hasMessageContaining("part=c/inner");
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("another table")
+          .hasMessageContaining("part=c/inner");
     }
     assertThat(names("nested/events")).isEqualTo(tree);
     for (String n : tree) {
@@ -264,10 +334,13 @@ class AzureDeltaTableTest {
     // an Iceberg table written by Iceberg Java, its files put under the Delta root
     upload(LogSpellings.icebergTable(dir.resolve("iceberg")), "nested/events/part=c/orders");
     Set<String> withIceberg = names("nested/events");
-    assertThat(withIceberg).anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
+    assertThat(withIceberg)
+        .anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
     try (DeltaTable table = find("wasbs://" + BLOB + "/nested/events")) {
       assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table").hasMessageContaining("part=c/orders");
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("another table")
+          .hasMessageContaining("part=c/orders");
     }
     assertThat(names("nested/events")).isEqualTo(withIceberg);
   }
@@ -282,7 +355,8 @@ class AzureDeltaTableTest {
   void aShallowCloneReadingTheSourcesFilesStopsTheSourcesVacuum() throws Exception {
     Path src = TestTables.copy(source, dir.resolve("clone/events"));
     Path clone = dir.resolve("clone/events_clone");
-    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(src, clone, path -> "wasbs://" + BLOB + "/clone/events/" + path);
+    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(
+        src, clone, path -> "wasbs://" + BLOB + "/clone/events/" + path);
     assertThat(cloneReads).isNotEmpty();
     upload(src, "clone/events");
     upload(clone, "clone/events_clone");
@@ -292,27 +366,50 @@ class AzureDeltaTableTest {
     String srcLocation = "abfss://" + DFS + "/clone/events";
     try (DeltaTable alone = find(srcLocation)) {
       Set<String> planned = DeltaVacuum.plan(alone, ZERO, Clock.systemUTC()).deletions().stream()
-          .map(c -> c.file().path().substring("/clone/events/".length())).collect(Collectors.toSet());
-      assertThat(planned).as("without the clone configured, its files are candidates").containsAnyElementsOf(cloneReads);
+          .map(c -> c.file().path().substring("/clone/events/".length()))
+          .collect(Collectors.toSet());
+      assertThat(planned)
+          .as("without the clone configured, its files are candidates")
+          .containsAnyElementsOf(cloneReads);
     }
-    StorageFences both = StorageFences.forCatalogs(List.of(catalog(Map.of("raw.events", srcLocation,
-        "raw.events_clone", "abfs://lake@" + AzuriteServer.BLOB_HOST + "/clone/events_clone"))), null, dir);
+    StorageFences both = StorageFences.forCatalogs(
+        List.of(catalog(Map.of(
+            "raw.events",
+            srcLocation,
+            "raw.events_clone",
+            "abfs://lake@" + AzuriteServer.BLOB_HOST + "/clone/events_clone"))),
+        null,
+        dir);
     try (DeltaTable table = find(srcLocation).withFences(both)) {
-      assertThatThrownBy(() -> DeltaVacuum.execute(table, DeltaVacuum.plan(table, ZERO, Clock.systemUTC()), ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("raw.events_clone in catalog 'deltas' references files in");
+      assertThatThrownBy(() -> DeltaVacuum.execute(
+              table, DeltaVacuum.plan(table, ZERO, Clock.systemUTC()), ZERO, Clock.systemUTC()))
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("raw.events_clone in catalog 'deltas' references files in");
     }
     assertThat(names("clone/events")).as("nothing deleted").isEqualTo(tree);
   }
 
   @Test
   void badAzureLocationsAndDiscoverRootsAreOneLineUsageErrors() {
-    assertThatThrownBy(() -> find("abfss://lake/x")).isInstanceOf(UsageException.class)
-        .hasMessageContaining("is not an abfss://container@account.dfs.core.windows.net/path table location");
-    assertThatThrownBy(() -> find("abfss://" + DFS + "/missing")).isInstanceOf(UsageException.class)
-        .hasMessageContaining("is not a Delta table").hasMessageNotContaining(AzuriteServer.KEY);
-    CatalogConfig discovering = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, AZURE.fileIoProperties(),
-        Set.of(), Map.of(), List.of("abfss://" + DFS + "/wh"));
-    assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir)).isInstanceOf(UsageException.class)
+    assertThatThrownBy(() -> find("abfss://lake/x"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining(
+            "is not an abfss://container@account.dfs.core.windows.net/path table location");
+    assertThatThrownBy(() -> find("abfss://" + DFS + "/missing"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("is not a Delta table")
+        .hasMessageNotContaining(AzuriteServer.KEY);
+    CatalogConfig discovering = new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        AZURE.fileIoProperties(),
+        Set.of(),
+        Map.of(),
+        List.of("abfss://" + DFS + "/wh"));
+    assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir))
+        .isInstanceOf(UsageException.class)
         .hasMessageContaining("discover roots on Azure are not walked yet");
   }
 }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is the writer's model), as delta-spark reads them.
  */
 class CarriedVectorsTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -44,7 +45,8 @@ class CarriedVectorsTest {
   }
 
   private DeltaTable copy(String name) throws IOException {
-    return DeltaTables.open("raw.events", TestTables.copy(source, dir.resolve(name)).toString(), dir);
+    return DeltaTables.open(
+        "raw.events", TestTables.copy(source, dir.resolve(name)).toString(), dir);
   }
 
   private static void run(DeltaTable table, String statement) {
@@ -56,13 +58,17 @@ class CarriedVectorsTest {
     return switch (k % 3) {
       case 0 -> "DELETE FROM $T WHERE id % 13 = " + (k % 13);
       case 1 -> "UPDATE $T SET v = concat(v, '-u" + k + "') WHERE id % 11 = " + (k % 11);
-      default -> "MERGE INTO $T t USING (SELECT id FROM range(0, 600) WHERE id % 17 = " + (k % 17) + ") s ON t.id = s.id"
-          + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = concat(t.v, '-m" + k + "')";
+      default ->
+        "MERGE INTO $T t USING (SELECT id FROM range(0, 600) WHERE id % 17 = " + (k % 17)
+            + ") s ON t.id = s.id"
+            + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = concat(t.v, '-m"
+            + k + "')";
     };
   }
 
   @Test
-  void deletesUpdatesAndMergesCommittedBeforeEachBinCommitAreCarriedOntoTheNewFiles() throws Exception {
+  void deletesUpdatesAndMergesCommittedBeforeEachBinCommitAreCarriedOntoTheNewFiles()
+      throws Exception {
     DeltaTable table = copy("events");
     DeltaTable twin = copy("twin");
     long before = table.latest().getVersion();
@@ -76,22 +82,30 @@ class CarriedVectorsTest {
       ran.add(s);
     };
 
-    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(writer));
+    CompactionResult result = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()),
+        Clock.systemUTC(),
+        DeltaCompactor.Seam.beforeCommit(writer));
 
     assertThat(result.failedBins()).isEmpty();
-    assertThat(result.committedVersions()).hasSize(result.plan().bins().size()).hasSizeGreaterThan(1);
+    assertThat(result.committedVersions())
+        .hasSize(result.plan().bins().size())
+        .hasSizeGreaterThan(1);
     ran.forEach(s -> run(twin, s));
-    assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(DeltaSpark.rows(twin.localRoot()))
+    assertThat(DeltaSpark.rows(table.localRoot()))
+        .isEqualTo(DeltaSpark.rows(twin.localRoot()))
         .hasSizeLessThan(DeltaSpark.rows(table.localRoot(), before).size());
     for (long v : result.committedVersions()) {
       assertThat(LogEntries.adds(table.localRoot(), v))
           .as("version %d: our new files carry the writer's deletion vectors, inline", v)
-          .anyMatch(a -> a.has("deletionVector") && a.get("deletionVector").get("storageType").asText().equals("i")
+          .anyMatch(a -> a.has("deletionVector")
+              && a.get("deletionVector").get("storageType").asText().equals("i")
               && a.get("stats").asText().contains("\"tightBounds\":false"))
           .allMatch(a -> !a.get("dataChange").asBoolean());
       assertThat(LogEntries.removes(table.localRoot(), v))
           .as("the re-added inputs are removed with the deletion vector they hold now")
-          .anyMatch(r -> r.has("deletionVector")).allMatch(r -> !r.get("dataChange").asBoolean());
+          .anyMatch(r -> r.has("deletionVector"))
+          .allMatch(r -> !r.get("dataChange").asBoolean());
     }
     // delta-spark builds on the carried vectors: another DELETE grows them on the compacted files
     run(table, "DELETE FROM $T WHERE id % 19 = 3");
@@ -115,7 +129,8 @@ class CarriedVectorsTest {
             committed.add(statement(k));
             break;
           } catch (RuntimeException conflict) {
-            assertThat(conflict.getClass().getName() + conflict.getMessage()).containsIgnoringCase("concurrent");
+            assertThat(conflict.getClass().getName() + conflict.getMessage())
+                .containsIgnoringCase("concurrent");
           }
         }
         landed.release();
@@ -133,7 +148,10 @@ class CarriedVectorsTest {
 
     CompactionResult result;
     try {
-      result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(afterAWriterCommit));
+      result = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          DeltaCompactor.Seam.beforeCommit(afterAWriterCommit));
     } finally {
       stop.set(true);
       writer.get(120, TimeUnit.SECONDS);
@@ -148,7 +166,9 @@ class CarriedVectorsTest {
     for (long v : result.committedVersions()) {
       ourAdds.addAll(LogEntries.adds(table.localRoot(), v));
     }
-    assertThat(ourAdds).as("the writer's deletes were carried onto our new files").anyMatch(a -> a.has("deletionVector"));
+    assertThat(ourAdds)
+        .as("the writer's deletes were carried onto our new files")
+        .anyMatch(a -> a.has("deletionVector"));
   }
 
   @Test
@@ -166,7 +186,8 @@ class CarriedVectorsTest {
       return out;
     });
     for (var fault : faults.entrySet()) {
-      DeltaTable table = copy("falsified-" + faults.keySet().stream().toList().indexOf(fault.getKey()));
+      DeltaTable table =
+          copy("falsified-" + faults.keySet().stream().toList().indexOf(fault.getKey()));
       long before = table.latest().getVersion();
       List<String> rowsBefore = DeltaSpark.rows(table.localRoot());
       AtomicBoolean done = new AtomicBoolean();
@@ -182,14 +203,23 @@ class CarriedVectorsTest {
         return new CarriedVectors.Translation(positions);
       };
 
-      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteOnce).translationFault(falsify::apply));
+      CompactionResult result = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          DeltaCompactor.Seam.beforeCommit(deleteOnce).translationFault(falsify::apply));
 
-      assertThat(result.failedBins()).as(fault.getKey()).isNotEmpty()
-          .allMatch(m -> m.contains("could not be carried onto the new files") && m.contains("not exactly the"));
+      assertThat(result.failedBins())
+          .as(fault.getKey())
+          .isNotEmpty()
+          .allMatch(m -> m.contains("could not be carried onto the new files")
+              && m.contains("not exactly the"));
       assertThat(result.committedVersions()).as(fault.getKey()).isEmpty();
       assertThat(table.latest().getVersion()).as("only the writer's DELETE").isEqualTo(before + 1);
-      assertThat(DeltaSpark.rows(table.localRoot())).as(fault.getKey())
-          .isEqualTo(rowsBefore.stream().filter(r -> Long.parseLong(r.substring(1, r.indexOf(','))) % 5 != 1).toList());
+      assertThat(DeltaSpark.rows(table.localRoot()))
+          .as(fault.getKey())
+          .isEqualTo(rowsBefore.stream()
+              .filter(r -> Long.parseLong(r.substring(1, r.indexOf(','))) % 5 != 1)
+              .toList());
     }
   }
 
@@ -200,7 +230,8 @@ class CarriedVectorsTest {
    * commits, instead of failing.
    */
   @Test
-  void aCommitLostToAWriterBetweenOurLookAndOurCommitIsRetriedAndCarriesBothChanges() throws Exception {
+  void aCommitLostToAWriterBetweenOurLookAndOurCommitIsRetriedAndCarriesBothChanges()
+      throws Exception {
     DeltaTable table = copy("raced");
     DeltaTable twin = copy("raced-twin");
     List<String> ran = new CopyOnWriteArrayList<>();
@@ -221,7 +252,10 @@ class CarriedVectorsTest {
       return t;
     };
 
-    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(first).translationFault(race));
+    CompactionResult result = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()),
+        Clock.systemUTC(),
+        DeltaCompactor.Seam.beforeCommit(first).translationFault(race));
 
     assertThat(raced).isTrue();
     assertThat(result.failedBins()).isEmpty();

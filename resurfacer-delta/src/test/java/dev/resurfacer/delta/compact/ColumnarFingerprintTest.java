@@ -29,8 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * rewrite fail the bins that the columnar digest verifies.
  */
 class ColumnarFingerprintTest {
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static final Map<String, Path> TABLES = new LinkedHashMap<>();
 
@@ -41,25 +44,29 @@ class ColumnarFingerprintTest {
       String t = DeltaSpark.table(p);
       String props = switch (mode) {
         case "none" -> "'delta.enableDeletionVectors' = 'true'";
-        case "compat" -> "'delta.enableIcebergCompatV2' = 'true', 'delta.columnMapping.mode' = 'name'";
-        default -> "'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = '" + mode + "'";
+        case "compat" ->
+          "'delta.enableIcebergCompatV2' = 'true', 'delta.columnMapping.mode' = 'name'";
+        default ->
+          "'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = '" + mode + "'";
       };
-      DeltaSpark.sql("CREATE TABLE " + t + " (id BIGINT, part STRING, d DOUBLE, f FLOAT, small DECIMAL(10,2), big DECIMAL(30,5),"
+      DeltaSpark.sql("CREATE TABLE " + t
+          + " (id BIGINT, part STRING, d DOUBLE, f FLOAT, small DECIMAL(10,2), big DECIMAL(30,5),"
           + " ts TIMESTAMP, ntz TIMESTAMP_NTZ, day DATE, s STRING, tiny TINYINT, short SMALLINT, i INT, flag BOOLEAN, b BINARY)"
           + " USING delta PARTITIONED BY (part) TBLPROPERTIES (" + props + ")");
       for (int i = 0; i < 3; i++) {
-        DeltaSpark.sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
-            + " CASE id % 5 WHEN 0 THEN double('NaN') WHEN 1 THEN -0.0D WHEN 2 THEN 0.0D WHEN 3 THEN NULL ELSE id / 3.0D END,"
-            + " CASE id % 4 WHEN 0 THEN float(-0.0) WHEN 1 THEN NULL ELSE float(id) / 7 END,"
-            + " CASE WHEN id % 6 = 0 THEN NULL ELSE CAST(id * 1.25 - 40 AS DECIMAL(10,2)) END,"
-            + " CAST(id AS DECIMAL(30,5)) * 123456789012.34567,"
-            + " CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_micros(id * 86400000123 - 2000000000000000) END,"
-            + " CASE WHEN id % 9 = 0 THEN NULL ELSE CAST(timestamp_micros(id * 3600000007) AS TIMESTAMP_NTZ) END,"
-            + " date_add(DATE '1969-12-25', CAST(id AS INT)),"
-            + " CASE WHEN id % 8 = 0 THEN NULL WHEN id % 8 = 1 THEN '' ELSE concat('s', id % 17, 'é✓') END,"
-            + " CAST(id % 120 - 60 AS TINYINT), CAST(id * 31 % 30000 AS SMALLINT), CAST(id * -7 AS INT),"
-            + " CASE WHEN id % 3 = 0 THEN NULL ELSE id % 3 = 1 END, CASE WHEN id % 7 = 0 THEN NULL ELSE unhex(hex(id)) END"
-            + " FROM range(" + i * 300 + ", " + (i * 300 + 300) + ")");
+        DeltaSpark.sql(
+            "INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
+                + " CASE id % 5 WHEN 0 THEN double('NaN') WHEN 1 THEN -0.0D WHEN 2 THEN 0.0D WHEN 3 THEN NULL ELSE id / 3.0D END,"
+                + " CASE id % 4 WHEN 0 THEN float(-0.0) WHEN 1 THEN NULL ELSE float(id) / 7 END,"
+                + " CASE WHEN id % 6 = 0 THEN NULL ELSE CAST(id * 1.25 - 40 AS DECIMAL(10,2)) END,"
+                + " CAST(id AS DECIMAL(30,5)) * 123456789012.34567,"
+                + " CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_micros(id * 86400000123 - 2000000000000000) END,"
+                + " CASE WHEN id % 9 = 0 THEN NULL ELSE CAST(timestamp_micros(id * 3600000007) AS TIMESTAMP_NTZ) END,"
+                + " date_add(DATE '1969-12-25', CAST(id AS INT)),"
+                + " CASE WHEN id % 8 = 0 THEN NULL WHEN id % 8 = 1 THEN '' ELSE concat('s', id % 17, 'é✓') END,"
+                + " CAST(id % 120 - 60 AS TINYINT), CAST(id * 31 % 30000 AS SMALLINT), CAST(id * -7 AS INT),"
+                + " CASE WHEN id % 3 = 0 THEN NULL ELSE id % 3 = 1 END, CASE WHEN id % 7 = 0 THEN NULL ELSE unhex(hex(id)) END"
+                + " FROM range(" + i * 300 + ", " + (i * 300 + 300) + ")");
       }
       if (!mode.equals("compat")) {
         DeltaSpark.sql("DELETE FROM " + t + " WHERE id % 11 = 0");
@@ -69,7 +76,8 @@ class ColumnarFingerprintTest {
   }
 
   private DeltaTable copy(String mode, String name) throws IOException {
-    return DeltaTables.open(name, TestTables.copy(TABLES.get(mode), dir.resolve(name)).toString(), dir);
+    return DeltaTables.open(
+        name, TestTables.copy(TABLES.get(mode), dir.resolve(name)).toString(), dir);
   }
 
   @Test
@@ -80,10 +88,14 @@ class ColumnarFingerprintTest {
       List<Path> files = parquetFiles(table.localRoot());
       assertThat(files).as(mode).hasSizeGreaterThan(3);
       for (Path f : files) {
-        DataFileStatus status = new DataFileStatus(LocalStorage.kernelSpelling(f), Files.size(f), 0, Optional.empty());
+        DataFileStatus status =
+            new DataFileStatus(LocalStorage.kernelSpelling(f), Files.size(f), 0, Optional.empty());
         Optional<RowDigest> columnar = ColumnarFingerprint.ofOutput(columns, status);
-        assertThat(columnar).as(mode + " " + f.getFileName() + " is read by pages").isPresent();
-        assertThat(columnar.get()).as(mode + " " + f.getFileName())
+        assertThat(columnar)
+            .as(mode + " " + f.getFileName() + " is read by pages")
+            .isPresent();
+        assertThat(columnar.get())
+            .as(mode + " " + f.getFileName())
             .isEqualTo(DeltaCompactor.kernelFingerprint(table.engine(), columns, status));
         assertThat(columnar.get().rows()).isPositive();
       }
@@ -93,10 +105,13 @@ class ColumnarFingerprintTest {
   @Test
   void compactionVerifiedByPagesKeepsTheRows() throws Exception {
     for (String mode : TABLES.keySet()) {
-      for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
+      for (CompactionOptions.Runner runner :
+          List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
         DeltaTable table = copy(mode, "compact-" + mode + "-" + runner);
         List<String> before = rows(table.localRoot());
-        CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
+        CompactionResult r = DeltaCompactor.execute(
+            DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)),
+            Clock.systemUTC());
         assertThat(r.failedBins()).as(mode + " " + runner).isEmpty();
         assertThat(r.committedVersions()).as(mode + " " + runner).hasSize(2);
         assertThat(rows(table.localRoot())).as(mode + " " + runner).isEqualTo(before);
@@ -107,28 +122,40 @@ class ColumnarFingerprintTest {
   @Test
   void theFiveFaultsFailTheBinsThePagesVerify() throws Exception {
     Map<String, String> faults = new LinkedHashMap<>();
-    faults.put("a flipped -0.0", "SELECT * REPLACE (CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END AS d)"
-        + " FROM read_parquet('%1$s')");
+    faults.put(
+        "a flipped -0.0",
+        "SELECT * REPLACE (CASE WHEN d = 0 AND signbit(d) THEN 0.0::DOUBLE ELSE d END AS d)"
+            + " FROM read_parquet('%1$s')");
     faults.putAll(DeltaDuckDbRunnerTest.rowFaults());
     // the one double whose value hash is a null's: only the digest's null counts tell them apart
     double nullTwin = Double.longBitsToDouble(0x6a09e667f3bcc909L);
-    faults.put("a NULL given the value that hashes as a null", "SELECT * REPLACE (CASE WHEN d IS NULL THEN "
-        + nullTwin + "::DOUBLE ELSE d END AS d) FROM read_parquet('%1$s')");
+    faults.put(
+        "a NULL given the value that hashes as a null",
+        "SELECT * REPLACE (CASE WHEN d IS NULL THEN " + nullTwin
+            + "::DOUBLE ELSE d END AS d) FROM read_parquet('%1$s')");
     int n = 0;
     for (Map.Entry<String, String> fault : faults.entrySet()) {
       DeltaTable table = copy("none", "fault-" + n++);
       DataColumns columns = DataColumns.of(table.latest());
       long version = table.latest().getVersion();
       List<Path> filesBefore = parquetFiles(table.localRoot());
-      CompactionResult faulty = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)),
-          Clock.systemUTC(), DeltaCompactor.Seam.afterWrite(written -> {
+      CompactionResult faulty = DeltaCompactor.execute(
+          DeltaCompactor.plan(
+              table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)),
+          Clock.systemUTC(),
+          DeltaCompactor.Seam.afterWrite(written -> {
             List<DataFileStatus> out = DeltaDuckDbRunnerTest.rewriteAll(written, fault.getValue());
             // the faulty files are what the columnar digest reads, not Kernel
-            out.forEach(f -> assertThat(ColumnarFingerprint.ofOutput(columns, f)).as(fault.getKey()).isPresent());
+            out.forEach(f -> assertThat(ColumnarFingerprint.ofOutput(columns, f))
+                .as(fault.getKey())
+                .isPresent());
             return out;
           }));
       assertThat(faulty.committedVersions()).as(fault.getKey()).isEmpty();
-      assertThat(faulty.failedBins()).as(fault.getKey()).isNotEmpty().allMatch(f -> f.contains("content verification failed"));
+      assertThat(faulty.failedBins())
+          .as(fault.getKey())
+          .isNotEmpty()
+          .allMatch(f -> f.contains("content verification failed"));
       assertThat(table.latest().getVersion()).as(fault.getKey()).isEqualTo(version);
       assertThat(parquetFiles(table.localRoot())).as(fault.getKey()).isEqualTo(filesBefore);
     }
@@ -136,13 +163,20 @@ class ColumnarFingerprintTest {
 
   /** The typed rows, binary values by their hex (typedRows prints a byte array's identity). */
   private static List<String> rows(Path table) {
-    return DeltaSpark.session().sql("SELECT *, hex(b) AS b_hex FROM delta.`" + table + "` ORDER BY id").collectAsList().stream()
-        .map(r -> r.toString().replaceAll("\\[B@[0-9a-f]+", "")).toList();
+    return DeltaSpark.session()
+        .sql("SELECT *, hex(b) AS b_hex FROM delta.`" + table + "` ORDER BY id")
+        .collectAsList()
+        .stream()
+        .map(r -> r.toString().replaceAll("\\[B@[0-9a-f]+", ""))
+        .toList();
   }
 
   private static List<Path> parquetFiles(Path root) throws IOException {
     try (var files = Files.walk(root)) {
-      return files.filter(p -> p.toString().endsWith(".parquet") && !p.toString().contains("_delta_log")).sorted().toList();
+      return files
+          .filter(p -> p.toString().endsWith(".parquet") && !p.toString().contains("_delta_log"))
+          .sorted()
+          .toList();
     }
   }
 }

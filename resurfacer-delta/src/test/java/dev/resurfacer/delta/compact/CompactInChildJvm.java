@@ -22,10 +22,13 @@ public final class CompactInChildJvm {
         .memory(Long.parseLong(args[1]))
         .runner(CompactionOptions.Runner.valueOf(args[3]))
         .zOrder(List.of(Arrays.copyOfRange(args, 4, args.length)));
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
-    System.out.println("runner=" + r.plan().runner() + " heap=" + Runtime.getRuntime().maxMemory() + " inputBytes="
-        + r.plan().inputBytes() + " removed=" + r.removedFiles() + " added=" + r.addedFiles() + " rows=" + r.rows()
-        + " failed=" + r.failedBins());
+    CompactionResult r =
+        DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
+    System.out.println(
+        "runner=" + r.plan().runner() + " heap=" + Runtime.getRuntime().maxMemory() + " inputBytes="
+            + r.plan().inputBytes() + " removed=" + r.removedFiles() + " added=" + r.addedFiles()
+            + " rows=" + r.rows()
+            + " failed=" + r.failedBins());
     System.exit(r.failedBins().isEmpty() && !r.committedVersions().isEmpty() ? 0 : 1);
   }
 }

@@ -24,8 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaBeyondHeapTest {
   private static final long HEAP = 96L << 20;
 
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static Path source;
   private static long sourceBytes;
@@ -38,11 +41,13 @@ class DeltaBeyondHeapTest {
     DeltaSpark.sql("CREATE TABLE " + t + " (id BIGINT, h STRING, g STRING, v DOUBLE) USING delta"
         + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
     // hashes do not compress: about 150 bytes of Parquet a row
-    DeltaSpark.sql("INSERT INTO " + t + " SELECT id, sha2(CAST(id AS STRING), 256), sha2(CAST(id * 7 AS STRING), 256),"
+    DeltaSpark.sql("INSERT INTO " + t
+        + " SELECT id, sha2(CAST(id AS STRING), 256), sha2(CAST(id * 7 AS STRING), 256),"
         + " CAST(id * 7919 % 1000003 AS DOUBLE) / 3 FROM range(0, 900000, 1, 8)");
     DeltaSpark.sql("DELETE FROM " + t + " WHERE id % 10 = 0");
     var table = DeltaTables.open("big", source.toString(), shared);
-    sourceBytes = LiveFiles.of(table, table.latest()).stream().mapToLong(LiveFile::size).sum();
+    sourceBytes =
+        LiveFiles.of(table, table.latest()).stream().mapToLong(LiveFile::size).sum();
     sourceContent = content(source);
   }
 
@@ -51,7 +56,9 @@ class DeltaBeyondHeapTest {
     Path copy = TestTables.copy(source, dir.resolve("kernel"));
     Child kernel = child(copy, "KERNEL", "h", "id");
     assertThat(kernel.exitCode()).as(kernel.out()).isEqualTo(1);
-    assertThat(kernel.out()).as("the in-heap runner cannot take this bin").contains("exceeds what the in-heap Kernel runner sorts");
+    assertThat(kernel.out())
+        .as("the in-heap runner cannot take this bin")
+        .contains("exceeds what the in-heap Kernel runner sorts");
 
     compactInChild("zorder", "h", "id");
   }
@@ -79,9 +86,16 @@ class DeltaBeyondHeapTest {
 
   /** Compacts {@code table} in a JVM with a {@value #HEAP}-byte heap and a 256 MB DuckDB memory limit, into 1 GB files. */
   private static Child child(Path table, String runner, String... zOrder) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + (HEAP >> 20) + "m", "-cp", System.getProperty("java.class.path"), CompactInChildJvm.class.getName(),
-        table.toString(), String.valueOf(256L << 20), String.valueOf(1L << 30), runner));
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + (HEAP >> 20) + "m",
+        "-cp",
+        System.getProperty("java.class.path"),
+        CompactInChildJvm.class.getName(),
+        table.toString(),
+        String.valueOf(256L << 20),
+        String.valueOf(1L << 30),
+        runner));
     cmd.addAll(List.of(zOrder));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -91,8 +105,13 @@ class DeltaBeyondHeapTest {
 
   /** Spark's count and order-independent sums of a type-sensitive hash of every row and of each column. */
   private static String content(Path table) {
-    return DeltaSpark.session().sql("SELECT count(*), sum(CAST(xxhash64(id, h, g, v) AS DECIMAL(38, 0))), sum(CAST(xxhash64(h) AS DECIMAL(38, 0))),"
-        + " min(id), max(id) FROM "
-        + DeltaSpark.table(table)).collectAsList().get(0).toString();
+    return DeltaSpark.session()
+        .sql(
+            "SELECT count(*), sum(CAST(xxhash64(id, h, g, v) AS DECIMAL(38, 0))), sum(CAST(xxhash64(h) AS DECIMAL(38, 0))),"
+                + " min(id), max(id) FROM "
+                + DeltaSpark.table(table))
+        .collectAsList()
+        .get(0)
+        .toString();
   }
 }

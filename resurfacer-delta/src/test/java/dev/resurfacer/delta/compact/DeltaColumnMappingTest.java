@@ -54,8 +54,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DeltaColumnMappingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static final Map<String, Path> SOURCES = new TreeMap<>();
   /** The data file delta-spark's last insert wrote into each source: the current schema as Spark writes it. */
@@ -66,20 +69,27 @@ class DeltaColumnMappingTest {
     for (String mode : List.of("name", "id")) {
       Path t = shared.resolve(mode);
       String n = DeltaSpark.table(t);
-      sql("CREATE TABLE " + n + " (id BIGINT, part STRING, v STRING, x DOUBLE, s STRUCT<a: INT, b: STRING>) USING delta"
-          + " PARTITIONED BY (part) TBLPROPERTIES ('delta.columnMapping.mode' = '" + mode + "', 'delta.enableDeletionVectors' = 'true')");
+      sql("CREATE TABLE " + n
+          + " (id BIGINT, part STRING, v STRING, x DOUBLE, s STRUCT<a: INT, b: STRING>) USING delta"
+          + " PARTITIONED BY (part) TBLPROPERTIES ('delta.columnMapping.mode' = '" + mode
+          + "', 'delta.enableDeletionVectors' = 'true')");
       for (int i = 0; i < 3; i++) {
-        sql("INSERT INTO " + n + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END, concat('v', id), id * 1.5,"
-            + " named_struct('a', CAST(id AS INT), 'b', concat('b', id)) FROM range(" + i * 100 + ", " + (i * 100 + 100) + ")");
+        sql("INSERT INTO " + n
+            + " SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END, concat('v', id), id * 1.5,"
+            + " named_struct('a', CAST(id AS INT), 'b', concat('b', id)) FROM range(" + i * 100
+            + ", " + (i * 100 + 100) + ")");
       }
       sql("ALTER TABLE " + n + " RENAME COLUMN v TO renamed");
       sql("ALTER TABLE " + n + " DROP COLUMN x");
-      sql("INSERT INTO " + n + " (id, part, renamed, s) SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END, concat('v', id),"
+      sql("INSERT INTO " + n
+          + " (id, part, renamed, s) SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END, concat('v', id),"
           + " named_struct('a', CAST(id AS INT), 'b', concat('b', id)) FROM range(300, 400)");
       sql("ALTER TABLE " + n + " ADD COLUMNS (x DOUBLE)");
       sql("ALTER TABLE " + n + " RENAME COLUMN s.a TO a2");
-      sql("INSERT INTO " + n + " (id, part, renamed, s, x) SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
-          + " concat('w', id), named_struct('a2', CAST(id AS INT), 'b', concat('b', id)), -id FROM range(400, 500)");
+      sql(
+          "INSERT INTO " + n
+              + " (id, part, renamed, s, x) SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
+              + " concat('w', id), named_struct('a2', CAST(id AS INT), 'b', concat('b', id)), -id FROM range(400, 500)");
       SPARK_FILES.put(mode, addedFiles(t, latestVersion(t)).get(0));
       sql("DELETE FROM " + n + " WHERE id % 7 = 0");
       SOURCES.put(mode, t);
@@ -87,22 +97,30 @@ class DeltaColumnMappingTest {
   }
 
   private DeltaTable copy(String mode, String name) throws IOException {
-    return DeltaTables.open(name, TestTables.copy(SOURCES.get(mode), dir.resolve(name)).toString(), dir);
+    return DeltaTables.open(
+        name, TestTables.copy(SOURCES.get(mode), dir.resolve(name)).toString(), dir);
   }
 
   @ParameterizedTest(name = "{0} mode, {1} runner")
   @CsvSource({"id, duckdb", "name, kernel"})
-  void compactionWritesPhysicalNamesFieldIdsAndStatsAsSparkDoes(String mode, String runner) throws Exception {
+  void compactionWritesPhysicalNamesFieldIdsAndStatsAsSparkDoes(String mode, String runner)
+      throws Exception {
     DeltaTable table = copy(mode, mode + "-" + runner);
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(500 - 72);
-    assertThat(count(t, "x IS NOT NULL AND id < 400")).as("the dropped column's old values stay dropped").isZero();
+    assertThat(count(t, "x IS NOT NULL AND id < 400"))
+        .as("the dropped column's old values stay dropped")
+        .isZero();
     long versionBefore = table.latest().getVersion();
 
-    CompactionOptions options = CompactionOptions.defaults().runner(runner.equals("duckdb") ? CompactionOptions.Runner.DUCKDB
-        : CompactionOptions.Runner.KERNEL);
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
+    CompactionOptions options = CompactionOptions.defaults()
+        .runner(
+            runner.equals("duckdb")
+                ? CompactionOptions.Runner.DUCKDB
+                : CompactionOptions.Runner.KERNEL);
+    CompactionResult r =
+        DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner);
@@ -110,37 +128,55 @@ class DeltaColumnMappingTest {
     assertThat(r.addedFiles()).isEqualTo(2);
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     assertThat(count(t, "x IS NOT NULL AND id < 400")).isZero();
-    assertThat(DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(t) + " LIMIT 1").collectAsList().get(0)
-        .<String>getAs("operation")).isEqualTo("OPTIMIZE");
+    assertThat(DeltaSpark.session()
+            .sql("DESCRIBE HISTORY " + DeltaSpark.table(t) + " LIMIT 1")
+            .collectAsList()
+            .get(0)
+            .<String>getAs("operation"))
+        .isEqualTo("OPTIMIZE");
 
     List<LiveFile> live = LiveFiles.of(table, table.latest());
     assertThat(live).hasSize(2).allMatch(f -> f.deletionVector().isEmpty());
-    assertThat(live.stream().map(f -> f.partitionValues().get("part")).collect(Collectors.toSet())).containsExactlyInAnyOrder("even", "odd");
+    assertThat(live.stream().map(f -> f.partitionValues().get("part")).collect(Collectors.toSet()))
+        .containsExactlyInAnyOrder("even", "odd");
     List<String> sparkSchema = parquetSchema(SPARK_FILES.get(mode));
-    assertThat(sparkSchema).as("Spark's file carries field ids").allMatch(c -> !c.contains("id=null"));
+    assertThat(sparkSchema)
+        .as("Spark's file carries field ids")
+        .allMatch(c -> !c.contains("id=null"));
     for (LiveFile f : live) {
-      assertThat(parquetSchema(LocalStorage.path(f.file()))).as("Parquet names, field ids and types of " + f.logPath())
+      assertThat(parquetSchema(LocalStorage.path(f.file())))
+          .as("Parquet names, field ids and types of " + f.logPath())
           .isEqualTo(sparkSchema);
     }
     JsonNode sparkStats = stats(SOURCES.get(mode), addedFileVersion(mode)).get(0);
     for (long v = versionBefore + 1; v <= table.latest().getVersion(); v++) {
       for (JsonNode s : stats(t, v)) {
         for (String key : List.of("minValues", "maxValues", "nullCount")) {
-          assertThat(keyPaths(s.get(key), "")).as(key + " keyed by physical names as Spark keys them").isEqualTo(keyPaths(sparkStats.get(key), ""));
+          assertThat(keyPaths(s.get(key), ""))
+              .as(key + " keyed by physical names as Spark keys them")
+              .isEqualTo(keyPaths(sparkStats.get(key), ""));
         }
       }
     }
     // Spark skips both files on a value below every file's minimum of the renamed column
     assertThat(filesRead(t, "renamed = 'a'")).isZero();
-    assertThat(filesRead(t, "x < -498")).as("the re-added column's stats: only id 499's file").isEqualTo(1);
-    assertThat(DeltaSpark.session().sql("SELECT id FROM " + DeltaSpark.table(t) + " WHERE renamed >= 'w49' ORDER BY id").collectAsList()
-        .stream().map(row -> row.getLong(0)).toList()).containsExactly(491L, 492L, 493L, 494L, 495L, 496L, 498L, 499L);
+    assertThat(filesRead(t, "x < -498"))
+        .as("the re-added column's stats: only id 499's file")
+        .isEqualTo(1);
+    assertThat(DeltaSpark.session()
+            .sql("SELECT id FROM " + DeltaSpark.table(t) + " WHERE renamed >= 'w49' ORDER BY id")
+            .collectAsList()
+            .stream()
+            .map(row -> row.getLong(0))
+            .toList())
+        .containsExactly(491L, 492L, 493L, 494L, 495L, 496L, 498L, 499L);
     assertThat(count(t, "s.a2 = 17")).isEqualTo(1);
   }
 
   @Test
   void zOrderOnARenamedColumnGivesKernelsRowOrder() throws Exception {
-    DeltaDuckDbRunnerTest.assertDuckDbZOrdersAsKernel(copy("name", "z-duck"), copy("name", "z-kernel"), List.of("renamed", "id"));
+    DeltaDuckDbRunnerTest.assertDuckDbZOrdersAsKernel(
+        copy("name", "z-duck"), copy("name", "z-kernel"), List.of("renamed", "id"));
   }
 
   @Test
@@ -148,20 +184,31 @@ class DeltaColumnMappingTest {
     DeltaTable table = copy("id", "maintained");
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
-    assertThat(DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC()).failedBins()).isEmpty();
+    assertThat(DeltaCompactor.execute(
+                DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC())
+            .failedBins())
+        .isEmpty();
     TestTables.ageData(t, Duration.ofDays(30));
 
     VacuumOptions zero = new VacuumOptions(Optional.of(Duration.ZERO), true);
     VacuumPlan plan = DeltaVacuum.plan(table, zero, Clock.systemUTC());
-    Set<String> live = LiveFiles.of(table, table.latest()).stream().map(f -> f.file().path()).collect(Collectors.toSet());
-    assertThat(plan.deletions()).as("the ten compacted files and the deletion vector file").hasSizeGreaterThanOrEqualTo(10);
-    assertThat(plan.deletions().stream().map(c -> c.file().path())).doesNotContainAnyElementsOf(live);
+    Set<String> live = LiveFiles.of(table, table.latest()).stream()
+        .map(f -> f.file().path())
+        .collect(Collectors.toSet());
+    assertThat(plan.deletions())
+        .as("the ten compacted files and the deletion vector file")
+        .hasSizeGreaterThanOrEqualTo(10);
+    assertThat(plan.deletions().stream().map(c -> c.file().path()))
+        .doesNotContainAnyElementsOf(live);
     DeltaVacuum.execute(table, plan, zero, Clock.systemUTC());
     assertThat(live).allMatch(p -> Files.exists(Path.of(p)));
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
 
     // past the deleted-file retention of the compaction's tombstones, which a checkpoint may drop
-    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
+    assertThat(Checkpointer.execute(
+                Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))))
+            .written())
+        .isTrue();
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     var health = DeltaDescriber.describe(table, Clock.systemUTC());
     assertThat(health.data().dataFiles()).isEqualTo(2);
@@ -171,15 +218,22 @@ class DeltaColumnMappingTest {
   }
 
   private static long count(Path t, String where) {
-    return DeltaSpark.session().sql("SELECT count(*) FROM " + DeltaSpark.table(t) + " WHERE " + where).collectAsList().get(0).getLong(0);
+    return DeltaSpark.session()
+        .sql("SELECT count(*) FROM " + DeltaSpark.table(t) + " WHERE " + where)
+        .collectAsList()
+        .get(0)
+        .getLong(0);
   }
 
   /** How many data files Spark's scan reads for a filter, after Delta's data skipping. */
   private static long filesRead(Path t, String where) {
-    Dataset<Row> df = DeltaSpark.session().sql("SELECT * FROM " + DeltaSpark.table(t) + " WHERE " + where);
+    Dataset<Row> df =
+        DeltaSpark.session().sql("SELECT * FROM " + DeltaSpark.table(t) + " WHERE " + where);
     df.collectAsList();
     long files = 0;
-    Iterator<SparkPlan> leaves = scala.jdk.javaapi.CollectionConverters.asJava(df.queryExecution().executedPlan().collectLeaves()).iterator();
+    Iterator<SparkPlan> leaves = scala.jdk.javaapi.CollectionConverters.asJava(
+            df.queryExecution().executedPlan().collectLeaves())
+        .iterator();
     while (leaves.hasNext()) {
       var metric = leaves.next().metrics().get("numFiles");
       if (metric.isDefined()) {
@@ -191,8 +245,11 @@ class DeltaColumnMappingTest {
 
   private static long latestVersion(Path t) throws IOException {
     try (var s = Files.list(t.resolve("_delta_log"))) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d{20}\\.json"))
-          .mapToLong(n -> Long.parseLong(n.substring(0, 20))).max().orElseThrow();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("\\d{20}\\.json"))
+          .mapToLong(n -> Long.parseLong(n.substring(0, 20)))
+          .max()
+          .orElseThrow();
     }
   }
 
@@ -202,7 +259,8 @@ class DeltaColumnMappingTest {
 
   private static List<JsonNode> adds(Path t, long version) throws IOException {
     List<JsonNode> out = new ArrayList<>();
-    for (String line : Files.readAllLines(t.resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
+    for (String line :
+        Files.readAllLines(t.resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
       JsonNode a = JSON.readTree(line);
       if (a.has("add")) {
         out.add(a.get("add"));
@@ -214,7 +272,8 @@ class DeltaColumnMappingTest {
   private static List<Path> addedFiles(Path t, long version) throws IOException {
     List<Path> out = new ArrayList<>();
     for (JsonNode a : adds(t, version)) {
-      out.add(t.resolve(java.net.URLDecoder.decode(a.get("path").asText(), java.nio.charset.StandardCharsets.UTF_8)));
+      out.add(t.resolve(java.net.URLDecoder.decode(
+          a.get("path").asText(), java.nio.charset.StandardCharsets.UTF_8)));
     }
     return out;
   }
@@ -241,15 +300,17 @@ class DeltaColumnMappingTest {
   /** Every column of a Parquet file's schema (the root, named by each writer, left out): name, field id, physical type, repetition. */
   private static List<String> parquetSchema(Path file) throws SQLException {
     List<String> out = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
-        ResultSet r = st.executeQuery("SELECT name, field_id, type, repetition_type FROM parquet_schema('"
-            + file.toString().replace("'", "''") + "')")) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = c.createStatement();
+        ResultSet r =
+            st.executeQuery("SELECT name, field_id, type, repetition_type FROM parquet_schema('"
+                + file.toString().replace("'", "''") + "')")) {
       r.next();
       while (r.next()) {
-        out.add(r.getString(1) + " id=" + r.getString(2) + " " + r.getString(3) + " " + r.getString(4));
+        out.add(
+            r.getString(1) + " id=" + r.getString(2) + " " + r.getString(3) + " " + r.getString(4));
       }
     }
     return out;
   }
-
 }

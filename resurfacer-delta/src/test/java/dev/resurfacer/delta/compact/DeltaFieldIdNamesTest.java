@@ -58,8 +58,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the physical names stays on DuckDB.
  */
 class DeltaFieldIdNamesTest {
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -90,34 +93,52 @@ class DeltaFieldIdNamesTest {
     sql("CREATE TABLE " + n + " (id BIGINT, v STRING, s STRUCT<a: INT, b: STRING>) USING delta"
         + " TBLPROPERTIES ('delta.columnMapping.mode' = 'id')");
     // two files, so the foreign one shares a bin with Spark's
-    sql("INSERT INTO " + n + " SELECT /*+ REPARTITION(2) */ id, concat('v', id), named_struct('a', CAST(id AS INT), 'b', concat('b', id))"
+    sql("INSERT INTO " + n
+        + " SELECT /*+ REPARTITION(2) */ id, concat('v', id), named_struct('a', CAST(id AS INT), 'b', concat('b', id))"
         + " FROM range(0, 100)");
   }
 
   @ParameterizedTest(name = "{0} names")
-  @EnumSource(value = Names.class, names = {"LOGICAL", "LOGICAL_NESTED"})
+  @EnumSource(
+      value = Names.class,
+      names = {"LOGICAL", "LOGICAL_NESTED"})
   void filesStoringFieldIdsUnderOtherNamesAreCompactedByKernel(Names names) throws Exception {
     DeltaTable table = copyWithForeignFile(names);
     Path t = table.localRoot();
     List<String> spark = DeltaSpark.typedRows(t);
     List<String> kernel = kernelRows(table);
-    assertThat(spark).as("Spark reads the foreign file by field id").hasSize(150)
-        .anyMatch(r -> r.contains("id:bigint=1049/Long") && r.contains("v:string=f1049/String") && r.contains("[1049,b1049]"));
-    assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
+    assertThat(spark)
+        .as("Spark reads the foreign file by field id")
+        .hasSize(150)
+        .anyMatch(r -> r.contains("id:bigint=1049/Long")
+            && r.contains("v:string=f1049/String")
+            && r.contains("[1049,b1049]"));
+    assertThat(kernel)
+        .hasSize(150)
+        .contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
 
     DataColumns columns = DataColumns.of(table.latest());
     String stored = names.top ? "id" : columns.physicalOf("s").getName() + ".a";
-    String physical = names.top ? columns.physicalOf("id").getName()
-        : columns.physicalOf("s").getName() + "." + ((StructType) columns.physicalOf("s").getDataType()).at(0).getName();
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
+    String physical = names.top
+        ? columns.physicalOf("id").getName()
+        : columns.physicalOf("s").getName() + "."
+            + ((StructType) columns.physicalOf("s").getDataType()).at(0).getName();
+    CompactionPlan plan =
+        DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.runner()).isEqualTo("kernel");
-    assertThat(plan.runnerReason()).startsWith("DuckDB cannot be exact here: data file part-foreign-")
-        .contains(" stores field id " + (names.top ? 1 : 4) + " as " + stored + ", not under the table's physical name " + physical
+    assertThat(plan.runnerReason())
+        .startsWith("DuckDB cannot be exact here: data file part-foreign-")
+        .contains(" stores field id " + (names.top ? 1 : 4) + " as " + stored
+            + ", not under the table's physical name " + physical
             + " (DuckDB reads by name, Delta by field id); Kernel's runner works in the heap");
-    assertThatThrownBy(() -> DeltaCompactor.plan(table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("cannot rewrite").hasMessageContaining("part-foreign-");
+    assertThatThrownBy(() -> DeltaCompactor.plan(
+            table, CompactionOptions.defaults().runner(CompactionOptions.Runner.DUCKDB)))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("cannot rewrite")
+        .hasMessageContaining("part-foreign-");
 
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo("kernel");
     assertThat(r.removedFiles()).isEqualTo(3);
@@ -125,18 +146,25 @@ class DeltaFieldIdNamesTest {
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(spark);
     assertThat(kernelRows(table)).isEqualTo(kernel);
     List<LiveFile> live = LiveFiles.of(table, table.latest());
-    assertThat(FieldIdNames.mismatch(columns.physical(), List.of(new CompactionPlan.Bin(Map.of(), live))))
-        .as("the new file stores the physical names").isEmpty();
+    assertThat(FieldIdNames.mismatch(
+            columns.physical(), List.of(new CompactionPlan.Bin(Map.of(), live))))
+        .as("the new file stores the physical names")
+        .isEmpty();
   }
 
   @Test
   void filesStoringThePhysicalNamesStayOnDuckDb() throws Exception {
     DeltaTable table = copyWithForeignFile(Names.PHYSICAL);
     List<String> kernel = kernelRows(table);
-    assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
+    assertThat(kernel)
+        .hasSize(150)
+        .contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
 
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner()).isEqualTo("duckdb");
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
+    assertThat(
+            DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner())
+        .isEqualTo("duckdb");
+    CompactionResult r = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo("duckdb");
     assertThat(r.plan().runnerReason()).startsWith("memory limit");
@@ -148,14 +176,19 @@ class DeltaFieldIdNamesTest {
   void aFileWithColumnsDifferingOnlyInCaseGoesToKernel() throws Exception {
     DeltaTable table = copyWithForeignFile(Names.CASE_TWIN);
     List<String> kernel = kernelRows(table);
-    assertThat(kernel).hasSize(150).contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
+    assertThat(kernel)
+        .hasSize(150)
+        .contains("id=long:1049 v=string:f1049 s=struct(int:1049,string:b1049)");
     String v = DataColumns.of(table.latest()).physicalOf("v").getName();
 
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
+    CompactionPlan plan =
+        DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.runner()).isEqualTo("kernel");
-    assertThat(plan.runnerReason()).contains(" stores columns " + v + " and " + v.toUpperCase(Locale.ROOT)
-        + ", which DuckDB does not tell apart");
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
+    assertThat(plan.runnerReason())
+        .contains(" stores columns " + v + " and " + v.toUpperCase(Locale.ROOT)
+            + ", which DuckDB does not tell apart");
+    CompactionResult r = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.removedFiles()).isEqualTo(3);
     assertThat(kernelRows(table)).isEqualTo(kernel);
@@ -166,7 +199,8 @@ class DeltaFieldIdNamesTest {
    * table's field ids under {@code names}, appended by Kernel as another writer would.
    */
   private DeltaTable copyWithForeignFile(Names names) throws Exception {
-    DeltaTable table = DeltaTables.open(names.name(), TestTables.copy(source, dir.resolve(names.name())).toString(), dir);
+    DeltaTable table = DeltaTables.open(
+        names.name(), TestTables.copy(source, dir.resolve(names.name())).toString(), dir);
     DataColumns columns = DataColumns.of(table.latest());
     StructType stored = renamed(columns.logical(), columns.physical(), names.top, names.nested);
     StructType struct = (StructType) stored.at(2).getDataType();
@@ -174,20 +208,34 @@ class DeltaFieldIdNamesTest {
     if (names == Names.CASE_TWIN) {
       writeWithCaseTwin(stored, file);
     } else {
-      try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-        st.execute("COPY (SELECT range AS " + DuckDbBinRunner.ident(stored.at(0).getName()) + ", 'f' || range AS "
-            + DuckDbBinRunner.ident(stored.at(1).getName()) + ", struct_pack(" + DuckDbBinRunner.ident(struct.at(0).getName())
-            + " := range::INTEGER, " + DuckDbBinRunner.ident(struct.at(1).getName()) + " := 'b' || range) AS "
-          + DuckDbBinRunner.ident(stored.at(2).getName()) + " FROM range(1000, 1050)) TO " + DuckDbBinRunner.string(file.toString())
-          + " (FORMAT parquet, FIELD_IDS " + DuckDbBinRunner.fieldIds(stored) + ")");
+      try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+          Statement st = c.createStatement()) {
+        st.execute("COPY (SELECT range AS " + DuckDbBinRunner.ident(stored.at(0).getName())
+            + ", 'f' || range AS "
+            + DuckDbBinRunner.ident(stored.at(1).getName()) + ", struct_pack("
+            + DuckDbBinRunner.ident(struct.at(0).getName())
+            + " := range::INTEGER, " + DuckDbBinRunner.ident(struct.at(1).getName())
+            + " := 'b' || range) AS "
+            + DuckDbBinRunner.ident(stored.at(2).getName()) + " FROM range(1000, 1050)) TO "
+            + DuckDbBinRunner.string(file.toString())
+            + " (FORMAT parquet, FIELD_IDS " + DuckDbBinRunner.fieldIds(stored) + ")");
       }
     }
     Engine engine = table.engine();
-    Transaction txn = table.latest().buildUpdateTableTransaction("foreign-writer", Operation.WRITE).build(engine);
+    Transaction txn = table
+        .latest()
+        .buildUpdateTableTransaction("foreign-writer", Operation.WRITE)
+        .build(engine);
     Row txnState = txn.getTransactionState(engine);
-    DataFileStatus status = new DataFileStatus(table.storage().kernelPath(LocalStorage.of(file)), Files.size(file),
-        Files.getLastModifiedTime(file).toMillis(), Optional.empty());
-    var actions = Transaction.generateAppendActions(engine, txnState, KernelIterators.of(List.of(status)),
+    DataFileStatus status = new DataFileStatus(
+        table.storage().kernelPath(LocalStorage.of(file)),
+        Files.size(file),
+        Files.getLastModifiedTime(file).toMillis(),
+        Optional.empty());
+    var actions = Transaction.generateAppendActions(
+        engine,
+        txnState,
+        KernelIterators.of(List.of(status)),
         Transaction.getWriteContext(engine, txnState, Map.of()));
     txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
     return table;
@@ -201,19 +249,38 @@ class DeltaFieldIdNamesTest {
     StructType struct = (StructType) stored.at(2).getDataType();
     String twin = stored.at(1).getName().toUpperCase(Locale.ROOT);
     MessageType schema = Types.buildMessage()
-        .optional(PrimitiveTypeName.INT64).id(id(stored.at(0))).named(stored.at(0).getName())
-        .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(id(stored.at(1))).named(stored.at(1).getName())
-        .optionalGroup().id(id(stored.at(2)))
-            .optional(PrimitiveTypeName.INT32).id(id(struct.at(0))).named(struct.at(0).getName())
-            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(id(struct.at(1))).named(struct.at(1).getName())
-            .named(stored.at(2).getName())
-        .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(99).named(twin)
+        .optional(PrimitiveTypeName.INT64)
+        .id(id(stored.at(0)))
+        .named(stored.at(0).getName())
+        .optional(PrimitiveTypeName.BINARY)
+        .as(LogicalTypeAnnotation.stringType())
+        .id(id(stored.at(1)))
+        .named(stored.at(1).getName())
+        .optionalGroup()
+        .id(id(stored.at(2)))
+        .optional(PrimitiveTypeName.INT32)
+        .id(id(struct.at(0)))
+        .named(struct.at(0).getName())
+        .optional(PrimitiveTypeName.BINARY)
+        .as(LogicalTypeAnnotation.stringType())
+        .id(id(struct.at(1)))
+        .named(struct.at(1).getName())
+        .named(stored.at(2).getName())
+        .optional(PrimitiveTypeName.BINARY)
+        .as(LogicalTypeAnnotation.stringType())
+        .id(99)
+        .named(twin)
         .named("foreign");
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).build()) {
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).build()) {
       for (long i = 1000; i < 1050; i++) {
         Group row = new SimpleGroup(schema);
-        row.append(stored.at(0).getName(), i).append(stored.at(1).getName(), "f" + i).append(twin, "twin");
-        row.addGroup(stored.at(2).getName()).append(struct.at(0).getName(), (int) i).append(struct.at(1).getName(), "b" + i);
+        row.append(stored.at(0).getName(), i)
+            .append(stored.at(1).getName(), "f" + i)
+            .append(twin, "twin");
+        row.addGroup(stored.at(2).getName())
+            .append(struct.at(0).getName(), (int) i)
+            .append(struct.at(1).getName(), "b" + i);
         writer.write(row);
       }
     }
@@ -224,13 +291,16 @@ class DeltaFieldIdNamesTest {
   }
 
   /** The physical schema (field ids kept) with logical names at the top level, inside structs, or both. */
-  private static StructType renamed(StructType logical, StructType physical, boolean top, boolean nested) {
+  private static StructType renamed(
+      StructType logical, StructType physical, boolean top, boolean nested) {
     List<StructField> fields = new ArrayList<>();
     for (int i = 0; i < physical.length(); i++) {
       StructField p = physical.at(i);
-      var type = p.getDataType() instanceof StructType s ? renamed((StructType) logical.at(i).getDataType(), s, nested, nested)
+      var type = p.getDataType() instanceof StructType s
+          ? renamed((StructType) logical.at(i).getDataType(), s, nested, nested)
           : p.getDataType();
-      fields.add(new StructField(top ? logical.at(i).getName() : p.getName(), type, p.isNullable(), p.getMetadata()));
+      fields.add(new StructField(
+          top ? logical.at(i).getName() : p.getName(), type, p.isNullable(), p.getMetadata()));
     }
     return new StructType(fields);
   }
@@ -240,9 +310,13 @@ class DeltaFieldIdNamesTest {
     List<String> rows = new ArrayList<>();
     LogicalRows.forEach(table, table.latest(), row -> {
       Row s = row.getStruct(2);
-      rows.add("id=long:" + (row.isNullAt(0) ? "null" : row.getLong(0)) + " v=string:" + (row.isNullAt(1) ? "null" : row.getString(1))
-          + " s=" + (row.isNullAt(2) ? "null" : "struct(int:" + (s.isNullAt(0) ? "null" : s.getInt(0)) + ",string:"
-          + (s.isNullAt(1) ? "null" : s.getString(1)) + ")"));
+      rows.add("id=long:" + (row.isNullAt(0) ? "null" : row.getLong(0)) + " v=string:"
+          + (row.isNullAt(1) ? "null" : row.getString(1))
+          + " s="
+          + (row.isNullAt(2)
+              ? "null"
+              : "struct(int:" + (s.isNullAt(0) ? "null" : s.getInt(0)) + ",string:"
+                  + (s.isNullAt(1) ? "null" : s.getString(1)) + ")"));
     });
     rows.sort(null);
     return rows;

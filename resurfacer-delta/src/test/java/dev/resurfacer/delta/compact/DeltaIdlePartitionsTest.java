@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is left for a later run, the others are compacted, and the table's rows do not change.
  */
 class DeltaIdlePartitionsTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void aPartitionAWriterChangedRecentlyIsLeftAndTheIdleOneIsCompacted() throws Exception {
@@ -38,22 +39,33 @@ class DeltaIdlePartitionsTest {
     DeltaTable table = DeltaTables.open("raw.events", root.toString(), dir);
     var rows = DeltaSpark.rows(root);
 
-    IdlePartitions idle = IdlePartitions.of(table, table.latest(), Duration.ofHours(1), System.currentTimeMillis());
+    IdlePartitions idle =
+        IdlePartitions.of(table, table.latest(), Duration.ofHours(1), System.currentTimeMillis());
     assertThat(idle.busy()).containsExactly(Map.of("part", "a b"));
 
     CompactionOptions options = CompactionOptions.defaults().minPartitionIdle(Duration.ofHours(1));
     CompactionPlan plan = DeltaCompactor.plan(table, options).preview();
-    assertThat(plan.bins()).isNotEmpty().allSatisfy(b -> assertThat(b.partition()).isEqualTo(Map.of("part", "x%y")));
-    assertThat(plan.skipped()).anyMatch(s -> s.contains("in 1 partition(s) a writer changed within min-partition-idle (1h), left for a later run"));
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().bins()).as("without the option both partitions")
+    assertThat(plan.bins())
+        .isNotEmpty()
+        .allSatisfy(b -> assertThat(b.partition()).isEqualTo(Map.of("part", "x%y")));
+    assertThat(plan.skipped())
+        .anyMatch(
+            s -> s.contains(
+                "in 1 partition(s) a writer changed within min-partition-idle (1h), left for a later run"));
+    assertThat(
+            DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().bins())
+        .as("without the option both partitions")
         .anyMatch(b -> b.partition().equals(Map.of("part", "a b")));
 
-    CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
+    CompactionResult result =
+        DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
     assertThat(result.failedBins()).isEmpty();
     assertThat(result.committedVersions()).hasSize(plan.bins().size());
     assertThat(DeltaSpark.rows(root)).isEqualTo(rows);
     // our own OPTIMIZE commits change no row: the compacted partition stays idle
-    assertThat(IdlePartitions.of(table, table.latest(), Duration.ofHours(1), System.currentTimeMillis()).busy())
+    assertThat(IdlePartitions.of(
+                table, table.latest(), Duration.ofHours(1), System.currentTimeMillis())
+            .busy())
         .containsExactly(Map.of("part", "a b"));
   }
 }

@@ -35,19 +35,24 @@ import org.junit.jupiter.params.provider.CsvSource;
  * writer refuses that mix; both runners write it, and the files equal delta-spark's own.
  */
 class DeltaNestedColumnMappingTest {
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static final Map<String, Path> SOURCES = new TreeMap<>();
   /** A data file delta-spark's last insert wrote: the current schema as Spark writes it. */
   private static final Map<String, Path> SPARK_FILES = new TreeMap<>();
+
   private static final Map<String, JsonNode> SPARK_STATS = new TreeMap<>();
 
   private static String rows(long from, long to, boolean renamed) {
     return "SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END,"
         + " CASE id % 5 WHEN 0 THEN NULL WHEN 1 THEN CAST(array() AS ARRAY<INT>) ELSE array(CAST(id AS INT), NULL, CAST(id * 2 AS INT)) END,"
         + " CASE id % 4 WHEN 0 THEN NULL WHEN 1 THEN CAST(map() AS MAP<STRING, INT>) ELSE map(concat('k', id), CAST(id AS INT), 'z', NULL) END,"
-        + " CASE WHEN id % 6 = 0 THEN NULL ELSE array(named_struct('" + (renamed ? "a2" : "a") + "', CAST(id AS INT), 'b', concat('b', id)"
+        + " CASE WHEN id % 6 = 0 THEN NULL ELSE array(named_struct('" + (renamed ? "a2" : "a")
+        + "', CAST(id AS INT), 'b', concat('b', id)"
         + (renamed ? ", 'e', id / 4.0D" : "") + "), NULL) END,"
         + " map(concat('q', id), CASE WHEN id % 3 = 0 THEN NULL ELSE named_struct('c', CAST(id AS INT), 'd', array('x', NULL, concat('d', id))) END),"
         + " CASE WHEN id % 9 = 0 THEN NULL ELSE named_struct('x', array(CAST(id AS INT)),"
@@ -61,10 +66,12 @@ class DeltaNestedColumnMappingTest {
     for (String mode : List.of("name", "id")) {
       Path t = shared.resolve(mode);
       String n = DeltaSpark.table(t);
-      sql("CREATE TABLE " + n + " (id BIGINT, part STRING, arr ARRAY<INT>, m MAP<STRING, INT>, arrs ARRAY<STRUCT<a: INT, b: STRING>>,"
+      sql("CREATE TABLE " + n
+          + " (id BIGINT, part STRING, arr ARRAY<INT>, m MAP<STRING, INT>, arrs ARRAY<STRUCT<a: INT, b: STRING>>,"
           + " ms MAP<STRING, STRUCT<c: INT, d: ARRAY<STRING>>>, s STRUCT<x: ARRAY<INT>, y: MAP<INT, ARRAY<STRING>>>,"
           + " aa ARRAY<ARRAY<BIGINT>>) USING delta PARTITIONED BY (part)"
-          + " TBLPROPERTIES ('delta.columnMapping.mode' = '" + mode + "', 'delta.enableDeletionVectors' = 'true')");
+          + " TBLPROPERTIES ('delta.columnMapping.mode' = '" + mode
+          + "', 'delta.enableDeletionVectors' = 'true')");
       for (int i = 0; i < 3; i++) {
         sql("INSERT INTO " + n + " " + rows(i * 100, i * 100 + 100, false));
       }
@@ -81,7 +88,8 @@ class DeltaNestedColumnMappingTest {
   }
 
   private DeltaTable copy(String mode, String name) throws IOException {
-    return DeltaTables.open(name, TestTables.copy(SOURCES.get(mode), dir.resolve(name)).toString(), dir);
+    return DeltaTables.open(
+        name, TestTables.copy(SOURCES.get(mode), dir.resolve(name)).toString(), dir);
   }
 
   @ParameterizedTest(name = "{0} mode, {1} runner")
@@ -92,11 +100,18 @@ class DeltaNestedColumnMappingTest {
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(400 - 58);
     long versionBefore = table.latest().getVersion();
-    assertThat(DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner()).as("DuckDB writes lists and maps").isEqualTo("duckdb");
+    assertThat(
+            DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().runner())
+        .as("DuckDB writes lists and maps")
+        .isEqualTo("duckdb");
 
-    CompactionOptions options = CompactionOptions.defaults().runner(runner.equals("duckdb") ? CompactionOptions.Runner.DUCKDB
-        : CompactionOptions.Runner.KERNEL);
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
+    CompactionOptions options = CompactionOptions.defaults()
+        .runner(
+            runner.equals("duckdb")
+                ? CompactionOptions.Runner.DUCKDB
+                : CompactionOptions.Runner.KERNEL);
+    CompactionResult r =
+        DeltaCompactor.execute(DeltaCompactor.plan(table, options), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.plan().runner()).isEqualTo(runner);
@@ -106,22 +121,29 @@ class DeltaNestedColumnMappingTest {
     assertThat(LogEntries.lastOperation(t)).isEqualTo("OPTIMIZE");
 
     List<String> sparkSchema = LogEntries.parquetSchema(SPARK_FILES.get(mode));
-    assertThat(sparkSchema).as("Spark's file: ids on struct fields, none on element, key and value")
-        .anyMatch(c -> c.startsWith("element id=null")).anyMatch(c -> c.startsWith("key id=null"))
-        .filteredOn(c -> c.startsWith("col-")).allMatch(c -> !c.contains("id=null"));
+    assertThat(sparkSchema)
+        .as("Spark's file: ids on struct fields, none on element, key and value")
+        .anyMatch(c -> c.startsWith("element id=null"))
+        .anyMatch(c -> c.startsWith("key id=null"))
+        .filteredOn(c -> c.startsWith("col-"))
+        .allMatch(c -> !c.contains("id=null"));
     List<LiveFile> live = LiveFiles.of(table, table.latest());
     assertThat(live).hasSize(2);
     for (LiveFile f : live) {
-      assertThat(LogEntries.parquetSchema(LocalStorage.path(f.file()))).as("Parquet names, field ids and types of " + f.logPath())
+      assertThat(LogEntries.parquetSchema(LocalStorage.path(f.file())))
+          .as("Parquet names, field ids and types of " + f.logPath())
           .isEqualTo(sparkSchema);
     }
     JsonNode sparkStats = SPARK_STATS.get(mode);
     for (long v = versionBefore + 1; v <= table.latest().getVersion(); v++) {
       for (JsonNode add : LogEntries.adds(t, v)) {
         JsonNode s = LogEntries.stats(add);
-        assertThat(LogEntries.keyPaths(s.get("minValues"))).isEqualTo(LogEntries.keyPaths(sparkStats.get("minValues")));
-        assertThat(LogEntries.keyPaths(s.get("maxValues"))).isEqualTo(LogEntries.keyPaths(sparkStats.get("maxValues")));
-        assertThat(LogEntries.keyPaths(s.get("nullCount"))).as("null counts of the leaf columns, as Kernel's writer gives them")
+        assertThat(LogEntries.keyPaths(s.get("minValues")))
+            .isEqualTo(LogEntries.keyPaths(sparkStats.get("minValues")));
+        assertThat(LogEntries.keyPaths(s.get("maxValues")))
+            .isEqualTo(LogEntries.keyPaths(sparkStats.get("maxValues")));
+        assertThat(LogEntries.keyPaths(s.get("nullCount")))
+            .as("null counts of the leaf columns, as Kernel's writer gives them")
             .isSubsetOf(LogEntries.keyPaths(sparkStats.get("nullCount")));
       }
     }
@@ -142,10 +164,15 @@ class DeltaNestedColumnMappingTest {
       String location = s3.upload(local, "t");
       Map<String, String> props = new HashMap<>(s3.properties());
       props.put("s3.single-writer", "true");
-      ResurfacerConfig config = new ResurfacerConfig(Map.of("deltas", new CatalogConfig("deltas", "delta", null, null, props, Set.of(),
-          Map.of("t.t", location))), null);
+      ResurfacerConfig config = new ResurfacerConfig(
+          Map.of(
+              "deltas",
+              new CatalogConfig(
+                  "deltas", "delta", null, null, props, Set.of(), Map.of("t.t", location))),
+          null);
       try (DeltaTable table = DeltaTables.find("t.t", config, dir).orElseThrow()) {
-        CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
+        CompactionResult r = DeltaCompactor.execute(
+            DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
         assertThat(r.plan().runner()).isEqualTo("kernel");
         assertThat(r.failedBins()).isEmpty();
         assertThat(r.addedFiles()).isEqualTo(2);

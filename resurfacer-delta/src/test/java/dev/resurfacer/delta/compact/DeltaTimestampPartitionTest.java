@@ -32,8 +32,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeltaTimestampPartitionTest {
   private static final String LOS_ANGELES = "America/Los_Angeles";
 
-  @TempDir static Path shared;
-  @TempDir Path dir;
+  @TempDir
+  static Path shared;
+
+  @TempDir
+  Path dir;
 
   private static Path utc;
   private static Path wallClock;
@@ -49,7 +52,8 @@ class DeltaTimestampPartitionTest {
 
   private static void write(Path t) {
     String n = DeltaSpark.table(t);
-    sql("CREATE TABLE " + n + " (id BIGINT, v STRING, ts TIMESTAMP, ntz TIMESTAMP_NTZ) USING delta PARTITIONED BY (ts, ntz)"
+    sql("CREATE TABLE " + n
+        + " (id BIGINT, v STRING, ts TIMESTAMP, ntz TIMESTAMP_NTZ) USING delta PARTITIONED BY (ts, ntz)"
         + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
     for (int i = 0; i < 3; i++) {
       sql("INSERT INTO " + n + " " + rows(i * 100, i * 100 + 100));
@@ -95,30 +99,46 @@ class DeltaTimestampPartitionTest {
       ts.add(add.get("partitionValues").get("ts").asText(null));
       ntz.add(add.get("partitionValues").get("ntz").asText(null));
     }
-    assertThat(ts).containsExactlyInAnyOrder("2024-01-01T00:00:00.000000Z", "2024-01-01T12:34:56.123456Z",
-        "1969-12-31T23:59:59.999999Z", null);
-    assertThat(ntz).containsExactlyInAnyOrder("2024-01-01 00:00:00", "2024-01-01 12:34:56.123456", "0001-01-01 00:00:00", null);
+    assertThat(ts)
+        .containsExactlyInAnyOrder(
+            "2024-01-01T00:00:00.000000Z",
+            "2024-01-01T12:34:56.123456Z",
+            "1969-12-31T23:59:59.999999Z",
+            null);
+    assertThat(ntz)
+        .containsExactlyInAnyOrder(
+            "2024-01-01 00:00:00", "2024-01-01 12:34:56.123456", "0001-01-01 00:00:00", null);
     Set<String> wall = new HashSet<>();
     for (JsonNode add : LogEntries.adds(wallClock, 1)) {
       wall.add(add.get("partitionValues").get("ts").asText(null));
     }
-    assertThat(wall).as("wall-clock time in Los Angeles, where the literals were read").containsExactlyInAnyOrder(
-        "2024-01-01 00:00:00", "2024-01-01 12:34:56.123456", "1969-12-31 23:59:59.999999", null);
+    assertThat(wall)
+        .as("wall-clock time in Los Angeles, where the literals were read")
+        .containsExactlyInAnyOrder(
+            "2024-01-01 00:00:00",
+            "2024-01-01 12:34:56.123456",
+            "1969-12-31 23:59:59.999999",
+            null);
   }
 
   @ParameterizedTest(name = "{0} runner")
-  @EnumSource(value = CompactionOptions.Runner.class, names = {"DUCKDB", "KERNEL"})
-  void compactsEachTimestampPartitionKeepingItsValue(CompactionOptions.Runner runner) throws Exception {
+  @EnumSource(
+      value = CompactionOptions.Runner.class,
+      names = {"DUCKDB", "KERNEL"})
+  void compactsEachTimestampPartitionKeepingItsValue(CompactionOptions.Runner runner)
+      throws Exception {
     DeltaTable table = copy(utc, "utc-" + runner);
     Path t = table.localRoot();
     List<String> before = DeltaSpark.typedRows(t);
     assertThat(before).hasSize(300 - 43);
-    CompactionPlan plan = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
+    CompactionPlan plan =
+        DeltaCompactor.plan(table, CompactionOptions.defaults()).preview();
     assertThat(plan.bins()).hasSize(4);
     assertThat(plan.runner()).isEqualTo("duckdb");
     long versionBefore = table.latest().getVersion();
 
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults().runner(runner)), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.removedFiles()).isEqualTo(12);
@@ -126,9 +146,17 @@ class DeltaTimestampPartitionTest {
     assertThat(DeltaSpark.typedRows(t)).isEqualTo(before);
     assertThat(LogEntries.lastOperation(t)).isEqualTo("OPTIMIZE");
     assertPartitionValuesKept(t, versionBefore);
-    assertThat(DeltaSpark.session().sql("SELECT count(*) FROM " + DeltaSpark.table(t) + " WHERE ts = TIMESTAMP'2024-01-01 12:34:56.123456'"
-        + " AND ntz = TIMESTAMP_NTZ'2024-01-01 12:34:56.123456'").collectAsList().get(0).getLong(0)).isEqualTo(before.stream()
-        .filter(row -> row.contains("ntz:timestamp_ntz=2024-01-01T12:34:56.123456")).count()).isPositive();
+    assertThat(DeltaSpark.session()
+            .sql("SELECT count(*) FROM " + DeltaSpark.table(t)
+                + " WHERE ts = TIMESTAMP'2024-01-01 12:34:56.123456'"
+                + " AND ntz = TIMESTAMP_NTZ'2024-01-01 12:34:56.123456'")
+            .collectAsList()
+            .get(0)
+            .getLong(0))
+        .isEqualTo(before.stream()
+            .filter(row -> row.contains("ntz:timestamp_ntz=2024-01-01T12:34:56.123456"))
+            .count())
+        .isPositive();
   }
 
   @Test
@@ -138,7 +166,8 @@ class DeltaTimestampPartitionTest {
     List<String> before = inLosAngeles(() -> DeltaSpark.typedRows(t));
     long versionBefore = table.latest().getVersion();
 
-    CompactionResult r = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
+    CompactionResult r = DeltaCompactor.execute(
+        DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC());
 
     assertThat(r.failedBins()).isEmpty();
     assertThat(r.addedFiles()).isEqualTo(4);

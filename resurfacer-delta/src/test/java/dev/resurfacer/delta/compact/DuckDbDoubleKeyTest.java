@@ -18,12 +18,39 @@ import org.junit.jupiter.api.Test;
 class DuckDbDoubleKeyTest {
   @Test
   void theSqlKeyIsTheJavaKeyForEveryKindOfDoubleAndFloat() throws Exception {
-    List<Double> values = new ArrayList<>(List.of(Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-        Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MIN_NORMAL, Math.nextDown(Double.MIN_NORMAL),
-        Math.nextUp(Double.MIN_NORMAL), Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, Math.nextDown(1.0), Math.nextUp(1.0), 2.0,
-        Math.nextDown(2.0), 0.5, 1.0 / 3, -1.0 / 3, 1e300, 1e-300, 4.9e-324 * 3, Math.scalb(1.0, 1023), Math.scalb(1.0, -1022),
-        Math.scalb(1.0, -1074), (double) Float.MIN_VALUE, (double) Float.MAX_VALUE, (double) Float.MIN_NORMAL,
-        Double.longBitsToDouble(0xfff8000000000001L), Double.longBitsToDouble(0x7ff0000000000001L)));
+    List<Double> values = new ArrayList<>(List.of(
+        Double.NaN,
+        -0.0,
+        0.0,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MIN_NORMAL,
+        -Double.MIN_NORMAL,
+        Math.nextDown(Double.MIN_NORMAL),
+        Math.nextUp(Double.MIN_NORMAL),
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        1.0,
+        Math.nextDown(1.0),
+        Math.nextUp(1.0),
+        2.0,
+        Math.nextDown(2.0),
+        0.5,
+        1.0 / 3,
+        -1.0 / 3,
+        1e300,
+        1e-300,
+        4.9e-324 * 3,
+        Math.scalb(1.0, 1023),
+        Math.scalb(1.0, -1022),
+        Math.scalb(1.0, -1074),
+        (double) Float.MIN_VALUE,
+        (double) Float.MAX_VALUE,
+        (double) Float.MIN_NORMAL,
+        Double.longBitsToDouble(0xfff8000000000001L),
+        Double.longBitsToDouble(0x7ff0000000000001L)));
     SplittableRandom random = new SplittableRandom(13);
     for (int i = 0; i < 1000; i++) {
       values.add(Double.longBitsToDouble(random.nextLong()));
@@ -48,8 +75,9 @@ class DuckDbDoubleKeyTest {
         ps.addBatch();
         ps.executeBatch();
       }
-      try (ResultSet r = c.createStatement().executeQuery("SELECT i, CAST(" + ZKeysSql.ofDouble("d") + " AS VARCHAR), CAST("
-          + ZKeysSql.ofDouble("CAST(f AS DOUBLE)") + " AS VARCHAR) FROM t ORDER BY i")) {
+      try (ResultSet r = c.createStatement()
+          .executeQuery("SELECT i, CAST(" + ZKeysSql.ofDouble("d") + " AS VARCHAR), CAST("
+              + ZKeysSql.ofDouble("CAST(f AS DOUBLE)") + " AS VARCHAR) FROM t ORDER BY i")) {
         int rows = 0;
         while (r.next()) {
           int i = r.getInt(1);
@@ -60,10 +88,13 @@ class DuckDbDoubleKeyTest {
             continue;
           }
           double d = values.get(i);
-          assertThat(new BigInteger(r.getString(2)).longValue()).as("double %s (bits %x)", d, Double.doubleToRawLongBits(d))
+          assertThat(new BigInteger(r.getString(2)).longValue())
+              .as("double %s (bits %x)", d, Double.doubleToRawLongBits(d))
               .isEqualTo(ZKeys.ofDouble(d));
           float f = (float) d;
-          assertThat(new BigInteger(r.getString(3)).longValue()).as("float %s", f).isEqualTo(ZKeys.ofDouble(f));
+          assertThat(new BigInteger(r.getString(3)).longValue())
+              .as("float %s", f)
+              .isEqualTo(ZKeys.ofDouble(f));
         }
         assertThat(rows).isEqualTo(values.size() + 1);
       }

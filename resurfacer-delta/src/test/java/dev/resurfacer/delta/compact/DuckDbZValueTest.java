@@ -21,10 +21,13 @@ class DuckDbZValueTest {
   @Test
   void theSqlChunksAreTheJavaInterleavingForEveryKeyCount() throws Exception {
     SplittableRandom random = new SplittableRandom(29);
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = c.createStatement()) {
       for (int n = 1; n <= 5; n++) {
         List<long[]> rows = new ArrayList<>();
-        for (long edge : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0x5555555555555555L, 0xAAAAAAAAAAAAAAAAL}) {
+        for (long edge : new long[] {
+          0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0x5555555555555555L, 0xAAAAAAAAAAAAAAAAL
+        }) {
           long[] keys = new long[n];
           java.util.Arrays.fill(keys, edge);
           rows.add(keys);
@@ -48,7 +51,8 @@ class DuckDbZValueTest {
           columns.append(", __k").append(j).append(" UBIGINT");
         }
         st.execute("CREATE OR REPLACE TABLE src(" + columns + ")");
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO src VALUES (?" + ", CAST(? AS UBIGINT)".repeat(n) + ")")) {
+        try (PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO src VALUES (?" + ", CAST(? AS UBIGINT)".repeat(n) + ")")) {
           for (int i = 0; i < rows.size(); i++) {
             ps.setInt(1, i);
             for (int j = 0; j < n; j++) {

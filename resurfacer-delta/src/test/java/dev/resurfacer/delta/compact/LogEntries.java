@@ -26,31 +26,43 @@ final class LogEntries {
 
   static long latestVersion(Path t) throws IOException {
     try (var s = Files.list(t.resolve("_delta_log"))) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d{20}\\.json"))
-          .mapToLong(n -> Long.parseLong(n.substring(0, 20))).max().orElseThrow();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("\\d{20}\\.json"))
+          .mapToLong(n -> Long.parseLong(n.substring(0, 20)))
+          .max()
+          .orElseThrow();
     }
   }
 
   /** Every action of one commit. */
   static List<JsonNode> actions(Path t, long version) throws IOException {
     List<JsonNode> out = new ArrayList<>();
-    for (String line : Files.readAllLines(t.resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
+    for (String line :
+        Files.readAllLines(t.resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
       out.add(JSON.readTree(line));
     }
     return out;
   }
 
   static List<JsonNode> adds(Path t, long version) throws IOException {
-    return actions(t, version).stream().filter(a -> a.has("add")).map(a -> a.get("add")).toList();
+    return actions(t, version).stream()
+        .filter(a -> a.has("add"))
+        .map(a -> a.get("add"))
+        .toList();
   }
 
   static List<JsonNode> removes(Path t, long version) throws IOException {
-    return actions(t, version).stream().filter(a -> a.has("remove")).map(a -> a.get("remove")).toList();
+    return actions(t, version).stream()
+        .filter(a -> a.has("remove"))
+        .map(a -> a.get("remove"))
+        .toList();
   }
 
   /** The data files a commit adds, on disk. */
   static List<Path> addedFiles(Path t, long version) throws IOException {
-    return adds(t, version).stream().map(a -> t.resolve(URLDecoder.decode(a.get("path").asText(), StandardCharsets.UTF_8))).toList();
+    return adds(t, version).stream()
+        .map(a -> t.resolve(URLDecoder.decode(a.get("path").asText(), StandardCharsets.UTF_8)))
+        .toList();
   }
 
   static JsonNode stats(JsonNode add) throws IOException {
@@ -79,12 +91,15 @@ final class LogEntries {
   /** Every column of a Parquet file's schema (the root, named by each writer, left out): name, field id, physical type, repetition. */
   static List<String> parquetSchema(Path file) throws SQLException {
     List<String> out = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
-        ResultSet r = st.executeQuery("SELECT name, field_id, type, repetition_type FROM parquet_schema('"
-            + file.toString().replace("'", "''") + "')")) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = c.createStatement();
+        ResultSet r =
+            st.executeQuery("SELECT name, field_id, type, repetition_type FROM parquet_schema('"
+                + file.toString().replace("'", "''") + "')")) {
       r.next();
       while (r.next()) {
-        out.add(r.getString(1) + " id=" + r.getString(2) + " " + r.getString(3) + " " + r.getString(4));
+        out.add(
+            r.getString(1) + " id=" + r.getString(2) + " " + r.getString(3) + " " + r.getString(4));
       }
     }
     return out;
@@ -92,6 +107,10 @@ final class LogEntries {
 
   /** The operation of the table's latest commit as Spark's {@code DESCRIBE HISTORY} shows it. */
   static String lastOperation(Path t) {
-    return DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(t) + " LIMIT 1").collectAsList().get(0).getAs("operation");
+    return DeltaSpark.session()
+        .sql("DESCRIBE HISTORY " + DeltaSpark.table(t) + " LIMIT 1")
+        .collectAsList()
+        .get(0)
+        .getAs("operation");
   }
 }

@@ -45,17 +45,20 @@ class S3SparkDeleteRaceTest {
   private static S3Bucket s3;
   private static ConditionalPutFront front;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @BeforeAll
   static void start() throws Exception {
     s3 = new S3Bucket("racedelete", false).openToSpark();
     front = new ConditionalPutFront(s3.endpoint());
     String t = DeltaSpark.table(s3.s3a(SOURCE));
-    DeltaSpark.sql("CREATE TABLE " + t + " (id BIGINT, part STRING, v STRING) USING delta PARTITIONED BY (part)"
+    DeltaSpark.sql("CREATE TABLE " + t
+        + " (id BIGINT, part STRING, v STRING) USING delta PARTITIONED BY (part)"
         + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
     for (int i = 0; i < 3; i++) {
-      DeltaSpark.sql("INSERT INTO " + t + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a b' ELSE 'x%y' END, concat('v', id)"
+      DeltaSpark.sql("INSERT INTO " + t
+          + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a b' ELSE 'x%y' END, concat('v', id)"
           + " FROM range(" + i * 100 + ", " + (i * 100 + 100) + ")");
     }
     DeltaSpark.sql("DELETE FROM " + t + " WHERE id % 7 = 0");
@@ -71,8 +74,12 @@ class S3SparkDeleteRaceTest {
     String location = s3.copy(SOURCE, prefix);
     Map<String, String> props = new HashMap<>(s3.properties());
     props.put("s3.endpoint", front.endpoint());
-    ResurfacerConfig config = new ResurfacerConfig(Map.of("deltas", new CatalogConfig("deltas", "delta", null, null, props, Set.of(),
-        Map.of("t.t", location))), null);
+    ResurfacerConfig config = new ResurfacerConfig(
+        Map.of(
+            "deltas",
+            new CatalogConfig(
+                "deltas", "delta", null, null, props, Set.of(), Map.of("t.t", location))),
+        null);
     DeltaTable table = DeltaTables.find("t.t", config, dir).orElseThrow();
     assertThat(((ObjectStorage) table.storage()).conditionalPut()).isTrue();
     return table;
@@ -84,48 +91,75 @@ class S3SparkDeleteRaceTest {
     try (DeltaTable table = copy("first")) {
       long read = table.latest().getVersion();
       List<String> before = DeltaSpark.typedRows(spark);
-      Runnable deleteOnce = once(() -> DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(spark) + " WHERE id % 5 = 1"));
+      Runnable deleteOnce = once(
+          () -> DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(spark) + " WHERE id % 5 = 1"));
 
-      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteOnce));
+      CompactionResult result = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          DeltaCompactor.Seam.beforeCommit(deleteOnce));
 
       assertThat(result.plan().bins()).hasSize(2);
       assertThat(result.failedBins()).isEmpty();
       assertThat(result.committedVersions()).containsExactly(read + 2, read + 3);
-      assertThat(DeltaSpark.typedRows(spark)).isEqualTo(without(before, id -> id % 5 == 1)).hasSizeLessThan(before.size());
+      assertThat(DeltaSpark.typedRows(spark))
+          .isEqualTo(without(before, id -> id % 5 == 1))
+          .hasSizeLessThan(before.size());
       assertThat(lastCommit(spark).<String>getAs("operation")).isEqualTo("OPTIMIZE");
-      assertThat(LiveFiles.of(table, table.latest())).as("our compacted files, carrying Spark's deletes")
-          .hasSize(2).allMatch(f -> f.deletionVector().isPresent());
+      assertThat(LiveFiles.of(table, table.latest()))
+          .as("our compacted files, carrying Spark's deletes")
+          .hasSize(2)
+          .allMatch(f -> f.deletionVector().isPresent());
     }
   }
 
   @Test
-  void aSparkDeleteCommittedBetweenOurBinsLandsOnOurNewFileAndTheNextBinStillCommits() throws Exception {
+  void aSparkDeleteCommittedBetweenOurBinsLandsOnOurNewFileAndTheNextBinStillCommits()
+      throws Exception {
     String spark = s3.s3a("between");
     try (DeltaTable table = copy("between")) {
       long read = table.latest().getVersion();
       List<String> before = DeltaSpark.typedRows(spark);
-      String first = DeltaCompactor.plan(table, CompactionOptions.defaults()).preview().bins().get(0).partition().get("part");
+      String first = DeltaCompactor.plan(table, CompactionOptions.defaults())
+          .preview()
+          .bins()
+          .get(0)
+          .partition()
+          .get("part");
       AtomicInteger calls = new AtomicInteger();
       // before the second bin commits, the first bin's output is the table's file for its partition
       Runnable deleteBeforeSecondCommit = () -> {
         if (calls.incrementAndGet() == 2) {
-          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(spark) + " WHERE part = '" + first + "' AND id % 5 = 1");
+          DeltaSpark.sql("DELETE FROM " + DeltaSpark.table(spark) + " WHERE part = '" + first
+              + "' AND id % 5 = 1");
         }
       };
 
-      CompactionResult result = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), DeltaCompactor.Seam.beforeCommit(deleteBeforeSecondCommit));
+      CompactionResult result = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          DeltaCompactor.Seam.beforeCommit(deleteBeforeSecondCommit));
 
       assertThat(result.failedBins()).isEmpty();
       assertThat(result.committedVersions()).containsExactly(read + 1, read + 3);
-      List<String> expected = without(before, id -> id % 5 == 1 && (id % 2 == 0) == first.equals("a b"));
+      List<String> expected =
+          without(before, id -> id % 5 == 1 && (id % 2 == 0) == first.equals("a b"));
       assertThat(expected).hasSizeLessThan(before.size());
       assertThat(DeltaSpark.typedRows(spark)).isEqualTo(expected);
-      List<String> operations = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(spark) + " LIMIT 3").collectAsList().stream()
-          .map(r -> r.<Long>getAs("version") + " " + r.<String>getAs("operation")).toList();
-      assertThat(operations).containsExactly((read + 3) + " OPTIMIZE", (read + 2) + " DELETE", (read + 1) + " OPTIMIZE");
-      assertThat(LiveFiles.of(table, table.latest())).filteredOn(f -> first.equals(f.partitionValues().get("part")))
+      List<String> operations = DeltaSpark.session()
+          .sql("DESCRIBE HISTORY " + DeltaSpark.table(spark) + " LIMIT 3")
+          .collectAsList()
+          .stream()
+          .map(r -> r.<Long>getAs("version") + " " + r.<String>getAs("operation"))
+          .toList();
+      assertThat(operations)
+          .containsExactly(
+              (read + 3) + " OPTIMIZE", (read + 2) + " DELETE", (read + 1) + " OPTIMIZE");
+      assertThat(LiveFiles.of(table, table.latest()))
+          .filteredOn(f -> first.equals(f.partitionValues().get("part")))
           .as("our one compacted file of %s, carrying Spark's deletion vector", first)
-          .singleElement().matches(f -> f.deletionVector().isPresent());
+          .singleElement()
+          .matches(f -> f.deletionVector().isPresent());
     }
   }
 
@@ -139,14 +173,19 @@ class S3SparkDeleteRaceTest {
   }
 
   private static List<String> without(List<String> rows, Predicate<Long> deleted) {
-    return rows.stream().filter(r -> {
-      Matcher m = ID.matcher(r);
-      assertThat(m.find()).as("an id in %s", r).isTrue();
-      return !deleted.test(Long.parseLong(m.group(1)));
-    }).collect(Collectors.toList());
+    return rows.stream()
+        .filter(r -> {
+          Matcher m = ID.matcher(r);
+          assertThat(m.find()).as("an id in %s", r).isTrue();
+          return !deleted.test(Long.parseLong(m.group(1)));
+        })
+        .collect(Collectors.toList());
   }
 
   private static Row lastCommit(String location) {
-    return DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(location) + " LIMIT 1").collectAsList().get(0);
+    return DeltaSpark.session()
+        .sql("DESCRIBE HISTORY " + DeltaSpark.table(location) + " LIMIT 1")
+        .collectAsList()
+        .get(0);
   }
 }

@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * writer's model of its rows; at the end delta-spark reads the same rows.
  */
 class ServeBesideADeltaCdcWriterTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everyTriggeredCompactionCommitsBesideTheWriterAndTheTableEqualsItsModel() throws Exception {
@@ -62,13 +63,20 @@ class ServeBesideADeltaCdcWriterTest {
     Writer writer = new Writer(root, Model.of(table), new Random(43));
     assertThat(writer.model.rows()).isEqualTo(DeltaSpark.rows(root)).isNotEmpty();
 
-    ResurfacerConfig config = ConfigFile.parse("""
+    ResurfacerConfig config =
+        ConfigFile.parse("""
         defaults:
           compact: {min-input-files: 2}
           triggers: {small-files: 3}
         serve: {min-interval: 0s}
         """, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
-    CatalogConfig catalog = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, Map.of(), Set.of(),
+    CatalogConfig catalog = new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        Map.of(),
+        Set.of(),
         Map.of("raw.events", root.toString()));
     ServedCatalog<?> served = ServedCatalog.of(DeltaResurfacer.connect(catalog, dir));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
@@ -81,18 +89,24 @@ class ServeBesideADeltaCdcWriterTest {
     long compactedRuns = 0;
     long started = System.currentTimeMillis();
     Random phase = new Random(11);
-    try (MaintenanceService service = new MaintenanceService(List.of(served), config.policies(), config.serve(), history,
-        Clock.systemUTC(), true)) {
+    try (MaintenanceService service = new MaintenanceService(
+        List.of(served), config.policies(), config.serve(), history, Clock.systemUTC(), true)) {
       long end = System.currentTimeMillis() + millis;
       // on a loaded machine a delta-spark statement takes seconds: past the time, on until two runs
       // compacted and the writer committed more often than the service ran, within a hard limit
       long limit = end + 3 * millis;
-      while (!writes.isDone() && runs.size() < maxRuns && System.currentTimeMillis() < limit
-          && (System.currentTimeMillis() < end || compactedRuns < 2 || writer.commits.get() <= runs.size())) {
+      while (!writes.isDone()
+          && runs.size() < maxRuns
+          && System.currentTimeMillis() < limit
+          && (System.currentTimeMillis() < end
+              || compactedRuns < 2
+              || writer.commits.get() <= runs.size())) {
         int before = service.history().all().size();
         service.evaluate();
         if (service.history().all().size() == before) {
-          ServiceRuns.sleep(300); // nothing fired yet: the writer's updates and merges add the small files the trigger counts
+          ServiceRuns.sleep(
+              300); // nothing fired yet: the writer's updates and merges add the small files the
+          // trigger counts
           continue;
         }
         HistoryRun run = ServiceRuns.finished(service);
@@ -101,7 +115,9 @@ class ServeBesideADeltaCdcWriterTest {
         compactedRuns += compact.outcome() == Outcome.DONE ? 1 : 0;
         turn.lock();
         try {
-          assertThat(Model.of(table).rows()).as("the table after run %s", run.id()).isEqualTo(writer.model.rows());
+          assertThat(Model.of(table).rows())
+              .as("the table after run %s", run.id())
+              .isEqualTo(writer.model.rows());
         } finally {
           turn.unlock();
         }
@@ -114,7 +130,9 @@ class ServeBesideADeltaCdcWriterTest {
       writes.get();
     }
     assertThat(Model.of(table).rows()).isEqualTo(writer.model.rows());
-    assertThat(DeltaSpark.rows(root)).as("delta-spark reads the writer's rows").isEqualTo(writer.model.rows());
+    assertThat(DeltaSpark.rows(root))
+        .as("delta-spark reads the writer's rows")
+        .isEqualTo(writer.model.rows());
     assertThat(compactedRuns).as("runs that compacted").isGreaterThanOrEqualTo(2);
     assertThat(writer.commits.get()).isGreaterThan(runs.size());
 
@@ -122,18 +140,30 @@ class ServeBesideADeltaCdcWriterTest {
     long carrying = 0;
     for (long v = 0; v <= LogEntries.latestVersion(root); v++) {
       List<JsonNode> actions = LogEntries.actions(root, v);
-      boolean optimize = actions.stream().anyMatch(a -> a.has("commitInfo")
-          && "OPTIMIZE".equals(a.get("commitInfo").path("operation").asText())
-          && a.get("commitInfo").path("engineInfo").asText().contains(DeltaCompactor.ENGINE_INFO));
+      boolean optimize = actions.stream()
+          .anyMatch(a -> a.has("commitInfo")
+              && "OPTIMIZE".equals(a.get("commitInfo").path("operation").asText())
+              && a.get("commitInfo")
+                  .path("engineInfo")
+                  .asText()
+                  .contains(DeltaCompactor.ENGINE_INFO));
       if (optimize) {
         ours++;
-        carrying += LogEntries.adds(root, v).stream().anyMatch(a -> a.has("deletionVector")) ? 1 : 0;
+        carrying +=
+            LogEntries.adds(root, v).stream().anyMatch(a -> a.has("deletionVector")) ? 1 : 0;
       }
     }
     assertThat(ours).as("bins committed").isGreaterThanOrEqualTo(compactedRuns);
-    System.out.printf("serve beside a delta cdc writer: %d runs (%d compacted), %d bins committed (%d carrying the writer's deletion"
-        + " vectors), %d writer commits, %d writer retries, %d s%n", runs.size(), compactedRuns, ours, carrying, writer.commits.get(),
-        writer.conflicts.get(), (System.currentTimeMillis() - started) / 1000);
+    System.out.printf(
+        "serve beside a delta cdc writer: %d runs (%d compacted), %d bins committed (%d carrying the writer's deletion"
+            + " vectors), %d writer commits, %d writer retries, %d s%n",
+        runs.size(),
+        compactedRuns,
+        ours,
+        carrying,
+        writer.commits.get(),
+        writer.conflicts.get(),
+        (System.currentTimeMillis() - started) / 1000);
   }
 
   /** The table's live rows by id, rendered as delta-spark renders a row ({@code [id,part,v]}). */
@@ -148,7 +178,10 @@ class ServeBesideADeltaCdcWriterTest {
     }
 
     List<String> rows() {
-      return byId.entrySet().stream().map(e -> "[" + e.getKey() + "," + e.getValue()[0] + "," + e.getValue()[1] + "]").sorted().toList();
+      return byId.entrySet().stream()
+          .map(e -> "[" + e.getKey() + "," + e.getValue()[0] + "," + e.getValue()[1] + "]")
+          .sorted()
+          .toList();
     }
   }
 
@@ -178,16 +211,21 @@ class ServeBesideADeltaCdcWriterTest {
       String statement = switch (kind) {
         case 0 -> "DELETE FROM " + t + " WHERE id % 97 = " + r;
         case 1 -> "UPDATE " + t + " SET v = concat(v, '-u" + k + "') WHERE id % 31 = " + (r % 31);
-        default -> "MERGE INTO " + t + " t USING (SELECT id FROM range(0, 700) WHERE id % 37 = " + (r % 37) + ") s ON t.id = s.id"
-            + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = concat(t.v, '-m" + k + "')"
-            + " WHEN NOT MATCHED THEN INSERT (id, part, v) VALUES (s.id, CASE WHEN s.id % 2 = 0 THEN 'a b' ELSE 'x%y' END,"
-            + " concat('i', s.id))";
+        default ->
+          "MERGE INTO " + t + " t USING (SELECT id FROM range(0, 700) WHERE id % 37 = " + (r % 37)
+              + ") s ON t.id = s.id"
+              + " WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = concat(t.v, '-m"
+              + k + "')"
+              + " WHEN NOT MATCHED THEN INSERT (id, part, v) VALUES (s.id, CASE WHEN s.id % 2 = 0 THEN 'a b' ELSE 'x%y' END,"
+              + " concat('i', s.id))";
       };
       for (int attempt = 0; attempt < 20; attempt++) {
         try {
           session.sql(statement).collect();
         } catch (RuntimeException conflict) {
-          assertThat(conflict.getClass().getName() + conflict.getMessage()).as(statement).containsIgnoringCase("concurrent");
+          assertThat(conflict.getClass().getName() + conflict.getMessage())
+              .as(statement)
+              .containsIgnoringCase("concurrent");
           conflicts.incrementAndGet();
           continue;
         }
@@ -202,11 +240,12 @@ class ServeBesideADeltaCdcWriterTest {
       Map<Long, String[]> rows = model.byId();
       switch (kind) {
         case 0 -> rows.keySet().removeIf(id -> id % 97 == r);
-        case 1 -> rows.forEach((id, row) -> {
-          if (id % 31 == r % 31) {
-            row[1] = row[1] + "-u" + k;
-          }
-        });
+        case 1 ->
+          rows.forEach((id, row) -> {
+            if (id % 31 == r % 31) {
+              row[1] = row[1] + "-u" + k;
+            }
+          });
         default -> {
           for (long id = r % 37; id < 700; id += 37) {
             String[] row = rows.get(id);
@@ -223,7 +262,8 @@ class ServeBesideADeltaCdcWriterTest {
     }
 
     /** {@link #step} until {@code writing} is false, one every {@code minMillis} plus up to {@code spreadMillis}, each holding {@code turn}. */
-    CompletableFuture<Void> inBackground(ReentrantLock turn, AtomicBoolean writing, Random pace, int minMillis, int spreadMillis) {
+    CompletableFuture<Void> inBackground(
+        ReentrantLock turn, AtomicBoolean writing, Random pace, int minMillis, int spreadMillis) {
       return CompletableFuture.runAsync(() -> {
         for (int k = 0; writing.get(); k++) {
           turn.lock();

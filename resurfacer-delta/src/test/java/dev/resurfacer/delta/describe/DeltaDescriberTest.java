@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeltaDescriberTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void describesTheTableSparkSees() throws Exception {
@@ -22,11 +23,16 @@ class DeltaDescriberTest {
 
     DeltaHealth h = DeltaDescriber.describe(table, Clock.systemUTC());
 
-    Row detail = DeltaSpark.session().sql("DESCRIBE DETAIL " + DeltaSpark.table(t)).collectAsList().get(0);
+    Row detail = DeltaSpark.session()
+        .sql("DESCRIBE DETAIL " + DeltaSpark.table(t))
+        .collectAsList()
+        .get(0);
     assertThat(h.data().dataFiles()).isEqualTo(detail.<Long>getAs("numFiles"));
     assertThat(h.data().dataBytes()).isEqualTo(detail.<Long>getAs("sizeInBytes"));
-    assertThat(h.protocol().minReaderVersion()).isEqualTo(detail.<Integer>getAs("minReaderVersion"));
-    assertThat(h.protocol().minWriterVersion()).isEqualTo(detail.<Integer>getAs("minWriterVersion"));
+    assertThat(h.protocol().minReaderVersion())
+        .isEqualTo(detail.<Integer>getAs("minReaderVersion"));
+    assertThat(h.protocol().minWriterVersion())
+        .isEqualTo(detail.<Integer>getAs("minWriterVersion"));
     assertThat(h.protocol().readerFeatures()).contains("deletionVectors");
     assertThat(h.partitionColumns()).containsExactly("part");
     // versions 0..9: create, 6 inserts, delete, update, delete
@@ -42,7 +48,10 @@ class DeltaDescriberTest {
     assertThat(h.log().logCommits()).isEqualTo(10);
     assertThat(h.log().logCheckpointFiles()).isEqualTo(1);
     assertThat(h.log().logBytes()).isPositive();
-    assertThat(h.data().sizeHistogram().stream().mapToLong(DeltaHealth.SizeBucket::files).sum()).isEqualTo(h.data().dataFiles());
+    assertThat(h.data().sizeHistogram().stream()
+            .mapToLong(DeltaHealth.SizeBucket::files)
+            .sum())
+        .isEqualTo(h.data().dataFiles());
     assertThat(h.data().smallDataFiles()).isEqualTo(h.data().dataFiles());
     assertThat(h.retention().deletedFileRetentionMs()).isEqualTo(7L * 24 * 3600 * 1000);
   }

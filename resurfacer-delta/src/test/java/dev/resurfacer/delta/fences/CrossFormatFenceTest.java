@@ -1,7 +1,6 @@
 package dev.resurfacer.delta.fences;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.resurfacer.SafetyRefusal;
@@ -15,6 +14,7 @@ import dev.resurfacer.delta.vacuum.DeltaVacuum;
 import dev.resurfacer.delta.vacuum.VacuumOptions;
 import dev.resurfacer.delta.vacuum.VacuumPlan;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
@@ -55,7 +55,8 @@ class CrossFormatFenceTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
   private static final Clock LATER = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -72,9 +73,14 @@ class CrossFormatFenceTest {
 
   private static Table icebergTable(JdbcCatalog catalog, String location) {
     catalog.createNamespace(Namespace.of("db"));
-    Table t = location == null ? Orders.create(catalog, "db", "orders", 2)
-        : catalog.buildTable(TableIdentifier.of("db", "orders"), Orders.SCHEMA).withPartitionSpec(Orders.SPEC)
-            .withLocation(location).withProperty("format-version", "2").create();
+    Table t = location == null
+        ? Orders.create(catalog, "db", "orders", 2)
+        : catalog
+            .buildTable(TableIdentifier.of("db", "orders"), Orders.SCHEMA)
+            .withPartitionSpec(Orders.SPEC)
+            .withLocation(location)
+            .withProperty("format-version", "2")
+            .create();
     for (int day = 0; day < 2; day++) {
       var append = t.newAppend();
       TableWrites.writeData(t, Orders.rows(day * 10L, 10, day)).forEach(append::appendFile);
@@ -85,10 +91,18 @@ class CrossFormatFenceTest {
   }
 
   /** What every involved table holds, by each format's own reader, and the files each needs. */
-  private record State(List<String> deltaRows, Set<Path> deltaFiles, List<String> icebergRows, Set<Path> icebergFiles) {
+  private record State(
+      List<String> deltaRows,
+      Set<Path> deltaFiles,
+      List<String> icebergRows,
+      Set<Path> icebergFiles) {
     static State of(Path delta, JdbcCatalog catalog) {
       Table iceberg = catalog.loadTable(TableIdentifier.of("db", "orders"));
-      return new State(DeltaSpark.rows(delta), CrossFormatFenceTest.everyVersionsFiles(delta), Content.of(iceberg), CrossFormatFenceTest.icebergFiles(iceberg));
+      return new State(
+          DeltaSpark.rows(delta),
+          CrossFormatFenceTest.everyVersionsFiles(delta),
+          Content.of(iceberg),
+          CrossFormatFenceTest.icebergFiles(iceberg));
     }
   }
 
@@ -117,7 +131,10 @@ class CrossFormatFenceTest {
       s.allManifests(table.io()).forEach(m -> out.add(Path.of(m.path())));
       s.addedDataFiles(table.io()).forEach(f -> out.add(Path.of(f.location())));
     });
-    out.add(Path.of(((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation()));
+    out.add(Path.of(((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .metadataFileLocation()));
     return out;
   }
 
@@ -149,15 +166,18 @@ class CrossFormatFenceTest {
   }
 
   private static CatalogConfig icebergConfig(Path catalogDir) {
-    return CatalogConfig.of("lake", "jdbc", SqliteCatalogs.uri(catalogDir), SqliteCatalogs.warehouse(catalogDir));
+    return CatalogConfig.of(
+        "lake", "jdbc", SqliteCatalogs.uri(catalogDir), SqliteCatalogs.warehouse(catalogDir));
   }
 
   private static CatalogConfig deltaConfig(Map<String, String> tables) {
-    return new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, Map.of(), Set.of(), tables, List.of());
+    return new CatalogConfig(
+        "deltas", CatalogConfig.DELTA, null, null, Map.of(), Set.of(), tables, List.of());
   }
 
   private static void vacuum(Path delta, StorageFences fences) {
-    try (DeltaTable table = DeltaTables.open("raw.events", delta.toString(), delta.getParent()).withFences(fences)) {
+    try (DeltaTable table =
+        DeltaTables.open("raw.events", delta.toString(), delta.getParent()).withFences(fences)) {
       VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
       DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
     }
@@ -165,23 +185,35 @@ class CrossFormatFenceTest {
 
   private static void removeOrphans(JdbcCatalog catalog, StorageFences fences) {
     Table t = catalog.loadTable(TableIdentifier.of("db", "orders"));
-    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), t).olderThan(Duration.ZERO), LATER).fences(fences).execute();
+    OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, TableIdentifier.of("db", "orders"), t)
+                .olderThan(Duration.ZERO),
+            LATER)
+        .fences(fences)
+        .execute();
   }
 
   @Test
-  void anIcebergTableWithItsSqliteCatalogInsideADeltaTableStopsVacuumWithOrWithoutItsCatalogConfigured() throws Exception {
+  void
+      anIcebergTableWithItsSqliteCatalogInsideADeltaTableStopsVacuumWithOrWithoutItsCatalogConfigured()
+          throws Exception {
     Path delta = deltaCopy(dir.resolve("events"));
     Path stray = TestTables.write(delta.resolve("part=a b/stray.parquet"), OLD);
-    Path catalogDir = delta.resolve("part=a b/ice"); // its catalog.db and warehouse/ beside each other, as a user sets one up
+    Path catalogDir = delta.resolve(
+        "part=a b/ice"); // its catalog.db and warehouse/ beside each other, as a user sets one up
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catalogDir);
     icebergTable(catalog, null);
     age(catalogDir);
     State before = State.of(delta, catalog);
     Map<Path, Long> tree = tree(delta);
 
-    for (StorageFences fences : List.of(StorageFences.none(), StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null))) {
-      assertThatThrownBy(() -> vacuum(delta, fences)).isInstanceOf(SafetyRefusal.class)
-          .hasMessageMatching("(?s).*(another table lives inside this table's directory|table db.orders in catalog 'lake' lives at).*");
+    for (StorageFences fences : List.of(
+        StorageFences.none(),
+        StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null))) {
+      assertThatThrownBy(() -> vacuum(delta, fences))
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageMatching(
+              "(?s).*(another table lives inside this table's directory|table db.orders in catalog 'lake' lives at).*");
       assertThat(tree(delta)).as("nothing deleted").isEqualTo(tree);
     }
     assertThat(stray).exists();
@@ -190,7 +222,8 @@ class CrossFormatFenceTest {
   }
 
   @Test
-  void aDeltaTableInsideAnIcebergTableStopsRemoveOrphansWithOrWithoutADeltaCatalogNamingIt() throws Exception {
+  void aDeltaTableInsideAnIcebergTableStopsRemoveOrphansWithOrWithoutADeltaCatalogNamingIt()
+      throws Exception {
     Path catalogDir = dir.resolve("lake");
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catalogDir);
     Table orders = icebergTable(catalog, null);
@@ -201,11 +234,16 @@ class CrossFormatFenceTest {
     State before = State.of(delta, catalog);
     Map<Path, Long> tree = tree(icebergRoot);
 
-    List<StorageFences> runs = List.of(StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null),
-        StorageFences.forCatalogs(List.of(icebergConfig(catalogDir), deltaConfig(Map.of("raw.nested", delta.toString()))), null));
+    List<StorageFences> runs = List.of(
+        StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null),
+        StorageFences.forCatalogs(
+            List.of(icebergConfig(catalogDir), deltaConfig(Map.of("raw.nested", delta.toString()))),
+            null));
     for (StorageFences fences : runs) {
-      assertThatThrownBy(() -> removeOrphans(catalog, fences)).isInstanceOf(SafetyRefusal.class)
-          .hasMessageMatching("(?s).*(a Delta table lives at .*nested_events|raw.nested in catalog 'deltas' lives at).*");
+      assertThatThrownBy(() -> removeOrphans(catalog, fences))
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageMatching(
+              "(?s).*(a Delta table lives at .*nested_events|raw.nested in catalog 'deltas' lives at).*");
       assertThat(tree(icebergRoot)).as("nothing deleted").isEqualTo(tree);
     }
     assertThat(stray).exists();
@@ -218,37 +256,50 @@ class CrossFormatFenceTest {
     Path delta = deltaCopy(dir.resolve("events"));
     Path catalogDir = dir.resolve("lake");
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catalogDir);
-    icebergTable(catalog, delta.toString()); // metadata/ and data/ beside _delta_log, as a UniForm table keeps them
+    icebergTable(
+        catalog,
+        delta.toString()); // metadata/ and data/ beside _delta_log, as a UniForm table keeps them
     age(delta);
     State before = State.of(delta, catalog);
     Map<Path, Long> tree = tree(delta);
 
-    assertThatThrownBy(() -> vacuum(delta, StorageFences.none())).isInstanceOf(SafetyRefusal.class)
+    assertThatThrownBy(() -> vacuum(delta, StorageFences.none()))
+        .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("an Iceberg table shares this table's directory");
-    assertThatThrownBy(() -> removeOrphans(catalog, StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null)))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("a Delta table lives at");
+    assertThatThrownBy(() -> removeOrphans(
+            catalog, StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null)))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("a Delta table lives at");
     assertThat(tree(delta)).as("nothing deleted").isEqualTo(tree);
     assertUnchanged(before, delta, catalog);
     catalog.close();
   }
 
   @Test
-  void aShallowCloneReadingTheSourcesFilesStopsTheSourcesVacuumOnceBothAreConfigured() throws Exception {
+  void aShallowCloneReadingTheSourcesFilesStopsTheSourcesVacuumOnceBothAreConfigured()
+      throws Exception {
     Path src = deltaCopy(dir.resolve("events"));
     Path clone = dir.resolve("events_clone");
-    DeltaSpark.sql("CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
-    // the source moves on: its files are rewritten, so the ones the clone reads are tombstones there now
+    DeltaSpark.sql(
+        "CREATE TABLE " + DeltaSpark.table(clone) + " SHALLOW CLONE " + DeltaSpark.table(src));
+    // the source moves on: its files are rewritten, so the ones the clone reads are tombstones
+    // there now
     DeltaSpark.sql("OPTIMIZE " + DeltaSpark.table(src));
     TestTables.ageData(src, OLD);
     List<String> cloneRows = DeltaSpark.rows(clone);
     List<String> srcRows = DeltaSpark.rows(src);
     Set<Path> cloneFiles = everyVersionsFiles(clone);
-    assertThat(cloneFiles).as("the clone reads the source's files").anyMatch(p -> p.startsWith(src));
+    assertThat(cloneFiles)
+        .as("the clone reads the source's files")
+        .anyMatch(p -> p.startsWith(src));
     Map<Path, Long> tree = tree(src);
 
-    StorageFences both = StorageFences.forCatalogs(List.of(deltaConfig(Map.of("raw.events", src.toString(),
-        "raw.events_clone", clone.toString()))), null);
-    assertThatThrownBy(() -> vacuum(src, both)).isInstanceOf(SafetyRefusal.class)
+    StorageFences both = StorageFences.forCatalogs(
+        List.of(deltaConfig(
+            Map.of("raw.events", src.toString(), "raw.events_clone", clone.toString()))),
+        null);
+    assertThatThrownBy(() -> vacuum(src, both))
+        .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("raw.events_clone in catalog 'deltas' references files in");
     assertThat(tree(src)).as("nothing deleted").isEqualTo(tree);
     assertThat(cloneFiles).allMatch(Files::exists);
@@ -264,20 +315,31 @@ class CrossFormatFenceTest {
   void anIcebergTableThatImportedADeltaTablesFileStopsThatTablesVacuum() throws Exception {
     Path delta = deltaCopy(dir.resolve("events"));
     Set<Path> current = currentFiles(delta);
-    Path removed = everyVersionsFiles(delta).stream().filter(p -> !current.contains(p) && p.toString().endsWith(".parquet"))
-        .findFirst().orElseThrow(); // only an older version reads it: a zero-retention vacuum would delete it
+    Path removed = everyVersionsFiles(delta).stream()
+        .filter(p -> !current.contains(p) && p.toString().endsWith(".parquet"))
+        .findFirst()
+        .orElseThrow(); // only an older version reads it: a zero-retention vacuum would delete it
     Path catalogDir = dir.resolve("lake");
     JdbcCatalog catalog = SqliteCatalogs.create("lake", catalogDir);
     catalog.createNamespace(Namespace.of("db"));
     Table imported = catalog.createTable(TableIdentifier.of("db", "imported"), Orders.SCHEMA);
     // what add_files or a snapshot/migrate procedure commits: the Delta table's file, in place
-    imported.newAppend().appendFile(org.apache.iceberg.DataFiles.builder(imported.spec()).withPath(removed.toString())
-        .withFileSizeInBytes(Files.size(removed)).withRecordCount(1).withFormat(org.apache.iceberg.FileFormat.PARQUET).build()).commit();
+    imported
+        .newAppend()
+        .appendFile(org.apache.iceberg.DataFiles.builder(imported.spec())
+            .withPath(removed.toString())
+            .withFileSizeInBytes(Files.size(removed))
+            .withRecordCount(1)
+            .withFormat(org.apache.iceberg.FileFormat.PARQUET)
+            .build())
+        .commit();
     List<String> rows = DeltaSpark.rows(delta);
     Map<Path, Long> tree = tree(delta);
 
-    assertThatThrownBy(() -> vacuum(delta, StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null)))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("db.imported in catalog 'lake' references files in");
+    assertThatThrownBy(() ->
+            vacuum(delta, StorageFences.forCatalogs(List.of(icebergConfig(catalogDir)), null)))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("db.imported in catalog 'lake' references files in");
     assertThat(tree(delta)).as("nothing deleted").isEqualTo(tree);
     assertThat(DeltaSpark.rows(delta)).isEqualTo(rows);
 
@@ -291,7 +353,8 @@ class CrossFormatFenceTest {
   void aSqliteCatalogDatabaseInsideADeltaTableIsNeverACandidate() throws Exception {
     Path delta = deltaCopy(dir.resolve("events"));
     Path stray = TestTables.write(delta.resolve("stray.parquet"), OLD);
-    JdbcCatalog catalog = SqliteCatalogs.create("lake", delta.resolve("part=c/cat")); // a catalog no table was created in
+    JdbcCatalog catalog = SqliteCatalogs.create(
+        "lake", delta.resolve("part=c/cat")); // a catalog no table was created in
     catalog.createNamespace(Namespace.of("db"));
     catalog.close();
     Path db = delta.resolve("part=c/cat/catalog.db");
@@ -313,7 +376,10 @@ class CrossFormatFenceTest {
     List<Path> strays = new ArrayList<>();
     strays.add(TestTables.write(delta.resolve("stray.parquet"), OLD));
     strays.add(TestTables.write(delta.resolve("part=c/stray-2.parquet"), OLD));
-    vacuum(delta, StorageFences.forCatalogs(List.of(deltaConfig(Map.of("raw.events", delta.toString()))), null));
+    vacuum(
+        delta,
+        StorageFences.forCatalogs(
+            List.of(deltaConfig(Map.of("raw.events", delta.toString()))), null));
     assertThat(strays).noneMatch(Files::exists);
     assertThat(currentFiles(delta)).allMatch(Files::exists);
   }

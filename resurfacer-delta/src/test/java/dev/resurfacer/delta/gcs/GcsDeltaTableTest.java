@@ -72,13 +72,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GcsDeltaTableTest {
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
-  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
+  private static final VacuumOptions LITE_ZERO =
+      new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
   /** A credential the catalog names: it must never reach a message. */
   private static final String TOKEN = "ya29.never-in-a-message-0451";
 
-  @RegisterExtension static final GcsEmulator GCS = new GcsEmulator("lake");
+  @RegisterExtension
+  static final GcsEmulator GCS = new GcsEmulator("lake");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
   private static Storage client;
@@ -103,7 +106,15 @@ class GcsDeltaTableTest {
   }
 
   private static CatalogConfig catalog(Map<String, String> tables) {
-    return new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, GCS.fileIoProperties(), Set.of(), tables, List.of());
+    return new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        GCS.fileIoProperties(),
+        Set.of(),
+        tables,
+        List.of());
   }
 
   /** The emulator's project and host with an OAuth2 token instead of no-auth: the token is a secret. */
@@ -111,7 +122,15 @@ class GcsDeltaTableTest {
     Map<String, String> props = new HashMap<>(GCS.fileIoProperties());
     props.remove("gcs.no-auth");
     props.put("gcs.oauth2.token", TOKEN);
-    return new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, props, Set.of("gcs.oauth2.token"), tables, List.of());
+    return new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        props,
+        Set.of("gcs.oauth2.token"),
+        tables,
+        List.of());
   }
 
   private DeltaTable find(String location) {
@@ -119,14 +138,20 @@ class GcsDeltaTableTest {
   }
 
   private DeltaTable find(CatalogConfig catalog) {
-    return DeltaTables.find("raw.events", new ResurfacerConfig(Map.of("deltas", catalog), null), dir).orElseThrow();
+    return DeltaTables.find(
+            "raw.events", new ResurfacerConfig(Map.of("deltas", catalog), null), dir)
+        .orElseThrow();
   }
 
   /** Every regular file under {@code local} as the object {@code prefix/<relative path>}. */
   static void upload(Storage storage, String bucket, Path local, String prefix) throws IOException {
     try (Stream<Path> s = Files.walk(local)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
-        storage.createFrom(BlobInfo.newBuilder(BlobId.of(bucket, prefix + "/" + local.relativize(p).toString().replace('\\', '/'))).build(), p);
+        storage.createFrom(
+            BlobInfo.newBuilder(BlobId.of(
+                    bucket, prefix + "/" + local.relativize(p).toString().replace('\\', '/')))
+                .build(),
+            p);
       }
     }
   }
@@ -137,20 +162,26 @@ class GcsDeltaTableTest {
 
   /** A resumable upload: the emulator cannot parse the SDK's multipart one. */
   private static void put(String name, byte[] content) throws IOException {
-    storage().createFrom(BlobInfo.newBuilder(BlobId.of(GCS.bucket(), name)).build(), new java.io.ByteArrayInputStream(content));
+    storage()
+        .createFrom(
+            BlobInfo.newBuilder(BlobId.of(GCS.bucket(), name)).build(),
+            new java.io.ByteArrayInputStream(content));
   }
 
   /** The objects under {@code prefix/}, their names relative to it. */
   private static Set<String> names(String prefix) {
     Set<String> out = new TreeSet<>();
-    for (Blob b : storage().list(GCS.bucket(), Storage.BlobListOption.prefix(prefix + "/")).iterateAll()) {
+    for (Blob b : storage()
+        .list(GCS.bucket(), Storage.BlobListOption.prefix(prefix + "/"))
+        .iterateAll()) {
       out.add(b.getName().substring(prefix.length() + 1));
     }
     return out;
   }
 
   /** The objects under {@code prefix/} into {@code local}, leaving out those {@code skip} accepts. */
-  private static Path download(String prefix, Path local, Predicate<String> skip) throws IOException {
+  private static Path download(String prefix, Path local, Predicate<String> skip)
+      throws IOException {
     for (String name : names(prefix)) {
       if (skip.test(name)) {
         continue;
@@ -164,15 +195,20 @@ class GcsDeltaTableTest {
 
   private static Set<String> relative(Path root, Set<Path> files) throws IOException {
     Path real = root.toRealPath();
-    return files.stream().map(p -> real.relativize(p).toString().replace('\\', '/')).collect(Collectors.toCollection(TreeSet::new));
+    return files.stream()
+        .map(p -> real.relativize(p).toString().replace('\\', '/'))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   private static Set<String> under(VacuumPlan plan, String prefix) {
-    return plan.deletions().stream().map(c -> c.file().path().substring(prefix.length())).collect(Collectors.toCollection(TreeSet::new));
+    return plan.deletions().stream()
+        .map(c -> c.file().path().substring(prefix.length()))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   @Test
-  void describeCompactVacuumCheckpointAndCleanUpTheLogOnCloudStorageAsDeltaSparkReadsThemBack() throws Exception {
+  void describeCompactVacuumCheckpointAndCleanUpTheLogOnCloudStorageAsDeltaSparkReadsThemBack()
+      throws Exception {
     Path local = TestTables.copy(source, dir.resolve("src/events"));
     List<String> before = DeltaSpark.typedRows(local);
     long version;
@@ -188,12 +224,17 @@ class GcsDeltaTableTest {
     try (DeltaTable table = find("gs://LAKE/compact/events")) {
       assertThat(table.storage()).isInstanceOf(ObjectStorage.class);
       assertThat(table.storage().root()).isEqualTo(StoredFile.parse("gs://lake/compact/events"));
-      assertThat(((ObjectStorage) table.storage()).conditionalPut()).as("the server honours ifGenerationMatch=0").isTrue();
+      assertThat(((ObjectStorage) table.storage()).conditionalPut())
+          .as("the server honours ifGenerationMatch=0")
+          .isTrue();
       DeltaHealth described = DeltaDescriber.describe(table, Clock.systemUTC());
       assertThat(described.version()).isEqualTo(version);
       assertThat(described.data().dataFiles()).isEqualTo(files).isGreaterThan(1);
 
-      CompactionResult compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
+      CompactionResult compacted = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.plan().runner()).isEqualTo("kernel");
       assertThat(compacted.removedFiles()).isGreaterThan(compacted.addedFiles()).isGreaterThan(0);
@@ -203,24 +244,39 @@ class GcsDeltaTableTest {
       assertThat(plan.deletions()).isNotEmpty();
       var vacuumed = DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
       assertThat(vacuumed.deleted()).isEqualTo(plan.deletions().size());
-      assertThat(names("compact/events")).doesNotContainAnyElementsOf(under(plan, "/compact/events/"));
-      assertThat(DeltaVacuum.plan(table, ZERO, Clock.systemUTC()).deletions()).as("nothing left to vacuum").isEmpty();
+      assertThat(names("compact/events"))
+          .doesNotContainAnyElementsOf(under(plan, "/compact/events/"));
+      assertThat(DeltaVacuum.plan(table, ZERO, Clock.systemUTC()).deletions())
+          .as("nothing left to vacuum")
+          .isEmpty();
 
-      assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8)))).written()).isTrue();
+      assertThat(Checkpointer.execute(
+                  Checkpointer.plan(table, Clock.offset(Clock.systemUTC(), Duration.ofDays(8))))
+              .written())
+          .isTrue();
       long checkpointed = table.latest().getVersion();
-      LogCleanup.Plan cleanup = LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
+      LogCleanup.Plan cleanup =
+          LogCleanup.plan(table, Optional.of(Duration.ZERO), Clock.systemUTC());
       assertThat(cleanup.keepFromVersion()).isEqualTo(checkpointed);
       LogCleanup.execute(table, cleanup);
-      assertThat(names("compact/events")).anyMatch(n -> n.startsWith(String.format("_delta_log/%020d.checkpoint", checkpointed)))
+      assertThat(names("compact/events"))
+          .anyMatch(n -> n.startsWith(String.format("_delta_log/%020d.checkpoint", checkpointed)))
           .noneMatch(n -> n.startsWith("_delta_log/00000000000000000000."));
     }
 
     Path back = download("compact/events", dir.resolve("back/events"), n -> false);
-    assertThat(DeltaSpark.typedRows(back)).as("delta-spark reads the same rows, from our checkpoint on").isEqualTo(before);
-    Row last = DeltaSpark.session().sql("DESCRIBE HISTORY " + DeltaSpark.table(back) + " LIMIT 1").collectAsList().get(0);
+    assertThat(DeltaSpark.typedRows(back))
+        .as("delta-spark reads the same rows, from our checkpoint on")
+        .isEqualTo(before);
+    Row last = DeltaSpark.session()
+        .sql("DESCRIBE HISTORY " + DeltaSpark.table(back) + " LIMIT 1")
+        .collectAsList()
+        .get(0);
     assertThat(last.<String>getAs("operation")).isEqualTo("OPTIMIZE");
     try (DeltaTable t = DeltaTables.open("t", back.toString(), dir)) {
-      assertThat(VersionFiles.of(t, t.latest().getVersion())).isNotEmpty().allMatch(Files::isRegularFile);
+      assertThat(VersionFiles.of(t, t.latest().getVersion()))
+          .isNotEmpty()
+          .allMatch(Files::isRegularFile);
     }
   }
 
@@ -235,7 +291,9 @@ class GcsDeltaTableTest {
       ExecutorService pool = Executors.newFixedThreadPool(4);
       try {
         for (int round = 0; round < 5; round++) {
-          StoredFile entry = table.storage().child(table.storage().logDir(), String.format("%020d.json", 1000 + round));
+          StoredFile entry = table
+              .storage()
+              .child(table.storage().logDir(), String.format("%020d.json", 1000 + round));
           CountDownLatch go = new CountDownLatch(1);
           List<Future<Boolean>> writers = new ArrayList<>();
           for (int w = 0; w < 4; w++) {
@@ -286,7 +344,10 @@ class GcsDeltaTableTest {
       live = relative(local, VersionFiles.of(t, t.latest().getVersion()));
       removedForGood = relative(local, VersionFiles.removedForGood(t));
     }
-    assertThat(live).isNotEmpty().anyMatch(n -> n.startsWith("part=x%25y/")).anyMatch(n -> n.startsWith("part=a b/"));
+    assertThat(live)
+        .isNotEmpty()
+        .anyMatch(n -> n.startsWith("part=x%25y/"))
+        .anyMatch(n -> n.startsWith("part=a b/"));
     assertThat(removedForGood).isNotEmpty();
 
     Path edited = TestTables.copy(source, dir.resolve("edited/events"));
@@ -297,28 +358,44 @@ class GcsDeltaTableTest {
         p -> "gs://lake/aliases/x/../events/" + p.replaceFirst("part-", "%70art-"));
     LogSpellings.respell(edited, spellings);
     upload(edited, "aliases/events");
-    Path stray = TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
-    storage().createFrom(BlobInfo.newBuilder(BlobId.of(GCS.bucket(), "aliases/events/part=a b/part-99999-stray.snappy.parquet")).build(), stray);
+    Path stray =
+        TestTables.write(dir.resolve("stray/part-99999-stray.snappy.parquet"), Duration.ofDays(30));
+    storage()
+        .createFrom(
+            BlobInfo.newBuilder(BlobId.of(
+                    GCS.bucket(), "aliases/events/part=a b/part-99999-stray.snappy.parquet"))
+                .build(),
+            stray);
     // a folder placeholder (as the console makes) is not a file: never listed, never deleted
     put("aliases/events/part=a b/", new byte[0]);
 
     try (DeltaTable table = find("gs://lake/aliases/x/../events")) {
-      Set<String> lite = under(DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC()), "/aliases/events/");
+      Set<String> lite =
+          under(DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC()), "/aliases/events/");
       assertThat(lite).isNotEmpty().isSubsetOf(removedForGood).doesNotContainAnyElementsOf(live);
       VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
       Set<String> planned = under(plan, "/aliases/events/");
-      assertThat(planned).doesNotContainAnyElementsOf(live).containsAll(removedForGood).contains("part=a b/part-99999-stray.snappy.parquet")
+      assertThat(planned)
+          .doesNotContainAnyElementsOf(live)
+          .containsAll(removedForGood)
+          .contains("part=a b/part-99999-stray.snappy.parquet")
           .doesNotContain("part=a b/");
       DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
     }
     Set<String> after = names("aliases/events");
-    assertThat(after).containsAll(live).doesNotContainAnyElementsOf(removedForGood).doesNotContain("part=a b/part-99999-stray.snappy.parquet")
+    assertThat(after)
+        .containsAll(live)
+        .doesNotContainAnyElementsOf(removedForGood)
+        .doesNotContain("part=a b/part-99999-stray.snappy.parquet")
         .contains("part=a b/");
 
-    // delta-spark reads the kept data files under the original (relative) log: the rows are the same
+    // delta-spark reads the kept data files under the original (relative) log: the rows are the
+    // same
     Path back = TestTables.copy(source, dir.resolve("back/events"));
     try (Stream<Path> s = Files.walk(back)) {
-      for (Path p : s.filter(Files::isRegularFile).filter(p -> !back.relativize(p).startsWith("_delta_log")).toList()) {
+      for (Path p : s.filter(Files::isRegularFile)
+          .filter(p -> !back.relativize(p).startsWith("_delta_log"))
+          .toList()) {
         Files.delete(p);
       }
     }
@@ -333,7 +410,8 @@ class GcsDeltaTableTest {
     put("ambiguous/events/part=c//part-0.parquet", new byte[] {1});
     Set<String> tree = names("ambiguous/events");
     try (DeltaTable table = find("gs://lake/ambiguous/events")) {
-      assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC())).isInstanceOf(SafetyRefusal.class)
+      assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
+          .isInstanceOf(SafetyRefusal.class)
           .hasMessageContaining("ambiguous");
     }
     assertThat(names("ambiguous/events")).isEqualTo(tree);
@@ -346,7 +424,9 @@ class GcsDeltaTableTest {
     Set<String> tree = names("nested/events");
     try (DeltaTable table = find("gs://lake/nested/events")) {
       assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table").hasMessageContaining("part=c/inner");
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("another table")
+          .hasMessageContaining("part=c/inner");
     }
     assertThat(names("nested/events")).isEqualTo(tree);
     for (String n : tree) {
@@ -358,10 +438,13 @@ class GcsDeltaTableTest {
     // an Iceberg table written by Iceberg Java, its files put under the Delta root
     upload(LogSpellings.icebergTable(dir.resolve("iceberg")), "nested/events/part=c/orders");
     Set<String> withIceberg = names("nested/events");
-    assertThat(withIceberg).anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
+    assertThat(withIceberg)
+        .anyMatch(n -> n.startsWith("part=c/orders/metadata/") && n.endsWith(".metadata.json"));
     try (DeltaTable table = find("GS://LAKE/nested/events")) {
       assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table").hasMessageContaining("part=c/orders");
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("another table")
+          .hasMessageContaining("part=c/orders");
     }
     assertThat(names("nested/events")).isEqualTo(withIceberg);
   }
@@ -376,7 +459,8 @@ class GcsDeltaTableTest {
   void aNeighbourTableReadingTheSourcesFilesStopsTheSourcesVacuum() throws Exception {
     Path src = TestTables.copy(source, dir.resolve("clone/events"));
     Path clone = dir.resolve("clone/events_clone");
-    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(src, clone, path -> "gs://LAKE/clone/./events/" + path);
+    Set<String> cloneReads = LogSpellings.shallowCloneThenOptimize(
+        src, clone, path -> "gs://LAKE/clone/./events/" + path);
     assertThat(cloneReads).isNotEmpty();
     upload(src, "clone/events");
     upload(clone, "clone/events_clone");
@@ -386,37 +470,61 @@ class GcsDeltaTableTest {
     String srcLocation = "gs://lake/clone/events";
     try (DeltaTable alone = find(srcLocation)) {
       assertThat(under(DeltaVacuum.plan(alone, ZERO, Clock.systemUTC()), "/clone/events/"))
-          .as("without the clone configured, its files are candidates").containsAnyElementsOf(cloneReads);
+          .as("without the clone configured, its files are candidates")
+          .containsAnyElementsOf(cloneReads);
     }
-    StorageFences both = StorageFences.forCatalogs(List.of(catalog(Map.of("raw.events", srcLocation,
-        "raw.events_clone", "GS://Lake/clone/events_clone"))), null, dir);
+    StorageFences both = StorageFences.forCatalogs(
+        List.of(catalog(
+            Map.of("raw.events", srcLocation, "raw.events_clone", "GS://Lake/clone/events_clone"))),
+        null,
+        dir);
     try (DeltaTable table = find(srcLocation).withFences(both)) {
-      assertThatThrownBy(() -> DeltaVacuum.execute(table, DeltaVacuum.plan(table, ZERO, Clock.systemUTC()), ZERO, Clock.systemUTC()))
-          .isInstanceOf(SafetyRefusal.class).hasMessageContaining("raw.events_clone in catalog 'deltas' references files in");
+      assertThatThrownBy(() -> DeltaVacuum.execute(
+              table, DeltaVacuum.plan(table, ZERO, Clock.systemUTC()), ZERO, Clock.systemUTC()))
+          .isInstanceOf(SafetyRefusal.class)
+          .hasMessageContaining("raw.events_clone in catalog 'deltas' references files in");
     }
     assertThat(names("clone/events")).as("nothing deleted").isEqualTo(tree);
   }
 
   @Test
   void badCloudStorageLocationsAndDiscoverRootsAreOneLineUsageErrors() {
-    assertThatThrownBy(() -> find("gs://lake")).isInstanceOf(UsageException.class)
+    assertThatThrownBy(() -> find("gs://lake"))
+        .isInstanceOf(UsageException.class)
         .hasMessageContaining("is not a gs://bucket/path table location");
-    assertThatThrownBy(() -> find("gs://lake/missing")).isInstanceOf(UsageException.class)
-        .hasMessageContaining("is not a Delta table").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
-    // a token: never in what the table shows of its storage, nor in an error, whatever the server says of it
-    try (ObjectStorage storage = ObjectStorage.open("gs://lake/tokened/events", DeltaTables.settings(withToken(Map.of())))) {
+    assertThatThrownBy(() -> find("gs://lake/missing"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("is not a Delta table")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    // a token: never in what the table shows of its storage, nor in an error, whatever the server
+    // says of it
+    try (ObjectStorage storage =
+        ObjectStorage.open("gs://lake/tokened/events", DeltaTables.settings(withToken(Map.of())))) {
       assertThat(storage.toString()).contains("gcs.oauth2.token").doesNotContain(TOKEN);
     }
     try (DeltaTable t = find(withToken(Map.of("raw.events", "gs://lake/tokened/events")))) {
       throw new AssertionError("no table there: " + t);
     } catch (UsageException e) {
-      assertThat(e.getMessage()).doesNotContain(TOKEN).doesNotContain("\n").contains("gs://lake/tokened/events");
+      assertThat(e.getMessage())
+          .doesNotContain(TOKEN)
+          .doesNotContain("\n")
+          .contains("gs://lake/tokened/events");
     }
-    assertThatThrownBy(() -> find("gcs://lake/x")).isInstanceOf(UsageException.class)
-        .hasMessageContaining("gcs:// storage are not supported").hasMessageContaining("gs://");
-    CatalogConfig discovering = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, GCS.fileIoProperties(),
-        Set.of(), Map.of(), List.of("gs://lake/wh"));
-    assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir)).isInstanceOf(UsageException.class)
+    assertThatThrownBy(() -> find("gcs://lake/x"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("gcs:// storage are not supported")
+        .hasMessageContaining("gs://");
+    CatalogConfig discovering = new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        GCS.fileIoProperties(),
+        Set.of(),
+        Map.of(),
+        List.of("gs://lake/wh"));
+    assertThatThrownBy(() -> dev.resurfacer.delta.table.DeltaDiscovery.tables(discovering, dir))
+        .isInstanceOf(UsageException.class)
         .hasMessageContaining("discover roots on Cloud Storage are not walked yet");
   }
 }

@@ -33,16 +33,27 @@ import org.junit.jupiter.api.io.TempDir;
  * unless the owner declared one writer.
  */
 class GcsIgnoredPreconditionsTest {
-  @RegisterExtension static final GcsEmulator GCS = new GcsEmulator("ignoring", Map.of("RESURFACER_GCS_PRECONDITIONS", "off"));
+  @RegisterExtension
+  static final GcsEmulator GCS =
+      new GcsEmulator("ignoring", Map.of("RESURFACER_GCS_PRECONDITIONS", "off"));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private DeltaTable find(Map<String, String> extra) {
     Map<String, String> props = new HashMap<>(GCS.fileIoProperties());
     props.putAll(extra);
-    CatalogConfig c = new CatalogConfig("deltas", CatalogConfig.DELTA, null, null, props, Set.of(),
-        Map.of("raw.events", "gs://ignoring/t/events"), List.of());
-    return DeltaTables.find("raw.events", new ResurfacerConfig(Map.of("deltas", c), null), dir).orElseThrow();
+    CatalogConfig c = new CatalogConfig(
+        "deltas",
+        CatalogConfig.DELTA,
+        null,
+        null,
+        props,
+        Set.of(),
+        Map.of("raw.events", "gs://ignoring/t/events"),
+        List.of());
+    return DeltaTables.find("raw.events", new ResurfacerConfig(Map.of("deltas", c), null), dir)
+        .orElseThrow();
   }
 
   /** Every object's name with its generation: an overwrite changes it. */
@@ -61,20 +72,28 @@ class GcsIgnoredPreconditionsTest {
   @Test
   void aStoreThatIgnoresPreconditionsRefusesCommitsUnlessOneWriterIsDeclared() throws Exception {
     try (Storage s = GCS.storage()) {
-      GcsDeltaTableTest.upload(s, GCS.bucket(), TestTables.sharedPartitionedWithDeletes(), "t/events");
+      GcsDeltaTableTest.upload(
+          s, GCS.bucket(), TestTables.sharedPartitionedWithDeletes(), "t/events");
     }
     Map<String, Long> before = objects();
     try (DeltaTable table = find(Map.of())) {
       assertThat(((ObjectStorage) table.storage()).conditionalPut()).isFalse();
-      assertThatThrownBy(() -> DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE))
-          .isInstanceOf(UsageException.class).hasMessageContaining("does not honour conditional PUTs")
+      assertThatThrownBy(() -> DeltaCompactor.execute(
+              DeltaCompactor.plan(table, CompactionOptions.defaults()),
+              Clock.systemUTC(),
+              Progress.NONE))
+          .isInstanceOf(UsageException.class)
+          .hasMessageContaining("does not honour conditional PUTs")
           .hasMessageContaining("s3.single-writer");
     }
     assertThat(objects()).as("no object written, none overwritten").isEqualTo(before);
 
     try (DeltaTable table = find(Map.of("s3.single-writer", "true"))) {
       long version = table.latest().getVersion();
-      var compacted = DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
+      var compacted = DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          Progress.NONE);
       assertThat(compacted.failedBins()).isEmpty();
       assertThat(compacted.removedFiles()).isGreaterThan(0);
       assertThat(table.latest().getVersion()).isGreaterThan(version);

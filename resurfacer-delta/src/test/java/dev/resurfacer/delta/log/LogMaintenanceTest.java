@@ -31,27 +31,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LogMaintenanceTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private DeltaTable copy(String name) throws Exception {
-    return DeltaTables.open("raw.events", TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve(name)).toString(), dir);
+    return DeltaTables.open(
+        "raw.events",
+        TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve(name))
+            .toString(),
+        dir);
   }
 
   @Test
-  void kernelCheckpointsKeepTheTombstonesOfLaterCommitsAndAreRefusedWhenTombstonesPrecedeOne() throws Exception {
+  void kernelCheckpointsKeepTheTombstonesOfLaterCommitsAndAreRefusedWhenTombstonesPrecedeOne()
+      throws Exception {
     DeltaTable table = copy("events");
     List<String> before = DeltaSpark.rows(table.localRoot());
 
-    Checkpointer.Outcome outcome = Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
+    Checkpointer.Outcome outcome =
+        Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
 
     assertThat(outcome.written()).isTrue();
-    LogFile checkpoint = DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow();
+    LogFile checkpoint =
+        DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow();
     assertThat(checkpoint.version()).isEqualTo(9);
     java.util.Set<String> removes = new java.util.TreeSet<>();
-    StructType schema = new StructType().add("remove", new StructType().add("path", StringType.STRING));
-    try (CloseableIterator<FileReadResult> r = table.engine().getParquetHandler().readParquetFiles(
-        KernelIterators.of(List.of(FileStatus.of(table.storage().kernelPath(checkpoint.path()), checkpoint.size(), checkpoint.modificationTime()))),
-        schema, Optional.empty())) {
+    StructType schema =
+        new StructType().add("remove", new StructType().add("path", StringType.STRING));
+    try (CloseableIterator<FileReadResult> r = table
+        .engine()
+        .getParquetHandler()
+        .readParquetFiles(
+            KernelIterators.of(List.of(FileStatus.of(
+                table.storage().kernelPath(checkpoint.path()),
+                checkpoint.size(),
+                checkpoint.modificationTime()))),
+            schema,
+            Optional.empty())) {
       while (r.hasNext()) {
         ColumnarBatch b = r.next().getData();
         for (int i = 0; i < b.getSize(); i++) {
@@ -62,46 +78,65 @@ class LogMaintenanceTest {
       }
     }
     java.util.Set<String> tombstoned = new java.util.TreeSet<>();
-    Tombstones.read(table, DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT)).forEach(t -> tombstoned.add(t.logPath()));
-    assertThat(removes).as("every unexpired tombstone is in Kernel's checkpoint").isEqualTo(tombstoned);
+    Tombstones.read(table, DeltaLogFiles.list(table).of(LogFile.Kind.COMMIT))
+        .forEach(t -> tombstoned.add(t.logPath()));
+    assertThat(removes)
+        .as("every unexpired tombstone is in Kernel's checkpoint")
+        .isEqualTo(tombstoned);
     assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(before);
 
     // version 10 (Spark checkpoints it: every fifth commit), version 11 without a checkpoint
-    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '1')");
-    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot()) + " SET TBLPROPERTIES ('resurfacer.test' = '2')");
+    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot())
+        + " SET TBLPROPERTIES ('resurfacer.test' = '1')");
+    DeltaSpark.sql("ALTER TABLE " + DeltaSpark.table(table.localRoot())
+        + " SET TBLPROPERTIES ('resurfacer.test' = '2')");
     assertThatThrownBy(() -> Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC())))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("precede the checkpoint of version 10");
-    assertThat(DeltaLogFiles.list(table).latestCheckpoint(Long.MAX_VALUE).orElseThrow().version()).isEqualTo(10);
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("precede the checkpoint of version 10");
+    assertThat(DeltaLogFiles.list(table)
+            .latestCheckpoint(Long.MAX_VALUE)
+            .orElseThrow()
+            .version())
+        .isEqualTo(10);
   }
 
   @Test
   void checkpointOfATableWithoutYoungTombstonesIsWrittenAndReadable() throws Exception {
     Path t = dir.resolve("kernel");
     var engine = io.delta.kernel.defaults.engine.DefaultEngine.create(DeltaTables.hadoopConf());
-    TableManager.buildCreateTableTransaction("file:" + t, new StructType().add("id", LongType.LONG), "resurfacer-tests")
-        .build(engine).commit(engine, CloseableIterable.emptyIterable());
+    TableManager.buildCreateTableTransaction(
+            "file:" + t, new StructType().add("id", LongType.LONG), "resurfacer-tests")
+        .build(engine)
+        .commit(engine, CloseableIterable.emptyIterable());
     DeltaTable table = DeltaTables.open("k", t.toString(), dir);
 
-    Checkpointer.Outcome outcome = Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
+    Checkpointer.Outcome outcome =
+        Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC()));
 
     assertThat(outcome.written()).isTrue();
     assertThat(DeltaLogFiles.list(table).latestCheckpoint(0)).isPresent();
-    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC())).written()).as("a second run finds the checkpoint").isFalse();
+    assertThat(Checkpointer.execute(Checkpointer.plan(table, Clock.systemUTC())).written())
+        .as("a second run finds the checkpoint")
+        .isFalse();
     assertThat(DeltaSpark.rows(t)).isEmpty();
   }
 
   @Test
-  void cleanupRemovesOnlyEntriesBeforeAnOldCheckpointAndEveryRetainedVersionStaysReadable() throws Exception {
+  void cleanupRemovesOnlyEntriesBeforeAnOldCheckpointAndEveryRetainedVersionStaysReadable()
+      throws Exception {
     DeltaTable table = copy("events");
     List<String> latest = DeltaSpark.rows(table.localRoot());
-    int filesAtFive = dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5)).size();
+    int filesAtFive =
+        dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5)).size();
     ageLog(table, 5, Duration.ofDays(40));
 
     LogCleanup.Plan plan = LogCleanup.plan(table, Optional.empty(), Clock.systemUTC());
 
     assertThat(plan.keepFromVersion()).isEqualTo(5);
     assertThat(plan.deletions()).isNotEmpty().allMatch(f -> f.version() < 5);
-    assertThat(plan.deletions().stream().filter(f -> f.kind() == LogFile.Kind.COMMIT).map(LogFile::version))
+    assertThat(plan.deletions().stream()
+            .filter(f -> f.kind() == LogFile.Kind.COMMIT)
+            .map(LogFile::version))
         .containsExactly(0L, 1L, 2L, 3L, 4L);
     LogCleanup.execute(table, plan);
 
@@ -109,8 +144,10 @@ class LogMaintenanceTest {
     assertThat(after.oldestCommitVersion().getAsLong()).isEqualTo(5);
     assertThat(after.latestCheckpoint(9).orElseThrow().version()).isEqualTo(5);
     assertThat(DeltaSpark.rows(table.localRoot())).isEqualTo(latest);
-    // Spark refuses time travel past the file retention by commit age; Kernel still rebuilds version 5 from its checkpoint
-    assertThat(dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5))).hasSize(filesAtFive);
+    // Spark refuses time travel past the file retention by commit age; Kernel still rebuilds
+    // version 5 from its checkpoint
+    assertThat(dev.resurfacer.delta.scan.LiveFiles.of(table, table.atVersion(5)))
+        .hasSize(filesAtFive);
     assertThat(table.latest().getVersion()).isEqualTo(9);
   }
 

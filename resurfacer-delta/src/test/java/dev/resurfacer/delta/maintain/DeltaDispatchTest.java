@@ -33,26 +33,40 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeltaDispatchTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
-  void aLocationHoldingADeltaLogIsADeltaTableRunByItsOwnExecutorAndFencedWithTheChosenCatalog() throws Exception {
-    Path location = TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve("events"));
+  void aLocationHoldingADeltaLogIsADeltaTableRunByItsOwnExecutorAndFencedWithTheChosenCatalog()
+      throws Exception {
+    Path location =
+        TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve("events"));
     List<String> before = DeltaSpark.rows(location);
-    CatalogConfig chosen = CatalogConfig.of("lake", "jdbc", "jdbc:sqlite:" + dir.resolve("catalog.db"), dir.resolve("wh").toString());
+    CatalogConfig chosen = CatalogConfig.of(
+        "lake",
+        "jdbc",
+        "jdbc:sqlite:" + dir.resolve("catalog.db"),
+        dir.resolve("wh").toString());
     AtomicReference<CatalogConfig> fencedWith = new AtomicReference<>();
-    TableLookup lookup = new TableLookup(location.toString(), ResurfacerConfig.empty(), () -> chosen, dir, c -> {
-      fencedWith.set(c);
-      return dev.resurfacer.storage.StorageFences.forCatalogs(List.of(c), null, dir);
-    });
+    TableLookup lookup =
+        new TableLookup(location.toString(), ResurfacerConfig.empty(), () -> chosen, dir, c -> {
+          fencedWith.set(c);
+          return dev.resurfacer.storage.StorageFences.forCatalogs(List.of(c), null, dir);
+        });
 
-    Dispatcher.Outcome done = Dispatcher.onEngine(lookup, new LocalEngine(), () -> EngineSettings.none("local"), new Checkpoint(),
+    Dispatcher.Outcome done = Dispatcher.onEngine(
+        lookup,
+        new LocalEngine(),
+        () -> EngineSettings.none("local"),
+        new Checkpoint(),
         Mode.COMMIT);
 
     assertThat(done.format()).isEqualTo(Format.DELTA);
     assertThat(done.step().outcome()).isEqualTo(Outcome.DONE);
     assertThat(fencedWith.get()).isEqualTo(chosen);
-    assertThat(DeltaLogFiles.list(DeltaTables.open("events", location.toString(), dir)).latestCheckpoint(Long.MAX_VALUE)).isPresent();
+    assertThat(DeltaLogFiles.list(DeltaTables.open("events", location.toString(), dir))
+            .latestCheckpoint(Long.MAX_VALUE))
+        .isPresent();
     assertThat(DeltaSpark.rows(location)).isEqualTo(before);
   }
 
@@ -63,11 +77,17 @@ class DeltaDispatchTest {
    */
   @Test
   void describePlanAndCompactOfADeltaLocationAreDeltasOwnReadouts() throws Exception {
-    Path location = TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve("events"));
+    Path location =
+        TestTables.copy(TestTables.sharedPartitionedWithDeletes(), dir.resolve("events"));
     List<String> before = DeltaSpark.rows(location);
-    TableLookup lookup = new TableLookup(location.toString(), ResurfacerConfig.empty(), () -> {
-      throw new UsageException("no catalog chosen");
-    }, dir, c -> StorageFences.none());
+    TableLookup lookup = new TableLookup(
+        location.toString(),
+        ResurfacerConfig.empty(),
+        () -> {
+          throw new UsageException("no catalog chosen");
+        },
+        dir,
+        c -> StorageFences.none());
 
     Readout health = Dispatcher.describe(lookup);
     assertThat(health).isInstanceOf(DeltaHealth.class);
@@ -75,24 +95,54 @@ class DeltaDispatchTest {
     assertThat(health.render()).contains("(delta, version ");
 
     assertThatThrownBy(() -> Dispatcher.planCompaction(lookup, settings(List.of("--rewrite-all"))))
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("--rewrite-all does not apply to Delta tables");
+        .isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("--rewrite-all does not apply to Delta tables");
 
-    Readout preview = Dispatcher.compact(lookup, settings(List.of()), Mode.PREVIEW, Progress.NONE, line -> { });
+    Readout preview =
+        Dispatcher.compact(lookup, settings(List.of()), Mode.PREVIEW, Progress.NONE, line -> {});
     CompactionPlan plan = (CompactionPlan) preview;
     assertThat(plan.bins()).isNotEmpty();
     assertThat(preview.render()).contains("preview only: nothing was changed");
-    assertThat(DeltaTables.open("events", location.toString(), dir).latest().getVersion()).isEqualTo(plan.version());
+    assertThat(DeltaTables.open("events", location.toString(), dir).latest().getVersion())
+        .isEqualTo(plan.version());
 
-    Readout done = Dispatcher.compact(lookup, settings(List.of()), Mode.COMMIT, Progress.NONE, line -> { });
+    Readout done =
+        Dispatcher.compact(lookup, settings(List.of()), Mode.COMMIT, Progress.NONE, line -> {});
     CompactionResult result = (CompactionResult) done;
     assertThat(done.succeeded()).isTrue();
-    assertThat(result.committedVersions()).isNotEmpty().allSatisfy(v -> assertThat(v).isGreaterThan(plan.version()));
+    assertThat(result.committedVersions())
+        .isNotEmpty()
+        .allSatisfy(v -> assertThat(v).isGreaterThan(plan.version()));
     assertThat(result.addedFiles()).isLessThan(result.removedFiles());
     assertThat(DeltaSpark.rows(location)).containsExactlyInAnyOrderElementsOf(before);
   }
 
   private static CompactionSettings settings(List<String> given) {
-    return new CompactionSettings(null, null, null, null, given.contains("--rewrite-all"), null, null, null, false, null, null, null,
-        null, null, null, Map.of(), null, null, "binpack", null, List.of(), "auto", null, "content", given);
+    return new CompactionSettings(
+        null,
+        null,
+        null,
+        null,
+        given.contains("--rewrite-all"),
+        null,
+        null,
+        null,
+        false,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Map.of(),
+        null,
+        null,
+        "binpack",
+        null,
+        List.of(),
+        "auto",
+        null,
+        "content",
+        given);
   }
 }

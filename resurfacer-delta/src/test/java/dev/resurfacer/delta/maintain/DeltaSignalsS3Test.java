@@ -6,8 +6,8 @@ import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.s3.S3Bucket;
 import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.delta.table.DeltaTables;
-import dev.resurfacer.delta.table.S3Settings;
 import dev.resurfacer.delta.table.ObjectStorage;
+import dev.resurfacer.delta.table.S3Settings;
 import dev.resurfacer.maintain.TableSignals;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** serve's signals of a Delta table read from {@code s3://} (s3proxy) are those of the same table on local disk. */
 class DeltaSignalsS3Test {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void signalsOnS3EqualThoseOfTheSameTableOnDisk() throws Exception {

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.resurfacer.delta.TestTables;
 import dev.resurfacer.delta.compact.CompactionOptions;
 import dev.resurfacer.delta.compact.DeltaCompactor;
-import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
-import dev.resurfacer.maintain.TableSignals;
+import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.DeltaTables;
 import dev.resurfacer.progress.Progress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * while every small file still counts when {@code min-input-files} is 1.
  */
 class DeltaSmallFilesSignalTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void smallFilesCountOnlyWhereABinPackWouldTakeThem() throws Exception {
@@ -33,19 +33,32 @@ class DeltaSmallFilesSignalTest {
     try (DeltaTable table = DeltaTables.open("raw.events", root.toString(), dir)) {
       Map<Map<String, String>, Long> perPartition = LiveFiles.of(table, table.latest()).stream()
           .collect(Collectors.groupingBy(LiveFile::partitionValues, Collectors.counting()));
-      assertThat(perPartition.values()).as("the test table has partitions of several small files").anyMatch(n -> n > 1);
+      assertThat(perPartition.values())
+          .as("the test table has partitions of several small files")
+          .anyMatch(n -> n > 1);
       long all = perPartition.values().stream().mapToLong(Long::longValue).sum();
-      long inPartitionsOfThreeOrMore = perPartition.values().stream().filter(n -> n >= 3).mapToLong(Long::longValue).sum();
+      long inPartitionsOfThreeOrMore = perPartition.values().stream()
+          .filter(n -> n >= 3)
+          .mapToLong(Long::longValue)
+          .sum();
 
       assertThat(format.signals(table, null).smallDataFiles()).isEqualTo(all);
       assertThat(format.signals(table, null, 1).smallDataFiles()).isEqualTo(all);
-      assertThat(format.signals(table, null, 3).smallDataFiles()).isEqualTo(inPartitionsOfThreeOrMore);
+      assertThat(format.signals(table, null, 3).smallDataFiles())
+          .isEqualTo(inPartitionsOfThreeOrMore);
 
-      DeltaCompactor.execute(DeltaCompactor.plan(table, CompactionOptions.defaults()), Clock.systemUTC(), Progress.NONE);
+      DeltaCompactor.execute(
+          DeltaCompactor.plan(table, CompactionOptions.defaults()),
+          Clock.systemUTC(),
+          Progress.NONE);
       Map<Map<String, String>, Long> after = LiveFiles.of(table, table.latest()).stream()
           .collect(Collectors.groupingBy(LiveFile::partitionValues, Collectors.counting()));
-      assertThat(after.values()).as("one file per partition after the compaction").allMatch(n -> n == 1);
-      assertThat(format.signals(table, null, 2).smallDataFiles()).as("nothing a bin-pack would take").isZero();
+      assertThat(after.values())
+          .as("one file per partition after the compaction")
+          .allMatch(n -> n == 1);
+      assertThat(format.signals(table, null, 2).smallDataFiles())
+          .as("nothing a bin-pack would take")
+          .isZero();
       assertThat(format.signals(table, null, 1).smallDataFiles()).isEqualTo(after.size());
     }
   }

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * write lands but its reply is lost, or it never lands. Everything else is forwarded as is.
  */
 public final class ConditionalPutFront implements AutoCloseable {
-  private static final Set<String> HOP = Set.of("host", "content-length", "connection", "expect", "transfer-encoding", "upgrade");
+  private static final Set<String> HOP =
+      Set.of("host", "content-length", "connection", "expect", "transfer-encoding", "upgrade");
 
   private final HttpServer server;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -84,7 +85,8 @@ public final class ConditionalPutFront implements AutoCloseable {
     try (ex) {
       byte[] body = ex.getRequestBody().readAllBytes();
       String path = ex.getRequestURI().getRawPath();
-      boolean conditional = ex.getRequestMethod().equals("PUT") && "*".equals(ex.getRequestHeaders().getFirst("If-None-Match"));
+      boolean conditional = ex.getRequestMethod().equals("PUT")
+          && "*".equals(ex.getRequestHeaders().getFirst("If-None-Match"));
       if (!conditional) {
         forward(ex, body);
         return;
@@ -102,11 +104,18 @@ public final class ConditionalPutFront implements AutoCloseable {
           error(ex, 500, "InternalError", "We encountered an internal error. Please try again.");
           return;
         }
-        HttpResponse<Void> head = client.send(HttpRequest.newBuilder(backend.resolve(path)).method("HEAD", HttpRequest.BodyPublishers.noBody())
-            .build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> head = client.send(
+            HttpRequest.newBuilder(backend.resolve(path))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.discarding());
         if (head.statusCode() == 200) {
           refused.incrementAndGet();
-          error(ex, 412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
+          error(
+              ex,
+              412,
+              "PreconditionFailed",
+              "At least one of the pre-conditions you specified did not hold");
           return;
         }
         forward(ex, body);
@@ -117,8 +126,10 @@ public final class ConditionalPutFront implements AutoCloseable {
     }
   }
 
-  private static void error(HttpExchange ex, int status, String code, String message) throws IOException {
-    byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>" + message + "</Message></Error>")
+  private static void error(HttpExchange ex, int status, String code, String message)
+      throws IOException {
+    byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code
+            + "</Code><Message>" + message + "</Message></Error>")
         .getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().add("Content-Type", "application/xml");
     ex.sendResponseHeaders(status, xml.length);
@@ -133,7 +144,9 @@ public final class ConditionalPutFront implements AutoCloseable {
       }
     });
     if (ex.getRequestMethod().equals("HEAD")) {
-      res.headers().firstValue("content-length").ifPresent(v -> ex.getResponseHeaders().add("Content-Length", v));
+      res.headers()
+          .firstValue("content-length")
+          .ifPresent(v -> ex.getResponseHeaders().add("Content-Length", v));
     }
     byte[] out = res.body();
     boolean noBody = ex.getRequestMethod().equals("HEAD") || out.length == 0;
@@ -146,12 +159,19 @@ public final class ConditionalPutFront implements AutoCloseable {
   }
 
   /** The request passed to the backend unchanged; its answer, not yet given to the client. */
-  private HttpResponse<byte[]> send(HttpExchange ex, byte[] body) throws IOException, InterruptedException {
+  private HttpResponse<byte[]> send(HttpExchange ex, byte[] body)
+      throws IOException, InterruptedException {
     String query = ex.getRequestURI().getRawQuery();
-    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(backend + ex.getRequestURI().getRawPath() + (query == null ? "" : "?" + query)))
-        .method(ex.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(
+            backend + ex.getRequestURI().getRawPath() + (query == null ? "" : "?" + query)))
+        .method(
+            ex.getRequestMethod(),
+            body.length == 0
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(body));
     for (Map.Entry<String, List<String>> h : ex.getRequestHeaders().entrySet()) {
-      if (!HOP.contains(h.getKey().toLowerCase(Locale.ROOT)) && !h.getKey().equalsIgnoreCase("If-None-Match")) {
+      if (!HOP.contains(h.getKey().toLowerCase(Locale.ROOT))
+          && !h.getKey().equalsIgnoreCase("If-None-Match")) {
         h.getValue().forEach(v -> req.header(h.getKey(), v));
       }
     }

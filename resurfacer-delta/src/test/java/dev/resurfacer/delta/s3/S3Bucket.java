@@ -49,13 +49,18 @@ public final class S3Bucket implements AutoCloseable {
     root = Files.createTempDirectory("resurfacer-s3");
     Properties props = new Properties();
     props.setProperty(FilesystemConstants.PROPERTY_BASEDIR, root.toString());
-    context = ContextBuilder.newBuilder("filesystem").credentials(ACCESS_KEY, SECRET_KEY).overrides(props).build(BlobStoreContext.class);
+    context = ContextBuilder.newBuilder("filesystem")
+        .credentials(ACCESS_KEY, SECRET_KEY)
+        .overrides(props)
+        .build(BlobStoreContext.class);
     context.getBlobStore().createContainerInLocation(null, bucket);
     proxy = S3Proxy.builder()
         .blobStore(context.getBlobStore())
         .endpoint(URI.create("http://127.0.0.1:0"))
-        .awsAuthentication(authenticated ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
-            authenticated ? ACCESS_KEY : null, authenticated ? SECRET_KEY : null)
+        .awsAuthentication(
+            authenticated ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+            authenticated ? ACCESS_KEY : null,
+            authenticated ? SECRET_KEY : null)
         .ignoreUnknownHeaders(true)
         .build();
     proxy.start();
@@ -105,7 +110,8 @@ public final class S3Bucket implements AutoCloseable {
     conf.set(b + "endpoint.region", "us-east-1");
     conf.set(b + "path.style.access", "true");
     conf.set(b + "connection.ssl.enabled", "false");
-    conf.set(b + "aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    conf.set(
+        b + "aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
     conf.set(b + "access.key", ACCESS_KEY);
     conf.set(b + "secret.key", SECRET_KEY);
     conf.set(b + "retry.limit", "2");
@@ -162,7 +168,11 @@ public final class S3Bucket implements AutoCloseable {
         if (Files.isDirectory(p)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          Files.copy(
+              p,
+              target,
+              java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
       }
     }
@@ -172,7 +182,8 @@ public final class S3Bucket implements AutoCloseable {
   public void close() throws Exception {
     if (spark) {
       // Hadoop caches one S3A client per bucket name: the next server of this name has another port
-      FileSystem.get(URI.create(s3a("")), DeltaSpark.session().sparkContext().hadoopConfiguration()).close();
+      FileSystem.get(URI.create(s3a("")), DeltaSpark.session().sparkContext().hadoopConfiguration())
+          .close();
       DeltaLog.clearCache();
     }
     proxy.stop();

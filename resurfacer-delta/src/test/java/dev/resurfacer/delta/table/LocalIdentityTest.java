@@ -13,13 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** How a local Delta table names its files: every spelling a log can hold, resolved by the table's resolver, without Spark. */
 class LocalIdentityTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everySpellingOfALogPathIsTheRealFileAsTheDiskSpellsIt() throws Exception {
     Path base = dir.toRealPath();
     Path root = Files.createDirectories(base.resolve("wh/events"));
-    Path file = Files.writeString(Files.createDirectories(root.resolve("part=x%25y")).resolve("f.parquet"), "x");
+    Path file = Files.writeString(
+        Files.createDirectories(root.resolve("part=x%25y")).resolve("f.parquet"), "x");
     Path alias = Files.createSymbolicLink(base.resolve("alias"), root);
     Path whLink = Files.createSymbolicLink(base.resolve("wh-link"), base.resolve("wh"));
     Files.createSymbolicLink(root.resolve("_alias"), Path.of("part=x%25y"));
@@ -39,7 +41,8 @@ class LocalIdentityTest {
           "file:" + whLink + "/events//_alias/./f.parquet")) {
         assertThat(s.resolveAll(spelled)).as(spelled).containsExactly(real);
       }
-      assertThat(s.fromKernelPath("file:" + s.directory() + "/part=x%25y/f.parquet")).isEqualTo(real);
+      assertThat(s.fromKernelPath("file:" + s.directory() + "/part=x%25y/f.parquet"))
+          .isEqualTo(real);
       assertThat(s.inside(real)).isTrue();
     }
   }
@@ -51,16 +54,24 @@ class LocalIdentityTest {
     Files.createSymbolicLink(root.resolve("lnk"), Path.of("deep/sub"));
     LocalStorage s = LocalStorage.open(root, root);
 
-    assertThat(s.resolveAll("lnk/../part=a/f.parquet")).containsExactly(
-        LocalStorage.of(root.resolve("part=a/f.parquet")), LocalStorage.of(root.resolve("deep/part=a/f.parquet")));
-    assertThat(s.resolve("lnk/../part=a/f.parquet")).isEqualTo(LocalStorage.of(root.resolve("part=a/f.parquet")));
+    assertThat(s.resolveAll("lnk/../part=a/f.parquet"))
+        .containsExactly(
+            LocalStorage.of(root.resolve("part=a/f.parquet")),
+            LocalStorage.of(root.resolve("deep/part=a/f.parquet")));
+    assertThat(s.resolve("lnk/../part=a/f.parquet"))
+        .isEqualTo(LocalStorage.of(root.resolve("part=a/f.parquet")));
   }
 
   @Test
   void pathsThatAreNotFilesOnThisMachineAreRefused() throws Exception {
     LocalStorage s = LocalStorage.open(dir.toRealPath(), dir.toRealPath());
-    for (String bad : List.of("s3://b/t/f.parquet", "file://otherhost/t/f.parquet", "//otherhost/t/f.parquet", "file:t/f.parquet",
-        "part=a b/f.parquet", "file://localhost")) {
+    for (String bad : List.of(
+        "s3://b/t/f.parquet",
+        "file://otherhost/t/f.parquet",
+        "//otherhost/t/f.parquet",
+        "file:t/f.parquet",
+        "part=a b/f.parquet",
+        "file://localhost")) {
       assertThatThrownBy(() -> s.resolveAll(bad)).as(bad).isInstanceOf(SafetyRefusal.class);
     }
   }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * skips it instead of failing, which failed compaction bins beside a delta-spark writer.
  */
 class LocalLogListingTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void aTemporaryFileRenamedAwayDuringTheListingIsSkipped() throws Exception {
@@ -39,7 +40,8 @@ class LocalLogListingTest {
     try {
       for (int i = 0; i < 3000; i++) {
         List<Entry> entries = storage.listLog();
-        assertThat(entries).extracting(e -> Path.of(e.file().path()).getFileName().toString())
+        assertThat(entries)
+            .extracting(e -> Path.of(e.file().path()).getFileName().toString())
             .contains("00000000000000000000.json");
       }
     } finally {

@@ -45,10 +45,12 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaVacuumAliasTest {
   private static final Duration OLD = Duration.ofDays(10);
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
-  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
+  private static final VacuumOptions LITE_ZERO =
+      new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -108,38 +110,57 @@ class DeltaVacuumAliasTest {
    */
   @Test
   void hiddenNameLinksInsideTheTableToPartitions() throws Exception {
-    inBothModes("hidden-link", root -> {
-      Files.createSymbolicLink(root.resolve("_alias"), Path.of("part=a b"));
-      Files.createSymbolicLink(root.resolve("_gone"), Path.of("part=c"));
-      rewrite(root, p -> p.startsWith("part=a%20b/") ? "_alias/" + p.substring("part=a%20b/".length())
-          : p.startsWith("part=c/") ? "_gone/" + p.substring("part=c/".length()) : p, dv -> dv);
-      return root;
-    }, run -> assertThat(run.plan().deletions()).as("files removed under a link's name are deleted where they lie")
-        .anyMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE && c.file().path().contains("/part=c/")));
+    inBothModes(
+        "hidden-link",
+        root -> {
+          Files.createSymbolicLink(root.resolve("_alias"), Path.of("part=a b"));
+          Files.createSymbolicLink(root.resolve("_gone"), Path.of("part=c"));
+          rewrite(
+              root,
+              p -> p.startsWith("part=a%20b/")
+                  ? "_alias/" + p.substring("part=a%20b/".length())
+                  : p.startsWith("part=c/") ? "_gone/" + p.substring("part=c/".length()) : p,
+              dv -> dv);
+          return root;
+        },
+        run -> assertThat(run.plan().deletions())
+            .as("files removed under a link's name are deleted where they lie")
+            .anyMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE
+                && c.file().path().contains("/part=c/")));
   }
 
   @Test
   void dotSegmentsAndDoubledSlashes() throws Exception {
-    inBothModes("dots", root -> {
-      Path alias = Files.createSymbolicLink(root.getParent().resolveSibling("alias"), root);
-      rewrite(root, p -> {
-        int slash = p.lastIndexOf('/');
-        String d = p.substring(0, slash);
-        String name = p.substring(slash + 1);
-        return switch (Math.floorMod(p.hashCode(), 4)) {
-          case 0 -> d + "/../" + d + "/" + name;
-          case 1 -> d + "//" + name;
-          case 2 -> "file:" + alias + "//" + d + "/./" + name;
-          default -> "file://" + root + "/" + d + "/../" + d + "/" + name;
-        };
-      }, dv -> dv);
-      return root;
-    }, run -> {
-      // Hadoop refuses file://localhost/ (Wrong FS), so no delta-spark table holds it; it is still this machine's file
-      String x = LiveFiles.of(run.table(), run.table().latest()).get(0).logPath();
-      String abs = "file://localhost" + URI.create(x.startsWith("file:") ? x : "file:" + run.root() + "/" + x).getRawPath();
-      assertThat(run.table().storage().resolve(abs)).isEqualTo(run.table().storage().resolve(x));
-    });
+    inBothModes(
+        "dots",
+        root -> {
+          Path alias = Files.createSymbolicLink(root.getParent().resolveSibling("alias"), root);
+          rewrite(
+              root,
+              p -> {
+                int slash = p.lastIndexOf('/');
+                String d = p.substring(0, slash);
+                String name = p.substring(slash + 1);
+                return switch (Math.floorMod(p.hashCode(), 4)) {
+                  case 0 -> d + "/../" + d + "/" + name;
+                  case 1 -> d + "//" + name;
+                  case 2 -> "file:" + alias + "//" + d + "/./" + name;
+                  default -> "file://" + root + "/" + d + "/../" + d + "/" + name;
+                };
+              },
+              dv -> dv);
+          return root;
+        },
+        run -> {
+          // Hadoop refuses file://localhost/ (Wrong FS), so no delta-spark table holds it; it is
+          // still this machine's file
+          String x = LiveFiles.of(run.table(), run.table().latest()).get(0).logPath();
+          String abs = "file://localhost"
+              + URI.create(x.startsWith("file:") ? x : "file:" + run.root() + "/" + x)
+                  .getRawPath();
+          assertThat(run.table().storage().resolve(abs))
+              .isEqualTo(run.table().storage().resolve(x));
+        });
   }
 
   /** One live file spelled {@code file:/} when added, {@code file:///} when removed, a bare path when added again. */
@@ -159,10 +180,20 @@ class DeltaVacuumAliasTest {
   void pathDeletionVectorsThroughALinkToTheRoot() throws Exception {
     inBothModes("dv-p", root -> {
       Path alias = Files.createSymbolicLink(root.getParent().resolveSibling("alias"), root);
-      rewrite(root, p -> p, dv -> !dv.get("storageType").asText().equals("u") ? dv : dv.deepCopy()
-          .put("storageType", "p")
-          .put("pathOrInlineDv", "file:" + alias + "/" + KernelInternals.uuidDeletionVectorRelativePath(dv.get("pathOrInlineDv").asText())));
-      assertThat(Files.readString(root.resolve("_delta_log/00000000000000000007.json"))).contains("\"storageType\":\"p\"");
+      rewrite(
+          root,
+          p -> p,
+          dv -> !dv.get("storageType").asText().equals("u")
+              ? dv
+              : dv.deepCopy()
+                  .put("storageType", "p")
+                  .put(
+                      "pathOrInlineDv",
+                      "file:" + alias + "/"
+                          + KernelInternals.uuidDeletionVectorRelativePath(
+                              dv.get("pathOrInlineDv").asText())));
+      assertThat(Files.readString(root.resolve("_delta_log/00000000000000000007.json")))
+          .contains("\"storageType\":\"p\"");
       return root;
     });
   }
@@ -174,27 +205,38 @@ class DeltaVacuumAliasTest {
   @Test
   void aDotDotAfterALinkKeepsBothMeanings() throws Exception {
     Map<Path, Path> otherMeaning = new HashMap<>();
-    inBothModes("dotdot-link", root -> {
-      String x = livePaths(root).stream().filter(p -> p.startsWith("part=a%20b/")).findFirst().orElseThrow();
-      Files.createDirectories(root.resolve("deep/sub"));
-      Files.createSymbolicLink(root.resolve("lnk"), Path.of("deep/sub"));
-      String decoded = URI.create(x).getPath();
-      Path physical = Files.createDirectories(root.resolve("deep").resolve(decoded).getParent()).resolve(Path.of(decoded).getFileName());
-      Files.copy(root.resolve(decoded), physical);
-      otherMeaning.put(root, physical);
-      rewrite(root, p -> p.equals(x) ? "lnk/../" + p : p, dv -> dv);
-      return root;
-    }, run -> {
-      assertThat(run.plan().deletions()).noneMatch(c -> c.file().path().equals(otherMeaning.get(run.root()).toString()));
-      assertThat(otherMeaning.get(run.root())).isRegularFile();
-    });
+    inBothModes(
+        "dotdot-link",
+        root -> {
+          String x = livePaths(root).stream()
+              .filter(p -> p.startsWith("part=a%20b/"))
+              .findFirst()
+              .orElseThrow();
+          Files.createDirectories(root.resolve("deep/sub"));
+          Files.createSymbolicLink(root.resolve("lnk"), Path.of("deep/sub"));
+          String decoded = URI.create(x).getPath();
+          Path physical = Files.createDirectories(
+                  root.resolve("deep").resolve(decoded).getParent())
+              .resolve(Path.of(decoded).getFileName());
+          Files.copy(root.resolve(decoded), physical);
+          otherMeaning.put(root, physical);
+          rewrite(root, p -> p.equals(x) ? "lnk/../" + p : p, dv -> dv);
+          return root;
+        },
+        run -> {
+          assertThat(run.plan().deletions())
+              .noneMatch(
+                  c -> c.file().path().equals(otherMeaning.get(run.root()).toString()));
+          assertThat(otherMeaning.get(run.root())).isRegularFile();
+        });
   }
 
   /** A link above the root: the log names every file through {@code wh-link/events}. */
   @Test
   void absolutePathsThroughALinkOverTheRoot() throws Exception {
     inBothModes("over-root", root -> {
-      Path whLink = Files.createSymbolicLink(root.getParent().resolveSibling("wh-link"), root.getParent());
+      Path whLink =
+          Files.createSymbolicLink(root.getParent().resolveSibling("wh-link"), root.getParent());
       rewrite(root, p -> "file:" + whLink.resolve(root.getFileName()) + "/" + p, dv -> dv);
       return root;
     });
@@ -204,7 +246,8 @@ class DeltaVacuumAliasTest {
     inBothModes(name, edit, run -> {});
   }
 
-  private void inBothModes(String name, Edit edit, java.util.function.Consumer<Run> check) throws Exception {
+  private void inBothModes(String name, Edit edit, java.util.function.Consumer<Run> check)
+      throws Exception {
     for (boolean lite : new boolean[] {true, false}) {
       check.accept(vacuum(name + (lite ? "-lite" : "-full"), lite, edit));
     }
@@ -213,12 +256,14 @@ class DeltaVacuumAliasTest {
   private Run vacuum(String name, boolean lite, Edit edit) throws Exception {
     Path root = TestTables.copy(source, dir.toRealPath().resolve(name).resolve("wh/events"));
     stripCheckpointsAndChecksums(root);
-    Set<Path> removedForGood = VersionFiles.removedForGood(DeltaTables.open("pristine", root.toString(), dir));
+    Set<Path> removedForGood =
+        VersionFiles.removedForGood(DeltaTables.open("pristine", root.toString(), dir));
     Path opened = edit.apply(root);
     TestTables.ageData(root, OLD);
     Path stray = TestTables.write(root.resolve("part=a b/part-00000-stray.snappy.parquet"), OLD);
     List<String> rows = DeltaSpark.rows(opened);
-    // opened after the edit: the table's resolver caches directories' real paths, and the edit made links
+    // opened after the edit: the table's resolver caches directories' real paths, and the edit made
+    // links
     DeltaTable table = DeltaTables.open("raw.events", opened.toString(), dir);
     VacuumOptions options = lite ? LITE_ZERO : ZERO;
 
@@ -227,9 +272,17 @@ class DeltaVacuumAliasTest {
 
     VersionFiles.assertEveryFileOfEveryVersionExists(table, removedForGood);
     assertThat(DeltaSpark.rows(opened)).as(name).isEqualTo(rows);
-    assertThat(removedForGood).as(name).isNotEmpty().allMatch(p -> !Files.exists(p, LinkOption.NOFOLLOW_LINKS));
-    assertThat(Files.exists(stray)).as(name + ": the stray file, only full mode lists it").isEqualTo(lite);
-    assertThat(result.deleted()).as(name).isEqualTo(plan.deletions().size()).isEqualTo(removedForGood.size() + (lite ? 0 : 1));
+    assertThat(removedForGood)
+        .as(name)
+        .isNotEmpty()
+        .allMatch(p -> !Files.exists(p, LinkOption.NOFOLLOW_LINKS));
+    assertThat(Files.exists(stray))
+        .as(name + ": the stray file, only full mode lists it")
+        .isEqualTo(lite);
+    assertThat(result.deleted())
+        .as(name)
+        .isEqualTo(plan.deletions().size())
+        .isEqualTo(removedForGood.size() + (lite ? 0 : 1));
     return new Run(table, root, plan, result);
   }
 
@@ -251,12 +304,15 @@ class DeltaVacuumAliasTest {
 
   private static List<Path> commits(Path root) throws IOException {
     try (Stream<Path> s = Files.list(log(root))) {
-      return s.filter(p -> p.getFileName().toString().matches("\\d{20}\\.json")).sorted().toList();
+      return s.filter(p -> p.getFileName().toString().matches("\\d{20}\\.json"))
+          .sorted()
+          .toList();
     }
   }
 
   /** Every add and remove of every commit: its path through {@code path}, its deletion vector through {@code dv}. */
-  private static void rewrite(Path root, UnaryOperator<String> path, UnaryOperator<ObjectNode> dv) throws IOException {
+  private static void rewrite(Path root, UnaryOperator<String> path, UnaryOperator<ObjectNode> dv)
+      throws IOException {
     for (Path commit : commits(root)) {
       List<String> out = new ArrayList<>();
       for (String line : Files.readAllLines(commit)) {
@@ -302,8 +358,12 @@ class DeltaVacuumAliasTest {
 
   /** A remove of the file {@code add} made live, long ago, under {@code path}, with its deletion vector. */
   private static ObjectNode removeOf(ObjectNode add, String path) {
-    ObjectNode remove = JSON.createObjectNode().put("path", path).put("deletionTimestamp", 1000L).put("dataChange", true)
-        .put("extendedFileMetadata", true).put("size", add.get("size").asLong());
+    ObjectNode remove = JSON.createObjectNode()
+        .put("path", path)
+        .put("deletionTimestamp", 1000L)
+        .put("dataChange", true)
+        .put("extendedFileMetadata", true)
+        .put("size", add.get("size").asLong());
     remove.set("partitionValues", add.get("partitionValues"));
     JsonNode dv = add.get("deletionVector");
     if (dv != null && !dv.isNull()) {

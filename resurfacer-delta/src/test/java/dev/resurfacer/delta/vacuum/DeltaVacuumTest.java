@@ -14,8 +14,8 @@ import dev.resurfacer.delta.scan.DeletionVectorRef;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
-import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.table.DeltaTables;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.storage.StoredFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,9 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaVacuumTest {
   private static final Duration OLD = Duration.ofDays(10);
   private static final VacuumOptions ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true);
-  private static final VacuumOptions LITE_ZERO = new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
+  private static final VacuumOptions LITE_ZERO =
+      new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of());
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static Path source;
 
@@ -67,12 +69,14 @@ class DeltaVacuumTest {
 
     VacuumPlan plan = DeltaVacuum.plan(table, VacuumOptions.tableDefaults(), Clock.systemUTC());
 
-    assertThat(paths(plan)).containsExactlyInAnyOrder(oldOrphan.toString(), oldTopOrphan.toString());
+    assertThat(paths(plan))
+        .containsExactlyInAnyOrder(oldOrphan.toString(), oldTopOrphan.toString());
     assertThat(paths(plan)).isEqualTo(sparkDryRun(t, null));
     assertThat(plan.deletions()).allMatch(c -> c.reason() == VacuumPlan.Reason.UNREFERENCED);
     assertThat(oldOrphan).exists();
 
-    VacuumResult result = DeltaVacuum.execute(table, plan, VacuumOptions.tableDefaults(), Clock.systemUTC());
+    VacuumResult result =
+        DeltaVacuum.execute(table, plan, VacuumOptions.tableDefaults(), Clock.systemUTC());
 
     assertThat(result.deleted()).isEqualTo(2);
     assertThat(oldOrphan).doesNotExist();
@@ -94,8 +98,11 @@ class DeltaVacuumTest {
 
     assertThat(plan.deletions()).anyMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE);
     assertThat(paths(plan)).isEqualTo(sparkDryRun(t, 0));
-    // the partition values 'a b' and 'x%y' are stored percent-encoded in the log; their live files are not candidates
-    Set<String> live = LiveFiles.of(table, table.latest()).stream().map(f -> f.file().path()).collect(Collectors.toSet());
+    // the partition values 'a b' and 'x%y' are stored percent-encoded in the log; their live files
+    // are not candidates
+    Set<String> live = LiveFiles.of(table, table.latest()).stream()
+        .map(f -> f.file().path())
+        .collect(Collectors.toSet());
     assertThat(live).anyMatch(p -> p.contains("part=x%25y")).anyMatch(p -> p.contains("part=a b"));
     assertThat(paths(plan)).doesNotContainAnyElementsOf(live);
 
@@ -116,7 +123,8 @@ class DeltaVacuumTest {
         .hasMessageContaining("shorter than the table's delta.deletedFileRetentionDuration");
     assertThat(orphan).exists();
 
-    VacuumPlan forced = DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ofDays(1)), true), Clock.systemUTC());
+    VacuumPlan forced = DeltaVacuum.plan(
+        table, new VacuumOptions(Optional.of(Duration.ofDays(1)), true), Clock.systemUTC());
     assertThat(paths(forced)).contains(orphan.toString());
   }
 
@@ -124,7 +132,9 @@ class DeltaVacuumTest {
   void changeDataFilesAreNeverCandidatesAndTheChangeFeedStaysReadable() throws Exception {
     Path t = dir.resolve("feed");
     String table = DeltaSpark.table(t);
-    DeltaSpark.sql("CREATE TABLE " + table + " (id BIGINT, v STRING) USING delta TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')");
+    DeltaSpark.sql(
+        "CREATE TABLE " + table
+            + " (id BIGINT, v STRING) USING delta TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')");
     DeltaSpark.sql("INSERT INTO " + table + " SELECT id, 'a' FROM range(0, 50)");
     DeltaSpark.sql("UPDATE " + table + " SET v = 'b' WHERE id % 5 = 0");
     Set<Path> cdc;
@@ -133,9 +143,15 @@ class DeltaVacuumTest {
     }
     assertThat(cdc).as("the UPDATE wrote change data files").isNotEmpty();
     TestTables.ageData(t, OLD);
-    // the UPDATE's changes (version 2) are read from _change_data alone; older versions' data files are vacuum's to delete
-    List<String> changes = DeltaSpark.session().sql("SELECT * FROM table_changes_by_path('" + t + "', 2)").collectAsList().stream()
-        .map(Object::toString).sorted().toList();
+    // the UPDATE's changes (version 2) are read from _change_data alone; older versions' data files
+    // are vacuum's to delete
+    List<String> changes = DeltaSpark.session()
+        .sql("SELECT * FROM table_changes_by_path('" + t + "', 2)")
+        .collectAsList()
+        .stream()
+        .map(Object::toString)
+        .sorted()
+        .toList();
     DeltaTable delta = DeltaTables.open("feed", t.toString(), dir);
 
     VacuumPlan plan = DeltaVacuum.plan(delta, ZERO, Clock.systemUTC());
@@ -143,8 +159,14 @@ class DeltaVacuumTest {
 
     assertThat(paths(plan)).noneMatch(p -> p.contains("_change_data"));
     assertThat(cdc).allMatch(Files::exists);
-    assertThat(DeltaSpark.session().sql("SELECT * FROM table_changes_by_path('" + t + "', 2)").collectAsList().stream()
-        .map(Object::toString).sorted().toList()).isEqualTo(changes);
+    assertThat(DeltaSpark.session()
+            .sql("SELECT * FROM table_changes_by_path('" + t + "', 2)")
+            .collectAsList()
+            .stream()
+            .map(Object::toString)
+            .sorted()
+            .toList())
+        .isEqualTo(changes);
   }
 
   @Test
@@ -153,10 +175,12 @@ class DeltaVacuumTest {
     Path outside = dir.resolve("outside");
     Path outsideFile = TestTables.write(outside.resolve("precious.parquet"), OLD);
     Path dirLink = Files.createSymbolicLink(table.localRoot().resolve("part=c/linked"), outside);
-    Path fileLink = Files.createSymbolicLink(table.localRoot().resolve("linked.parquet"), outsideFile);
+    Path fileLink =
+        Files.createSymbolicLink(table.localRoot().resolve("linked.parquet"), outsideFile);
 
     VacuumPlan plan = DeltaVacuum.plan(table, ZERO, Clock.systemUTC());
-    assertThat(plan.symlinksSkipped()).contains(LocalStorage.of(dirLink), LocalStorage.of(fileLink));
+    assertThat(plan.symlinksSkipped())
+        .contains(LocalStorage.of(dirLink), LocalStorage.of(fileLink));
     DeltaVacuum.execute(table, plan, ZERO, Clock.systemUTC());
 
     assertThat(outsideFile).exists();
@@ -164,9 +188,11 @@ class DeltaVacuumTest {
     assertThat(Files.isSymbolicLink(fileLink)).isTrue();
 
     Files.createDirectories(table.localRoot().resolve("part=c/nested/_delta_log"));
-    Path neighbour = TestTables.write(table.localRoot().resolve("part=c/nested/part-0.parquet"), OLD);
+    Path neighbour =
+        TestTables.write(table.localRoot().resolve("part=c/nested/part-0.parquet"), OLD);
     assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("another table lives inside");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("another table lives inside");
     assertThat(neighbour).exists();
   }
 
@@ -174,12 +200,18 @@ class DeltaVacuumTest {
   void aTableOpenedThroughASymlinkOrDotSegmentsComparesRealPaths() throws Exception {
     DeltaTable real = copy();
     Path link = Files.createSymbolicLink(dir.resolve("alias"), real.localRoot());
-    DeltaTable viaLink = DeltaTables.open("alias", dir.resolve("alias/../alias/.").toString(), dir);
+    DeltaTable viaLink =
+        DeltaTables.open("alias", dir.resolve("alias/../alias/.").toString(), dir);
 
     VacuumPlan plan = DeltaVacuum.plan(viaLink, ZERO, Clock.systemUTC());
 
-    Set<String> live = LiveFiles.of(real, real.latest()).stream().map(f -> f.file().path()).collect(Collectors.toSet());
-    assertThat(paths(plan)).isNotEmpty().doesNotContainAnyElementsOf(live).allMatch(p -> p.startsWith(real.localRoot().toString()));
+    Set<String> live = LiveFiles.of(real, real.latest()).stream()
+        .map(f -> f.file().path())
+        .collect(Collectors.toSet());
+    assertThat(paths(plan))
+        .isNotEmpty()
+        .doesNotContainAnyElementsOf(live)
+        .allMatch(p -> p.startsWith(real.localRoot().toString()));
     assertThat(link).exists();
   }
 
@@ -201,14 +233,17 @@ class DeltaVacuumTest {
   void refusesWhenTheLogNoLongerReachesBackOverTheRetention() throws Exception {
     DeltaTable table = copy();
     try (var s = Files.list(table.localRoot().resolve("_delta_log"))) {
-      for (Path p : s.filter(p -> p.getFileName().toString().matches("0{19}[0-4]\\.json")).toList()) {
+      for (Path p :
+          s.filter(p -> p.getFileName().toString().matches("0{19}[0-4]\\.json")).toList()) {
         Files.delete(p);
       }
     }
     Path orphan = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
 
-    assertThatThrownBy(() -> DeltaVacuum.plan(table, VacuumOptions.tableDefaults(), Clock.systemUTC()))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("oldest commit (version 5) is younger than the retention");
+    assertThatThrownBy(
+            () -> DeltaVacuum.plan(table, VacuumOptions.tableDefaults(), Clock.systemUTC()))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("oldest commit (version 5) is younger than the retention");
     assertThat(orphan).exists();
   }
 
@@ -220,7 +255,8 @@ class DeltaVacuumTest {
     Path orphan = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
 
     assertThatThrownBy(() -> DeltaVacuum.plan(table, ZERO, Clock.systemUTC()))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("which the listing did not find");
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("which the listing did not find");
     assertThat(orphan).exists();
   }
 
@@ -232,17 +268,26 @@ class DeltaVacuumTest {
     Set<String> tombstoned = tombstonedPaths(table);
     List<String> latest = DeltaSpark.rows(t);
 
-    assertThat(DeltaVacuum.plan(table, new VacuumOptions(Optional.empty(), false, true, List.of()), Clock.systemUTC()).deletions())
-        .as("tombstones written just now are within the default retention").isEmpty();
+    assertThat(DeltaVacuum.plan(
+                table,
+                new VacuumOptions(Optional.empty(), false, true, List.of()),
+                Clock.systemUTC())
+            .deletions())
+        .as("tombstones written just now are within the default retention")
+        .isEmpty();
     VacuumPlan plan = DeltaVacuum.plan(table, LITE_ZERO, Clock.systemUTC());
 
     assertThat(plan.lite()).isTrue();
     assertThat(plan.listedFiles()).isZero();
-    assertThat(plan.deletions()).isNotEmpty().allMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE);
+    assertThat(plan.deletions())
+        .isNotEmpty()
+        .allMatch(c -> c.reason() == VacuumPlan.Reason.EXPIRED_TOMBSTONE);
     assertThat(paths(plan)).doesNotContain(stray.toString()).allMatch(tombstoned::contains);
     assertThat(paths(plan)).isEqualTo(sparkLiteDryRun(t));
-    assertThat(paths(DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC())))
-        .as("full mode lists the stray file").contains(stray.toString());
+    assertThat(paths(DeltaVacuum.plan(
+            table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC())))
+        .as("full mode lists the stray file")
+        .contains(stray.toString());
 
     VacuumResult result = DeltaVacuum.execute(table, plan, LITE_ZERO, Clock.systemUTC());
 
@@ -261,9 +306,15 @@ class DeltaVacuumTest {
     Set<Path> filesOfSix = files(table, 6);
     VacuumOptions keepSix = new VacuumOptions(Optional.of(Duration.ZERO), true, false, List.of(6L));
 
-    VacuumPlan unkept = DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC());
-    assertThat(paths(unkept)).as("without --keep-versions, version 6 loses files").anyMatch(p -> filesOfSix.contains(Path.of(p)));
-    VacuumPlan lite = DeltaVacuum.plan(table, new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of(6L)), Clock.systemUTC());
+    VacuumPlan unkept = DeltaVacuum.plan(
+        table, new VacuumOptions(Optional.of(Duration.ZERO), true), Clock.systemUTC());
+    assertThat(paths(unkept))
+        .as("without --keep-versions, version 6 loses files")
+        .anyMatch(p -> filesOfSix.contains(Path.of(p)));
+    VacuumPlan lite = DeltaVacuum.plan(
+        table,
+        new VacuumOptions(Optional.of(Duration.ZERO), true, true, List.of(6L)),
+        Clock.systemUTC());
     assertThat(paths(lite)).noneMatch(p -> filesOfSix.contains(Path.of(p)));
 
     VacuumPlan plan = DeltaVacuum.plan(table, keepSix, Clock.systemUTC());
@@ -280,15 +331,19 @@ class DeltaVacuumTest {
   void aKeptVersionWhoseLogWasCleanedIsRefusedAndNothingIsDeleted() throws Exception {
     DeltaTable table = copy();
     try (var s = Files.list(table.localRoot().resolve("_delta_log"))) {
-      for (Path p : s.filter(p -> p.getFileName().toString().matches("0{19}[0-3]\\.json")).toList()) {
+      for (Path p :
+          s.filter(p -> p.getFileName().toString().matches("0{19}[0-3]\\.json")).toList()) {
         Files.delete(p);
       }
     }
     Path stray = TestTables.write(table.localRoot().resolve("stray.parquet"), OLD);
     for (boolean lite : new boolean[] {false, true}) {
-      VacuumOptions keepTwo = new VacuumOptions(Optional.of(Duration.ZERO), true, lite, List.of(2L));
+      VacuumOptions keepTwo =
+          new VacuumOptions(Optional.of(Duration.ZERO), true, lite, List.of(2L));
       assertThatThrownBy(() -> DeltaVacuum.plan(table, keepTwo, Clock.systemUTC()))
-          .isInstanceOf(UsageException.class).hasMessageContaining("--keep-versions 2: version 2 of raw.events can no longer be loaded");
+          .isInstanceOf(UsageException.class)
+          .hasMessageContaining(
+              "--keep-versions 2: version 2 of raw.events can no longer be loaded");
     }
     assertThat(stray).exists();
   }
@@ -306,15 +361,21 @@ class DeltaVacuumTest {
     for (long i = v; i >= 0 && addLine == null; i--) {
       Path commit = log.resolve(String.format("%020d.json", i));
       addLine = Files.readAllLines(commit).stream()
-          .filter(l -> l.startsWith("{\"add\"") && l.contains("part=a%20b") && !l.contains("\"deletionVector\":{")).findFirst().orElse(null);
+          .filter(l -> l.startsWith("{\"add\"")
+              && l.contains("part=a%20b")
+              && !l.contains("\"deletionVector\":{"))
+          .findFirst()
+          .orElse(null);
     }
     assertThat(addLine).isNotNull();
     String path = addLine.replaceAll("^\\{\"add\":\\{\"path\":\"([^\"]+)\".*", "$1");
     StoredFile live = table.storage().resolve(path);
     assertThat(LiveFiles.of(table, table.latest()).stream().map(LiveFile::file)).contains(live);
     String respelled = "./" + path.replace("part=", "part%3D");
-    Files.writeString(log.resolve(String.format("%020d.json", v + 1)),
-        "{\"remove\":{\"path\":\"" + respelled + "\",\"deletionTimestamp\":1000,\"dataChange\":true}}\n");
+    Files.writeString(
+        log.resolve(String.format("%020d.json", v + 1)),
+        "{\"remove\":{\"path\":\"" + respelled
+            + "\",\"deletionTimestamp\":1000,\"dataChange\":true}}\n");
     Files.writeString(log.resolve(String.format("%020d.json", v + 2)), addLine + "\n");
     assertThat(table.storage().resolve(respelled)).isEqualTo(live);
 
@@ -328,7 +389,8 @@ class DeltaVacuumTest {
 
   private static Set<String> tombstonedPaths(DeltaTable table) {
     Set<String> out = new HashSet<>();
-    for (Tombstone t : Tombstones.read(table, DeltaVacuum.commitsCovering(table, table.latest().getVersion(), Long.MAX_VALUE))) {
+    for (Tombstone t : Tombstones.read(
+        table, DeltaVacuum.commitsCovering(table, table.latest().getVersion(), Long.MAX_VALUE))) {
       out.add(t.file().path());
       t.deletionVector().flatMap(DeletionVectorRef::file).map(StoredFile::path).ifPresent(out::add);
     }
@@ -339,7 +401,10 @@ class DeltaVacuumTest {
     Set<Path> out = new HashSet<>();
     for (LiveFile f : LiveFiles.of(table, table.atVersion(version))) {
       out.add(LocalStorage.path(f.file()));
-      f.deletionVector().flatMap(DeletionVectorRef::file).map(LocalStorage::path).ifPresent(out::add);
+      f.deletionVector()
+          .flatMap(DeletionVectorRef::file)
+          .map(LocalStorage::path)
+          .ifPresent(out::add);
     }
     return out;
   }
@@ -357,13 +422,17 @@ class DeltaVacuumTest {
   }
 
   private static List<String> sparkDryRun(Path t, Integer hours) {
-    return sparkFiles("VACUUM " + DeltaSpark.table(t) + (hours == null ? "" : " RETAIN " + hours + " HOURS") + " DRY RUN");
+    return sparkFiles("VACUUM " + DeltaSpark.table(t)
+        + (hours == null ? "" : " RETAIN " + hours + " HOURS") + " DRY RUN");
   }
 
   private static List<String> sparkFiles(String sql) {
     return DeltaSpark.session().sql(sql).collectAsList().stream()
-        .map(r -> Path.of(java.net.URI.create(r.getString(0).startsWith("file:") ? r.getString(0) : "file://" + r.getString(0))).toString())
-        .sorted().toList();
+        .map(r -> Path.of(java.net.URI.create(
+                r.getString(0).startsWith("file:") ? r.getString(0) : "file://" + r.getString(0)))
+            .toString())
+        .sorted()
+        .toList();
   }
 
   /**

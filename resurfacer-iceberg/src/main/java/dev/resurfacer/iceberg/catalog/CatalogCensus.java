@@ -43,7 +43,12 @@ public final class CatalogCensus implements AutoCloseable {
    * @param loaded its current metadata when the catalog already loaded it, else null ({@link #metadata()} reads it)
    * @param io what reads its metadata
    */
-  public record Entry(String catalogName, TableIdentifier identifier, String metadataLocation, TableMetadata loaded, FileIO io,
+  public record Entry(
+      String catalogName,
+      TableIdentifier identifier,
+      String metadataLocation,
+      TableMetadata loaded,
+      FileIO io,
       String error) {
     public String label() {
       return Catalogs.nameOf(identifier) + " in catalog '" + catalogName + "'";
@@ -153,7 +158,8 @@ public final class CatalogCensus implements AutoCloseable {
             continue;
           }
           TableMetadata current = ops.operations().current();
-          out.add(new Entry(catalog.name(), id, current.metadataFileLocation(), current, t.io(), null));
+          out.add(
+              new Entry(catalog.name(), id, current.metadataFileLocation(), current, t.io(), null));
         } catch (NoSuchTableException e) {
           // dropped between listing and loading
         } catch (RuntimeException e) {
@@ -172,14 +178,18 @@ public final class CatalogCensus implements AutoCloseable {
         jdbc.put(k.substring("jdbc.".length()), v);
       }
     });
-    FileIO io = CatalogUtil.loadFileIO(props.get(org.apache.iceberg.CatalogProperties.FILE_IO_IMPL), props,
+    FileIO io = CatalogUtil.loadFileIO(
+        props.get(org.apache.iceberg.CatalogProperties.FILE_IO_IMPL),
+        props,
         Catalogs.localHadoopConf());
     opened.add(io);
     List<String[]> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(config.uri(), jdbc); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(config.uri(), jdbc);
+        Statement s = c.createStatement()) {
       try (ResultSet rs = tableRows(s)) {
         while (rs.next()) {
-          rows.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
+          rows.add(
+              new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
         }
       }
     } catch (SQLException e) {
@@ -187,8 +197,9 @@ public final class CatalogCensus implements AutoCloseable {
       if (m.contains("no such table") || m.contains("does not exist")) {
         return; // a catalog database no table was ever created in
       }
-      throw new dev.resurfacer.SafetyRefusal("scope: cannot read the tables of catalog '" + config.name() + "' ("
-          + Catalogs.rootMessage(e) + "), so tables sharing this table's storage cannot be ruled out");
+      throw new dev.resurfacer.SafetyRefusal("scope: cannot read the tables of catalog '"
+          + config.name() + "' (" + Catalogs.rootMessage(e)
+          + "), so tables sharing this table's storage cannot be ruled out");
     }
     for (String[] row : rows) {
       TableIdentifier id = TableIdentifier.of(Namespace.of(row[1].split("\\.")), row[2]);
@@ -201,7 +212,8 @@ public final class CatalogCensus implements AutoCloseable {
   }
 
   private static ResultSet tableRows(Statement s) throws SQLException {
-    String columns = "SELECT catalog_name, table_namespace, table_name, metadata_location FROM iceberg_tables";
+    String columns =
+        "SELECT catalog_name, table_namespace, table_name, metadata_location FROM iceberg_tables";
     try {
       return s.executeQuery(columns + " WHERE iceberg_type IS NULL OR iceberg_type = 'TABLE'");
     } catch (SQLException noTypeColumn) {

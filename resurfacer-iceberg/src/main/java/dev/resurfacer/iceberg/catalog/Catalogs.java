@@ -28,7 +28,8 @@ public final class Catalogs {
    */
   public static Configuration localHadoopConf() {
     // a copy of one loaded configuration: a new Configuration parses core-default.xml again, which
-    // cost more than a small table's whole expiry when every census read opened its catalogs' FileIO
+    // cost more than a small table's whole expiry when every census read opened its catalogs'
+    // FileIO
     return new Configuration(LocalConf.LOADED);
   }
 
@@ -40,14 +41,16 @@ public final class Catalogs {
       Configuration conf = new Configuration();
       conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
       conf.setBoolean("fs.file.impl.disable.cache", true);
-      conf.get("fs.file.impl"); // loads the default resources now, so every copy starts from loaded properties
+      conf.get("fs.file.impl"); // loads the default resources now, so every copy starts from loaded
+      // properties
       return conf;
     }
   }
 
   public static Catalog open(CatalogConfig config) {
     if (config.isDelta()) {
-      throw new UsageException("catalog '" + config.name() + "' is a delta catalog: name one of its tables, not the catalog");
+      throw new UsageException("catalog '" + config.name()
+          + "' is a delta catalog: name one of its tables, not the catalog");
     }
     Map<String, String> props = properties(config);
     if (config.uri() != null && config.uri().startsWith("jdbc:sqlite:")) {
@@ -56,8 +59,10 @@ public final class Catalogs {
     try {
       return CatalogUtil.buildIcebergCatalog(config.name(), props, localHadoopConf());
     } catch (RuntimeException e) {
-      throw new UsageException("cannot open catalog '" + config.name() + "' (" + config.type() + " at "
-          + config.redactedUri() + "): " + rootMessage(e), e);
+      throw new UsageException(
+          "cannot open catalog '" + config.name() + "' (" + config.type() + " at "
+              + config.redactedUri() + "): " + rootMessage(e),
+          e);
     }
   }
 
@@ -71,9 +76,12 @@ public final class Catalogs {
     if (config.warehouse() != null) {
       props.put(CatalogProperties.WAREHOUSE_LOCATION, normalizeWarehouse(config.warehouse()));
     }
-    // ResolvingFileIO picks S3FileIO for s3://, ADLSFileIO for the Azure schemes and HadoopFileIO for
+    // ResolvingFileIO picks S3FileIO for s3://, ADLSFileIO for the Azure schemes and HadoopFileIO
+    // for
     // local paths, so one catalog can serve all without the user naming an implementation.
-    props.putIfAbsent(CatalogProperties.FILE_IO_IMPL, dev.resurfacer.iceberg.storage.StorageFileIO.class.getName());
+    props.putIfAbsent(
+        CatalogProperties.FILE_IO_IMPL,
+        dev.resurfacer.iceberg.storage.StorageFileIO.class.getName());
     return props;
   }
 
@@ -82,25 +90,30 @@ public final class Catalogs {
     try {
       return catalog.loadTable(id);
     } catch (NoSuchTableException e) {
-      throw new UsageException("table " + name + " does not exist in catalog '" + catalog.name() + "'");
+      throw new UsageException(
+          "table " + name + " does not exist in catalog '" + catalog.name() + "'");
     } catch (UsageException e) {
       throw e;
     } catch (StorageFileIO.MissingSdk e) {
       throw new UsageException(e.getMessage());
     } catch (RuntimeException e) {
-      throw new UsageException("cannot load table " + name + " from catalog '" + catalog.name() + "': " + rootMessage(e), e);
+      throw new UsageException(
+          "cannot load table " + name + " from catalog '" + catalog.name() + "': " + rootMessage(e),
+          e);
     }
   }
 
   /** {@code namespace.table}, parts quoted as {@link dev.resurfacer.names.Identifiers} describes. */
   public static TableIdentifier parseIdentifier(String name) {
     dev.resurfacer.names.TableName n = dev.resurfacer.names.TableName.parse(name);
-    return TableIdentifier.of(org.apache.iceberg.catalog.Namespace.of(n.namespace().toArray(String[]::new)), n.name());
+    return TableIdentifier.of(
+        org.apache.iceberg.catalog.Namespace.of(n.namespace().toArray(String[]::new)), n.name());
   }
 
   /** The name verbs, globs, policies and reports use for {@code id}: {@link #parseIdentifier} reads it back. */
   public static String nameOf(TableIdentifier id) {
-    return new dev.resurfacer.names.TableName(java.util.List.of(id.namespace().levels()), id.name()).toString();
+    return new dev.resurfacer.names.TableName(java.util.List.of(id.namespace().levels()), id.name())
+        .toString();
   }
 
   /** A local warehouse is given as a path; Iceberg wants an absolute location. */
@@ -141,7 +154,8 @@ public final class Catalogs {
       file = file.substring(0, q);
     }
     if (file.startsWith("file:")) {
-      // SQLite reads a file: name as a URI: an empty or 'localhost' authority, then a percent-encoded path
+      // SQLite reads a file: name as a URI: an empty or 'localhost' authority, then a
+      // percent-encoded path
       file = file.substring(5);
       if (file.startsWith("//")) {
         int slash = file.indexOf('/', 2);
@@ -170,12 +184,16 @@ public final class Catalogs {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == '%' && i + 2 < s.length() && Character.digit(s.charAt(i + 1), 16) >= 0 && Character.digit(s.charAt(i + 2), 16) >= 0) {
+      if (c == '%'
+          && i + 2 < s.length()
+          && Character.digit(s.charAt(i + 1), 16) >= 0
+          && Character.digit(s.charAt(i + 2), 16) >= 0) {
         out.write(Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16));
         i += 2;
       } else {
         int cp = s.codePointAt(i);
-        byte[] b = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b =
+            new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         out.write(b, 0, b.length);
         i += Character.charCount(cp) - 1;
       }

@@ -30,9 +30,13 @@ public final class NioLocalFileSystem extends RawLocalFileSystem {
   static Set<PosixFilePermission> posix(short mode) {
     Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
     PosixFilePermission[] bits = {
-        PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-        PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-        PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_READ,
+      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_READ
+    };
     for (int i = 0; i < bits.length; i++) {
       if ((mode & (1 << i)) != 0) {
         out.add(bits[i]);

@@ -36,7 +36,10 @@ final class CarryingCommits {
   static final int ATTEMPTS = 10;
 
   /** @param notes per committed group, how many concurrent deletes it carried (absent when none) */
-  record Outcome(Set<RewriteFileGroup> committed, Map<RewriteFileGroup, String> failures, Map<RewriteFileGroup, String> notes) {}
+  record Outcome(
+      Set<RewriteFileGroup> committed,
+      Map<RewriteFileGroup, String> failures,
+      Map<RewriteFileGroup, String> notes) {}
 
   private final Table table;
   private final long startingSnapshotId;
@@ -58,8 +61,15 @@ final class CarryingCommits {
    *     (or the start); null for no time bound
    * @param fault test seam applied to each translation; {@link UnaryOperator#identity()} otherwise
    */
-  CarryingCommits(Table table, long startingSnapshotId, boolean atStartingSequenceNumber, Expression filter, int perCommit,
-      java.time.Duration commitEvery, Map<String, String> summary, UnaryOperator<ConcurrentDeletes.Translation> fault) {
+  CarryingCommits(
+      Table table,
+      long startingSnapshotId,
+      boolean atStartingSequenceNumber,
+      Expression filter,
+      int perCommit,
+      java.time.Duration commitEvery,
+      Map<String, String> summary,
+      UnaryOperator<ConcurrentDeletes.Translation> fault) {
     this.commitEveryNanos = commitEvery == null ? Long.MAX_VALUE : commitEvery.toNanos();
     this.table = table;
     this.startingSnapshotId = startingSnapshotId;
@@ -96,7 +106,8 @@ final class CarryingCommits {
    *     translation costs reading the group's new files twice; the shorter an attempt, the less
    *     often a writer's commit falls inside it)
    */
-  private void commitTogether(List<RewriteFileGroup> piece, Map<RewriteFileGroup, ConcurrentDeletes.Carried> carried) {
+  private void commitTogether(
+      List<RewriteFileGroup> piece, Map<RewriteFileGroup, ConcurrentDeletes.Carried> carried) {
     String lastConflict = null;
     // how long each attempt took, from its look at the newest snapshot to its commit's answer: a
     // writer committing more often than this on the group's inputs wins every attempt
@@ -109,12 +120,19 @@ final class CarryingCommits {
         Map<String, FileScanTask> live = liveTasks(now, piece);
         for (Iterator<RewriteFileGroup> it = piece.iterator(); it.hasNext(); ) {
           RewriteFileGroup g = it.next();
-          String removed = g.rewrittenFiles().stream().map(DataFile::location).filter(l -> !live.containsKey(l)).findFirst().orElse(null);
+          String removed = g.rewrittenFiles().stream()
+              .map(DataFile::location)
+              .filter(l -> !live.containsKey(l))
+              .findFirst()
+              .orElse(null);
           if (removed != null) {
             discard(carried.remove(g));
-            giveUp(g, "input file " + removed + " was removed by a concurrent commit (a copy-on-write delete or update, "
-                + "or another rewrite): its rows changed under the rewrite, so it cannot be carried; new files removed, "
-                + "the next run plans the partition again");
+            giveUp(
+                g,
+                "input file " + removed
+                    + " was removed by a concurrent commit (a copy-on-write delete or update, "
+                    + "or another rewrite): its rows changed under the rewrite, so it cannot be carried; new files removed, "
+                    + "the next run plans the partition again");
             it.remove();
             continue;
           }
@@ -139,8 +157,14 @@ final class CarryingCommits {
           long rows = carried.get(g).rows();
           if (rows > 0 || attempt > 1) {
             attemptMillis.add((System.nanoTime() - attemptStart) / 1_000_000);
-            notes.put(g, "carried " + rows + " row" + (rows == 1 ? "" : "s") + " deleted concurrently onto the new files"
-                + (attempt > 1 ? " (commit attempt " + attempt + "; attempts took " + span(attemptMillis) + ")" : ""));
+            notes.put(
+                g,
+                "carried " + rows + " row" + (rows == 1 ? "" : "s")
+                    + " deleted concurrently onto the new files"
+                    + (attempt > 1
+                        ? " (commit attempt " + attempt + "; attempts took " + span(attemptMillis)
+                            + ")"
+                        : ""));
           }
         }
         return;
@@ -148,7 +172,8 @@ final class CarryingCommits {
         // a writer committed a delete on an input after our look (or removed one): look again
         // core names the data file by its whole metadata: its path is what a reader needs
         attemptMillis.add((System.nanoTime() - attemptStart) / 1_000_000);
-        lastConflict = Compaction.failureMessage(e).replaceAll("Generic(?:Data|Delete)File\\{[^}]*?file_path=([^,]+),[^}]*}", "$1");
+        lastConflict = Compaction.failureMessage(e)
+            .replaceAll("Generic(?:Data|Delete)File\\{[^}]*?file_path=([^,]+),[^}]*}", "$1");
         if (piece.size() > 1 && attempt >= 2) {
           // a writer keeps winning against the whole piece: each group alone conflicts only with
           // the writer's commits to its own files
@@ -164,8 +189,10 @@ final class CarryingCommits {
         pause(attempt);
       } catch (CommitStateUnknownException e) {
         // the commit may have landed: its files, carried deletes included, must stay
-        piece.forEach(g -> failures.put(g,
-            "commit state unknown, new files kept (they may be committed; reload the table to see): " + e.getMessage()));
+        piece.forEach(g -> failures.put(
+            g,
+            "commit state unknown, new files kept (they may be committed; reload the table to see): "
+                + e.getMessage()));
         return;
       } catch (RuntimeException e) {
         carried.values().forEach(this::discard);
@@ -175,8 +202,9 @@ final class CarryingCommits {
       }
     }
     carried.values().forEach(this::discard);
-    String why = "not committed after " + ATTEMPTS + " attempts (each took " + span(attemptMillis) + "): each met a delete committed"
-        + " concurrently on its inputs after it looked (last: " + lastConflict + "); new files removed";
+    String why = "not committed after " + ATTEMPTS + " attempts (each took " + span(attemptMillis)
+        + "): each met a delete committed" + " concurrently on its inputs after it looked (last: "
+        + lastConflict + "); new files removed";
     piece.forEach(g -> giveUp(g, why));
   }
 
@@ -192,10 +220,15 @@ final class CarryingCommits {
     }
   }
 
-  private void commit(Snapshot now, List<RewriteFileGroup> piece, Map<RewriteFileGroup, ConcurrentDeletes.Carried> carried) {
+  private void commit(
+      Snapshot now,
+      List<RewriteFileGroup> piece,
+      Map<RewriteFileGroup, ConcurrentDeletes.Carried> carried) {
     Set<String> replaced = new HashSet<>();
     piece.forEach(g -> carried.get(g).replaced().forEach(d -> replaced.add(d.location())));
-    Table committing = atStartingSequenceNumber ? NewDeletesFence.around(table, startingSnapshotId, replaced) : table;
+    Table committing = atStartingSequenceNumber
+        ? NewDeletesFence.around(table, startingSnapshotId, replaced)
+        : table;
     RewriteFiles rewrite = committing.newRewrite().validateFromSnapshot(now.snapshotId());
     if (atStartingSequenceNumber) {
       rewrite.dataSequenceNumber(table.snapshot(startingSnapshotId).sequenceNumber());
@@ -203,7 +236,8 @@ final class CarryingCommits {
     for (RewriteFileGroup g : piece) {
       g.rewrittenFiles().forEach(rewrite::deleteFile);
       g.addedFiles().forEach(rewrite::addFile);
-      // the inputs' deletion vectors (and writers' position-delete files naming only an input) go with them
+      // the inputs' deletion vectors (and writers' position-delete files naming only an input) go
+      // with them
       carried.get(g).replaced().forEach(rewrite::deleteFile);
       carried.get(g).written().forEach(rewrite::addFile);
     }
@@ -220,8 +254,14 @@ final class CarryingCommits {
     }
     Set<String> inputs = new HashSet<>();
     piece.forEach(g -> g.rewrittenFiles().forEach(f -> inputs.add(f.location())));
-    // the same filter that planned the groups selects the same files again: their statistics did not change
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(now.snapshotId()).filter(filter).ignoreResiduals().planFiles()) {
+    // the same filter that planned the groups selects the same files again: their statistics did
+    // not change
+    try (CloseableIterable<FileScanTask> tasks = table
+        .newScan()
+        .useSnapshot(now.snapshotId())
+        .filter(filter)
+        .ignoreResiduals()
+        .planFiles()) {
       for (FileScanTask t : tasks) {
         if (inputs.contains(t.file().location())) {
           out.put(t.file().location(), t);
@@ -247,7 +287,8 @@ final class CarryingCommits {
   private static void pause(int attempt) {
     try {
       // jittered, so a writer committing on a fixed beat does not land inside every attempt
-      Thread.sleep(Math.min(500, 20L * attempt * attempt) + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
+      Thread.sleep(Math.min(500, 20L * attempt * attempt)
+          + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while retrying a compaction commit", e);

@@ -22,7 +22,6 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -52,7 +51,8 @@ final class Checksum {
     Accumulator acc = new Accumulator(schema);
     for (FileScanTask task : tasks) {
       try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema, true)) {
-        // delete application may append columns it needed (such as _pos): only the projection counts
+        // delete application may append columns it needed (such as _pos): only the projection
+        // counts
         rows.forEach(acc::add);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -77,7 +77,8 @@ final class Checksum {
 
   /** How {@code output} differs from this (the input), or empty when the contents are equal. */
   Optional<String> differenceFrom(Checksum output, Schema schema) {
-    return digest.differenceFrom(output.digest, schema.columns().stream().map(Types.NestedField::name).toList());
+    return digest.differenceFrom(
+        output.digest, schema.columns().stream().map(Types.NestedField::name).toList());
   }
 
   @Override
@@ -132,8 +133,12 @@ final class Checksum {
       case DOUBLE -> Kind.DOUBLE;
       case DATE -> Kind.DATE;
       case TIME -> Kind.TIME;
-      case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC() ? Kind.TIMESTAMP_TZ : Kind.TIMESTAMP;
-      case TIMESTAMP_NANO -> ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? Kind.TIMESTAMP_TZ_NANO : Kind.TIMESTAMP_NANO;
+      case TIMESTAMP ->
+        ((Types.TimestampType) type).shouldAdjustToUTC() ? Kind.TIMESTAMP_TZ : Kind.TIMESTAMP;
+      case TIMESTAMP_NANO ->
+        ((Types.TimestampNanoType) type).shouldAdjustToUTC()
+            ? Kind.TIMESTAMP_TZ_NANO
+            : Kind.TIMESTAMP_NANO;
       case STRING -> Kind.STRING;
       case UUID -> Kind.UUID;
       case FIXED -> Kind.FIXED;
@@ -161,14 +166,23 @@ final class Checksum {
       case INTEGER, LONG -> ValueHash.ofLong(kind, ((Number) v).longValue());
       case FLOAT -> ValueHash.ofFloat((Float) v);
       case DOUBLE -> ValueHash.ofDouble((Double) v);
-      case DATE -> ValueHash.ofLong(kind, v instanceof LocalDate d ? d.toEpochDay() : ((Number) v).longValue());
-      case TIME -> ValueHash.ofLong(kind, v instanceof LocalTime t ? t.toNanoOfDay() / 1000 : ((Number) v).longValue());
+      case DATE ->
+        ValueHash.ofLong(
+            kind, v instanceof LocalDate d ? d.toEpochDay() : ((Number) v).longValue());
+      case TIME ->
+        ValueHash.ofLong(
+            kind, v instanceof LocalTime t ? t.toNanoOfDay() / 1000 : ((Number) v).longValue());
       case TIMESTAMP -> ValueHash.ofLong(kind, epochNanos(v) / 1000);
       case TIMESTAMP_NANO -> ValueHash.ofLong(kind, epochNanos(v));
       case STRING -> ValueHash.ofString((CharSequence) v);
-      case UUID -> v instanceof UUID u ? ValueHash.ofUuid(u.getMostSignificantBits(), u.getLeastSignificantBits())
-          : uuidBytes(v);
-      case FIXED, BINARY -> v instanceof ByteBuffer b ? ValueHash.ofBytes(kind, b) : ValueHash.ofBytes(kind, (byte[]) v);
+      case UUID ->
+        v instanceof UUID u
+            ? ValueHash.ofUuid(u.getMostSignificantBits(), u.getLeastSignificantBits())
+            : uuidBytes(v);
+      case FIXED, BINARY ->
+        v instanceof ByteBuffer b
+            ? ValueHash.ofBytes(kind, b)
+            : ValueHash.ofBytes(kind, (byte[]) v);
       case DECIMAL -> ValueHash.ofDecimal((BigDecimal) v);
       case STRUCT -> {
         long h = ValueHash.struct();
@@ -176,7 +190,8 @@ final class Checksum {
         StructLike s = (StructLike) v;
         for (int i = 0; i < nested.size(); i++) {
           Object child = s.get(i, Object.class);
-          h = child == null ? ValueHash.nullField(h, nested.get(i).fieldId())
+          h = child == null
+              ? ValueHash.nullField(h, nested.get(i).fieldId())
               : ValueHash.field(h, nested.get(i).fieldId(), hash(nested.get(i).type(), child));
         }
         yield h;
@@ -194,7 +209,9 @@ final class Checksum {
         long entries = 0;
         for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
           long key = hash(m.keyType(), e.getKey());
-          entries += e.getValue() == null ? ValueHash.nullEntry(key) : ValueHash.entry(key, hash(m.valueType(), e.getValue()));
+          entries += e.getValue() == null
+              ? ValueHash.nullEntry(key)
+              : ValueHash.entry(key, hash(m.valueType(), e.getValue()));
         }
         yield ValueHash.map(((Map<?, ?>) v).size(), entries);
       }
@@ -203,7 +220,9 @@ final class Checksum {
   }
 
   private static long uuidBytes(Object v) {
-    ByteBuffer b = v instanceof ByteBuffer buf ? buf.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN) : ByteBuffer.wrap((byte[]) v);
+    ByteBuffer b = v instanceof ByteBuffer buf
+        ? buf.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN)
+        : ByteBuffer.wrap((byte[]) v);
     return ValueHash.ofUuid(b.getLong(b.position()), b.getLong(b.position() + 8));
   }
 

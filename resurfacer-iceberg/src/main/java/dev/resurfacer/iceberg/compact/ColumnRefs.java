@@ -25,7 +25,8 @@ public final class ColumnRefs {
    * walk finds nothing, Iceberg's own dotted lookup gets the joined name, so an unquoted {@code a.b}
    * still finds a top-level column named {@code a.b}.
    */
-  public static Types.NestedField field(Schema schema, List<String> parts, String what, String table) {
+  public static Types.NestedField field(
+      Schema schema, List<String> parts, String what, String table) {
     Types.StructType struct = schema.asStruct();
     Types.NestedField found = null;
     for (String part : parts) {
@@ -39,8 +40,12 @@ public final class ColumnRefs {
       found = schema.findField(String.join(".", parts));
     }
     if (found == null) {
-      throw new UsageException(what + ": no column '" + Identifiers.render(parts) + "' in " + table + " (columns: "
-          + schema.columns().stream().map(c -> Identifiers.quote(c.name())).collect(Collectors.joining(", ")) + ")");
+      throw new UsageException(
+          what + ": no column '" + Identifiers.render(parts) + "' in " + table + " (columns: "
+              + schema.columns().stream()
+                  .map(c -> Identifiers.quote(c.name()))
+                  .collect(Collectors.joining(", "))
+              + ")");
     }
     return found;
   }

@@ -46,9 +46,20 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 final class ColumnarDigest {
   private static final int BLOCK = ParquetRows.BLOCK;
-  private static final Set<Type.TypeID> TYPES = Set.of(Type.TypeID.BOOLEAN, Type.TypeID.INTEGER, Type.TypeID.LONG,
-      Type.TypeID.FLOAT, Type.TypeID.DOUBLE, Type.TypeID.DATE, Type.TypeID.TIME, Type.TypeID.TIMESTAMP, Type.TypeID.STRING,
-      Type.TypeID.UUID, Type.TypeID.FIXED, Type.TypeID.BINARY, Type.TypeID.DECIMAL);
+  private static final Set<Type.TypeID> TYPES = Set.of(
+      Type.TypeID.BOOLEAN,
+      Type.TypeID.INTEGER,
+      Type.TypeID.LONG,
+      Type.TypeID.FLOAT,
+      Type.TypeID.DOUBLE,
+      Type.TypeID.DATE,
+      Type.TypeID.TIME,
+      Type.TypeID.TIMESTAMP,
+      Type.TypeID.STRING,
+      Type.TypeID.UUID,
+      Type.TypeID.FIXED,
+      Type.TypeID.BINARY,
+      Type.TypeID.DECIMAL);
 
   /** A file this reader cannot digest exactly as Iceberg's generic reader reads it. */
   static final class Unreadable extends PageHashes.Unreadable {
@@ -61,11 +72,14 @@ final class ColumnarDigest {
 
   /** Whether this reader digests a group of this table with these inputs (files are checked as they are read). */
   static boolean reads(Table table, Schema schema, List<FileScanTask> tasks) {
-    if (LiveRows.formatVersion(table) >= 3 || !schema.columns().stream().allMatch(f -> TYPES.contains(f.type().typeId()))) {
+    if (LiveRows.formatVersion(table) >= 3
+        || !schema.columns().stream().allMatch(f -> TYPES.contains(f.type().typeId()))) {
       return false;
     }
     for (FileScanTask t : tasks) {
-      if (t.file().format() != FileFormat.PARQUET || t.start() != 0 || t.length() != t.file().fileSizeInBytes()) {
+      if (t.file().format() != FileFormat.PARQUET
+          || t.start() != 0
+          || t.length() != t.file().fileSizeInBytes()) {
         return false;
       }
       for (DeleteFile d : t.deletes()) {
@@ -85,7 +99,8 @@ final class ColumnarDigest {
     PageHashes.Buffers[] buffers = buffers(schema);
     try (PageDecompression pages = pageDecompression()) {
       for (FileScanTask task : tasks) {
-        PositionDeleteIndex deletes = task.deletes().isEmpty() ? null
+        PositionDeleteIndex deletes = task.deletes().isEmpty()
+            ? null
             : loader.loadPositionDeletes(task.deletes(), task.file().location());
         add(table.io().newInputFile(task.file()), schema, deletes, digest, block, buffers, pages);
       }
@@ -115,21 +130,39 @@ final class ColumnarDigest {
     return new PageDecompression(() -> HadoopCodecs.newFactory(0));
   }
 
-  private static void add(InputFile file, Schema schema, PositionDeleteIndex deletes, RowDigest.Builder digest, RowBlock block,
-      PageHashes.Buffers[] buffers, PageDecompression pages) {
-    try (ParquetFileReader reader = ParquetFileReader.open(ParquetFooters.parquetFile(file),
-        // one per file: the reader may write to its configuration, and digests run on several threads
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(pages).build())) {
+  private static void add(
+      InputFile file,
+      Schema schema,
+      PositionDeleteIndex deletes,
+      RowDigest.Builder digest,
+      RowBlock block,
+      PageHashes.Buffers[] buffers,
+      PageDecompression pages) {
+    try (ParquetFileReader reader = ParquetFileReader.open(
+        ParquetFooters.parquetFile(file),
+        // one per file: the reader may write to its configuration, and digests run on several
+        // threads
+        ParquetReadOptions.builder(new PlainParquetConfiguration())
+            .withCodecFactory(pages)
+            .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
-      ParquetRows.add(reader::readNextRowGroup, columns.toArray(PageHashes[]::new), null, null, null,
-          deletes == null ? null : deletes::isDeleted, digest, block);
+      ParquetRows.add(
+          reader::readNextRowGroup,
+          columns.toArray(PageHashes[]::new),
+          null,
+          null,
+          null,
+          deletes == null ? null : deletes::isDeleted,
+          digest,
+          block);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file.location(), e);
     }
   }
 
-  private static List<PageHashes> columns(Schema schema, MessageType fileSchema, String location, PageHashes.Buffers[] buffers) {
+  private static List<PageHashes> columns(
+      Schema schema, MessageType fileSchema, String location, PageHashes.Buffers[] buffers) {
     Map<Integer, org.apache.parquet.schema.Type> byId = new HashMap<>();
     for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
       if (t.getId() == null) {
@@ -141,12 +174,21 @@ final class ColumnarDigest {
     for (int i = 0; i < schema.columns().size(); i++) {
       Types.NestedField f = schema.columns().get(i);
       org.apache.parquet.schema.Type stored = byId.get(f.fieldId());
-      if (stored == null || !stored.isPrimitive() || stored.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
-        throw new Unreadable(location + " does not store column " + f.name() + " as one flat column");
+      if (stored == null
+          || !stored.isPrimitive()
+          || stored.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
+        throw new Unreadable(
+            location + " does not store column " + f.name() + " as one flat column");
       }
-      ColumnDescriptor descriptor = fileSchema.getColumnDescription(new String[] {stored.getName()});
-      out.add(new PageHashes(descriptor, encoding(f, stored.asPrimitiveType(), location), Checksum.kind(f.type()),
-          f.type() instanceof Types.DecimalType d ? d.scale() : 0, f.fieldId(), buffers[i]));
+      ColumnDescriptor descriptor =
+          fileSchema.getColumnDescription(new String[] {stored.getName()});
+      out.add(new PageHashes(
+          descriptor,
+          encoding(f, stored.asPrimitiveType(), location),
+          Checksum.kind(f.type()),
+          f.type() instanceof Types.DecimalType d ? d.scale() : 0,
+          f.fieldId(),
+          buffers[i]));
     }
     return out;
   }
@@ -157,17 +199,33 @@ final class ColumnarDigest {
     Stored e = switch (f.type().typeId()) {
       case BOOLEAN -> p == PrimitiveTypeName.BOOLEAN ? Stored.BOOLEAN : null;
       case INTEGER, DATE -> p == PrimitiveTypeName.INT32 ? Stored.INT_AS_LONG : null;
-      case LONG -> p == PrimitiveTypeName.INT64 ? Stored.LONG : p == PrimitiveTypeName.INT32 ? Stored.INT_AS_LONG : null;
+      case LONG ->
+        p == PrimitiveTypeName.INT64
+            ? Stored.LONG
+            : p == PrimitiveTypeName.INT32 ? Stored.INT_AS_LONG : null;
       case FLOAT -> p == PrimitiveTypeName.FLOAT ? Stored.FLOAT : null;
-      case DOUBLE -> p == PrimitiveTypeName.DOUBLE ? Stored.DOUBLE : p == PrimitiveTypeName.FLOAT ? Stored.FLOAT_AS_DOUBLE : null;
+      case DOUBLE ->
+        p == PrimitiveTypeName.DOUBLE
+            ? Stored.DOUBLE
+            : p == PrimitiveTypeName.FLOAT ? Stored.FLOAT_AS_DOUBLE : null;
       case TIME, TIMESTAMP -> p == PrimitiveTypeName.INT64 && micros(logical) ? Stored.LONG : null;
-      case STRING -> p == PrimitiveTypeName.BINARY && logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
-          ? Stored.BYTES : null;
+      case STRING ->
+        p == PrimitiveTypeName.BINARY
+                && logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+            ? Stored.BYTES
+            : null;
       case BINARY -> p == PrimitiveTypeName.BINARY ? Stored.BYTES : null;
       case FIXED -> p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? Stored.BYTES : null;
-      case UUID -> p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && stored.getTypeLength() == 16 ? Stored.UUID : null;
-      case DECIMAL -> p == PrimitiveTypeName.INT32 || p == PrimitiveTypeName.INT64 ? Stored.DECIMAL_INT
-          : p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY || p == PrimitiveTypeName.BINARY ? Stored.DECIMAL_BYTES : null;
+      case UUID ->
+        p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && stored.getTypeLength() == 16
+            ? Stored.UUID
+            : null;
+      case DECIMAL ->
+        p == PrimitiveTypeName.INT32 || p == PrimitiveTypeName.INT64
+            ? Stored.DECIMAL_INT
+            : p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY || p == PrimitiveTypeName.BINARY
+                ? Stored.DECIMAL_BYTES
+                : null;
       default -> null;
     };
     if (e == null) {

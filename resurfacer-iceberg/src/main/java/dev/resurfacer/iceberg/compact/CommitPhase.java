@@ -24,9 +24,15 @@ final class CommitPhase {
   CommitPhase(PlannedCompaction plan) {
     this.plan = plan;
     CompactionOptions options = plan.options();
-    this.commits = new CarryingCommits(plan.table(), plan.startingSnapshotId(), options.useStartingSequenceNumber(),
-        options.filter(), options.shared().groupsPerCommit(plan.groups().size()), options.shared().commitEvery().orElse(null),
-        Map.of(Compaction.SUMMARY_PROPERTY, "compact"), java.util.function.UnaryOperator.identity());
+    this.commits = new CarryingCommits(
+        plan.table(),
+        plan.startingSnapshotId(),
+        options.useStartingSequenceNumber(),
+        options.filter(),
+        options.shared().groupsPerCommit(plan.groups().size()),
+        options.shared().commitEvery().orElse(null),
+        Map.of(Compaction.SUMMARY_PROPERTY, "compact"),
+        java.util.function.UnaryOperator.identity());
   }
 
   /** A verified group, ready to commit; called from the scheduler's threads. */
@@ -42,13 +48,17 @@ final class CommitPhase {
     for (int i = 0; i < rewritten.size(); i++) {
       RewrittenGroup r = rewritten.get(i);
       RewriteFileGroup group = groups.get(i);
-      finals.add(switch (r.verdict()) {
-        case VERIFIED -> outcome.committed().contains(group)
-            ? r.as(Status.COMMITTED, outcome.notes().getOrDefault(group, r.message()))
-            : r.as(Status.NOT_COMMITTED, outcome.failures().getOrDefault(group, "not committed; new files removed"));
-        case VERIFICATION_FAILED -> r.as(Status.VERIFICATION_FAILED, r.message());
-        case FAILED -> r.as(Status.FAILED, r.message());
-      });
+      finals.add(
+          switch (r.verdict()) {
+            case VERIFIED ->
+              outcome.committed().contains(group)
+                  ? r.as(Status.COMMITTED, outcome.notes().getOrDefault(group, r.message()))
+                  : r.as(
+                      Status.NOT_COMMITTED,
+                      outcome.failures().getOrDefault(group, "not committed; new files removed"));
+            case VERIFICATION_FAILED -> r.as(Status.VERIFICATION_FAILED, r.message());
+            case FAILED -> r.as(Status.FAILED, r.message());
+          });
     }
     finals.sort(Comparator.comparingInt(CompactionResult.Group::index));
     return new Outcome(finals, outcome.committed());

@@ -27,17 +27,31 @@ final class CommittedTotals {
 
   /** The result of a plan with no group to rewrite. */
   static CompactionResult none(Table table, long startedNanos, String verification) {
-    return new CompactionResult(table.name(), List.of(), 0, 0, 0, 0, 0, 0, List.of(), 0, Compaction.millisSince(startedNanos),
-        PeakMemory.rssBytes(), verification);
+    return new CompactionResult(
+        table.name(),
+        List.of(),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        List.of(),
+        0,
+        Compaction.millisSince(startedNanos),
+        PeakMemory.rssBytes(),
+        verification);
   }
 
-  static CompactionResult of(PlannedCompaction plan, CommitPhase.Outcome outcome, long startedNanos, String verification) {
+  static CompactionResult of(
+      PlannedCompaction plan, CommitPhase.Outcome outcome, long startedNanos, String verification) {
     Table table = plan.table();
     Set<RewriteFileGroup> committed = outcome.committed();
     table.refresh();
     List<Long> snapshots = new ArrayList<>();
     if (!committed.isEmpty()) {
-      for (Snapshot s : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), plan.startingSnapshotId())) {
+      for (Snapshot s : SnapshotUtil.ancestorsBetween(
+          table, table.currentSnapshot().snapshotId(), plan.startingSnapshotId())) {
         if ("compact".equals(s.summary().get(Compaction.SUMMARY_PROPERTY))) {
           snapshots.add(0, s.snapshotId());
         }
@@ -54,8 +68,20 @@ final class CommittedTotals {
       GroupPlanner.deleteFiles(g).forEach(d -> applied.add(d.location()));
     }
     long dangling = committed.isEmpty() ? 0 : countDangling(table, applied);
-    return new CompactionResult(table.name(), outcome.groups(), rewrittenFiles, rewrittenBytes, addedFiles, addedBytes, applied.size(),
-        rows, snapshots, dangling, Compaction.millisSince(startedNanos), PeakMemory.rssBytes(), verification);
+    return new CompactionResult(
+        table.name(),
+        outcome.groups(),
+        rewrittenFiles,
+        rewrittenBytes,
+        addedFiles,
+        addedBytes,
+        applied.size(),
+        rows,
+        snapshots,
+        dangling,
+        Compaction.millisSince(startedNanos),
+        PeakMemory.rssBytes(),
+        verification);
   }
 
   /**
@@ -76,7 +102,8 @@ final class CommittedTotals {
     }
     Set<String> inTable = new HashSet<>();
     for (var manifest : table.currentSnapshot().deleteManifests(table.io())) {
-      try (var reader = org.apache.iceberg.ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+      try (var reader = org.apache.iceberg.ManifestFiles.readDeleteManifest(
+          manifest, table.io(), table.specs())) {
         reader.forEach(d -> inTable.add(d.location()));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -88,8 +115,10 @@ final class CommittedTotals {
         continue;
       }
       DeleteFile d = attached.get(location);
-      if (d == null || d.content() == org.apache.iceberg.FileContent.POSITION_DELETES
-          && !org.apache.iceberg.util.ContentFileUtil.isDV(d) && !namesAny(table, d, liveData)) {
+      if (d == null
+          || d.content() == org.apache.iceberg.FileContent.POSITION_DELETES
+              && !org.apache.iceberg.util.ContentFileUtil.isDV(d)
+              && !namesAny(table, d, liveData)) {
         dangling++;
       }
     }
@@ -97,11 +126,14 @@ final class CommittedTotals {
   }
 
   private static boolean namesAny(Table table, DeleteFile d, Set<String> liveData) {
-    org.apache.iceberg.Schema pathOnly = new org.apache.iceberg.Schema(org.apache.iceberg.MetadataColumns.DELETE_FILE_PATH);
-    try (CloseableIterable<org.apache.iceberg.data.Record> rows = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(d))
-        .project(pathOnly)
-        .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(pathOnly, fs))
-        .build()) {
+    org.apache.iceberg.Schema pathOnly =
+        new org.apache.iceberg.Schema(org.apache.iceberg.MetadataColumns.DELETE_FILE_PATH);
+    try (CloseableIterable<org.apache.iceberg.data.Record> rows =
+        org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(d))
+            .project(pathOnly)
+            .createReaderFunc(fs ->
+                org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(pathOnly, fs))
+            .build()) {
       for (org.apache.iceberg.data.Record r : rows) {
         if (liveData.contains(r.get(0).toString())) {
           return true;
@@ -119,7 +151,8 @@ final class CommittedTotals {
 
     static long rssBytes() {
       try {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"), java.nio.charset.StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(
+            Path.of("/proc/self/status"), java.nio.charset.StandardCharsets.UTF_8)) {
           if (line.startsWith("VmHWM:")) {
             return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
           }

@@ -36,42 +36,48 @@ public final class Compaction {
   }
 
   public static CompactionResult execute(PlannedCompaction plan) {
-    return execute(plan, Progress.NONE, message -> { });
+    return execute(plan, Progress.NONE, message -> {});
   }
 
   /**
    * @param bar told of each group as it finishes: its files and bytes, out of the plan's
    * @param lines one line per finished group, for a log
    */
-  public static CompactionResult execute(PlannedCompaction plan, Progress bar, Consumer<String> lines) {
+  public static CompactionResult execute(
+      PlannedCompaction plan, Progress bar, Consumer<String> lines) {
     return run(plan, bar, lines, null);
   }
 
   /** The one seam for tests: {@code override} picks each group's runner instead of the plan, to inject faults. */
   static CompactionResult execute(PlannedCompaction plan, RewriterChoice override) {
-    return run(plan, Progress.NONE, message -> { }, override);
+    return run(plan, Progress.NONE, message -> {}, override);
   }
 
   /** @param override picks each group's runner; null to follow the plan */
-  private static CompactionResult run(PlannedCompaction plan, Progress bar, Consumer<String> lines, RewriterChoice override) {
+  private static CompactionResult run(
+      PlannedCompaction plan, Progress bar, Consumer<String> lines, RewriterChoice override) {
     long started = System.nanoTime();
-    long smallGroupBytes = plan.options().smallGroupBytes(); // a bad value is a usage error before anything is written
+    long smallGroupBytes =
+        plan.options().smallGroupBytes(); // a bad value is a usage error before anything is written
     PlannedCompaction planned = assigningRowIds(plan, lines);
     String verification = planned.options().verification().label();
     if (planned.groups().isEmpty()) {
       return CommittedTotals.none(planned.table(), started, verification);
     }
-    RewriterChoice choice = override != null ? override
+    RewriterChoice choice = override != null
+        ? override
         : (t, g, o, ordering) -> GroupPlanner.rewriterFor(t, o, planned.whyNotDuckDb(g));
     CommitPhase commits = new CommitPhase(planned);
-    List<RewrittenGroup> rewritten = new GroupScheduler(planned, choice, bar, lines).run(smallGroupBytes, commits::offer);
+    List<RewrittenGroup> rewritten =
+        new GroupScheduler(planned, choice, bar, lines).run(smallGroupBytes, commits::offer);
     return CommittedTotals.of(planned, commits.finish(rewritten), started, verification);
   }
 
   /** The plan, made again after the table's rows got their row ids when it has some to rewrite: see {@link RowLineage}. */
   private static PlannedCompaction assigningRowIds(PlannedCompaction plan, Consumer<String> lines) {
     if (!plan.groups().isEmpty() && RowLineage.assign(plan.table(), SUMMARY_PROPERTY) != null) {
-      lines.accept("row ids assigned to the rows written before the upgrade to v3 (a snapshot that changes no file)");
+      lines.accept(
+          "row ids assigned to the rows written before the upgrade to v3 (a snapshot that changes no file)");
       return GroupPlanner.plan(plan.table(), plan.options());
     }
     return plan;
@@ -80,7 +86,8 @@ public final class Compaction {
   /** Picks the runner for a group; tests substitute one to inject faults. */
   @FunctionalInterface
   interface RewriterChoice {
-    GroupRewriter choose(Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering);
+    GroupRewriter choose(
+        Table table, RewriteFileGroup group, CompactionOptions options, ResolvedOrdering ordering);
   }
 
   /**
@@ -93,7 +100,8 @@ public final class Compaction {
     if (text == null) {
       return e.getClass().getSimpleName();
     }
-    List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    List<String> lines =
+        text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
     for (String line : lines) {
       if (!line.contains("Attempting to execute an unsuccessful or closed pending query result")) {
         return line;

@@ -46,7 +46,11 @@ public record CompactionOptions(
     Ordering ordering) {
 
   /** {@code auto} uses DuckDB where it is faithful and the generic runner elsewhere. */
-  public enum Runner { AUTO, DUCKDB, GENERIC }
+  public enum Runner {
+    AUTO,
+    DUCKDB,
+    GENERIC
+  }
 
   /** What is compared between a group's live input rows and the files written for it. */
   public enum Verification {
@@ -86,8 +90,15 @@ public record CompactionOptions(
   }
 
   public static CompactionOptions defaults() {
-    return new CompactionOptions(Map.of(), Expressions.alwaysTrue(), null, Runner.AUTO, defaultMemory(),
-        Verification.CONTENT, Path.of(System.getProperty("java.io.tmpdir")), new Ordering.BinPack());
+    return new CompactionOptions(
+        Map.of(),
+        Expressions.alwaysTrue(),
+        null,
+        Runner.AUTO,
+        defaultMemory(),
+        Verification.CONTENT,
+        Path.of(System.getProperty("java.io.tmpdir")),
+        new Ordering.BinPack());
   }
 
   /** The options a maintenance {@link Compact} step stands for: its Spark-named options and its ordering. */
@@ -104,40 +115,50 @@ public record CompactionOptions(
     for (Map.Entry<String, String> e : s.sparkOptions().entrySet()) {
       o = o.withOption(e.getKey(), e.getValue());
     }
-    o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where())).withPartition(s.partition())
-        .withVerification(switch (s.verifyChoice()) {
-          case CONTENT -> Verification.CONTENT;
-          case COUNT -> Verification.COUNT;
+    o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where()))
+        .withPartition(s.partition())
+        .withVerification(
+            switch (s.verifyChoice()) {
+              case CONTENT -> Verification.CONTENT;
+              case COUNT -> Verification.COUNT;
+            });
+    o = o.withRunner(
+        switch (s.runnerChoice()) {
+          case AUTO -> Runner.AUTO;
+          case DUCKDB -> Runner.DUCKDB;
+          case GENERIC -> Runner.GENERIC;
         });
-    o = o.withRunner(switch (s.runnerChoice()) {
-      case AUTO -> Runner.AUTO;
-      case DUCKDB -> Runner.DUCKDB;
-      case GENERIC -> Runner.GENERIC;
-    });
-    o = o.withOrdering(switch (s.strategyName()) {
-      case "binpack" -> {
-        if (s.sortBy() != null || !s.columns().isEmpty()) {
-          throw new UsageException("--sort-by needs --strategy sort and --columns needs --strategy zorder");
-        }
-        yield new Ordering.BinPack();
-      }
-      case "sort" -> {
-        if (!s.columns().isEmpty()) {
-          throw new UsageException("--columns is for --strategy zorder; use --sort-by with --strategy sort");
-        }
-        yield new Ordering.Sort(s.sortBy());
-      }
-      case "zorder" -> {
-        if (s.sortBy() != null) {
-          throw new UsageException("--sort-by is for --strategy sort; use --columns with --strategy zorder");
-        }
-        if (s.columns().isEmpty()) {
-          throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
-        }
-        yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(s.columns(), s.origin().columnsSetting()));
-      }
-      default -> throw new UsageException(s.origin().strategySetting() + " must be binpack, sort or zorder (got '" + s.strategy() + "')");
-    });
+    o = o.withOrdering(
+        switch (s.strategyName()) {
+          case "binpack" -> {
+            if (s.sortBy() != null || !s.columns().isEmpty()) {
+              throw new UsageException(
+                  "--sort-by needs --strategy sort and --columns needs --strategy zorder");
+            }
+            yield new Ordering.BinPack();
+          }
+          case "sort" -> {
+            if (!s.columns().isEmpty()) {
+              throw new UsageException(
+                  "--columns is for --strategy zorder; use --sort-by with --strategy sort");
+            }
+            yield new Ordering.Sort(s.sortBy());
+          }
+          case "zorder" -> {
+            if (s.sortBy() != null) {
+              throw new UsageException(
+                  "--sort-by is for --strategy sort; use --columns with --strategy zorder");
+            }
+            if (s.columns().isEmpty()) {
+              throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
+            }
+            yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(
+                s.columns(), s.origin().columnsSetting()));
+          }
+          default ->
+            throw new UsageException(s.origin().strategySetting()
+                + " must be binpack, sort or zorder (got '" + s.strategy() + "')");
+        });
     if (s.memory() != null) {
       o = o.withMemory(s.memoryBytes().getAsLong());
     }
@@ -152,38 +173,81 @@ public record CompactionOptions(
   public CompactionOptions withOption(String name, String value) {
     Map<String, String> m = new LinkedHashMap<>(rewriteOptions);
     m.put(name, value);
-    return new CompactionOptions(m, filter, partition, runner, memoryBytes, verification, scratchDir, ordering);
+    return new CompactionOptions(
+        m, filter, partition, runner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withFilter(Expression newFilter) {
-    return new CompactionOptions(rewriteOptions, newFilter, partition, runner, memoryBytes, verification, scratchDir, ordering);
+    return new CompactionOptions(
+        rewriteOptions,
+        newFilter,
+        partition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withPartition(String newPartition) {
-    return new CompactionOptions(rewriteOptions, filter, newPartition, runner, memoryBytes, verification, scratchDir, ordering);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        newPartition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withRunner(Runner newRunner) {
-    return new CompactionOptions(rewriteOptions, filter, partition, newRunner, memoryBytes, verification, scratchDir, ordering);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        partition,
+        newRunner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withMemory(long bytes) {
     if (bytes < (64L << 20)) {
       throw new UsageException("--memory must be at least 64MB");
     }
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, bytes, verification, scratchDir, ordering);
+    return new CompactionOptions(
+        rewriteOptions, filter, partition, runner, bytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withVerification(Verification newVerification) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, newVerification, scratchDir, ordering);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        partition,
+        runner,
+        memoryBytes,
+        newVerification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withScratchDir(Path dir) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verification, dir, ordering);
+    return new CompactionOptions(
+        rewriteOptions, filter, partition, runner, memoryBytes, verification, dir, ordering);
   }
 
   public CompactionOptions withOrdering(Ordering newOrdering) {
-    return new CompactionOptions(rewriteOptions, filter, partition, runner, memoryBytes, verification, scratchDir, newOrdering);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        partition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        newOrdering);
   }
 
   /** The options both formats read alike: partial progress, commit pacing, concurrency, idle partitions. */
@@ -211,7 +275,8 @@ public record CompactionOptions(
   }
 
   boolean useStartingSequenceNumber() {
-    return Boolean.parseBoolean(rewriteOptions.getOrDefault(RewriteDataFiles.USE_STARTING_SEQUENCE_NUMBER, "true"));
+    return Boolean.parseBoolean(
+        rewriteOptions.getOrDefault(RewriteDataFiles.USE_STARTING_SEQUENCE_NUMBER, "true"));
   }
 
   /** The options the core planner understands; the rest are ours or the commit manager's. */

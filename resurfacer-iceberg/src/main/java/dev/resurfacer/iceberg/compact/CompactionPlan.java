@@ -26,12 +26,12 @@ public record CompactionPlan(
     long skippedFiles,
     String skippedBecause,
     String ordering,
-    List<String> warnings) implements dev.resurfacer.report.Readout {
+    List<String> warnings)
+    implements dev.resurfacer.report.Readout {
   @Override
   public String render() {
     return CompactionText.render(this);
   }
-
 
   /** One planned group: its partition, inputs and the runner that will rewrite it (and why). */
   public record Group(

@@ -25,7 +25,8 @@ public record CompactionResult(
     long danglingDeleteFiles,
     long millis,
     long peakRssBytes,
-    String verification) implements dev.resurfacer.report.Readout {
+    String verification)
+    implements dev.resurfacer.report.Readout {
   @Override
   public String render() {
     return CompactionText.render(this);
@@ -36,8 +37,12 @@ public record CompactionResult(
     return allCommitted();
   }
 
-
-  public enum Status { COMMITTED, FAILED, VERIFICATION_FAILED, NOT_COMMITTED }
+  public enum Status {
+    COMMITTED,
+    FAILED,
+    VERIFICATION_FAILED,
+    NOT_COMMITTED
+  }
 
   /** One group's outcome; {@code message} says why when it did not commit. */
   public record Group(
@@ -55,7 +60,18 @@ public record CompactionResult(
       String message) {
 
     Group withMessage(String newMessage) {
-      return new Group(index, partition, runner, status, inputFiles, inputBytes, outputFiles, outputBytes, deleteFiles, rows, millis,
+      return new Group(
+          index,
+          partition,
+          runner,
+          status,
+          inputFiles,
+          inputBytes,
+          outputFiles,
+          outputBytes,
+          deleteFiles,
+          rows,
+          millis,
           newMessage);
     }
   }

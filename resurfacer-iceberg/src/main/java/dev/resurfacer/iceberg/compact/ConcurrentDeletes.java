@@ -51,7 +51,8 @@ final class ConcurrentDeletes {
    * The deletes to carry for one group: the rows the writer deleted (by input file and position) and
    * where they are in the new files. Tests substitute a faulty one to prove the check catches it.
    */
-  record Translation(Map<String, List<Long>> deletedInputPositions, Map<DataFile, List<Long>> outputPositions) {
+  record Translation(
+      Map<String, List<Long>> deletedInputPositions, Map<DataFile, List<Long>> outputPositions) {
     long rows() {
       return outputPositions.values().stream().mapToLong(List::size).sum();
     }
@@ -63,13 +64,19 @@ final class ConcurrentDeletes {
    * @param basis per input file, the position deletes it was translated from: while they are the
    *     same, the translation still holds at a newer snapshot
    */
-  record Carried(List<DeleteFile> written, Set<DeleteFile> replaced, long rows, Map<String, Set<String>> basis) {}
+  record Carried(
+      List<DeleteFile> written,
+      Set<DeleteFile> replaced,
+      long rows,
+      Map<String, Set<String>> basis) {}
 
   /** Per input file, the locations of the position deletes that apply to it in {@code now}. */
   static Map<String, Set<String>> basis(RewriteFileGroup group, Map<String, FileScanTask> now) {
     Map<String, Set<String>> out = new HashMap<>();
     for (FileScanTask start : group.fileScanTasks()) {
-      out.put(start.file().location(), locations(positionDeletes(now.get(start.file().location()))));
+      out.put(
+          start.file().location(),
+          locations(positionDeletes(now.get(start.file().location()))));
     }
     return out;
   }
@@ -85,7 +92,11 @@ final class ConcurrentDeletes {
    * @param now each input file's scan task at the newest snapshot (its deletes as they are now)
    * @param fault test seam applied to the translation before it is written; identity otherwise
    */
-  static Carried carry(Table table, RewriteFileGroup group, Map<String, FileScanTask> now, UnaryOperator<Translation> fault) {
+  static Carried carry(
+      Table table,
+      RewriteFileGroup group,
+      Map<String, FileScanTask> now,
+      UnaryOperator<Translation> fault) {
     BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
     Schema schema = LiveRows.rewriteSchema(table);
     Schema withPos = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
@@ -99,7 +110,8 @@ final class ConcurrentDeletes {
       FileScanTask current = now.get(location);
       List<DeleteFile> then = positionDeletes(start);
       List<DeleteFile> later = positionDeletes(current);
-      // the DVs the inputs carry now go with them; a DV may be replaced by a writer, so it is the current one
+      // the DVs the inputs carry now go with them; a DV may be replaced by a writer, so it is the
+      // current one
       later.stream().filter(org.apache.iceberg.util.ContentFileUtil::isDV).forEach(replaced::add);
       if (locations(then).equals(locations(later))) {
         continue;
@@ -107,7 +119,8 @@ final class ConcurrentDeletes {
       PositionDeleteIndex before = loader.loadPositionDeletes(then, location);
       PositionDeleteIndex after = loader.loadPositionDeletes(later, location);
       List<Long> positions = new ArrayList<>();
-      // rows live at the start (every delete of the start applied, equality deletes included) that are deleted now
+      // rows live at the start (every delete of the start applied, equality deletes included) that
+      // are deleted now
       try (CloseableIterable<Record> live = LiveRows.read(table, start, withPos)) {
         for (Record r : live) {
           long pos = (Long) r.get(posIndex);
@@ -125,7 +138,9 @@ final class ConcurrentDeletes {
       }
       // a writer's position-delete file that names only this input is fully carried: it goes too
       for (DeleteFile d : later) {
-        if (!org.apache.iceberg.util.ContentFileUtil.isDV(d) && location.equals(org.apache.iceberg.util.ContentFileUtil.referencedDataFileLocation(d))
+        if (!org.apache.iceberg.util.ContentFileUtil.isDV(d)
+            && location.equals(
+                org.apache.iceberg.util.ContentFileUtil.referencedDataFileLocation(d))
             && locations(then).stream().noneMatch(d.location()::equals)) {
           replaced.add(d);
         }
@@ -138,15 +153,17 @@ final class ConcurrentDeletes {
     Map<DataFile, List<Long>> outputPositions = match(table, group, schema, wanted);
     long unmatched = wanted.values().stream().mapToLong(Integer::longValue).sum();
     if (unmatched > 0) {
-      throw new NotCarried(unmatched + " of the " + rows + " rows a concurrent writer deleted were not found in the new files");
+      throw new NotCarried(unmatched + " of the " + rows
+          + " rows a concurrent writer deleted were not found in the new files");
     }
     Translation translation = fault.apply(new Translation(deletedAt, outputPositions));
     List<DeleteFile> written = write(table, translation.outputPositions());
     try {
       Map<List<Object>, Integer> removed = removedRows(table, group, schema, written, loader);
       if (!removed.equals(expected)) {
-        throw new NotCarried("carried deletes failed verification: the new delete files remove " + count(removed)
-            + " rows of the new files, not exactly the " + rows + " rows the concurrent deletes removed from the inputs");
+        throw new NotCarried("carried deletes failed verification: the new delete files remove "
+            + count(removed) + " rows of the new files, not exactly the " + rows
+            + " rows the concurrent deletes removed from the inputs");
       }
     } catch (RuntimeException e) {
       delete(table, written);
@@ -160,7 +177,9 @@ final class ConcurrentDeletes {
   }
 
   private static List<DeleteFile> positionDeletes(FileScanTask task) {
-    return task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
+    return task.deletes().stream()
+        .filter(d -> d.content() == FileContent.POSITION_DELETES)
+        .toList();
   }
 
   private static Set<String> locations(List<DeleteFile> deletes) {
@@ -170,7 +189,8 @@ final class ConcurrentDeletes {
   }
 
   /** Takes each wanted row from the new files at most once; what is left in {@code wanted} was not found. */
-  private static Map<DataFile, List<Long>> match(Table table, RewriteFileGroup group, Schema schema, Map<List<Object>, Integer> wanted) {
+  private static Map<DataFile, List<Long>> match(
+      Table table, RewriteFileGroup group, Schema schema, Map<List<Object>, Integer> wanted) {
     Map<DataFile, List<Long>> out = new LinkedHashMap<>();
     Set<Object> firstValues = new HashSet<>();
     wanted.keySet().forEach(k -> firstValues.add(k.get(0)));
@@ -198,7 +218,11 @@ final class ConcurrentDeletes {
   }
 
   /** The rows of the group's new files that the written delete files remove, as Iceberg's loader reads those files. */
-  private static Map<List<Object>, Integer> removedRows(Table table, RewriteFileGroup group, Schema schema, List<DeleteFile> written,
+  private static Map<List<Object>, Integer> removedRows(
+      Table table,
+      RewriteFileGroup group,
+      Schema schema,
+      List<DeleteFile> written,
       BaseDeleteLoader loader) {
     Map<List<Object>, Integer> out = new HashMap<>();
     Set<String> outputs = new HashSet<>();
@@ -236,8 +260,13 @@ final class ConcurrentDeletes {
       for (Map.Entry<DataFile, List<Long>> e : sorted.entrySet()) {
         DataFile f = e.getKey();
         PartitionSpec spec = table.specs().get(f.specId());
-        out.add(TableWrites.writePositionDeletes(table, spec, f.partition(),
-            e.getValue().stream().map(p -> new TableWrites.Position(f.location(), p)).toList()));
+        out.add(TableWrites.writePositionDeletes(
+            table,
+            spec,
+            f.partition(),
+            e.getValue().stream()
+                .map(p -> new TableWrites.Position(f.location(), p))
+                .toList()));
       }
     } catch (RuntimeException e) {
       delete(table, out);
@@ -294,7 +323,9 @@ final class ConcurrentDeletes {
     return v;
   }
 
-  private enum NullValue { NULL }
+  private enum NullValue {
+    NULL
+  }
 
   private record Bits(String type, long bits) {}
 }

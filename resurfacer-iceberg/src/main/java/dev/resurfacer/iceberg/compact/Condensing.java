@@ -40,7 +40,11 @@ import org.apache.iceberg.io.CloseableIterable;
  * </pre>
  */
 public final class Condensing {
-  public enum Granularity { DAY, MONTH, YEAR }
+  public enum Granularity {
+    DAY,
+    MONTH,
+    YEAR
+  }
 
   private Condensing() {}
 
@@ -51,8 +55,16 @@ public final class Condensing {
    * @param doesNotApply why condensing does not apply to the table (no time field of the default spec
    *     finer than the target, or two of them), else null; then nothing was read or changed
    */
-  public record CondenseResult(String table, String field, String from, String to, Integer coarseSpecId,
-      boolean specAdded, List<Partition> partitions, boolean committed, String doesNotApply) {}
+  public record CondenseResult(
+      String table,
+      String field,
+      String from,
+      String to,
+      Integer coarseSpecId,
+      boolean specAdded,
+      List<Partition> partitions,
+      boolean committed,
+      String doesNotApply) {}
 
   /** The default spec's one time field finer than the target, or why there is none to condense. */
   private record Candidate(int position, String doesNotApply) {}
@@ -76,8 +88,17 @@ public final class Condensing {
     private final PartitionSpec coarse;
     private final Map<String, Group> groups;
 
-    private Plan(Table table, Granularity to, Duration olderThan, CompactionOptions options, String doesNotApply, int position,
-        PartitionSpec fine, PartitionSpec existingCoarse, PartitionSpec coarse, Map<String, Group> groups) {
+    private Plan(
+        Table table,
+        Granularity to,
+        Duration olderThan,
+        CompactionOptions options,
+        String doesNotApply,
+        int position,
+        PartitionSpec fine,
+        PartitionSpec existingCoarse,
+        PartitionSpec coarse,
+        Map<String, Group> groups) {
       this.table = table;
       this.to = to;
       this.olderThan = olderThan;
@@ -98,41 +119,68 @@ public final class Condensing {
     private CondenseResult unchanged(String status) {
       String coarseTransform = to.name().toLowerCase(Locale.ROOT);
       if (doesNotApply != null) {
-        return new CondenseResult(table.name(), null, null, coarseTransform, null, false, List.of(), false, doesNotApply);
+        return new CondenseResult(
+            table.name(), null, null, coarseTransform, null, false, List.of(), false, doesNotApply);
       }
       List<Partition> results = new ArrayList<>();
-      groups.forEach((label, g) -> results.add(new Partition(label, g.tasks().size(),
-          g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(), status, null)));
+      groups.forEach((label, g) -> results.add(new Partition(
+          label,
+          g.tasks().size(),
+          g.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum(),
+          status,
+          null)));
       PartitionField field = fine.fields().get(position);
-      return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform,
-          existingCoarse == null ? null : existingCoarse.specId(), false, results, false, null);
+      return new CondenseResult(
+          table.name(),
+          field.name(),
+          field.transform().toString(),
+          coarseTransform,
+          existingCoarse == null ? null : existingCoarse.specId(),
+          false,
+          results,
+          false,
+          null);
     }
   }
 
   /** Reads the table, changes nothing. */
-  public static Plan plan(Table table, Granularity to, Duration olderThan, CompactionOptions options) {
+  public static Plan plan(
+      Table table, Granularity to, Duration olderThan, CompactionOptions options) {
     table.refresh();
     PartitionSpec fine = table.spec();
     Candidate candidate = candidateField(fine, to);
     if (candidate.doesNotApply() != null) {
-      return new Plan(table, to, olderThan, options, candidate.doesNotApply(), -1, fine, null, null, Map.of());
+      return new Plan(
+          table, to, olderThan, options, candidate.doesNotApply(), -1, fine, null, null, Map.of());
     }
     int pos = candidate.position();
     PartitionField field = fine.fields().get(pos);
     String coarseTransform = to.name().toLowerCase(Locale.ROOT);
     PartitionSpec existingCoarse = findCoarse(table, fine, field, coarseTransform);
-    PartitionSpec coarse = existingCoarse != null ? existingCoarse : coarseSpec(table, fine, field, coarseTransform, -1);
-    return new Plan(table, to, olderThan, options, null, pos, fine, existingCoarse, coarse,
+    PartitionSpec coarse = existingCoarse != null
+        ? existingCoarse
+        : coarseSpec(table, fine, field, coarseTransform, -1);
+    return new Plan(
+        table,
+        to,
+        olderThan,
+        options,
+        null,
+        pos,
+        fine,
+        existingCoarse,
+        coarse,
         plan(table, fine, pos, coarse, to, olderThan));
   }
 
   /** Condenses each coarse partition of the plan in its own commit. */
   public static CondenseResult execute(Plan plan) {
-    return execute(plan, g -> { });
+    return execute(plan, g -> {});
   }
 
   /** @param beforeCommit runs after each coarse partition is written and verified, before its commit (tests commit a writer's change there) */
-  static CondenseResult execute(Plan plan, java.util.function.Consumer<RewriteFileGroup> beforeCommit) {
+  static CondenseResult execute(
+      Plan plan, java.util.function.Consumer<RewriteFileGroup> beforeCommit) {
     if (plan.doesNotApply != null || plan.groups.isEmpty()) {
       return plan.unchanged("nothing to do");
     }
@@ -149,7 +197,8 @@ public final class Condensing {
     Map<String, Group> groups = plan.groups;
     List<Partition> results = new ArrayList<>();
 
-    // each coarse partition commits on its own: its rows need the ids the first v3 commit gives them before any is rewritten
+    // each coarse partition commits on its own: its rows need the ids the first v3 commit gives
+    // them before any is rewritten
     boolean lineageAssigned = RowLineage.assign(table, Compaction.SUMMARY_PROPERTY) != null;
     boolean added = false;
     if (existingCoarse == null) {
@@ -161,8 +210,12 @@ public final class Condensing {
     }
     Path scratch = options.newScratchDir("resurfacer-condense-");
     try {
-      GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), Runtime.getRuntime().availableProcessors(),
-          scratch, GroupPlanner.targetFileSize(table, options), new ResolvedOrdering.None());
+      GroupRewriter.Settings settings = new GroupRewriter.Settings(
+          options.memoryBytes(),
+          Runtime.getRuntime().availableProcessors(),
+          scratch,
+          GroupPlanner.targetFileSize(table, options),
+          new ResolvedOrdering.None());
       int index = 0;
       for (Map.Entry<String, Group> e : groups.entrySet()) {
         table.refresh();
@@ -170,33 +223,67 @@ public final class Condensing {
         List<FileScanTask> tasks = e.getValue().tasks();
         long bytes = tasks.stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
         RewriteFileGroup group = new RewriteFileGroup(
-            ImmutableRewriteDataFiles.FileGroupInfo.builder().globalIndex(index).partitionIndex(0)
-                .partition(e.getValue().coarseValue()).build(),
-            tasks, coarse.specId(), Long.MAX_VALUE, bytes, 1);
+            ImmutableRewriteDataFiles.FileGroupInfo.builder()
+                .globalIndex(index)
+                .partitionIndex(0)
+                .partition(e.getValue().coarseValue())
+                .build(),
+            tasks,
+            coarse.specId(),
+            Long.MAX_VALUE,
+            bytes,
+            1);
         // rows move to another spec: the generic runner computes each row's coarse partition itself
-        RewrittenGroup r = GroupRewrite.run(table, group, index++, new GenericRewriter(), settings, options);
+        RewrittenGroup r =
+            GroupRewrite.run(table, group, index++, new GenericRewriter(), settings, options);
         if (r.verified()) {
           beforeCommit.accept(group);
-          // as compaction commits: deletes a writer committed meanwhile on the fine files are carried onto the coarse ones
-          CarryingCommits commits = new CarryingCommits(table, starting, true, org.apache.iceberg.expressions.Expressions.alwaysTrue(), 1,
-              null, Map.of(Compaction.SUMMARY_PROPERTY, "condense"), java.util.function.UnaryOperator.identity());
+          // as compaction commits: deletes a writer committed meanwhile on the fine files are
+          // carried onto the coarse ones
+          CarryingCommits commits = new CarryingCommits(
+              table,
+              starting,
+              true,
+              org.apache.iceberg.expressions.Expressions.alwaysTrue(),
+              1,
+              null,
+              Map.of(Compaction.SUMMARY_PROPERTY, "condense"),
+              java.util.function.UnaryOperator.identity());
           commits.offer(group);
           CarryingCommits.Outcome outcome = commits.finish();
           if (outcome.committed().contains(group)) {
-            results.add(new Partition(e.getKey(), tasks.size(), bytes, "committed", outcome.notes().get(group)));
+            results.add(new Partition(
+                e.getKey(), tasks.size(), bytes, "committed", outcome.notes().get(group)));
           } else {
-            results.add(new Partition(e.getKey(), tasks.size(), bytes, "failed",
+            results.add(new Partition(
+                e.getKey(),
+                tasks.size(),
+                bytes,
+                "failed",
                 outcome.failures().getOrDefault(group, "not committed; new files removed")));
           }
         } else {
-          results.add(new Partition(e.getKey(), tasks.size(), bytes, r.verdict().name().toLowerCase(Locale.ROOT), r.message()));
+          results.add(new Partition(
+              e.getKey(),
+              tasks.size(),
+              bytes,
+              r.verdict().name().toLowerCase(Locale.ROOT),
+              r.message()));
         }
       }
     } finally {
       DuckDbRewriter.deleteRecursively(scratch);
     }
-    return new CondenseResult(table.name(), field.name(), field.transform().toString(), coarseTransform, coarse.specId(), added,
-        results, results.stream().allMatch(p -> p.status().equals("committed")), null);
+    return new CondenseResult(
+        table.name(),
+        field.name(),
+        field.transform().toString(),
+        coarseTransform,
+        coarse.specId(),
+        added,
+        results,
+        results.stream().allMatch(p -> p.status().equals("committed")),
+        null);
   }
 
   /**
@@ -219,20 +306,34 @@ public final class Condensing {
     }
     String target = to.name().toLowerCase(Locale.ROOT);
     if (candidates.isEmpty()) {
-      return new Candidate(-1, "does not apply: the default spec " + (spec.isUnpartitioned() ? "is unpartitioned"
-          : "(" + spec.fields().stream().map(f -> f.name() + " " + f.transform()).collect(java.util.stream.Collectors.joining(", "))
-              + ") has no time partition finer than " + target));
+      return new Candidate(
+          -1,
+          "does not apply: the default spec "
+              + (spec.isUnpartitioned()
+                  ? "is unpartitioned"
+                  : "("
+                      + spec.fields().stream()
+                          .map(f -> f.name() + " " + f.transform())
+                          .collect(java.util.stream.Collectors.joining(", "))
+                      + ") has no time partition finer than " + target));
     }
     if (candidates.size() > 1) {
-      return new Candidate(-1, "does not apply: the default spec has " + candidates.size() + " time fields finer than " + target + " ("
-          + String.join(", ", candidates.stream().map(i -> spec.fields().get(i).name()).toList())
-          + "); it cannot tell which one to coarsen");
+      return new Candidate(
+          -1,
+          "does not apply: the default spec has " + candidates.size() + " time fields finer than "
+              + target + " ("
+              + String.join(
+                  ", ",
+                  candidates.stream().map(i -> spec.fields().get(i).name()).toList())
+              + "); it cannot tell which one to coarsen");
     }
     return new Candidate(candidates.get(0), null);
   }
 
-  private static PartitionSpec coarseSpec(Table table, PartitionSpec fine, PartitionField field, String transform, int specId) {
-    PartitionSpec.Builder b = PartitionSpec.builderFor(table.schema()).withSpecId(Math.max(0, specId));
+  private static PartitionSpec coarseSpec(
+      Table table, PartitionSpec fine, PartitionField field, String transform, int specId) {
+    PartitionSpec.Builder b =
+        PartitionSpec.builderFor(table.schema()).withSpecId(Math.max(0, specId));
     String source = table.schema().findColumnName(field.sourceId());
     for (PartitionField f : fine.fields()) {
       if (f.fieldId() == field.fieldId()) {
@@ -268,7 +369,8 @@ public final class Condensing {
     } else if (t.equals("void")) {
       b.alwaysNull(source, f.name());
     } else {
-      throw new UsageException("condense: cannot carry partition field " + f.name() + " with transform " + t);
+      throw new UsageException(
+          "condense: cannot carry partition field " + f.name() + " with transform " + t);
     }
   }
 
@@ -280,7 +382,9 @@ public final class Condensing {
     PartitionSpec fine = table.spec();
     Set<Integer> out = new java.util.TreeSet<>();
     for (PartitionSpec s : table.specs().values()) {
-      if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size() || s.isUnpartitioned()) {
+      if (s.specId() == fine.specId()
+          || s.fields().size() != fine.fields().size()
+          || s.isUnpartitioned()) {
         continue;
       }
       int coarsened = 0;
@@ -291,7 +395,8 @@ public final class Condensing {
         if (a.sourceId() != f.sourceId()) {
           same = false;
         } else if (!a.transform().equals(f.transform())) {
-          if (rank(a.transform().toString()) > rank(f.transform().toString()) && rank(f.transform().toString()) > 0) {
+          if (rank(a.transform().toString()) > rank(f.transform().toString())
+              && rank(f.transform().toString()) > 0) {
             coarsened++;
           } else {
             same = false;
@@ -316,7 +421,8 @@ public final class Condensing {
     };
   }
 
-  private static PartitionSpec findCoarse(Table table, PartitionSpec fine, PartitionField field, String transform) {
+  private static PartitionSpec findCoarse(
+      Table table, PartitionSpec fine, PartitionField field, String transform) {
     for (PartitionSpec s : table.specs().values()) {
       if (s.specId() == fine.specId() || s.fields().size() != fine.fields().size()) {
         continue;
@@ -338,12 +444,17 @@ public final class Condensing {
   }
 
   /** Adds a spec through the table's metadata builder, leaving the default spec as it was. */
-  private static PartitionSpec addSpecKeepingDefault(Table table, PartitionSpec spec, PartitionSpec fine, PartitionField field,
-      String transform) {
+  private static PartitionSpec addSpecKeepingDefault(
+      Table table, PartitionSpec spec, PartitionSpec fine, PartitionField field, String transform) {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata base = ops.refresh();
-    // UpdatePartitionSpec always makes its spec the default; the metadata builder can add one without
-    ops.commit(base, TableMetadata.buildFrom(base).addPartitionSpec(freshCoarseFieldId(spec, fine, base.lastAssignedPartitionId())).build());
+    // UpdatePartitionSpec always makes its spec the default; the metadata builder can add one
+    // without
+    ops.commit(
+        base,
+        TableMetadata.buildFrom(base)
+            .addPartitionSpec(freshCoarseFieldId(spec, fine, base.lastAssignedPartitionId()))
+            .build());
     table.refresh();
     PartitionSpec added = findCoarse(table, fine, field, transform);
     if (added == null || table.spec().specId() != fine.specId()) {
@@ -358,24 +469,39 @@ public final class Condensing {
    * A reused id would name two different transforms, which core's partition statistics and every
    * reader that unifies partition types across specs refuse.
    */
-  private static PartitionSpec freshCoarseFieldId(PartitionSpec spec, PartitionSpec fine, int lastAssignedPartitionId) {
-    com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
+  private static PartitionSpec freshCoarseFieldId(
+      PartitionSpec spec, PartitionSpec fine, int lastAssignedPartitionId) {
+    com.fasterxml.jackson.databind.node.ObjectNode json =
+        com.fasterxml.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
     json.put("spec-id", spec.specId());
     com.fasterxml.jackson.databind.node.ArrayNode fields = json.putArray("fields");
     for (PartitionField f : spec.fields()) {
       Integer carried = fine.fields().stream()
-          .filter(g -> g.sourceId() == f.sourceId() && g.transform().toString().equals(f.transform().toString()))
-          .map(PartitionField::fieldId).findFirst().orElse(null);
-      fields.addObject().put("name", f.name()).put("transform", f.transform().toString()).put("source-id", f.sourceId())
+          .filter(g -> g.sourceId() == f.sourceId()
+              && g.transform().toString().equals(f.transform().toString()))
+          .map(PartitionField::fieldId)
+          .findFirst()
+          .orElse(null);
+      fields
+          .addObject()
+          .put("name", f.name())
+          .put("transform", f.transform().toString())
+          .put("source-id", f.sourceId())
           .put("field-id", carried != null ? carried : lastAssignedPartitionId + 1);
     }
     return org.apache.iceberg.PartitionSpecParser.fromJson(spec.schema(), json.toString());
   }
 
   /** Live files of the fine spec by the coarse partition they go to, for coarse partitions old enough. */
-  private static Map<String, Group> plan(Table table, PartitionSpec fine, int pos, PartitionSpec coarse,
-      Granularity to, Duration olderThan) {
-    long cutoffDay = LocalDateTime.now(ZoneOffset.UTC).minus(olderThan).toLocalDate().toEpochDay();
+  private static Map<String, Group> plan(
+      Table table,
+      PartitionSpec fine,
+      int pos,
+      PartitionSpec coarse,
+      Granularity to,
+      Duration olderThan) {
+    long cutoffDay =
+        LocalDateTime.now(ZoneOffset.UTC).minus(olderThan).toLocalDate().toEpochDay();
     Map<String, Group> groups = new LinkedHashMap<>();
     String fineTransform = fine.fields().get(pos).transform().toString();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
@@ -389,7 +515,8 @@ public final class Condensing {
         }
         int coarseValue = coarsen(fineTransform, value, to);
         long endDay = endDay(to, coarseValue);
-        // only whole coarse partitions entirely before the cutoff: new rows may still arrive in younger ones
+        // only whole coarse partitions entirely before the cutoff: new rows may still arrive in
+        // younger ones
         if (endDay > cutoffDay) {
           continue;
         }
@@ -398,7 +525,10 @@ public final class Condensing {
           coarseData.set(i, i == pos ? coarseValue : task.file().partition().get(i, Object.class));
         }
         String label = coarse.partitionToPath(coarseData);
-        groups.computeIfAbsent(label, k -> new Group(coarseData, new ArrayList<>())).tasks().add(task);
+        groups
+            .computeIfAbsent(label, k -> new Group(coarseData, new ArrayList<>()))
+            .tasks()
+            .add(task);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

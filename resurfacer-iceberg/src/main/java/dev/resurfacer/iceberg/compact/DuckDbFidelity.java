@@ -36,18 +36,21 @@ final class DuckDbFidelity {
       footer = footerSchema(file);
     } catch (UncheckedIOException | org.apache.iceberg.exceptions.NotFoundException e) {
       // not ours to judge: the generic runner reads the file and its failure is the group's
-      return Optional.of("cannot read the Parquet footer of data file " + name + ": " + Compaction.failureMessage(e));
+      return Optional.of("cannot read the Parquet footer of data file " + name + ": "
+          + Compaction.failureMessage(e));
     }
     Map<Integer, org.apache.parquet.schema.Type> byId = new HashMap<>();
     Map<String, String> folded = new HashMap<>();
     for (org.apache.parquet.schema.Type column : footer.getFields()) {
       if (column.getId() == null) {
-        return Optional.of("data file " + name + " has no Parquet field ids (read through the name mapping)");
+        return Optional.of(
+            "data file " + name + " has no Parquet field ids (read through the name mapping)");
       }
       byId.put(column.getId().intValue(), column);
       String lower = column.getName().toLowerCase(Locale.ROOT);
       if (DUCKDB_VIRTUAL_COLUMNS.contains(lower)) {
-        return Optional.of("data file " + name + " has a column named " + column.getName() + ", a DuckDB virtual column");
+        return Optional.of("data file " + name + " has a column named " + column.getName()
+            + ", a DuckDB virtual column");
       }
       String twin = folded.put(lower, column.getName());
       if (twin != null) {
@@ -67,12 +70,17 @@ final class DuckDbFidelity {
     return Optional.empty();
   }
 
-  private static Optional<String> check(Type expected, org.apache.parquet.schema.Type stored, String path) {
+  private static Optional<String> check(
+      Type expected, org.apache.parquet.schema.Type stored, String path) {
     switch (expected.typeId()) {
       case STRING -> {
-        if (!stored.isPrimitive() || stored.asPrimitiveType().getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.BINARY
-            || !(stored.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)) {
-          return Optional.of("string " + path + " is stored as " + describe(stored) + " without the UTF8 annotation");
+        if (!stored.isPrimitive()
+            || stored.asPrimitiveType().getPrimitiveTypeName()
+                != PrimitiveType.PrimitiveTypeName.BINARY
+            || !(stored.getLogicalTypeAnnotation()
+                instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)) {
+          return Optional.of("string " + path + " is stored as " + describe(stored)
+              + " without the UTF8 annotation");
         }
         return Optional.empty();
       }
@@ -83,7 +91,8 @@ final class DuckDbFidelity {
         return checkStruct(expected.asStructType(), stored.asGroupType(), path);
       }
       case LIST -> {
-        Optional<org.apache.parquet.schema.Type> element = threeLevel(stored, 1).map(repeated -> repeated.getType(0));
+        Optional<org.apache.parquet.schema.Type> element =
+            threeLevel(stored, 1).map(repeated -> repeated.getType(0));
         if (element.isEmpty()) {
           return Optional.of("list " + path + " is not a standard three-level Parquet list");
         }
@@ -94,8 +103,12 @@ final class DuckDbFidelity {
         if (entries.isEmpty()) {
           return Optional.of("map " + path + " is not a standard Parquet map");
         }
-        Optional<String> key = child(expected.asMapType().fields().get(0), entries.get().getType(0), path + ".key");
-        return key.isPresent() ? key : child(expected.asMapType().fields().get(1), entries.get().getType(1), path + ".value");
+        Optional<String> key =
+            child(expected.asMapType().fields().get(0), entries.get().getType(0), path + ".key");
+        return key.isPresent()
+            ? key
+            : child(
+                expected.asMapType().fields().get(1), entries.get().getType(1), path + ".value");
       }
       default -> {
         return Optional.empty();
@@ -103,9 +116,11 @@ final class DuckDbFidelity {
     }
   }
 
-  private static Optional<String> child(Types.NestedField expected, org.apache.parquet.schema.Type stored, String path) {
+  private static Optional<String> child(
+      Types.NestedField expected, org.apache.parquet.schema.Type stored, String path) {
     if (stored.getId() == null || stored.getId().intValue() != expected.fieldId()) {
-      return Optional.of(path + " is stored with field id " + stored.getId() + ", the table's is " + expected.fieldId());
+      return Optional.of(path + " is stored with field id " + stored.getId() + ", the table's is "
+          + expected.fieldId());
     }
     return check(expected.type(), stored, path);
   }
@@ -116,24 +131,28 @@ final class DuckDbFidelity {
    * and re-added under the same name, a missing field or two names differing only in case would
    * each be read as the wrong field or as NULL.
    */
-  private static Optional<String> checkStruct(Types.StructType expected, GroupType stored, String path) {
+  private static Optional<String> checkStruct(
+      Types.StructType expected, GroupType stored, String path) {
     if (stored.getFieldCount() != expected.fields().size()) {
-      return Optional.of("struct " + path + " is stored with " + stored.getFieldCount() + " fields, the table has "
-          + expected.fields().size());
+      return Optional.of("struct " + path + " is stored with " + stored.getFieldCount()
+          + " fields, the table has " + expected.fields().size());
     }
     Map<String, String> folded = new HashMap<>();
     for (org.apache.parquet.schema.Type f : stored.getFields()) {
-      Types.NestedField field = f.getId() == null ? null : expected.field(f.getId().intValue());
+      Types.NestedField field =
+          f.getId() == null ? null : expected.field(f.getId().intValue());
       if (field == null) {
-        return Optional.of("nested field " + path + "." + f.getName() + " is stored with field id " + f.getId()
-            + ", which the table's struct does not have");
+        return Optional.of("nested field " + path + "." + f.getName() + " is stored with field id "
+            + f.getId() + ", which the table's struct does not have");
       }
       if (!field.name().equals(f.getName())) {
-        return Optional.of("nested field " + path + "." + field.name() + " is stored as " + f.getName());
+        return Optional.of(
+            "nested field " + path + "." + field.name() + " is stored as " + f.getName());
       }
       String twin = folded.put(f.getName().toLowerCase(Locale.ROOT), f.getName());
       if (twin != null) {
-        return Optional.of("struct " + path + " has fields " + twin + " and " + f.getName() + ", which DuckDB does not tell apart");
+        return Optional.of("struct " + path + " has fields " + twin + " and " + f.getName()
+            + ", which DuckDB does not tell apart");
       }
       Optional<String> why = check(field.type(), f, path + "." + field.name());
       if (why.isPresent()) {
@@ -144,12 +163,14 @@ final class DuckDbFidelity {
   }
 
   /** The repeated middle group of a three-level list (one child) or map (two children). */
-  private static Optional<GroupType> threeLevel(org.apache.parquet.schema.Type stored, int children) {
+  private static Optional<GroupType> threeLevel(
+      org.apache.parquet.schema.Type stored, int children) {
     if (stored.isPrimitive() || stored.asGroupType().getFieldCount() != 1) {
       return Optional.empty();
     }
     org.apache.parquet.schema.Type repeated = stored.asGroupType().getType(0);
-    if (repeated.isPrimitive() || !repeated.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)
+    if (repeated.isPrimitive()
+        || !repeated.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)
         || repeated.asGroupType().getFieldCount() != children) {
       return Optional.empty();
     }
@@ -157,7 +178,9 @@ final class DuckDbFidelity {
   }
 
   private static String describe(org.apache.parquet.schema.Type stored) {
-    return stored.isPrimitive() ? stored.asPrimitiveType().getPrimitiveTypeName().name() : "a group";
+    return stored.isPrimitive()
+        ? stored.asPrimitiveType().getPrimitiveTypeName().name()
+        : "a group";
   }
 
   private static MessageType footerSchema(InputFile file) {
@@ -171,7 +194,8 @@ final class DuckDbFidelity {
    * by {@link #floatCheck} just before DuckDB writes.
    */
   static Optional<String> countedNaNs(Schema schema, List<org.apache.iceberg.FileScanTask> tasks) {
-    for (Types.NestedField field : org.apache.iceberg.types.TypeUtil.indexById(schema.asStruct()).values()) {
+    for (Types.NestedField field :
+        org.apache.iceberg.types.TypeUtil.indexById(schema.asStruct()).values()) {
       Type.TypeID type = field.type().typeId();
       if (type != Type.TypeID.FLOAT && type != Type.TypeID.DOUBLE) {
         continue;
@@ -180,7 +204,8 @@ final class DuckDbFidelity {
         Map<Integer, Long> nans = task.file().nanValueCounts();
         Long n = nans == null ? null : nans.get(field.fieldId());
         if (n != null && n > 0) {
-          return Optional.of(field.name() + " holds NaN, whose bits DuckDB's Parquet dictionary does not keep");
+          return Optional.of(
+              field.name() + " holds NaN, whose bits DuckDB's Parquet dictionary does not keep");
         }
       }
     }
@@ -193,9 +218,11 @@ final class DuckDbFidelity {
    * are read, and only those whose metrics in some input file cannot rule out a zero or a NaN
    * ({@link #neitherZeroNorNaN}): that pass over the data was a tenth of a bin-pack's CPU.
    */
-  static Optional<String> floatCheck(Schema schema, String source, List<org.apache.iceberg.FileScanTask> tasks) {
+  static Optional<String> floatCheck(
+      Schema schema, String source, List<org.apache.iceberg.FileScanTask> tasks) {
     List<String> cases = new java.util.ArrayList<>();
-    java.util.function.IntPredicate ruledOut = id -> tasks.stream().allMatch(t -> neitherZeroNorNaN(t.file(), id));
+    java.util.function.IntPredicate ruledOut =
+        id -> tasks.stream().allMatch(t -> neitherZeroNorNaN(t.file(), id));
     for (Types.NestedField f : schema.columns()) {
       collectFloats(f, DuckDbRewriter.col(f.fieldId()), f.name(), cases, ruledOut);
     }
@@ -205,12 +232,20 @@ final class DuckDbFidelity {
     return Optional.of("SELECT COALESCE(" + String.join(", ", cases) + ") FROM " + source);
   }
 
-  private static void collectFloats(Types.NestedField f, String expr, String path, List<String> cases,
+  private static void collectFloats(
+      Types.NestedField f,
+      String expr,
+      String path,
+      List<String> cases,
       java.util.function.IntPredicate ruledOut) {
     Type.TypeID type = f.type().typeId();
     if (type == Type.TypeID.STRUCT) {
       for (Types.NestedField child : f.type().asStructType().fields()) {
-        collectFloats(child, "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", path + "." + child.name(), cases,
+        collectFloats(
+            child,
+            "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")",
+            path + "." + child.name(),
+            cases,
             ruledOut);
       }
       return;
@@ -224,7 +259,8 @@ final class DuckDbFidelity {
       return;
     }
     String minusZero = anyFloat(f.type(), expr, e -> "(" + e + " = 0 AND signbit(" + e + "))", 1);
-    String plusZero = anyFloat(f.type(), expr, e -> "(" + e + " = 0 AND NOT signbit(" + e + "))", 1);
+    String plusZero =
+        anyFloat(f.type(), expr, e -> "(" + e + " = 0 AND NOT signbit(" + e + "))", 1);
     String where = f.type().isPrimitiveType() ? path : path + " (or a value inside it)";
     cases.add("CASE WHEN bool_or(" + nan + ") THEN " + DuckTypes.string(where + " holds NaN")
         + " WHEN bool_or(" + minusZero + ") AND bool_or(" + plusZero + ")"
@@ -269,7 +305,8 @@ final class DuckDbFidelity {
   }
 
   /** A DuckDB expression true when {@code test} holds for any float at or under {@code expr}; null when there is none. */
-  private static String anyFloat(Type type, String expr, java.util.function.UnaryOperator<String> test, int depth) {
+  private static String anyFloat(
+      Type type, String expr, java.util.function.UnaryOperator<String> test, int depth) {
     String element = "x" + depth;
     switch (type.typeId()) {
       case FLOAT, DOUBLE -> {
@@ -278,7 +315,11 @@ final class DuckDbFidelity {
       case STRUCT -> {
         List<String> parts = new java.util.ArrayList<>();
         for (Types.NestedField child : type.asStructType().fields()) {
-          String part = anyFloat(child.type(), "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")", test, depth);
+          String part = anyFloat(
+              child.type(),
+              "struct_extract(" + expr + ", " + DuckTypes.string(child.name()) + ")",
+              test,
+              depth);
           if (part != null) {
             parts.add("COALESCE(" + part + ", false)");
           }
@@ -287,17 +328,21 @@ final class DuckDbFidelity {
       }
       case LIST -> {
         String inner = anyFloat(type.asListType().elementType(), element, test, depth + 1);
-        return inner == null ? null : "list_bool_or(list_transform(" + expr + ", lambda " + element + ": " + inner + "))";
+        return inner == null
+            ? null
+            : "list_bool_or(list_transform(" + expr + ", lambda " + element + ": " + inner + "))";
       }
       case MAP -> {
         String keys = anyFloat(type.asMapType().keyType(), element, test, depth + 1);
         String values = anyFloat(type.asMapType().valueType(), element, test, depth + 1);
         List<String> parts = new java.util.ArrayList<>();
         if (keys != null) {
-          parts.add("COALESCE(list_bool_or(list_transform(map_keys(" + expr + "), lambda " + element + ": " + keys + ")), false)");
+          parts.add("COALESCE(list_bool_or(list_transform(map_keys(" + expr + "), lambda " + element
+              + ": " + keys + ")), false)");
         }
         if (values != null) {
-          parts.add("COALESCE(list_bool_or(list_transform(map_values(" + expr + "), lambda " + element + ": " + values + ")), false)");
+          parts.add("COALESCE(list_bool_or(list_transform(map_values(" + expr + "), lambda "
+              + element + ": " + values + ")), false)");
         }
         return parts.isEmpty() ? null : "(" + String.join(" OR ", parts) + ")";
       }
@@ -317,7 +362,8 @@ final class DuckDbFidelity {
       }
       String twin = folded.put(lower, f.name());
       if (twin != null) {
-        return Optional.of("columns " + twin + " and " + f.name() + " differ only in case, which DuckDB does not tell apart");
+        return Optional.of("columns " + twin + " and " + f.name()
+            + " differ only in case, which DuckDB does not tell apart");
       }
     }
     return Optional.empty();

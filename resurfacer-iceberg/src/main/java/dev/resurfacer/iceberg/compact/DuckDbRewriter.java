@@ -42,10 +42,15 @@ import org.duckdb.DuckDBConnection;
  * Java hands DuckDB local paths and gets back files; Iceberg builds the DataFiles from the footers.
  */
 final class DuckDbRewriter implements GroupRewriter {
-  private static final Set<String> DUCKDB_CODECS = Set.of("zstd", "snappy", "gzip", "lz4", "uncompressed");
+  private static final Set<String> DUCKDB_CODECS =
+      Set.of("zstd", "snappy", "gzip", "lz4", "uncompressed");
   /** Default values DuckDB's schema map takes as written: floats and temporal values do not survive the literal. */
   private static final Set<Type.TypeID> DEFAULT_TYPES = Set.of(
-      Type.TypeID.BOOLEAN, Type.TypeID.INTEGER, Type.TypeID.LONG, Type.TypeID.STRING, Type.TypeID.DECIMAL);
+      Type.TypeID.BOOLEAN,
+      Type.TypeID.INTEGER,
+      Type.TypeID.LONG,
+      Type.TypeID.STRING,
+      Type.TypeID.DECIMAL);
 
   @Override
   public String name() {
@@ -53,7 +58,8 @@ final class DuckDbRewriter implements GroupRewriter {
   }
 
   /** Why DuckDB cannot rewrite this group faithfully, or empty when it can. */
-  static Optional<String> unsupported(Table table, RewriteFileGroup group, ResolvedOrdering ordering) {
+  static Optional<String> unsupported(
+      Table table, RewriteFileGroup group, ResolvedOrdering ordering) {
     Optional<String> order = ResolvedOrdering.duckDbUnsupported(ordering);
     if (order.isPresent()) {
       return order;
@@ -62,19 +68,21 @@ final class DuckDbRewriter implements GroupRewriter {
     Set<String> defaultTypes = new TreeSet<>();
     for (Types.NestedField f : schema.columns()) {
       if (DuckTypes.of(f.type()).isEmpty()) {
-        return Optional.of("column " + f.name() + " has type " + f.type() + ", which DuckDB does not write faithfully");
+        return Optional.of("column " + f.name() + " has type " + f.type()
+            + ", which DuckDB does not write faithfully");
       }
       if (f.initialDefault() != null) {
         if (!DEFAULT_TYPES.contains(f.type().typeId())) {
-          return Optional.of("column " + f.name() + " has a " + f.type() + " default value, which DuckDB cannot express");
+          return Optional.of("column " + f.name() + " has a " + f.type()
+              + " default value, which DuckDB cannot express");
         }
         defaultTypes.add(DuckTypes.of(f.type()).orElseThrow());
       }
     }
     if (defaultTypes.size() > 1) {
       // read_parquet's schema map holds every default in one MAP value: all must share one type
-      return Optional.of("columns have default values of " + defaultTypes.size() + " types (" + String.join(", ", defaultTypes)
-          + "), which one DuckDB schema map cannot hold");
+      return Optional.of("columns have default values of " + defaultTypes.size() + " types ("
+          + String.join(", ", defaultTypes) + "), which one DuckDB schema map cannot hold");
     }
     Optional<String> names = DuckDbFidelity.tableNames(schema.columns());
     if (names.isPresent()) {
@@ -89,11 +97,13 @@ final class DuckDbRewriter implements GroupRewriter {
     if (group.outputSpecId() != table.spec().specId()) {
       // the planner groups by the current spec's partitions only; files kept in another spec need
       // their rows placed one by one
-      return Optional.of("output spec " + group.outputSpecId() + " is not the current spec (repartitioning)");
+      return Optional.of(
+          "output spec " + group.outputSpecId() + " is not the current spec (repartitioning)");
     }
     for (FileScanTask task : group.fileScanTasks()) {
       if (task.file().specId() != group.outputSpecId()) {
-        return Optional.of("files move from spec " + task.file().specId() + " to spec " + group.outputSpecId() + " (repartitioning)");
+        return Optional.of("files move from spec " + task.file().specId() + " to spec "
+            + group.outputSpecId() + " (repartitioning)");
       }
     }
     for (FileScanTask task : group.fileScanTasks()) {
@@ -106,14 +116,17 @@ final class DuckDbRewriter implements GroupRewriter {
             return Optional.of("equality delete file format " + d.format());
           }
           for (int id : d.equalityFieldIds()) {
-            if (table.schema().findField(id) == null || !table.schema().findField(id).type().isPrimitiveType()
+            if (table.schema().findField(id) == null
+                || !table.schema().findField(id).type().isPrimitiveType()
                 || table.schema().columns().stream().noneMatch(c -> c.fieldId() == id)) {
               return Optional.of("equality delete on a nested or dropped field");
             }
             Type.TypeID type = table.schema().findField(id).type().typeId();
             if (type == Type.TypeID.FLOAT || type == Type.TypeID.DOUBLE) {
-              // Iceberg compares floats by value bits (-0.0 is not +0.0, NaN equals NaN); SQL does not
-              return Optional.of("equality delete on floating-point column " + table.schema().findField(id).name());
+              // Iceberg compares floats by value bits (-0.0 is not +0.0, NaN equals NaN); SQL does
+              // not
+              return Optional.of("equality delete on floating-point column "
+                  + table.schema().findField(id).name());
             }
           }
         } else if (!ContentFileUtil.isDV(d) && d.format() != FileFormat.PARQUET) {
@@ -121,7 +134,8 @@ final class DuckDbRewriter implements GroupRewriter {
         }
       }
     }
-    Optional<String> floats = DuckDbFidelity.countedNaNs(schema, distinctFiles(group.fileScanTasks()));
+    Optional<String> floats =
+        DuckDbFidelity.countedNaNs(schema, distinctFiles(group.fileScanTasks()));
     if (floats.isPresent()) {
       return floats;
     }
@@ -136,12 +150,18 @@ final class DuckDbRewriter implements GroupRewriter {
 
   private static boolean nestedFieldRenamed(Table table) {
     Map<Integer, String> current = new LinkedHashMap<>();
-    Set<Integer> topLevel = table.schema().columns().stream().map(Types.NestedField::fieldId).collect(Collectors.toSet());
-    org.apache.iceberg.types.TypeUtil.indexById(table.schema().asStruct()).forEach((id, f) -> current.put(id, f.name()));
+    Set<Integer> topLevel = table.schema().columns().stream()
+        .map(Types.NestedField::fieldId)
+        .collect(Collectors.toSet());
+    org.apache.iceberg.types.TypeUtil.indexById(table.schema().asStruct())
+        .forEach((id, f) -> current.put(id, f.name()));
     for (Schema old : table.schemas().values()) {
-      for (Map.Entry<Integer, Types.NestedField> e : org.apache.iceberg.types.TypeUtil.indexById(old.asStruct()).entrySet()) {
+      for (Map.Entry<Integer, Types.NestedField> e :
+          org.apache.iceberg.types.TypeUtil.indexById(old.asStruct()).entrySet()) {
         String now = current.get(e.getKey());
-        if (now != null && !topLevel.contains(e.getKey()) && !now.equals(e.getValue().name())) {
+        if (now != null
+            && !topLevel.contains(e.getKey())
+            && !now.equals(e.getValue().name())) {
           return true;
         }
       }
@@ -150,10 +170,13 @@ final class DuckDbRewriter implements GroupRewriter {
   }
 
   @Override
-  public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception {
+  public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings)
+      throws Exception {
     Path work = Files.createTempDirectory(settings.scratchDir(), "group-");
     boolean small = group.inputFilesSizeInBytes() <= settings.smallGroupBytes();
-    try (Connection conn = small ? SmallGroups.connect(settings.memoryBytes()) : DriverManager.getConnection("jdbc:duckdb:");
+    try (Connection conn = small
+            ? SmallGroups.connect(settings.memoryBytes())
+            : DriverManager.getConnection("jdbc:duckdb:");
         Statement st = conn.createStatement()) {
       if (!small) {
         configure(st, settings, work);
@@ -164,9 +187,11 @@ final class DuckDbRewriter implements GroupRewriter {
 
       // one row per input data file: its index, local path, table location and lineage inputs
       List<FileScanTask> tasks = distinctFiles(group.fileScanTasks());
-      st.execute("CREATE TEMP TABLE files(idx INTEGER, local VARCHAR, location VARCHAR, first_row_id BIGINT, data_seq BIGINT)");
+      st.execute(
+          "CREATE TEMP TABLE files(idx INTEGER, local VARCHAR, location VARCHAR, first_row_id BIGINT, data_seq BIGINT)");
       List<String> locals = new ArrayList<>();
-      try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
+      try (DuckDBAppender app =
+          ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "files")) {
         for (int i = 0; i < tasks.size(); i++) {
           DataFile f = tasks.get(i).file();
           String local = PlacedFiles.stage(table, f.location(), work).toString();
@@ -181,12 +206,15 @@ final class DuckDbRewriter implements GroupRewriter {
         }
       }
 
-      Optional<String> floatCheck = DuckDbFidelity.floatCheck(schema,
-          "read_parquet(" + list(locals) + ", schema=" + schemaMap(schema.columns()) + ")", tasks);
+      Optional<String> floatCheck = DuckDbFidelity.floatCheck(
+          schema,
+          "read_parquet(" + list(locals) + ", schema=" + schemaMap(schema.columns()) + ")",
+          tasks);
       if (floatCheck.isPresent()) {
         try (java.sql.ResultSet found = st.executeQuery(floatCheck.get())) {
           if (found.next() && found.getString(1) != null) {
-            throw new IllegalStateException("DuckDB cannot write this group exactly: " + found.getString(1));
+            throw new IllegalStateException(
+                "DuckDB cannot write this group exactly: " + found.getString(1));
           }
         }
       }
@@ -200,13 +228,20 @@ final class DuckDbRewriter implements GroupRewriter {
           select.append(", ");
         }
         String col = "src." + col(f.fieldId());
-        select.append(f.type().isPrimitiveType() ? "CAST(" + col + " AS " + DuckTypes.of(f.type()).orElseThrow() + ")" : col)
-            .append(" AS ").append(DuckTypes.ident(f.name()));
+        select
+            .append(
+                f.type().isPrimitiveType()
+                    ? "CAST(" + col + " AS " + DuckTypes.of(f.type()).orElseThrow() + ")"
+                    : col)
+            .append(" AS ")
+            .append(DuckTypes.ident(f.name()));
       }
       if (lineage) {
         // Iceberg's reader reports no lineage for a file without first_row_id (written before the
-        // upgrade to v3, not yet given ids by a commit): write null, as it reads, so the commit assigns ids
-        select.append(", CAST(CASE WHEN src.__first_row_id IS NULL THEN NULL ELSE COALESCE(src.")
+        // upgrade to v3, not yet given ids by a commit): write null, as it reads, so the commit
+        // assigns ids
+        select
+            .append(", CAST(CASE WHEN src.__first_row_id IS NULL THEN NULL ELSE COALESCE(src.")
             .append(col(MetadataColumns.ROW_ID.fieldId()))
             .append(", src.__first_row_id + src.file_row_number) END AS BIGINT) AS \"_row_id\"")
             .append(", CAST(CASE WHEN src.__first_row_id IS NULL THEN NULL ELSE COALESCE(src.")
@@ -220,15 +255,24 @@ final class DuckDbRewriter implements GroupRewriter {
       for (Types.NestedField f : schema.columns()) {
         source.append("t.").append(col(f.fieldId())).append(", ");
       }
-      source.append("t.file_row_number, f.first_row_id AS __first_row_id, f.data_seq AS __data_seq");
+      source.append(
+          "t.file_row_number, f.first_row_id AS __first_row_id, f.data_seq AS __data_seq");
       DuckOrdering.keyColumns(ordering).forEach(k -> source.append(", ").append(k));
-      source.append(" FROM read_parquet(").append(list(locals)).append(", schema=").append(schemaMap(schema.columns()))
+      source
+          .append(" FROM read_parquet(")
+          .append(list(locals))
+          .append(", schema=")
+          .append(schemaMap(schema.columns()))
           .append(", filename=true, file_row_number=true) t JOIN files f ON f.local = t.filename");
       if (hasPositions) {
         source.append(" ANTI JOIN positions p ON p.idx = f.idx AND p.pos = t.file_row_number");
       }
       eqJoins.forEach(source::append);
-      StringBuilder sql = new StringBuilder("WITH src AS (").append(source).append(") SELECT ").append(select).append(" FROM src");
+      StringBuilder sql = new StringBuilder("WITH src AS (")
+          .append(source)
+          .append(") SELECT ")
+          .append(select)
+          .append(" FROM src");
       List<String> orderBy = DuckOrdering.orderBy(ordering);
       if (!orderBy.isEmpty()) {
         sql.append(" ORDER BY ").append(String.join(", ", orderBy));
@@ -240,7 +284,8 @@ final class DuckDbRewriter implements GroupRewriter {
       Path out = work.resolve("out");
       String copy = "COPY (" + sql + ") TO " + DuckTypes.string(out.toString())
           + " (FORMAT parquet, COMPRESSION " + codec(table) + ", FIELD_IDS " + fieldIds
-          + ", FILE_SIZE_BYTES " + settings.targetFileSizeBytes() + ", ROW_GROUP_SIZE " + rowGroupRows(group, settings) + ")";
+          + ", FILE_SIZE_BYTES " + settings.targetFileSizeBytes() + ", ROW_GROUP_SIZE "
+          + rowGroupRows(group, settings) + ")";
       st.execute(copy);
 
       PartitionSpec spec = table.specs().get(group.outputSpecId());
@@ -251,7 +296,8 @@ final class DuckDbRewriter implements GroupRewriter {
       }
       for (Path p : produced) {
         // every input shares this partition (same spec, grouped by partition): see unsupported()
-        DataFile placed = PlacedFiles.place(table, spec, group.fileScanTasks().get(0).file().partition(), ordering.stamp(table), p);
+        DataFile placed = PlacedFiles.place(
+            table, spec, group.fileScanTasks().get(0).file().partition(), ordering.stamp(table), p);
         if (placed.recordCount() == 0) {
           // DuckDB can finish a size-rolled COPY with an empty last file: it holds nothing to keep
           table.io().deleteFile(placed.location());
@@ -270,7 +316,8 @@ final class DuckDbRewriter implements GroupRewriter {
    * target size (a quarter, estimated from the input's compressed bytes per row).
    */
   static long rowGroupRows(RewriteFileGroup group, Settings settings) {
-    long rows = group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
+    long rows =
+        group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
     long bytesPerRow = Math.max(1, group.inputFilesSizeInBytes() / Math.max(1, rows));
     return Math.max(1024, Math.min(122_880, settings.targetFileSizeBytes() / bytesPerRow / 4));
   }
@@ -281,11 +328,13 @@ final class DuckDbRewriter implements GroupRewriter {
     // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread, DuckDB
     // fails to pin blocks instead of spilling (measured on a 236 MB partition), so use one thread
     boolean ordered = !(settings.ordering() instanceof ResolvedOrdering.None);
-    int threads = ordered && mb / Math.max(1, settings.threads()) < 256 ? 1 : Math.max(1, settings.threads());
+    int threads =
+        ordered && mb / Math.max(1, settings.threads()) < 256 ? 1 : Math.max(1, settings.threads());
     st.execute("SET threads=" + threads);
     st.execute("SET temp_directory=" + DuckTypes.string(work.resolve("spill").toString()));
     // ordered output must keep its order across the files DuckDB rolls over to
-    st.execute("SET preserve_insertion_order=" + !(settings.ordering() instanceof ResolvedOrdering.None));
+    st.execute(
+        "SET preserve_insertion_order=" + !(settings.ordering() instanceof ResolvedOrdering.None));
     st.execute("SET TimeZone='UTC'");
     // DuckDB never touches the network: remote files are staged through Iceberg's FileIO
     st.execute("SET autoinstall_known_extensions=false");
@@ -293,7 +342,8 @@ final class DuckDbRewriter implements GroupRewriter {
   }
 
   /** Position deletes (Parquet files and deletion vectors) as (file index, position) rows. */
-  private static boolean loadPositionDeletes(Table table, Connection conn, Statement st, List<FileScanTask> tasks, Path work)
+  private static boolean loadPositionDeletes(
+      Table table, Connection conn, Statement st, List<FileScanTask> tasks, Path work)
       throws Exception {
     Map<String, List<Integer>> parquetDeletes = new LinkedHashMap<>();
     List<Integer> withDvs = new ArrayList<>();
@@ -318,11 +368,14 @@ final class DuckDbRewriter implements GroupRewriter {
     if (!withDvs.isEmpty()) {
       // deletion vectors are Puffin blobs: Iceberg's loader decodes them, DuckDB gets positions
       BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
-      try (DuckDBAppender app = ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "positions")) {
+      try (DuckDBAppender app =
+          ((DuckDBConnection) conn).createAppender(DuckDBConnection.DEFAULT_SCHEMA, "positions")) {
         for (int i : withDvs) {
           FileScanTask task = tasks.get(i);
-          List<DeleteFile> dvs = task.deletes().stream().filter(ContentFileUtil::isDV).toList();
-          PositionDeleteIndex index = loader.loadPositionDeletes(dvs, task.file().location());
+          List<DeleteFile> dvs =
+              task.deletes().stream().filter(ContentFileUtil::isDV).toList();
+          PositionDeleteIndex index =
+              loader.loadPositionDeletes(dvs, task.file().location());
           final int idx = i;
           index.forEach(pos -> {
             try {
@@ -347,32 +400,44 @@ final class DuckDbRewriter implements GroupRewriter {
         String local = PlacedFiles.stage(table, e.getKey(), work).toString();
         deleteLocals.add(local);
         for (int idx : e.getValue()) {
-          values.append(values.length() == 0 ? "" : ", ").append('(').append(DuckTypes.string(local)).append(", ").append(idx).append(')');
+          values
+              .append(values.length() == 0 ? "" : ", ")
+              .append('(')
+              .append(DuckTypes.string(local))
+              .append(", ")
+              .append(idx)
+              .append(')');
         }
       }
       st.execute("INSERT INTO pos_applies VALUES " + values);
-      st.execute("INSERT INTO positions SELECT f.idx, d.pos FROM read_parquet(" + list(deleteLocals)
-          + ", filename=true) d JOIN files f ON f.location = d.file_path JOIN pos_applies a ON a.local = d.filename AND a.idx = f.idx");
+      st.execute(
+          "INSERT INTO positions SELECT f.idx, d.pos FROM read_parquet(" + list(deleteLocals)
+              + ", filename=true) d JOIN files f ON f.location = d.file_path JOIN pos_applies a ON a.local = d.filename AND a.idx = f.idx");
     }
     return true;
   }
 
   /** Equality deletes grouped by their equality field set; returns one ANTI JOIN clause per set. */
-  private static List<String> loadEqualityDeletes(Table table, Statement st, List<FileScanTask> tasks, Path work, Schema schema)
+  private static List<String> loadEqualityDeletes(
+      Table table, Statement st, List<FileScanTask> tasks, Path work, Schema schema)
       throws Exception {
     Map<List<Integer>, Map<String, List<Integer>>> byFields = new LinkedHashMap<>();
     for (int i = 0; i < tasks.size(); i++) {
       for (DeleteFile d : tasks.get(i).deletes()) {
         if (d.content() == FileContent.EQUALITY_DELETES) {
           List<Integer> ids = new ArrayList<>(new TreeSet<>(d.equalityFieldIds()));
-          byFields.computeIfAbsent(ids, k -> new LinkedHashMap<>()).computeIfAbsent(d.location(), k -> new ArrayList<>()).add(i);
+          byFields
+              .computeIfAbsent(ids, k -> new LinkedHashMap<>())
+              .computeIfAbsent(d.location(), k -> new ArrayList<>())
+              .add(i);
         }
       }
     }
     List<String> joins = new ArrayList<>();
     int k = 0;
     for (Map.Entry<List<Integer>, Map<String, List<Integer>>> e : byFields.entrySet()) {
-      List<Types.NestedField> fields = e.getKey().stream().map(id -> schema.findField(id)).toList();
+      List<Types.NestedField> fields =
+          e.getKey().stream().map(id -> schema.findField(id)).toList();
       String applies = "eq_applies_" + k;
       String rows = "eq_rows_" + k;
       st.execute("CREATE TEMP TABLE " + applies + "(local VARCHAR, idx INTEGER)");
@@ -382,13 +447,21 @@ final class DuckDbRewriter implements GroupRewriter {
         String local = PlacedFiles.stage(table, d.getKey(), work).toString();
         locals.add(local);
         for (int idx : d.getValue()) {
-          values.append(values.length() == 0 ? "" : ", ").append('(').append(DuckTypes.string(local)).append(", ").append(idx).append(')');
+          values
+              .append(values.length() == 0 ? "" : ", ")
+              .append('(')
+              .append(DuckTypes.string(local))
+              .append(", ")
+              .append(idx)
+              .append(')');
         }
       }
       st.execute("INSERT INTO " + applies + " VALUES " + values);
-      String cols = fields.stream().map(f -> "d." + col(f.fieldId())).collect(Collectors.joining(", "));
-      st.execute("CREATE TEMP TABLE " + rows + " AS SELECT DISTINCT a.idx, " + cols + " FROM read_parquet(" + list(locals)
-          + ", schema=" + schemaMap(fields) + ", filename=true) d JOIN " + applies + " a ON a.local = d.filename");
+      String cols =
+          fields.stream().map(f -> "d." + col(f.fieldId())).collect(Collectors.joining(", "));
+      st.execute("CREATE TEMP TABLE " + rows + " AS SELECT DISTINCT a.idx, " + cols
+          + " FROM read_parquet(" + list(locals) + ", schema=" + schemaMap(fields)
+          + ", filename=true) d JOIN " + applies + " a ON a.local = d.filename");
       // null-safe: an equality delete with a null value deletes rows whose value is null
       String alias = "q" + k;
       String on = fields.stream()
@@ -404,7 +477,8 @@ final class DuckDbRewriter implements GroupRewriter {
   static String schemaMap(List<Types.NestedField> fields) {
     return fields.stream()
         .map(f -> f.fieldId() + ": {name: " + DuckTypes.string(col(f.fieldId())) + ", type: "
-            + DuckTypes.string(DuckTypes.of(f.type()).orElseThrow()) + ", default_value: " + defaultLiteral(f) + "}")
+            + DuckTypes.string(DuckTypes.of(f.type()).orElseThrow()) + ", default_value: "
+            + defaultLiteral(f) + "}")
         .collect(Collectors.joining(", ", "MAP{", "}"));
   }
 
@@ -424,7 +498,10 @@ final class DuckDbRewriter implements GroupRewriter {
   }
 
   private static String codec(Table table) {
-    String c = table.properties().getOrDefault(TableProperties.PARQUET_COMPRESSION, "zstd").toLowerCase(Locale.ROOT);
+    String c = table
+        .properties()
+        .getOrDefault(TableProperties.PARQUET_COMPRESSION, "zstd")
+        .toLowerCase(Locale.ROOT);
     return DUCKDB_CODECS.contains(c) ? c : "zstd";
   }
 

@@ -19,7 +19,8 @@ final class DuckOrdering {
     if (ordering instanceof ResolvedOrdering.Z z) {
       for (int i = 0; i < z.columns().size(); i++) {
         Types.NestedField f = z.columns().get(i);
-        keys.add("COALESCE(" + key(f.type(), "t." + DuckDbRewriter.col(f.fieldId())) + ", 0::UBIGINT) AS __k" + i);
+        keys.add("COALESCE(" + key(f.type(), "t." + DuckDbRewriter.col(f.fieldId()))
+            + ", 0::UBIGINT) AS __k" + i);
       }
     }
     return keys;
@@ -31,8 +32,10 @@ final class DuckOrdering {
     if (ordering instanceof ResolvedOrdering.Sorted s) {
       for (SortField f : s.order().fields()) {
         Type type = s.order().schema().findType(f.sourceId());
-        String value = transform(f.transform().toString(), type, "src." + DuckDbRewriter.col(f.sourceId()));
-        terms.add(value + (f.direction() == SortDirection.DESC ? " DESC" : " ASC")
+        String value =
+            transform(f.transform().toString(), type, "src." + DuckDbRewriter.col(f.sourceId()));
+        terms.add(value
+            + (f.direction() == SortDirection.DESC ? " DESC" : " ASC")
             + (f.nullOrder() == NullOrder.NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST"));
       }
     } else if (ordering instanceof ResolvedOrdering.Z z) {
@@ -63,8 +66,10 @@ final class DuckOrdering {
       case "year" -> "(year(" + x + ") - 1970)";
       case "month" -> "((year(" + x + ") - 1970) * 12 + month(" + x + ") - 1)";
       case "day" -> "date_diff('day', DATE '1970-01-01', CAST(" + x + " AS DATE))";
-      case "hour" -> date ? "(date_diff('day', DATE '1970-01-01', " + x + ") * 24)"
-          : "CAST(floor(epoch_us(" + x + ") / 3600000000.0) AS BIGINT)";
+      case "hour" ->
+        date
+            ? "(date_diff('day', DATE '1970-01-01', " + x + ") * 24)"
+            : "CAST(floor(epoch_us(" + x + ") / 3600000000.0) AS BIGINT)";
       default -> {
         if (transform.startsWith("truncate[")) {
           long w = Long.parseLong(transform.substring(9, transform.length() - 1));

@@ -17,17 +17,28 @@ final class DuckTypes {
 
   private static String sql(Type type) {
     switch (type.typeId()) {
-      case BOOLEAN: return "BOOLEAN";
-      case INTEGER: return "INTEGER";
-      case LONG: return "BIGINT";
-      case FLOAT: return "FLOAT";
-      case DOUBLE: return "DOUBLE";
-      case DATE: return "DATE";
-      case TIME: return "TIME";
-      case TIMESTAMP: return ((Types.TimestampType) type).shouldAdjustToUTC() ? "TIMESTAMPTZ" : "TIMESTAMP";
-      case STRING: return "VARCHAR";
-      case UUID: return "UUID";
-      case BINARY: return "BLOB";
+      case BOOLEAN:
+        return "BOOLEAN";
+      case INTEGER:
+        return "INTEGER";
+      case LONG:
+        return "BIGINT";
+      case FLOAT:
+        return "FLOAT";
+      case DOUBLE:
+        return "DOUBLE";
+      case DATE:
+        return "DATE";
+      case TIME:
+        return "TIME";
+      case TIMESTAMP:
+        return ((Types.TimestampType) type).shouldAdjustToUTC() ? "TIMESTAMPTZ" : "TIMESTAMP";
+      case STRING:
+        return "VARCHAR";
+      case UUID:
+        return "UUID";
+      case BINARY:
+        return "BLOB";
       case DECIMAL: {
         Types.DecimalType d = (Types.DecimalType) type;
         return "DECIMAL(" + d.precision() + "," + d.scale() + ")";
@@ -70,10 +81,17 @@ final class DuckTypes {
     }
     StringBuilder b = new StringBuilder("{__duckdb_field_id: ").append(field.fieldId());
     switch (t.typeId()) {
-      case STRUCT -> t.asStructType().fields().forEach(f -> b.append(", ").append(key(f.name())).append(": ").append(fieldIds(f)));
-      case LIST -> b.append(", element: ").append(fieldIds(t.asListType().fields().get(0)));
-      case MAP -> b.append(", key: ").append(fieldIds(t.asMapType().fields().get(0)))
-          .append(", value: ").append(fieldIds(t.asMapType().fields().get(1)));
+      case STRUCT ->
+        t.asStructType()
+            .fields()
+            .forEach(f -> b.append(", ").append(key(f.name())).append(": ").append(fieldIds(f)));
+      case LIST ->
+        b.append(", element: ").append(fieldIds(t.asListType().fields().get(0)));
+      case MAP ->
+        b.append(", key: ")
+            .append(fieldIds(t.asMapType().fields().get(0)))
+            .append(", value: ")
+            .append(fieldIds(t.asMapType().fields().get(1)));
       default -> throw new IllegalArgumentException(t.toString());
     }
     return b.append('}').toString();

@@ -41,7 +41,8 @@ final class ExternalSort implements AutoCloseable {
   /** A record with its precomputed z-value (null when sorting by a sort order). */
   record Keyed(Record record, byte[] z) {}
 
-  ExternalSort(Schema schema, ResolvedOrdering ordering, long budgetBytes, Path dir) throws IOException {
+  ExternalSort(Schema schema, ResolvedOrdering ordering, long budgetBytes, Path dir)
+      throws IOException {
     this.schema = schema;
     this.runSchema = runSchema(schema);
     this.ordering = ordering;
@@ -70,7 +71,8 @@ final class ExternalSort implements AutoCloseable {
 
   private static Comparator<Keyed> comparator(Schema schema, ResolvedOrdering ordering) {
     if (ordering instanceof ResolvedOrdering.Sorted s) {
-      Comparator<org.apache.iceberg.StructLike> rows = SortOrderComparators.forSchema(schema, s.order());
+      Comparator<org.apache.iceberg.StructLike> rows =
+          SortOrderComparators.forSchema(schema, s.order());
       InternalRecordWrapper left = new InternalRecordWrapper(schema.asStruct());
       InternalRecordWrapper right = new InternalRecordWrapper(schema.asStruct());
       // the wrappers convert dates and timestamps to Iceberg's internal form for the transforms
@@ -110,12 +112,15 @@ final class ExternalSort implements AutoCloseable {
     spill();
     List<CloseableIterable<Record>> open = new ArrayList<>();
     try {
-      PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> order.compare(a.current, b.current));
+      PriorityQueue<Head> heads =
+          new PriorityQueue<>((a, b) -> order.compare(a.current, b.current));
       for (File run : runs) {
-        CloseableIterable<Record> rows = CloseableIterable.transform(Parquet.read(org.apache.iceberg.Files.localInput(run))
-            .project(runSchema)
-            .createReaderFunc(fs -> GenericParquetReaders.buildReader(runSchema, fs))
-            .build(), this::fromRun);
+        CloseableIterable<Record> rows = CloseableIterable.transform(
+            Parquet.read(org.apache.iceberg.Files.localInput(run))
+                .project(runSchema)
+                .createReaderFunc(fs -> GenericParquetReaders.buildReader(runSchema, fs))
+                .build(),
+            this::fromRun);
         open.add(rows);
         Iterator<Record> it = rows.iterator();
         if (it.hasNext()) {
@@ -153,7 +158,8 @@ final class ExternalSort implements AutoCloseable {
     }
     buffer.sort(order);
     File run = dir.resolve("run-" + runs.size() + ".parquet").toFile();
-    // records of the sorted schema are written positionally under the run schema (same columns in order)
+    // records of the sorted schema are written positionally under the run schema (same columns in
+    // order)
     try (FileAppender<Record> out = Parquet.write(org.apache.iceberg.Files.localOutput(run))
         .schema(runSchema)
         .createWriterFunc(GenericParquetWriter::create)
@@ -182,12 +188,15 @@ final class ExternalSort implements AutoCloseable {
     long bytes = 48;
     for (Types.NestedField f : schema.columns()) {
       Object v = r.getField(f.name());
-      bytes += v instanceof CharSequence s ? 48 + 2L * s.length()
-          : v instanceof java.nio.ByteBuffer b ? 48 + b.remaining()
-          : v instanceof java.util.Collection<?> c ? 64 + 32L * c.size()
-          : v instanceof java.util.Map<?, ?> m ? 64 + 64L * m.size()
-          : v instanceof Record nested ? 48 + 24L * nested.size()
-          : 24;
+      bytes += v instanceof CharSequence s
+          ? 48 + 2L * s.length()
+          : v instanceof java.nio.ByteBuffer b
+              ? 48 + b.remaining()
+              : v instanceof java.util.Collection<?> c
+                  ? 64 + 32L * c.size()
+                  : v instanceof java.util.Map<?, ?> m
+                      ? 64 + 64L * m.size()
+                      : v instanceof Record nested ? 48 + 24L * nested.size() : 24;
     }
     return bytes;
   }

@@ -65,7 +65,8 @@ final class GenericRewriter implements GroupRewriter {
           }
         }
       } else {
-        try (ExternalSort sort = new ExternalSort(schema, settings.ordering(), settings.memoryBytes() / 2, settings.scratchDir())) {
+        try (ExternalSort sort = new ExternalSort(
+            schema, settings.ordering(), settings.memoryBytes() / 2, settings.scratchDir())) {
           for (FileScanTask task : group.fileScanTasks()) {
             try (CloseableIterable<Record> rows = LiveRows.read(table, task, schema)) {
               rows.forEach(sort::add);
@@ -101,8 +102,14 @@ final class GenericRewriter implements GroupRewriter {
     private String currentLocation;
     private long rowsInFile;
 
-    Rolling(Table table, PartitionSpec spec, StructLike partition, Schema schema, long targetBytes,
-        org.apache.iceberg.SortOrder sortOrder, List<DataFile> written) {
+    Rolling(
+        Table table,
+        PartitionSpec spec,
+        StructLike partition,
+        Schema schema,
+        long targetBytes,
+        org.apache.iceberg.SortOrder sortOrder,
+        List<DataFile> written) {
       this.table = table;
       this.spec = spec;
       this.partition = partition;

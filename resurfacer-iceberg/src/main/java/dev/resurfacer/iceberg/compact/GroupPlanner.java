@@ -34,7 +34,8 @@ final class GroupPlanner {
   private GroupPlanner() {}
 
   static PlannedCompaction plan(Table table, CompactionOptions options) {
-    // the commit options are checked by plan too: a bad value is a usage error before anything is read
+    // the commit options are checked by plan too: a bad value is a usage error before anything is
+    // read
     options.shared().groupsPerCommit(1);
     options.shared().commitEvery();
     table.refresh();
@@ -43,10 +44,28 @@ final class GroupPlanner {
     ResolvedOrdering ordering = ResolvedOrdering.resolve(table, options.ordering(), warnings::add);
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return new PlannedCompaction(table, options, new CompactionPlan(table.name(), null, 0, 0, target, List.of(), 0,
-          "the table has no snapshot", ResolvedOrdering.describe(ordering), warnings), List.of(), -1, target, ordering, Map.of());
+      return new PlannedCompaction(
+          table,
+          options,
+          new CompactionPlan(
+              table.name(),
+              null,
+              0,
+              0,
+              target,
+              List.of(),
+              0,
+              "the table has no snapshot",
+              ResolvedOrdering.describe(ordering),
+              warnings),
+          List.of(),
+          -1,
+          target,
+          ordering,
+          Map.of());
     }
-    BinPackRewriteFilePlanner planner = new BinPackRewriteFilePlanner(table, options.filter(), current.snapshotId(), true);
+    BinPackRewriteFilePlanner planner =
+        new BinPackRewriteFilePlanner(table, options.filter(), current.snapshotId(), true);
     FileRewritePlan<RewriteDataFiles.FileGroupInfo, FileScanTask, DataFile, RewriteFileGroup> plan;
     try {
       planner.init(options.plannerOptions(planner.validOptions()));
@@ -55,15 +74,21 @@ final class GroupPlanner {
       throw new UsageException("cannot plan compaction of " + table.name() + ": " + e.getMessage());
     }
     List<RewriteFileGroup> groups = new ArrayList<>();
-    IdlePartitions idle = options.shared().minPartitionIdle().map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
+    IdlePartitions idle = options
+        .shared()
+        .minPartitionIdle()
+        .map(d -> IdlePartitions.of(table, current, d, System.currentTimeMillis()))
         .orElse(null);
-    Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID) ? Set.of()
+    Set<Integer> condensed = options.rewriteOptions().containsKey(RewriteDataFiles.OUTPUT_SPEC_ID)
+        ? Set.of()
         : Condensing.condensedSpecIds(table);
     try (CloseableIterable<RewriteFileGroup> all = plan.groups()) {
       for (RewriteFileGroup g : all) {
         RewriteFileGroup kept = withoutCondensed(g, condensed, target);
-        if (kept != null && inPartition(partitionPath(table, kept), options.partition())
-            && (idle == null || kept.fileScanTasks().stream().noneMatch(t -> idle.busy(table, t.file())))) {
+        if (kept != null
+            && inPartition(partitionPath(table, kept), options.partition())
+            && (idle == null
+                || kept.fileScanTasks().stream().noneMatch(t -> idle.busy(table, t.file())))) {
           groups.add(kept);
         }
       }
@@ -74,8 +99,13 @@ final class GroupPlanner {
     long liveBytes = 0;
     Set<String> inGroups = new HashSet<>();
     groups.forEach(g -> g.fileScanTasks().forEach(t -> inGroups.add(t.file().location())));
-    SkipReasons skipped = new SkipReasons(table, options, current.snapshotId(), target, condensed, idle);
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(current.snapshotId()).filter(options.filter()).planFiles()) {
+    SkipReasons skipped =
+        new SkipReasons(table, options, current.snapshotId(), target, condensed, idle);
+    try (CloseableIterable<FileScanTask> tasks = table
+        .newScan()
+        .useSnapshot(current.snapshotId())
+        .filter(options.filter())
+        .planFiles()) {
       for (FileScanTask t : tasks) {
         liveFiles++;
         liveBytes += t.file().fileSizeInBytes();
@@ -95,27 +125,52 @@ final class GroupPlanner {
       RewriteFileGroup g = groups.get(i);
       // the generic runner needs no footer inspection: skip reading every file's footer for it
       Optional<String> whyNotDuck = options.runner() == CompactionOptions.Runner.GENERIC
-          ? Optional.of("--runner generic") : DuckDbRewriter.unsupported(table, g, ordering);
+          ? Optional.of("--runner generic")
+          : DuckDbRewriter.unsupported(table, g, ordering);
       whyNotDuckDb.put(g, whyNotDuck);
       GroupRewriter rewriter = rewriterFor(table, options, whyNotDuck);
-      String reason = rewriter instanceof DuckDbRewriter ? "default"
-          : options.runner() == CompactionOptions.Runner.GENERIC ? "--runner generic" : whyNotDuck.orElse("");
-      planned.add(new CompactionPlan.Group(i, partitionPath(table, g), g.fileScanTasks().get(0).file().specId(), g.outputSpecId(),
-          g.inputFileNum(), g.inputFilesSizeInBytes(), deleteFiles(g).size(), g.expectedOutputFiles(), rewriter.name(), reason));
+      String reason = rewriter instanceof DuckDbRewriter
+          ? "default"
+          : options.runner() == CompactionOptions.Runner.GENERIC
+              ? "--runner generic"
+              : whyNotDuck.orElse("");
+      planned.add(new CompactionPlan.Group(
+          i,
+          partitionPath(table, g),
+          g.fileScanTasks().get(0).file().specId(),
+          g.outputSpecId(),
+          g.inputFileNum(),
+          g.inputFilesSizeInBytes(),
+          deleteFiles(g).size(),
+          g.expectedOutputFiles(),
+          rewriter.name(),
+          reason));
     }
     long selected = planned.stream().mapToLong(CompactionPlan.Group::files).sum();
     String because = liveFiles == selected ? "" : skipped.because();
-    CompactionPlan readout = new CompactionPlan(table.name(), current.snapshotId(), liveFiles, liveBytes, target, planned,
-        liveFiles - selected, because, ResolvedOrdering.describe(ordering), warnings);
-    return new PlannedCompaction(table, options, readout, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
+    CompactionPlan readout = new CompactionPlan(
+        table.name(),
+        current.snapshotId(),
+        liveFiles,
+        liveBytes,
+        target,
+        planned,
+        liveFiles - selected,
+        because,
+        ResolvedOrdering.describe(ordering),
+        warnings);
+    return new PlannedCompaction(
+        table, options, readout, groups, current.snapshotId(), target, ordering, whyNotDuckDb);
   }
 
-  static GroupRewriter rewriterFor(Table table, CompactionOptions options, Optional<String> whyNotDuckDb) {
+  static GroupRewriter rewriterFor(
+      Table table, CompactionOptions options, Optional<String> whyNotDuckDb) {
     return switch (options.runner()) {
       case GENERIC -> new GenericRewriter();
       case DUCKDB -> {
         if (whyNotDuckDb.isPresent()) {
-          throw new UsageException("--runner duckdb cannot rewrite " + table.name() + ": " + whyNotDuckDb.get());
+          throw new UsageException(
+              "--runner duckdb cannot rewrite " + table.name() + ": " + whyNotDuckDb.get());
         }
         yield new DuckDbRewriter();
       }
@@ -133,10 +188,13 @@ final class GroupPlanner {
         }
         return v;
       } catch (NumberFormatException e) {
-        throw new UsageException("target-file-size-bytes must be a positive number of bytes (got '" + option + "')");
+        throw new UsageException(
+            "target-file-size-bytes must be a positive number of bytes (got '" + option + "')");
       }
     }
-    return PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+    return PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
   }
 
@@ -145,7 +203,9 @@ final class GroupPlanner {
    * {@code cat=a} and {@code cat=a/day=1}, never {@code cat=ab}.
    */
   static boolean inPartition(String path, String wanted) {
-    return wanted == null || path.equals(wanted) || path.startsWith(wanted.endsWith("/") ? wanted : wanted + "/");
+    return wanted == null
+        || path.equals(wanted)
+        || path.startsWith(wanted.endsWith("/") ? wanted : wanted + "/");
   }
 
   /**
@@ -155,16 +215,26 @@ final class GroupPlanner {
    * would split them back into the fine partitions condense just left, and the next condense would
    * gather them again.
    */
-  private static RewriteFileGroup withoutCondensed(RewriteFileGroup group, Set<Integer> condensed, long target) {
-    if (condensed.isEmpty() || group.fileScanTasks().stream().noneMatch(t -> condensed.contains(t.file().specId()))) {
+  private static RewriteFileGroup withoutCondensed(
+      RewriteFileGroup group, Set<Integer> condensed, long target) {
+    if (condensed.isEmpty()
+        || group.fileScanTasks().stream()
+            .noneMatch(t -> condensed.contains(t.file().specId()))) {
       return group;
     }
-    List<FileScanTask> kept = group.fileScanTasks().stream().filter(t -> !condensed.contains(t.file().specId())).toList();
+    List<FileScanTask> kept = group.fileScanTasks().stream()
+        .filter(t -> !condensed.contains(t.file().specId()))
+        .toList();
     if (kept.isEmpty()) {
       return null;
     }
     long bytes = kept.stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
-    return new RewriteFileGroup(group.info(), kept, group.outputSpecId(), group.maxOutputFileSize(), group.inputSplitSize(),
+    return new RewriteFileGroup(
+        group.info(),
+        kept,
+        group.outputSpecId(),
+        group.maxOutputFileSize(),
+        group.inputSplitSize(),
         (int) Math.max(1, Math.ceil(bytes / (double) target)));
   }
 
@@ -178,7 +248,8 @@ final class GroupPlanner {
   }
 
   static String partitionPath(Table table, RewriteFileGroup group) {
-    if (group.fileScanTasks().stream().anyMatch(t -> t.file().specId() != table.spec().specId())) {
+    if (group.fileScanTasks().stream()
+        .anyMatch(t -> t.file().specId() != table.spec().specId())) {
       return "(files of older specs)";
     }
     // the file's own partition: the group's info holds it in the current spec's type
@@ -189,7 +260,9 @@ final class GroupPlanner {
 
   static Set<DeleteFile> deleteFiles(RewriteFileGroup group) {
     Map<String, DeleteFile> byLocation = new java.util.LinkedHashMap<>();
-    group.fileScanTasks().forEach(t -> t.deletes().forEach(d -> byLocation.putIfAbsent(d.location(), d)));
+    group
+        .fileScanTasks()
+        .forEach(t -> t.deletes().forEach(d -> byLocation.putIfAbsent(d.location(), d)));
     return new HashSet<>(byLocation.values());
   }
 }

@@ -16,16 +16,23 @@ import org.apache.iceberg.actions.RewriteFileGroup;
 final class GroupRewrite {
   private GroupRewrite() {}
 
-  static RewrittenGroup run(Table table, RewriteFileGroup group, int index, GroupRewriter rewriter, GroupRewriter.Settings settings,
+  static RewrittenGroup run(
+      Table table,
+      RewriteFileGroup group,
+      int index,
+      GroupRewriter rewriter,
+      GroupRewriter.Settings settings,
       CompactionOptions options) {
     long started = System.nanoTime();
     String partition = GroupPlanner.partitionPath(table, group);
     int deletes = GroupPlanner.deleteFiles(group).size();
     List<DataFile> outputs = List.of();
     // the input is digested while the runner writes: verification overlaps the rewrite
-    java.util.concurrent.CompletableFuture<Digested> input = options.verification() == CompactionOptions.Verification.CONTENT
-        ? java.util.concurrent.CompletableFuture.supplyAsync(() -> Digested.input(table, group.fileScanTasks()), settings.verifying())
-        : null;
+    java.util.concurrent.CompletableFuture<Digested> input =
+        options.verification() == CompactionOptions.Verification.CONTENT
+            ? java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> Digested.input(table, group.fileScanTasks()), settings.verifying())
+            : null;
     try {
       outputs = rewriter.rewrite(table, group, settings);
       long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
@@ -34,29 +41,64 @@ final class GroupRewrite {
           : countMismatch(table, group, written);
       if (mismatch != null) {
         deleteAll(table, outputs);
-        return new RewrittenGroup(index, partition, rewriter.name(), Verdict.VERIFICATION_FAILED, group.inputFileNum(),
-            group.inputFilesSizeInBytes(), 0, 0, deletes, 0, Compaction.millisSince(started),
+        return new RewrittenGroup(
+            index,
+            partition,
+            rewriter.name(),
+            Verdict.VERIFICATION_FAILED,
+            group.inputFileNum(),
+            group.inputFilesSizeInBytes(),
+            0,
+            0,
+            deletes,
+            0,
+            Compaction.millisSince(started),
             mismatch + "; new files removed, nothing committed");
       }
       group.setOutputFiles(new HashSet<>(outputs));
-      return new RewrittenGroup(index, partition, rewriter.name(), Verdict.VERIFIED, group.inputFileNum(),
-          group.inputFilesSizeInBytes(), outputs.size(), outputs.stream().mapToLong(DataFile::fileSizeInBytes).sum(), deletes,
-          written, Compaction.millisSince(started), null);
+      return new RewrittenGroup(
+          index,
+          partition,
+          rewriter.name(),
+          Verdict.VERIFIED,
+          group.inputFileNum(),
+          group.inputFilesSizeInBytes(),
+          outputs.size(),
+          outputs.stream().mapToLong(DataFile::fileSizeInBytes).sum(),
+          deletes,
+          written,
+          Compaction.millisSince(started),
+          null);
     } catch (Exception e) {
       if (input != null) {
         input.cancel(true);
       }
       deleteAll(table, outputs);
       String message = Compaction.failureMessage(
-          e instanceof java.util.concurrent.CompletionException c && c.getCause() != null ? c.getCause() : e);
-      return new RewrittenGroup(index, partition, rewriter.name(), Verdict.FAILED, group.inputFileNum(),
-          group.inputFilesSizeInBytes(), 0, 0, deletes, 0, Compaction.millisSince(started), message);
+          e instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+              ? c.getCause()
+              : e);
+      return new RewrittenGroup(
+          index,
+          partition,
+          rewriter.name(),
+          Verdict.FAILED,
+          group.inputFileNum(),
+          group.inputFilesSizeInBytes(),
+          0,
+          0,
+          deletes,
+          0,
+          Compaction.millisSince(started),
+          message);
     }
   }
 
   private static String countMismatch(Table table, RewriteFileGroup group, long written) {
     long expected = expectedRows(table, group);
-    return written == expected ? null : "row count mismatch: " + expected + " live input rows, " + written + " written";
+    return written == expected
+        ? null
+        : "row count mismatch: " + expected + " live input rows, " + written + " written";
   }
 
   /**
@@ -66,7 +108,10 @@ final class GroupRewrite {
    * signed zeros) cannot agree with itself here. Both sides of a group are digested by the same
    * reader. Each read streams, so memory stays bounded.
    */
-  private static String contentMismatch(Table table, RewriteFileGroup group, List<DataFile> outputs,
+  private static String contentMismatch(
+      Table table,
+      RewriteFileGroup group,
+      List<DataFile> outputs,
       java.util.concurrent.CompletableFuture<Digested> input) {
     Digested in;
     try {
@@ -79,7 +124,10 @@ final class GroupRewrite {
     if (in.columnar() && !out.columnar()) {
       in = Digested.input(table, group.fileScanTasks(), false);
     }
-    return in.digest().differenceFrom(out.digest(), in.names()).map(d -> "content mismatch: " + d).orElse(null);
+    return in.digest()
+        .differenceFrom(out.digest(), in.names())
+        .map(d -> "content mismatch: " + d)
+        .orElse(null);
   }
 
   /** One side's digest, and whether the columnar reader made it. */
@@ -90,7 +138,9 @@ final class GroupRewrite {
 
     static Digested input(Table table, List<FileScanTask> tasks, boolean columnarIfPossible) {
       org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
-      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      List<String> names = schema.columns().stream()
+          .map(org.apache.iceberg.types.Types.NestedField::name)
+          .toList();
       if (columnarIfPossible && ColumnarDigest.reads(table, schema, tasks)) {
         try {
           return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
@@ -103,7 +153,9 @@ final class GroupRewrite {
 
     static Digested output(Table table, List<String> locations, boolean columnar) {
       org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
-      List<String> names = schema.columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+      List<String> names = schema.columns().stream()
+          .map(org.apache.iceberg.types.Types.NestedField::name)
+          .toList();
       if (columnar) {
         try {
           return new Digested(ColumnarDigest.ofFiles(table, locations, schema), true, names);
@@ -122,7 +174,9 @@ final class GroupRewrite {
    */
   static long expectedRows(Table table, RewriteFileGroup group) {
     if (group.fileScanTasks().stream().allMatch(t -> t.deletes().isEmpty())) {
-      return group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
+      return group.fileScanTasks().stream()
+          .mapToLong(t -> t.file().recordCount())
+          .sum();
     }
     return LiveRows.count(table, group.fileScanTasks());
   }

@@ -21,11 +21,28 @@ interface GroupRewriter {
    * @param smallGroupBytes a group of at most this input takes the small path ({@link SmallGroups}); 0 never
    * @param verifying where content verification runs its reads
    */
-  record Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering,
-      long smallGroupBytes, java.util.concurrent.Executor verifying) {
+  record Settings(
+      long memoryBytes,
+      int threads,
+      Path scratchDir,
+      long targetFileSizeBytes,
+      ResolvedOrdering ordering,
+      long smallGroupBytes,
+      java.util.concurrent.Executor verifying) {
     /** The small path at its default bound, verification on the common pool: for callers that rewrite one group at a time. */
-    Settings(long memoryBytes, int threads, Path scratchDir, long targetFileSizeBytes, ResolvedOrdering ordering) {
-      this(memoryBytes, threads, scratchDir, targetFileSizeBytes, ordering, SmallGroups.MAX_BYTES,
+    Settings(
+        long memoryBytes,
+        int threads,
+        Path scratchDir,
+        long targetFileSizeBytes,
+        ResolvedOrdering ordering) {
+      this(
+          memoryBytes,
+          threads,
+          scratchDir,
+          targetFileSizeBytes,
+          ordering,
+          SmallGroups.MAX_BYTES,
           java.util.concurrent.ForkJoinPool.commonPool());
     }
   }

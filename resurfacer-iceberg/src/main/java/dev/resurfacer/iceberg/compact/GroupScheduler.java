@@ -28,7 +28,11 @@ final class GroupScheduler {
    * @param bar told of each group as it finishes: its files and bytes, out of the plan's
    * @param lines one line per finished group, for a log
    */
-  GroupScheduler(PlannedCompaction plan, Compaction.RewriterChoice choice, Progress bar, Consumer<String> lines) {
+  GroupScheduler(
+      PlannedCompaction plan,
+      Compaction.RewriterChoice choice,
+      Progress bar,
+      Consumer<String> lines) {
     this.plan = plan;
     this.choice = choice;
     this.bar = bar;
@@ -45,19 +49,29 @@ final class GroupScheduler {
     Path scratch = options.newScratchDir("resurfacer-compact-");
     // one verification read per group in flight, on at most the machine's cores; each holds one
     // Parquet row group of its file (a few MB), far below what --memory gives DuckDB
-    ExecutorService verifying = Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, cores)), r -> {
-      Thread t = new Thread(r, "compact-verify");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService verifying =
+        Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, cores)), r -> {
+          Thread t = new Thread(r, "compact-verify");
+          t.setDaemon(true);
+          return t;
+        });
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
-        options.memoryBytes() / concurrency, Math.max(1, cores / concurrency), scratch, plan.targetFileSize(), plan.ordering(),
-        smallGroupBytes, verifying);
+        options.memoryBytes() / concurrency,
+        Math.max(1, cores / concurrency),
+        scratch,
+        plan.targetFileSize(),
+        plan.ordering(),
+        smallGroupBytes,
+        verifying);
 
     List<RewrittenGroup> results = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
-    Progress.Task task = bar.start("compact " + table.name() + " (" + groups.size() + (groups.size() == 1 ? " group)" : " groups)"),
-        "files", plan.readout().filesToRewrite(), plan.readout().bytesToRewrite());
+    Progress.Task task = bar.start(
+        "compact " + table.name() + " (" + groups.size()
+            + (groups.size() == 1 ? " group)" : " groups)"),
+        "files",
+        plan.readout().filesToRewrite(),
+        plan.readout().bytesToRewrite());
     try {
       List<Future<RewrittenGroup>> futures = new ArrayList<>();
       for (int i = 0; i < groups.size(); i++) {
@@ -70,9 +84,17 @@ final class GroupScheduler {
           }
           // the log has always named a verified group by the status it commits with
           String status = r.verified() ? "committed" : r.verdict().name().toLowerCase(Locale.ROOT);
-          lines.accept(String.format(Locale.ROOT, "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
-              index + 1, groups.size(), r.partition(), status,
-              r.inputFiles(), r.outputFiles(), dev.resurfacer.units.ByteSizes.format(r.inputBytes() * 1000 / Math.max(1, r.millis())),
+          lines.accept(String.format(
+              Locale.ROOT,
+              "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
+              index + 1,
+              groups.size(),
+              r.partition(),
+              status,
+              r.inputFiles(),
+              r.outputFiles(),
+              dev.resurfacer.units.ByteSizes.format(
+                  r.inputBytes() * 1000 / Math.max(1, r.millis())),
               r.message() == null ? r.runner() : r.message()));
           task.note("group " + (index + 1) + "/" + groups.size() + " " + r.partition());
           task.advance(group.inputFileNum(), group.inputFilesSizeInBytes());
@@ -98,20 +120,29 @@ final class GroupScheduler {
     return results;
   }
 
-  private RewrittenGroup rewriteWithFallback(RewriteFileGroup group, int index, GroupRewriter.Settings settings) {
+  private RewrittenGroup rewriteWithFallback(
+      RewriteFileGroup group, int index, GroupRewriter.Settings settings) {
     Table table = plan.table();
     CompactionOptions options = plan.options();
     GroupRewriter rewriter = choice.choose(table, group, options, plan.ordering());
     RewrittenGroup r = GroupRewrite.run(table, group, index, rewriter, settings, options);
-    if (r.verified() || !r.runner().equals("duckdb") || options.runner() != CompactionOptions.Runner.AUTO) {
+    if (r.verified()
+        || !r.runner().equals("duckdb")
+        || options.runner() != CompactionOptions.Runner.AUTO) {
       return r;
     }
     // auto promises a faithful rewrite, not a DuckDB one: whatever DuckDB failed on, the
     // generic runner (Iceberg's own reader and writer) gets the group next
-    RewrittenGroup retry = GroupRewrite.run(table, group, index, new GenericRewriter(), settings, options);
-    String duckdb = "duckdb " + (r.verdict() == RewrittenGroup.Verdict.VERIFICATION_FAILED ? "failed verification" : "failed")
+    RewrittenGroup retry =
+        GroupRewrite.run(table, group, index, new GenericRewriter(), settings, options);
+    String duckdb = "duckdb "
+        + (r.verdict() == RewrittenGroup.Verdict.VERIFICATION_FAILED
+            ? "failed verification"
+            : "failed")
         + " (" + r.message() + ")";
-    return retry.withMessage(retry.verified() ? duckdb + ", rewritten by the generic runner"
-        : duckdb + "; the generic runner then failed too: " + retry.message());
+    return retry.withMessage(
+        retry.verified()
+            ? duckdb + ", rewritten by the generic runner"
+            : duckdb + "; the generic runner then failed too: " + retry.message());
   }
 }

@@ -26,14 +26,17 @@ record IdlePartitions(Duration idle, Set<String> busy, boolean everything) {
     long cutoff = nowMillis - idle.toMillis();
     Set<String> busy = new HashSet<>();
     boolean everything = false;
-    for (Snapshot s = current; s != null && s.timestampMillis() >= cutoff;
+    for (Snapshot s = current;
+        s != null && s.timestampMillis() >= cutoff;
         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
       if (DataOperations.REPLACE.equals(s.operation())) {
         continue;
       }
       for (ContentFile<?> f : changed(table, s)) {
         PartitionSpec spec = table.specs().get(f.specId());
-        if (spec.isUnpartitioned() && !table.spec().isUnpartitioned() && f instanceof org.apache.iceberg.DeleteFile) {
+        if (spec.isUnpartitioned()
+            && !table.spec().isUnpartitioned()
+            && f instanceof org.apache.iceberg.DeleteFile) {
           everything = true;
         }
         busy.add(key(spec, f));
@@ -56,6 +59,7 @@ record IdlePartitions(Duration idle, Set<String> busy, boolean everything) {
   }
 
   private static String key(PartitionSpec spec, ContentFile<?> f) {
-    return spec.specId() + ":" + (spec.isUnpartitioned() ? "" : spec.partitionToPath(f.partition()));
+    return spec.specId() + ":"
+        + (spec.isUnpartitioned() ? "" : spec.partitionToPath(f.partition()));
   }
 }

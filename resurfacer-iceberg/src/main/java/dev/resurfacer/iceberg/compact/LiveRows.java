@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.iceberg.read.DataFileRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import dev.resurfacer.iceberg.read.DataFileRows;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -27,13 +27,17 @@ final class LiveRows {
   static Schema rewriteSchema(Table table) {
     Schema schema = table.schema();
     if (formatVersion(table) >= 3) {
-      return TypeUtil.join(schema, new Schema(MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER));
+      return TypeUtil.join(
+          schema, new Schema(MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER));
     }
     return schema;
   }
 
   static int formatVersion(Table table) {
-    return ((org.apache.iceberg.HasTableOperations) table).operations().current().formatVersion();
+    return ((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .formatVersion();
   }
 
   static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection) {
@@ -44,8 +48,10 @@ final class LiveRows {
    * @param reuse let the reader reuse one record (and its nested containers) for every row: only
    *     for consumers that are done with a row before asking for the next
    */
-  static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection, boolean reuse) {
-    GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projection);
+  static CloseableIterable<Record> read(
+      Table table, FileScanTask task, Schema projection, boolean reuse) {
+    GenericDeleteFilter deletes =
+        new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = deletes.requiredSchema();
     // No residual filter: a rewrite must carry every live row of a selected file, not only the rows
     // that match --where (the filter selects files, it does not delete rows).

@@ -63,10 +63,13 @@ final class NewDeletesFence implements TableOperations {
       Set<String> kept = new HashSet<>();
       forEachDelete(after, metadata, d -> kept.add(d.location()));
       forEachDelete(before, base, d -> {
-        if (d.dataSequenceNumber() != null && d.dataSequenceNumber() > startingSequenceNumber && !kept.contains(d.location())
+        if (d.dataSequenceNumber() != null
+            && d.dataSequenceNumber() > startingSequenceNumber
+            && !kept.contains(d.location())
             && !carried.contains(d.location())) {
-          throw new ValidationException("Cannot commit the rewrite: it would drop delete file %s (sequence number %s), "
-              + "committed after the rewrite started (sequence number %s), which must keep applying to its output",
+          throw new ValidationException(
+              "Cannot commit the rewrite: it would drop delete file %s (sequence number %s), "
+                  + "committed after the rewrite started (sequence number %s), which must keep applying to its output",
               d.location(), d.dataSequenceNumber(), startingSequenceNumber);
         }
       });
@@ -74,9 +77,11 @@ final class NewDeletesFence implements TableOperations {
     ops.commit(base, metadata);
   }
 
-  private void forEachDelete(Snapshot snapshot, TableMetadata metadata, java.util.function.Consumer<DeleteFile> action) {
+  private void forEachDelete(
+      Snapshot snapshot, TableMetadata metadata, java.util.function.Consumer<DeleteFile> action) {
     for (ManifestFile manifest : snapshot.deleteManifests(ops.io())) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, ops.io(), metadata.specsById())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, ops.io(), metadata.specsById())) {
         reader.forEach(action);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

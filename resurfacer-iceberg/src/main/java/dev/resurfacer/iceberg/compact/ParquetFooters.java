@@ -21,14 +21,17 @@ final class ParquetFooters {
 
   /** The footer with its row groups (what metrics are computed from). */
   static ParquetMetadata full(InputFile file) {
-    return read(file, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
+    return read(
+        file, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
   }
 
   /** The footer without its row groups: the schema and key-value metadata. */
   static ParquetMetadata schemaOnly(InputFile file) {
-    return read(file, ParquetReadOptions.builder(new PlainParquetConfiguration())
-        .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
-        .build());
+    return read(
+        file,
+        ParquetReadOptions.builder(new PlainParquetConfiguration())
+            .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS)
+            .build());
   }
 
   /** @param options one per read: a reader may write to its configuration, and reads run on several threads */

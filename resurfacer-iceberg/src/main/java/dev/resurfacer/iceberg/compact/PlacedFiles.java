@@ -61,7 +61,12 @@ final class PlacedFiles {
   }
 
   /** Moves a finished local Parquet file to a new data location of the table and describes it from its footer. */
-  static DataFile place(Table table, PartitionSpec spec, StructLike partition, org.apache.iceberg.SortOrder order, Path file)
+  static DataFile place(
+      Table table,
+      PartitionSpec spec,
+      StructLike partition,
+      org.apache.iceberg.SortOrder order,
+      Path file)
       throws IOException {
     String name = "resurfacer-" + UUID.randomUUID() + ".parquet";
     String planned = spec.isUnpartitioned()
@@ -75,13 +80,15 @@ final class PlacedFiles {
       Files.createDirectories(local.getParent());
       Files.move(file, local, StandardCopyOption.REPLACE_EXISTING);
     } else {
-      try (InputStream in = Files.newInputStream(file); OutputStream out = table.io().newOutputFile(location).create()) {
+      try (InputStream in = Files.newInputStream(file);
+          OutputStream out = table.io().newOutputFile(location).create()) {
         in.transferTo(out);
       }
       Files.delete(file);
     }
     InputFile in = table.io().newInputFile(location);
-    Metrics metrics = ParquetUtil.footerMetrics(ParquetFooters.full(in), java.util.stream.Stream.empty(), MetricsConfig.forTable(table));
+    Metrics metrics = ParquetUtil.footerMetrics(
+        ParquetFooters.full(in), java.util.stream.Stream.empty(), MetricsConfig.forTable(table));
     return DataFiles.builder(spec)
         .withPath(location)
         .withFormat(FileFormat.PARQUET)

@@ -22,8 +22,15 @@ public final class PlannedCompaction {
   private final Map<RewriteFileGroup, Optional<String>> whyNotDuckDb;
 
   /** @param whyNotDuckDb per group, why DuckDB cannot rewrite it exactly (empty when it can) */
-  PlannedCompaction(Table table, CompactionOptions options, CompactionPlan readout, List<RewriteFileGroup> groups,
-      long startingSnapshotId, long targetFileSize, ResolvedOrdering ordering, Map<RewriteFileGroup, Optional<String>> whyNotDuckDb) {
+  PlannedCompaction(
+      Table table,
+      CompactionOptions options,
+      CompactionPlan readout,
+      List<RewriteFileGroup> groups,
+      long startingSnapshotId,
+      long targetFileSize,
+      ResolvedOrdering ordering,
+      Map<RewriteFileGroup, Optional<String>> whyNotDuckDb) {
     this.table = table;
     this.options = options;
     this.readout = readout;

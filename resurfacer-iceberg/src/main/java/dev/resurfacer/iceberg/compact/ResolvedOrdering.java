@@ -33,7 +33,8 @@ sealed interface ResolvedOrdering {
       if (s.sortBy() == null) {
         SortOrder declared = table.sortOrder();
         if (declared.isUnsorted()) {
-          throw new UsageException("table " + table.name() + " declares no sort order: pass --sort-by");
+          throw new UsageException(
+              "table " + table.name() + " declares no sort order: pass --sort-by");
         }
         return new Sorted(declared, declared.orderId());
       }
@@ -55,7 +56,8 @@ sealed interface ResolvedOrdering {
       Types.NestedField field = ColumnRefs.field(table.schema(), name, "--columns", table.name());
       Optional<String> why = ZValues.unsupported(field);
       if (why.isPresent()) {
-        throw new UsageException("--columns: z-order does not support " + name.trim() + " (" + why.get() + ")");
+        throw new UsageException(
+            "--columns: z-order does not support " + name.trim() + " (" + why.get() + ")");
       }
       boolean identityPartition = table.spec().fields().stream()
           .anyMatch(p -> p.sourceId() == field.fieldId() && p.transform().isIdentity());
@@ -67,7 +69,8 @@ sealed interface ResolvedOrdering {
       columns.add(field);
     }
     if (columns.isEmpty()) {
-      throw new UsageException("--columns: every z-order column is an identity partition column; nothing to order by");
+      throw new UsageException(
+          "--columns: every z-order column is an identity partition column; nothing to order by");
     }
     return new Z(List.copyOf(columns));
   }
@@ -77,9 +80,14 @@ sealed interface ResolvedOrdering {
     if (ordering instanceof Sorted s) {
       for (SortField f : s.order().fields()) {
         String t = f.transform().toString();
-        if (!(t.equals("identity") || t.equals("day") || t.equals("month") || t.equals("year") || t.equals("hour")
+        if (!(t.equals("identity")
+            || t.equals("day")
+            || t.equals("month")
+            || t.equals("year")
+            || t.equals("hour")
             || t.startsWith("truncate") && isIntegral(s.order().schema().findType(f.sourceId())))) {
-          return Optional.of("sort transform " + t + " (applied exactly by Iceberg's comparator in the generic runner)");
+          return Optional.of("sort transform " + t
+              + " (applied exactly by Iceberg's comparator in the generic runner)");
         }
       }
     }
@@ -98,19 +106,23 @@ sealed interface ResolvedOrdering {
   }
 
   private static boolean isIntegral(org.apache.iceberg.types.Type type) {
-    return type != null && (type.typeId() == org.apache.iceberg.types.Type.TypeID.INTEGER
-        || type.typeId() == org.apache.iceberg.types.Type.TypeID.LONG);
+    return type != null
+        && (type.typeId() == org.apache.iceberg.types.Type.TypeID.INTEGER
+            || type.typeId() == org.apache.iceberg.types.Type.TypeID.LONG);
   }
 
   static String describe(ResolvedOrdering ordering) {
     if (ordering instanceof Sorted s) {
-      return "sort " + s.order().fields().stream().map(Object::toString).collect(Collectors.joining(", "))
-          + (s.stampedOrderId() == 0 ? " (not a declared order: files unstamped)" : " (order id " + s.stampedOrderId() + ")");
+      return "sort "
+          + s.order().fields().stream().map(Object::toString).collect(Collectors.joining(", "))
+          + (s.stampedOrderId() == 0
+              ? " (not a declared order: files unstamped)"
+              : " (order id " + s.stampedOrderId() + ")");
     }
     if (ordering instanceof Z z) {
-      return "z-order " + z.columns().stream().map(Types.NestedField::name).collect(Collectors.joining(", "));
+      return "z-order "
+          + z.columns().stream().map(Types.NestedField::name).collect(Collectors.joining(", "));
     }
     return "bin-pack";
   }
-
 }

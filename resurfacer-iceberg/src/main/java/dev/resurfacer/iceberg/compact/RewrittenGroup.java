@@ -20,20 +20,46 @@ record RewrittenGroup(
     long millis,
     String message) {
 
-  enum Verdict { VERIFIED, VERIFICATION_FAILED, FAILED }
+  enum Verdict {
+    VERIFIED,
+    VERIFICATION_FAILED,
+    FAILED
+  }
 
   boolean verified() {
     return verdict == Verdict.VERIFIED;
   }
 
   RewrittenGroup withMessage(String newMessage) {
-    return new RewrittenGroup(index, partition, runner, verdict, inputFiles, inputBytes, outputFiles, outputBytes, deleteFiles, rows,
-        millis, newMessage);
+    return new RewrittenGroup(
+        index,
+        partition,
+        runner,
+        verdict,
+        inputFiles,
+        inputBytes,
+        outputFiles,
+        outputBytes,
+        deleteFiles,
+        rows,
+        millis,
+        newMessage);
   }
 
   /** The group as the result reports it, once the commit phase decided its {@code status}. */
   CompactionResult.Group as(CompactionResult.Status status, String newMessage) {
-    return new CompactionResult.Group(index, partition, runner, status, inputFiles, inputBytes, outputFiles, outputBytes, deleteFiles,
-        rows, millis, newMessage);
+    return new CompactionResult.Group(
+        index,
+        partition,
+        runner,
+        status,
+        inputFiles,
+        inputBytes,
+        outputFiles,
+        outputBytes,
+        deleteFiles,
+        rows,
+        millis,
+        newMessage);
   }
 }

@@ -54,7 +54,13 @@ final class SkipReasons {
    * @param condensed specs whose files compaction leaves where condense put them
    * @param idle the partitions changed within {@code min-partition-idle}; null when not set
    */
-  SkipReasons(Table table, CompactionOptions options, long snapshotId, long target, Set<Integer> condensed, IdlePartitions idle) {
+  SkipReasons(
+      Table table,
+      CompactionOptions options,
+      long snapshotId,
+      long target,
+      Set<Integer> condensed,
+      IdlePartitions idle) {
     this.table = table;
     this.idle = idle;
     this.options = options;
@@ -87,30 +93,53 @@ final class SkipReasons {
   String because() {
     List<String> why = new ArrayList<>();
     if (ungrouped > 0) {
-      int minInputFiles = PropertyUtil.propertyAsInt(plannerOptions, SizeBasedFileRewritePlanner.MIN_INPUT_FILES,
+      int minInputFiles = PropertyUtil.propertyAsInt(
+          plannerOptions,
+          SizeBasedFileRewritePlanner.MIN_INPUT_FILES,
           SizeBasedFileRewritePlanner.MIN_INPUT_FILES_DEFAULT);
       String cap = plannerOptions.containsKey(BinPackRewriteFilePlanner.MAX_FILES_TO_REWRITE)
-          ? ", or past max-files-to-rewrite (" + plannerOptions.get(BinPackRewriteFilePlanner.MAX_FILES_TO_REWRITE) + ")" : "";
+          ? ", or past max-files-to-rewrite ("
+              + plannerOptions.get(BinPackRewriteFilePlanner.MAX_FILES_TO_REWRITE) + ")"
+          : "";
       // the planner never takes a lone file for its size, whatever min-input-files says
-      String fewer = minInputFiles >= 2 ? "min-input-files (" + minInputFiles + ")" : "two (a lone file is not rewritten for its size)";
-      why.add(String.format(Locale.ROOT, "%d file(s) (%s) worth rewriting, in %d partition(s) with fewer than %s"
-              + " such files and less than the target size (%s) together%s", ungrouped, ByteSizes.format(ungroupedBytes),
-          ungroupedPartitions.size(), fewer, ByteSizes.format(target), cap));
+      String fewer = minInputFiles >= 2
+          ? "min-input-files (" + minInputFiles + ")"
+          : "two (a lone file is not rewritten for its size)";
+      why.add(String.format(
+          Locale.ROOT,
+          "%d file(s) (%s) worth rewriting, in %d partition(s) with fewer than %s"
+              + " such files and less than the target size (%s) together%s",
+          ungrouped,
+          ByteSizes.format(ungroupedBytes),
+          ungroupedPartitions.size(),
+          fewer,
+          ByteSizes.format(target),
+          cap));
     }
     if (inRange > 0) {
-      long min = PropertyUtil.propertyAsLong(plannerOptions, SizeBasedFileRewritePlanner.MIN_FILE_SIZE_BYTES,
-          (long) (target * SizeBasedFileRewritePlanner.MIN_FILE_SIZE_DEFAULT_RATIO));
-      long max = PropertyUtil.propertyAsLong(plannerOptions, SizeBasedFileRewritePlanner.MAX_FILE_SIZE_BYTES,
-          (long) (target * SizeBasedFileRewritePlanner.MAX_FILE_SIZE_DEFAULT_RATIO));
-      why.add(String.format(Locale.ROOT, "%d file(s) (%s) within the size range (%d..%d bytes) with too few deletes to rewrite",
-          inRange, ByteSizes.format(inRangeBytes), min, max));
+      long min = PropertyUtil.propertyAsLong(
+          plannerOptions, SizeBasedFileRewritePlanner.MIN_FILE_SIZE_BYTES, (long)
+              (target * SizeBasedFileRewritePlanner.MIN_FILE_SIZE_DEFAULT_RATIO));
+      long max = PropertyUtil.propertyAsLong(
+          plannerOptions, SizeBasedFileRewritePlanner.MAX_FILE_SIZE_BYTES, (long)
+              (target * SizeBasedFileRewritePlanner.MAX_FILE_SIZE_DEFAULT_RATIO));
+      why.add(String.format(
+          Locale.ROOT,
+          "%d file(s) (%s) within the size range (%d..%d bytes) with too few deletes to rewrite",
+          inRange,
+          ByteSizes.format(inRangeBytes),
+          min,
+          max));
     }
     if (busy > 0) {
-      why.add(busy + " file(s) worth rewriting in " + busyPartitions.size() + " partition(s) a writer changed within "
-          + MIN_IDLE_LABEL + " (" + dev.resurfacer.units.Durations.format(idle.idle()) + "), left for a later run");
+      why.add(busy + " file(s) worth rewriting in " + busyPartitions.size()
+          + " partition(s) a writer changed within " + MIN_IDLE_LABEL + " ("
+          + dev.resurfacer.units.Durations.format(idle.idle()) + "), left for a later run");
     }
     if (inCondensedSpec > 0) {
-      why.add(inCondensedSpec + " file(s) in a condensed spec (the default with its time field coarsened), left where condense put them");
+      why.add(
+          inCondensedSpec
+              + " file(s) in a condensed spec (the default with its time field coarsened), left where condense put them");
     }
     if (outsidePartition > 0) {
       why.add(outsidePartition + " file(s) outside --partition " + options.partition());

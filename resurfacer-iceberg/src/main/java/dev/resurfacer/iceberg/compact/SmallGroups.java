@@ -35,7 +35,8 @@ final class SmallGroups {
     Connection c = Database.BASE.duplicate();
     try (Statement st = c.createStatement()) {
       // never above the compaction's own memory setting, so the small path keeps memory bounded too
-      st.execute("SET memory_limit='" + Math.max(64, Math.min(MEMORY_MB, memoryBytes >> 20)) + "MB'");
+      st.execute(
+          "SET memory_limit='" + Math.max(64, Math.min(MEMORY_MB, memoryBytes >> 20)) + "MB'");
       st.execute("SET TimeZone='UTC'");
     } catch (SQLException | RuntimeException e) {
       c.close();
@@ -61,12 +62,14 @@ final class SmallGroups {
           // DuckDB never touches the network: remote files are staged through Iceberg's FileIO
           st.execute("SET autoinstall_known_extensions=false");
           st.execute("SET autoload_known_extensions=false");
-          // each group reads files it staged or that no other group rewrites: nothing is worth keeping between groups
+          // each group reads files it staged or that no other group rewrites: nothing is worth
+          // keeping between groups
           st.execute("SET enable_external_file_cache=false");
         }
         return c;
       } catch (SQLException e) {
-        throw new IllegalStateException("cannot start the in-process DuckDB database for small groups: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "cannot start the in-process DuckDB database for small groups: " + e.getMessage(), e);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -22,7 +22,9 @@ import org.apache.iceberg.expressions.Term;
 final class SortOrders {
   /** A transform: an unquoted word right before an opening parenthesis. */
   private static final Pattern TRANSFORM = Pattern.compile("([A-Za-z_]+)\\s*\\(");
-  private static final Pattern DIRECTION = Pattern.compile("(?i)\\s*(?<dir>ASC|DESC)?\\s*(?:NULLS\\s+(?<nulls>FIRST|LAST))?\\s*");
+
+  private static final Pattern DIRECTION =
+      Pattern.compile("(?i)\\s*(?<dir>ASC|DESC)?\\s*(?:NULLS\\s+(?<nulls>FIRST|LAST))?\\s*");
 
   private SortOrders() {}
 
@@ -42,18 +44,22 @@ final class SortOrders {
         end = close + 1;
       } else {
         Identifiers.Read ref = Identifiers.read(part, 0, true, "--sort-by");
-        term = Expressions.ref(ColumnRefs.icebergName(schema, ColumnRefs.field(schema, ref.parts(), "--sort-by", table)));
+        term = Expressions.ref(ColumnRefs.icebergName(
+            schema, ColumnRefs.field(schema, ref.parts(), "--sort-by", table)));
         end = ref.end();
       }
       Matcher m = DIRECTION.matcher(part.substring(end));
       if (!m.matches()) {
-        throw new UsageException("--sort-by: cannot read '" + part.trim() + "' (write: col [ASC|DESC] [NULLS FIRST|LAST];"
+        throw new UsageException("--sort-by: cannot read '" + part.trim()
+            + "' (write: col [ASC|DESC] [NULLS FIRST|LAST];"
             + " a column name holding blanks, commas or parentheses in backticks)");
       }
       boolean desc = "DESC".equalsIgnoreCase(m.group("dir"));
       NullOrder nulls = m.group("nulls") == null
           ? (desc ? NullOrder.NULLS_LAST : NullOrder.NULLS_FIRST)
-          : "FIRST".equalsIgnoreCase(m.group("nulls")) ? NullOrder.NULLS_FIRST : NullOrder.NULLS_LAST;
+          : "FIRST".equalsIgnoreCase(m.group("nulls"))
+              ? NullOrder.NULLS_FIRST
+              : NullOrder.NULLS_LAST;
       try {
         if (desc) {
           builder.desc(term, nulls);
@@ -102,14 +108,29 @@ final class SortOrders {
   private static Term transform(Schema schema, String fn, String inner, String text, String table) {
     List<String> args = Identifiers.splitList(inner, "--sort-by");
     String name = fn.toLowerCase(Locale.ROOT);
-    if (!List.of("year", "years", "month", "months", "day", "days", "hour", "hours", "identity", "bucket", "truncate").contains(name)) {
-      throw new UsageException("--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
+    if (!List.of(
+            "year",
+            "years",
+            "month",
+            "months",
+            "day",
+            "days",
+            "hour",
+            "hours",
+            "identity",
+            "bucket",
+            "truncate")
+        .contains(name)) {
+      throw new UsageException(
+          "--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
     }
     boolean width = name.equals("bucket") || name.equals("truncate");
     if (args.size() != (width ? 2 : 1)) {
-      throw new UsageException("--sort-by: '" + text.trim() + "' needs " + (width ? "a width and a column, e.g. bucket(16, id)" : "one column"));
+      throw new UsageException("--sort-by: '" + text.trim() + "' needs "
+          + (width ? "a width and a column, e.g. bucket(16, id)" : "one column"));
     }
-    String column = ColumnRefs.icebergName(schema, ColumnRefs.field(schema, args.get(args.size() - 1), "--sort-by", table));
+    String column = ColumnRefs.icebergName(
+        schema, ColumnRefs.field(schema, args.get(args.size() - 1), "--sort-by", table));
     return switch (name) {
       case "year", "years" -> Expressions.year(column);
       case "month", "months" -> Expressions.month(column);
@@ -118,7 +139,9 @@ final class SortOrders {
       case "bucket" -> Expressions.bucket(column, width(args.get(0), text));
       case "truncate" -> Expressions.truncate(column, width(args.get(0), text));
       case "identity" -> Expressions.ref(column);
-      default -> throw new UsageException("--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
+      default ->
+        throw new UsageException(
+            "--sort-by: unknown transform '" + name + "' in '" + text.trim() + "'");
     };
   }
 
@@ -130,7 +153,8 @@ final class SortOrders {
       }
       return w;
     } catch (NumberFormatException e) {
-      throw new UsageException("--sort-by: '" + text.trim() + "' needs a positive width first, e.g. bucket(16, id)");
+      throw new UsageException(
+          "--sort-by: '" + text.trim() + "' needs a positive width first, e.g. bucket(16, id)");
     }
   }
 }

@@ -48,7 +48,8 @@ final class StoredRows {
     }
     try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(location))
         .project(schema)
-        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
+        .createReaderFunc(
+            fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema, lineage))
         .reuseContainers()
         .build()) {
       long pos = 0;

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.zorder.ZKeys;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -8,7 +9,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import dev.resurfacer.zorder.ZKeys;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -38,9 +38,12 @@ public final class ZValues {
   public static Optional<String> unsupported(Types.NestedField field) {
     Type t = field.type();
     return switch (t.typeId()) {
-      case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE, BINARY, FIXED, UUID -> Optional.empty();
-      case DECIMAL -> ((Types.DecimalType) t).precision() <= 18 ? Optional.empty()
-          : Optional.of("decimal precision above 18");
+      case BOOLEAN, INTEGER, LONG, DATE, TIMESTAMP, STRING, FLOAT, DOUBLE, BINARY, FIXED, UUID ->
+        Optional.empty();
+      case DECIMAL ->
+        ((Types.DecimalType) t).precision() <= 18
+            ? Optional.empty()
+            : Optional.of("decimal precision above 18");
       default -> Optional.of("type " + t);
     };
   }
@@ -54,7 +57,8 @@ public final class ZValues {
       case BOOLEAN -> ZKeys.ofBoolean((Boolean) v);
       case INTEGER -> ZKeys.ofLong(((Integer) v).longValue());
       case LONG -> ZKeys.ofLong((Long) v);
-      case DATE -> ZKeys.ofLong(v instanceof LocalDate d ? d.toEpochDay() : ((Integer) v).longValue());
+      case DATE ->
+        ZKeys.ofLong(v instanceof LocalDate d ? d.toEpochDay() : ((Integer) v).longValue());
       case TIMESTAMP -> ZKeys.ofLong(micros(v));
       case DECIMAL -> ZKeys.ofLong(((BigDecimal) v).unscaledValue().longValueExact());
       case FLOAT, DOUBLE -> ZKeys.ofDouble(((Number) v).doubleValue());
@@ -75,7 +79,10 @@ public final class ZValues {
   /** Generic records hold a {@link java.util.UUID}; some readers hand over its 16 bytes. */
   private static byte[] uuidBytes(Object v) {
     if (v instanceof java.util.UUID u) {
-      return java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+      return java.nio.ByteBuffer.allocate(16)
+          .putLong(u.getMostSignificantBits())
+          .putLong(u.getLeastSignificantBits())
+          .array();
     }
     return bytes(v);
   }
@@ -101,7 +108,8 @@ public final class ZValues {
       return l;
     }
     if (v instanceof OffsetDateTime o) {
-      return ChronoUnit.MICROS.between(OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), o);
+      return ChronoUnit.MICROS.between(
+          OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), o);
     }
     return ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), (LocalDateTime) v);
   }

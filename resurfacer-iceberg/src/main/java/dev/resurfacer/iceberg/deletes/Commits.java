@@ -7,17 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.expressions.Expressions;
 
 /** What the delete conversions share: their inputs, their validated commit, and clean-up of a commit that certainly failed. */
 final class Commits {
@@ -27,8 +27,10 @@ final class Commits {
    * A row delta that fails unless, since {@code baseSnapshotId}, the referenced data files are still
    * there, the delete files it removes are still there, and no delete file or deletion vector was added.
    */
-  static RowDelta validatedDelta(Table table, long baseSnapshotId, List<String> referencedDataFiles) {
-    return table.newRowDelta()
+  static RowDelta validatedDelta(
+      Table table, long baseSnapshotId, List<String> referencedDataFiles) {
+    return table
+        .newRowDelta()
         .validateFromSnapshot(baseSnapshotId)
         .conflictDetectionFilter(Expressions.alwaysTrue())
         .validateDataFilesExist(referencedDataFiles)
@@ -37,10 +39,12 @@ final class Commits {
   }
 
   /** The live delete files of {@code snapshot} that {@code wanted} accepts, once each. */
-  static List<DeleteFile> liveDeleteFiles(Table table, Snapshot snapshot, Predicate<DeleteFile> wanted) {
+  static List<DeleteFile> liveDeleteFiles(
+      Table table, Snapshot snapshot, Predicate<DeleteFile> wanted) {
     Map<String, DeleteFile> out = new LinkedHashMap<>();
     for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
         for (DeleteFile file : reader) {
           if (wanted.test(file)) {
             out.putIfAbsent(file.location(), file.copyWithoutStats());
@@ -53,7 +57,8 @@ final class Commits {
     return new ArrayList<>(out.values());
   }
 
-  static void commitOrDelete(Table table, SnapshotUpdate<?> update, List<? extends ContentFile<?>> written) {
+  static void commitOrDelete(
+      Table table, SnapshotUpdate<?> update, List<? extends ContentFile<?>> written) {
     try {
       update.commit();
     } catch (CommitStateUnknownException e) {
@@ -65,7 +70,8 @@ final class Commits {
         // connection or an interrupted commit may have, and then these files are live
         throw e;
       }
-      for (String location : written.stream().map(ContentFile::location).distinct().toList()) {
+      for (String location :
+          written.stream().map(ContentFile::location).distinct().toList()) {
         try {
           table.io().deleteFile(location);
         } catch (RuntimeException suppressed) {

@@ -37,7 +37,8 @@ public final class DanglingDeletes {
    * The dangling delete files of one snapshot (null for a table without one), out of the
    * {@code deleteFiles} it has live.
    */
-  public record Plan(String name, Table table, Long snapshotId, long deleteFiles, List<DeleteFile> dangling) {
+  public record Plan(
+      String name, Table table, Long snapshotId, long deleteFiles, List<DeleteFile> dangling) {
     /** The plan as a result that committed nothing. */
     public DanglingDeletesResult preview() {
       return result(name, false, snapshotId, deleteFiles, dangling, table);
@@ -52,7 +53,11 @@ public final class DanglingDeletes {
       return new Plan(name, table, null, 0, List.of());
     }
     List<ManifestFile> deleteManifests = snapshot.deleteManifests(table.io());
-    return new Plan(name, table, snapshot.snapshotId(), liveDeleteFiles(table, deleteManifests),
+    return new Plan(
+        name,
+        table,
+        snapshot.snapshotId(),
+        liveDeleteFiles(table, deleteManifests),
         find(table, snapshot.snapshotId(), deleteManifests));
   }
 
@@ -71,16 +76,24 @@ public final class DanglingDeletes {
     }
     // the plan's snapshot is still current unless a writer committed since: what it found stands
     boolean planned = plan.snapshotId() != null && plan.snapshotId() == snapshot.snapshotId();
-    long before = planned ? plan.deleteFiles() : liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
+    long before =
+        planned ? plan.deleteFiles() : liveDeleteFiles(table, snapshot.deleteManifests(table.io()));
     RemoveDanglingDeleteFiles.Result removed = null;
     for (int attempt = 1; removed == null; attempt++) {
       try {
-        removed = new RemoveDanglingDeleteFilesAction(table,
-            (id, manifests) -> planned && plan.snapshotId().equals(id) ? plan.dangling() : find(table, id, manifests)).execute();
+        removed = new RemoveDanglingDeleteFilesAction(
+                table,
+                (id, manifests) -> planned && plan.snapshotId().equals(id)
+                    ? plan.dangling()
+                    : find(table, id, manifests))
+            .execute();
       } catch (RuntimeException e) {
         // a writer committed between core's look and its commit (a CDC table does every second):
-        // core refuses rather than commit a stale list; the next attempt looks again from the new snapshot
-        if (attempt >= ATTEMPTS || e.getMessage() == null || !e.getMessage().contains("current snapshot changed")) {
+        // core refuses rather than commit a stale list; the next attempt looks again from the new
+        // snapshot
+        if (attempt >= ATTEMPTS
+            || e.getMessage() == null
+            || !e.getMessage().contains("current snapshot changed")) {
           throw e;
         }
         table.refresh();
@@ -92,7 +105,13 @@ public final class DanglingDeletes {
     table.refresh();
     boolean committed = !files.isEmpty();
     Snapshot now = table.currentSnapshot();
-    return result(name, committed, committed ? now.snapshotId() : snapshot.snapshotId(), before, files, table);
+    return result(
+        name,
+        committed,
+        committed ? now.snapshotId() : snapshot.snapshotId(),
+        before,
+        files,
+        table);
   }
 
   /** Attempts of the removal when a writer's commit keeps landing between its look and its commit. */
@@ -100,7 +119,8 @@ public final class DanglingDeletes {
 
   private static void pause(int attempt) {
     try {
-      Thread.sleep(50L * attempt + java.util.concurrent.ThreadLocalRandom.current().nextLong(100));
+      Thread.sleep(
+          50L * attempt + java.util.concurrent.ThreadLocalRandom.current().nextLong(100));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while retrying remove-dangling-deletes", e);
@@ -108,9 +128,11 @@ public final class DanglingDeletes {
   }
 
   /** Delete files in {@code deleteManifests} that the scan of {@code snapshotId} attaches to no data file. */
-  static List<DeleteFile> find(Table table, long snapshotId, Collection<ManifestFile> deleteManifests) {
+  static List<DeleteFile> find(
+      Table table, long snapshotId, Collection<ManifestFile> deleteManifests) {
     Set<Key> applied = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
       for (FileScanTask task : tasks) {
         task.deletes().forEach(d -> applied.add(Key.of(d)));
       }
@@ -119,7 +141,8 @@ public final class DanglingDeletes {
     }
     List<DeleteFile> dangling = new ArrayList<>();
     for (ManifestFile manifest : deleteManifests) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
         for (DeleteFile d : reader) {
           if (!applied.contains(Key.of(d))) {
             dangling.add(d);
@@ -147,21 +170,35 @@ public final class DanglingDeletes {
     }
   }
 
-  private static DanglingDeletesResult result(String name, boolean committed, Long snapshotId, long deleteFiles,
-      List<DeleteFile> files, Table table) {
+  private static DanglingDeletesResult result(
+      String name,
+      boolean committed,
+      Long snapshotId,
+      long deleteFiles,
+      List<DeleteFile> files,
+      Table table) {
     List<DanglingDelete> out = new ArrayList<>();
     long records = 0;
     long bytes = 0;
     for (DeleteFile d : files) {
-      String kind = d.content() == FileContent.EQUALITY_DELETES ? "equality"
+      String kind = d.content() == FileContent.EQUALITY_DELETES
+          ? "equality"
           : ContentFileUtil.isDV(d) ? "deletion_vector" : "position";
       // a deletion vector's own size is its blob, not the whole Puffin file
       long size = ContentFileUtil.isDV(d) ? d.contentSizeInBytes() : d.fileSizeInBytes();
-      out.add(new DanglingDelete(d.location(), kind, d.specId(), table.specs().get(d.specId()).partitionToPath(d.partition()),
-          d.dataSequenceNumber(), d.recordCount(), size, d.referencedDataFile()));
+      out.add(new DanglingDelete(
+          d.location(),
+          kind,
+          d.specId(),
+          table.specs().get(d.specId()).partitionToPath(d.partition()),
+          d.dataSequenceNumber(),
+          d.recordCount(),
+          size,
+          d.referencedDataFile()));
       records += d.recordCount();
       bytes += size;
     }
-    return new DanglingDeletesResult(name, committed, snapshotId, deleteFiles, out.size(), records, bytes, List.copyOf(out));
+    return new DanglingDeletesResult(
+        name, committed, snapshotId, deleteFiles, out.size(), records, bytes, List.copyOf(out));
   }
 }

@@ -23,6 +23,13 @@ public record DanglingDeletesResult(
    * @param kind position, deletion_vector or equality
    * @param referencedDataFile the one data file a deletion vector or file-scoped position delete targets, else null
    */
-  public record DanglingDelete(String path, String kind, int specId, String partition, long dataSequenceNumber,
-      long records, long bytes, String referencedDataFile) {}
+  public record DanglingDelete(
+      String path,
+      String kind,
+      int specId,
+      String partition,
+      long dataSequenceNumber,
+      long records,
+      long bytes,
+      String referencedDataFile) {}
 }

@@ -35,11 +35,21 @@ public final class DeletionVectorRewrite {
    * What a conversion does: data files given a vector, v2 position-delete files removed (those applying
    * to nothing included), positions carried over.
    */
-  public record Result(String table, boolean committed, long dataFiles, long positionDeleteFiles, long positions,
-      long deletionVectors, Long snapshotId) {}
+  public record Result(
+      String table,
+      boolean committed,
+      long dataFiles,
+      long positionDeleteFiles,
+      long positions,
+      long deletionVectors,
+      Long snapshotId) {}
 
   /** A live data file of the base snapshot and the v2 position-delete files its scan applies to it. */
-  public record DataFileDeletes(String location, PartitionSpec spec, StructLike partition, List<DeleteFile> positionDeletes) {}
+  public record DataFileDeletes(
+      String location,
+      PartitionSpec spec,
+      StructLike partition,
+      List<DeleteFile> positionDeletes) {}
 
   /**
    * The conversion of one snapshot ({@code baseSnapshotId}, null for a table without one): every v2
@@ -47,7 +57,11 @@ public final class DeletionVectorRewrite {
    * vector its deletes name (none when they name none of its rows). It holds references: the deletes
    * are read when previewed or executed.
    */
-  public record Plan(Table table, Long baseSnapshotId, List<DeleteFile> positionDeleteFiles, List<DataFileDeletes> dataFiles) {
+  public record Plan(
+      Table table,
+      Long baseSnapshotId,
+      List<DeleteFile> positionDeleteFiles,
+      List<DataFileDeletes> dataFiles) {
     public Plan {
       positionDeleteFiles = List.copyOf(positionDeleteFiles);
       dataFiles = List.copyOf(dataFiles);
@@ -55,15 +69,21 @@ public final class DeletionVectorRewrite {
 
     /** The result {@link #execute} would report, counted by reading the deletes as it does; writes and commits nothing. */
     public Result preview() {
-      Converted converted = convert(this, (file, positions) -> { });
-      return new Result(table.name(), false, converted.dataFiles().size(), positionDeleteFiles.size(), converted.positions(),
-          converted.dataFiles().size(), baseSnapshotId);
+      Converted converted = convert(this, (file, positions) -> {});
+      return new Result(
+          table.name(),
+          false,
+          converted.dataFiles().size(),
+          positionDeleteFiles.size(),
+          converted.positions(),
+          converted.dataFiles().size(),
+          baseSnapshotId);
     }
   }
 
   /** {@code beforeCommit} runs between writing the vectors and committing them (tests put a concurrent writer there). No production caller sets one. */
   record Seam(Runnable beforeCommit) {
-    static final Seam NONE = new Seam(() -> { });
+    static final Seam NONE = new Seam(() -> {});
   }
 
   /** What {@link #execute} would convert in the current snapshot. Reads metadata only. */
@@ -73,16 +93,25 @@ public final class DeletionVectorRewrite {
     if (base == null) {
       return new Plan(table, null, List.of(), List.of());
     }
-    List<DeleteFile> v2Files = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.POSITION_DELETES && file.format() != FileFormat.PUFFIN);
+    List<DeleteFile> v2Files = Commits.liveDeleteFiles(
+        table,
+        base,
+        file ->
+            file.content() == FileContent.POSITION_DELETES && file.format() != FileFormat.PUFFIN);
     if (v2Files.isEmpty()) {
       return new Plan(table, base.snapshotId(), List.of(), List.of());
     }
     List<DataFileDeletes> dataFiles = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
-        List<DeleteFile> positional = task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
-        if (!positional.isEmpty() && positional.stream().noneMatch(d -> d.format() == FileFormat.PUFFIN)) {
-          dataFiles.add(new DataFileDeletes(task.file().location(), task.spec(), task.file().partition(), positional));
+        List<DeleteFile> positional = task.deletes().stream()
+            .filter(d -> d.content() == FileContent.POSITION_DELETES)
+            .toList();
+        if (!positional.isEmpty()
+            && positional.stream().noneMatch(d -> d.format() == FileFormat.PUFFIN)) {
+          dataFiles.add(new DataFileDeletes(
+              task.file().location(), task.spec(), task.file().partition(), positional));
         }
       }
     } catch (IOException e) {
@@ -105,7 +134,10 @@ public final class DeletionVectorRewrite {
       return plan.preview();
     }
     DeletionVectors vectors = new DeletionVectors(table);
-    Converted converted = convert(plan, (file, positions) -> vectors.write(file.location(), positions, file.spec(), file.partition()));
+    Converted converted = convert(
+        plan,
+        (file, positions) ->
+            vectors.write(file.location(), positions, file.spec(), file.partition()));
     List<DeleteFile> written = vectors.written();
     RowDelta delta = Commits.validatedDelta(table, plan.baseSnapshotId(), converted.dataFiles());
     written.forEach(delta::addDeletes);
@@ -113,20 +145,28 @@ public final class DeletionVectorRewrite {
     seam.beforeCommit().run();
     Commits.commitOrDelete(table, delta, written);
     table.refresh();
-    return new Result(table.name(), true, converted.dataFiles().size(), plan.positionDeleteFiles().size(), converted.positions(),
-        written.size(), table.currentSnapshot().snapshotId());
+    return new Result(
+        table.name(),
+        true,
+        converted.dataFiles().size(),
+        plan.positionDeleteFiles().size(),
+        converted.positions(),
+        written.size(),
+        table.currentSnapshot().snapshotId());
   }
 
   /** The data files given a vector and the positions those vectors hold. */
   private record Converted(List<String> dataFiles, long positions) {}
 
-  private static Converted convert(Plan plan, BiConsumer<DataFileDeletes, PositionDeleteIndex> write) {
+  private static Converted convert(
+      Plan plan, BiConsumer<DataFileDeletes, PositionDeleteIndex> write) {
     Table table = plan.table();
     BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
     List<String> converted = new ArrayList<>();
     long positions = 0;
     for (DataFileDeletes file : plan.dataFiles()) {
-      PositionDeleteIndex index = loader.loadPositionDeletes(file.positionDeletes(), file.location());
+      PositionDeleteIndex index =
+          loader.loadPositionDeletes(file.positionDeletes(), file.location());
       if (index.isEmpty()) {
         continue;
       }

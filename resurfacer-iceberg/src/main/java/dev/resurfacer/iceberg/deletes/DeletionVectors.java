@@ -27,10 +27,13 @@ final class DeletionVectors implements AutoCloseable {
   private int inWriter;
 
   DeletionVectors(Table table) {
-    this.files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
+    this.files = OutputFileFactory.builderFor(table, 1, System.nanoTime())
+        .format(FileFormat.PUFFIN)
+        .build();
   }
 
-  void write(String dataFile, PositionDeleteIndex positions, PartitionSpec spec, StructLike partition) {
+  void write(
+      String dataFile, PositionDeleteIndex positions, PartitionSpec spec, StructLike partition) {
     if (writer == null) {
       writer = new BaseDVFileWriter(files, path -> null);
     }

@@ -42,8 +42,15 @@ public final class EqualityDeleteConversion {
   private EqualityDeleteConversion() {}
 
   /** Data files resolved, equality-delete files replaced, rows they delete, delete files written. */
-  public record Result(String table, boolean committed, long dataFiles, long equalityDeleteFiles, long deletedRows,
-      long writtenDeleteFiles, boolean deletionVectors, Long snapshotId) {}
+  public record Result(
+      String table,
+      boolean committed,
+      long dataFiles,
+      long equalityDeleteFiles,
+      long deletedRows,
+      long writtenDeleteFiles,
+      boolean deletionVectors,
+      Long snapshotId) {}
 
   /**
    * The conversion of one snapshot ({@code baseSnapshotId}, null for a table without one): every
@@ -51,7 +58,11 @@ public final class EqualityDeleteConversion {
    * each carrying the delete files its scan attaches. It holds references: data and deletes are read
    * when previewed or executed.
    */
-  public record Plan(Table table, boolean deletionVectors, Long baseSnapshotId, List<DeleteFile> equalityDeleteFiles,
+  public record Plan(
+      Table table,
+      boolean deletionVectors,
+      Long baseSnapshotId,
+      List<DeleteFile> equalityDeleteFiles,
       List<FileScanTask> dataFiles) {
     public Plan {
       equalityDeleteFiles = List.copyOf(equalityDeleteFiles);
@@ -63,15 +74,22 @@ public final class EqualityDeleteConversion {
      * does; writes and commits nothing.
      */
     public Result preview() {
-      Resolved resolved = resolve(this, (task, deleted) -> { });
-      return new Result(table.name(), false, resolved.dataFiles().size(), equalityDeleteFiles.size(), resolved.deletedRows(), 0,
-          deletionVectors, baseSnapshotId);
+      Resolved resolved = resolve(this, (task, deleted) -> {});
+      return new Result(
+          table.name(),
+          false,
+          resolved.dataFiles().size(),
+          equalityDeleteFiles.size(),
+          resolved.deletedRows(),
+          0,
+          deletionVectors,
+          baseSnapshotId);
     }
   }
 
   /** {@code beforeCommit} runs between writing the deletes and committing them (tests put a concurrent writer there). No production caller sets one. */
   record Seam(Runnable beforeCommit) {
-    static final Seam NONE = new Seam(() -> { });
+    static final Seam NONE = new Seam(() -> {});
   }
 
   /** What {@link #execute} would convert in the current snapshot. Reads metadata only. */
@@ -82,12 +100,14 @@ public final class EqualityDeleteConversion {
     if (base == null) {
       return new Plan(table, vectors, null, List.of(), List.of());
     }
-    List<DeleteFile> equalityFiles = Commits.liveDeleteFiles(table, base, file -> file.content() == FileContent.EQUALITY_DELETES);
+    List<DeleteFile> equalityFiles = Commits.liveDeleteFiles(
+        table, base, file -> file.content() == FileContent.EQUALITY_DELETES);
     if (equalityFiles.isEmpty()) {
       return new Plan(table, vectors, base.snapshotId(), List.of(), List.of());
     }
     List<FileScanTask> dataFiles = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
         if (task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)) {
           dataFiles.add(task);
@@ -120,16 +140,22 @@ public final class EqualityDeleteConversion {
     try (DeletionVectors dvs = new DeletionVectors(table)) {
       resolved = resolve(plan, (task, deleted) -> {
         if (plan.deletionVectors()) {
-          List<DeleteFile> positional = task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
+          List<DeleteFile> positional = task.deletes().stream()
+              .filter(d -> d.content() == FileContent.POSITION_DELETES)
+              .toList();
           if (!positional.isEmpty()) {
             deleted.merge(loader.loadPositionDeletes(positional, task.file().location()));
           }
-          positional.stream().filter(d -> d.format() == FileFormat.PUFFIN).forEach(replacedVectors::add);
+          positional.stream()
+              .filter(d -> d.format() == FileFormat.PUFFIN)
+              .forEach(replacedVectors::add);
           dvs.write(task.file().location(), deleted, task.spec(), task.file().partition());
         } else {
-          List<Position> positions = new ArrayList<>((int) Math.min(deleted.cardinality(), Integer.MAX_VALUE));
+          List<Position> positions =
+              new ArrayList<>((int) Math.min(deleted.cardinality(), Integer.MAX_VALUE));
           deleted.forEach(pos -> positions.add(new Position(task.file().location(), pos)));
-          written.add(TableWrites.writePositionDeletes(table, task.spec(), task.file().partition(), positions));
+          written.add(TableWrites.writePositionDeletes(
+              table, task.spec(), task.file().partition(), positions));
         }
       });
       written.addAll(dvs.written());
@@ -141,15 +167,23 @@ public final class EqualityDeleteConversion {
     seam.beforeCommit().run();
     Commits.commitOrDelete(table, delta, written);
     table.refresh();
-    return new Result(table.name(), true, resolved.dataFiles().size(), plan.equalityDeleteFiles().size(), resolved.deletedRows(),
-        written.size(), plan.deletionVectors(), table.currentSnapshot().snapshotId());
+    return new Result(
+        table.name(),
+        true,
+        resolved.dataFiles().size(),
+        plan.equalityDeleteFiles().size(),
+        resolved.deletedRows(),
+        written.size(),
+        plan.deletionVectors(),
+        table.currentSnapshot().snapshotId());
   }
 
   /** The data files resolved and the rows their equality deletes remove. */
   private record Resolved(List<String> dataFiles, long deletedRows) {}
 
   /** Finds each planned data file's equality-deleted positions and hands the non-empty ones to {@code replace}. */
-  private static Resolved resolve(Plan plan, BiConsumer<FileScanTask, PositionDeleteIndex> replace) {
+  private static Resolved resolve(
+      Plan plan, BiConsumer<FileScanTask, PositionDeleteIndex> replace) {
     List<String> resolved = new ArrayList<>();
     long deletedRows = 0;
     for (FileScanTask task : plan.dataFiles()) {
@@ -165,10 +199,14 @@ public final class EqualityDeleteConversion {
 
   /** Positions in the task's data file whose rows its equality deletes remove (position deletes not applied). */
   private static PositionDeleteIndex equalityDeleted(Table table, FileScanTask task) {
-    GenericDeleteFilter filter = new GenericDeleteFilter(table.io(), task, table.schema(), new Schema(MetadataColumns.ROW_POSITION));
+    GenericDeleteFilter filter = new GenericDeleteFilter(
+        table.io(), task, table.schema(), new Schema(MetadataColumns.ROW_POSITION));
     Schema required = filter.requiredSchema();
-    int posIndex = required.columns().indexOf(required.findField(MetadataColumns.ROW_POSITION.fieldId()));
-    CloseableIterable<Record> rows = filter.findEqualityDeleteRows(DataFileRows.read(table, task, required, true));
-    return Deletes.toPositionIndex(CloseableIterable.transform(rows, row -> (Long) row.get(posIndex)));
+    int posIndex =
+        required.columns().indexOf(required.findField(MetadataColumns.ROW_POSITION.fieldId()));
+    CloseableIterable<Record> rows =
+        filter.findEqualityDeleteRows(DataFileRows.read(table, task, required, true));
+    return Deletes.toPositionIndex(
+        CloseableIterable.transform(rows, row -> (Long) row.get(posIndex)));
   }
 }

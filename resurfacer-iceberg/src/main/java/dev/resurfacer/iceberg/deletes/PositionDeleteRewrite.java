@@ -47,7 +47,13 @@ public final class PositionDeleteRewrite {
   private PositionDeleteRewrite() {}
 
   /** One group: its partition, delete files in and out, and entries kept and dropped. */
-  public record Group(String partition, int inputFiles, long inputBytes, int outputFiles, long keptEntries, long droppedEntries) {}
+  public record Group(
+      String partition,
+      int inputFiles,
+      long inputBytes,
+      int outputFiles,
+      long keptEntries,
+      long droppedEntries) {}
 
   public record Result(String table, boolean committed, List<Group> groups, Long snapshotId) {
     public long rewrittenFiles() {
@@ -61,7 +67,11 @@ public final class PositionDeleteRewrite {
    * that snapshot (null without groups). It holds references: the delete files are read when
    * previewed or executed. {@link #execute} gives the groups their output, so a plan is executed at most once.
    */
-  public record Plan(Table table, Long baseSnapshotId, List<RewritePositionDeletesGroup> groups, Set<String> liveDataFiles,
+  public record Plan(
+      Table table,
+      Long baseSnapshotId,
+      List<RewritePositionDeletesGroup> groups,
+      Set<String> liveDataFiles,
       RewritePositionDeletesCommitManager commitManager) {
     public Plan {
       groups = List.copyOf(groups);
@@ -70,7 +80,7 @@ public final class PositionDeleteRewrite {
 
     /** The groups {@link #execute} would report, their entries counted by reading the delete files as it does; writes nothing. */
     public Result preview() {
-      return new Result(table.name(), false, rewrite(this, (group, kept) -> { }), baseSnapshotId);
+      return new Result(table.name(), false, rewrite(this, (group, kept) -> {}), baseSnapshotId);
     }
   }
 
@@ -83,25 +93,33 @@ public final class PositionDeleteRewrite {
   public static Plan plan(Table table, Map<String, String> options) {
     table.refresh();
     if (carriesDeletionVectors(table)) {
-      throw new UsageException(table.name() + " is format v3: its position deletes are deletion vectors, one per data file;"
+      throw new UsageException(table.name()
+          + " is format v3: its position deletes are deletion vectors, one per data file;"
           + " DeletionVectorRewrite converts position-delete files to them");
     }
     Snapshot base = table.currentSnapshot();
     if (base == null) {
       return new Plan(table, null, List.of(), Set.of(), null);
     }
-    RewritePositionDeletesCommitManager commitManager = new RewritePositionDeletesCommitManager(table);
-    BinPackRewritePositionDeletePlanner planner = new BinPackRewritePositionDeletePlanner(table, Expressions.alwaysTrue(), true);
+    RewritePositionDeletesCommitManager commitManager =
+        new RewritePositionDeletesCommitManager(table);
+    BinPackRewritePositionDeletePlanner planner =
+        new BinPackRewritePositionDeletePlanner(table, Expressions.alwaysTrue(), true);
     List<RewritePositionDeletesGroup> groups = new ArrayList<>();
     try {
       planner.init(options);
-      FileRewritePlan<RewritePositionDeleteFiles.FileGroupInfo, PositionDeletesScanTask, DeleteFile, RewritePositionDeletesGroup> plan =
-          planner.plan();
+      FileRewritePlan<
+              RewritePositionDeleteFiles.FileGroupInfo,
+              PositionDeletesScanTask,
+              DeleteFile,
+              RewritePositionDeletesGroup>
+          plan = planner.plan();
       try (CloseableIterable<RewritePositionDeletesGroup> all = plan.groups()) {
         all.forEach(groups::add);
       }
     } catch (IllegalArgumentException e) {
-      throw new UsageException("cannot plan the position-delete rewrite of " + table.name() + ": " + e.getMessage());
+      throw new UsageException(
+          "cannot plan the position-delete rewrite of " + table.name() + ": " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -122,7 +140,8 @@ public final class PositionDeleteRewrite {
       if (!kept.isEmpty()) {
         DeleteFile first = group.fileScanTasks().get(0).file();
         PartitionSpec spec = table.specs().get(first.specId());
-        out.add(TableWrites.writePositionDeletes(table, spec, spec.isUnpartitioned() ? null : first.partition(), kept));
+        out.add(TableWrites.writePositionDeletes(
+            table, spec, spec.isUnpartitioned() ? null : first.partition(), kept));
       }
       group.setOutputFiles(out);
     });
@@ -132,7 +151,8 @@ public final class PositionDeleteRewrite {
   }
 
   /** Reads each group's delete files, keeps the entries of live data files, and hands them to {@code write}. */
-  private static List<Group> rewrite(Plan plan, BiConsumer<RewritePositionDeletesGroup, List<Position>> write) {
+  private static List<Group> rewrite(
+      Plan plan, BiConsumer<RewritePositionDeletesGroup, List<Position>> write) {
     Table table = plan.table();
     List<Group> results = new ArrayList<>();
     for (RewritePositionDeletesGroup g : plan.groups()) {
@@ -150,8 +170,13 @@ public final class PositionDeleteRewrite {
         }
       }
       write.accept(g, kept);
-      results.add(new Group(spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(first.partition()),
-          g.inputFileNum(), g.inputFilesSizeInBytes(), kept.isEmpty() ? 0 : 1, kept.size(), dropped));
+      results.add(new Group(
+          spec.isUnpartitioned() ? "(unpartitioned)" : spec.partitionToPath(first.partition()),
+          g.inputFileNum(),
+          g.inputFilesSizeInBytes(),
+          kept.isEmpty() ? 0 : 1,
+          kept.size(),
+          dropped));
     }
     return List.copyOf(results);
   }
@@ -178,7 +203,8 @@ public final class PositionDeleteRewrite {
 
   private static Set<String> liveDataFiles(Table table, Snapshot snapshot) {
     Set<String> live = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
       tasks.forEach(t -> live.add(t.file().location()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

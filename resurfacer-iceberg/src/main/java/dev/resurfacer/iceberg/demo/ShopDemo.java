@@ -66,7 +66,16 @@ public final class ShopDemo {
       Types.NestedField.required(7, "ordered_at", Types.TimestampType.withZone()));
 
   private static final String[] PRODUCTS = {
-    "kettle", "teapot", "mug", "grinder", "scale", "filter", "beans-1kg", "beans-250g", "tamper", "milk-jug"
+    "kettle",
+    "teapot",
+    "mug",
+    "grinder",
+    "scale",
+    "filter",
+    "beans-1kg",
+    "beans-250g",
+    "tamper",
+    "milk-jug"
   };
 
   private final Catalog catalog;
@@ -78,11 +87,20 @@ public final class ShopDemo {
   }
 
   /** What one day of ingestion did. */
-  public record DayReport(int day, LocalDate date, int appends, long rowsAppended, int positionDeleteFiles,
-      long rowsUpdated, int equalityDeleteFiles, long rowsCancelled, int commits) {}
+  public record DayReport(
+      int day,
+      LocalDate date,
+      int appends,
+      long rowsAppended,
+      int positionDeleteFiles,
+      long rowsUpdated,
+      int equalityDeleteFiles,
+      long rowsCancelled,
+      int commits) {}
 
   /** One analytic query's answer and how many files it had to open. */
-  public record QueryResult(String question, List<String> answer, long dataFilesRead, long deleteFilesRead) {}
+  public record QueryResult(
+      String question, List<String> answer, long dataFilesRead, long deleteFilesRead) {}
 
   /** Drops the demo table (and its files) and creates it empty. */
   public Table reset() {
@@ -93,7 +111,8 @@ public final class ShopDemo {
       ns.createNamespace(Namespace.of("shop"));
     }
     PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).day("ordered_at").build();
-    return catalog.buildTable(ORDERS, SCHEMA)
+    return catalog
+        .buildTable(ORDERS, SCHEMA)
         .withPartitionSpec(spec)
         .withProperty(TableProperties.FORMAT_VERSION, "2")
         .withProperty(TableProperties.DELETE_MODE, "merge-on-read")
@@ -126,10 +145,17 @@ public final class ShopDemo {
       List<Record> rows = new ArrayList<>(ROWS_PER_APPEND);
       for (int i = 0; i < ROWS_PER_APPEND; i++) {
         long ts = dayStartMicros + a * sliceMicros + (long) (rng.nextDouble() * sliceMicros);
-        rows.add(order(nextId++, 1 + rng.nextInt(5000), PRODUCTS[rng.nextInt(PRODUCTS.length)],
-            1 + rng.nextInt(4), price(rng), "placed", ts));
+        rows.add(order(
+            nextId++,
+            1 + rng.nextInt(5000),
+            PRODUCTS[rng.nextInt(PRODUCTS.length)],
+            1 + rng.nextInt(4),
+            price(rng),
+            "placed",
+            ts));
       }
-      rows.sort(java.util.Comparator.comparingLong(r -> ((OffsetDateTime) r.getField("ordered_at")).toInstant().toEpochMilli()));
+      rows.sort(java.util.Comparator.comparingLong(
+          r -> ((OffsetDateTime) r.getField("ordered_at")).toInstant().toEpochMilli()));
       DataFile file = TableWrites.writeData(table, rows).get(0);
       table.newAppend().appendFile(file).commit();
       commits++;
@@ -156,7 +182,8 @@ public final class ShopDemo {
         replacements.add(replacement);
       }
       DataFile any = files.get(0);
-      DeleteFile deletes = TableWrites.writePositionDeletes(table, table.spec(), any.partition(), positions);
+      DeleteFile deletes =
+          TableWrites.writePositionDeletes(table, table.spec(), any.partition(), positions);
       RowDelta delta = table.newRowDelta().addDeletes(deletes);
       TableWrites.writeData(table, replacements).forEach(delta::addRows);
       delta.commit();
@@ -183,14 +210,23 @@ public final class ShopDemo {
     for (Map.Entry<Integer, List<Record>> e : cancelByDay.entrySet()) {
       PartitionKey key = new PartitionKey(table.spec(), table.schema());
       key.set(0, (int) FIRST_DAY.plusDays(e.getKey() - 1).toEpochDay());
-      cancel.addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), key, idOnly, e.getValue()));
+      cancel.addDeletes(
+          TableWrites.writeEqualityDeletes(table, table.spec(), key, idOnly, e.getValue()));
       eqFiles++;
     }
     cancel.commit();
     commits++;
     table.updateProperties().set(DAY_PROPERTY, Integer.toString(day)).commit();
-    return new DayReport(day, date, APPENDS_PER_DAY, (long) APPENDS_PER_DAY * ROWS_PER_APPEND, posFiles, updated,
-        eqFiles, cancelled.size(), commits);
+    return new DayReport(
+        day,
+        date,
+        APPENDS_PER_DAY,
+        (long) APPENDS_PER_DAY * ROWS_PER_APPEND,
+        posFiles,
+        updated,
+        eqFiles,
+        cancelled.size(),
+        commits);
   }
 
   /** Runs the demo's analytic queries; answers are computed from Iceberg's delete-aware reader. */
@@ -209,23 +245,40 @@ public final class ShopDemo {
     BigDecimal[] revenue = {BigDecimal.ZERO};
     long[] files = scan(table, lastDay, r -> {
       count[0]++;
-      revenue[0] = revenue[0].add(((BigDecimal) r.getField("price")).multiply(BigDecimal.valueOf((Integer) r.getField("quantity"))));
+      revenue[0] = revenue[0].add(((BigDecimal) r.getField("price"))
+          .multiply(BigDecimal.valueOf((Integer) r.getField("quantity"))));
     });
-    results.add(new QueryResult("orders and revenue on " + last, List.of(count[0] + " orders, " + revenue[0] + " revenue"), files[0], files[1]));
+    results.add(new QueryResult(
+        "orders and revenue on " + last,
+        List.of(count[0] + " orders, " + revenue[0] + " revenue"),
+        files[0],
+        files[1]));
 
     Map<String, Long> byStatus = new TreeMap<>();
-    files = scan(table, Expressions.alwaysTrue(), r -> byStatus.merge((String) r.getField("status"), 1L, Long::sum));
+    files = scan(
+        table,
+        Expressions.alwaysTrue(),
+        r -> byStatus.merge((String) r.getField("status"), 1L, Long::sum));
     List<String> statusLines = new ArrayList<>();
     byStatus.forEach((s, n) -> statusLines.add(s + ": " + n));
     results.add(new QueryResult("orders by status, all days", statusLines, files[0], files[1]));
 
     Expression customers = Expressions.and(
-        Expressions.greaterThanOrEqual("customer_id", 1000L), Expressions.lessThan("customer_id", 1100L));
+        Expressions.greaterThanOrEqual("customer_id", 1000L),
+        Expressions.lessThan("customer_id", 1100L));
     Map<String, Long> qty = new HashMap<>();
-    files = scan(table, customers, r -> qty.merge((String) r.getField("product"), (long) (Integer) r.getField("quantity"), Long::sum));
+    files = scan(
+        table,
+        customers,
+        r -> qty.merge(
+            (String) r.getField("product"), (long) (Integer) r.getField("quantity"), Long::sum));
     List<String> top = qty.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-        .limit(3).map(e -> e.getKey() + ": " + e.getValue()).toList();
+        .sorted(Map.Entry.<String, Long>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()))
+        .limit(3)
+        .map(e -> e.getKey() + ": " + e.getValue())
+        .toList();
     results.add(new QueryResult("top 3 products for customers 1000-1099", top, files[0], files[1]));
 
     LocalDate first = FIRST_DAY;
@@ -234,9 +287,12 @@ public final class ShopDemo {
         Expressions.lessThan("ordered_at", micros(first.plusDays(1))));
     long[] cancelledFirstDay = {0};
     files = scan(table, firstDay, r -> cancelledFirstDay[0]++);
-    results.add(new QueryResult("orders still standing from " + first,
-        List.of(cancelledFirstDay[0] + " of " + (APPENDS_PER_DAY * ROWS_PER_APPEND + 2 * UPDATES_PER_ROUND) + " rows written"),
-        files[0], files[1]));
+    results.add(new QueryResult(
+        "orders still standing from " + first,
+        List.of(cancelledFirstDay[0] + " of "
+            + (APPENDS_PER_DAY * ROWS_PER_APPEND + 2 * UPDATES_PER_ROUND) + " rows written"),
+        files[0],
+        files[1]));
     return results;
   }
 
@@ -251,9 +307,12 @@ public final class ShopDemo {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    org.apache.iceberg.expressions.Evaluator residual = new org.apache.iceberg.expressions.Evaluator(table.schema().asStruct(), filter);
-    org.apache.iceberg.data.InternalRecordWrapper wrapper = new org.apache.iceberg.data.InternalRecordWrapper(table.schema().asStruct());
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).where(filter).build()) {
+    org.apache.iceberg.expressions.Evaluator residual =
+        new org.apache.iceberg.expressions.Evaluator(table.schema().asStruct(), filter);
+    org.apache.iceberg.data.InternalRecordWrapper wrapper =
+        new org.apache.iceberg.data.InternalRecordWrapper(table.schema().asStruct());
+    try (CloseableIterable<Record> rows =
+        IcebergGenerics.read(table).where(filter).build()) {
       for (Record r : rows) {
         if (residual.eval(wrapper.wrap(r))) {
           sink.accept(r);
@@ -265,7 +324,14 @@ public final class ShopDemo {
     return new long[] {data.size(), deletes.size()};
   }
 
-  private static Record order(long id, long customer, String product, int quantity, BigDecimal price, String status, long micros) {
+  private static Record order(
+      long id,
+      long customer,
+      String product,
+      int quantity,
+      BigDecimal price,
+      String status,
+      long micros) {
     Record r = GenericRecord.create(SCHEMA);
     r.setField("order_id", id);
     r.setField("customer_id", customer);
@@ -273,7 +339,11 @@ public final class ShopDemo {
     r.setField("quantity", quantity);
     r.setField("price", price);
     r.setField("status", status);
-    r.setField("ordered_at", OffsetDateTime.ofInstant(Instant.ofEpochSecond(micros / 1_000_000L, (micros % 1_000_000L) * 1000), ZoneOffset.UTC));
+    r.setField(
+        "ordered_at",
+        OffsetDateTime.ofInstant(
+            Instant.ofEpochSecond(micros / 1_000_000L, (micros % 1_000_000L) * 1000),
+            ZoneOffset.UTC));
     return r;
   }
 

@@ -44,10 +44,13 @@ public final class RemoteRewrites {
   public static boolean rollBackIfStillCurrent(Table table, Snapshot rewrite) {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata base = ops.refresh();
-    if (base.currentSnapshot() == null || base.currentSnapshot().snapshotId() != rewrite.snapshotId()) {
+    if (base.currentSnapshot() == null
+        || base.currentSnapshot().snapshotId() != rewrite.snapshotId()) {
       return false;
     }
-    TableMetadata updated = TableMetadata.buildFrom(base).setBranchSnapshot(rewrite.parentId(), SnapshotRef.MAIN_BRANCH).build();
+    TableMetadata updated = TableMetadata.buildFrom(base)
+        .setBranchSnapshot(rewrite.parentId(), SnapshotRef.MAIN_BRANCH)
+        .build();
     try {
       ops.commit(base, updated);
       return true;

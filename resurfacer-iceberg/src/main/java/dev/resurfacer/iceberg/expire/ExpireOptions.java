@@ -13,7 +13,8 @@ import java.util.List;
  * @param snapshotIds snapshots to expire explicitly, in addition to the age rule
  * @param expireRefs allow tags and branches past their max-ref-age to be dropped
  */
-public record ExpireOptions(Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) {
+public record ExpireOptions(
+    Duration olderThan, Integer retainLast, List<Long> snapshotIds, boolean expireRefs) {
   public ExpireOptions {
     dev.resurfacer.maintain.ExpireSnapshots.requireValidFlags(olderThan, retainLast);
     snapshotIds = snapshotIds == null ? List.of() : List.copyOf(snapshotIds);

@@ -1,14 +1,14 @@
 package dev.resurfacer.iceberg.expire;
 
 import dev.resurfacer.iceberg.expire.ExpireResult.ReclaimedFile;
+import dev.resurfacer.iceberg.metadata.MetadataWalker;
+import dev.resurfacer.storage.StoredFile;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import dev.resurfacer.storage.StoredFile;
-import dev.resurfacer.iceberg.metadata.MetadataWalker;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
@@ -35,10 +35,14 @@ final class ReachableFiles {
   private ReachableFiles() {}
 
   /** Path to file for everything {@code expiring} reaches and {@code retained} does not, in walk order. */
-  static Map<String, ReclaimedFile> onlyReachableFrom(Table table, Collection<Snapshot> expiring, Collection<Snapshot> retained,
+  static Map<String, ReclaimedFile> onlyReachableFrom(
+      Table table,
+      Collection<Snapshot> expiring,
+      Collection<Snapshot> retained,
       StoredFile.Resolver resolver) {
     FileIO io = table.io();
-    // kept files by canonical identity: one file committed as file:/x and later referenced as /x is one file
+    // kept files by canonical identity: one file committed as file:/x and later referenced as /x is
+    // one file
     Set<String> kept = keptKeys(table, retained, resolver);
     Set<String> keptManifests = new HashSet<>();
     for (Snapshot s : retained) {
@@ -53,8 +57,12 @@ final class ReachableFiles {
       public void file(MetadataWalker.Kind kind, String location, long sizeInBytes) {
         if (!isKept(kept, resolver, location)) {
           // a Puffin file holds many deletion vectors; its size counts once
-          out.putIfAbsent(location, new ReclaimedFile(location, category(kind),
-              kind == MetadataWalker.Kind.MANIFEST_LIST ? length(io, location) : sizeInBytes));
+          out.putIfAbsent(
+              location,
+              new ReclaimedFile(
+                  location,
+                  category(kind),
+                  kind == MetadataWalker.Kind.MANIFEST_LIST ? length(io, location) : sizeInBytes));
         }
       }
 
@@ -89,7 +97,8 @@ final class ReachableFiles {
     }
     for (PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
       if (expiringIds.contains(f.snapshotId()) && !isKept(kept, resolver, f.path())) {
-        out.putIfAbsent(f.path(), new ReclaimedFile(f.path(), PARTITION_STATISTICS, f.fileSizeInBytes()));
+        out.putIfAbsent(
+            f.path(), new ReclaimedFile(f.path(), PARTITION_STATISTICS, f.fileSizeInBytes()));
       }
     }
     return out;
@@ -99,9 +108,12 @@ final class ReachableFiles {
    * Canonical keys of every file the {@code retained} snapshots reach: manifest lists, manifests,
    * data and delete files (a DV's Puffin file included), and the current metadata files.
    */
-  static Set<String> keptKeys(Table table, Collection<Snapshot> retained, StoredFile.Resolver resolver) {
+  static Set<String> keptKeys(
+      Table table, Collection<Snapshot> retained, StoredFile.Resolver resolver) {
     Set<String> kept = new HashSet<>();
-    MetadataWalker.withSizes(table.io()).walkSnapshots(retained, table.specs(), (kind, location, size) -> keep(kept, resolver, location));
+    MetadataWalker.withSizes(table.io())
+        .walkSnapshots(
+            retained, table.specs(), (kind, location, size) -> keep(kept, resolver, location));
     return kept;
   }
 
@@ -113,7 +125,8 @@ final class ReachableFiles {
       case MANIFEST_LIST -> MANIFEST_LIST;
       case STATISTICS -> STATISTICS;
       case PARTITION_STATISTICS -> PARTITION_STATISTICS;
-      case METADATA_JSON -> throw new IllegalArgumentException("expiry never reclaims a metadata.json");
+      case METADATA_JSON ->
+        throw new IllegalArgumentException("expiry never reclaims a metadata.json");
     };
   }
 

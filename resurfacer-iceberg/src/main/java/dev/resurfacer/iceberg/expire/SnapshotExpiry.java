@@ -38,12 +38,30 @@ public final class SnapshotExpiry {
    * their max age, and the files only those snapshots reach. {@link #execute} commits {@code update}
    * once, so a plan is executed at most once.
    */
-  public record Plan(String name, Table table, long cutoff, int retainLast, ExpireSnapshots update,
-      List<Snapshot> expiring, List<ExpiredSnapshot> snapshots, List<String> agedRefs,
-      Map<String, ReclaimedFile> files, StoredFile.Resolver resolver) {
+  public record Plan(
+      String name,
+      Table table,
+      long cutoff,
+      int retainLast,
+      ExpireSnapshots update,
+      List<Snapshot> expiring,
+      List<ExpiredSnapshot> snapshots,
+      List<String> agedRefs,
+      Map<String, ReclaimedFile> files,
+      StoredFile.Resolver resolver) {
     /** The plan as a result that committed and deleted nothing. */
     public ExpireResult preview() {
-      return result(name, false, cutoff, retainLast, snapshots, agedRefs, files.values(), List.of(), List.of(), List.of());
+      return result(
+          name,
+          false,
+          cutoff,
+          retainLast,
+          snapshots,
+          agedRefs,
+          files.values(),
+          List.of(),
+          List.of(),
+          List.of());
     }
   }
 
@@ -51,7 +69,9 @@ public final class SnapshotExpiry {
    * The other tables of every format an expiry must not take files from, and this table's own
    * identities among them; read only when the expiry has files to delete.
    */
-  public record OtherTables(java.util.function.Supplier<dev.resurfacer.storage.Neighbours> neighbours, Set<String> self) {}
+  public record OtherTables(
+      java.util.function.Supplier<dev.resurfacer.storage.Neighbours> neighbours,
+      Set<String> self) {}
 
   /** What {@link #execute} would do now. Reads metadata; commits nothing and deletes nothing. */
   public static Plan plan(String name, Table table, ExpireOptions options) {
@@ -65,10 +85,18 @@ public final class SnapshotExpiry {
   public static Plan plan(String name, Table table, ExpireOptions options, OtherTables others) {
     table.refresh();
     Map<String, String> props = table.properties();
-    long maxAgeMs = options.olderThan() != null ? options.olderThan().toMillis()
-        : PropertyUtil.propertyAsLong(props, TableProperties.MAX_SNAPSHOT_AGE_MS, TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT);
-    int retainLast = options.retainLast() != null ? options.retainLast()
-        : PropertyUtil.propertyAsInt(props, TableProperties.MIN_SNAPSHOTS_TO_KEEP, TableProperties.MIN_SNAPSHOTS_TO_KEEP_DEFAULT);
+    long maxAgeMs = options.olderThan() != null
+        ? options.olderThan().toMillis()
+        : PropertyUtil.propertyAsLong(
+            props,
+            TableProperties.MAX_SNAPSHOT_AGE_MS,
+            TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT);
+    int retainLast = options.retainLast() != null
+        ? options.retainLast()
+        : PropertyUtil.propertyAsInt(
+            props,
+            TableProperties.MIN_SNAPSHOTS_TO_KEEP,
+            TableProperties.MIN_SNAPSHOTS_TO_KEEP_DEFAULT);
     long cutoff = System.currentTimeMillis() - maxAgeMs;
 
     ExpireSnapshots update = configure(table, options, cutoff);
@@ -90,12 +118,16 @@ public final class SnapshotExpiry {
       }
     });
     StoredFile.Resolver resolver = new StoredFile.Resolver();
-    Map<String, ReclaimedFile> previewed = ReachableFiles.onlyReachableFrom(table, expiring, retained, resolver);
+    Map<String, ReclaimedFile> previewed =
+        ReachableFiles.onlyReachableFrom(table, expiring, retained, resolver);
     if (others != null && !previewed.isEmpty()) {
       List<StoredFile> candidates = new ArrayList<>();
       previewed.keySet().forEach(p -> candidates.addAll(resolver.resolveAll(p)));
       try {
-        others.neighbours().get().requireNoneShared(others.self(), candidates, "expiry would delete");
+        others
+            .neighbours()
+            .get()
+            .requireNoneShared(others.self(), candidates, "expiry would delete");
       } catch (SafetyRefusal r) {
         throw new SafetyRefusal("expire " + name + ": " + r.getMessage() + "; nothing was expired");
       }
@@ -104,8 +136,17 @@ public final class SnapshotExpiry {
         .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
         .map(s -> new ExpiredSnapshot(s.snapshotId(), s.timestampMillis(), s.operation()))
         .toList();
-    return new Plan(name, table, cutoff, retainLast, update, List.copyOf(expiring), snapshots, List.copyOf(agedRefs),
-        Collections.unmodifiableMap(previewed), resolver);
+    return new Plan(
+        name,
+        table,
+        cutoff,
+        retainLast,
+        update,
+        List.copyOf(expiring),
+        snapshots,
+        List.copyOf(agedRefs),
+        Collections.unmodifiableMap(previewed),
+        resolver);
   }
 
   /** Expires, then deletes exactly the files the plan computed (never more). */
@@ -129,7 +170,8 @@ public final class SnapshotExpiry {
     // Naming the previewed snapshots makes core clean up by reachability (the preview's own
     // definition) instead of incrementally, which would keep files removed by retained snapshots.
     expiring.forEach(s -> update.expireSnapshotId(s.snapshotId()));
-    // core's cleanup only collects here; the deletes happen below, against the metadata as it is then
+    // core's cleanup only collects here; the deletes happen below, against the metadata as it is
+    // then
     update.deleteWith(offered::add);
     try {
       update.commit();
@@ -137,15 +179,21 @@ public final class SnapshotExpiry {
       throw new SafetyRefusal(e.getMessage());
     }
     table.refresh();
-    // the race window: a commit since the preview may reference a candidate again, under any spelling
+    // the race window: a commit since the preview may reference a candidate again, under any
+    // spelling
     List<Snapshot> now = new ArrayList<>();
     table.snapshots().forEach(now::add);
     Set<String> stillKept = ReachableFiles.keptKeys(table, now, resolver);
-    // and every statistics file the metadata names now: one may have been attached to a retained snapshot meanwhile
+    // and every statistics file the metadata names now: one may have been attached to a retained
+    // snapshot meanwhile
     table.statisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
-    table.partitionStatisticsFiles().forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
-    long previewedBytes = previewed.values().stream().mapToLong(ReclaimedFile::bytes).sum();
-    try (Progress.Task task = progress.start("expire " + name + ": delete", "files", previewed.size(), previewedBytes)) {
+    table
+        .partitionStatisticsFiles()
+        .forEach(f -> ReachableFiles.keep(stillKept, resolver, f.path()));
+    long previewedBytes =
+        previewed.values().stream().mapToLong(ReclaimedFile::bytes).sum();
+    try (Progress.Task task =
+        progress.start("expire " + name + ": delete", "files", previewed.size(), previewedBytes)) {
       for (String path : offered) {
         // the fence: nothing outside the preview is ever deleted, whatever core computes
         if (previewed.containsKey(path) && !ReachableFiles.isKept(stillKept, resolver, path)) {
@@ -153,7 +201,8 @@ public final class SnapshotExpiry {
             table.io().deleteFile(path);
             deleted.add(path);
           } catch (RuntimeException e) {
-            // the commit stands; a file that could not be deleted is reported in not_deleted and swept later
+            // the commit stands; a file that could not be deleted is reported in not_deleted and
+            // swept later
           }
           task.advance(1, previewed.get(path).bytes());
         }
@@ -173,8 +222,17 @@ public final class SnapshotExpiry {
     refsDropped.removeAll(table.refs().keySet());
     specsBefore.removeAll(table.specs().keySet());
     schemasBefore.removeAll(table.schemas().keySet());
-    return result(name, true, plan.cutoff(), plan.retainLast(), plan.snapshots(), refsDropped, done, notDeleted,
-        new ArrayList<>(new TreeSet<>(specsBefore)), new ArrayList<>(new TreeSet<>(schemasBefore)));
+    return result(
+        name,
+        true,
+        plan.cutoff(),
+        plan.retainLast(),
+        plan.snapshots(),
+        refsDropped,
+        done,
+        notDeleted,
+        new ArrayList<>(new TreeSet<>(specsBefore)),
+        new ArrayList<>(new TreeSet<>(schemasBefore)));
   }
 
   private static ExpireSnapshots configure(Table table, ExpireOptions options, long cutoff) {
@@ -182,9 +240,11 @@ public final class SnapshotExpiry {
     try {
       update = table.expireSnapshots();
     } catch (ValidationException e) {
-      throw new SafetyRefusal(e.getMessage()); // gc.enabled=false: files may be shared with other tables
+      throw new SafetyRefusal(
+          e.getMessage()); // gc.enabled=false: files may be shared with other tables
     }
-    update.expireOlderThan(cutoff)
+    update
+        .expireOlderThan(cutoff)
         .cleanupLevel(ExpireSnapshots.CleanupLevel.ALL)
         .cleanExpiredMetadata(true);
     if (options.retainLast() != null) {
@@ -228,8 +288,17 @@ public final class SnapshotExpiry {
     return out;
   }
 
-  private static ExpireResult result(String name, boolean committed, long cutoff, int retainLast, List<ExpiredSnapshot> snapshots,
-      List<String> refs, Iterable<ReclaimedFile> files, List<String> notDeleted, List<Integer> specs, List<Integer> schemas) {
+  private static ExpireResult result(
+      String name,
+      boolean committed,
+      long cutoff,
+      int retainLast,
+      List<ExpiredSnapshot> snapshots,
+      List<String> refs,
+      Iterable<ReclaimedFile> files,
+      List<String> notDeleted,
+      List<Integer> specs,
+      List<Integer> schemas) {
     Map<String, long[]> sums = new LinkedHashMap<>();
     ReachableFiles.CATEGORIES.forEach(c -> sums.put(c, new long[2]));
     List<ReclaimedFile> list = new ArrayList<>();
@@ -245,8 +314,19 @@ public final class SnapshotExpiry {
     }
     Map<String, CategoryTotal> byCategory = new LinkedHashMap<>();
     sums.forEach((c, s) -> byCategory.put(c, new CategoryTotal(s[0], s[1])));
-    return new ExpireResult(name, committed, cutoff, retainLast, snapshots, List.copyOf(refs), count, bytes,
-        byCategory, list, List.copyOf(notDeleted), specs, schemas);
+    return new ExpireResult(
+        name,
+        committed,
+        cutoff,
+        retainLast,
+        snapshots,
+        List.copyOf(refs),
+        count,
+        bytes,
+        byCategory,
+        list,
+        List.copyOf(notDeleted),
+        specs,
+        schemas);
   }
-
 }

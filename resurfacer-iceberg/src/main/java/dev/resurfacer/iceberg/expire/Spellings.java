@@ -31,7 +31,9 @@ public final class Spellings {
         }
       }
     };
-    MetadataWalker.withSizes(table.io()).walkSnapshots(table.snapshots(), table.specs(), (kind, location, size) -> check.accept(location));
+    MetadataWalker.withSizes(table.io())
+        .walkSnapshots(
+            table.snapshots(), table.specs(), (kind, location, size) -> check.accept(location));
     table.statisticsFiles().forEach(f -> check.accept(f.path()));
     table.partitionStatisticsFiles().forEach(f -> check.accept(f.path()));
     return out;

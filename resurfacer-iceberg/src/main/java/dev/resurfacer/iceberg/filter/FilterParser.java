@@ -28,7 +28,9 @@ public final class FilterParser {
       return n.negated() ? Expressions.notNull(n.column()) : Expressions.isNull(n.column());
     }
     if (where instanceof Where.In in) {
-      return in.negated() ? Expressions.notIn(in.column(), in.literals().toArray()) : Expressions.in(in.column(), in.literals().toArray());
+      return in.negated()
+          ? Expressions.notIn(in.column(), in.literals().toArray())
+          : Expressions.in(in.column(), in.literals().toArray());
     }
     if (where instanceof Where.Compare c) {
       return switch (c.op()) {

@@ -28,7 +28,8 @@ import org.apache.iceberg.types.Type;
  * engine as SQL.
  */
 public final class SqlFilters {
-  private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
   private SqlFilters() {}
 
@@ -52,7 +53,8 @@ public final class SqlFilters {
     }
 
     default UsageException unsupported(String what) {
-      return new UsageException("--where with --engine " + engine() + ": " + what + " has no " + engine() + " form here");
+      return new UsageException(
+          "--where with --engine " + engine() + ": " + what + " has no " + engine() + " form here");
     }
   }
 
@@ -62,8 +64,10 @@ public final class SqlFilters {
    *
    * @param procedure what selects the rows on the engine, for the refusal of a transformed partition field
    */
-  public static Expression filter(Table table, String where, String partition, String engine, String procedure) {
-    Expression filter = where == null || where.isBlank() ? Expressions.alwaysTrue() : FilterParser.parse(where);
+  public static Expression filter(
+      Table table, String where, String partition, String engine, String procedure) {
+    Expression filter =
+        where == null || where.isBlank() ? Expressions.alwaysTrue() : FilterParser.parse(where);
     if (partition != null && !partition.isBlank()) {
       filter = Expressions.and(filter, partition(table, partition, engine, procedure));
     }
@@ -75,13 +79,16 @@ public final class SqlFilters {
     if (filter.op() == Expression.Operation.TRUE) {
       return null;
     }
-    return ExpressionVisitors.visit(Binder.bind(table.schema().asStruct(), filter, true), new ToSql(dialect));
+    return ExpressionVisitors.visit(
+        Binder.bind(table.schema().asStruct(), filter, true), new ToSql(dialect));
   }
 
   /** A timestamp of microseconds since the epoch as {@code yyyy-MM-dd HH:mm:ss.SSSSSS}, in UTC. */
   public static String timestamp(long micros) {
-    return TIMESTAMP.format(LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-        (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC));
+    return TIMESTAMP.format(LocalDateTime.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L),
+        (int) Math.floorMod(micros, 1_000_000L) * 1000,
+        ZoneOffset.UTC));
   }
 
   /** The bytes of a binary value as hex digits. */
@@ -106,12 +113,16 @@ public final class SqlFilters {
       }
       String name = segment.substring(0, eq);
       String text = segment.substring(eq + 1);
-      PartitionField field = table.spec().fields().stream().filter(f -> f.name().equals(name)).findFirst()
-          .orElseThrow(() -> new UsageException("--partition: " + table.name() + " has no partition field " + name));
+      PartitionField field = table.spec().fields().stream()
+          .filter(f -> f.name().equals(name))
+          .findFirst()
+          .orElseThrow(() -> new UsageException(
+              "--partition: " + table.name() + " has no partition field " + name));
       String column = table.schema().findColumnName(field.sourceId());
       if (!field.transform().isIdentity()) {
-        throw new UsageException("--partition " + name + " with --engine " + engine + ": " + name + " is " + field.transform()
-            + " of a column, which " + procedure + " cannot select by; use --where on " + column);
+        throw new UsageException("--partition " + name + " with --engine " + engine + ": " + name
+            + " is " + field.transform() + " of a column, which " + procedure
+            + " cannot select by; use --where on " + column);
       }
       if ("null".equals(text)) {
         out = Expressions.and(out, Expressions.isNull(column));
@@ -130,8 +141,18 @@ public final class SqlFilters {
   /** Renders a bound expression; values arrive in Iceberg's internal representation. */
   private static final class ToSql extends ExpressionVisitors.BoundExpressionVisitor<String> {
     private static final Map<Expression.Operation, String> COMPARISONS = Map.of(
-        Expression.Operation.LT, " < ", Expression.Operation.LT_EQ, " <= ", Expression.Operation.GT, " > ",
-        Expression.Operation.GT_EQ, " >= ", Expression.Operation.EQ, " = ", Expression.Operation.NOT_EQ, " <> ");
+        Expression.Operation.LT,
+        " < ",
+        Expression.Operation.LT_EQ,
+        " <= ",
+        Expression.Operation.GT,
+        " > ",
+        Expression.Operation.GT_EQ,
+        " >= ",
+        Expression.Operation.EQ,
+        " = ",
+        Expression.Operation.NOT_EQ,
+        " <> ");
 
     private final Dialect dialect;
 
@@ -184,12 +205,15 @@ public final class SqlFilters {
       return "(NOT " + dialect.isNaN(column(ref)) + ")";
     }
 
-    // the six comparisons differ only in their operator: rendered here, before the visitor's per-operation dispatch
+    // the six comparisons differ only in their operator: rendered here, before the visitor's
+    // per-operation dispatch
     @Override
     public <T> String predicate(BoundPredicate<T> pred) {
       String operator = pred.isLiteralPredicate() ? COMPARISONS.get(pred.op()) : null;
       if (operator != null && pred.term() instanceof BoundReference<T> ref) {
-        return column(ref) + operator + dialect.literal(ref.type(), pred.asLiteralPredicate().literal().value());
+        return column(ref)
+            + operator
+            + dialect.literal(ref.type(), pred.asLiteralPredicate().literal().value());
       }
       return super.predicate(pred);
     }
@@ -215,7 +239,10 @@ public final class SqlFilters {
     }
 
     private <T> String values(BoundReference<T> ref, Set<T> literals) {
-      return literals.stream().map(v -> dialect.literal(ref.type(), v)).sorted().collect(Collectors.joining(", "));
+      return literals.stream()
+          .map(v -> dialect.literal(ref.type(), v))
+          .sorted()
+          .collect(Collectors.joining(", "));
     }
 
     private String column(BoundReference<?> ref) {

@@ -11,12 +11,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.EnumSet;
-import java.util.function.Consumer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -54,8 +54,12 @@ public final class HealthInspector {
       "format-version");
 
   // Bucket edges chosen so the common Iceberg targets (128 MB, 512 MB) fall on an edge.
-  private static final long[] EDGES = {0, 1L << 20, 8L << 20, 32L << 20, 128L << 20, 512L << 20, Long.MAX_VALUE};
-  private static final String[] LABELS = {"< 1 MB", "1-8 MB", "8-32 MB", "32-128 MB", "128-512 MB", ">= 512 MB"};
+  private static final long[] EDGES = {
+    0, 1L << 20, 8L << 20, 32L << 20, 128L << 20, 512L << 20, Long.MAX_VALUE
+  };
+  private static final String[] LABELS = {
+    "< 1 MB", "1-8 MB", "8-32 MB", "32-128 MB", "128-512 MB", ">= 512 MB"
+  };
 
   private HealthInspector() {}
 
@@ -73,7 +77,8 @@ public final class HealthInspector {
   }
 
   /** One manifest's live entries, counted: see {@link #inspect(String, Table, long, ManifestTallies)} for the layout. */
-  private static ManifestTallies.Tally tally(ManifestFile manifest, FileIO io, Table table, long smallThreshold) {
+  private static ManifestTallies.Tally tally(
+      ManifestFile manifest, FileIO io, Table table, long smallThreshold) {
     if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
       long[] c = new long[4 + 2 * LABELS.length];
       try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, table.specs())) {
@@ -94,7 +99,8 @@ public final class HealthInspector {
       return new ManifestTallies.Tally(c);
     }
     long[] c = new long[7];
-    try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
+    try (ManifestReader<DeleteFile> reader =
+        ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
       for (DeleteFile f : reader) {
         c[0] += ContentFileUtil.isDV(f) ? f.contentSizeInBytes() : f.fileSizeInBytes();
         if (f.content() == FileContent.EQUALITY_DELETES) {
@@ -122,19 +128,25 @@ public final class HealthInspector {
     TableMetadata meta = ((HasTableOperations) table).operations().current();
     FileIO io = table.io();
     long target = PropertyUtil.propertyAsLong(
-        table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     long smallThreshold = (long) (target * 0.75);
 
     List<String> specs = new ArrayList<>();
     for (PartitionSpec spec : table.specs().values()) {
-      specs.add(spec.specId() + ": " + (spec.isUnpartitioned() ? "unpartitioned" : spec.fields().toString()));
+      specs.add(spec.specId() + ": "
+          + (spec.isUnpartitioned() ? "unpartitioned" : spec.fields().toString()));
     }
     List<String> orders = new ArrayList<>();
     for (SortOrder order : table.sortOrders().values()) {
-      orders.add(order.orderId() + ": " + (order.isUnsorted() ? "unsorted" : order.fields().toString()));
+      orders.add(order.orderId() + ": "
+          + (order.isUnsorted() ? "unsorted" : order.fields().toString()));
     }
     List<TableHealth.Ref> refs = new ArrayList<>();
-    meta.refs().forEach((refName, ref) -> refs.add(new TableHealth.Ref(refName, ref.type().name().toLowerCase(java.util.Locale.ROOT), ref.snapshotId())));
+    meta.refs()
+        .forEach((refName, ref) -> refs.add(new TableHealth.Ref(
+            refName, ref.type().name().toLowerCase(java.util.Locale.ROOT), ref.snapshotId())));
     refs.sort(java.util.Comparator.comparing(TableHealth.Ref::name));
 
     Long oldest = null;
@@ -147,7 +159,13 @@ public final class HealthInspector {
     long[] bucketFiles = new long[LABELS.length];
     long[] bucketBytes = new long[LABELS.length];
     long dataFiles = 0, dataBytes = 0, dataRecords = 0, small = 0;
-    long posFiles = 0, posRecords = 0, dvs = 0, dvRecords = 0, eqFiles = 0, eqRecords = 0, deleteBytes = 0;
+    long posFiles = 0,
+        posRecords = 0,
+        dvs = 0,
+        dvRecords = 0,
+        eqFiles = 0,
+        eqRecords = 0,
+        deleteBytes = 0;
     long dataManifests = 0, deleteManifests = 0, manifestBytes = 0;
     Snapshot current = table.currentSnapshot();
     if (current != null) {
@@ -159,7 +177,11 @@ public final class HealthInspector {
         } else {
           deleteManifests++;
         }
-        long[] c = tallies.get(smallThreshold + "@" + manifest.path(), () -> tally(manifest, io, table, smallThreshold)).counts();
+        long[] c = tallies
+            .get(
+                smallThreshold + "@" + manifest.path(),
+                () -> tally(manifest, io, table, smallThreshold))
+            .counts();
         if (data) {
           dataFiles += c[0];
           dataBytes += c[1];
@@ -182,7 +204,8 @@ public final class HealthInspector {
     }
     List<TableHealth.SizeBucket> histogram = new ArrayList<>();
     for (int i = 0; i < LABELS.length; i++) {
-      histogram.add(new TableHealth.SizeBucket(LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
+      histogram.add(new TableHealth.SizeBucket(
+          LABELS[i], EDGES[i], EDGES[i + 1], bucketFiles[i], bucketBytes[i]));
     }
 
     int inLog = meta.previousFiles().size() + 1;
@@ -210,12 +233,31 @@ public final class HealthInspector {
         name,
         table.location(),
         new TableHealth.Layout(meta.formatVersion(), specs, table.spec().specId(), orders),
-        new TableHealth.History(refs, meta.snapshots().size(), current == null ? null : current.snapshotId(),
-            oldest == null ? null : nowMillis - oldest, newest == null ? null : nowMillis - newest),
-        new TableHealth.DataFiles(dataFiles, dataBytes, dataRecords, dataFiles == 0 ? 0 : dataBytes / dataFiles, target, small,
+        new TableHealth.History(
+            refs,
+            meta.snapshots().size(),
+            current == null ? null : current.snapshotId(),
+            oldest == null ? null : nowMillis - oldest,
+            newest == null ? null : nowMillis - newest),
+        new TableHealth.DataFiles(
+            dataFiles,
+            dataBytes,
+            dataRecords,
+            dataFiles == 0 ? 0 : dataBytes / dataFiles,
+            target,
+            small,
             histogram),
-        new TableHealth.Deletes(posFiles + dvs + eqFiles, deleteBytes, posFiles, posRecords, dvs, dvRecords, eqFiles, eqRecords),
-        new TableHealth.Manifests(dataManifests + deleteManifests, dataManifests, deleteManifests, manifestBytes),
+        new TableHealth.Deletes(
+            posFiles + dvs + eqFiles,
+            deleteBytes,
+            posFiles,
+            posRecords,
+            dvs,
+            dvRecords,
+            eqFiles,
+            eqRecords),
+        new TableHealth.Manifests(
+            dataManifests + deleteManifests, dataManifests, deleteManifests, manifestBytes),
         new TableHealth.Metadata(inLog, onDisk, metadataBytes),
         props,
         statistics(table, current == null ? null : current.snapshotId()));
@@ -224,14 +266,26 @@ public final class HealthInspector {
   private static List<TableHealth.Statistics> statistics(Table table, Long currentSnapshotId) {
     List<TableHealth.Statistics> out = new ArrayList<>();
     for (org.apache.iceberg.StatisticsFile f : table.statisticsFiles()) {
-      List<String> blobs = f.blobMetadata().stream().map(b -> b.type() + " " + b.fields()
-          + (b.properties().isEmpty() ? "" : " " + new TreeMap<>(b.properties()))).toList();
-      out.add(new TableHealth.Statistics("table", f.snapshotId(), Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
-          f.path(), f.fileSizeInBytes(), blobs));
+      List<String> blobs = f.blobMetadata().stream()
+          .map(b -> b.type() + " " + b.fields()
+              + (b.properties().isEmpty() ? "" : " " + new TreeMap<>(b.properties())))
+          .toList();
+      out.add(new TableHealth.Statistics(
+          "table",
+          f.snapshotId(),
+          Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
+          f.path(),
+          f.fileSizeInBytes(),
+          blobs));
     }
     for (org.apache.iceberg.PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
-      out.add(new TableHealth.Statistics("partition", f.snapshotId(), Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
-          f.path(), f.fileSizeInBytes(), List.of()));
+      out.add(new TableHealth.Statistics(
+          "partition",
+          f.snapshotId(),
+          Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
+          f.path(),
+          f.fileSizeInBytes(),
+          List.of()));
     }
     return out;
   }
@@ -259,32 +313,37 @@ public final class HealthInspector {
   static long[] listLocalMetadata(Path dir, Consumer<Path> onEntry) {
     long[] counted = new long[2];
     try {
-      Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (!attrs.isRegularFile()) {
-            return FileVisitResult.CONTINUE;
-          }
-          String name = file.getFileName().toString();
-          if (name.startsWith(".") && name.endsWith(".crc")) {
-            return FileVisitResult.CONTINUE; // Hadoop's checksum sidecars, hidden by its listing too
-          }
-          onEntry.accept(file);
-          counted[1] += attrs.size();
-          if (name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz")) {
-            counted[0]++;
-          }
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          dir,
+          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (!attrs.isRegularFile()) {
+                return FileVisitResult.CONTINUE;
+              }
+              String name = file.getFileName().toString();
+              if (name.startsWith(".") && name.endsWith(".crc")) {
+                return FileVisitResult
+                    .CONTINUE; // Hadoop's checksum sidecars, hidden by its listing too
+              }
+              onEntry.accept(file);
+              counted[1] += attrs.size();
+              if (name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz")) {
+                counted[0]++;
+              }
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-          if (e instanceof NoSuchFileException || e instanceof FileSystemLoopException) {
-            return FileVisitResult.CONTINUE;
-          }
-          throw e;
-        }
-      });
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException || e instanceof FileSystemLoopException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+          });
     } catch (NoSuchFileException e) {
       return new long[] {0, 0}; // no metadata directory (yet)
     } catch (IOException e) {
@@ -307,7 +366,8 @@ public final class HealthInspector {
       try {
         for (FileInfo info : io.listPrefix(location)) {
           bytes += info.size();
-          if (info.location().endsWith(".metadata.json") || info.location().endsWith(".metadata.json.gz")) {
+          if (info.location().endsWith(".metadata.json")
+              || info.location().endsWith(".metadata.json.gz")) {
             files++;
           }
         }
@@ -337,7 +397,8 @@ public final class HealthInspector {
 
   private static boolean isMissing(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.io.FileNotFoundException || t instanceof org.apache.iceberg.exceptions.NotFoundException) {
+      if (t instanceof java.io.FileNotFoundException
+          || t instanceof org.apache.iceberg.exceptions.NotFoundException) {
         return true;
       }
     }

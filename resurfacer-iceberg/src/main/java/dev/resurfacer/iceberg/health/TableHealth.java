@@ -19,28 +19,49 @@ public record TableHealth(
     @JsonUnwrapped Manifests manifests,
     @JsonUnwrapped Metadata metadata,
     Map<String, String> maintenanceProperties,
-    List<Statistics> statistics) implements dev.resurfacer.report.Readout {
+    List<Statistics> statistics)
+    implements dev.resurfacer.report.Readout {
   @Override
   public String render() {
     return HealthText.render(this);
   }
 
   /** The format version, partition specs and sort orders, as {@code id: fields} strings. */
-  public record Layout(int formatVersion, List<String> partitionSpecs, int defaultSpecId, List<String> sortOrders) {}
+  public record Layout(
+      int formatVersion, List<String> partitionSpecs, int defaultSpecId, List<String> sortOrders) {}
 
   /** The refs and the snapshots the metadata keeps; ages in milliseconds, null without a snapshot. */
-  public record History(List<Ref> refs, int snapshots, Long currentSnapshotId, Long oldestSnapshotAgeMs, Long newestSnapshotAgeMs) {}
+  public record History(
+      List<Ref> refs,
+      int snapshots,
+      Long currentSnapshotId,
+      Long oldestSnapshotAgeMs,
+      Long newestSnapshotAgeMs) {}
 
   /** Live data files: counts, sizes, and how many are small against the target size. */
-  public record DataFiles(long dataFiles, long dataBytes, long dataRecords, long averageDataFileBytes, long targetFileSizeBytes,
-      long smallDataFiles, List<SizeBucket> sizeHistogram) {}
+  public record DataFiles(
+      long dataFiles,
+      long dataBytes,
+      long dataRecords,
+      long averageDataFileBytes,
+      long targetFileSizeBytes,
+      long smallDataFiles,
+      List<SizeBucket> sizeHistogram) {}
 
   /** Live delete files: {@code deleteFiles} counts all three kinds. */
-  public record Deletes(long deleteFiles, long deleteBytes, long positionDeleteFiles, long positionDeleteRecords, long deletionVectors,
-      long deletionVectorRecords, long equalityDeleteFiles, long equalityDeleteRecords) {}
+  public record Deletes(
+      long deleteFiles,
+      long deleteBytes,
+      long positionDeleteFiles,
+      long positionDeleteRecords,
+      long deletionVectors,
+      long deletionVectorRecords,
+      long equalityDeleteFiles,
+      long equalityDeleteRecords) {}
 
   /** The current snapshot's manifests. */
-  public record Manifests(long manifests, long dataManifests, long deleteManifests, long manifestBytes) {}
+  public record Manifests(
+      long manifests, long dataManifests, long deleteManifests, long manifestBytes) {}
 
   /** {@code metadata.json} files in the log and on disk; -1 where the store cannot list them. */
   public record Metadata(int metadataFiles, int metadataFilesOnDisk, long metadataBytes) {}
@@ -49,7 +70,8 @@ public record TableHealth(
    * A statistics file the table metadata names: {@code kind} is {@code table} (Puffin, e.g. NDV
    * sketches) or {@code partition}; {@code current} when it belongs to the current snapshot.
    */
-  public record Statistics(String kind, long snapshotId, boolean current, String path, long bytes, List<String> blobs) {}
+  public record Statistics(
+      String kind, long snapshotId, boolean current, String path, long bytes, List<String> blobs) {}
 
   /** A named branch or tag and the snapshot it points at. */
   public record Ref(String name, String type, long snapshotId) {}

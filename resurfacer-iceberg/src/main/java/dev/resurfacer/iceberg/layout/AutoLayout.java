@@ -26,15 +26,28 @@ public final class AutoLayout {
    * @param decision one sentence for the run report: what was decided and the evidence
    * @param metrics the evidence as counters (files per query ×100, gain in percent, scans)
    */
-  public record Decision(Compact compact, boolean change, String decision, Map<String, Long> metrics, String applied) {}
+  public record Decision(
+      Compact compact,
+      boolean change,
+      String decision,
+      Map<String, Long> metrics,
+      String applied) {}
 
   public static Decision decide(String name, Table table, Compact op) {
-    Advice a = IcebergLayouts.advise(name, table, ScanReports.read(AutoLayoutSteps.reports(op), name), AutoLayoutSteps.minGain(op));
+    Advice a = IcebergLayouts.advise(
+        name,
+        table,
+        ScanReports.read(AutoLayoutSteps.reports(op), name),
+        AutoLayoutSteps.minGain(op));
     Compact base = op.withoutLayoutSettings();
     Map<String, Long> m = AutoLayoutSteps.metrics(a);
     Advice.Recommendation r = a.recommendation();
     if (r != null) {
-      return new Decision(AutoLayoutSteps.applying(r, base), true, "layout auto: applying " + a.reason(), m,
+      return new Decision(
+          AutoLayoutSteps.applying(r, base),
+          true,
+          "layout auto: applying " + a.reason(),
+          m,
           r.strategy() + "|" + (r.orderBy() == null ? "" : r.orderBy()) + "|" + r.targetFileSize());
     }
     String applied = table.properties().get(APPLIED);
@@ -43,11 +56,25 @@ public final class AutoLayout {
       if (parts.length == 3) {
         Compact kept = new Compact(parts[0], parts[1].isEmpty() ? null : parts[1], base.options())
             .withOption("target-file-size-bytes", parts[2]);
-        return new Decision(kept, false, String.format(Locale.ROOT, "layout auto: keeping %s at %s bytes (%s)",
-            parts[0] + (parts[1].isEmpty() ? "" : " " + parts[1]), parts[2], a.reason()), m, null);
+        return new Decision(
+            kept,
+            false,
+            String.format(
+                Locale.ROOT,
+                "layout auto: keeping %s at %s bytes (%s)",
+                parts[0] + (parts[1].isEmpty() ? "" : " " + parts[1]),
+                parts[2],
+                a.reason()),
+            m,
+            null);
       }
     }
-    return new Decision(base, false, "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")", m, null);
+    return new Decision(
+        base,
+        false,
+        "layout auto: the configured " + base.strategy() + " (" + a.reason() + ")",
+        m,
+        null);
   }
 
   /** Records the layout applied, once the compaction committed. */

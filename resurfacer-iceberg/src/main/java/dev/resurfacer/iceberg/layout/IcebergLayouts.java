@@ -45,6 +45,7 @@ import org.apache.iceberg.util.PropertyUtil;
 public final class IcebergLayouts {
   /** Rows sampled at most, spread over at most {@link #SAMPLE_FILES} files. */
   public static final int SAMPLE_ROWS = 200_000;
+
   public static final int SAMPLE_FILES = 256;
 
   private IcebergLayouts() {}
@@ -54,23 +55,33 @@ public final class IcebergLayouts {
     List<Types.NestedField> columns = sampleColumns(schema, loaded.scans());
     List<DataFile> files = new ArrayList<>();
     if (table.currentSnapshot() != null) {
-      try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
+      try (CloseableIterable<FileScanTask> tasks =
+          table.newScan().includeColumnStats().planFiles()) {
         tasks.forEach(t -> files.add(t.file()));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
-    files.sort(Comparator.comparing((DataFile f) -> partitionKey(table, f)).thenComparing(f -> f.location()));
+    files.sort(Comparator.comparing((DataFile f) -> partitionKey(table, f))
+        .thenComparing(f -> f.location()));
     List<String> names = columns.stream().map(Types.NestedField::name).toList();
     SampleRead sample = sample(table, files, columns);
-    List<LayoutSimulator.FileRanges> current = files.stream().map(f -> ranges(f, columns)).toList();
+    List<LayoutSimulator.FileRanges> current =
+        files.stream().map(f -> ranges(f, columns)).toList();
     LayoutSimulator.Keys keys = (column, literal) -> literalKey(schema, names, column, literal);
-    long target = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+    long target = PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     LayoutAdvisor.TableView view = new LayoutAdvisor.TableView(
-        new LayoutSimulator.Sample(names, sample.partitions()), sample.files(), current, keys, files.size());
+        new LayoutSimulator.Sample(names, sample.partitions()),
+        sample.files(),
+        current,
+        keys,
+        files.size());
     Map<Long, LayoutAdvisor.Era> eras = eras(table);
-    return LayoutAdvisor.advise(name, loaded, view, new LayoutAdvisor.Settings(minGain, target), eras::get);
+    return LayoutAdvisor.advise(
+        name, loaded, view, new LayoutAdvisor.Settings(minGain, target), eras::get);
   }
 
   /** The filtered top-level columns z-order can key, in the schema's spelling. */
@@ -79,7 +90,9 @@ public final class IcebergLayouts {
     for (RecordedScan s : scans) {
       for (String c : s.filter().prunableColumns()) {
         Types.NestedField f = schema.caseInsensitiveFindField(c);
-        if (f != null && schema.asStruct().field(f.fieldId()) != null && f.type().isPrimitiveType()
+        if (f != null
+            && schema.asStruct().field(f.fieldId()) != null
+            && f.type().isPrimitiveType()
             && ZValues.unsupported(f).isEmpty()) {
           out.add(f);
         }
@@ -88,7 +101,8 @@ public final class IcebergLayouts {
     return List.copyOf(out);
   }
 
-  private static OptionalLong literalKey(Schema schema, List<String> names, String column, Object value) {
+  private static OptionalLong literalKey(
+      Schema schema, List<String> names, String column, Object value) {
     Types.NestedField f = schema.caseInsensitiveFindField(column);
     if (f == null || !names.contains(f.name())) {
       return OptionalLong.empty();
@@ -105,9 +119,11 @@ public final class IcebergLayouts {
       } else {
         String s = value.toString();
         lit = Literal.of(s).to(type);
-        if (lit == null && (type.typeId() == Type.TypeID.INTEGER || type.typeId() == Type.TypeID.LONG)) {
+        if (lit == null
+            && (type.typeId() == Type.TypeID.INTEGER || type.typeId() == Type.TypeID.LONG)) {
           lit = Literal.of(Long.parseLong(s.trim())).to(type);
-        } else if (lit == null && (type.typeId() == Type.TypeID.DOUBLE || type.typeId() == Type.TypeID.FLOAT)) {
+        } else if (lit == null
+            && (type.typeId() == Type.TypeID.DOUBLE || type.typeId() == Type.TypeID.FLOAT)) {
           lit = Literal.of(Double.parseDouble(s.trim())).to(type);
         }
       }
@@ -127,9 +143,12 @@ public final class IcebergLayouts {
    * Every partition's bytes, and rows from an even pick of its files (at least one per partition), every
    * k-th row so that about {@link #SAMPLE_ROWS} are kept. Deletes are not applied: a layout estimate.
    */
-  private static SampleRead sample(Table table, List<DataFile> files, List<Types.NestedField> columns) {
+  private static SampleRead sample(
+      Table table, List<DataFile> files, List<Types.NestedField> columns) {
     Map<String, List<DataFile>> byPartition = new LinkedHashMap<>();
-    files.forEach(f -> byPartition.computeIfAbsent(partitionKey(table, f), k -> new ArrayList<>()).add(f));
+    files.forEach(f -> byPartition
+        .computeIfAbsent(partitionKey(table, f), k -> new ArrayList<>())
+        .add(f));
     if (columns.isEmpty()) {
       return new SampleRead(List.of(), 0);
     }
@@ -152,13 +171,17 @@ public final class IcebergLayouts {
     List<LayoutSimulator.PartitionSample> out = new ArrayList<>();
     int read = 0;
     for (Map.Entry<String, List<DataFile>> e : picked.entrySet()) {
-      long bytes = byPartition.get(e.getKey()).stream().mapToLong(DataFile::fileSizeInBytes).sum();
+      long bytes = byPartition.get(e.getKey()).stream()
+          .mapToLong(DataFile::fileSizeInBytes)
+          .sum();
       List<long[]> rows = new ArrayList<>();
       for (DataFile f : e.getValue()) {
         read++;
         long i = 0;
-        try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(f.location())).project(projection)
-            .createReaderFunc(fs -> GenericParquetReaders.buildReader(projection, fs)).build()) {
+        try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(f.location()))
+            .project(projection)
+            .createReaderFunc(fs -> GenericParquetReaders.buildReader(projection, fs))
+            .build()) {
           for (Record r : records) {
             if (i++ % stride != 0) {
               continue;
@@ -206,13 +229,15 @@ public final class IcebergLayouts {
   static Map<Long, LayoutAdvisor.Era> eras(Table table) {
     List<Snapshot> snapshots = new ArrayList<>();
     table.snapshots().forEach(snapshots::add);
-    snapshots.sort(Comparator.comparingLong(Snapshot::sequenceNumber).thenComparingLong(Snapshot::timestampMillis));
+    snapshots.sort(Comparator.comparingLong(Snapshot::sequenceNumber)
+        .thenComparingLong(Snapshot::timestampMillis));
     Map<Long, LayoutAdvisor.Era> out = new HashMap<>();
     LayoutAdvisor.Era era = null;
     for (Snapshot s : snapshots) {
       // a compaction committing group by group starts several eras; scans land on its last one only
       if (era == null || "replace".equals(s.operation())) {
-        era = new LayoutAdvisor.Era(s.snapshotId(), Instant.ofEpochMilli(s.timestampMillis()).toString());
+        era = new LayoutAdvisor.Era(
+            s.snapshotId(), Instant.ofEpochMilli(s.timestampMillis()).toString());
       }
       out.put(s.snapshotId(), era);
     }

@@ -4,12 +4,12 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.health.HealthInspector;
 import dev.resurfacer.iceberg.health.TableHealth;
-import dev.resurfacer.storage.StorageFences;
-import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.TableFormat;
 import dev.resurfacer.maintain.TableSignals;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.TableStats;
+import dev.resurfacer.storage.StorageFences;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,14 +28,26 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   private final SignalReader signals;
   /** Each manifest counted once for the measurements before and after every run (serve measures a streaming table often). */
   private final dev.resurfacer.iceberg.health.ManifestTallies tallies;
+
   private final Progress progress;
 
   IcebergFormat(Catalog catalog, Clock clock, StorageFences fences, Progress progress) {
-    this(catalog, clock, fences, new SignalReader(), new dev.resurfacer.iceberg.health.ManifestTallies(), progress);
+    this(
+        catalog,
+        clock,
+        fences,
+        new SignalReader(),
+        new dev.resurfacer.iceberg.health.ManifestTallies(),
+        progress);
   }
 
-  private IcebergFormat(Catalog catalog, Clock clock, StorageFences fences, SignalReader signals,
-      dev.resurfacer.iceberg.health.ManifestTallies tallies, Progress progress) {
+  private IcebergFormat(
+      Catalog catalog,
+      Clock clock,
+      StorageFences fences,
+      SignalReader signals,
+      dev.resurfacer.iceberg.health.ManifestTallies tallies,
+      Progress progress) {
     this.catalog = catalog;
     this.clock = clock;
     this.fences = fences;
@@ -66,7 +78,8 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
 
   @Override
   public java.util.Optional<LayoutAdvice<IcebergTable>> layoutAdvice() {
-    return java.util.Optional.of((name, t, reports, minGain) -> dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, t.table(), reports, minGain));
+    return java.util.Optional.of((name, t, reports, minGain) ->
+        dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, t.table(), reports, minGain));
   }
 
   @Override
@@ -82,7 +95,8 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   @Override
   public List<String> allTables() {
     if (!(catalog instanceof SupportsNamespaces ns)) {
-      throw new UsageException("catalog '" + catalog.name() + "' cannot list namespaces; name the tables to maintain");
+      throw new UsageException(
+          "catalog '" + catalog.name() + "' cannot list namespaces; name the tables to maintain");
     }
     List<String> out = new ArrayList<>();
     collect(ns, Namespace.empty(), out);
@@ -101,16 +115,27 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   @Override
   public List<String> tablesIn(String namespace) {
     try {
-      return catalog.listTables(Namespace.of(dev.resurfacer.names.TableName.parseNamespace(namespace).toArray(String[]::new))).stream()
-          .map(Catalogs::nameOf).sorted().toList();
+      return catalog
+          .listTables(Namespace.of(
+              dev.resurfacer.names.TableName.parseNamespace(namespace).toArray(String[]::new)))
+          .stream()
+          .map(Catalogs::nameOf)
+          .sorted()
+          .toList();
     } catch (NoSuchNamespaceException e) {
-      throw new UsageException("namespace " + namespace + " does not exist in catalog '" + catalog.name() + "'");
+      throw new UsageException(
+          "namespace " + namespace + " does not exist in catalog '" + catalog.name() + "'");
     }
   }
 
   @Override
   public IcebergTable open(String table) {
-    return new IcebergTable(catalog, Catalogs.parseIdentifier(table), Catalogs.loadTable(catalog, table), table, fences);
+    return new IcebergTable(
+        catalog,
+        Catalogs.parseIdentifier(table),
+        Catalogs.loadTable(catalog, table),
+        table,
+        fences);
   }
 
   @Override
@@ -122,10 +147,20 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   public TableStats stats(IcebergTable table) {
     TableHealth h = HealthInspector.inspect(table.name(), table.table(), tallies);
     TableHealth.DataFiles data = h.data();
-    return new TableStats(data.dataFiles(), data.dataBytes(), data.dataRecords(), data.smallDataFiles(), h.deletes().deleteFiles(),
-        h.deletes().deleteBytes(), h.history().snapshots(), h.manifests().manifests(), h.metadata().metadataBytes(),
+    return new TableStats(
+        data.dataFiles(),
+        data.dataBytes(),
+        data.dataRecords(),
+        data.smallDataFiles(),
+        h.deletes().deleteFiles(),
+        h.deletes().deleteBytes(),
+        h.history().snapshots(),
+        h.manifests().manifests(),
+        h.metadata().metadataBytes(),
         data.sizeHistogram().stream()
-            .map(b -> new TableStats.SizeBucket(b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes())).toList());
+            .map(b -> new TableStats.SizeBucket(
+                b.label(), b.minBytes(), b.maxBytes(), b.files(), b.bytes()))
+            .toList());
   }
 
   @Override
@@ -149,8 +184,10 @@ final class IcebergFormat implements TableFormat<IcebergTable> {
   }
 
   /** What the local engine runs on an Iceberg table: in a catalog's run and for a single verb alike. */
-  static List<OperationExecutor<?, IcebergTable>> builtInExecutors(StorageFences fences, Progress progress) {
-    List<OperationExecutor<?, IcebergTable>> all = new java.util.ArrayList<>(BuiltInExecutors.all(fences, progress));
+  static List<OperationExecutor<?, IcebergTable>> builtInExecutors(
+      StorageFences fences, Progress progress) {
+    List<OperationExecutor<?, IcebergTable>> all =
+        new java.util.ArrayList<>(BuiltInExecutors.all(fences, progress));
     all.addAll(LayoutExecutors.all());
     return List.copyOf(all);
   }

@@ -34,7 +34,8 @@ public final class IcebergResurfacer implements FormatFactory {
 
   /** Anything no other format claims is a table of the chosen catalog (opening it says whether it exists). */
   @Override
-  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(dev.resurfacer.dispatch.TableLookup lookup) {
+  public java.util.Optional<dev.resurfacer.dispatch.Target<?>> find(
+      dev.resurfacer.dispatch.TableLookup lookup) {
     return java.util.Optional.of(new IcebergTarget(lookup));
   }
 

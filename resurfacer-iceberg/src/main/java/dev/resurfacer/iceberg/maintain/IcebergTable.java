@@ -10,7 +10,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * @param name {@code namespace.table}
  */
-public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table table, String name,
+public record IcebergTable(
+    Catalog catalog,
+    TableIdentifier identifier,
+    Table table,
+    String name,
     dev.resurfacer.storage.StorageFences fences) {
 
   /** A table whose orphan removal checks only its own catalog. */
@@ -30,12 +34,15 @@ public record IcebergTable(Catalog catalog, TableIdentifier identifier, Table ta
    * The other tables of every format an expiry of this table must not take a file from, with this
    * table's identities among them; null without fences (nothing beyond the table is read).
    */
-  public dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables otherTables(dev.resurfacer.storage.StorageFences own) {
+  public dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables otherTables(
+      dev.resurfacer.storage.StorageFences own) {
     dev.resurfacer.storage.StorageFences f = fencesOr(own);
     if (f == null) {
       return null;
     }
-    java.util.Set<String> self = dev.resurfacer.iceberg.orphans.IcebergCensus.identities(catalog, identifier, table);
-    return new dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables(() -> f.neighbours(self), self);
+    java.util.Set<String> self =
+        dev.resurfacer.iceberg.orphans.IcebergCensus.identities(catalog, identifier, table);
+    return new dev.resurfacer.iceberg.expire.SnapshotExpiry.OtherTables(
+        () -> f.neighbours(self), self);
   }
 }

@@ -49,36 +49,49 @@ final class IcebergTarget implements Target<IcebergTable> {
       String name = lookup.target();
       Catalogs.parseIdentifier(name);
       catalog = Catalogs.open(config);
-      // the same fences a local run applies: every configured catalog's tables, the catalog's own files
-      table = new IcebergTable(catalog, Catalogs.parseIdentifier(name), Catalogs.loadTable(catalog, name), name,
+      // the same fences a local run applies: every configured catalog's tables, the catalog's own
+      // files
+      table = new IcebergTable(
+          catalog,
+          Catalogs.parseIdentifier(name),
+          Catalogs.loadTable(catalog, name),
+          name,
           lookup.fences().apply(config));
     }
     return table;
   }
 
   @Override
-  public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, IcebergTable>> builtInExecutors() {
+  public java.util.List<dev.resurfacer.maintain.OperationExecutor<?, IcebergTable>>
+      builtInExecutors() {
     return IcebergFormat.builtInExecutors(open().fences(), dev.resurfacer.progress.Progress.NONE);
   }
 
   @Override
   public dev.resurfacer.report.Readout describe() {
-    return dev.resurfacer.iceberg.health.HealthInspector.inspect(lookup.target(), open().table());
+    return dev.resurfacer.iceberg.health.HealthInspector.inspect(
+        lookup.target(), open().table());
   }
 
   @Override
-  public dev.resurfacer.layout.Advice advise(String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
-    return dev.resurfacer.iceberg.layout.IcebergLayouts.advise(name, open().table(), reports, minGain);
+  public dev.resurfacer.layout.Advice advise(
+      String name, dev.resurfacer.layout.ScanReports.Loaded reports, double minGain) {
+    return dev.resurfacer.iceberg.layout.IcebergLayouts.advise(
+        name, open().table(), reports, minGain);
   }
 
   @Override
-  public dev.resurfacer.report.Readout planCompaction(dev.resurfacer.maintain.CompactionSettings settings) {
+  public dev.resurfacer.report.Readout planCompaction(
+      dev.resurfacer.maintain.CompactionSettings settings) {
     return Compaction.plan(open().table(), CompactionOptions.of(settings)).readout();
   }
 
   @Override
-  public dev.resurfacer.report.Readout compact(dev.resurfacer.maintain.CompactionSettings settings, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, java.util.function.Consumer<String> groupLines) {
+  public dev.resurfacer.report.Readout compact(
+      dev.resurfacer.maintain.CompactionSettings settings,
+      dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress,
+      java.util.function.Consumer<String> groupLines) {
     PlannedCompaction plan = Compaction.plan(open().table(), CompactionOptions.of(settings));
     if (mode == dev.resurfacer.maintain.Mode.PREVIEW) {
       return Compaction.preview(plan);
@@ -88,13 +101,22 @@ final class IcebergTarget implements Target<IcebergTable> {
 
   /** {@code expire} and {@code remove-orphans}, planned and previewed or done as {@code mode} says. */
   @Override
-  public dev.resurfacer.report.Readout act(dev.resurfacer.maintain.Operation operation, dev.resurfacer.maintain.Mode mode,
-      dev.resurfacer.progress.Progress progress, int show, java.util.function.Consumer<String> warnings) {
+  public dev.resurfacer.report.Readout act(
+      dev.resurfacer.maintain.Operation operation,
+      dev.resurfacer.maintain.Mode mode,
+      dev.resurfacer.progress.Progress progress,
+      int show,
+      java.util.function.Consumer<String> warnings) {
     if (operation instanceof dev.resurfacer.maintain.ExpireSnapshots expire) {
       IcebergTable t = open();
-      // every configured catalog's tables, of both formats: a file shared with one of them is not this expiry's to delete
-      SnapshotExpiry.Plan plan = SnapshotExpiry.plan(name(), t.table(), ExpireOptions.of(expire), t.otherTables(null));
-      return new ExpireReadout(mode == dev.resurfacer.maintain.Mode.COMMIT ? SnapshotExpiry.execute(plan, progress) : plan.preview());
+      // every configured catalog's tables, of both formats: a file shared with one of them is not
+      // this expiry's to delete
+      SnapshotExpiry.Plan plan =
+          SnapshotExpiry.plan(name(), t.table(), ExpireOptions.of(expire), t.otherTables(null));
+      return new ExpireReadout(
+          mode == dev.resurfacer.maintain.Mode.COMMIT
+              ? SnapshotExpiry.execute(plan, progress)
+              : plan.preview());
     }
     if (operation instanceof dev.resurfacer.maintain.RemoveOrphans orphans) {
       IcebergTable t = open();
@@ -109,14 +131,17 @@ final class IcebergTarget implements Target<IcebergTable> {
       if (orphans.listing() != null) {
         removal = removal.listing(Inventory.open(orphans.listing(), t.table().io()));
       }
-      return new OrphanReadout(mode == dev.resurfacer.maintain.Mode.COMMIT ? removal.execute() : removal.plan());
+      return new OrphanReadout(
+          mode == dev.resurfacer.maintain.Mode.COMMIT ? removal.execute() : removal.plan());
     }
     return Target.super.act(operation, mode, progress, show, warnings);
   }
 
   @Override
-  public dev.resurfacer.report.Readout restoreOrphans(String runId, dev.resurfacer.maintain.Mode mode) {
-    return new RestoreReadout(OrphanRemoval.restore(open().table(), name(), runId, mode == dev.resurfacer.maintain.Mode.COMMIT));
+  public dev.resurfacer.report.Readout restoreOrphans(
+      String runId, dev.resurfacer.maintain.Mode mode) {
+    return new RestoreReadout(OrphanRemoval.restore(
+        open().table(), name(), runId, mode == dev.resurfacer.maintain.Mode.COMMIT));
   }
 
   @Override

@@ -34,12 +34,13 @@ final class SignalReader {
   private static final int REMEMBERED_MANIFESTS = 20_000;
 
   /** Per manifest, per partition (spec id and path): small files and their bytes. */
-  private final Map<String, Map<String, long[]>> smallByManifest = new LinkedHashMap<>(1024, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Map<String, long[]>> eldest) {
-      return size() > REMEMBERED_MANIFESTS;
-    }
-  };
+  private final Map<String, Map<String, long[]>> smallByManifest =
+      new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Map<String, long[]>> eldest) {
+          return size() > REMEMBERED_MANIFESTS;
+        }
+      };
 
   /** @param minInputFiles fewer small files than this in a partition (and not above the target size together) do not count; 1 counts every small file */
   TableSignals read(Table table, Instant since, int minInputFiles) {
@@ -49,14 +50,16 @@ final class SignalReader {
     for (Snapshot s : meta.snapshots()) {
       Instant at = Instant.ofEpochMilli(s.timestampMillis());
       oldest = oldest == null || at.isBefore(oldest) ? at : oldest;
-      // replace is what maintenance commits (compaction, manifest and dangling-delete rewrites): not a writer's commit
+      // replace is what maintenance commits (compaction, manifest and dangling-delete rewrites):
+      // not a writer's commit
       if ((since == null || at.isAfter(since)) && !DataOperations.REPLACE.equals(s.operation())) {
         commits++;
       }
     }
     Snapshot current = meta.currentSnapshot();
     Map<String, String> summary = current == null ? Map.of() : current.summary();
-    Long deletes = sum(summary, SnapshotSummary.TOTAL_POS_DELETES_PROP, SnapshotSummary.TOTAL_EQ_DELETES_PROP);
+    Long deletes =
+        sum(summary, SnapshotSummary.TOTAL_POS_DELETES_PROP, SnapshotSummary.TOTAL_EQ_DELETES_PROP);
     return new TableSignals(
         current == null ? 0L : number(summary, SnapshotSummary.TOTAL_DATA_FILES_PROP),
         current == null ? 0L : smallFiles(table, current, minInputFiles),
@@ -70,7 +73,9 @@ final class SignalReader {
   }
 
   private long smallFiles(Table table, Snapshot current, int minInputFiles) {
-    long target = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+    long target = PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     // the same threshold describe and the reports use (HealthInspector)
     long threshold = (long) (target * 0.75);
@@ -87,7 +92,10 @@ final class SignalReader {
           for (DataFile f : reader) {
             if (f.fileSizeInBytes() < threshold) {
               PartitionSpec spec = table.specs().get(f.specId());
-              String partition = f.specId() + "/" + (spec == null || spec.isUnpartitioned() ? "" : spec.partitionToPath(f.partition()));
+              String partition = f.specId() + "/"
+                  + (spec == null || spec.isUnpartitioned()
+                      ? ""
+                      : spec.partitionToPath(f.partition()));
               long[] c = known.computeIfAbsent(partition, k -> new long[2]);
               c[0]++;
               c[1] += f.fileSizeInBytes();

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.manifests;
 
+import dev.resurfacer.UsageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import dev.resurfacer.UsageException;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -38,7 +38,8 @@ public final class ManifestRewriter {
     private final Tally tally;
     private final Long snapshotId;
 
-    private Plan(String name, Table table, Function<DataFile, String> key, Tally tally, Long snapshotId) {
+    private Plan(
+        String name, Table table, Function<DataFile, String> key, Tally tally, Long snapshotId) {
       this.name = name;
       this.table = table;
       this.key = key;
@@ -88,12 +89,14 @@ public final class ManifestRewriter {
     table.specs().values().forEach(spec -> spec.fields().forEach(f -> known.add(f.name())));
     for (String field : sortBy) {
       if (!known.contains(field)) {
-        throw new UsageException("rewrite-manifests sort-by: " + table.name() + " has no partition field '" + field + "' (partition fields: "
-            + String.join(", ", known) + ")");
+        throw new UsageException(
+            "rewrite-manifests sort-by: " + table.name() + " has no partition field '" + field
+                + "' (partition fields: " + String.join(", ", known) + ")");
       }
     }
     return file -> {
-      List<org.apache.iceberg.PartitionField> fields = table.specs().get(file.specId()).fields();
+      List<org.apache.iceberg.PartitionField> fields =
+          table.specs().get(file.specId()).fields();
       StringBuilder b = new StringBuilder();
       for (String field : sortBy) {
         int pos = -1;
@@ -102,7 +105,10 @@ public final class ManifestRewriter {
             pos = i;
           }
         }
-        b.append(field).append('=').append(pos < 0 ? "null" : String.valueOf(file.partition().get(pos, Object.class))).append('/');
+        b.append(field)
+            .append('=')
+            .append(pos < 0 ? "null" : String.valueOf(file.partition().get(pos, Object.class)))
+            .append('/');
       }
       return b.toString();
     };
@@ -114,8 +120,10 @@ public final class ManifestRewriter {
   }
 
   static Tally tally(Table table, Function<DataFile, String> clusterKey) {
-    long target = PropertyUtil.propertyAsLong(table.properties(),
-        TableProperties.MANIFEST_TARGET_SIZE_BYTES, TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
+    long target = PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.MANIFEST_TARGET_SIZE_BYTES,
+        TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
     Tally plan = new Tally(target);
     Snapshot snapshot = table.currentSnapshot();
     if (snapshot == null) {
@@ -178,9 +186,20 @@ public final class ManifestRewriter {
 
     ManifestRewriteResult result(String name, boolean committed, Long snapshotId, Tally after) {
       Tally a = after == null ? this : after;
-      return new ManifestRewriteResult(name, committed, snapshotId, dataManifests, dataManifestBytes, deleteManifests,
-          liveFiles, entriesByPartition.size(), target, expectedManifests(), alreadyClustered(),
-          a.dataManifests, a.dataManifestBytes);
+      return new ManifestRewriteResult(
+          name,
+          committed,
+          snapshotId,
+          dataManifests,
+          dataManifestBytes,
+          deleteManifests,
+          liveFiles,
+          entriesByPartition.size(),
+          target,
+          expectedManifests(),
+          alreadyClustered(),
+          a.dataManifests,
+          a.dataManifestBytes);
     }
   }
 }

@@ -29,7 +29,15 @@ import org.apache.iceberg.io.FileIO;
  * once, however many snapshots or metadata versions it walks name it.
  */
 public final class MetadataWalker {
-  public enum Kind { METADATA_JSON, MANIFEST_LIST, MANIFEST, DATA, DELETE, STATISTICS, PARTITION_STATISTICS }
+  public enum Kind {
+    METADATA_JSON,
+    MANIFEST_LIST,
+    MANIFEST,
+    DATA,
+    DELETE,
+    STATISTICS,
+    PARTITION_STATISTICS
+  }
 
   public interface Sink {
     /** A referenced file; {@code sizeInBytes} is -1 where the walk does not know it (a paths-only walk, a manifest list). */
@@ -79,7 +87,8 @@ public final class MetadataWalker {
   }
 
   /** The manifest lists, manifests and live entries of {@code snapshots}, in order. */
-  public void walkSnapshots(Iterable<Snapshot> snapshots, Map<Integer, PartitionSpec> specs, Sink sink) {
+  public void walkSnapshots(
+      Iterable<Snapshot> snapshots, Map<Integer, PartitionSpec> specs, Sink sink) {
     for (Snapshot snapshot : snapshots) {
       if (snapshot.manifestListLocation() != null) {
         sink.file(Kind.MANIFEST_LIST, snapshot.manifestListLocation(), -1);

@@ -58,7 +58,8 @@ final class BatchDeleter {
         }
       }
     }
-    task.advance(batch.size(), batch.stream().mapToLong(f -> Math.max(0, f.sizeBytes())).sum());
+    task.advance(
+        batch.size(), batch.stream().mapToLong(f -> Math.max(0, f.sizeBytes())).sum());
     batch.clear();
   }
 

@@ -44,7 +44,8 @@ final class CandidateSearch {
     FileIO fileIO = run.seam.io() != null ? run.seam.io() : ops.io();
     boolean nioForLocal = run.seam.io() == null;
     if (!(fileIO instanceof SupportsPrefixOperations lister)) {
-      throw new SafetyRefusal("storage cannot be listed through " + fileIO.getClass().getSimpleName());
+      throw new SafetyRefusal(
+          "storage cannot be listed through " + fileIO.getClass().getSimpleName());
     }
     List<String> warnings = new ArrayList<>();
     Consumer<String> warn = w -> {
@@ -52,24 +53,29 @@ final class CandidateSearch {
       run.warningListener.accept(w);
     };
     if (run.olderThan.compareTo(Duration.ofDays(1)) < 0) {
-      warn.accept("age guard " + Durations.format(run.olderThan) + " is under 1d: files a running writer has not committed yet"
-          + " can be deleted");
+      warn.accept("age guard " + Durations.format(run.olderThan)
+          + " is under 1d: files a running writer has not committed yet" + " can be deleted");
     }
 
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     TableMetadata before = ops.refresh();
     Scope scope = Scope.of(before, resolver);
-    Set<String> self = IcebergCensus.identities(run.catalog.name(), run.identifier.toString(),
+    Set<String> self = IcebergCensus.identities(
+        run.catalog.name(),
+        run.identifier.toString(),
         resolver.resolve(before.metadataFileLocation()));
-    int checked = neighbours(run, self).requireNothingInside(self, scope.roots().stream().map(Scope.Root::id).toList());
+    int checked = neighbours(run, self)
+        .requireNothingInside(self, scope.roots().stream().map(Scope.Root::id).toList());
 
-    Quarantine holding = new Quarantine(fileIO, locationRoot(scope, run.table), scope.roots().get(0).isLocal());
+    Quarantine holding = new Quarantine(
+        fileIO, locationRoot(scope, run.table), scope.roots().get(0).isLocal());
     StoredFile quarantineDir = resolver.resolve(holding.directory());
     if (run.quarantine && act && scope.roots().get(0).isLocal()) {
       Fences.requireQuarantineNotThroughALink(holding, quarantineDir);
     }
     Set<String> protectedKeys = new HashSet<>();
-    (run.fences == null ? List.<String>of() : run.fences.protectedLocations()).forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
+    (run.fences == null ? List.<String>of() : run.fences.protectedLocations())
+        .forEach(l -> protectedKeys.add(resolver.resolve(l).key()));
 
     long now = run.seam.clock().millis();
     long cutoff = now - run.olderThan.toMillis();
@@ -77,11 +83,15 @@ final class CandidateSearch {
     if (inventory != null) {
       Fences.requireFreshEnough(inventory, now, run.olderThan);
     }
-    ScopeListing listing = new ScopeListing(inventory == null ? cutoff : Math.min(cutoff, inventory.takenAtMillis()), quarantineDir,
-        protectedKeys, candidateKeys(run.candidateLocations, warn));
+    ScopeListing listing = new ScopeListing(
+        inventory == null ? cutoff : Math.min(cutoff, inventory.takenAtMillis()),
+        quarantineDir,
+        protectedKeys,
+        candidateKeys(run.candidateLocations, warn));
     Ledger ledger = new Ledger(run.memoryLimit);
     try {
-      try (Progress.Task task = run.progress.start("remove-orphans " + name + ": list", "files", Progress.UNKNOWN, Progress.UNKNOWN)) {
+      try (Progress.Task task = run.progress.start(
+          "remove-orphans " + name + ": list", "files", Progress.UNKNOWN, Progress.UNKNOWN)) {
         if (inventory != null) {
           task.note(inventory.source());
           listing.listFrom(inventory, scope, ledger, task);
@@ -93,7 +103,8 @@ final class CandidateSearch {
         }
       }
       if (listing.links > 0) {
-        warn.accept(listing.links + " symbolic link(s) in the table's storage were neither followed nor deleted (e.g. "
+        warn.accept(listing.links
+            + " symbolic link(s) in the table's storage were neither followed nor deleted (e.g. "
             + listing.sampleLink + ")");
       }
       TableMetadata after = ops.refresh();
@@ -105,7 +116,8 @@ final class CandidateSearch {
         datedAfterTheListing(ledger, lister, inventory.takenAtMillis(), scope);
       }
       List<String> missingSample = new ArrayList<>();
-      Fences.requireCompleteListing(ledger.missingFromListing(missingSample, 5).files(), missingSample);
+      Fences.requireCompleteListing(
+          ledger.missingFromListing(missingSample, 5).files(), missingSample);
       Map<Category, Long> byCategory = ledger.referencedByCategory();
       Fences.requireEveryCategory(byCategory, !after.snapshots().isEmpty());
 
@@ -113,20 +125,34 @@ final class CandidateSearch {
       List<OrphanReport.OrphanFile> shown = new ArrayList<>();
       ledger.forEachOrphan(f -> {
         if (shown.size() < run.show) {
-          shown.add(new OrphanReport.OrphanFile(f.location(), Math.max(0, f.sizeBytes()), Math.max(0, now - f.createdAtMillis())));
+          shown.add(new OrphanReport.OrphanFile(
+              f.location(), Math.max(0, f.sizeBytes()), Math.max(0, now - f.createdAtMillis())));
         }
       });
       Map<String, Long> referenced = new LinkedHashMap<>();
       byCategory.forEach((c, n) -> referenced.put(c.label, n));
-      OrphanReport found = new OrphanReport(name, false,
+      OrphanReport found = new OrphanReport(
+          name,
+          false,
           new OrphanReport.Guard(scope.keys(), Durations.format(run.olderThan), cutoff),
-          new OrphanReport.Census(files(ledger.listedTotals()), files(ledger.keptReachable()), files(ledger.keptTooYoung()), orphans),
+          new OrphanReport.Census(
+              files(ledger.listedTotals()),
+              files(ledger.keptReachable()),
+              files(ledger.keptTooYoung()),
+              orphans),
           OrphanReport.Removed.NOTHING,
-          new OrphanReport.References(referenced, ledger.referencedInScope(), ledger.referencedOutsideScope()),
+          new OrphanReport.References(
+              referenced, ledger.referencedInScope(), ledger.referencedOutsideScope()),
           new OrphanReport.Fenced(checked, listing.links, listing.protectedSkipped),
-          List.copyOf(shown), orphans.files() > shown.size(), List.copyOf(warnings),
-          inventory == null ? null : new OrphanReport.Listing(inventory.source(), inventory.takenAtMillis(), listing.outsideScope));
-      return new OrphanPlan(name, ops, fileIO, after, walker, resolver, holding, ledger, now, found);
+          List.copyOf(shown),
+          orphans.files() > shown.size(),
+          List.copyOf(warnings),
+          inventory == null
+              ? null
+              : new OrphanReport.Listing(
+                  inventory.source(), inventory.takenAtMillis(), listing.outsideScope));
+      return new OrphanPlan(
+          name, ops, fileIO, after, walker, resolver, holding, ledger, now, found);
     } catch (RuntimeException | Error e) {
       ledger.close();
       throw e;
@@ -138,11 +164,24 @@ final class CandidateSearch {
    * version hint: those of the first must be listed (they existed before listing began), those of the
    * second may be newer than the listing.
    */
-  private static void referenceAll(Ledger ledger, Scope scope, StoredFile.Resolver resolver, MetadataWalker walker,
-      TableMetadata before, TableMetadata after, FileIO fileIO, Table table) {
-    walker.walk(before, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, true));
+  private static void referenceAll(
+      Ledger ledger,
+      Scope scope,
+      StoredFile.Resolver resolver,
+      MetadataWalker walker,
+      TableMetadata before,
+      TableMetadata after,
+      FileIO fileIO,
+      Table table) {
+    walker.walk(
+        before,
+        (kind, location, size) ->
+            reference(ledger, scope, resolver, Category.of(kind), location, true));
     if (after != before) {
-      walker.walk(after, (kind, location, size) -> reference(ledger, scope, resolver, Category.of(kind), location, false));
+      walker.walk(
+          after,
+          (kind, location, size) ->
+              reference(ledger, scope, resolver, Category.of(kind), location, false));
     }
     String hint = ReachableFileUtil.versionHintLocation(table);
     if (fileIO.newInputFile(hint).exists()) {
@@ -186,7 +225,8 @@ final class CandidateSearch {
    * storage is asked for its date (a prefix listing of exactly that file), and one dated later is
    * recorded as listed (and, being referenced, kept). The rest stay missing: a partial listing.
    */
-  private static void datedAfterTheListing(Ledger ledger, SupportsPrefixOperations lister, long takenAt, Scope scope) {
+  private static void datedAfterTheListing(
+      Ledger ledger, SupportsPrefixOperations lister, long takenAt, Scope scope) {
     List<String> missing = ledger.missingKeys(MAX_DATED_MISSING + 1);
     if (missing.size() > MAX_DATED_MISSING) {
       return; // far more than a listing's age explains: refused below as a partial listing
@@ -219,13 +259,20 @@ final class CandidateSearch {
     StoredFile location = new StoredFile.Resolver().resolve(table.location());
     for (Scope.Root r : scope.roots()) {
       if (r.id().contains(location)) {
-        return r.isLocal() ? r.listFrom() + location.path().substring(r.id().path().length()) : table.location();
+        return r.isLocal()
+            ? r.listFrom() + location.path().substring(r.id().path().length())
+            : table.location();
       }
     }
     return table.location();
   }
 
-  private static void reference(Ledger ledger, Scope scope, StoredFile.Resolver resolver, Category category, String location,
+  private static void reference(
+      Ledger ledger,
+      Scope scope,
+      StoredFile.Resolver resolver,
+      Category category,
+      String location,
       boolean mustBeListed) {
     List<StoredFile> files;
     try {
@@ -234,7 +281,8 @@ final class CandidateSearch {
       throw new SafetyRefusal("prefix mismatch: referenced " + category.label + " '" + location
           + "' cannot be compared with storage (" + r.getMessage() + "); nothing was deleted");
     }
-    // a '..' after a link names two files (the kernel's and Hadoop's): both are kept, the first must be listed
+    // a '..' after a link names two files (the kernel's and Hadoop's): both are kept, the first
+    // must be listed
     for (int i = 0; i < files.size(); i++) {
       StoredFile file = files.get(i);
       boolean inScope = scope.inScope(file);

@@ -27,8 +27,8 @@ final class Fences {
     }
     for (Category c : Category.values()) {
       if (c.requiredWithSnapshots && referenced.getOrDefault(c, 0L) == 0) {
-        throw new SafetyRefusal("empty reference category: the table has snapshots but no " + c.label
-            + " were found, so the reachable set cannot be trusted; nothing was deleted");
+        throw new SafetyRefusal("empty reference category: the table has snapshots but no "
+            + c.label + " were found, so the reachable set cannot be trusted; nothing was deleted");
       }
     }
   }
@@ -39,16 +39,18 @@ final class Fences {
    */
   static void requireCompleteListing(long missing, List<String> sample) {
     if (missing > 0) {
-      throw new SafetyRefusal("partial listing: " + missing + " referenced file(s) were not found when storage was listed"
-          + " (e.g. " + String.join(", ", sample) + "); nothing was deleted");
+      throw new SafetyRefusal("partial listing: " + missing
+          + " referenced file(s) were not found when storage was listed" + " (e.g. "
+          + String.join(", ", sample) + "); nothing was deleted");
     }
   }
 
   /** Same path, different scheme or authority: the two sides name storage differently (Spark's prefix-mismatch ERROR mode). */
   static void requireNoPrefixMismatch(List<String> mismatches) {
     if (!mismatches.isEmpty()) {
-      throw new SafetyRefusal("prefix mismatch: " + String.join("; ", mismatches)
-          + " — the scheme or authority differs and is not a known equivalent; nothing was deleted");
+      throw new SafetyRefusal(
+          "prefix mismatch: " + String.join("; ", mismatches)
+              + " — the scheme or authority differs and is not a known equivalent; nothing was deleted");
     }
   }
 
@@ -65,23 +67,28 @@ final class Fences {
   static void requireFreshEnough(Inventory inventory, long now, Duration olderThan) {
     long age = now - inventory.takenAtMillis();
     if (inventory.takenAtMillis() <= 0) {
-      throw new SafetyRefusal("listing " + inventory.source() + " does not say when it was taken; nothing was deleted");
+      throw new SafetyRefusal(
+          "listing " + inventory.source() + " does not say when it was taken; nothing was deleted");
     }
     if (age < -Duration.ofMinutes(5).toMillis()) {
-      throw new SafetyRefusal("listing " + inventory.source() + " says it was taken at " + java.time.Instant.ofEpochMilli(inventory.takenAtMillis())
+      throw new SafetyRefusal("listing " + inventory.source() + " says it was taken at "
+          + java.time.Instant.ofEpochMilli(inventory.takenAtMillis())
           + ", in the future; nothing was deleted");
     }
     if (olderThan.toMillis() <= age) {
-      throw new SafetyRefusal("listing " + inventory.source() + " was taken " + Durations.format(Duration.ofMillis(age))
-          + " ago, at or beyond the age guard " + Durations.format(olderThan) + "; raise --older-than above the listing's age"
-          + " or use a newer listing; nothing was deleted");
+      throw new SafetyRefusal(
+          "listing " + inventory.source() + " was taken " + Durations.format(Duration.ofMillis(age))
+              + " ago, at or beyond the age guard " + Durations.format(olderThan)
+              + "; raise --older-than above the listing's age"
+              + " or use a newer listing; nothing was deleted");
     }
   }
 
   /** A link there would carry the candidates out of the table (and purge, which follows no link, would never reach them). */
   static void requireQuarantineNotThroughALink(Quarantine holding, StoredFile quarantineDir) {
     if (!quarantineDir.equals(StoredFile.parse(holding.directory()))) {
-      throw new SafetyRefusal("quarantine: " + holding.directory() + " is reached through a symbolic link (to " + quarantineDir
+      throw new SafetyRefusal("quarantine: " + holding.directory()
+          + " is reached through a symbolic link (to " + quarantineDir
           + "); remove the link or run without --quarantine; nothing was moved");
     }
   }
@@ -95,12 +102,16 @@ final class Fences {
     String relative = file.path().substring(root.id().path().length());
     relative = relative.startsWith("/") ? relative.substring(1) : relative;
     TableMarkers.inKey(relative).ifPresent(found -> {
-      boolean own = found.format() == TableMarkers.Format.ICEBERG && found.directory().isEmpty()
+      boolean own = found.format() == TableMarkers.Format.ICEBERG
+          && found.directory().isEmpty()
           && root.property().equals("location");
       if (!own) {
-        String at = found.directory().isEmpty() ? root.id().key() : root.id().key() + "/" + String.join("/", found.directory());
-        throw new SafetyRefusal("scope: " + found.format().label + " lives at " + at + ", inside this table's storage"
-            + " (found " + file + "); its files would look unreferenced here; nothing was deleted");
+        String at = found.directory().isEmpty()
+            ? root.id().key()
+            : root.id().key() + "/" + String.join("/", found.directory());
+        throw new SafetyRefusal("scope: " + found.format().label + " lives at " + at
+            + ", inside this table's storage" + " (found " + file
+            + "); its files would look unreferenced here; nothing was deleted");
       }
     });
   }
@@ -109,17 +120,24 @@ final class Fences {
    * The race window: a commit between the metadata read and the deletes could reference a candidate
    * (a writer that re-adds an old file). Read once more, and refuse if it does.
    */
-  static void requireUnchangedSince(TableOperations ops, TableMetadata after, MetadataWalker walker, Ledger ledger,
+  static void requireUnchangedSince(
+      TableOperations ops,
+      TableMetadata after,
+      MetadataWalker walker,
+      Ledger ledger,
       StoredFile.Resolver resolver) {
     TableMetadata latest = ops.refresh();
-    if (latest == after || Objects.equals(latest.metadataFileLocation(), after.metadataFileLocation())) {
+    if (latest == after
+        || Objects.equals(latest.metadataFileLocation(), after.metadataFileLocation())) {
       return;
     }
-    walker.walk(latest, (kind, location, size) -> resolver.resolveAll(location).forEach(ledger::addLateReference));
+    walker.walk(
+        latest,
+        (kind, location, size) -> resolver.resolveAll(location).forEach(ledger::addLateReference));
     List<String> hits = ledger.orphansReferencedLate(5);
     if (!hits.isEmpty()) {
-      throw new SafetyRefusal("the table changed during the run and now references " + String.join(", ", hits)
-          + "; nothing was deleted");
+      throw new SafetyRefusal("the table changed during the run and now references "
+          + String.join(", ", hits) + "; nothing was deleted");
     }
   }
 }

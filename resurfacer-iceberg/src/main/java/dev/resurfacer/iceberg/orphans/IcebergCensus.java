@@ -24,13 +24,18 @@ import java.util.TreeSet;
  */
 public final class IcebergCensus implements TableCensus {
   @Override
-  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+  public List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
     return neighbours(catalogs, workingDir, skip, new CensusMemo());
   }
 
   @Override
-  public List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
-    List<CatalogConfig> iceberg = catalogs.stream().filter(c -> !c.isDelta()).filter(IcebergCensus::mayHoldTables).toList();
+  public List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
+    List<CatalogConfig> iceberg = catalogs.stream()
+        .filter(c -> !c.isDelta())
+        .filter(IcebergCensus::mayHoldTables)
+        .toList();
     try (CatalogCensus census = CatalogCensus.of(iceberg)) {
       return read(census, skip, memo);
     }
@@ -76,15 +81,19 @@ public final class IcebergCensus implements TableCensus {
     return out;
   }
 
-  private static Neighbour readOne(CatalogCensus.Entry e, String named, StoredFile.Resolver resolver) {
+  private static Neighbour readOne(
+      CatalogCensus.Entry e, String named, StoredFile.Resolver resolver) {
     Set<String> ids = new HashSet<>();
     ids.add(named);
     try {
       ids.add(Neighbour.metadata(resolver.resolve(e.metadataLocation())));
       org.apache.iceberg.TableMetadata metadata = e.metadata();
       NavigableSet<String> dirs = new TreeSet<>();
-      dev.resurfacer.iceberg.metadata.MetadataWalker.pathsOnly(e.io()).walk(metadata, (kind, location, size) ->
-          resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
+      dev.resurfacer.iceberg.metadata.MetadataWalker.pathsOnly(e.io())
+          .walk(
+              metadata,
+              (kind, location, size) ->
+                  resolver.resolveAll(location).forEach(f -> dirs.add(f.parent().key())));
       return new Neighbour(e.label(), ids, Scope.neighbourRoots(metadata, resolver), dirs, null);
     } catch (RuntimeException ex) {
       return Neighbour.unreadable(e.label(), ids, Catalogs.rootMessage(ex));
@@ -97,9 +106,15 @@ public final class IcebergCensus implements TableCensus {
   }
 
   /** The identities of {@code table}, registered as {@code identifier} in {@code catalog}, as it is now. */
-  public static Set<String> identities(org.apache.iceberg.catalog.Catalog catalog, org.apache.iceberg.catalog.TableIdentifier identifier,
+  public static Set<String> identities(
+      org.apache.iceberg.catalog.Catalog catalog,
+      org.apache.iceberg.catalog.TableIdentifier identifier,
       org.apache.iceberg.Table table) {
-    String metadata = ((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation();
-    return identities(catalog.name(), identifier.toString(), new StoredFile.Resolver().resolve(metadata));
+    String metadata = ((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .metadataFileLocation();
+    return identities(
+        catalog.name(), identifier.toString(), new StoredFile.Resolver().resolve(metadata));
   }
 }

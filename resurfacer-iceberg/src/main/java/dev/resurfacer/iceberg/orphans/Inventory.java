@@ -18,13 +18,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
@@ -68,47 +68,71 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
    * current versions are listed (no delete markers, no noncurrent versions). CSV keys are
    * URL-encoded by S3 and decoded here; Parquet keys are not encoded.
    */
-  record S3Report(String source, long takenAtMillis, String format, String sourceBucket, List<String> columns,
-      List<String> dataFiles, FileIO io) implements Inventory {
+  record S3Report(
+      String source,
+      long takenAtMillis,
+      String format,
+      String sourceBucket,
+      List<String> columns,
+      List<String> dataFiles,
+      FileIO io)
+      implements Inventory {
 
     static S3Report read(String location, FileIO io) {
       JsonNode m;
       try (InputStream in = io.newInputFile(location).newStream()) {
         m = new ObjectMapper().readTree(in);
       } catch (IOException e) {
-        throw new UsageException("listing " + location + " is not a JSON manifest: " + e.getMessage());
+        throw new UsageException(
+            "listing " + location + " is not a JSON manifest: " + e.getMessage());
       }
-      for (String field : List.of("sourceBucket", "destinationBucket", "creationTimestamp", "fileFormat", "fileSchema", "files")) {
+      for (String field : List.of(
+          "sourceBucket",
+          "destinationBucket",
+          "creationTimestamp",
+          "fileFormat",
+          "fileSchema",
+          "files")) {
         if (!m.hasNonNull(field)) {
-          throw new UsageException("listing " + location + " is not an S3 Inventory manifest: it has no '" + field + "'");
+          throw new UsageException("listing " + location
+              + " is not an S3 Inventory manifest: it has no '" + field + "'");
         }
       }
       String format = m.get("fileFormat").asText().toUpperCase(Locale.ROOT);
       if (!format.equals("CSV") && !format.equals("PARQUET")) {
-        throw new UsageException("listing " + location + ": S3 Inventory format " + m.get("fileFormat").asText()
-            + " is not read (CSV and Parquet are)");
+        throw new UsageException("listing " + location + ": S3 Inventory format "
+            + m.get("fileFormat").asText() + " is not read (CSV and Parquet are)");
       }
       long taken;
       try {
         taken = Long.parseLong(m.get("creationTimestamp").asText());
       } catch (NumberFormatException e) {
-        throw new UsageException("listing " + location + ": creationTimestamp '" + m.get("creationTimestamp").asText()
-            + "' is not milliseconds since the epoch");
+        throw new UsageException("listing " + location + ": creationTimestamp '"
+            + m.get("creationTimestamp").asText() + "' is not milliseconds since the epoch");
       }
       String destination = m.get("destinationBucket").asText().replaceFirst("^arn:aws:s3:::", "");
-      boolean onS3 = location.startsWith("s3://") || location.startsWith("s3a://") || location.startsWith("s3n://");
+      boolean onS3 = location.startsWith("s3://")
+          || location.startsWith("s3a://")
+          || location.startsWith("s3n://");
       String reportDir = location.substring(0, location.lastIndexOf('/'));
       String dataDir = reportDir.substring(0, Math.max(0, reportDir.lastIndexOf('/'))) + "/data/";
       List<String> files = new ArrayList<>();
       for (JsonNode f : m.get("files")) {
         String key = f.get("key").asText();
-        files.add(onS3 ? "s3://" + destination + "/" + key : dataDir + key.substring(key.lastIndexOf('/') + 1));
+        files.add(
+            onS3
+                ? "s3://" + destination + "/" + key
+                : dataDir + key.substring(key.lastIndexOf('/') + 1));
       }
-      List<String> columns = format.equals("CSV") ? csvColumns(m.get("fileSchema").asText()) : List.of();
-      if (format.equals("CSV") && (!columns.contains("key") || !columns.contains("lastmodifieddate"))) {
-        throw new UsageException("listing " + location + ": the inventory's fileSchema has no Key or LastModifiedDate field");
+      List<String> columns =
+          format.equals("CSV") ? csvColumns(m.get("fileSchema").asText()) : List.of();
+      if (format.equals("CSV")
+          && (!columns.contains("key") || !columns.contains("lastmodifieddate"))) {
+        throw new UsageException("listing " + location
+            + ": the inventory's fileSchema has no Key or LastModifiedDate field");
       }
-      return new S3Report(location, taken, format, m.get("sourceBucket").asText(), columns, List.copyOf(files), io);
+      return new S3Report(
+          location, taken, format, m.get("sourceBucket").asText(), columns, List.copyOf(files), io);
     }
 
     private static List<String> csvColumns(String schema) {
@@ -138,8 +162,9 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
       int latest = columns.indexOf("islatest");
       int marker = columns.indexOf("isdeletemarker");
       try (InputStream raw = io.newInputFile(file).newStream();
-           InputStream in = file.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
-           BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+          InputStream in = file.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
+          BufferedReader r =
+              new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
         String line;
         List<String> fields = new ArrayList<>(columns.size());
         while ((line = r.readLine()) != null) {
@@ -148,15 +173,19 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
           }
           csvFields(line, fields);
           if (fields.size() < columns.size()) {
-            throw new UsageException("listing " + file + ": a row has " + fields.size() + " fields, the schema " + columns.size());
+            throw new UsageException("listing " + file + ": a row has " + fields.size()
+                + " fields, the schema " + columns.size());
           }
-          if ((latest >= 0 && "false".equalsIgnoreCase(fields.get(latest))) || (marker >= 0 && "true".equalsIgnoreCase(fields.get(marker)))) {
+          if ((latest >= 0 && "false".equalsIgnoreCase(fields.get(latest)))
+              || (marker >= 0 && "true".equalsIgnoreCase(fields.get(marker)))) {
             continue;
           }
           String b = bucket >= 0 ? fields.get(bucket) : sourceBucket;
           String k = URLDecoder.decode(fields.get(key), StandardCharsets.UTF_8);
-          long bytes = size < 0 || fields.get(size).isEmpty() ? 0 : Long.parseLong(fields.get(size));
-          sink.accept(new FileInfo("s3://" + b + "/" + k, bytes, instant(fields.get(modified), file)));
+          long bytes =
+              size < 0 || fields.get(size).isEmpty() ? 0 : Long.parseLong(fields.get(size));
+          sink.accept(
+              new FileInfo("s3://" + b + "/" + k, bytes, instant(fields.get(modified), file)));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read inventory file " + file, e);
@@ -173,16 +202,22 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
         Types.NestedField.optional(6, "is_delete_marker", Types.BooleanType.get()));
 
     private void readParquet(String file, Consumer<FileInfo> sink) {
-      try (CloseableIterable<Record> rows = Parquet.read(io.newInputFile(file)).project(PARQUET)
+      try (CloseableIterable<Record> rows = Parquet.read(io.newInputFile(file))
+          .project(PARQUET)
           .withNameMapping(MappingUtil.create(PARQUET))
-          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(PARQUET, fileSchema)).build()) {
+          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(PARQUET, fileSchema))
+          .build()) {
         for (Record r : rows) {
-          if (Boolean.FALSE.equals(r.getField("is_latest")) || Boolean.TRUE.equals(r.getField("is_delete_marker")) || r.getField("key") == null) {
+          if (Boolean.FALSE.equals(r.getField("is_latest"))
+              || Boolean.TRUE.equals(r.getField("is_delete_marker"))
+              || r.getField("key") == null) {
             continue;
           }
           String b = r.getField("bucket") != null ? (String) r.getField("bucket") : sourceBucket;
           long bytes = r.getField("size") instanceof Long l ? l : 0;
-          long modified = r.getField("last_modified_date") instanceof OffsetDateTime t ? t.toInstant().toEpochMilli() : 0;
+          long modified = r.getField("last_modified_date") instanceof OffsetDateTime t
+              ? t.toInstant().toEpochMilli()
+              : 0;
           sink.accept(new FileInfo("s3://" + b + "/" + r.getField("key"), bytes, modified));
         }
       } catch (IOException e) {
@@ -248,15 +283,18 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
           int a = line.lastIndexOf(sep);
           int b = a <= 0 ? -1 : line.lastIndexOf(sep, a - 1);
           if (b <= 0) {
-            throw new UsageException("listing " + location + " line " + n + ": expected LOCATION, SIZE and MODIFIED");
+            throw new UsageException(
+                "listing " + location + " line " + n + ": expected LOCATION, SIZE and MODIFIED");
           }
           long size;
           try {
             size = Long.parseLong(line.substring(b + 1, a).trim());
           } catch (NumberFormatException e) {
-            throw new UsageException("listing " + location + " line " + n + ": size '" + line.substring(b + 1, a).trim() + "' is not a number");
+            throw new UsageException("listing " + location + " line " + n + ": size '"
+                + line.substring(b + 1, a).trim() + "' is not a number");
           }
-          sink.accept(new FileInfo(line.substring(0, b).trim(), size, instant(line.substring(a + 1).trim(), location)));
+          sink.accept(new FileInfo(
+              line.substring(0, b).trim(), size, instant(line.substring(a + 1).trim(), location)));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read listing " + location, e);
@@ -270,13 +308,16 @@ public sealed interface Inventory permits Inventory.S3Report, Inventory.PlainLis
       return Long.parseLong(text);
     }
     int dot = text.indexOf('.');
-    if (dot > 0 && text.chars().allMatch(c -> Character.isDigit(c) || c == '.') && dot == text.lastIndexOf('.')) {
+    if (dot > 0
+        && text.chars().allMatch(c -> Character.isDigit(c) || c == '.')
+        && dot == text.lastIndexOf('.')) {
       return new java.math.BigDecimal(text).movePointRight(3).longValue();
     }
     try {
       return Instant.parse(text).toEpochMilli();
     } catch (DateTimeParseException e) {
-      throw new UsageException("listing " + where + ": '" + text + "' is neither epoch milliseconds nor an ISO-8601 instant");
+      throw new UsageException("listing " + where + ": '" + text
+          + "' is neither epoch milliseconds nor an ISO-8601 instant");
     }
   }
 

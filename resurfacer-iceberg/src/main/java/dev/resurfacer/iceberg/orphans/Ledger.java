@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,13 +41,17 @@ final class Ledger implements AutoCloseable {
       java.util.Properties props = new java.util.Properties();
       // results (the orphan list above all) come back in chunks instead of materialized at once
       props.setProperty("jdbc_stream_results", "true");
-      conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("ledger.duckdb"), props);
+      conn = (DuckDBConnection)
+          DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("ledger.duckdb"), props);
       try (Statement s = conn.createStatement()) {
         s.execute("SET memory_limit = '" + memoryLimit.replace("'", "") + "'");
-        s.execute("SET temp_directory = '" + dir.resolve("spill").toString().replace("'", "''") + "'");
+        s.execute(
+            "SET temp_directory = '" + dir.resolve("spill").toString().replace("'", "''") + "'");
         s.execute("SET preserve_insertion_order = false");
-        s.execute("CREATE TABLE listed (key VARCHAR, path VARCHAR, location VARCHAR, size BIGINT, created_ms BIGINT, young BOOLEAN)");
-        s.execute("CREATE TABLE reachable (key VARCHAR, path VARCHAR, category VARCHAR, in_scope BOOLEAN, must_be_listed BOOLEAN)");
+        s.execute(
+            "CREATE TABLE listed (key VARCHAR, path VARCHAR, location VARCHAR, size BIGINT, created_ms BIGINT, young BOOLEAN)");
+        s.execute(
+            "CREATE TABLE reachable (key VARCHAR, path VARCHAR, category VARCHAR, in_scope BOOLEAN, must_be_listed BOOLEAN)");
         s.execute("CREATE TABLE late (key VARCHAR)");
       }
       listed = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "listed");
@@ -63,10 +66,18 @@ final class Ledger implements AutoCloseable {
   void addListed(StoredFile uri, String location, long size, long createdMs, boolean young) {
     try {
       if (listed == null) {
-        listed = conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "listed"); // files dated after the listing's seal
+        listed = conn.createAppender(
+            DuckDBConnection.DEFAULT_SCHEMA, "listed"); // files dated after the listing's seal
       }
-      listed.beginRow().append(uri.key()).append(uri.path()).append(location).append(size).append(createdMs)
-          .append(young).endRow();
+      listed
+          .beginRow()
+          .append(uri.key())
+          .append(uri.path())
+          .append(location)
+          .append(size)
+          .append(createdMs)
+          .append(young)
+          .endRow();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
@@ -74,8 +85,14 @@ final class Ledger implements AutoCloseable {
 
   void addReachable(StoredFile uri, Category category, boolean inScope, boolean mustBeListed) {
     try {
-      reachable.beginRow().append(uri.key()).append(uri.path()).append(category.name()).append(inScope)
-          .append(mustBeListed).endRow();
+      reachable
+          .beginRow()
+          .append(uri.key())
+          .append(uri.path())
+          .append(category.name())
+          .append(inScope)
+          .append(mustBeListed)
+          .endRow();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
@@ -97,8 +114,11 @@ final class Ledger implements AutoCloseable {
   List<String> orphansReferencedLate(int limit) {
     seal();
     List<String> out = new ArrayList<>();
-    query("SELECT DISTINCT l.location FROM (" + ORPHANS + ") l JOIN listed x ON x.location = l.location"
-        + " WHERE x.key IN (SELECT key FROM late) ORDER BY 1 LIMIT " + limit, rs -> out.add(rs.getString(1)));
+    query(
+        "SELECT DISTINCT l.location FROM (" + ORPHANS
+            + ") l JOIN listed x ON x.location = l.location"
+            + " WHERE x.key IN (SELECT key FROM late) ORDER BY 1 LIMIT " + limit,
+        rs -> out.add(rs.getString(1)));
     return out;
   }
 
@@ -127,7 +147,8 @@ final class Ledger implements AutoCloseable {
     for (Category c : Category.values()) {
       counts.put(c, 0L);
     }
-    query("SELECT category, count(DISTINCT key) FROM reachable GROUP BY category",
+    query(
+        "SELECT category, count(DISTINCT key) FROM reachable GROUP BY category",
         rs -> counts.put(Category.valueOf(rs.getString(1)), rs.getLong(2)));
     return counts;
   }
@@ -142,16 +163,21 @@ final class Ledger implements AutoCloseable {
 
   /** Referenced files that existed before listing began but the listing did not return. */
   Totals missingFromListing(List<String> sample, int limit) {
-    String missing = "SELECT DISTINCT key FROM reachable WHERE must_be_listed EXCEPT SELECT key FROM listed";
+    String missing =
+        "SELECT DISTINCT key FROM reachable WHERE must_be_listed EXCEPT SELECT key FROM listed";
     long n = single("SELECT count(*) FROM (" + missing + ")");
-    query("SELECT key FROM (" + missing + ") ORDER BY key LIMIT " + limit, rs -> sample.add(rs.getString(1)));
+    query(
+        "SELECT key FROM (" + missing + ") ORDER BY key LIMIT " + limit,
+        rs -> sample.add(rs.getString(1)));
     return new Totals(n, 0);
   }
 
   /** Up to {@code limit} keys of referenced files the listing did not return. */
   List<String> missingKeys(int limit) {
     List<String> out = new ArrayList<>();
-    query("SELECT DISTINCT key FROM reachable WHERE must_be_listed EXCEPT SELECT key FROM listed LIMIT " + limit,
+    query(
+        "SELECT DISTINCT key FROM reachable WHERE must_be_listed EXCEPT SELECT key FROM listed LIMIT "
+            + limit,
         rs -> out.add(rs.getString(1)));
     return out;
   }
@@ -162,8 +188,10 @@ final class Ledger implements AutoCloseable {
    */
   List<String> prefixMismatches(int limit) {
     List<String> out = new ArrayList<>();
-    query("SELECT DISTINCT l.key, r.key FROM listed l JOIN reachable r ON l.path = r.path AND l.key <> r.key"
-        + " ORDER BY 1 LIMIT " + limit, rs -> out.add(rs.getString(1) + " is referenced as " + rs.getString(2)));
+    query(
+        "SELECT DISTINCT l.key, r.key FROM listed l JOIN reachable r ON l.path = r.path AND l.key <> r.key"
+            + " ORDER BY 1 LIMIT " + limit,
+        rs -> out.add(rs.getString(1) + " is referenced as " + rs.getString(2)));
     return out;
   }
 
@@ -172,11 +200,13 @@ final class Ledger implements AutoCloseable {
   }
 
   Totals keptReachable() {
-    return totals("SELECT count(*), coalesce(sum(size), 0) FROM listed WHERE key IN (SELECT key FROM reachable)");
+    return totals(
+        "SELECT count(*), coalesce(sum(size), 0) FROM listed WHERE key IN (SELECT key FROM reachable)");
   }
 
   Totals keptTooYoung() {
-    return totals("SELECT count(*), coalesce(sum(size), 0) FROM listed WHERE young AND key IN (" + UNREFERENCED + ")");
+    return totals("SELECT count(*), coalesce(sum(size), 0) FROM listed WHERE young AND key IN ("
+        + UNREFERENCED + ")");
   }
 
   Totals orphans() {
@@ -185,21 +215,25 @@ final class Ledger implements AutoCloseable {
 
   /** Streams the deletion candidates, oldest first, without materializing them in the JVM. */
   void forEachOrphan(Consumer<Listed> consumer) {
-    query("SELECT location, size, created_ms FROM (" + ORPHANS + ") ORDER BY created_ms, location",
+    query(
+        "SELECT location, size, created_ms FROM (" + ORPHANS + ") ORDER BY created_ms, location",
         rs -> consumer.accept(new Listed(rs.getString(1), rs.getLong(2), rs.getLong(3))));
   }
 
-  private static final String UNREFERENCED = "SELECT key FROM listed EXCEPT SELECT key FROM reachable";
+  private static final String UNREFERENCED =
+      "SELECT key FROM listed EXCEPT SELECT key FROM reachable";
 
-  private static final String ORPHANS = "SELECT DISTINCT l.location, l.size, l.created_ms FROM listed l"
-      + " WHERE NOT l.young AND l.key IN (" + UNREFERENCED + ")";
+  private static final String ORPHANS =
+      "SELECT DISTINCT l.location, l.size, l.created_ms FROM listed l"
+          + " WHERE NOT l.young AND l.key IN (" + UNREFERENCED + ")";
 
   private interface Row {
     void accept(ResultSet rs) throws SQLException;
   }
 
   private void query(String sql, Row row) {
-    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = conn.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
         row.accept(rs);
       }

@@ -58,7 +58,8 @@ final class LocalListing {
           if (name.startsWith(".") && name.endsWith(".crc")) {
             return FileVisitResult.CONTINUE;
           }
-          sink.accept(new FileInfo("file:" + file, attrs.size(), attrs.lastModifiedTime().toMillis()));
+          sink.accept(new FileInfo(
+              "file:" + file, attrs.size(), attrs.lastModifiedTime().toMillis()));
           return FileVisitResult.CONTINUE;
         }
       });

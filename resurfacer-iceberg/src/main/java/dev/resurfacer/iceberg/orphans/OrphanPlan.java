@@ -15,13 +15,33 @@ import org.apache.iceberg.io.FileIO;
  * @param now the run's clock reading, that ages and the quarantine's run id are taken from
  * @param found what a preview reports: nothing removed
  */
-record OrphanPlan(String name, TableOperations ops, FileIO io, TableMetadata after, MetadataWalker walker,
-    StoredFile.Resolver resolver, Quarantine holding, Ledger ledger, long now, OrphanReport found) implements AutoCloseable {
+record OrphanPlan(
+    String name,
+    TableOperations ops,
+    FileIO io,
+    TableMetadata after,
+    MetadataWalker walker,
+    StoredFile.Resolver resolver,
+    Quarantine holding,
+    Ledger ledger,
+    long now,
+    OrphanReport found)
+    implements AutoCloseable {
 
   /** The report of a run that acted: what the plan found, and what was removed. */
   OrphanReport acted(OrphanReport.Removed removed) {
-    return new OrphanReport(found.table(), true, found.guard(), found.census(), removed, found.references(), found.fenced(),
-        found.orphans(), found.orphansTruncated(), found.warnings(), found.listing());
+    return new OrphanReport(
+        found.table(),
+        true,
+        found.guard(),
+        found.census(),
+        removed,
+        found.references(),
+        found.fenced(),
+        found.orphans(),
+        found.orphansTruncated(),
+        found.warnings(),
+        found.listing());
   }
 
   @Override

@@ -53,7 +53,7 @@ public final class OrphanRemoval {
   Set<String> candidateLocations;
   boolean quarantine;
   Duration quarantineRetention = DEFAULT_QUARANTINE_RETENTION;
-  Consumer<String> warningListener = w -> { };
+  Consumer<String> warningListener = w -> {};
   Progress progress = Progress.NONE;
   Inventory inventory;
 
@@ -181,12 +181,15 @@ public final class OrphanRemoval {
     StoredFile.Resolver resolver = new StoredFile.Resolver();
     Scope scope = Scope.of(((HasTableOperations) table).operations().refresh(), resolver);
     Scope.Root location = scope.roots().get(0);
-    Quarantine holding = new Quarantine(table.io(), CandidateSearch.locationRoot(scope, table), location.isLocal());
+    Quarantine holding =
+        new Quarantine(table.io(), CandidateSearch.locationRoot(scope, table), location.isLocal());
     StoredFile quarantineDir = resolver.resolve(holding.directory());
-    // a file goes back only to where remove-orphans could have taken it from: the scope, outside the quarantine
+    // a file goes back only to where remove-orphans could have taken it from: the scope, outside
+    // the quarantine
     return holding.restore(name, runId, act, from -> {
       try {
-        return resolver.resolveAll(from).stream().allMatch(f -> scope.inScope(f) && !quarantineDir.contains(f));
+        return resolver.resolveAll(from).stream()
+            .allMatch(f -> scope.inScope(f) && !quarantineDir.contains(f));
       } catch (SafetyRefusal unreadable) {
         return false;
       }
@@ -196,7 +199,9 @@ public final class OrphanRemoval {
   private OrphanReport run(boolean act) {
     String name = dev.resurfacer.iceberg.catalog.Catalogs.nameOf(identifier);
     try (OrphanPlan plan = CandidateSearch.find(this, act, name)) {
-      return act ? plan.acted(Sweeper.sweep(plan, quarantine, quarantineRetention, progress)) : plan.found();
+      return act
+          ? plan.acted(Sweeper.sweep(plan, quarantine, quarantineRetention, progress))
+          : plan.found();
     } catch (SafetyRefusal r) {
       throw new SafetyRefusal("remove-orphans " + name + ": " + r.getMessage());
     }

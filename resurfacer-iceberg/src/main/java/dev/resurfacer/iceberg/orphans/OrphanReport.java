@@ -56,7 +56,8 @@ public record OrphanReport(
   }
 
   /** The referenced files, by category label, and how many lie in the scope and outside it. */
-  public record References(Map<String, Long> referenced, long referencedInScope, long referencedOutsideScope) {}
+  public record References(
+      Map<String, Long> referenced, long referencedInScope, long referencedOutsideScope) {}
 
   /** What the fences looked at beside the listing: the other tables checked, and entries never listed. */
   public record Fenced(int otherTablesChecked, long linksSkipped, long protectedSkipped) {}

@@ -45,7 +45,8 @@ final class Quarantine {
   static final String DIRECTORY = ".resurfacer-quarantine";
   static final String MANIFEST = "manifest.jsonl";
   private static final Pattern RUN_ID = Pattern.compile("\\d{8}T\\d{9}Z");
-  private static final DateTimeFormatter RUN_FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter RUN_FORMAT =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One moved file. */
@@ -81,14 +82,21 @@ final class Quarantine {
    * Writes the manifest of {@code candidates} (streamed twice: once into the manifest, once to move),
    * then moves them; returns what moved.
    */
-  long[] quarantine(String table, String runId, long nowMillis, Consumer<Consumer<Ledger.Listed>> candidates) {
+  long[] quarantine(
+      String table, String runId, long nowMillis, Consumer<Consumer<Ledger.Listed>> candidates) {
     String runDir = root + "/" + runId;
     long[] index = new long[1];
-    writeManifest(runDir, table, runId, nowMillis, w -> candidates.accept(f -> {
-      String name = f.location().substring(f.location().lastIndexOf('/') + 1);
-      Moved m = new Moved(f.location(), runDir + "/files/" + (index[0]++) + "-" + name, f.sizeBytes());
-      line(w, Map.of("from", m.from(), "to", m.to(), "size", m.sizeBytes()));
-    }));
+    writeManifest(
+        runDir,
+        table,
+        runId,
+        nowMillis,
+        w -> candidates.accept(f -> {
+          String name = f.location().substring(f.location().lastIndexOf('/') + 1);
+          Moved m = new Moved(
+              f.location(), runDir + "/files/" + (index[0]++) + "-" + name, f.sizeBytes());
+          line(w, Map.of("from", m.from(), "to", m.to(), "size", m.sizeBytes()));
+        }));
     long[] done = new long[2];
     forEachMoved(runDir, m -> {
       move(m.from(), m.to());
@@ -107,7 +115,8 @@ final class Quarantine {
   RestoreReport restore(String table, String runId, boolean act, Predicate<String> insideTable) {
     String runDir = root + "/" + requireRunId(runId);
     if (!exists(runDir + "/" + MANIFEST)) {
-      throw new UsageException("no quarantine run " + runId + " for " + table + " (looked in " + runDir + ")");
+      throw new UsageException(
+          "no quarantine run " + runId + " for " + table + " (looked in " + runDir + ")");
     }
     String heldIn = runDir + "/files/";
     List<String> bad = new ArrayList<>();
@@ -120,8 +129,9 @@ final class Quarantine {
       }
     });
     if (!bad.isEmpty()) {
-      throw new SafetyRefusal("restore-orphans: the manifest of run " + runId + " names files outside its quarantine or the"
-          + " table (" + String.join("; ", bad.subList(0, Math.min(5, bad.size()))) + "); nothing was moved");
+      throw new SafetyRefusal("restore-orphans: the manifest of run " + runId
+          + " names files outside its quarantine or the" + " table ("
+          + String.join("; ", bad.subList(0, Math.min(5, bad.size()))) + "); nothing was moved");
     }
     long[] counts = new long[3];
     List<String> conflicts = new ArrayList<>();
@@ -145,7 +155,8 @@ final class Quarantine {
     if (act && conflicts.isEmpty()) {
       deleteTree(runDir);
     }
-    return new RestoreReport(table, runId, act, counts[0], counts[1], counts[2], List.copyOf(conflicts));
+    return new RestoreReport(
+        table, runId, act, counts[0], counts[1], counts[2], List.copyOf(conflicts));
   }
 
   /** Deletes every quarantine run created before {@code cutoffMillis}; returns files and bytes deleted. */
@@ -171,7 +182,11 @@ final class Quarantine {
         return out;
       }
       try (var entries = Files.list(dir)) {
-        entries.map(p -> p.getFileName().toString()).filter(n -> RUN_ID.matcher(n).matches()).sorted().forEach(out::add);
+        entries
+            .map(p -> p.getFileName().toString())
+            .filter(n -> RUN_ID.matcher(n).matches())
+            .sorted()
+            .forEach(out::add);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -179,7 +194,8 @@ final class Quarantine {
     }
     java.util.Set<String> ids = new java.util.TreeSet<>();
     for (FileInfo f : lister().listPrefix(root + "/")) {
-      String rest = f.location().substring(f.location().indexOf(DIRECTORY) + DIRECTORY.length() + 1);
+      String rest =
+          f.location().substring(f.location().indexOf(DIRECTORY) + DIRECTORY.length() + 1);
       int slash = rest.indexOf('/');
       if (slash > 0 && RUN_ID.matcher(rest.substring(0, slash)).matches()) {
         ids.add(rest.substring(0, slash));
@@ -199,7 +215,8 @@ final class Quarantine {
     }
   }
 
-  private void writeManifest(String runDir, String table, String runId, long nowMillis, Consumer<Writer> entries) {
+  private void writeManifest(
+      String runDir, String table, String runId, long nowMillis, Consumer<Writer> entries) {
     try (OutputStream out = io.newOutputFile(runDir + "/" + MANIFEST).create();
         Writer w = new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8)) {
       Map<String, Object> header = new LinkedHashMap<>();
@@ -232,10 +249,12 @@ final class Quarantine {
           continue;
         }
         JsonNode n = JSON.readTree(line);
-        action.accept(new Moved(n.path("from").asText(), n.path("to").asText(), n.path("size").asLong()));
+        action.accept(new Moved(
+            n.path("from").asText(), n.path("to").asText(), n.path("size").asLong()));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the quarantine manifest of " + runDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot read the quarantine manifest of " + runDir + ": " + e.getMessage(), e);
     }
   }
 
@@ -245,19 +264,23 @@ final class Quarantine {
       Path dst = localPath(to);
       try {
         if (Files.isSymbolicLink(src)) {
-          throw new SafetyRefusal("quarantine: " + from + " is a symbolic link; links are never moved");
+          throw new SafetyRefusal(
+              "quarantine: " + from + " is a symbolic link; links are never moved");
         }
         Files.createDirectories(dst.getParent());
         Files.move(src, dst, StandardCopyOption.ATOMIC_MOVE);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot move " + from + " to " + to + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot move " + from + " to " + to + ": " + e.getMessage(), e);
       }
       return;
     }
-    try (InputStream in = io.newInputFile(from).newStream(); OutputStream out = io.newOutputFile(to).createOrOverwrite()) {
+    try (InputStream in = io.newInputFile(from).newStream();
+        OutputStream out = io.newOutputFile(to).createOrOverwrite()) {
       in.transferTo(out);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy " + from + " to " + to + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot copy " + from + " to " + to + ": " + e.getMessage(), e);
     }
     io.deleteFile(from);
   }
@@ -279,7 +302,8 @@ final class Quarantine {
       try {
         Files.walkFileTree(p, new SimpleFileVisitor<>() {
           @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
             n[0]++;
             n[1] += attrs.size();
             Files.delete(file); // a link is deleted itself, never what it points at
@@ -313,7 +337,8 @@ final class Quarantine {
     if (io instanceof SupportsPrefixOperations p) {
       return p;
     }
-    throw new SafetyRefusal("quarantine: storage cannot be listed through " + io.getClass().getSimpleName());
+    throw new SafetyRefusal(
+        "quarantine: storage cannot be listed through " + io.getClass().getSimpleName());
   }
 
   private static Path localPath(String location) {

@@ -20,8 +20,12 @@ public record RestoreReadout(RestoreReport report) implements Readout {
   public String render() {
     RestoreReport r = report;
     StringBuilder b = new StringBuilder();
-    b.append("restore-orphans " + r.table() + " " + r.runId() + (r.restored() ? "" : "  (preview: nothing moved; --yes restores)")).append('\n');
-    b.append((r.restored() ? "restored       " : "would restore  ") + r.files() + " files, " + ByteSizes.format(r.bytes())).append('\n');
+    b.append("restore-orphans " + r.table() + " " + r.runId()
+            + (r.restored() ? "" : "  (preview: nothing moved; --yes restores)"))
+        .append('\n');
+    b.append((r.restored() ? "restored       " : "would restore  ") + r.files() + " files, "
+            + ByteSizes.format(r.bytes()))
+        .append('\n');
     if (r.alreadyBack() > 0) {
       b.append("already back   " + r.alreadyBack() + " files").append('\n');
     }

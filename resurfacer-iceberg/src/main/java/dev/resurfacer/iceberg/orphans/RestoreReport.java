@@ -9,5 +9,11 @@ import java.util.List;
  * @param alreadyBack files already at their original location (an earlier, interrupted restore)
  * @param conflicts files left in the quarantine because their original location is taken again
  */
-public record RestoreReport(String table, String runId, boolean restored, long files, long bytes, long alreadyBack,
+public record RestoreReport(
+    String table,
+    String runId,
+    boolean restored,
+    long files,
+    long bytes,
+    long alreadyBack,
     List<String> conflicts) {}

@@ -46,7 +46,8 @@ record Scope(List<Root> roots) {
     return of(metadata, resolver, true).roots().stream().map(Root::id).toList();
   }
 
-  private static Scope of(TableMetadata metadata, StoredFile.Resolver resolver, boolean everyMeaning) {
+  private static Scope of(
+      TableMetadata metadata, StoredFile.Resolver resolver, boolean everyMeaning) {
     Map<String, String> raw = new LinkedHashMap<>();
     raw.put("location", metadata.location());
     String data = metadata.properties().get(TableProperties.WRITE_DATA_LOCATION);
@@ -66,20 +67,28 @@ record Scope(List<Root> roots) {
         Path real = resolver.realPath(e.getValue());
         listFrom = real != null ? real.toString() : e.getValue();
       } catch (SafetyRefusal r) {
-        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' cannot be resolved (" + r.getMessage() + ")");
+        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue()
+            + "' cannot be resolved (" + r.getMessage() + ")");
       }
       if (ids.size() > 1 && !everyMeaning) {
         // the kernel would list one directory while Hadoop writes the table's files in the other
-        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' has a '..' after a symbolic link, so it is "
-            + ids.get(0) + " on disk but " + ids.get(1) + " to Hadoop; spell it without '..'");
+        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue()
+            + "' has a '..' after a symbolic link, so it is " + ids.get(0) + " on disk but "
+            + ids.get(1) + " to Hadoop; spell it without '..'");
       }
       StoredFile id = ids.get(0);
       if (id.path().equals("/")) {
-        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue() + "' is the root of its file system or bucket");
+        throw new SafetyRefusal("scope: " + e.getKey() + " '" + e.getValue()
+            + "' is the root of its file system or bucket");
       }
       addRoot(roots, new Root(id, listFrom, e.getKey()));
       for (StoredFile extra : ids.subList(1, ids.size())) {
-        addRoot(roots, new Root(extra, extra.path(), e.getKey())); // a neighbour's other meaning: compared, never listed
+        addRoot(
+            roots,
+            new Root(
+                extra,
+                extra.path(),
+                e.getKey())); // a neighbour's other meaning: compared, never listed
       }
     }
     return new Scope(List.copyOf(roots));

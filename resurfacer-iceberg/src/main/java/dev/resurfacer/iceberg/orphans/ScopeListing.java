@@ -27,14 +27,20 @@ final class ScopeListing {
    * @param cutoff files modified after it are too young
    * @param candidateKeys null, or the only files that may be orphans (every other listed file is kept as too young)
    */
-  ScopeListing(long cutoff, StoredFile quarantineDir, Set<String> protectedKeys, Set<String> candidateKeys) {
+  ScopeListing(
+      long cutoff, StoredFile quarantineDir, Set<String> protectedKeys, Set<String> candidateKeys) {
     this.cutoff = cutoff;
     this.quarantineDir = quarantineDir;
     this.protectedKeys = protectedKeys;
     this.candidateKeys = candidateKeys;
   }
 
-  void list(SupportsPrefixOperations lister, boolean nioForLocal, Scope.Root root, Ledger ledger, Consumer<String> warn,
+  void list(
+      SupportsPrefixOperations lister,
+      boolean nioForLocal,
+      Scope.Root root,
+      Ledger ledger,
+      Consumer<String> warn,
       Progress.Task task) {
     try {
       Consumer<FileInfo> sink = f -> {
@@ -42,14 +48,15 @@ final class ScopeListing {
         task.advance(1, Math.max(0, f.size()));
       };
       if (nioForLocal && root.isLocal()) {
-        LocalListing.Skipped skipped = LocalListing.walk(root.localDirectory(),
-            Set.of(Path.of(quarantineDir.path())), sink);
+        LocalListing.Skipped skipped =
+            LocalListing.walk(root.localDirectory(), Set.of(Path.of(quarantineDir.path())), sink);
         links += skipped.links();
         if (sampleLink == null) {
           sampleLink = skipped.sampleLink();
         }
       } else {
-        // the trailing slash keeps an object-store prefix listing of .../t from also returning .../t2/...
+        // the trailing slash keeps an object-store prefix listing of .../t from also returning
+        // .../t2/...
         String prefix = root.listFrom().endsWith("/") ? root.listFrom() : root.listFrom() + "/";
         lister.listPrefix(prefix).forEach(sink);
       }
@@ -101,12 +108,16 @@ final class ScopeListing {
     }
     Fences.requireNoOtherTable(root, file);
     if (protectedKeys.contains(file.key())
-        || (root.isLocal() && f.location().startsWith("file:") && TableMarkers.isDatabase(Path.of(f.location().substring(5))))) {
+        || (root.isLocal()
+            && f.location().startsWith("file:")
+            && TableMarkers.isDatabase(Path.of(f.location().substring(5))))) {
       protectedSkipped++;
       return;
     }
-    // an unknown modification time is treated as new: a file that cannot be dated is never old enough
-    boolean young = f.createdAtMillis() <= 0 || f.createdAtMillis() > cutoff
+    // an unknown modification time is treated as new: a file that cannot be dated is never old
+    // enough
+    boolean young = f.createdAtMillis() <= 0
+        || f.createdAtMillis() > cutoff
         || (candidateKeys != null && !candidateKeys.contains(file.key()));
     ledger.addListed(file, f.location(), f.size(), f.createdAtMillis(), young);
   }

@@ -10,22 +10,32 @@ import java.time.Duration;
 final class Sweeper {
   private Sweeper() {}
 
-  static OrphanReport.Removed sweep(OrphanPlan plan, boolean quarantine, Duration quarantineRetention, Progress progress) {
+  static OrphanReport.Removed sweep(
+      OrphanPlan plan, boolean quarantine, Duration quarantineRetention, Progress progress) {
     OrphanReport.Files orphans = plan.found().census().orphans();
     long acted = 0;
     long actedBytes = 0;
     long failed = 0;
     String runId = null;
     if (orphans.files() > 0) {
-      Fences.requireUnchangedSince(plan.ops(), plan.after(), plan.walker(), plan.ledger(), plan.resolver());
-      try (Progress.Task task = progress.start("remove-orphans " + plan.name() + (quarantine ? ": quarantine" : ": delete"), "files",
-          orphans.files(), orphans.bytes())) {
+      Fences.requireUnchangedSince(
+          plan.ops(), plan.after(), plan.walker(), plan.ledger(), plan.resolver());
+      try (Progress.Task task = progress.start(
+          "remove-orphans " + plan.name() + (quarantine ? ": quarantine" : ": delete"),
+          "files",
+          orphans.files(),
+          orphans.bytes())) {
         if (quarantine) {
           runId = Quarantine.newRunId(plan.now());
-          long[] moved = plan.holding().quarantine(plan.name(), runId, plan.now(), sink -> plan.ledger().forEachOrphan(f -> {
-            sink.accept(f);
-            task.advance(1, Math.max(0, f.sizeBytes()));
-          }));
+          long[] moved = plan.holding()
+              .quarantine(
+                  plan.name(),
+                  runId,
+                  plan.now(),
+                  sink -> plan.ledger().forEachOrphan(f -> {
+                    sink.accept(f);
+                    task.advance(1, Math.max(0, f.sizeBytes()));
+                  }));
           acted = moved[0];
           actedBytes = moved[1];
         } else {
@@ -40,7 +50,11 @@ final class Sweeper {
     }
     long[] purged = plan.holding().purgeOlderThan(plan.now() - quarantineRetention.toMillis());
     OrphanReport.Files done = new OrphanReport.Files(acted, actedBytes);
-    return new OrphanReport.Removed(quarantine ? OrphanReport.Files.NONE : done, failed, runId,
-        quarantine ? done : OrphanReport.Files.NONE, new OrphanReport.Files(purged[0], purged[1]));
+    return new OrphanReport.Removed(
+        quarantine ? OrphanReport.Files.NONE : done,
+        failed,
+        runId,
+        quarantine ? done : OrphanReport.Files.NONE,
+        new OrphanReport.Files(purged[0], purged[1]));
   }
 }

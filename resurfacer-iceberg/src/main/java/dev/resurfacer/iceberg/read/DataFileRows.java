@@ -25,18 +25,22 @@ public final class DataFileRows {
    * @param reuse let the reader reuse one record (and its nested containers) for every row: only
    *     for consumers that are done with a row before asking for the next
    */
-  public static CloseableIterable<Record> read(Table table, FileScanTask task, Schema projection, boolean reuse) {
+  public static CloseableIterable<Record> read(
+      Table table, FileScanTask task, Schema projection, boolean reuse) {
     Schema required = projection;
-    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Map<Integer, ?> constants =
+        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     org.apache.iceberg.io.InputFile input = table.io().newInputFile(task.file());
     // files written without field ids (migrated, or added from elsewhere) are read through the
-    // table's name mapping, as Iceberg's own scans do; without it the reader would guess ids by position
+    // table's name mapping, as Iceberg's own scans do; without it the reader would guess ids by
+    // position
     NameMapping mapping = nameMapping(table);
     CloseableIterable<Record> rows = switch (task.file().format()) {
       case PARQUET -> {
         Parquet.ReadBuilder read = Parquet.read(input)
             .project(required)
-            .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
+            .createReaderFunc(
+                fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
             .split(task.start(), task.length());
         if (reuse) {
           read = read.reuseContainers();
@@ -46,18 +50,27 @@ public final class DataFileRows {
       case AVRO -> {
         org.apache.iceberg.avro.Avro.ReadBuilder read = org.apache.iceberg.avro.Avro.read(input)
             .project(required)
-            .createResolvingReader(schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
+            .createResolvingReader(
+                schema -> org.apache.iceberg.data.avro.PlannedDataReader.create(schema, constants))
             .split(task.start(), task.length());
         yield (mapping == null ? read : read.withNameMapping(mapping)).build();
       }
       case ORC -> {
-        org.apache.iceberg.orc.ORC.ReadBuilder read = org.apache.iceberg.orc.ORC.read(input)
+        org.apache.iceberg.orc.ORC.ReadBuilder read = org.apache
+            .iceberg
+            .orc
+            .ORC
+            .read(input)
             .project(required)
-            .createReaderFunc(fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(required, fileSchema, constants))
+            .createReaderFunc(
+                fileSchema -> org.apache.iceberg.data.orc.GenericOrcReader.buildReader(
+                    required, fileSchema, constants))
             .split(task.start(), task.length());
         yield (mapping == null ? read : read.withNameMapping(mapping)).build();
       }
-      default -> throw new UnsupportedOperationException("reading " + task.file().format() + " data files is not supported");
+      default ->
+        throw new UnsupportedOperationException(
+            "reading " + task.file().format() + " data files is not supported");
     };
     return rows;
   }

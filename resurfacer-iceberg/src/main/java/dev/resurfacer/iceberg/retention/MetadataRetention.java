@@ -32,23 +32,40 @@ public final class MetadataRetention {
    * @param metadataInLog metadata.json files the log references (previous versions plus current)
    * @param strandedFiles metadata.json files on disk the log no longer references
    */
-  public record Result(String table, boolean committed, Map<String, String> propertiesToSet, int metadataInLog,
-      int logEntriesTrimmedByNextCommit, int strandedFiles, long strandedBytes) {}
+  public record Result(
+      String table,
+      boolean committed,
+      Map<String, String> propertiesToSet,
+      int metadataInLog,
+      int logEntriesTrimmedByNextCommit,
+      int strandedFiles,
+      long strandedBytes) {}
 
   /**
    * What {@link #execute} would do and what it found.
    *
    * @param propertiesToSet the properties that differ from what the table has
    */
-  public record Plan(Table table, Map<String, String> propertiesToSet, int metadataInLog, int logEntriesTrimmedByNextCommit,
-      int strandedFiles, long strandedBytes) {
+  public record Plan(
+      Table table,
+      Map<String, String> propertiesToSet,
+      int metadataInLog,
+      int logEntriesTrimmedByNextCommit,
+      int strandedFiles,
+      long strandedBytes) {
     /** The plan as a result that committed nothing. */
     public Result preview() {
       return result(false);
     }
 
     Result result(boolean committed) {
-      return new Result(table.name(), committed, propertiesToSet, metadataInLog, logEntriesTrimmedByNextCommit, strandedFiles,
+      return new Result(
+          table.name(),
+          committed,
+          propertiesToSet,
+          metadataInLog,
+          logEntriesTrimmedByNextCommit,
+          strandedFiles,
           strandedBytes);
     }
   }
@@ -61,7 +78,8 @@ public final class MetadataRetention {
     table.refresh();
     TableMetadata meta = ((HasTableOperations) table).operations().current();
     Map<String, String> wanted = new LinkedHashMap<>();
-    wanted.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, Boolean.toString(deleteAfterCommit));
+    wanted.put(
+        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, Boolean.toString(deleteAfterCommit));
     wanted.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, Integer.toString(keepVersions));
     Map<String, String> toSet = new LinkedHashMap<>();
     wanted.forEach((k, v) -> {

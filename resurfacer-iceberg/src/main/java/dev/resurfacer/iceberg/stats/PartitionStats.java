@@ -17,7 +17,13 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 public final class PartitionStats {
   private PartitionStats() {}
 
-  public record Result(String table, boolean committed, Long snapshotId, String path, long fileBytes, boolean alreadyComputed) {}
+  public record Result(
+      String table,
+      boolean committed,
+      Long snapshotId,
+      String path,
+      long fileBytes,
+      boolean alreadyComputed) {}
 
   /**
    * What {@link #execute} would do: nothing when the table has no snapshot or its current snapshot
@@ -30,7 +36,13 @@ public final class PartitionStats {
         return new Result(table.name(), false, null, null, 0, false);
       }
       if (existing != null) {
-        return new Result(table.name(), false, snapshot.snapshotId(), existing.path(), existing.fileSizeInBytes(), true);
+        return new Result(
+            table.name(),
+            false,
+            snapshot.snapshotId(),
+            existing.path(),
+            existing.fileSizeInBytes(),
+            true);
       }
       return new Result(table.name(), false, snapshot.snapshotId(), null, 0, false);
     }
@@ -39,12 +51,17 @@ public final class PartitionStats {
   /** Reads the table, changes nothing; an unpartitioned table is a usage error. */
   public static Plan plan(Table table) {
     table.refresh();
-    if (table.spec().isUnpartitioned() && table.specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
+    if (table.spec().isUnpartitioned()
+        && table.specs().values().stream().allMatch(s -> s.isUnpartitioned())) {
       throw new UsageException(table.name() + " is unpartitioned: it has no partition statistics");
     }
     Snapshot snapshot = table.currentSnapshot();
-    PartitionStatisticsFile existing = snapshot == null ? null : table.partitionStatisticsFiles().stream()
-        .filter(f -> f.snapshotId() == snapshot.snapshotId()).findFirst().orElse(null);
+    PartitionStatisticsFile existing = snapshot == null
+        ? null
+        : table.partitionStatisticsFiles().stream()
+            .filter(f -> f.snapshotId() == snapshot.snapshotId())
+            .findFirst()
+            .orElse(null);
     return new Plan(table, snapshot, existing);
   }
 
@@ -72,6 +89,7 @@ public final class PartitionStats {
       throw e;
     }
     table.refresh();
-    return new Result(table.name(), true, snapshot.snapshotId(), file.path(), file.fileSizeInBytes(), false);
+    return new Result(
+        table.name(), true, snapshot.snapshotId(), file.path(), file.fileSizeInBytes(), false);
   }
 }

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.datasketches.common.Family;
 import org.apache.datasketches.theta.CompactSketch;
 import org.apache.datasketches.theta.UpdateSketch;
-import org.apache.datasketches.common.Family;
 import org.apache.iceberg.Accessor;
 import org.apache.iceberg.GenericBlobMetadata;
 import org.apache.iceberg.GenericStatisticsFile;
@@ -56,17 +56,31 @@ public final class TableStatistics {
   public record ColumnNdv(String column, int fieldId, long ndv) {}
 
   /** Columns estimated (empty estimates in a preview), the snapshot, and the file written. */
-  public record Result(String table, boolean committed, Long snapshotId, List<ColumnNdv> columns, String path, long fileBytes) {}
+  public record Result(
+      String table,
+      boolean committed,
+      Long snapshotId,
+      List<ColumnNdv> columns,
+      String path,
+      long fileBytes) {}
 
   /** The columns to estimate at {@code snapshot} (null for a table without one), as the schema of that snapshot has them. */
-  public record Plan(Table table, Snapshot snapshot, Schema schema, List<Types.NestedField> fields) {
+  public record Plan(
+      Table table, Snapshot snapshot, Schema schema, List<Types.NestedField> fields) {
     /** The plan as a result that committed nothing: the columns, with no estimate yet. */
     public Result preview() {
       if (snapshot == null) {
         return new Result(table.name(), false, null, List.of(), null, 0);
       }
-      return new Result(table.name(), false, snapshot.snapshotId(),
-          fields.stream().map(f -> new ColumnNdv(schema.findColumnName(f.fieldId()), f.fieldId(), -1)).toList(), null, 0);
+      return new Result(
+          table.name(),
+          false,
+          snapshot.snapshotId(),
+          fields.stream()
+              .map(f -> new ColumnNdv(schema.findColumnName(f.fieldId()), f.fieldId(), -1))
+              .toList(),
+          null,
+          0);
     }
   }
 
@@ -88,7 +102,8 @@ public final class TableStatistics {
       return plan.preview();
     }
     List<CompactSketch> sketches = sketch(table, snapshot, schema, fields);
-    String location = ((HasTableOperations) table).operations()
+    String location = ((HasTableOperations) table)
+        .operations()
         .metadataFileLocation(snapshot.snapshotId() + "-" + UUID.randomUUID() + ".stats");
     OutputFile out = table.io().newOutputFile(location);
     List<ColumnNdv> estimates = new ArrayList<>();
@@ -97,13 +112,22 @@ public final class TableStatistics {
       for (int i = 0; i < fields.size(); i++) {
         Types.NestedField field = fields.get(i);
         long ndv = (long) sketches.get(i).getEstimate();
-        writer.add(new Blob(StandardBlobTypes.APACHE_DATASKETCHES_THETA_V1, List.of(field.fieldId()), snapshot.snapshotId(),
-            snapshot.sequenceNumber(), ByteBuffer.wrap(sketches.get(i).toByteArray()), PuffinCompressionCodec.ZSTD,
+        writer.add(new Blob(
+            StandardBlobTypes.APACHE_DATASKETCHES_THETA_V1,
+            List.of(field.fieldId()),
+            snapshot.snapshotId(),
+            snapshot.sequenceNumber(),
+            ByteBuffer.wrap(sketches.get(i).toByteArray()),
+            PuffinCompressionCodec.ZSTD,
             Map.of(NDV_PROPERTY, Long.toString(ndv))));
         estimates.add(new ColumnNdv(schema.findColumnName(field.fieldId()), field.fieldId(), ndv));
       }
       writer.finish();
-      file = new GenericStatisticsFile(snapshot.snapshotId(), location, writer.fileSize(), writer.footerSize(),
+      file = new GenericStatisticsFile(
+          snapshot.snapshotId(),
+          location,
+          writer.fileSize(),
+          writer.footerSize(),
           GenericBlobMetadata.from(writer.writtenBlobsMetadata()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -120,7 +144,8 @@ public final class TableStatistics {
       throw e;
     }
     table.refresh();
-    return new Result(table.name(), true, snapshot.snapshotId(), estimates, location, file.fileSizeInBytes());
+    return new Result(
+        table.name(), true, snapshot.snapshotId(), estimates, location, file.fileSizeInBytes());
   }
 
   private static List<Types.NestedField> columns(Table table, Schema schema, List<String> names) {
@@ -131,13 +156,20 @@ public final class TableStatistics {
     for (String name : names) {
       Types.NestedField field;
       try {
-        field = dev.resurfacer.iceberg.compact.ColumnRefs.field(schema, name, "compute-stats --columns", table.name());
+        field = dev.resurfacer.iceberg.compact.ColumnRefs.field(
+            schema, name, "compute-stats --columns", table.name());
       } catch (UsageException e) {
         throw new UsageException(table.name() + " has no column '" + name + "' (columns: "
-            + String.join(", ", schema.columns().stream().map(c -> dev.resurfacer.names.Identifiers.quote(c.name())).toList()) + ")");
+            + String.join(
+                ", ",
+                schema.columns().stream()
+                    .map(c -> dev.resurfacer.names.Identifiers.quote(c.name()))
+                    .toList())
+            + ")");
       }
       if (!field.type().isPrimitiveType()) {
-        throw new UsageException("column '" + name + "' is a " + field.type().typeId().name().toLowerCase(java.util.Locale.ROOT)
+        throw new UsageException("column '" + name + "' is a "
+            + field.type().typeId().name().toLowerCase(java.util.Locale.ROOT)
             + "; distinct-value sketches are computed for primitive columns only");
       }
       out.add(field);
@@ -145,8 +177,10 @@ public final class TableStatistics {
     return out;
   }
 
-  private static List<CompactSketch> sketch(Table table, Snapshot snapshot, Schema schema, List<Types.NestedField> fields) {
-    Schema projection = schema.select(fields.stream().map(f -> schema.findColumnName(f.fieldId())).toList());
+  private static List<CompactSketch> sketch(
+      Table table, Snapshot snapshot, Schema schema, List<Types.NestedField> fields) {
+    Schema projection = schema.select(
+        fields.stream().map(f -> schema.findColumnName(f.fieldId())).toList());
     List<UpdateSketch> sketches = new ArrayList<>();
     List<Accessor<StructLike>> accessors = new ArrayList<>();
     for (Types.NestedField field : fields) {
@@ -154,7 +188,10 @@ public final class TableStatistics {
       accessors.add(projection.accessorForField(field.fieldId()));
     }
     InternalRecordWrapper internal = new InternalRecordWrapper(projection.asStruct());
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(snapshot.snapshotId()).project(projection).build()) {
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table)
+        .useSnapshot(snapshot.snapshotId())
+        .project(projection)
+        .build()) {
       for (Record row : rows) {
         StructLike values = internal.wrap(row);
         for (int i = 0; i < fields.size(); i++) {

@@ -39,7 +39,8 @@ final class AzureBlobListing implements AutoCloseable {
     int authorityStart = prefix.indexOf("://");
     int pathStart = authorityStart < 0 ? -1 : prefix.indexOf('/', authorityStart + 3);
     if (pathStart < 0) {
-      throw new SafetyRefusal("cannot list '" + prefix + "': not a container@account location with a path");
+      throw new SafetyRefusal(
+          "cannot list '" + prefix + "': not a container@account location with a path");
     }
     String root = prefix.substring(0, pathStart);
     String blobPrefix = prefix.substring(pathStart + 1);
@@ -48,7 +49,8 @@ final class AzureBlobListing implements AutoCloseable {
         .pipeline(fs.getHttpPipeline())
         .endpoint(dev.resurfacer.storage.AzureEndpoints.blob(fs.getFileSystemUrl()))
         .buildClient();
-    ListBlobsOptions options = new ListBlobsOptions().setPrefix(blobPrefix)
+    ListBlobsOptions options = new ListBlobsOptions()
+        .setPrefix(blobPrefix)
         .setDetails(new BlobListDetails().setRetrieveMetadata(true));
     return () -> {
       Iterator<BlobItem> blobs = container.listBlobs(options, null).iterator();
@@ -58,12 +60,17 @@ final class AzureBlobListing implements AutoCloseable {
         private FileInfo advance() {
           while (blobs.hasNext()) {
             BlobItem b = blobs.next();
-            if (b.getMetadata() != null && "true".equalsIgnoreCase(b.getMetadata().get(FOLDER_MARKER))) {
+            if (b.getMetadata() != null
+                && "true".equalsIgnoreCase(b.getMetadata().get(FOLDER_MARKER))) {
               continue; // a directory of a hierarchical namespace, not a file
             }
             StorageFileIO.requireUnambiguous(root, b.getName());
-            long size = b.getProperties().getContentLength() == null ? 0 : b.getProperties().getContentLength();
-            long modified = b.getProperties().getLastModified() == null ? 0 : b.getProperties().getLastModified().toInstant().toEpochMilli();
+            long size = b.getProperties().getContentLength() == null
+                ? 0
+                : b.getProperties().getContentLength();
+            long modified = b.getProperties().getLastModified() == null
+                ? 0
+                : b.getProperties().getLastModified().toInstant().toEpochMilli();
             return new FileInfo(root + "/" + b.getName(), size, modified);
           }
           return null;

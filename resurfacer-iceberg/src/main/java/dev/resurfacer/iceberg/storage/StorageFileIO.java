@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.storage;
 
+import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.UsageException;
 import dev.resurfacer.storage.CloudSdks;
 import java.util.ArrayList;
@@ -7,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import dev.resurfacer.SafetyRefusal;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.CloseableIterable;
@@ -73,7 +73,10 @@ public class StorageFileIO extends ResolvingFileIO {
     }
     if (!gcs.isEmpty()) {
       AtomicInteger failed = new AtomicInteger();
-      Tasks.foreach(gcs).executeWith(ThreadPools.getWorkerPool()).noRetry().suppressFailureWhenFinished()
+      Tasks.foreach(gcs)
+          .executeWith(ThreadPools.getWorkerPool())
+          .noRetry()
+          .suppressFailureWhenFinished()
           .onFailure((location, e) -> failed.incrementAndGet())
           .run(super::deleteFile);
       if (failed.get() > 0) {
@@ -90,12 +93,15 @@ public class StorageFileIO extends ResolvingFileIO {
   static String supported(String location) {
     String scheme = scheme(location);
     if (scheme.equals("gcs")) {
-      throw new UsageException(location + ": gcs:// is not a Google Cloud Storage scheme Iceberg reads; write gs:// (see docs/catalogs.md)");
+      throw new UsageException(
+          location
+              + ": gcs:// is not a Google Cloud Storage scheme Iceberg reads; write gs:// (see docs/catalogs.md)");
     }
     try {
       CloudSdks.require(location);
     } catch (UsageException e) {
-      // a catalog retries a failed read of table metadata for about 90 s, but not a NotFoundException
+      // a catalog retries a failed read of table metadata for about 90 s, but not a
+      // NotFoundException
       throw location.contains(".metadata.json") ? new MissingSdk(e.getMessage()) : e;
     }
     return location;
@@ -115,11 +121,13 @@ public class StorageFileIO extends ResolvingFileIO {
       return azure().list(prefix);
     }
     if (scheme(prefix).equals("gs")) {
-      return CloseableIterable.transform(CloseableIterable.withNoopClose(super.listPrefix(prefix)), f -> {
-        int bucketEnd = f.location().indexOf('/', "gs://".length());
-        StorageFileIO.requireUnambiguous(f.location().substring(0, bucketEnd), f.location().substring(bucketEnd + 1));
-        return f;
-      });
+      return CloseableIterable.transform(
+          CloseableIterable.withNoopClose(super.listPrefix(prefix)), f -> {
+            int bucketEnd = f.location().indexOf('/', "gs://".length());
+            StorageFileIO.requireUnambiguous(
+                f.location().substring(0, bucketEnd), f.location().substring(bucketEnd + 1));
+            return f;
+          });
     }
     return super.listPrefix(prefix);
   }
@@ -133,7 +141,8 @@ public class StorageFileIO extends ResolvingFileIO {
     String body = name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
     for (String seg : body.split("/", -1)) {
       if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
-        throw new SafetyRefusal(root + "/" + name + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
+        throw new SafetyRefusal(root + "/" + name
+            + " has an empty or dot segment; its identity is ambiguous, nothing is deleted");
       }
     }
   }

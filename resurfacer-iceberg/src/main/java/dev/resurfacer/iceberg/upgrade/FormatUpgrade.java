@@ -24,7 +24,8 @@ public final class FormatUpgrade {
 
   private FormatUpgrade() {}
 
-  public record Result(String table, int fromVersion, int toVersion, boolean committed, List<String> consequences) {
+  public record Result(
+      String table, int fromVersion, int toVersion, boolean committed, List<String> consequences) {
     public boolean changes() {
       return fromVersion != toVersion;
     }
@@ -34,7 +35,12 @@ public final class FormatUpgrade {
    * The metadata read and the version it would move to ({@code base}'s own when there is nothing to
    * do), with what the move means for readers and writers.
    */
-  public record Plan(Table table, TableOperations ops, TableMetadata base, int targetVersion, List<String> consequences) {
+  public record Plan(
+      Table table,
+      TableOperations ops,
+      TableMetadata base,
+      int targetVersion,
+      List<String> consequences) {
     /** The plan as a result that committed nothing. */
     public Result preview() {
       return new Result(table.name(), base.formatVersion(), targetVersion, false, consequences);
@@ -47,10 +53,12 @@ public final class FormatUpgrade {
     TableMetadata base = ops.refresh();
     int current = base.formatVersion();
     if (targetVersion < 2 || targetVersion > NEWEST) {
-      throw new UsageException("--format-version must be 2 or " + NEWEST + ", not " + targetVersion);
+      throw new UsageException(
+          "--format-version must be 2 or " + NEWEST + ", not " + targetVersion);
     }
     if (targetVersion < current) {
-      throw new UsageException(table.name() + " is format v" + current + "; Iceberg tables cannot be downgraded to v" + targetVersion);
+      throw new UsageException(table.name() + " is format v" + current
+          + "; Iceberg tables cannot be downgraded to v" + targetVersion);
     }
     if (targetVersion == current) {
       return new Plan(table, ops, base, current, List.of());
@@ -60,10 +68,14 @@ public final class FormatUpgrade {
       consequences.add("row-level deletes (position and equality delete files) become possible");
     }
     if (targetVersion >= 3) {
-      consequences.add("new position deletes are written as deletion vectors (Puffin), one per data file");
-      consequences.add("row lineage starts: new rows get row ids, first row id " + base.nextRowId());
-      consequences.add("readers need Iceberg 1.8 or newer (Spark, Trino and others built on older Iceberg cannot read the table)");
-      consequences.add("existing position-delete files stay valid; `rewrite-position-deletes` turns them into deletion vectors");
+      consequences.add(
+          "new position deletes are written as deletion vectors (Puffin), one per data file");
+      consequences.add(
+          "row lineage starts: new rows get row ids, first row id " + base.nextRowId());
+      consequences.add(
+          "readers need Iceberg 1.8 or newer (Spark, Trino and others built on older Iceberg cannot read the table)");
+      consequences.add(
+          "existing position-delete files stay valid; `rewrite-position-deletes` turns them into deletion vectors");
     }
     return new Plan(table, ops, base, targetVersion, List.copyOf(consequences));
   }
@@ -76,6 +88,7 @@ public final class FormatUpgrade {
     }
     plan.ops().commit(base, base.upgradeToFormatVersion(plan.targetVersion()));
     plan.table().refresh();
-    return new Result(plan.table().name(), base.formatVersion(), plan.targetVersion(), true, plan.consequences());
+    return new Result(
+        plan.table().name(), base.formatVersion(), plan.targetVersion(), true, plan.consequences());
   }
 }

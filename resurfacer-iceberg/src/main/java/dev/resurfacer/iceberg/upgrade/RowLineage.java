@@ -19,8 +19,9 @@ public final class RowLineage {
   /** The value of the {@code resurfacer.operation} summary property on the assigning snapshot. */
   public static final String SUMMARY_VALUE = "assign-row-ids";
   /** What a preview of a rewrite says when it would assign the ids first. */
-  public static final String PLAN_NOTE = "rows written before the upgrade to v3 have no row ids yet: the rewrite first commits a"
-      + " snapshot that changes no file and gives them their ids, then keeps those ids";
+  public static final String PLAN_NOTE =
+      "rows written before the upgrade to v3 have no row ids yet: the rewrite first commits a"
+          + " snapshot that changes no file and gives them their ids, then keeps those ids";
 
   private RowLineage() {}
 
@@ -42,7 +43,11 @@ public final class RowLineage {
     if (!unassigned(table)) {
       return null;
     }
-    table.rewriteManifests().rewriteIf(manifest -> false).set(summaryProperty, SUMMARY_VALUE).commit();
+    table
+        .rewriteManifests()
+        .rewriteIf(manifest -> false)
+        .set(summaryProperty, SUMMARY_VALUE)
+        .commit();
     table.refresh();
     return table.currentSnapshot().snapshotId();
   }

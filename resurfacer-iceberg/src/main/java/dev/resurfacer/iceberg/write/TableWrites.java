@@ -46,7 +46,8 @@ public final class TableWrites {
     return files;
   }
 
-  public static DataFile writeData(Table table, PartitionSpec spec, StructLike partition, List<Record> records) {
+  public static DataFile writeData(
+      Table table, PartitionSpec spec, StructLike partition, List<Record> records) {
     OutputFile out = newFile(table, spec, partition, "data");
     try {
       DataWriter<Record> writer = Parquet.writeData(out)
@@ -68,7 +69,8 @@ public final class TableWrites {
   }
 
   /** A Parquet position delete file (format v2 style) for positions in data files of one partition. */
-  public static DeleteFile writePositionDeletes(Table table, PartitionSpec spec, StructLike partition, List<Position> positions) {
+  public static DeleteFile writePositionDeletes(
+      Table table, PartitionSpec spec, StructLike partition, List<Position> positions) {
     OutputFile out = newFile(table, spec, partition, "pos-deletes");
     try {
       // not forTable(): it sets a row schema, and position deletes are written without row data
@@ -95,9 +97,15 @@ public final class TableWrites {
 
   /** An equality delete file in one partition; {@code rows} carry the values of {@code deleteSchema}. */
   public static DeleteFile writeEqualityDeletes(
-      Table table, PartitionSpec spec, StructLike partition, Schema deleteSchema, List<Record> rows) {
+      Table table,
+      PartitionSpec spec,
+      StructLike partition,
+      Schema deleteSchema,
+      List<Record> rows) {
     OutputFile out = newFile(table, spec, partition, "eq-deletes");
-    int[] ids = deleteSchema.columns().stream().mapToInt(org.apache.iceberg.types.Types.NestedField::fieldId).toArray();
+    int[] ids = deleteSchema.columns().stream()
+        .mapToInt(org.apache.iceberg.types.Types.NestedField::fieldId)
+        .toArray();
     try {
       EqualityDeleteWriter<Record> writer = Parquet.writeDeletes(out)
           .forTable(table)
@@ -120,8 +128,11 @@ public final class TableWrites {
   }
 
   /** Deletion vectors (format v3): one Puffin file holding a vector per referenced data file. */
-  public static List<DeleteFile> writeDeletionVectors(Table table, Map<DataFile, List<Long>> positions) {
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
+  public static List<DeleteFile> writeDeletionVectors(
+      Table table, Map<DataFile, List<Long>> positions) {
+    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime())
+        .format(FileFormat.PUFFIN)
+        .build();
     BaseDVFileWriter writer = new BaseDVFileWriter(files, path -> null);
     try (writer) {
       positions.forEach((file, rows) -> {
@@ -140,17 +151,30 @@ public final class TableWrites {
    * {@code delta}: on v3 a deletion vector that replaces the file's current one (merged with it), on
    * v2 a position-delete file naming that row.
    */
-  public static void deleteRow(Table table, org.apache.iceberg.FileScanTask task, long pos, org.apache.iceberg.RowDelta delta) {
+  public static void deleteRow(
+      Table table,
+      org.apache.iceberg.FileScanTask task,
+      long pos,
+      org.apache.iceberg.RowDelta delta) {
     String file = task.file().location();
     PartitionSpec spec = table.specs().get(task.file().specId());
-    if (((org.apache.iceberg.HasTableOperations) table).operations().current().formatVersion() < 3) {
-      delta.addDeletes(writePositionDeletes(table, spec, task.file().partition(), List.of(new Position(file, pos))));
+    if (((org.apache.iceberg.HasTableOperations) table).operations().current().formatVersion()
+        < 3) {
+      delta.addDeletes(writePositionDeletes(
+          table, spec, task.file().partition(), List.of(new Position(file, pos))));
       return;
     }
-    DeleteFile old = task.deletes().stream().filter(org.apache.iceberg.util.ContentFileUtil::isDV).findFirst().orElse(null);
-    org.apache.iceberg.deletes.PositionDeleteIndex previous = old == null ? null
-        : new org.apache.iceberg.data.BaseDeleteLoader(d -> table.io().newInputFile(d)).loadPositionDeletes(List.of(old), file);
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PUFFIN).build();
+    DeleteFile old = task.deletes().stream()
+        .filter(org.apache.iceberg.util.ContentFileUtil::isDV)
+        .findFirst()
+        .orElse(null);
+    org.apache.iceberg.deletes.PositionDeleteIndex previous = old == null
+        ? null
+        : new org.apache.iceberg.data.BaseDeleteLoader(d -> table.io().newInputFile(d))
+            .loadPositionDeletes(List.of(old), file);
+    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime())
+        .format(FileFormat.PUFFIN)
+        .build();
     BaseDVFileWriter writer = new BaseDVFileWriter(files, p -> previous);
     try (writer) {
       writer.delete(file, pos, spec, task.file().partition());
@@ -168,21 +192,27 @@ public final class TableWrites {
    * delete), in one row delta validated from {@code base} as a merge-on-read engine validates it:
    * a concurrent removal of the file or a conflicting delete fails the commit.
    */
-  public static void commitRowChange(Table table, org.apache.iceberg.Snapshot base, org.apache.iceberg.FileScanTask task, long pos,
+  public static void commitRowChange(
+      Table table,
+      org.apache.iceberg.Snapshot base,
+      org.apache.iceberg.FileScanTask task,
+      long pos,
       List<Record> newRows) {
     org.apache.iceberg.RowDelta delta = table.newRowDelta();
     deleteRow(table, task, pos, delta);
     if (!newRows.isEmpty()) {
       writeData(table, newRows).forEach(delta::addRows);
     }
-    delta.validateFromSnapshot(base.snapshotId())
+    delta
+        .validateFromSnapshot(base.snapshotId())
         .validateDataFilesExist(List.of(task.file().location()))
         .validateDeletedFiles()
         .validateNoConflictingDeleteFiles()
         .commit();
   }
 
-  public static Map<PartitionKey, List<Record>> groupByPartition(PartitionSpec spec, Schema schema, List<Record> records) {
+  public static Map<PartitionKey, List<Record>> groupByPartition(
+      PartitionSpec spec, Schema schema, List<Record> records) {
     Map<PartitionKey, List<Record>> out = new LinkedHashMap<>();
     InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
     for (Record r : records) {
@@ -193,7 +223,8 @@ public final class TableWrites {
     return out;
   }
 
-  private static OutputFile newFile(Table table, PartitionSpec spec, StructLike partition, String kind) {
+  private static OutputFile newFile(
+      Table table, PartitionSpec spec, StructLike partition, String kind) {
     String name = kind + "-" + UUID.randomUUID() + ".parquet";
     String location = spec.isUnpartitioned()
         ? table.locationProvider().newDataLocation(name)

@@ -37,11 +37,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CarriedDeletesTest {
   static final TableIdentifier ID = TableIdentifier.of("shop", "orders");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
-  void everyGroupCommitsBesideACdcWriterAndTheTableEqualsTheWritersModel(int version) throws Exception {
+  void everyGroupCommitsBesideACdcWriterAndTheTableEqualsTheWritersModel(int version)
+      throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
     Table table = Orders.create(catalog, "shop", "orders", version);
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 31L + version);
@@ -52,23 +54,39 @@ class CarriedDeletesTest {
     Random pace = new Random(7);
     CompletableFuture<Void> writes = writer.inBackground(turn, writing, pace, 200, 300);
 
-    List<Ordering> orderings = List.of(new Ordering.BinPack(), new Ordering.Sort("note DESC"),
-        new Ordering.ZOrder(List.of("id", "note")), new Ordering.BinPack());
+    List<Ordering> orderings = List.of(
+        new Ordering.BinPack(),
+        new Ordering.Sort("note DESC"),
+        new Ordering.ZOrder(List.of("id", "note")),
+        new Ordering.BinPack());
     int groups = 0;
     int carried = 0;
     Table compacting = catalog.loadTable(ID);
     for (Ordering ordering : orderings) {
-      CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
-          .withOption("rewrite-all", "true").withOrdering(ordering).withScratchDir(dir.resolve("scratch"));
-      CompactionResult result = Compaction.execute(Compaction.plan(compacting, options), waitingForTheWriter(writer));
-      assertThat(result.groups()).as("groups of the %s run", ordering).isNotEmpty().allSatisfy(g ->
-          assertThat(g.status()).as("group %s: %s", g.partition(), g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
+      CompactionOptions options = CompactionOptions.defaults()
+          .withOption("min-input-files", "2")
+          .withOption("rewrite-all", "true")
+          .withOrdering(ordering)
+          .withScratchDir(dir.resolve("scratch"));
+      CompactionResult result =
+          Compaction.execute(Compaction.plan(compacting, options), waitingForTheWriter(writer));
+      assertThat(result.groups())
+          .as("groups of the %s run", ordering)
+          .isNotEmpty()
+          .allSatisfy(g -> assertThat(g.status())
+              .as("group %s: %s", g.partition(), g.message())
+              .isEqualTo(CompactionResult.Status.COMMITTED));
       groups += result.groups().size();
-      carried += (int) result.groups().stream().filter(g -> g.message() != null && g.message().startsWith("carried ")
-          && !g.message().startsWith("carried 0 ")).count();
+      carried += (int) result.groups().stream()
+          .filter(g -> g.message() != null
+              && g.message().startsWith("carried ")
+              && !g.message().startsWith("carried 0 "))
+          .count();
       turn.lock();
       try {
-        assertThat(Content.of(table)).as("table after the %s run", ordering).isEqualTo(writer.expected());
+        assertThat(Content.of(table))
+            .as("table after the %s run", ordering)
+            .isEqualTo(writer.expected());
       } finally {
         turn.unlock();
       }
@@ -78,25 +96,33 @@ class CarriedDeletesTest {
 
     assertThat(Content.of(table)).isEqualTo(writer.expected());
     Invariants.nothingMissing(table);
-    assertThat(carried).as("groups that carried concurrent deletes, of %d", groups).isPositive();
+    assertThat(carried)
+        .as("groups that carried concurrent deletes, of %d", groups)
+        .isPositive();
     assertThat(writer.commits.get()).isGreaterThan(orderings.size());
-    System.out.printf("cdc v%d: %d groups committed (%d carried concurrent deletes), %d writer commits, %d writer retries%n",
+    System.out.printf(
+        "cdc v%d: %d groups committed (%d carried concurrent deletes), %d writer commits, %d writer retries%n",
         version, groups, carried, writer.commits.get(), writer.conflicts.get());
     catalog.close();
   }
 
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
-  void partialProgressCommitsEachPieceAsItCompletesCarryingItsDeletes(int version) throws Exception {
+  void partialProgressCommitsEachPieceAsItCompletesCarryingItsDeletes(int version)
+      throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
     Table table = Orders.create(catalog, "shop", "orders", version);
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 11);
     writer.seed(3, 3, 20);
     long before = table.currentSnapshot().snapshotId();
-    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withOption("partial-progress.enabled", "true").withOption("partial-progress.max-commits", "3")
-        .withOption("max-concurrent-file-group-rewrites", "1").withScratchDir(dir.resolve("scratch"));
-    // each group's first input loses its first row once the group is written, before its piece commits
+    CompactionOptions options = CompactionOptions.defaults()
+        .withOption("min-input-files", "2")
+        .withOption("partial-progress.enabled", "true")
+        .withOption("partial-progress.max-commits", "3")
+        .withOption("max-concurrent-file-group-rewrites", "1")
+        .withScratchDir(dir.resolve("scratch"));
+    // each group's first input loses its first row once the group is written, before its piece
+    // commits
     Compaction.RewriterChoice choice = CdcWriter.thenRunning(g -> {
       List<DataFile> inputs = new ArrayList<>(g.rewrittenFiles());
       inputs.sort(java.util.Comparator.comparing(DataFile::location));
@@ -112,36 +138,64 @@ class CarriedDeletesTest {
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
     Invariants.nothingMissing(table);
-    // each piece is validated from the snapshot it read: the writer's deletes and our pieces interleave
+    // each piece is validated from the snapshot it read: the writer's deletes and our pieces
+    // interleave
     List<String> operations = new ArrayList<>();
-    for (Snapshot s : org.apache.iceberg.util.SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), before)) {
+    for (Snapshot s : org.apache.iceberg.util.SnapshotUtil.ancestorsBetween(
+        table, table.currentSnapshot().snapshotId(), before)) {
       operations.add(0, s.operation());
     }
-    assertThat(operations).containsExactly("delete", "replace", "delete", "replace", "delete", "replace");
+    assertThat(operations)
+        .containsExactly("delete", "replace", "delete", "replace", "delete", "replace");
     catalog.close();
   }
 
-  enum Fault { NONE, LOST, TWICE, WRONG_ROW, INPUT_REMOVED }
+  enum Fault {
+    NONE,
+    LOST,
+    TWICE,
+    WRONG_ROW,
+    INPUT_REMOVED
+  }
 
   @ParameterizedTest(name = "{0} on v{1}")
-  @CsvSource({"NONE,2", "NONE,3", "LOST,2", "LOST,3", "TWICE,2", "TWICE,3", "WRONG_ROW,2", "WRONG_ROW,3", "INPUT_REMOVED,3"})
-  void aTranslationThatLosesDoublesOrMisplacesADeleteFailsVerification(Fault fault, int version) throws Exception {
+  @CsvSource({
+    "NONE,2",
+    "NONE,3",
+    "LOST,2",
+    "LOST,3",
+    "TWICE,2",
+    "TWICE,3",
+    "WRONG_ROW,2",
+    "WRONG_ROW,3",
+    "INPUT_REMOVED,3"
+  })
+  void aTranslationThatLosesDoublesOrMisplacesADeleteFailsVerification(Fault fault, int version)
+      throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
     Table table = Orders.create(catalog, "shop", "orders", version);
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 5);
     writer.seed(1, 3, 30);
-    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withOrdering(new Ordering.Sort("note DESC")).withRunner(CompactionOptions.Runner.GENERIC)
+    CompactionOptions options = CompactionOptions.defaults()
+        .withOption("min-input-files", "2")
+        .withOrdering(new Ordering.Sort("note DESC"))
+        .withRunner(CompactionOptions.Runner.GENERIC)
         .withScratchDir(dir.resolve("scratch"));
     PlannedCompaction planned = Compaction.plan(table, options);
     RewriteFileGroup group = planned.groups().get(0);
     Files.createDirectories(dir.resolve("scratch"));
-    GroupRewriter.Settings settings = new GroupRewriter.Settings(options.memoryBytes(), 1, dir.resolve("scratch"),
-        planned.targetFileSize(), planned.ordering());
-    assertThat(GroupRewrite.run(table, group, 0, new GenericRewriter(), settings, options).verdict())
+    GroupRewriter.Settings settings = new GroupRewriter.Settings(
+        options.memoryBytes(),
+        1,
+        dir.resolve("scratch"),
+        planned.targetFileSize(),
+        planned.ordering());
+    assertThat(GroupRewrite.run(table, group, 0, new GenericRewriter(), settings, options)
+            .verdict())
         .isEqualTo(RewrittenGroup.Verdict.VERIFIED);
 
-    // the writer deletes rows of two inputs meanwhile; position 0 has a twin equal in every value at 1
+    // the writer deletes rows of two inputs meanwhile; position 0 has a twin equal in every value
+    // at 1
     List<DataFile> inputs = new ArrayList<>(group.rewrittenFiles());
     inputs.sort(java.util.Comparator.comparing(DataFile::location));
     writer.deleteAt(inputs.get(0).location(), 0);
@@ -157,13 +211,22 @@ class CarriedDeletesTest {
     Snapshot writers = table.currentSnapshot();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
 
-    CarryingCommits commits = new CarryingCommits(table, planned.startingSnapshotId(), true, options.filter(), Integer.MAX_VALUE, null,
-        Map.of(Compaction.SUMMARY_PROPERTY, "compact"), faulty(fault));
+    CarryingCommits commits = new CarryingCommits(
+        table,
+        planned.startingSnapshotId(),
+        true,
+        options.filter(),
+        Integer.MAX_VALUE,
+        null,
+        Map.of(Compaction.SUMMARY_PROPERTY, "compact"),
+        faulty(fault));
     commits.offer(group);
     CarryingCommits.Outcome outcome = commits.finish();
 
     table.refresh();
-    assertThat(Content.of(table)).as("content after the commit attempt").isEqualTo(writer.expected());
+    assertThat(Content.of(table))
+        .as("content after the commit attempt")
+        .isEqualTo(writer.expected());
     Invariants.nothingMissing(table);
     switch (fault) {
       case NONE -> {
@@ -180,12 +243,15 @@ class CarriedDeletesTest {
       default -> {
         assertThat(outcome.committed()).isEmpty();
         assertThat(outcome.failures().get(group)).contains("carried deletes failed verification");
-        assertThat(table.currentSnapshot().snapshotId()).as("nothing committed").isEqualTo(writers.snapshotId());
+        assertThat(table.currentSnapshot().snapshotId())
+            .as("nothing committed")
+            .isEqualTo(writers.snapshotId());
       }
     }
     for (DataFile out : group.addedFiles()) {
       assertThat(Files.exists(Path.of(java.net.URI.create(out.location()).getPath())))
-          .as("new file %s kept only when committed", out.location()).isEqualTo(fault == Fault.NONE);
+          .as("new file %s kept only when committed", out.location())
+          .isEqualTo(fault == Fault.NONE);
     }
     catalog.close();
   }
@@ -200,7 +266,8 @@ class CarriedDeletesTest {
       switch (fault) {
         case LOST -> positions.remove(0);
         case TWICE -> {
-          // the same delete also applied to the row next to it: after the sort, its twin equal in every value
+          // the same delete also applied to the row next to it: after the sort, its twin equal in
+          // every value
           long p = positions.get(0);
           positions.add(positions.contains(p + 1) || p + 1 >= first.recordCount() ? p - 1 : p + 1);
         }

@@ -98,7 +98,8 @@ final class CdcWriter {
     Record victim = liveWithPositions(base).stream()
         .filter(r -> r.getField(MetadataColumns.FILE_PATH.name()).toString().equals(file)
             && (Long) r.getField(MetadataColumns.ROW_POSITION.name()) == pos)
-        .findFirst().orElseThrow(() -> new AssertionError("no live row at " + file + "#" + pos));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no live row at " + file + "#" + pos));
     commit(base, victim, false);
     commits.incrementAndGet();
   }
@@ -112,10 +113,17 @@ final class CdcWriter {
   }
 
   private List<Record> liveWithPositions(Snapshot base) {
-    Schema withPositions = new Schema(List.of(Orders.SCHEMA.findField("id"), Orders.SCHEMA.findField("day"),
-        Orders.SCHEMA.findField("note"), MetadataColumns.FILE_PATH, MetadataColumns.ROW_POSITION));
+    Schema withPositions = new Schema(List.of(
+        Orders.SCHEMA.findField("id"),
+        Orders.SCHEMA.findField("day"),
+        Orders.SCHEMA.findField("note"),
+        MetadataColumns.FILE_PATH,
+        MetadataColumns.ROW_POSITION));
     List<Record> live = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(base.snapshotId()).project(withPositions).build()) {
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table)
+        .useSnapshot(base.snapshotId())
+        .project(withPositions)
+        .build()) {
       rows.forEach(r -> live.add(r.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -134,7 +142,8 @@ final class CdcWriter {
       updated.setField("day", victim.get(1));
       updated.setField("note", victim.get(2) + "+u");
     }
-    TableWrites.commitRowChange(table, base, task, pos, updated == null ? List.of() : List.of(updated));
+    TableWrites.commitRowChange(
+        table, base, task, pos, updated == null ? List.of() : List.of(updated));
     removeFromModel(victim);
     if (updated != null) {
       addToModel(updated);
@@ -146,7 +155,9 @@ final class CdcWriter {
     for (var it = model.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       Record r = e.getValue();
-      if (e.getKey() / 16 == id && r.get(1).equals(victim.get(1)) && r.get(2).toString().equals(victim.get(2).toString())) {
+      if (e.getKey() / 16 == id
+          && r.get(1).equals(victim.get(1))
+          && r.get(2).toString().equals(victim.get(2).toString())) {
         it.remove();
         return;
       }
@@ -155,7 +166,8 @@ final class CdcWriter {
   }
 
   private FileScanTask taskOf(Snapshot base, String file) {
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
       for (FileScanTask t : tasks) {
         if (t.file().location().equals(file)) {
           return t;
@@ -169,7 +181,8 @@ final class CdcWriter {
 
   /** The model's rows, rendered as the table's content is ({@code Content.of}). */
   synchronized List<String> expected() {
-    return dev.resurfacer.iceberg.testing.Content.of(Orders.SCHEMA, new ArrayList<>(model.values()));
+    return dev.resurfacer.iceberg.testing.Content.of(
+        Orders.SCHEMA, new ArrayList<>(model.values()));
   }
 
   /**
@@ -177,8 +190,12 @@ final class CdcWriter {
    * {@code minMillis} plus up to {@code spreadMillis}, each step holding {@code turn} (a test holds
    * it to read the table and the model at one point).
    */
-  java.util.concurrent.CompletableFuture<Void> inBackground(java.util.concurrent.locks.ReentrantLock turn,
-      java.util.concurrent.atomic.AtomicBoolean writing, Random pace, int minMillis, int spreadMillis) {
+  java.util.concurrent.CompletableFuture<Void> inBackground(
+      java.util.concurrent.locks.ReentrantLock turn,
+      java.util.concurrent.atomic.AtomicBoolean writing,
+      Random pace,
+      int minMillis,
+      int spreadMillis) {
     return java.util.concurrent.CompletableFuture.runAsync(() -> {
       while (writing.get()) {
         turn.lock();
@@ -206,7 +223,8 @@ final class CdcWriter {
   /** The plan's own runner for each group, then {@code after}: tests land a writer's change inside a rewrite there. */
   static Compaction.RewriterChoice thenRunning(AfterRewrite after) {
     return (t, group, o, ordering) -> {
-      GroupRewriter real = GroupPlanner.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
+      GroupRewriter real =
+          GroupPlanner.rewriterFor(t, o, DuckDbRewriter.unsupported(t, group, ordering));
       return new GroupRewriter() {
         @Override
         public String name() {
@@ -214,7 +232,8 @@ final class CdcWriter {
         }
 
         @Override
-        public List<org.apache.iceberg.DataFile> rewrite(Table tt, RewriteFileGroup g, Settings settings) throws Exception {
+        public List<org.apache.iceberg.DataFile> rewrite(
+            Table tt, RewriteFileGroup g, Settings settings) throws Exception {
           List<org.apache.iceberg.DataFile> out = real.rewrite(tt, g, settings);
           after.accept(g);
           return out;

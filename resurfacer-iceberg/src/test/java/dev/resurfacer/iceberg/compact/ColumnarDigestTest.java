@@ -60,7 +60,9 @@ class ColumnarDigestTest {
       Types.NestedField.optional(15, "mid", Types.DecimalType.of(18, 3)),
       Types.NestedField.optional(16, "big", Types.DecimalType.of(30, 5)));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -72,8 +74,11 @@ class ColumnarDigestTest {
   @Test
   void theColumnarDigestIsTheGenericReadersWithDeletesApplied() throws Exception {
     for (int version : List.of(2, 3)) {
-      Table table = catalog.buildTable(TableIdentifier.of("db", "v" + version), SCHEMA).withPartitionSpec(PartitionSpec.unpartitioned())
-          .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(version)).create();
+      Table table = catalog
+          .buildTable(TableIdentifier.of("db", "v" + version), SCHEMA)
+          .withPartitionSpec(PartitionSpec.unpartitioned())
+          .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(version))
+          .create();
       List<DataFile> files = new ArrayList<>();
       for (int f = 0; f < 2; f++) {
         DataFile file = TableWrites.writeData(table, rows(f * 5000L, 5000)).get(0);
@@ -81,8 +86,16 @@ class ColumnarDigestTest {
         files.add(file);
       }
       if (version == 2) {
-        table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), null,
-            List.of(new Position(files.get(0).location(), 3), new Position(files.get(1).location(), 4097)))).commit();
+        table
+            .newRowDelta()
+            .addDeletes(TableWrites.writePositionDeletes(
+                table,
+                table.spec(),
+                null,
+                List.of(
+                    new Position(files.get(0).location(), 3),
+                    new Position(files.get(1).location(), 4097))))
+            .commit();
       } else {
         TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(0L, 4096L, 4999L)))
             .forEach(dv -> table.newRowDelta().addDeletes(dv).commit());
@@ -92,14 +105,17 @@ class ColumnarDigestTest {
       try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
         planned.forEach(tasks::add);
       }
-      // v3 adds the lineage columns, which the columnar reader leaves to the generic one; the table's own columns it reads
+      // v3 adds the lineage columns, which the columnar reader leaves to the generic one; the
+      // table's own columns it reads
       Schema schema = table.schema();
       RowDigest generic = Checksum.ofTasks(table, tasks, schema).digest();
       assertThat(generic.rows()).isEqualTo(version == 2 ? 9998 : 9997);
       assertThat(ColumnarDigest.ofTasks(table, tasks, schema)).as("v" + version).isEqualTo(generic);
       List<String> locations = files.stream().map(DataFile::location).toList();
-      assertThat(ColumnarDigest.ofFiles(table, locations, schema)).isEqualTo(Checksum.ofFiles(table, locations, schema).digest());
-      assertThat(ColumnarDigest.reads(table, LiveRows.rewriteSchema(table), tasks)).isEqualTo(version == 2);
+      assertThat(ColumnarDigest.ofFiles(table, locations, schema))
+          .isEqualTo(Checksum.ofFiles(table, locations, schema).digest());
+      assertThat(ColumnarDigest.reads(table, LiveRows.rewriteSchema(table), tasks))
+          .isEqualTo(version == 2);
     }
   }
 
@@ -112,7 +128,8 @@ class ColumnarDigestTest {
   void everyPageLayoutDigestsAsTheGenericReaderReadsIt() {
     for (String pageVersion : List.of("v1", "v2")) {
       for (String dictBytes : List.of("2097152", "512")) {
-        Table table = catalog.buildTable(TableIdentifier.of("db", "pages_" + pageVersion + "_" + dictBytes), SCHEMA)
+        Table table = catalog
+            .buildTable(TableIdentifier.of("db", "pages_" + pageVersion + "_" + dictBytes), SCHEMA)
             .withPartitionSpec(PartitionSpec.unpartitioned())
             .withProperty(TableProperties.PARQUET_PAGE_VERSION, pageVersion)
             .withProperty(TableProperties.PARQUET_DICT_SIZE_BYTES, dictBytes)
@@ -126,7 +143,8 @@ class ColumnarDigestTest {
         }
         RowDigest generic = Checksum.ofFiles(table, locations, SCHEMA).digest();
         assertThat(generic.rows()).isEqualTo(14000);
-        assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA)).as(pageVersion + ", dictionary of " + dictBytes + " bytes")
+        assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA))
+            .as(pageVersion + ", dictionary of " + dictBytes + " bytes")
             .isEqualTo(generic);
       }
     }
@@ -135,14 +153,23 @@ class ColumnarDigestTest {
   /** The five faults a rewrite could make, each written to a file the columnar reader reads, each named by the digest. */
   @Test
   void theColumnarDigestNamesEveryFault() {
-    Table table = catalog.buildTable(TableIdentifier.of("db", "faults"), SCHEMA).withPartitionSpec(PartitionSpec.unpartitioned()).create();
-    List<String> original = List.of(TableWrites.writeData(table, rows(0, 300)).get(0).location());
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "faults"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.unpartitioned())
+        .create();
+    List<String> original =
+        List.of(TableWrites.writeData(table, rows(0, 300)).get(0).location());
     RowDigest before = ColumnarDigest.ofFiles(table, original, SCHEMA);
     List<String> names = SCHEMA.columns().stream().map(Types.NestedField::name).toList();
     Map<String, java.util.function.Consumer<List<Record>>> faults = new java.util.LinkedHashMap<>();
-    faults.put("values differ in column d", rows -> rows.stream()
-        .filter(r -> r.getField("d") != null && Double.doubleToRawLongBits((Double) r.getField("d")) == Long.MIN_VALUE)
-        .findFirst().orElseThrow().setField("d", 0.0));
+    faults.put(
+        "values differ in column d",
+        rows -> rows.stream()
+            .filter(r -> r.getField("d") != null
+                && Double.doubleToRawLongBits((Double) r.getField("d")) == Long.MIN_VALUE)
+            .findFirst()
+            .orElseThrow()
+            .setField("d", 0.0));
     faults.put("values differ in column s", rows -> rows.forEach(r -> r.setField("s", null)));
     faults.put("combined into different rows", rows -> {
       Object first = rows.get(1).getField("u");
@@ -156,19 +183,26 @@ class ColumnarDigestTest {
       fault.accept(rows);
       List<String> changed = List.of(TableWrites.writeData(table, rows).get(0).location());
       RowDigest after = ColumnarDigest.ofFiles(table, changed, SCHEMA);
-      assertThat(after).as(message).isEqualTo(Checksum.ofFiles(table, changed, SCHEMA).digest());
-      assertThat(before.differenceFrom(after, names)).as(message).hasValueSatisfying(d -> assertThat(d).contains(message));
+      assertThat(after)
+          .as(message)
+          .isEqualTo(Checksum.ofFiles(table, changed, SCHEMA).digest());
+      assertThat(before.differenceFrom(after, names))
+          .as(message)
+          .hasValueSatisfying(d -> assertThat(d).contains(message));
     });
   }
 
   @Test
   void aFileWithoutAColumnOfTheSchemaIsRefused() {
-    Table table = catalog.buildTable(TableIdentifier.of("db", "evolved"), SCHEMA).create();
+    Table table =
+        catalog.buildTable(TableIdentifier.of("db", "evolved"), SCHEMA).create();
     DataFile file = TableWrites.writeData(table, rows(0, 10)).get(0);
     table.newAppend().appendFile(file).commit();
     table.updateSchema().addColumn("added", Types.LongType.get()).commit();
-    assertThatThrownBy(() -> ColumnarDigest.ofFiles(table, List.of(file.location()), table.schema()))
-        .isInstanceOf(ColumnarDigest.Unreadable.class).hasMessageContaining("added");
+    assertThatThrownBy(
+            () -> ColumnarDigest.ofFiles(table, List.of(file.location()), table.schema()))
+        .isInstanceOf(ColumnarDigest.Unreadable.class)
+        .hasMessageContaining("added");
   }
 
   private static List<Record> rows(long start, int n) {
@@ -180,19 +214,48 @@ class ColumnarDigestTest {
       boolean nulls = id % 11 == 5;
       r.setField("i", nulls ? null : (int) (id * 7 - 300));
       r.setField("b", nulls ? null : id % 2 == 0);
-      r.setField("f", nulls ? null : id % 13 == 0 ? -0.0f : id % 13 == 1 ? Float.intBitsToFloat(0x7fc00001) : id / 3.0f);
-      r.setField("d", nulls ? null : id % 7 == 0 ? -0.0 : id % 7 == 1 ? 0.0 : id % 7 == 2 ? Double.NaN : id / -7.0);
+      r.setField(
+          "f",
+          nulls
+              ? null
+              : id % 13 == 0 ? -0.0f : id % 13 == 1 ? Float.intBitsToFloat(0x7fc00001) : id / 3.0f);
+      r.setField(
+          "d",
+          nulls
+              ? null
+              : id % 7 == 0 ? -0.0 : id % 7 == 1 ? 0.0 : id % 7 == 2 ? Double.NaN : id / -7.0);
       r.setField("day", nulls ? null : LocalDate.ofEpochDay(id - 2000));
-      r.setField("t", nulls ? null : LocalTime.ofNanoOfDay((id * 1_000_003L % 86_400_000_000L) * 1000));
-      r.setField("ts", nulls ? null : LocalDateTime.ofEpochSecond(id * 3600 - 100_000_000, (int) (id % 1000) * 1000, ZoneOffset.UTC));
-      r.setField("tz", nulls ? null : OffsetDateTime.of(LocalDateTime.ofEpochSecond(id * 60, 123_000, ZoneOffset.UTC), ZoneOffset.UTC));
+      r.setField(
+          "t", nulls ? null : LocalTime.ofNanoOfDay((id * 1_000_003L % 86_400_000_000L) * 1000));
+      r.setField(
+          "ts",
+          nulls
+              ? null
+              : LocalDateTime.ofEpochSecond(
+                  id * 3600 - 100_000_000, (int) (id % 1000) * 1000, ZoneOffset.UTC));
+      r.setField(
+          "tz",
+          nulls
+              ? null
+              : OffsetDateTime.of(
+                  LocalDateTime.ofEpochSecond(id * 60, 123_000, ZoneOffset.UTC), ZoneOffset.UTC));
       r.setField("s", nulls ? null : id % 3 == 0 ? "" : "é✓ https://example.com/p/" + id);
       r.setField("u", nulls ? null : new UUID(id * 31, -id));
       r.setField("fx", nulls ? null : new byte[] {(byte) id, (byte) (id >> 8), 0});
-      r.setField("bin", nulls ? null : ByteBuffer.wrap(("bin" + id).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      r.setField(
+          "bin",
+          nulls
+              ? null
+              : ByteBuffer.wrap(("bin" + id).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
       r.setField("small", nulls ? null : BigDecimal.valueOf(id * 17 - 5000, 2));
       r.setField("mid", nulls ? null : BigDecimal.valueOf(id * 1_000_000_007L, 3));
-      r.setField("big", nulls ? null : new BigDecimal("123456789012345678901.00001").add(BigDecimal.valueOf(id, 5)).negate());
+      r.setField(
+          "big",
+          nulls
+              ? null
+              : new BigDecimal("123456789012345678901.00001")
+                  .add(BigDecimal.valueOf(id, 5))
+                  .negate());
       out.add(r);
     }
     return out;

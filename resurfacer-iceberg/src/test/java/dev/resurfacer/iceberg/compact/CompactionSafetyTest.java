@@ -37,7 +37,9 @@ class CompactionSafetyTest {
   static final Schema SCHEMA = CompactionTest.SCHEMA;
   static final TableIdentifier ID = TableIdentifier.of("db", "t");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -47,10 +49,15 @@ class CompactionSafetyTest {
   }
 
   private Table table(int formatVersion, PartitionSpec spec, int files) {
-    Table table = catalog.buildTable(ID, SCHEMA).withPartitionSpec(spec)
-        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+    Table table = catalog
+        .buildTable(ID, SCHEMA)
+        .withPartitionSpec(spec)
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
     for (int f = 0; f < files; f++) {
-      DataFile file = TableWrites.writeData(table, CompactionTest.rows(f * 100, 100, f % 2 == 0 ? "a" : "b")).get(0);
+      DataFile file = TableWrites.writeData(
+              table, CompactionTest.rows(f * 100, 100, f % 2 == 0 ? "a" : "b"))
+          .get(0);
       table.newAppend().appendFile(file).commit();
     }
     table.refresh();
@@ -64,26 +71,37 @@ class CompactionSafetyTest {
   @Test
   void aConcurrentPositionDeleteIsCarriedOntoTheNewFilesAndStaysApplied() throws IOException {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
-    DataFile victim = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
-    List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(victimId(table, victim, 7)));
+    DataFile victim =
+        table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
+    List<String> expected =
+        withoutIds(Rows.sortedStrings(table), List.of(victimId(table, victim, 7)));
 
-    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
-        new DuckDbRewriter(), () -> {
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, opts()),
+        (t, group, o, ordering) -> concurrently(new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
-          DeleteFile pos = TableWrites.writePositionDeletes(other, other.spec(), null, List.of(new Position(victim.location(), 7)));
+          DeleteFile pos = TableWrites.writePositionDeletes(
+              other, other.spec(), null, List.of(new Position(victim.location(), 7)));
           other.newRowDelta().addDeletes(pos).commit();
         }));
 
-    // the delete that once failed the group ("found new position delete for replaced data file") now travels with it
+    // the delete that once failed the group ("found new position delete for replaced data file")
+    // now travels with it
     assertThat(result.groups()).singleElement().satisfies(g -> {
       assertThat(g.status()).isEqualTo(Status.COMMITTED);
       assertThat(g.message()).startsWith("carried 1 row deleted concurrently onto the new files");
     });
     table.refresh();
-    assertThat(table.currentSnapshot().operation()).as("the rewrite is the last commit").isEqualTo("replace");
+    assertThat(table.currentSnapshot().operation())
+        .as("the rewrite is the last commit")
+        .isEqualTo("replace");
     assertThat(Rows.sortedStrings(table)).isEqualTo(expected);
-    assertThat(table.currentSnapshot().addedDeleteFiles(table.io())).as("the carried delete, on a new file").singleElement()
-        .satisfies(d -> assertThat(org.apache.iceberg.util.ContentFileUtil.referencedDataFileLocation(d)).doesNotContain(victim.location()));
+    assertThat(table.currentSnapshot().addedDeleteFiles(table.io()))
+        .as("the carried delete, on a new file")
+        .singleElement()
+        .satisfies(
+            d -> assertThat(org.apache.iceberg.util.ContentFileUtil.referencedDataFileLocation(d))
+                .doesNotContain(victim.location()));
   }
 
   @Test
@@ -91,8 +109,9 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = withoutIds(Rows.sortedStrings(table), List.of(5L, 205L));
 
-    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
-        new DuckDbRewriter(), () -> {
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, opts()),
+        (t, group, o, ordering) -> concurrently(new DuckDbRewriter(), () -> {
           deleteEqualIds(5, 205);
         }));
 
@@ -115,28 +134,44 @@ class CompactionSafetyTest {
   void anEqualityDeleteThenAnAppendDuringTheRewriteAreBothKept() throws IOException {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<Record> late = CompactionTest.rows(10_000, 10, "late");
-    List<String> expected = new ArrayList<>(withoutIds(Rows.sortedStrings(table), List.of(5L, 205L)));
+    List<String> expected =
+        new ArrayList<>(withoutIds(Rows.sortedStrings(table), List.of(5L, 205L)));
 
-    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
-        new DuckDbRewriter(), () -> {
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, opts()),
+        (t, group, o, ordering) -> concurrently(new DuckDbRewriter(), () -> {
           deleteEqualIds(5, 205);
           Table other = catalog.loadTable(ID);
-          other.newAppend().appendFile(TableWrites.writeData(other, late).get(0)).commit();
+          other
+              .newAppend()
+              .appendFile(TableWrites.writeData(other, late).get(0))
+              .commit();
         }));
 
     table.refresh();
     List<String> after = Rows.sortedStrings(table);
-    assertThat(after).as("the deleted rows stay deleted, the late rows stay").hasSize(expected.size() + 10).containsAll(expected);
+    assertThat(after)
+        .as("the deleted rows stay deleted, the late rows stay")
+        .hasSize(expected.size() + 10)
+        .containsAll(expected);
     assertThat(after).noneMatch(r -> r.startsWith("5|") || r.startsWith("205|"));
-    assertThat(result.groups()).singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
-    assertThat(filesNamed("resurfacer-")).as("the group's new files are removed").isEmpty();
+    assertThat(result.groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.status()).isEqualTo(Status.NOT_COMMITTED));
+    assertThat(filesNamed("resurfacer-"))
+        .as("the group's new files are removed")
+        .isEmpty();
 
     CompactionResult next = Compaction.execute(Compaction.plan(table, opts()));
-    assertThat(next.allCommitted()).as("the next run compacts with the delete applied").isTrue();
+    assertThat(next.allCommitted())
+        .as("the next run compacts with the delete applied")
+        .isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(after);
     try (var tasks = table.newScan().planFiles()) {
-      assertThat(tasks).as("the delete was applied by the rewrite, no file still needs it").allMatch(t -> t.deletes().isEmpty());
+      assertThat(tasks)
+          .as("the delete was applied by the rewrite, no file still needs it")
+          .allMatch(t -> t.deletes().isEmpty());
     }
   }
 
@@ -145,10 +180,14 @@ class CompactionSafetyTest {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     List<String> expected = new ArrayList<>(Rows.sortedStrings(table));
     List<Record> late = CompactionTest.rows(10_000, 10, "late");
-    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) -> concurrently(
-        new DuckDbRewriter(), () -> {
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, opts()),
+        (t, group, o, ordering) -> concurrently(new DuckDbRewriter(), () -> {
           Table other = catalog.loadTable(ID);
-          other.newAppend().appendFile(TableWrites.writeData(other, late).get(0)).commit();
+          other
+              .newAppend()
+              .appendFile(TableWrites.writeData(other, late).get(0))
+              .commit();
         }));
     assertThat(result.allCommitted()).isTrue();
     table.refresh();
@@ -160,12 +199,21 @@ class CompactionSafetyTest {
   void aChecksumMismatchAbortsOnlyThatGroupAndRemovesItsFiles() throws IOException {
     Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 6);
     List<String> before = Rows.sortedStrings(table);
-    CompactionResult result = Compaction.execute(Compaction.plan(table, opts()), (t, group, o, ordering) ->
-        GroupPlanner.partitionPath(t, group).equals("category=a") ? new CorruptingRewriter() : new DuckDbRewriter());
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, opts()),
+        (t, group, o, ordering) -> GroupPlanner.partitionPath(t, group).equals("category=a")
+            ? new CorruptingRewriter()
+            : new DuckDbRewriter());
 
     assertThat(result.groups()).hasSize(2);
-    CompactionResult.Group a = result.groups().stream().filter(g -> g.partition().equals("category=a")).findFirst().orElseThrow();
-    CompactionResult.Group b = result.groups().stream().filter(g -> g.partition().equals("category=b")).findFirst().orElseThrow();
+    CompactionResult.Group a = result.groups().stream()
+        .filter(g -> g.partition().equals("category=a"))
+        .findFirst()
+        .orElseThrow();
+    CompactionResult.Group b = result.groups().stream()
+        .filter(g -> g.partition().equals("category=b"))
+        .findFirst()
+        .orElseThrow();
     assertThat(a.status()).isEqualTo(Status.VERIFICATION_FAILED);
     assertThat(a.message()).contains("content mismatch");
     assertThat(b.status()).isEqualTo(Status.COMMITTED);
@@ -188,12 +236,15 @@ class CompactionSafetyTest {
     Table table = table(3, PartitionSpec.unpartitioned(), 3);
     List<DataFile> files = new ArrayList<>();
     table.currentSnapshot().addedDataFiles(table.io()).forEach(files::add);
-    table.snapshots().forEach(s -> s.addedDataFiles(table.io()).forEach(f -> {
-      if (files.stream().noneMatch(x -> x.location().equals(f.location()))) {
-        files.add(f);
-      }
-    }));
-    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(0L, 10L), files.get(1), List.of(99L)));
+    table
+        .snapshots()
+        .forEach(s -> s.addedDataFiles(table.io()).forEach(f -> {
+          if (files.stream().noneMatch(x -> x.location().equals(f.location()))) {
+            files.add(f);
+          }
+        }));
+    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(
+        table, Map.of(files.get(0), List.of(0L, 10L), files.get(1), List.of(99L)));
     var delta = table.newRowDelta();
     dvs.forEach(delta::addDeletes);
     delta.commit();
@@ -212,14 +263,21 @@ class CompactionSafetyTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     assertThat(lineage(table)).isEqualTo(lineageBefore);
     // the rewritten files' DVs are removed with them
-    assertThat(dev.resurfacer.iceberg.health.HealthInspector.inspect("db.t", table).deletes().deletionVectors()).isZero();
+    assertThat(dev.resurfacer.iceberg.health.HealthInspector.inspect("db.t", table)
+            .deletes()
+            .deletionVectors())
+        .isZero();
   }
 
   @Test
   void filesOfAnOlderSpecAreRepartitionedIntoTheCurrentSpec() throws IOException {
     Table table = table(2, PartitionSpec.unpartitioned(), 4);
     table.updateSpec().addField("category").commit();
-    table.newAppend().appendFile(TableWrites.writeData(table, CompactionTest.rows(5000, 10, "c")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(
+            TableWrites.writeData(table, CompactionTest.rows(5000, 10, "c")).get(0))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
@@ -243,12 +301,18 @@ class CompactionSafetyTest {
   void droppingThePartitionFieldThenCompactingPlacesEveryRowRight() throws IOException {
     Table table = table(2, PartitionSpec.builderFor(SCHEMA).identity("category").build(), 4);
     table.updateSpec().removeField("category").commit();
-    table.newAppend().appendFile(TableWrites.writeData(table, CompactionTest.rows(9000, 10, "z")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(
+            TableWrites.writeData(table, CompactionTest.rows(9000, 10, "z")).get(0))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
     CompactionPlan plan = Compaction.plan(table, opts()).readout();
-    assertThat(plan.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.runner()).isEqualTo("generic"));
+    assertThat(plan.groups())
+        .isNotEmpty()
+        .allSatisfy(g -> assertThat(g.runner()).isEqualTo("generic"));
     CompactionResult result = Compaction.execute(Compaction.plan(table, opts()));
 
     assertThat(result.allCommitted()).isTrue();
@@ -268,7 +332,8 @@ class CompactionSafetyTest {
       }
 
       @Override
-      public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception {
+      public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings)
+          throws Exception {
         List<DataFile> out = delegate.rewrite(table, group, settings);
         otherWriter.run();
         return out;
@@ -302,7 +367,10 @@ class CompactionSafetyTest {
   }
 
   private Map<Long, List<Long>> lineage(Table table) throws IOException {
-    Schema schema = new Schema(SCHEMA.findField("id"), MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
+    Schema schema = new Schema(
+        SCHEMA.findField("id"),
+        MetadataColumns.ROW_ID,
+        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
     Map<Long, List<Long>> out = new java.util.TreeMap<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
@@ -317,9 +385,11 @@ class CompactionSafetyTest {
 
   private long victimId(Table table, DataFile file, int pos) {
     List<Record> rows = new ArrayList<>();
-    try (CloseableIterable<Record> r = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(file.location()))
+    try (CloseableIterable<Record> r = org.apache.iceberg.parquet.Parquet.read(
+            table.io().newInputFile(file.location()))
         .project(SCHEMA)
-        .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(SCHEMA, fs))
+        .createReaderFunc(
+            fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(SCHEMA, fs))
         .build()) {
       r.forEach(rows::add);
     } catch (IOException e) {
@@ -332,13 +402,17 @@ class CompactionSafetyTest {
   private void deleteEqualIds(long... ids) {
     Table other = catalog.loadTable(ID);
     Schema idOnly = SCHEMA.select("id");
-    List<Record> keys = java.util.Arrays.stream(ids).mapToObj(id -> CompactionTest.id(idOnly, id)).toList();
+    List<Record> keys = java.util.Arrays.stream(ids)
+        .mapToObj(id -> CompactionTest.id(idOnly, id))
+        .toList();
     DeleteFile eq = TableWrites.writeEqualityDeletes(other, other.spec(), null, idOnly, keys);
     other.newRowDelta().addDeletes(eq).commit();
   }
 
   private static List<String> withoutIds(List<String> rows, List<Long> ids) {
-    return rows.stream().filter(r -> ids.stream().noneMatch(id -> r.startsWith(id + "|"))).toList();
+    return rows.stream()
+        .filter(r -> ids.stream().noneMatch(id -> r.startsWith(id + "|")))
+        .toList();
   }
 
   private List<Path> filesNamed(String prefix) throws IOException {

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CompactionSchedulingTest {
   static final TableIdentifier ID = TableIdentifier.of("shop", "orders");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void aPartitionChangedWithinTheIdleTimeIsBusyAndTheOthersAreIdle() throws Exception {
@@ -44,14 +45,20 @@ class CompactionSchedulingTest {
     assertThat(delete.timestampMillis()).isGreaterThanOrEqualTo(seeded + 200);
 
     // 100 ms before the delete: only the delete's partition changed since
-    IdlePartitions idle = IdlePartitions.of(table, delete, Duration.ofMillis(100), delete.timestampMillis() + 1);
+    IdlePartitions idle =
+        IdlePartitions.of(table, delete, Duration.ofMillis(100), delete.timestampMillis() + 1);
     assertThat(idle.busy()).containsExactly(table.spec().specId() + ":day=2026-01-01");
     assertThat(idle.everything()).isFalse();
     // a compaction's own replace snapshot changes no row and keeps the other partitions idle
     Compaction.execute(Compaction.plan(table, options().withPartition("day=2026-01-02")));
     table.refresh();
     assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
-    assertThat(IdlePartitions.of(table, table.currentSnapshot(), Duration.ofMillis(100), delete.timestampMillis() + 1).busy())
+    assertThat(IdlePartitions.of(
+                table,
+                table.currentSnapshot(),
+                Duration.ofMillis(100),
+                delete.timestampMillis() + 1)
+            .busy())
         .containsExactly(table.spec().specId() + ":day=2026-01-01");
     catalog.close();
   }
@@ -67,21 +74,32 @@ class CompactionSchedulingTest {
     long before = table.currentSnapshot().snapshotId();
 
     // every partition was written within the hour: nothing is compacted, and the plan says why
-    CompactionResult none = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h")));
+    CompactionResult none = Compaction.execute(
+        Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h")));
     assertThat(none.groups()).isEmpty();
-    CompactionPlan plan = Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h")).readout();
+    CompactionPlan plan = Compaction.plan(
+            table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "1h"))
+        .readout();
     assertThat(plan.groups()).isEmpty();
-    assertThat(plan.skippedBecause()).contains("in 3 partition(s) a writer changed within min-partition-idle (1h), left for a later run");
+    assertThat(plan.skippedBecause())
+        .contains(
+            "in 3 partition(s) a writer changed within min-partition-idle (1h), left for a later run");
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(before);
 
     Thread.sleep(20);
-    CompactionResult all = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "10ms")));
-    assertThat(all.groups()).hasSize(3).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
+    CompactionResult all = Compaction.execute(
+        Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "10ms")));
+    assertThat(all.groups())
+        .hasSize(3)
+        .allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
-    assertThatThrownBy(() -> Compaction.plan(table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "soon")))
-        .isInstanceOf(UsageException.class).hasMessage("min-partition-idle must be a positive duration such as 30s, 10m or 2h (got 'soon')");
+    assertThatThrownBy(() -> Compaction.plan(
+            table, options().withOption(CompactionOptions.MIN_PARTITION_IDLE, "soon")))
+        .isInstanceOf(UsageException.class)
+        .hasMessage(
+            "min-partition-idle must be a positive duration such as 30s, 10m or 2h (got 'soon')");
     catalog.close();
   }
 
@@ -91,14 +109,19 @@ class CompactionSchedulingTest {
     Table table = Orders.create(catalog, "shop", "orders", 2);
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 7);
     writer.seed(4, 3, 20);
-    CompactionResult result = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "2")));
-    assertThat(result.groups()).hasSize(4).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "2")));
+    assertThat(result.groups())
+        .hasSize(4)
+        .allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     assertThat(result.snapshotIds()).as("4 groups, 2 per commit").hasSize(2);
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
     Invariants.nothingMissing(table);
-    assertThatThrownBy(() -> Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "0"))))
-        .isInstanceOf(UsageException.class).hasMessageContaining("commit-every-groups must be a positive integer");
+    assertThatThrownBy(() -> Compaction.execute(Compaction.plan(
+            table, options().withOption(CompactionOptions.COMMIT_EVERY_GROUPS, "0"))))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("commit-every-groups must be a positive integer");
     catalog.close();
   }
 
@@ -110,8 +133,11 @@ class CompactionSchedulingTest {
     writer.seed(3, 3, 20);
     // each group takes over the second commit-every allows: each one commits on its own
     Compaction.RewriterChoice slow = CdcWriter.thenRunning(g -> Thread.sleep(1_100));
-    CompactionResult result = Compaction.execute(Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY, "1s")), slow);
-    assertThat(result.groups()).hasSize(3).allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(table, options().withOption(CompactionOptions.COMMIT_EVERY, "1s")), slow);
+    assertThat(result.groups())
+        .hasSize(3)
+        .allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
     assertThat(result.snapshotIds()).as("one commit per group").hasSize(3);
     table.refresh();
     assertThat(Content.of(table)).isEqualTo(writer.expected());
@@ -119,7 +145,9 @@ class CompactionSchedulingTest {
   }
 
   private CompactionOptions options() {
-    return CompactionOptions.defaults().withOption("min-input-files", "2").withOption("max-concurrent-file-group-rewrites", "1")
+    return CompactionOptions.defaults()
+        .withOption("min-input-files", "2")
+        .withOption("max-concurrent-file-group-rewrites", "1")
         .withScratchDir(dir.resolve("scratch"));
   }
 
@@ -127,7 +155,8 @@ class CompactionSchedulingTest {
     table.refresh();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask t : tasks) {
-        if (t.file().partition().get(0, Integer.class) == (int) Orders.DAY0.plusDays(day).toEpochDay()) {
+        if (t.file().partition().get(0, Integer.class)
+            == (int) Orders.DAY0.plusDays(day).toEpochDay()) {
           return t.file().location();
         }
       }

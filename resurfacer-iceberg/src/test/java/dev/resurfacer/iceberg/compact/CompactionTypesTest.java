@@ -55,9 +55,14 @@ class CompactionTypesTest {
       Types.NestedField.optional(14, "b", Types.BinaryType.get()),
       Types.NestedField.optional(15, "point", POINT),
       Types.NestedField.optional(16, "tags", Types.ListType.ofOptional(22, Types.StringType.get())),
-      Types.NestedField.optional(17, "attrs", Types.MapType.ofOptional(23, 24, Types.StringType.get(), Types.LongType.get())));
+      Types.NestedField.optional(
+          17,
+          "attrs",
+          Types.MapType.ofOptional(23, 24, Types.StringType.get(), Types.LongType.get())));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -68,25 +73,37 @@ class CompactionTypesTest {
 
   @Test
   void bothRunnersRewriteEveryTypeToTheSameRows() {
-    Table duck = create("duck", SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 2).truncate("s", 2).build());
-    Table generic = create("generic", SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 2).truncate("s", 2).build());
+    Table duck = create(
+        "duck",
+        SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).bucket("id", 2).truncate("s", 2).build());
+    Table generic = create(
+        "generic",
+        SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).bucket("id", 2).truncate("s", 2).build());
     for (int f = 0; f < 4; f++) {
       List<Record> rows = rows(SCHEMA, f, 50);
-      TableWrites.writeData(duck, rows).forEach(file -> duck.newAppend().appendFile(file).commit());
-      TableWrites.writeData(generic, rows).forEach(file -> generic.newAppend().appendFile(file).commit());
+      TableWrites.writeData(duck, rows)
+          .forEach(file -> duck.newAppend().appendFile(file).commit());
+      TableWrites.writeData(generic, rows)
+          .forEach(file -> generic.newAppend().appendFile(file).commit());
     }
     List<String> before = Rows.sortedStrings(duck);
     assertThat(Rows.sortedStrings(generic)).isEqualTo(before);
 
     CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2");
-    CompactionResult d = Compaction.execute(Compaction.plan(duck, options.withRunner(CompactionOptions.Runner.DUCKDB)));
-    CompactionResult g = Compaction.execute(Compaction.plan(generic, options.withRunner(CompactionOptions.Runner.GENERIC)));
+    CompactionResult d = Compaction.execute(
+        Compaction.plan(duck, options.withRunner(CompactionOptions.Runner.DUCKDB)));
+    CompactionResult g = Compaction.execute(
+        Compaction.plan(generic, options.withRunner(CompactionOptions.Runner.GENERIC)));
 
     assertThat(d.groups()).isNotEmpty().allSatisfy(r -> {
       assertThat(r.status()).as(r.message()).isEqualTo(Status.COMMITTED);
       assertThat(r.runner()).isEqualTo("duckdb");
     });
-    assertThat(g.groups()).isNotEmpty().allSatisfy(r -> assertThat(r.status()).as(r.message()).isEqualTo(Status.COMMITTED));
+    assertThat(g.groups())
+        .isNotEmpty()
+        .allSatisfy(r -> assertThat(r.status()).as(r.message()).isEqualTo(Status.COMMITTED));
     duck.refresh();
     generic.refresh();
     assertThat(Rows.sortedStrings(duck)).isEqualTo(before);
@@ -109,15 +126,19 @@ class CompactionTypesTest {
         r.setField("hash", new byte[] {(byte) f, (byte) i, 0, 1});
         rows.add(r);
       }
-      TableWrites.writeData(table, rows).forEach(file -> table.newAppend().appendFile(file).commit());
+      TableWrites.writeData(table, rows)
+          .forEach(file -> table.newAppend().appendFile(file).commit());
     }
     List<String> before = Rows.sortedStrings(table);
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
+    CompactionPlan plan = Compaction.plan(
+            table, CompactionOptions.defaults().withOption("min-input-files", "2"))
+        .readout();
     assertThat(plan.groups()).singleElement().satisfies(g -> {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("fixed[4]");
     });
-    CompactionResult r = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
+    CompactionResult r = Compaction.execute(
+        Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(r.allCommitted()).isTrue();
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
@@ -137,14 +158,35 @@ class CompactionTypesTest {
         r.setField("s", format + i);
         rows.add(r);
       }
-      org.apache.iceberg.io.OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("f-" + format + "." + format));
+      org.apache.iceberg.io.OutputFile out = table
+          .io()
+          .newOutputFile(table.locationProvider().newDataLocation("f-" + format + "." + format));
       org.apache.iceberg.io.DataWriter<Record> writer = switch (format) {
-        case "avro" -> org.apache.iceberg.avro.Avro.writeData(out).schema(schema).withSpec(table.spec())
-            .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create).overwrite().build();
-        case "orc" -> org.apache.iceberg.orc.ORC.writeData(out).schema(schema).withSpec(table.spec())
-            .createWriterFunc(org.apache.iceberg.data.orc.GenericOrcWriter::buildWriter).overwrite().build();
-        default -> org.apache.iceberg.parquet.Parquet.writeData(out).schema(schema).withSpec(table.spec())
-            .createWriterFunc(org.apache.iceberg.data.parquet.GenericParquetWriter::create).overwrite().build();
+        case "avro" ->
+          org.apache.iceberg.avro.Avro.writeData(out)
+              .schema(schema)
+              .withSpec(table.spec())
+              .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create)
+              .overwrite()
+              .build();
+        case "orc" ->
+          org.apache
+              .iceberg
+              .orc
+              .ORC
+              .writeData(out)
+              .schema(schema)
+              .withSpec(table.spec())
+              .createWriterFunc(org.apache.iceberg.data.orc.GenericOrcWriter::buildWriter)
+              .overwrite()
+              .build();
+        default ->
+          org.apache.iceberg.parquet.Parquet.writeData(out)
+              .schema(schema)
+              .withSpec(table.spec())
+              .createWriterFunc(org.apache.iceberg.data.parquet.GenericParquetWriter::create)
+              .overwrite()
+              .build();
       };
       try (writer) {
         rows.forEach(writer::write);
@@ -153,16 +195,25 @@ class CompactionTypesTest {
     }
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
+    CompactionPlan plan = Compaction.plan(
+            table, CompactionOptions.defaults().withOption("min-input-files", "2"))
+        .readout();
     assertThat(plan.groups()).singleElement().satisfies(g -> {
       assertThat(g.runner()).isEqualTo("generic");
       assertThat(g.runnerReason()).contains("data file format");
     });
-    CompactionResult r = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
-    assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
+    CompactionResult r = Compaction.execute(
+        Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
+    assertThat(r.groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
-    table.newScan().planFiles().forEach(t -> assertThat(t.file().format()).isEqualTo(org.apache.iceberg.FileFormat.PARQUET));
+    table
+        .newScan()
+        .planFiles()
+        .forEach(
+            t -> assertThat(t.file().format()).isEqualTo(org.apache.iceberg.FileFormat.PARQUET));
   }
 
   @Test
@@ -173,9 +224,14 @@ class CompactionTypesTest {
         Types.NestedField.optional(3, "price", Types.FloatType.get()),
         Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
         Types.NestedField.optional(5, "name", Types.StringType.get()));
-    for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.GENERIC)) {
-      Table table = catalog.buildTable(TableIdentifier.of("db", "evo_" + runner.name().toLowerCase(java.util.Locale.ROOT)), v1)
-          .withProperty(TableProperties.FORMAT_VERSION, "3").create();
+    for (CompactionOptions.Runner runner :
+        List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.GENERIC)) {
+      Table table = catalog
+          .buildTable(
+              TableIdentifier.of("db", "evo_" + runner.name().toLowerCase(java.util.Locale.ROOT)),
+              v1)
+          .withProperty(TableProperties.FORMAT_VERSION, "3")
+          .create();
       for (int f = 0; f < 2; f++) {
         List<Record> rows = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -187,29 +243,38 @@ class CompactionTypesTest {
           r.setField("name", "n" + i);
           rows.add(r);
         }
-        TableWrites.writeData(table, rows).forEach(file -> table.newAppend().appendFile(file).commit());
+        TableWrites.writeData(table, rows)
+            .forEach(file -> table.newAppend().appendFile(file).commit());
       }
-      table.updateSchema()
+      table
+          .updateSchema()
           .renameColumn("name", "label")
           .updateColumn("qty", Types.LongType.get())
           .updateColumn("price", Types.DoubleType.get())
           .updateColumn("amount", Types.DecimalType.of(18, 2))
-          .addColumn("region", Types.StringType.get(), org.apache.iceberg.expressions.Literal.of("eu"))
+          .addColumn(
+              "region", Types.StringType.get(), org.apache.iceberg.expressions.Literal.of("eu"))
           .commit();
       table.refresh();
       List<String> before = Rows.sortedStrings(table);
       assertThat(before.get(0)).contains("|eu|");
-      CompactionResult r = Compaction.execute(Compaction.plan(table,
+      CompactionResult r = Compaction.execute(Compaction.plan(
+          table,
           CompactionOptions.defaults().withRunner(runner).withOption("min-input-files", "2")));
-      assertThat(r.groups()).singleElement().satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
+      assertThat(r.groups())
+          .singleElement()
+          .satisfies(g -> assertThat(g.status()).as(g.message()).isEqualTo(Status.COMMITTED));
       table.refresh();
       assertThat(Rows.sortedStrings(table)).as(runner.name()).isEqualTo(before);
     }
   }
 
   private Table create(String name, Schema schema, PartitionSpec spec) {
-    return catalog.buildTable(TableIdentifier.of("db", name), schema).withPartitionSpec(spec)
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    return catalog
+        .buildTable(TableIdentifier.of("db", name), schema)
+        .withPartitionSpec(spec)
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
   }
 
   static List<Record> rows(Schema schema, int seed, int n) {
@@ -223,15 +288,37 @@ class CompactionTypesTest {
       r.setField("i", nulls ? null : rng.nextInt());
       r.setField("f", nulls ? null : rng.nextFloat() * 1000 - 500);
       r.setField("d", nulls ? null : rng.nextGaussian() * 1e6);
-      r.setField("small_dec", nulls ? null : BigDecimal.valueOf(rng.nextInt(1_000_000) - 500_000, 2));
-      r.setField("big_dec", nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").add(BigDecimal.valueOf(i)));
+      r.setField(
+          "small_dec", nulls ? null : BigDecimal.valueOf(rng.nextInt(1_000_000) - 500_000, 2));
+      r.setField(
+          "big_dec",
+          nulls
+              ? null
+              : new BigDecimal("1234567890123456789012345678.0123456789")
+                  .add(BigDecimal.valueOf(i)));
       r.setField("day", nulls ? null : LocalDate.of(2026, 1, 1).plusDays(rng.nextInt(400) - 200));
-      r.setField("t", nulls ? null : LocalTime.ofNanoOfDay((long) rng.nextInt(86_400_000) * 1_000_000L + 123_000));
-      r.setField("ts", nulls ? null : LocalDateTime.of(2026, 3, 1, 12, 0).plusSeconds(rng.nextInt(1_000_000)).plusNanos(456_000));
-      r.setField("tstz", nulls ? null : OffsetDateTime.of(2026, 3, 1, 12, 0, 0, 789_000, ZoneOffset.UTC).plusSeconds(rng.nextInt(1_000_000)));
+      r.setField(
+          "t",
+          nulls
+              ? null
+              : LocalTime.ofNanoOfDay((long) rng.nextInt(86_400_000) * 1_000_000L + 123_000));
+      r.setField(
+          "ts",
+          nulls
+              ? null
+              : LocalDateTime.of(2026, 3, 1, 12, 0)
+                  .plusSeconds(rng.nextInt(1_000_000))
+                  .plusNanos(456_000));
+      r.setField(
+          "tstz",
+          nulls
+              ? null
+              : OffsetDateTime.of(2026, 3, 1, 12, 0, 0, 789_000, ZoneOffset.UTC)
+                  .plusSeconds(rng.nextInt(1_000_000)));
       r.setField("s", nulls ? null : "str-" + (char) ('a' + rng.nextInt(5)) + "-é✓-" + i);
       r.setField("u", nulls ? null : new UUID(rng.nextLong(), rng.nextLong()));
-      r.setField("b", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, (byte) 255, (byte) seed}));
+      r.setField(
+          "b", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, (byte) 255, (byte) seed}));
       if (!nulls) {
         Record p = GenericRecord.create(POINT);
         p.setField("x", rng.nextDouble());

@@ -39,7 +39,9 @@ class CondensingTest {
       Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
       Types.NestedField.optional(4, "ts2", Types.TimestampType.withoutZone()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -53,11 +55,15 @@ class CondensingTest {
   }
 
   private Table dailyTable(int formatVersion) {
-    Table table = catalog.buildTable(TableIdentifier.of("db", "events"), SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").identity("region").build())
-        .withProperty(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)).create();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "events"), SCHEMA)
+        .withPartitionSpec(
+            PartitionSpec.builderFor(SCHEMA).day("ts").identity("region").build())
+        .withProperty(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion))
+        .create();
     long id = 0;
-    List<LocalDate> days = new ArrayList<>(List.of(LocalDate.of(2025, 1, 5), LocalDate.of(2025, 1, 20), LocalDate.of(2025, 2, 3)));
+    List<LocalDate> days = new ArrayList<>(
+        List.of(LocalDate.of(2025, 1, 5), LocalDate.of(2025, 1, 20), LocalDate.of(2025, 2, 3)));
     days.add(LocalDate.now(java.time.ZoneOffset.UTC).minusDays(1));
     for (LocalDate day : days) {
       for (String region : List.of("eu", "us")) {
@@ -70,7 +76,10 @@ class CondensingTest {
             r.setField("ts", day.atStartOfDay().plusMinutes(i * 37L));
             rows.add(r);
           }
-          table.newAppend().appendFile(TableWrites.writeData(table, rows).get(0)).commit();
+          table
+              .newAppend()
+              .appendFile(TableWrites.writeData(table, rows).get(0))
+              .commit();
         }
       }
     }
@@ -90,20 +99,36 @@ class CondensingTest {
     Table table = dailyTable(version);
     long rowsBefore = Rows.read(table).size();
     List<List<String>> writers = new ArrayList<>();
-    Condensing.CondenseResult result = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults().withScratchDir(dir.resolve("scratch"))), group -> {
-          // two rows of the first fine file, one of the second, deleted by position as a merge-on-read writer deletes them
+    Condensing.CondenseResult result = Condensing.execute(
+        Condensing.plan(
+            table,
+            Condensing.Granularity.MONTH,
+            Duration.ofDays(90),
+            CompactionOptions.defaults().withScratchDir(dir.resolve("scratch"))),
+        group -> {
+          // two rows of the first fine file, one of the second, deleted by position as a
+          // merge-on-read writer deletes them
           List<DataFile> fine = new ArrayList<>(group.rewrittenFiles());
           fine.sort(java.util.Comparator.comparing(DataFile::location));
           table.refresh();
-          var rowDelta = table.newRowDelta().validateFromSnapshot(table.currentSnapshot().snapshotId());
+          var rowDelta =
+              table.newRowDelta().validateFromSnapshot(table.currentSnapshot().snapshotId());
           if (version >= 3) {
-            TableWrites.writeDeletionVectors(table, java.util.Map.of(fine.get(0), List.of(2L, 7L), fine.get(1), List.of(0L)))
+            TableWrites.writeDeletionVectors(
+                    table, java.util.Map.of(fine.get(0), List.of(2L, 7L), fine.get(1), List.of(0L)))
                 .forEach(rowDelta::addDeletes);
           } else {
-            rowDelta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(fine.get(0).specId()), fine.get(0).partition(),
-                List.of(new TableWrites.Position(fine.get(0).location(), 2), new TableWrites.Position(fine.get(0).location(), 7))));
-            rowDelta.addDeletes(TableWrites.writePositionDeletes(table, table.specs().get(fine.get(1).specId()), fine.get(1).partition(),
+            rowDelta.addDeletes(TableWrites.writePositionDeletes(
+                table,
+                table.specs().get(fine.get(0).specId()),
+                fine.get(0).partition(),
+                List.of(
+                    new TableWrites.Position(fine.get(0).location(), 2),
+                    new TableWrites.Position(fine.get(0).location(), 7))));
+            rowDelta.addDeletes(TableWrites.writePositionDeletes(
+                table,
+                table.specs().get(fine.get(1).specId()),
+                fine.get(1).partition(),
                 List.of(new TableWrites.Position(fine.get(1).location(), 0))));
           }
           rowDelta.commit();
@@ -116,8 +141,11 @@ class CondensingTest {
       assertThat(p.message()).startsWith("carried 3 rows deleted concurrently onto the new files");
     });
     table.refresh();
-    assertThat(Rows.sortedStrings(table)).as("the writer's last snapshot, every delete applied once").isEqualTo(writers.get(writers.size() - 1));
-    assertThat(Rows.read(table)).hasSize((int) rowsBefore - 3 * result.partitions().size());
+    assertThat(Rows.sortedStrings(table))
+        .as("the writer's last snapshot, every delete applied once")
+        .isEqualTo(writers.get(writers.size() - 1));
+    assertThat(Rows.read(table))
+        .hasSize((int) rowsBefore - 3 * result.partitions().size());
     dev.resurfacer.iceberg.testing.Invariants.nothingMissing(table);
   }
 
@@ -126,20 +154,29 @@ class CondensingTest {
     Table table = dailyTable();
     int fineSpec = table.spec().specId();
     List<String> before = Rows.sortedStrings(table);
-    String metadataBefore = ((HasTableOperations) table).operations().current().metadataFileLocation();
+    String metadataBefore =
+        ((HasTableOperations) table).operations().current().metadataFileLocation();
 
-    Condensing.CondenseResult preview = Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults()).preview();
-    assertThat(preview.partitions()).extracting(Condensing.Partition::partition)
-        .containsExactlyInAnyOrder("ts_month=2025-01/region=eu", "ts_month=2025-01/region=us",
-            "ts_month=2025-02/region=eu", "ts_month=2025-02/region=us");
-    assertThat(preview.partitions()).filteredOn(p -> p.partition().startsWith("ts_month=2025-01")).allSatisfy(p -> assertThat(p.files()).isEqualTo(4));
+    Condensing.CondenseResult preview = Condensing.plan(
+            table, Condensing.Granularity.MONTH, Duration.ofDays(90), CompactionOptions.defaults())
+        .preview();
+    assertThat(preview.partitions())
+        .extracting(Condensing.Partition::partition)
+        .containsExactlyInAnyOrder(
+            "ts_month=2025-01/region=eu",
+            "ts_month=2025-01/region=us",
+            "ts_month=2025-02/region=eu",
+            "ts_month=2025-02/region=us");
+    assertThat(preview.partitions())
+        .filteredOn(p -> p.partition().startsWith("ts_month=2025-01"))
+        .allSatisfy(p -> assertThat(p.files()).isEqualTo(4));
     table.refresh();
-    assertThat(((HasTableOperations) table).operations().current().metadataFileLocation()).isEqualTo(metadataBefore);
+    assertThat(((HasTableOperations) table).operations().current().metadataFileLocation())
+        .isEqualTo(metadataBefore);
     assertThat(table.specs()).hasSize(1);
 
-    Condensing.CondenseResult result = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults()));
+    Condensing.CondenseResult result = Condensing.execute(Condensing.plan(
+        table, Condensing.Granularity.MONTH, Duration.ofDays(90), CompactionOptions.defaults()));
 
     assertThat(result.committed()).isTrue();
     assertThat(result.specAdded()).isTrue();
@@ -163,9 +200,13 @@ class CondensingTest {
       }
     });
     assertThat(coarseFiles).hasSize(4);
-    assertThat(coarseFiles).extracting(f -> table.specs().get(f.specId()).partitionToPath(f.partition()))
-        .containsExactlyInAnyOrder("ts_month=2025-01/region=eu", "ts_month=2025-01/region=us",
-            "ts_month=2025-02/region=eu", "ts_month=2025-02/region=us");
+    assertThat(coarseFiles)
+        .extracting(f -> table.specs().get(f.specId()).partitionToPath(f.partition()))
+        .containsExactlyInAnyOrder(
+            "ts_month=2025-01/region=eu",
+            "ts_month=2025-01/region=us",
+            "ts_month=2025-02/region=eu",
+            "ts_month=2025-02/region=us");
 
     // new data keeps landing in the fine spec
     Record late = GenericRecord.create(SCHEMA);
@@ -177,11 +218,13 @@ class CondensingTest {
     table.newAppend().appendFile(lateFile).commit();
 
     // running again reuses the coarse spec and condenses the newly arrived day into it
-    Condensing.CondenseResult again = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(90),
-        CompactionOptions.defaults()));
+    Condensing.CondenseResult again = Condensing.execute(Condensing.plan(
+        table, Condensing.Granularity.MONTH, Duration.ofDays(90), CompactionOptions.defaults()));
     assertThat(again.specAdded()).isFalse();
     assertThat(again.coarseSpecId()).isEqualTo(result.coarseSpecId());
-    assertThat(again.partitions()).extracting(Condensing.Partition::partition).containsExactly("ts_month=2025-01/region=eu");
+    assertThat(again.partitions())
+        .extracting(Condensing.Partition::partition)
+        .containsExactly("ts_month=2025-01/region=eu");
     table.refresh();
     assertThat(table.specs()).hasSize(2);
     assertManifestsHoldOneSpecEach(table);
@@ -196,8 +239,8 @@ class CondensingTest {
   @Test
   void compactionLeavesCondensedFilesWhereCondensePutThem() throws IOException {
     Table table = dailyTable();
-    Condensing.CondenseResult r = Condensing.execute(Condensing.plan(table, Condensing.Granularity.MONTH, Duration.ofDays(30),
-        CompactionOptions.defaults()));
+    Condensing.CondenseResult r = Condensing.execute(Condensing.plan(
+        table, Condensing.Granularity.MONTH, Duration.ofDays(30), CompactionOptions.defaults()));
     assertThat(r.committed()).isTrue();
     table.refresh();
     int coarse = r.coarseSpecId();
@@ -206,17 +249,25 @@ class CondensingTest {
     long condensedFiles = countFilesOfSpec(table, coarse);
     assertThat(condensedFiles).isPositive();
 
-    CompactionPlan plan = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")).readout();
-    assertThat(plan.groups()).allSatisfy(g -> assertThat(g.specId()).isEqualTo(table.spec().specId()));
+    CompactionPlan plan = Compaction.plan(
+            table, CompactionOptions.defaults().withOption("min-input-files", "2"))
+        .readout();
+    assertThat(plan.groups())
+        .allSatisfy(g -> assertThat(g.specId()).isEqualTo(table.spec().specId()));
     assertThat(plan.skippedBecause()).contains(condensedFiles + " file(s) in a condensed spec");
-    CompactionResult done = Compaction.execute(Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
+    CompactionResult done = Compaction.execute(
+        Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")));
     assertThat(done.allCommitted()).isTrue();
     table.refresh();
     assertThat(countFilesOfSpec(table, coarse)).isEqualTo(condensedFiles);
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
 
-    CompactionPlan moving = Compaction.plan(table, CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withOption("output-spec-id", Integer.toString(table.spec().specId()))).readout();
+    CompactionPlan moving = Compaction.plan(
+            table,
+            CompactionOptions.defaults()
+                .withOption("min-input-files", "2")
+                .withOption("output-spec-id", Integer.toString(table.spec().specId())))
+        .readout();
     assertThat(moving.filesToRewrite()).isGreaterThanOrEqualTo(condensedFiles);
   }
 
@@ -232,23 +283,46 @@ class CondensingTest {
 
   @Test
   void ambiguousOrMissingTimeFieldsMeanCondensingDoesNotApply() {
-    Table two = catalog.buildTable(TableIdentifier.of("db", "two"), SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build()).create();
-    assertThat(Condensing.execute(Condensing.plan(two, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
-        .contains("2 time fields finer than month").contains("cannot tell which");
-    Table none = catalog.buildTable(TableIdentifier.of("db", "none"), SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build()).create();
-    assertThat(Condensing.execute(Condensing.plan(none, Condensing.Granularity.YEAR, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
-        .isEqualTo("does not apply: the default spec (region identity) has no time partition finer than year");
-    Table monthly = catalog.buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build()).create();
-    Condensing.CondenseResult month = Condensing.execute(Condensing.plan(monthly, Condensing.Granularity.MONTH, Duration.ofDays(1),
-        CompactionOptions.defaults()));
+    Table two = catalog
+        .buildTable(TableIdentifier.of("db", "two"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").day("ts2").build())
+        .create();
+    assertThat(Condensing.execute(Condensing.plan(
+                two,
+                Condensing.Granularity.MONTH,
+                Duration.ofDays(1),
+                CompactionOptions.defaults()))
+            .doesNotApply())
+        .contains("2 time fields finer than month")
+        .contains("cannot tell which");
+    Table none = catalog
+        .buildTable(TableIdentifier.of("db", "none"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("region").build())
+        .create();
+    assertThat(Condensing.execute(Condensing.plan(
+                none,
+                Condensing.Granularity.YEAR,
+                Duration.ofDays(1),
+                CompactionOptions.defaults()))
+            .doesNotApply())
+        .isEqualTo(
+            "does not apply: the default spec (region identity) has no time partition finer than year");
+    Table monthly = catalog
+        .buildTable(TableIdentifier.of("db", "monthly"), SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).month("ts").build())
+        .create();
+    Condensing.CondenseResult month = Condensing.execute(Condensing.plan(
+        monthly, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults()));
     assertThat(month.doesNotApply()).contains("no time partition finer than month");
     assertThat(month.partitions()).isEmpty();
     assertThat(month.committed()).isFalse();
     Table flat = catalog.buildTable(TableIdentifier.of("db", "flat"), SCHEMA).create();
-    assertThat(Condensing.execute(Condensing.plan(flat, Condensing.Granularity.MONTH, Duration.ofDays(1), CompactionOptions.defaults())).doesNotApply())
+    assertThat(Condensing.execute(Condensing.plan(
+                flat,
+                Condensing.Granularity.MONTH,
+                Duration.ofDays(1),
+                CompactionOptions.defaults()))
+            .doesNotApply())
         .isEqualTo("does not apply: the default spec is unpartitioned");
     for (Table t : List.of(two, none, monthly, flat)) {
       t.refresh();
@@ -259,10 +333,13 @@ class CondensingTest {
 
   @Test
   void coarseningArithmetic() {
-    assertThat(Condensing.coarsen("day", (int) LocalDate.of(2025, 2, 28).toEpochDay(), Condensing.Granularity.MONTH)).isEqualTo(55 * 12 + 1);
+    assertThat(Condensing.coarsen(
+            "day", (int) LocalDate.of(2025, 2, 28).toEpochDay(), Condensing.Granularity.MONTH))
+        .isEqualTo(55 * 12 + 1);
     assertThat(Condensing.coarsen("hour", -1, Condensing.Granularity.DAY)).isEqualTo(-1);
     assertThat(Condensing.coarsen("month", 13, Condensing.Granularity.YEAR)).isEqualTo(1);
-    assertThat(Condensing.endDay(Condensing.Granularity.MONTH, 55 * 12)).isEqualTo(LocalDate.of(2025, 2, 1).toEpochDay());
+    assertThat(Condensing.endDay(Condensing.Granularity.MONTH, 55 * 12))
+        .isEqualTo(LocalDate.of(2025, 2, 1).toEpochDay());
   }
 
   private static void assertManifestsHoldOneSpecEach(Table table) throws IOException {

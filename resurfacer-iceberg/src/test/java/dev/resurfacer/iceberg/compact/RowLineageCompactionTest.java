@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.compact.CompactionResult.Status;
 import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Rows;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
@@ -53,9 +52,12 @@ class RowLineageCompactionTest {
   static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "v", Types.LongType.get()));
-  static final Schema LINEAGE = new Schema(SCHEMA.findField("id"), MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
+  static final Schema LINEAGE = new Schema(
+      SCHEMA.findField("id"), MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -66,8 +68,11 @@ class RowLineageCompactionTest {
 
   /** Four small files and a position delete, in {@code formatVersion}; v2 then upgraded when {@code upgrade}. */
   private Table table(String name, int formatVersion, boolean upgrade) {
-    Table table = catalog.buildTable(TableIdentifier.of("db", name), SCHEMA).withPartitionSpec(PartitionSpec.unpartitioned())
-        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", name), SCHEMA)
+        .withPartitionSpec(PartitionSpec.unpartitioned())
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
     List<DataFile> files = new ArrayList<>();
     for (int f = 0; f < 4; f++) {
       List<Record> rows = new ArrayList<>();
@@ -82,11 +87,21 @@ class RowLineageCompactionTest {
       files.add(file);
     }
     if (formatVersion < 3) {
-      table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), null,
-          List.of(new Position(files.get(0).location(), 3), new Position(files.get(2).location(), 17)))).commit();
+      table
+          .newRowDelta()
+          .addDeletes(TableWrites.writePositionDeletes(
+              table,
+              table.spec(),
+              null,
+              List.of(
+                  new Position(files.get(0).location(), 3),
+                  new Position(files.get(2).location(), 17))))
+          .commit();
     } else {
       var delta = table.newRowDelta();
-      TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(3L), files.get(2), List.of(17L))).forEach(delta::addDeletes);
+      TableWrites.writeDeletionVectors(
+              table, Map.of(files.get(0), List.of(3L), files.get(2), List.of(17L)))
+          .forEach(delta::addDeletes);
       delta.commit();
     }
     if (upgrade) {
@@ -99,10 +114,12 @@ class RowLineageCompactionTest {
   /** id to (_row_id, _last_updated_sequence_number), as Iceberg's delete-aware generic reader reports them. */
   private static Map<Long, List<Long>> lineage(Table table, long snapshotId) throws IOException {
     Map<Long, List<Long>> out = new TreeMap<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
       for (FileScanTask task : tasks) {
         try (CloseableIterable<Record> rows = LiveRows.read(table, task, LINEAGE)) {
-          rows.forEach(r -> out.put((Long) r.get(0), java.util.Arrays.asList((Long) r.get(1), (Long) r.get(2))));
+          rows.forEach(r ->
+              out.put((Long) r.get(0), java.util.Arrays.asList((Long) r.get(1), (Long) r.get(2))));
         }
       }
     }
@@ -117,16 +134,22 @@ class RowLineageCompactionTest {
   }
 
   private static CompactionOptions options(String runner, boolean sorted) {
-    CompactionOptions o = CompactionOptions.defaults().withOption("min-input-files", "2")
+    CompactionOptions o = CompactionOptions.defaults()
+        .withOption("min-input-files", "2")
         .withRunner(CompactionOptions.Runner.valueOf(runner));
     return sorted ? o.withOrdering(new Ordering.Sort("v")) : o;
   }
 
   @ParameterizedTest(name = "v{0}{1}, {2}, sorted {3}")
-  @CsvSource({"2, true, DUCKDB, false", "2, true, DUCKDB, true", "2, true, GENERIC, false", "2, true, GENERIC, true",
-      "3, false, DUCKDB, true"})
-  void compactionAndMaintainKeepEveryRowIdIcebergReports(int formatVersion, boolean upgrade, String runner, boolean sorted)
-      throws IOException {
+  @CsvSource({
+    "2, true, DUCKDB, false",
+    "2, true, DUCKDB, true",
+    "2, true, GENERIC, false",
+    "2, true, GENERIC, true",
+    "3, false, DUCKDB, true"
+  })
+  void compactionAndMaintainKeepEveryRowIdIcebergReports(
+      int formatVersion, boolean upgrade, String runner, boolean sorted) throws IOException {
     Table table = table("t", formatVersion, upgrade);
     long start = table.currentSnapshot().snapshotId();
     List<String> rows = Rows.sortedStrings(table);
@@ -135,9 +158,12 @@ class RowLineageCompactionTest {
     if (upgrade) {
       // the spec: snapshots from before the upgrade carry no ids; Iceberg's reader reports null
       assertThat(before.values()).allSatisfy(v -> assertThat(v).containsOnlyNulls());
-      assertThat(Compaction.plan(table, options(runner, sorted)).readout().warnings()).contains(RowLineage.PLAN_NOTE);
+      assertThat(Compaction.plan(table, options(runner, sorted)).readout().warnings())
+          .contains(RowLineage.PLAN_NOTE);
       table.refresh();
-      assertThat(table.currentSnapshot().snapshotId()).as("a preview commits nothing").isEqualTo(start);
+      assertThat(table.currentSnapshot().snapshotId())
+          .as("a preview commits nothing")
+          .isEqualTo(start);
     } else {
       assertIdsAssignedAndUnique(before);
     }
@@ -154,7 +180,8 @@ class RowLineageCompactionTest {
       Snapshot assigning = table.snapshot(table.currentSnapshot().parentId());
       assertThat(assigning.parentId()).isEqualTo(start);
       assertThat(assigning.operation()).isEqualTo("replace");
-      assertThat(assigning.summary()).containsEntry(Compaction.SUMMARY_PROPERTY, RowLineage.SUMMARY_VALUE);
+      assertThat(assigning.summary())
+          .containsEntry(Compaction.SUMMARY_PROPERTY, RowLineage.SUMMARY_VALUE);
       assertThat(Rows.sortedStrings(table, assigning.snapshotId())).isEqualTo(rows);
       before = lineage(table, assigning.snapshotId());
       assertIdsAssignedAndUnique(before);
@@ -192,25 +219,38 @@ class RowLineageCompactionTest {
     PlannedCompaction planned = Compaction.plan(table, options(runner, false));
     assertThat(planned.groups()).hasSize(1);
     Path scratch = java.nio.file.Files.createDirectories(dir.resolve("scratch"));
-    GroupRewriter.Settings settings = new GroupRewriter.Settings(256L << 20, 1, scratch, planned.targetFileSize(), planned.ordering());
+    GroupRewriter.Settings settings = new GroupRewriter.Settings(
+        256L << 20, 1, scratch, planned.targetFileSize(), planned.ordering());
 
-    RewrittenGroup r = GroupRewrite.run(table, planned.groups().get(0), 0, rewriter, settings, options(runner, false));
+    RewrittenGroup r = GroupRewrite.run(
+        table, planned.groups().get(0), 0, rewriter, settings, options(runner, false));
 
-    assertThat(r.verdict()).as(rewriter.name() + ": " + r.message()).isEqualTo(RewrittenGroup.Verdict.VERIFIED);
+    assertThat(r.verdict())
+        .as(rewriter.name() + ": " + r.message())
+        .isEqualTo(RewrittenGroup.Verdict.VERIFIED);
     Map<Long, List<Long>> stored = new TreeMap<>();
     for (DataFile f : planned.groups().get(0).addedFiles()) {
       // a fallback of -1 marks the nulls stored in the file
-      Map<Integer, Object> fallback = Map.of(MetadataColumns.ROW_ID.fieldId(), -1_000_000L,
-          MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), -1L);
-      try (CloseableIterable<Record> rows = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(f.location()))
+      Map<Integer, Object> fallback = Map.of(
+          MetadataColumns.ROW_ID.fieldId(),
+          -1_000_000L,
+          MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(),
+          -1L);
+      try (CloseableIterable<Record> rows = org.apache.iceberg.parquet.Parquet.read(
+              table.io().newInputFile(f.location()))
           .project(LINEAGE)
-          .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(LINEAGE, fs, fallback))
+          .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(
+              LINEAGE, fs, fallback))
           .build()) {
-        rows.forEach(row -> stored.put((Long) row.get(0), List.of((Long) row.get(1) < 0 ? -1L : (Long) row.get(1), (Long) row.get(2))));
+        rows.forEach(row -> stored.put(
+            (Long) row.get(0),
+            List.of((Long) row.get(1) < 0 ? -1L : (Long) row.get(1), (Long) row.get(2))));
       }
     }
     assertThat(stored).hasSize(158);
-    assertThat(stored.values()).as(rewriter.name()).allSatisfy(v -> assertThat(v).containsOnly(-1L));
+    assertThat(stored.values())
+        .as(rewriter.name())
+        .allSatisfy(v -> assertThat(v).containsOnly(-1L));
     planned.groups().get(0).addedFiles().forEach(f -> table.io().deleteFile(f.location()));
   }
 }

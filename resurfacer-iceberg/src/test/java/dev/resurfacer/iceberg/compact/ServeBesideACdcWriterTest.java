@@ -43,11 +43,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ServeBesideACdcWriterTest {
   static final TableIdentifier ID = TableIdentifier.of("shop", "orders");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
-  void everyTriggeredCompactionCommitsBesideTheWriterAndTheTableEqualsItsModel(int version) throws Exception {
+  void everyTriggeredCompactionCommitsBesideTheWriterAndTheTableEqualsItsModel(int version)
+      throws Exception {
     besideTheWriter(version, 25_000, 6);
   }
 
@@ -65,13 +67,15 @@ class ServeBesideACdcWriterTest {
     CdcWriter writer = new CdcWriter(catalog.loadTable(ID), 41L + version);
     writer.seed(3, 3, 30);
 
-    ResurfacerConfig config = ConfigFile.parse("""
+    ResurfacerConfig config =
+        ConfigFile.parse("""
         defaults:
           compact: {min-input-files: 2, rewrite-all: true}
           triggers: {small-files: 3}
         serve: {min-interval: 0s}
         """, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
-    ServedCatalog<?> served = ServedCatalog.of(IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
+    ServedCatalog<?> served = ServedCatalog.of(
+        IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
 
     ReentrantLock turn = new ReentrantLock();
@@ -82,14 +86,16 @@ class ServeBesideACdcWriterTest {
     List<HistoryRun> runs = new ArrayList<>();
     long carrying = 0;
     long compactedRuns = 0;
-    try (MaintenanceService service = new MaintenanceService(List.of(served), config.policies(), config.serve(), history,
-        Clock.systemUTC(), true)) {
+    try (MaintenanceService service = new MaintenanceService(
+        List.of(served), config.policies(), config.serve(), history, Clock.systemUTC(), true)) {
       long end = System.currentTimeMillis() + millis;
       while (System.currentTimeMillis() < end && runs.size() < maxRuns) {
         int before = service.history().all().size();
         service.evaluate();
         if (service.history().all().size() == before) {
-          ServiceRuns.sleep(300); // nothing fired yet: the writer's updates add the small files the trigger counts
+          ServiceRuns.sleep(
+              300); // nothing fired yet: the writer's updates add the small files the trigger
+          // counts
           continue;
         }
         HistoryRun run = ServiceRuns.finished(service);
@@ -99,7 +105,9 @@ class ServeBesideACdcWriterTest {
         compactedRuns += compact.outcome() == Outcome.DONE ? 1 : 0;
         turn.lock();
         try {
-          assertThat(Content.of(table)).as("the table after run %s", run.id()).isEqualTo(writer.expected());
+          assertThat(Content.of(table))
+              .as("the table after run %s", run.id())
+              .isEqualTo(writer.expected());
         } finally {
           turn.unlock();
         }
@@ -112,8 +120,14 @@ class ServeBesideACdcWriterTest {
     Invariants.nothingMissing(table);
     assertThat(compactedRuns).as("runs that compacted").isGreaterThanOrEqualTo(2);
     assertThat(writer.commits.get()).isGreaterThan(runs.size());
-    System.out.printf("serve beside a cdc writer v%d: %d runs (%d compacted, %d with groups carrying concurrent deletes),"
-        + " %d writer commits, %d writer retries%n", version, runs.size(), compactedRuns, carrying, writer.commits.get(),
+    System.out.printf(
+        "serve beside a cdc writer v%d: %d runs (%d compacted, %d with groups carrying concurrent deletes),"
+            + " %d writer commits, %d writer retries%n",
+        version,
+        runs.size(),
+        compactedRuns,
+        carrying,
+        writer.commits.get(),
         writer.conflicts.get());
     catalog.close();
   }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the process keeps, several at once, with deletes applied, verified by content like every group.
  */
 class SmallGroupsTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Four day partitions of five small files each; the first file of each day loses its row 2 to a position delete. */
   private static Table table(JdbcCatalog catalog, String name) {
@@ -28,26 +29,34 @@ class SmallGroupsTest {
     for (int day = 0; day < 4; day++) {
       List<DataFile> firsts = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
-        DataFile f = TableWrites.writeData(t, Orders.rows(day * 1000L + i * 10, 10, day)).get(0);
+        DataFile f =
+            TableWrites.writeData(t, Orders.rows(day * 1000L + i * 10, 10, day)).get(0);
         t.newAppend().appendFile(f).commit();
         if (i == 0) {
           firsts.add(f);
         }
       }
       DataFile first = firsts.get(0);
-      t.newRowDelta().addDeletes(TableWrites.writePositionDeletes(t, t.spec(), first.partition(),
-          List.of(new TableWrites.Position(first.location(), 2)))).commit();
+      t.newRowDelta()
+          .addDeletes(TableWrites.writePositionDeletes(
+              t,
+              t.spec(),
+              first.partition(),
+              List.of(new TableWrites.Position(first.location(), 2))))
+          .commit();
     }
     return t;
   }
 
   private static CompactionOptions concurrent(String smallGroupBytes) {
-    return CompactionOptions.defaults().withOption("max-concurrent-file-group-rewrites", "4")
+    return CompactionOptions.defaults()
+        .withOption("max-concurrent-file-group-rewrites", "4")
         .withOption(CompactionOptions.SMALL_GROUP_BYTES, smallGroupBytes);
   }
 
   @Test
-  void concurrentSmallGroupsOnTheSharedDatabaseWriteWhatADatabaseOfTheirOwnWrites() throws Exception {
+  void concurrentSmallGroupsOnTheSharedDatabaseWriteWhatADatabaseOfTheirOwnWrites()
+      throws Exception {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
       compareBothPaths(table(catalog, "shared"), table(catalog, "own"));
     }
@@ -57,7 +66,8 @@ class SmallGroupsTest {
     List<String> before = Rows.sortedStrings(shared);
     assertThat(before).hasSize(4 * 5 * 10 - 4).isEqualTo(Rows.sortedStrings(own));
 
-    CompactionResult onShared = Compaction.execute(Compaction.plan(shared, concurrent(Long.toString(SmallGroups.MAX_BYTES))));
+    CompactionResult onShared = Compaction.execute(
+        Compaction.plan(shared, concurrent(Long.toString(SmallGroups.MAX_BYTES))));
     CompactionResult onOwn = Compaction.execute(Compaction.plan(own, concurrent("0")));
 
     for (CompactionResult r : List.of(onShared, onOwn)) {
@@ -78,7 +88,8 @@ class SmallGroupsTest {
 
   @Test
   void theSharedDatabaseKeepsNothingFromOneGroupToTheNext() throws Exception {
-    // every table of a group is its connection's temporary table: a second table's groups find no "files" left behind
+    // every table of a group is its connection's temporary table: a second table's groups find no
+    // "files" left behind
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
       for (int i = 0; i < 3; i++) {
         compactAndCompare(table(catalog, "t" + i));
@@ -89,7 +100,9 @@ class SmallGroupsTest {
   private static void compactAndCompare(Table t) {
     List<String> before = Rows.sortedStrings(t);
     CompactionResult r = Compaction.execute(Compaction.plan(t, CompactionOptions.defaults()));
-    assertThat(r.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
+    assertThat(r.groups())
+        .allSatisfy(g ->
+            assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     t.refresh();
     assertThat(Rows.sortedStrings(t)).isEqualTo(before);
   }
@@ -100,8 +113,10 @@ class SmallGroupsTest {
       Table t = table(catalog, "bad");
       long snapshot = t.currentSnapshot().snapshotId();
       for (String bad : List.of("-1", "many")) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.execute(Compaction.plan(t, concurrent(bad))))
-            .isInstanceOf(dev.resurfacer.UsageException.class).hasMessageContaining("small-group-bytes");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> Compaction.execute(Compaction.plan(t, concurrent(bad))))
+            .isInstanceOf(dev.resurfacer.UsageException.class)
+            .hasMessageContaining("small-group-bytes");
       }
       t.refresh();
       assertThat(t.currentSnapshot().snapshotId()).isEqualTo(snapshot);

@@ -49,45 +49,86 @@ class VerificationFaultTest {
   private static final long NULL_TWIN = 0x6a09e667f3bcc909L;
 
   private static final List<Fault> FAULTS = List.of(
-      new Fault("a flipped -0.0", rows -> {
-        rows.stream().filter(r -> Double.doubleToRawLongBits((Double) r.getField("amount")) == Long.MIN_VALUE)
-            .findFirst().orElseThrow().setField("amount", 0.0);
-        return rows;
-      }, "values differ in column amount"),
-      new Fault("a NULLed column", rows -> {
-        rows.forEach(r -> r.setField("category", null));
-        return rows;
-      }, "values differ in column category"),
-      new Fault("a value swapped between two rows", rows -> {
-        Record a = rows.stream().filter(r -> "a".equals(r.getField("category"))).findFirst().orElseThrow();
-        Record b = rows.stream().filter(r -> "b".equals(r.getField("category"))).findFirst().orElseThrow();
-        a.setField("category", "b");
-        b.setField("category", "a");
-        return rows;
-      }, "combined into different rows"),
-      new Fault("a dropped row", rows -> {
-        rows.remove(0);
-        return rows;
-      }, "200 live input rows, 199 written"),
-      new Fault("a duplicated row", rows -> {
-        rows.add(rows.get(0).copy());
-        return rows;
-      }, "200 live input rows, 201 written"),
-      new Fault("a NULL given the value that hashes as a null", rows -> {
-        rows.stream().filter(r -> r.getField("n") == null).findFirst().orElseThrow().setField("n", NULL_TWIN);
-        return rows;
-      }, "values differ in column n"),
-      new Fault("a NULL and that value swapped between two rows", rows -> {
-        Record nul = rows.stream().filter(r -> r.getField("n") == null).findFirst().orElseThrow();
-        Record twin = rows.stream().filter(r -> Long.valueOf(NULL_TWIN).equals(r.getField("n"))).findFirst().orElseThrow();
-        nul.setField("n", NULL_TWIN);
-        twin.setField("n", null);
-        return rows;
-      }, "combined into different rows"));
+      new Fault(
+          "a flipped -0.0",
+          rows -> {
+            rows.stream()
+                .filter(r ->
+                    Double.doubleToRawLongBits((Double) r.getField("amount")) == Long.MIN_VALUE)
+                .findFirst()
+                .orElseThrow()
+                .setField("amount", 0.0);
+            return rows;
+          },
+          "values differ in column amount"),
+      new Fault(
+          "a NULLed column",
+          rows -> {
+            rows.forEach(r -> r.setField("category", null));
+            return rows;
+          },
+          "values differ in column category"),
+      new Fault(
+          "a value swapped between two rows",
+          rows -> {
+            Record a = rows.stream()
+                .filter(r -> "a".equals(r.getField("category")))
+                .findFirst()
+                .orElseThrow();
+            Record b = rows.stream()
+                .filter(r -> "b".equals(r.getField("category")))
+                .findFirst()
+                .orElseThrow();
+            a.setField("category", "b");
+            b.setField("category", "a");
+            return rows;
+          },
+          "combined into different rows"),
+      new Fault(
+          "a dropped row",
+          rows -> {
+            rows.remove(0);
+            return rows;
+          },
+          "200 live input rows, 199 written"),
+      new Fault(
+          "a duplicated row",
+          rows -> {
+            rows.add(rows.get(0).copy());
+            return rows;
+          },
+          "200 live input rows, 201 written"),
+      new Fault(
+          "a NULL given the value that hashes as a null",
+          rows -> {
+            rows.stream()
+                .filter(r -> r.getField("n") == null)
+                .findFirst()
+                .orElseThrow()
+                .setField("n", NULL_TWIN);
+            return rows;
+          },
+          "values differ in column n"),
+      new Fault(
+          "a NULL and that value swapped between two rows",
+          rows -> {
+            Record nul =
+                rows.stream().filter(r -> r.getField("n") == null).findFirst().orElseThrow();
+            Record twin = rows.stream()
+                .filter(r -> Long.valueOf(NULL_TWIN).equals(r.getField("n")))
+                .findFirst()
+                .orElseThrow();
+            nul.setField("n", NULL_TWIN);
+            twin.setField("n", null);
+            return rows;
+          },
+          "combined into different rows"));
 
   record Fault(String name, UnaryOperator<List<Record>> change, String message) {}
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -99,13 +140,15 @@ class VerificationFaultTest {
   @Test
   void everyFaultFailsItsGroupForBothRunnersAndAnUnchangedOutputCommits() {
     int n = 0;
-    for (CompactionOptions.Runner runner : List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.GENERIC)) {
+    for (CompactionOptions.Runner runner :
+        List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.GENERIC)) {
       for (Fault fault : FAULTS) {
         Table table = table("t" + n++);
         List<String> before = Rows.sortedStrings(table);
         long snapshot = table.currentSnapshot().snapshotId();
         List<Path> filesBefore = parquetFiles(table);
-        CompactionResult r = Compaction.execute(Compaction.plan(table, opts(runner)),
+        CompactionResult r = Compaction.execute(
+            Compaction.plan(table, opts(runner)),
             (t, g, o, ordering) -> new Faulty(runnerOf(runner), fault.change()));
 
         assertThat(r.groups()).as(runner + ", " + fault.name()).singleElement().satisfies(g -> {
@@ -119,8 +162,13 @@ class VerificationFaultTest {
       }
       Table table = table("t" + n++);
       List<String> before = Rows.sortedStrings(table);
-      CompactionResult r = Compaction.execute(Compaction.plan(table, opts(runner)), (t, g, o, ordering) -> new Faulty(runnerOf(runner), rows -> rows));
-      assertThat(r.groups()).as(runner + ", unchanged").singleElement().satisfies(g -> assertThat(g.status()).isEqualTo(Status.COMMITTED));
+      CompactionResult r = Compaction.execute(
+          Compaction.plan(table, opts(runner)),
+          (t, g, o, ordering) -> new Faulty(runnerOf(runner), rows -> rows));
+      assertThat(r.groups())
+          .as(runner + ", unchanged")
+          .singleElement()
+          .satisfies(g -> assertThat(g.status()).isEqualTo(Status.COMMITTED));
       table.refresh();
       assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     }
@@ -136,8 +184,11 @@ class VerificationFaultTest {
 
   /** Four files of 50 rows: categories a and b in turn, amounts negative, -0.0 in every tenth row and never +0.0. */
   private Table table(String name) {
-    Table table = catalog.buildTable(TableIdentifier.of("db", name), SCHEMA).withPartitionSpec(PartitionSpec.unpartitioned())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", name), SCHEMA)
+        .withPartitionSpec(PartitionSpec.unpartitioned())
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
     for (int f = 0; f < 4; f++) {
       List<Record> rows = new ArrayList<>();
       for (int i = 0; i < 50; i++) {
@@ -164,19 +215,23 @@ class VerificationFaultTest {
   }
 
   /** The runner's real output, read back, changed and written again in its place. */
-  private record Faulty(GroupRewriter runner, UnaryOperator<List<Record>> change) implements GroupRewriter {
+  private record Faulty(GroupRewriter runner, UnaryOperator<List<Record>> change)
+      implements GroupRewriter {
     @Override
     public String name() {
       return runner.name();
     }
 
     @Override
-    public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings) throws Exception {
+    public List<DataFile> rewrite(Table table, RewriteFileGroup group, Settings settings)
+        throws Exception {
       List<DataFile> written = runner.rewrite(table, group, settings);
       List<Record> rows = new ArrayList<>();
       for (DataFile f : written) {
-        try (CloseableIterable<Record> read = Parquet.read(table.io().newInputFile(f.location())).project(table.schema())
-            .createReaderFunc(s -> GenericParquetReaders.buildReader(table.schema(), s)).build()) {
+        try (CloseableIterable<Record> read = Parquet.read(table.io().newInputFile(f.location()))
+            .project(table.schema())
+            .createReaderFunc(s -> GenericParquetReaders.buildReader(table.schema(), s))
+            .build()) {
           read.forEach(r -> rows.add(r.copy()));
         } catch (IOException e) {
           throw new UncheckedIOException(e);

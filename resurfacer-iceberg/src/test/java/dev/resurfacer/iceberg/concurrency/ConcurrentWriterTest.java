@@ -3,7 +3,6 @@ package dev.resurfacer.iceberg.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.Rows;
@@ -58,7 +57,8 @@ class ConcurrentWriterTest {
   static final TableIdentifier ID = TableIdentifier.of("shop", "orders");
   static final Schema ID_ONLY = Orders.SCHEMA.select("id");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void rowsEqualTheWritersModelWhileMaintenanceRuns() throws Exception {
@@ -73,7 +73,8 @@ class ConcurrentWriterTest {
 
     MaintenancePlan plan = MaintenancePlan.of(Maintain.table(ID.toString())
         .compact(Map.of("min-input-files", "2", "rewrite-all", "true"))
-        .removeDanglingDeletes().rewriteManifests()
+        .removeDanglingDeletes()
+        .rewriteManifests()
         .expireSnapshots(Duration.ZERO, 1)
         .removeOrphans(Duration.ofHours(1)));
     AtomicBoolean writing = new AtomicBoolean(true);
@@ -84,9 +85,12 @@ class ConcurrentWriterTest {
       while (writing.get()) {
         var report = resurfacer.run(plan, Mode.COMMIT);
         maintenanceRuns.incrementAndGet();
-        report.tables().forEach(t -> t.operations().stream()
-            .filter(o -> o.operation().equals("compact") && o.outcome() == dev.resurfacer.report.Outcome.DONE)
-            .forEach(o -> compactions.incrementAndGet()));
+        report
+            .tables()
+            .forEach(t -> t.operations().stream()
+                .filter(o -> o.operation().equals("compact")
+                    && o.outcome() == dev.resurfacer.report.Outcome.DONE)
+                .forEach(o -> compactions.incrementAndGet()));
       }
     });
 
@@ -106,10 +110,15 @@ class ConcurrentWriterTest {
           }
           committed++;
           break;
-        } catch (CommitFailedException | ValidationException | NotFoundException | IllegalArgumentException e) {
-          // maintenance won the race (a rewritten or expired file, or expiry removed the snapshot our
+        } catch (CommitFailedException
+            | ValidationException
+            | NotFoundException
+            | IllegalArgumentException e) {
+          // maintenance won the race (a rewritten or expired file, or expiry removed the snapshot
+          // our
           // validation starts from: "is not an ancestor"); nothing of ours was committed
-          if (e instanceof IllegalArgumentException && !String.valueOf(e.getMessage()).contains("is not an ancestor")) {
+          if (e instanceof IllegalArgumentException
+              && !String.valueOf(e.getMessage()).contains("is not an ancestor")) {
             throw e;
           }
           conflicts++;
@@ -117,7 +126,9 @@ class ConcurrentWriterTest {
         }
       }
       writer.refresh();
-      assertThat(Rows.sortedStrings(writer)).as("rows after round %d", round).isEqualTo(expected(model));
+      assertThat(Rows.sortedStrings(writer))
+          .as("rows after round %d", round)
+          .isEqualTo(expected(model));
       checks++;
       Thread.sleep(random.nextInt(400));
     }
@@ -129,9 +140,18 @@ class ConcurrentWriterTest {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(expected(model));
     Invariants.nothingMissing(table);
-    assertThat(compactions.get()).as("compactions committed while the writer ran").isPositive();
-    System.out.printf("concurrency: %d writer rounds (%d commits, %d conflicts retried), %d maintenance runs (%d compactions committed), %d model checks, %d rows%n",
-        ROUNDS, committed, conflicts, maintenanceRuns.get(), compactions.get(), checks + 1, model.size());
+    assertThat(compactions.get())
+        .as("compactions committed while the writer ran")
+        .isPositive();
+    System.out.printf(
+        "concurrency: %d writer rounds (%d commits, %d conflicts retried), %d maintenance runs (%d compactions committed), %d model checks, %d rows%n",
+        ROUNDS,
+        committed,
+        conflicts,
+        maintenanceRuns.get(),
+        compactions.get(),
+        checks + 1,
+        model.size());
     catalog.close();
   }
 
@@ -164,8 +184,11 @@ class ConcurrentWriterTest {
     String file = victim.getField(MetadataColumns.FILE_PATH.name()).toString();
     long pos = (Long) victim.getField(MetadataColumns.ROW_POSITION.name());
     PartitionKey key = partition(table, victim);
-    DeleteFile delete = TableWrites.writePositionDeletes(table, table.spec(), key, List.of(new Position(file, pos)));
-    table.newRowDelta().addDeletes(delete)
+    DeleteFile delete = TableWrites.writePositionDeletes(
+        table, table.spec(), key, List.of(new Position(file, pos)));
+    table
+        .newRowDelta()
+        .addDeletes(delete)
         .validateFromSnapshot(base.snapshotId())
         .validateDataFilesExist(List.of(file))
         .validateDeletedFiles()
@@ -200,7 +223,8 @@ class ConcurrentWriterTest {
   private static DeleteFile equalityDeleteOf(Table table, Record row) {
     Record key = GenericRecord.create(ID_ONLY);
     key.setField("id", row.get(0));
-    return TableWrites.writeEqualityDeletes(table, table.spec(), partition(table, row), ID_ONLY, List.of(key));
+    return TableWrites.writeEqualityDeletes(
+        table, table.spec(), partition(table, row), ID_ONLY, List.of(key));
   }
 
   private static PartitionKey partition(Table table, Record row) {
@@ -210,10 +234,17 @@ class ConcurrentWriterTest {
   }
 
   private static List<Record> liveWithPositions(Table table, Snapshot base) {
-    Schema withPositions = new Schema(List.of(Orders.SCHEMA.findField("id"), Orders.SCHEMA.findField("day"),
-        Orders.SCHEMA.findField("note"), MetadataColumns.FILE_PATH, MetadataColumns.ROW_POSITION));
+    Schema withPositions = new Schema(List.of(
+        Orders.SCHEMA.findField("id"),
+        Orders.SCHEMA.findField("day"),
+        Orders.SCHEMA.findField("note"),
+        MetadataColumns.FILE_PATH,
+        MetadataColumns.ROW_POSITION));
     List<Record> out = new ArrayList<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).useSnapshot(base.snapshotId()).project(withPositions).build()) {
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table)
+        .useSnapshot(base.snapshotId())
+        .project(withPositions)
+        .build()) {
       rows.forEach(r -> out.add(r.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

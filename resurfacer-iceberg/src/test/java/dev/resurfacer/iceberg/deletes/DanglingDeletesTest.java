@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DanglingDeletesTest {
   static final Schema ID = Orders.SCHEMA.select("id");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -56,30 +58,46 @@ class DanglingDeletesTest {
     Table table = Orders.create(catalog, "db", "v2", 2);
     DataFile day0 = append(table, Orders.rows(0, 20, 0));
     DataFile day1 = append(table, Orders.rows(100, 20, 1));
-    DeleteFile pos0 = commitDeletes(table, TableWrites.writePositionDeletes(table, Orders.SPEC, day0.partition(),
-        List.of(new TableWrites.Position(day0.location(), 1))));
+    DeleteFile pos0 = commitDeletes(
+        table,
+        TableWrites.writePositionDeletes(
+            table,
+            Orders.SPEC,
+            day0.partition(),
+            List.of(new TableWrites.Position(day0.location(), 1))));
     DeleteFile eq0 = commitDeletes(table, equalityDelete(table, day0, 5L));
-    DeleteFile pos1 = commitDeletes(table, TableWrites.writePositionDeletes(table, Orders.SPEC, day1.partition(),
-        List.of(new TableWrites.Position(day1.location(), 2))));
+    DeleteFile pos1 = commitDeletes(
+        table,
+        TableWrites.writePositionDeletes(
+            table,
+            Orders.SPEC,
+            day1.partition(),
+            List.of(new TableWrites.Position(day1.location(), 2))));
     DeleteFile eq1 = commitDeletes(table, equalityDelete(table, day1, 105L));
     DataFile day2Probe = TableWrites.writeData(table, Orders.rows(200, 1, 2)).get(0);
-    DeleteFile eq2 = commitDeletes(table, TableWrites.writeEqualityDeletes(table, Orders.SPEC, day2Probe.partition(), ID,
-        List.of(idRow(205L))));
+    DeleteFile eq2 = commitDeletes(
+        table,
+        TableWrites.writeEqualityDeletes(
+            table, Orders.SPEC, day2Probe.partition(), ID, List.of(idRow(205L))));
     append(table, Orders.rows(200, 10, 2)); // newer than eq2: id 205 survives
     compact(table, day0, 0);
 
     List<String> rowsBefore = Rows.sortedStrings(table);
     assertThat(rowsBefore).hasSize(20 - 2 + 20 - 2 + 10);
-    assertThat(liveDeletePaths(table)).containsExactlyInAnyOrder(
-        pos0.location(), eq0.location(), pos1.location(), eq1.location(), eq2.location());
+    assertThat(liveDeletePaths(table))
+        .containsExactlyInAnyOrder(
+            pos0.location(), eq0.location(), pos1.location(), eq1.location(), eq2.location());
     long snapshotBefore = table.currentSnapshot().snapshotId();
 
     DanglingDeletes.Plan plan = DanglingDeletes.plan("db.v2", table);
     DanglingDeletesResult preview = plan.preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.deleteFiles()).isEqualTo(5);
-    assertThat(paths(preview.dangling())).containsExactlyInAnyOrder(pos0.location(), eq0.location(), eq2.location());
-    assertThat(preview.dangling()).extracting(DanglingDelete::kind).containsExactlyInAnyOrder("position", "equality", "equality");
+    assertThat(paths(preview.dangling()))
+        .containsExactlyInAnyOrder(pos0.location(), eq0.location(), eq2.location());
+    assertThat(preview.dangling())
+        .extracting(DanglingDelete::kind)
+        .containsExactlyInAnyOrder("position", "equality", "equality");
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
 
@@ -93,7 +111,9 @@ class DanglingDeletesTest {
     assertThat(liveDeletePaths(table)).containsExactlyInAnyOrder(pos1.location(), eq1.location());
     assertThat(Rows.sortedStrings(table)).isEqualTo(rowsBefore);
     for (DeleteFile d : List.of(pos0, eq0, eq2)) {
-      assertThat(Disk.exists(d.location())).as("metadata-only: the file stays until expiry").isTrue();
+      assertThat(Disk.exists(d.location()))
+          .as("metadata-only: the file stays until expiry")
+          .isTrue();
     }
 
     DanglingDeletesResult again = DanglingDeletes.execute(DanglingDeletes.plan("db.v2", table));
@@ -107,12 +127,16 @@ class DanglingDeletesTest {
     Table table = Orders.create(catalog, "db", "v3", 3);
     DataFile day0 = append(table, Orders.rows(0, 20, 0));
     DataFile day1 = append(table, Orders.rows(100, 20, 1));
-    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(table, Map.of(day0, List.of(1L, 2L), day1, List.of(3L)));
+    List<DeleteFile> dvs =
+        TableWrites.writeDeletionVectors(table, Map.of(day0, List.of(1L, 2L), day1, List.of(3L)));
     var delta = table.newRowDelta();
     dvs.forEach(delta::addDeletes);
     delta.commit();
     DeleteFile eq0 = commitDeletes(table, equalityDelete(table, day0, 7L));
-    DeleteFile dv1 = dvs.stream().filter(d -> d.referencedDataFile().equals(day1.location())).findFirst().orElseThrow();
+    DeleteFile dv1 = dvs.stream()
+        .filter(d -> d.referencedDataFile().equals(day1.location()))
+        .findFirst()
+        .orElseThrow();
     assertThat(liveDeletePaths(table)).hasSize(3);
 
     compact(table, day0, 0);
@@ -122,7 +146,8 @@ class DanglingDeletesTest {
 
     DanglingDeletes.Plan plan = DanglingDeletes.plan("db.v3", table);
     assertThat(paths(plan.preview().dangling())).containsExactly(eq0.location());
-    // a writer commits after the plan: execute finds the dangling files again in the snapshot it commits on
+    // a writer commits after the plan: execute finds the dangling files again in the snapshot it
+    // commits on
     append(table, Orders.rows(300, 2, 2));
     long appended = table.currentSnapshot().snapshotId();
     rowsBefore = Rows.sortedStrings(table);
@@ -143,7 +168,8 @@ class DanglingDeletesTest {
   @Test
   void aTableWithoutDeletesIsANoOp() {
     Table table = Orders.create(catalog, "db", "plain", 2);
-    assertThat(DanglingDeletes.execute(DanglingDeletes.plan("db.plain", table)).committed()).isFalse();
+    assertThat(DanglingDeletes.execute(DanglingDeletes.plan("db.plain", table)).committed())
+        .isFalse();
     append(table, Orders.rows(0, 5, 0));
     long snapshot = table.currentSnapshot().snapshotId();
     DanglingDeletesResult done = DanglingDeletes.execute(DanglingDeletes.plan("db.plain", table));
@@ -163,7 +189,8 @@ class DanglingDeletesTest {
   }
 
   private static DeleteFile equalityDelete(Table table, DataFile target, long id) {
-    return TableWrites.writeEqualityDeletes(table, Orders.SPEC, target.partition(), ID, List.of(idRow(id)));
+    return TableWrites.writeEqualityDeletes(
+        table, Orders.SPEC, target.partition(), ID, List.of(idRow(id)));
   }
 
   private static Record idRow(long id) {
@@ -179,14 +206,20 @@ class DanglingDeletesTest {
         .filter(r -> r.getField("day").equals(Orders.DAY0.plusDays(day)))
         .toList();
     DataFile replacement = TableWrites.writeData(table, live).get(0);
-    table.newRewrite().validateFromSnapshot(readFrom).deleteFile(old).addFile(replacement).commit();
+    table
+        .newRewrite()
+        .validateFromSnapshot(readFrom)
+        .deleteFile(old)
+        .addFile(replacement)
+        .commit();
   }
 
   private static List<DeleteFile> liveDeletes(Table table) throws IOException {
     table.refresh();
     List<DeleteFile> out = new java.util.ArrayList<>();
     for (ManifestFile m : table.currentSnapshot().deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
         reader.forEach(out::add);
       }
     }

@@ -34,14 +34,17 @@ class DeletionVectorRewriteTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "p", Types.StringType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private Table v2Table() {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    return catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+    return catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("p").build())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
   }
 
   private static List<Record> rows(long start, int n, String p) {
@@ -59,20 +62,49 @@ class DeletionVectorRewriteTest {
   private List<DataFile> history(Table table) {
     List<DataFile> files = new ArrayList<>();
     for (int f = 0; f < 3; f++) {
-      DataFile d = TableWrites.writeData(table, rows(f * 100L, 100, f < 2 ? "a" : "b")).get(0);
+      DataFile d =
+          TableWrites.writeData(table, rows(f * 100L, 100, f < 2 ? "a" : "b")).get(0);
       table.newAppend().appendFile(d).commit();
       files.add(d);
     }
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
-        List.of(new Position(files.get(0).location(), 1), new Position(files.get(1).location(), 2)))).commit();
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
-        List.of(new Position(files.get(0).location(), 1), new Position(files.get(0).location(), 7)))).commit();
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(2).partition(),
-        List.of(new Position(files.get(2).location(), 0), new Position(files.get(2).location(), 99)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            table.spec(),
+            files.get(0).partition(),
+            List.of(
+                new Position(files.get(0).location(), 1),
+                new Position(files.get(1).location(), 2))))
+        .commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            table.spec(),
+            files.get(0).partition(),
+            List.of(
+                new Position(files.get(0).location(), 1),
+                new Position(files.get(0).location(), 7))))
+        .commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            table.spec(),
+            files.get(2).partition(),
+            List.of(
+                new Position(files.get(2).location(), 0),
+                new Position(files.get(2).location(), 99))))
+        .commit();
     Schema idOnly = SCHEMA.select("id");
     Record gone = GenericRecord.create(idOnly);
     gone.setField("id", 150L);
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), files.get(1).partition(), idOnly, List.of(gone))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table, table.spec(), files.get(1).partition(), idOnly, List.of(gone)))
+        .commit();
     table.refresh();
     return files;
   }
@@ -99,8 +131,10 @@ class DeletionVectorRewriteTest {
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
     assertThat(FormatUpgrade.execute(FormatUpgrade.plan(table, 3)).changes()).isFalse();
-    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 2))).hasMessageContaining("cannot be downgraded");
-    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 4))).hasMessageContaining("must be 2 or 3");
+    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 2)))
+        .hasMessageContaining("cannot be downgraded");
+    assertThatThrownBy(() -> FormatUpgrade.execute(FormatUpgrade.plan(table, 4)))
+        .hasMessageContaining("must be 2 or 3");
   }
 
   @Test
@@ -116,9 +150,11 @@ class DeletionVectorRewriteTest {
     assertThat(preview.dataFiles()).isEqualTo(3);
     assertThat(preview.positionDeleteFiles()).isEqualTo(3);
     assertThat(preview.positions()).isEqualTo(5);
-    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(3);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles())
+        .isEqualTo(3);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
+    DeletionVectorRewrite.Result r =
+        DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isEqualTo(3);
     assertThat(r.dataFiles()).isEqualTo(preview.dataFiles());
@@ -131,7 +167,8 @@ class DeletionVectorRewriteTest {
     assertThat(after.deletes().equalityDeleteFiles()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    DeletionVectorRewrite.Result again = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
+    DeletionVectorRewrite.Result again =
+        DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(again.committed()).isFalse();
     assertThat(again.positionDeleteFiles()).isZero();
   }
@@ -142,11 +179,17 @@ class DeletionVectorRewriteTest {
     List<DataFile> files = history(table);
     FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     // a v3 writer deleted from file 0 with a vector; readers now ignore the v2 files for file 0
-    table.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(1L, 7L, 50L))).get(0)).commit();
+    table
+        .newRowDelta()
+        .addDeletes(
+            TableWrites.writeDeletionVectors(table, Map.of(files.get(0), List.of(1L, 7L, 50L)))
+                .get(0))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    DeletionVectorRewrite.Result r = DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
+    DeletionVectorRewrite.Result r =
+        DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table));
     assertThat(r.dataFiles()).isEqualTo(2);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -163,8 +206,14 @@ class DeletionVectorRewriteTest {
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
     List<String> before = Rows.sortedStrings(table);
     // planned against the current snapshot, then a writer deletes a row of file 1 before the commit
-    assertThatThrownBy(() -> DeletionVectorRewrite.execute(DeletionVectorRewrite.plan(table), new DeletionVectorRewrite.Seam(() ->
-        other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit())))
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(
+            DeletionVectorRewrite.plan(table),
+            new DeletionVectorRewrite.Seam(() -> other
+                .newRowDelta()
+                .addDeletes(
+                    TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L)))
+                        .get(0))
+                .commit())))
         .isInstanceOf(ValidationException.class);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -172,7 +221,9 @@ class DeletionVectorRewriteTest {
     assertThat(after.deletes().deletionVectors()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).hasSize(before.size() - 1);
     try (var walk = java.nio.file.Files.walk(dir)) {
-      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
+      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count())
+          .as("only the writer's vector is on disk")
+          .isEqualTo(1);
     }
   }
 
@@ -183,18 +234,25 @@ class DeletionVectorRewriteTest {
     FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
     DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(table);
-    other.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L))).get(0)).commit();
+    other
+        .newRowDelta()
+        .addDeletes(TableWrites.writeDeletionVectors(other, Map.of(files.get(1), List.of(2L, 3L)))
+            .get(0))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    assertThatThrownBy(() -> DeletionVectorRewrite.execute(plan)).isInstanceOf(ValidationException.class);
+    assertThatThrownBy(() -> DeletionVectorRewrite.execute(plan))
+        .isInstanceOf(ValidationException.class);
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
     assertThat(after.deletes().positionDeleteFiles()).isEqualTo(3);
     assertThat(after.deletes().deletionVectors()).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
     try (var walk = java.nio.file.Files.walk(dir)) {
-      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count()).as("only the writer's vector is on disk").isEqualTo(1);
+      assertThat(walk.filter(f -> f.toString().endsWith(".puffin")).count())
+          .as("only the writer's vector is on disk")
+          .isEqualTo(1);
     }
   }
 }

@@ -37,14 +37,19 @@ class EqualityDeleteConversionTest {
   static final Schema ID = SCHEMA.select("id");
   static final Schema V = SCHEMA.select("v");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   private Table table(PartitionSpec spec) {
     catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    return catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).withPartitionSpec(spec)
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    return catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withPartitionSpec(spec)
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
   }
 
   private static List<Record> rows(long start, int n, String p) {
@@ -80,15 +85,41 @@ class EqualityDeleteConversionTest {
     PartitionSpec spec = table.spec();
     List<DataFile> files = new ArrayList<>();
     files.add(append(table, rows(0, 50, "a")));
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, spec, files.get(0).partition(), ID, List.of(key(ID, "id", 5L)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table, spec, files.get(0).partition(), ID, List.of(key(ID, "id", 5L))))
+        .commit();
     files.add(append(table, rows(0, 50, "a")));
     files.add(append(table, rows(100, 50, "b")));
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, spec, files.get(2).partition(), ID,
-        List.of(key(ID, "id", 7L), key(ID, "id", 120L)))).commit();
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, spec, files.get(0).partition(), V,
-        List.of(key(V, "v", "v4"), key(V, "v", null)))).commit();
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, spec, files.get(0).partition(),
-        List.of(new Position(files.get(0).location(), 1), new Position(files.get(1).location(), 2)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table,
+            spec,
+            files.get(2).partition(),
+            ID,
+            List.of(key(ID, "id", 7L), key(ID, "id", 120L))))
+        .commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table,
+            spec,
+            files.get(0).partition(),
+            V,
+            List.of(key(V, "v", "v4"), key(V, "v", null))))
+        .commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            spec,
+            files.get(0).partition(),
+            List.of(
+                new Position(files.get(0).location(), 1),
+                new Position(files.get(1).location(), 2))))
+        .commit();
     table.refresh();
     return files;
   }
@@ -98,14 +129,19 @@ class EqualityDeleteConversionTest {
     Table table = table(PartitionSpec.builderFor(SCHEMA).identity("p").build());
     history(table);
     List<String> before = Rows.sortedStrings(table);
-    assertThat(before).anyMatch(r -> r.contains("5") && r.contains("a")).anyMatch(r -> r.startsWith("7") || r.contains("=7,"));
+    assertThat(before)
+        .anyMatch(r -> r.contains("5") && r.contains("a"))
+        .anyMatch(r -> r.startsWith("7") || r.contains("=7,"));
 
-    EqualityDeleteConversion.Result preview = EqualityDeleteConversion.plan(table).preview();
+    EqualityDeleteConversion.Result preview =
+        EqualityDeleteConversion.plan(table).preview();
     assertThat(preview.committed()).isFalse();
     assertThat(preview.equalityDeleteFiles()).isEqualTo(3);
-    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isEqualTo(3);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles())
+        .isEqualTo(3);
 
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
+    EqualityDeleteConversion.Result r =
+        EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.committed()).isTrue();
     assertThat(r.deletionVectors()).isFalse();
     assertThat(r.dataFiles()).isEqualTo(3);
@@ -123,11 +159,16 @@ class EqualityDeleteConversionTest {
     Table table = table(PartitionSpec.builderFor(SCHEMA).identity("p").build());
     List<DataFile> files = history(table);
     FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
-    table.newRowDelta().addDeletes(TableWrites.writeDeletionVectors(table, Map.of(files.get(2), List.of(0L, 1L))).get(0)).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeDeletionVectors(table, Map.of(files.get(2), List.of(0L, 1L)))
+            .get(0))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
 
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
+    EqualityDeleteConversion.Result r =
+        EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.deletionVectors()).isTrue();
     table.refresh();
     TableHealth after = HealthInspector.inspect("db.t", table);
@@ -143,14 +184,20 @@ class EqualityDeleteConversionTest {
     Table table = table(PartitionSpec.unpartitioned());
     append(table, rows(0, 30, "a"));
     append(table, rows(0, 30, "b"));
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), null, ID, List.of(key(ID, "id", 3L)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table, table.spec(), null, ID, List.of(key(ID, "id", 3L))))
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
     assertThat(before).hasSize(58);
-    EqualityDeleteConversion.Result r = EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
+    EqualityDeleteConversion.Result r =
+        EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
     assertThat(r.deletedRows()).isEqualTo(2);
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
-    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles()).isZero();
+    assertThat(HealthInspector.inspect("db.t", table).deletes().equalityDeleteFiles())
+        .isZero();
   }
 
   @Test
@@ -158,15 +205,23 @@ class EqualityDeleteConversionTest {
     Table table = table(PartitionSpec.builderFor(SCHEMA).identity("p").build());
     history(table);
     Table other = SqliteCatalogs.create("test", dir).loadTable(TableIdentifier.of("db", "t"));
-    EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table), new EqualityDeleteConversion.Seam(() -> append(other, rows(0, 10, "a"))));
+    EqualityDeleteConversion.execute(
+        EqualityDeleteConversion.plan(table),
+        new EqualityDeleteConversion.Seam(() -> append(other, rows(0, 10, "a"))));
     table.refresh();
     // the new file's ids 0..9 include 5 and 7: no equality delete ever applied to it, none does now
-    assertThat(Rows.read(table).stream().filter(r -> (Long) r.getField("id") == 5L)).hasSize(2);
+    assertThat(Rows.read(table).stream().filter(r -> (Long) r.getField("id") == 5L))
+        .hasSize(2);
 
     List<DataFile> more = history(table);
     List<String> before = Rows.sortedStrings(table);
-    assertThatThrownBy(() -> EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table), new EqualityDeleteConversion.Seam(() -> other.newRowDelta()
-        .addDeletes(TableWrites.writeEqualityDeletes(other, other.spec(), more.get(0).partition(), ID, List.of(key(ID, "id", 10L)))).commit())))
+    assertThatThrownBy(() -> EqualityDeleteConversion.execute(
+            EqualityDeleteConversion.plan(table),
+            new EqualityDeleteConversion.Seam(() -> other
+                .newRowDelta()
+                .addDeletes(TableWrites.writeEqualityDeletes(
+                    other, other.spec(), more.get(0).partition(), ID, List.of(key(ID, "id", 10L))))
+                .commit())))
         .isInstanceOf(ValidationException.class);
     table.refresh();
     assertThat(Rows.sortedStrings(table)).hasSizeLessThan(before.size());

@@ -33,14 +33,17 @@ class PositionDeleteRewriteTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "p", Types.StringType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private Table table(int formatVersion) {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    return catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+    return catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("p").build())
-        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
   }
 
   private static List<Record> rows(long start, int n) {
@@ -64,10 +67,19 @@ class PositionDeleteRewriteTest {
       files.add(d);
     }
     for (int k = 0; k < 4; k++) {
-      table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
-          List.of(new Position(files.get(k % 3).location(), k), new Position(files.get(2).location(), 50 + k)))).commit();
+      table
+          .newRowDelta()
+          .addDeletes(TableWrites.writePositionDeletes(
+              table,
+              table.spec(),
+              files.get(0).partition(),
+              List.of(
+                  new Position(files.get(k % 3).location(), k),
+                  new Position(files.get(2).location(), 50 + k))))
+          .commit();
     }
-    // the third file is replaced by a copy of its live rows: entries naming it no longer apply to anything
+    // the third file is replaced by a copy of its live rows: entries naming it no longer apply to
+    // anything
     table.refresh();
     List<Record> live = new ArrayList<>();
     for (Record r : Rows.read(table)) {
@@ -80,17 +92,26 @@ class PositionDeleteRewriteTest {
       }
     }
     DataFile replacement = TableWrites.writeData(table, live).get(0);
-    table.newRewrite().validateFromSnapshot(table.currentSnapshot().snapshotId()).deleteFile(files.get(2)).addFile(replacement).commit();
+    table
+        .newRewrite()
+        .validateFromSnapshot(table.currentSnapshot().snapshotId())
+        .deleteFile(files.get(2))
+        .addFile(replacement)
+        .commit();
     table.refresh();
     List<String> before = Rows.sortedStrings(table);
     TableHealth healthBefore = HealthInspector.inspect("db.t", table);
     assertThat(healthBefore.deletes().positionDeleteFiles()).isEqualTo(4);
 
-    PositionDeleteRewrite.Result preview = PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")).preview();
+    PositionDeleteRewrite.Result preview = PositionDeleteRewrite.plan(
+            table, Map.of("min-input-files", "2", "rewrite-all", "true"))
+        .preview();
     assertThat(preview.committed()).isFalse();
-    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles()).isEqualTo(4);
+    assertThat(HealthInspector.inspect("db.t", table).deletes().positionDeleteFiles())
+        .isEqualTo(4);
 
-    PositionDeleteRewrite.Result r = PositionDeleteRewrite.execute(PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")));
+    PositionDeleteRewrite.Result r = PositionDeleteRewrite.execute(
+        PositionDeleteRewrite.plan(table, Map.of("min-input-files", "2", "rewrite-all", "true")));
 
     assertThat(r.committed()).isTrue();
     assertThat(r.groups()).isEqualTo(preview.groups());
@@ -112,6 +133,7 @@ class PositionDeleteRewriteTest {
   void formatV3IsRefused() {
     Table table = table(3);
     assertThatThrownBy(() -> PositionDeleteRewrite.plan(table, Map.of()))
-        .isInstanceOf(UsageException.class).hasMessageContaining("deletion vectors");
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("deletion vectors");
   }
 }

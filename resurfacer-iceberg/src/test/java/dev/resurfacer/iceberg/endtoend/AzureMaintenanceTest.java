@@ -1,10 +1,10 @@
 package dev.resurfacer.iceberg.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import dev.resurfacer.iceberg.testing.AzuriteServer;
 import dev.resurfacer.iceberg.testing.RecordingFileIO;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
@@ -30,14 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly the reachable files.
  */
 class AzureMaintenanceTest {
-  @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("warehouse");
+  @RegisterExtension
+  static final AzuriteServer AZURE = new AzuriteServer("warehouse");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   static Catalog open(Path dir, String warehouse, String ioImpl) {
     Map<String, String> props = new HashMap<>(AZURE.fileIoProperties());
     props.put("io-impl", ioImpl);
-    return Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
+    return Catalogs.open(
+        new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
   }
 
   /** The Azure example of docs/catalogs.md, parsed as written, against Azurite's account, key and endpoint. */
@@ -47,7 +50,8 @@ class AzureMaintenanceTest {
         .replace("https://myaccount.dfs.core.windows.net", AZURE.endpoint())
         .replace("myaccount", AzuriteServer.ACCOUNT)
         .replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
-    CatalogConfig config = DocumentedCatalogsTest.parse(yaml, Map.of("AZURE_STORAGE_KEY", AzuriteServer.KEY));
+    CatalogConfig config =
+        DocumentedCatalogsTest.parse(yaml, Map.of("AZURE_STORAGE_KEY", AzuriteServer.KEY));
     assertThat(config.toString()).doesNotContain(AzuriteServer.KEY);
     Catalog catalog = Catalogs.open(config);
     try (Closeable c = (Closeable) catalog) {
@@ -61,7 +65,8 @@ class AzureMaintenanceTest {
   /** A SAS token instead of the account key (Azurite checks SAS signatures): tables are written, listed and swept with it alone. */
   @Test
   void aSasTokenAloneReadsWritesListsAndDeletes() throws Exception {
-    var sas = new com.azure.storage.common.sas.AccountSasSignatureValues(java.time.OffsetDateTime.now().plusHours(1),
+    var sas = new com.azure.storage.common.sas.AccountSasSignatureValues(
+        java.time.OffsetDateTime.now().plusHours(1),
         com.azure.storage.common.sas.AccountSasPermission.parse("rwdlac"),
         com.azure.storage.common.sas.AccountSasService.parse("b"),
         com.azure.storage.common.sas.AccountSasResourceType.parse("sco"));
@@ -69,25 +74,36 @@ class AzureMaintenanceTest {
     Map<String, String> props = new HashMap<>();
     props.put("adls.connection-string." + AzuriteServer.DFS_HOST, AZURE.endpoint());
     props.put("adls.sas-token." + AzuriteServer.DFS_HOST, token);
-    Catalog catalog = Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), AZURE.root() + "/sas", props, Set.of()));
+    Catalog catalog = Catalogs.open(new CatalogConfig(
+        "lake", "jdbc", SqliteCatalogs.uri(dir), AZURE.root() + "/sas", props, Set.of()));
     try (Closeable c = (Closeable) catalog) {
       Table t = DocumentedCatalogsTest.roundTrip(catalog, "sas");
       String stray = t.locationProvider().newDataLocation("stray.parquet");
       try (var out = t.io().newOutputFile(stray).create()) {
         out.write(new byte[] {1});
       }
-      var report = OrphanRemovalSeams.clock(dev.resurfacer.iceberg.orphans.OrphanRemoval.of(catalog, TableIdentifier.of("docs", "sas"), t)
-          .olderThan(java.time.Duration.ofHours(1)), java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(2)))
+      var report = OrphanRemovalSeams.clock(
+              dev.resurfacer.iceberg.orphans.OrphanRemoval.of(
+                      catalog, TableIdentifier.of("docs", "sas"), t)
+                  .olderThan(java.time.Duration.ofHours(1)),
+              java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(2)))
           .execute();
       assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
       assertThat(AZURE.objects(t.location())).isEqualTo(MaintenanceScenario.reachable(t));
     }
     // the token is what lets it in: a forged signature is refused by the server
-    props.put("adls.sas-token." + AzuriteServer.DFS_HOST, token.replaceFirst("sig=[^&]+", "sig=forged"));
-    Catalog forged = Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir.resolve("forged")), AZURE.root() + "/forged",
-        props, Set.of()));
+    props.put(
+        "adls.sas-token." + AzuriteServer.DFS_HOST, token.replaceFirst("sig=[^&]+", "sig=forged"));
+    Catalog forged = Catalogs.open(new CatalogConfig(
+        "lake",
+        "jdbc",
+        SqliteCatalogs.uri(dir.resolve("forged")),
+        AZURE.root() + "/forged",
+        props,
+        Set.of()));
     try (Closeable c = (Closeable) forged) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocumentedCatalogsTest.roundTrip(forged, "forged"));
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+          () -> DocumentedCatalogsTest.roundTrip(forged, "forged"));
     }
   }
 
@@ -102,8 +118,10 @@ class AzureMaintenanceTest {
       assertThat(table.location()).isEqualTo(AZURE.root() + "/wh/e2e/orders");
       var rows = scenario.maintain(TableIdentifier.of("e2e", "orders"), table);
 
-      // a client on the default FileIO, with the wasbs:// spelling of the same container, reads the same rows
-      Catalog other = open(dir, AZURE.root() + "/wh", dev.resurfacer.iceberg.storage.StorageFileIO.class.getName());
+      // a client on the default FileIO, with the wasbs:// spelling of the same container, reads the
+      // same rows
+      Catalog other = open(
+          dir, AZURE.root() + "/wh", dev.resurfacer.iceberg.storage.StorageFileIO.class.getName());
       try (Closeable o = (Closeable) other) {
         Table reloaded = other.loadTable(TableIdentifier.of("e2e", "orders"));
         assertThat(dev.resurfacer.iceberg.testing.Rows.sortedStrings(reloaded)).isEqualTo(rows);

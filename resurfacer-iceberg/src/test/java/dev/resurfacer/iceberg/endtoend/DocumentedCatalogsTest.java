@@ -30,14 +30,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The configuration examples in docs/catalogs.md, parsed as written and used against real servers. */
 class DocumentedCatalogsTest {
-  @RegisterExtension @Order(1) static final S3Server S3 = new S3Server();
-  @RegisterExtension @Order(2) static final RestCatalogServer REST = new RestCatalogServer(S3, "lake");
+  @RegisterExtension
+  @Order(1)
+  static final S3Server S3 = new S3Server();
 
-  @TempDir Path dir;
+  @RegisterExtension
+  @Order(2)
+  static final RestCatalogServer REST = new RestCatalogServer(S3, "lake");
+
+  @TempDir
+  Path dir;
 
   static String example(String name) throws IOException {
     String doc = Files.readString(Path.of("..", "docs", "catalogs.md"));
-    Matcher m = Pattern.compile("<!-- example: " + Pattern.quote(name) + " -->\\s*```yaml\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+    Matcher m = Pattern.compile(
+            "<!-- example: " + Pattern.quote(name) + " -->\\s*```yaml\\n(.*?)```", Pattern.DOTALL)
+        .matcher(doc);
     assertThat(m.find()).as("example %s in docs/catalogs.md", name).isTrue();
     return m.group(1);
   }
@@ -63,12 +71,16 @@ class DocumentedCatalogsTest {
     String yaml = example("rest-s3")
         .replace("http://localhost:8181/", REST.uri())
         .replace("http://localhost:9000", S3.endpoint());
-    CatalogConfig config = parse(yaml, Map.of(
-        "LAKE_CLIENT_CREDENTIAL", "resurfacer:client-secret",
-        "AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY,
-        "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_KEY));
+    CatalogConfig config = parse(
+        yaml,
+        Map.of(
+            "LAKE_CLIENT_CREDENTIAL", "resurfacer:client-secret",
+            "AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY,
+            "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_KEY));
     assertThat(config.type()).isEqualTo("rest");
-    assertThat(config.toString()).doesNotContain(S3Server.SECRET_KEY).doesNotContain("client-secret");
+    assertThat(config.toString())
+        .doesNotContain(S3Server.SECRET_KEY)
+        .doesNotContain("client-secret");
     Catalog catalog = Catalogs.open(config);
     try (Closeable c = (Closeable) catalog) {
       Table t = roundTrip(catalog, "rest_s3");
@@ -85,7 +97,8 @@ class DocumentedCatalogsTest {
         .replace("jdbc:postgresql://localhost:5432/iceberg", pg.url())
         .replace("jdbc.user: iceberg", "jdbc.user: " + pg.user())
         .replace("/var/lib/lake/warehouse", dir.resolve("warehouse").toString())
-        .replace("pg:", catalogName + ":").replace("default-catalog: pg", "default-catalog: " + catalogName);
+        .replace("pg:", catalogName + ":")
+        .replace("default-catalog: pg", "default-catalog: " + catalogName);
     CatalogConfig config = parse(yaml, Map.of("ICEBERG_DB_PASSWORD", pg.password()));
     assertThat(config.uri()).startsWith("jdbc:postgresql:");
     Catalog catalog = Catalogs.open(config);
@@ -96,7 +109,8 @@ class DocumentedCatalogsTest {
 
   @Test
   void sqlite() throws Exception {
-    String yaml = example("sqlite").replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
+    String yaml =
+        example("sqlite").replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
     CatalogConfig config = parse(yaml, Map.of());
     assertThat(config.uri()).startsWith("jdbc:sqlite:");
     Catalog catalog = Catalogs.open(config);

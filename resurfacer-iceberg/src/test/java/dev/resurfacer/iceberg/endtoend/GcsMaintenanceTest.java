@@ -34,14 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
  * bucket holds exactly the reachable files.
  */
 class GcsMaintenanceTest {
-  @RegisterExtension static final GcsEmulator GCS = new GcsEmulator("warehouse");
+  @RegisterExtension
+  static final GcsEmulator GCS = new GcsEmulator("warehouse");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   static Catalog open(Path dir, String warehouse, String ioImpl) {
     Map<String, String> props = new HashMap<>(GCS.fileIoProperties());
     props.put("io-impl", ioImpl);
-    return Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
+    return Catalogs.open(
+        new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), warehouse, props, Set.of()));
   }
 
   /** The example of docs/catalogs.md, parsed as written, pointed at the emulator as its comments say; describe reads it. */
@@ -52,7 +55,9 @@ class GcsMaintenanceTest {
         .replace("# gcs.service.host: http://127.0.0.1:9199", "gcs.service.host: " + GCS.endpoint())
         .replace("# gcs.no-auth: true", "gcs.no-auth: true")
         .replace("resurfacer-data/", dir.resolve("resurfacer-data") + "/");
-    assertThat(yaml).contains("gcs.service.host: " + GCS.endpoint()).contains("\n      gcs.no-auth: true".translateEscapes());
+    assertThat(yaml)
+        .contains("gcs.service.host: " + GCS.endpoint())
+        .contains("\n      gcs.no-auth: true".translateEscapes());
     CatalogConfig config = DocumentedCatalogsTest.parse(yaml, Map.of());
     Catalog catalog = Catalogs.open(config);
     try (Closeable c = (Closeable) catalog) {
@@ -64,7 +69,11 @@ class GcsMaintenanceTest {
       assertThat(health.data().dataFiles()).isEqualTo(1);
       assertThat(health.data().dataRecords()).isEqualTo(25);
       assertThat(health.history().snapshots()).isEqualTo(1);
-      assertThat(GCS.objects(t.location())).hasSize(health.metadata().metadataFilesOnDisk() + 1 + (int) health.manifests().manifests() + 1)
+      assertThat(GCS.objects(t.location()))
+          .hasSize(health.metadata().metadataFilesOnDisk()
+              + 1
+              + (int) health.manifests().manifests()
+              + 1)
           .contains(t.currentSnapshot().addedDataFiles(t.io()).iterator().next().location());
     }
   }
@@ -101,13 +110,15 @@ class GcsMaintenanceTest {
     try (StorageFileIO io = new StorageFileIO()) {
       io.initialize(GCS.fileIoProperties());
       io.deleteFiles(doomed);
-      assertThat(GCS.objects(GCS.root() + "/bulk")).containsExactly(GCS.root() + "/bulk/kept.parquet");
+      assertThat(GCS.objects(GCS.root() + "/bulk"))
+          .containsExactly(GCS.root() + "/bulk/kept.parquet");
     }
     // GCSFileIO's own bulk delete goes through the batch endpoint, which this server does not serve
     GCS.put("bulk/batch.parquet", new byte[] {1});
     try (GCSFileIO io = new GCSFileIO()) {
       io.initialize(GCS.fileIoProperties());
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.deleteFiles(List.of(GCS.root() + "/bulk/batch.parquet")));
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+          () -> io.deleteFiles(List.of(GCS.root() + "/bulk/batch.parquet")));
     }
     assertThat(GCS.objects(GCS.root() + "/bulk")).contains(GCS.root() + "/bulk/batch.parquet");
   }

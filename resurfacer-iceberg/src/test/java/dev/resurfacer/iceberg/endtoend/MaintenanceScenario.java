@@ -1,7 +1,6 @@
 package dev.resurfacer.iceberg.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
@@ -14,6 +13,7 @@ import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.iceberg.testing.Disk;
 import dev.resurfacer.iceberg.testing.Orders;
@@ -77,13 +77,19 @@ final class MaintenanceScenario {
       }
     }
     DataFile day0 = firstDataFile(table, 0);
-    DeleteFile pos = TableWrites.writePositionDeletes(table, Orders.SPEC, day0.partition(),
-        List.of(new TableWrites.Position(day0.location(), 1), new TableWrites.Position(day0.location(), 4)));
+    DeleteFile pos = TableWrites.writePositionDeletes(
+        table,
+        Orders.SPEC,
+        day0.partition(),
+        List.of(
+            new TableWrites.Position(day0.location(), 1),
+            new TableWrites.Position(day0.location(), 4)));
     table.newRowDelta().addDeletes(pos).commit();
     DataFile day1 = firstDataFile(table, 1);
     Record idRow = GenericRecord.create(ID);
     idRow.setField("id", 11L);
-    DeleteFile eq = TableWrites.writeEqualityDeletes(table, Orders.SPEC, day1.partition(), ID, List.of(idRow));
+    DeleteFile eq =
+        TableWrites.writeEqualityDeletes(table, Orders.SPEC, day1.partition(), ID, List.of(idRow));
     table.newRowDelta().addDeletes(eq).commit();
     table.refresh();
     return table;
@@ -97,14 +103,18 @@ final class MaintenanceScenario {
     Set<String> inputs = liveFiles(table);
 
     RecordingFileIO.reset();
-    CompactionResult compacted = Compaction.execute(Compaction.plan(table,
+    CompactionResult compacted = Compaction.execute(Compaction.plan(
+        table,
         CompactionOptions.defaults().withOption("min-input-files", "2").withScratchDir(scratch)));
     assertThat(compacted.allCommitted()).as("%s", compacted.groups()).isTrue();
     assertThat(compacted.rewrittenFiles()).isEqualTo(9);
     assertThat(compacted.deleteFilesApplied()).isEqualTo(2);
     assertThat(compacted.groups()).allSatisfy(g -> assertThat(g.runner()).isEqualTo("duckdb"));
-    if (table.location().startsWith("s3://") || table.location().startsWith("abfss://") || table.location().startsWith("gs://")) {
-      // DuckDB has no network extensions (autoload off): every input reached it through FileIO, staged
+    if (table.location().startsWith("s3://")
+        || table.location().startsWith("abfss://")
+        || table.location().startsWith("gs://")) {
+      // DuckDB has no network extensions (autoload off): every input reached it through FileIO,
+      // staged
       assertThat(table.io()).isInstanceOf(RecordingFileIO.class);
       assertThat(RecordingFileIO.opened()).containsAll(inputs);
     }
@@ -116,13 +126,15 @@ final class MaintenanceScenario {
 
     DanglingDeletesResult dangling = DanglingDeletes.execute(DanglingDeletes.plan(name, table));
     assertThat(dangling.committed()).isTrue();
-    // the equality delete outlives compaction (core drops the file-scoped position delete with its data file)
+    // the equality delete outlives compaction (core drops the file-scoped position delete with its
+    // data file)
     assertThat(compacted.danglingDeleteFiles()).isEqualTo(1);
     assertThat(dangling.files()).isEqualTo(1);
     assertThat(dangling.dangling()).allSatisfy(d -> assertThat(d.kind()).isEqualTo("equality"));
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
-    assertThat(table.currentSnapshot().deleteManifests(table.io())).allSatisfy(m -> assertThat(m.hasAddedFiles() || m.hasExistingFiles()).isFalse());
+    assertThat(table.currentSnapshot().deleteManifests(table.io()))
+        .allSatisfy(m -> assertThat(m.hasAddedFiles() || m.hasExistingFiles()).isFalse());
 
     // streaming appends after compaction: one small manifest each, for rewrite-manifests to cluster
     for (int i = 0; i < 4; i++) {
@@ -139,7 +151,8 @@ final class MaintenanceScenario {
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
-    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(name, table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    ExpireResult expired = SnapshotExpiry.execute(
+        SnapshotExpiry.plan(name, table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
     assertThat(expired.snapshots()).isNotEmpty();
     assertThat(expired.notDeleted()).isEmpty();
@@ -148,13 +161,17 @@ final class MaintenanceScenario {
     assertThat(Rows.sortedStrings(table)).isEqualTo(before);
 
     // a stray file no snapshot references, as a failed writer leaves behind
-    String stray = table.locationProvider().newDataLocation("stray-" + System.nanoTime() + ".parquet");
+    String stray =
+        table.locationProvider().newDataLocation("stray-" + System.nanoTime() + ".parquet");
     try (OutputStream out = table.io().newOutputFile(stray).create()) {
       out.write(new byte[] {1, 2, 3});
     }
     Clock later = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
-    OrphanReport orphans = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, table).olderThan(Duration.ofHours(1)), later).execute();
-    assertThat(orphans.removed().deleted().files()).isEqualTo(orphans.census().orphans().files());
+    OrphanReport orphans = OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, id, table).olderThan(Duration.ofHours(1)), later)
+        .execute();
+    assertThat(orphans.removed().deleted().files())
+        .isEqualTo(orphans.census().orphans().files());
     assertThat(orphans.removed().failedDeletes()).isZero();
     assertThat(orphans.census().orphans().files()).as("%s", orphans).isGreaterThanOrEqualTo(1);
 
@@ -189,7 +206,8 @@ final class MaintenanceScenario {
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask t : tasks) {
-        if (t.file().partition().get(0, Integer.class) == (int) Orders.DAY0.plusDays(day).toEpochDay()) {
+        if (t.file().partition().get(0, Integer.class)
+            == (int) Orders.DAY0.plusDays(day).toEpochDay()) {
           files.add(t.file());
         }
       }

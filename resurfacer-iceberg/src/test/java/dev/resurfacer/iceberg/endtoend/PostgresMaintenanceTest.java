@@ -25,9 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every operation on tables in an Iceberg JDBC catalog on PostgreSQL: one local warehouse, one on S3. */
 class PostgresMaintenanceTest {
-  @RegisterExtension static final S3Server S3 = new S3Server();
+  @RegisterExtension
+  static final S3Server S3 = new S3Server();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** A fresh catalog name per test: JDBC catalogs scope tables by name, and the database outlives runs. */
   static String catalogName() {
@@ -38,7 +40,8 @@ class PostgresMaintenanceTest {
     Map<String, String> props = new HashMap<>(extra);
     props.put("jdbc.user", pg.user());
     props.put("jdbc.password", pg.password());
-    return Catalogs.open(new CatalogConfig(catalogName(), "jdbc", pg.url(), warehouse, props, Set.of()));
+    return Catalogs.open(
+        new CatalogConfig(catalogName(), "jdbc", pg.url(), warehouse, props, Set.of()));
   }
 
   @Test

@@ -21,15 +21,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every operation on a table in Iceberg's REST catalog server, its warehouse in an S3 bucket. */
 class RestS3MaintenanceTest {
-  @RegisterExtension @org.junit.jupiter.api.Order(1) static final S3Server S3 = new S3Server();
-  @RegisterExtension @org.junit.jupiter.api.Order(2) static final RestCatalogServer REST = new RestCatalogServer(S3, "rest");
+  @RegisterExtension
+  @org.junit.jupiter.api.Order(1)
+  static final S3Server S3 = new S3Server();
 
-  @TempDir Path scratch;
+  @RegisterExtension
+  @org.junit.jupiter.api.Order(2)
+  static final RestCatalogServer REST = new RestCatalogServer(S3, "rest");
+
+  @TempDir
+  Path scratch;
 
   static Catalog open(String ioImpl) {
     Map<String, String> props = new HashMap<>(REST.clientProperties());
     props.put("io-impl", ioImpl);
-    return Catalogs.open(new CatalogConfig("lake", "rest", REST.uri(), REST.warehouse(), props, Set.of()));
+    return Catalogs.open(
+        new CatalogConfig("lake", "rest", REST.uri(), REST.warehouse(), props, Set.of()));
   }
 
   @Test
@@ -46,7 +53,8 @@ class RestS3MaintenanceTest {
       try (var other = (RESTCatalog) open("org.apache.iceberg.io.ResolvingFileIO")) {
         Table reloaded = other.loadTable(id);
         assertThat(dev.resurfacer.iceberg.testing.Rows.sortedStrings(reloaded)).isEqualTo(rows);
-        assertThat(reloaded.currentSnapshot().snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+        assertThat(reloaded.currentSnapshot().snapshotId())
+            .isEqualTo(table.currentSnapshot().snapshotId());
       }
     }
   }

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A bad remote rewrite is undone only while it is still the table's head: a later writer's commit is never thrown away. */
 class RemoteRewritesTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -42,8 +44,12 @@ class RemoteRewritesTest {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    DataFile empty = DataFiles.builder(table.spec()).copy(victim).withPath(victim.location() + ".copy").withRecordCount(0)
-        .withFileSizeInBytes(victim.fileSizeInBytes()).build();
+    DataFile empty = DataFiles.builder(table.spec())
+        .copy(victim)
+        .withPath(victim.location() + ".copy")
+        .withRecordCount(0)
+        .withFileSizeInBytes(victim.fileSizeInBytes())
+        .build();
     table.newRewrite().deleteFile(victim).addFile(empty).commit();
     return table.currentSnapshot();
   }
@@ -55,7 +61,9 @@ class RemoteRewritesTest {
     List<String> rows = Rows.sortedStrings(table);
 
     Snapshot rewrite = badRewrite(table);
-    assertThat(RemoteRewrites.since(table, before)).extracting(Snapshot::snapshotId).containsExactly(rewrite.snapshotId());
+    assertThat(RemoteRewrites.since(table, before))
+        .extracting(Snapshot::snapshotId)
+        .containsExactly(rewrite.snapshotId());
     assertThat(rewrite.parentId()).isEqualTo(before);
 
     assertThat(RemoteRewrites.rollBackIfStillCurrent(table, rewrite)).isTrue();
@@ -69,18 +77,26 @@ class RemoteRewritesTest {
     long before = table.currentSnapshot().snapshotId();
     Snapshot rewrite = badRewrite(table);
     // a writer appends after the remote engine's rewrite and before our check
-    Table writer = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("raw", "clicks"));
+    Table writer =
+        catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("raw", "clicks"));
     DataFile appended;
     try (CloseableIterable<FileScanTask> tasks = writer.newScan().planFiles()) {
       appended = tasks.iterator().next().file();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    writer.newFastAppend().appendFile(DataFiles.builder(writer.spec()).copy(appended).withPath(appended.location() + ".again").build())
+    writer
+        .newFastAppend()
+        .appendFile(DataFiles.builder(writer.spec())
+            .copy(appended)
+            .withPath(appended.location() + ".again")
+            .build())
         .commit();
     long head = writer.currentSnapshot().snapshotId();
 
-    assertThat(RemoteRewrites.since(table, before)).extracting(Snapshot::snapshotId).containsExactly(rewrite.snapshotId());
+    assertThat(RemoteRewrites.since(table, before))
+        .extracting(Snapshot::snapshotId)
+        .containsExactly(rewrite.snapshotId());
     assertThat(RemoteRewrites.rollBackIfStillCurrent(table, rewrite)).isFalse();
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);

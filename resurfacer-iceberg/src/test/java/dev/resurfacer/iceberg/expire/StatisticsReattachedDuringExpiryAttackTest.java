@@ -8,12 +8,10 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.GenericBlobMetadata;
 import org.apache.iceberg.GenericStatisticsFile;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StatisticsFile;
@@ -45,9 +43,13 @@ import org.junit.jupiter.api.io.TempDir;
  * a retained snapshot in that window was deleted, though the current metadata names it.
  */
 class StatisticsReattachedDuringExpiryAttackTest {
-  static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   static final TableIdentifier ID = TableIdentifier.of("db", "t");
-  @TempDir Path dir;
+
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -69,37 +71,60 @@ class StatisticsReattachedDuringExpiryAttackTest {
 
   @Test
   void aStatisticsFileReattachedAfterTheCommitIsNotDeleted() throws Exception {
-    Table t = catalog.buildTable(ID, SCHEMA).withPartitionSpec(PartitionSpec.unpartitioned())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    Table t = catalog
+        .buildTable(ID, SCHEMA)
+        .withPartitionSpec(PartitionSpec.unpartitioned())
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
     t.newAppend().appendFile(TableWrites.writeData(t, rows(1)).get(0)).commit();
     long first = t.currentSnapshot().snapshotId();
     OutputFile out = t.io().newOutputFile(t.location() + "/metadata/stats-" + first + ".puffin");
     PuffinWriter writer = Puffin.write(out).createdBy("attack").build();
     try (writer) {
-      writer.add(new Blob("apache-datasketches-theta-v1", List.of(1), first, t.currentSnapshot().sequenceNumber(),
+      writer.add(new Blob(
+          "apache-datasketches-theta-v1",
+          List.of(1),
+          first,
+          t.currentSnapshot().sequenceNumber(),
           ByteBuffer.wrap(new byte[] {1, 2, 3})));
     }
-    StatisticsFile stats = new GenericStatisticsFile(first, out.location(), writer.fileSize(), writer.footerSize(),
+    StatisticsFile stats = new GenericStatisticsFile(
+        first,
+        out.location(),
+        writer.fileSize(),
+        writer.footerSize(),
         GenericBlobMetadata.from(writer.writtenBlobsMetadata()));
     t.updateStatistics().setStatistics(stats).commit();
     t.newAppend().appendFile(TableWrites.writeData(t, rows(2)).get(0)).commit();
     long second = t.currentSnapshot().snapshotId();
 
-    // a stats job reuses the file for the retained snapshot, committing just after expiry's own commit
+    // a stats job reuses the file for the retained snapshot, committing just after expiry's own
+    // commit
     boolean[] raced = {false};
     RacingOps ops = new RacingOps(((HasTableOperations) catalog.loadTable(ID)).operations(), () -> {
-      catalog.loadTable(ID).updateStatistics().setStatistics(new GenericStatisticsFile(second, stats.path(),
-          stats.fileSizeInBytes(), stats.fileFooterSizeInBytes(), stats.blobMetadata())).commit();
+      catalog
+          .loadTable(ID)
+          .updateStatistics()
+          .setStatistics(new GenericStatisticsFile(
+              second,
+              stats.path(),
+              stats.fileSizeInBytes(),
+              stats.fileFooterSizeInBytes(),
+              stats.blobMetadata()))
+          .commit();
       raced[0] = true;
     });
     Table racing = new BaseTable(ops, "test.db.t");
 
-    SnapshotExpiry.execute(SnapshotExpiry.plan("db.t", racing, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    SnapshotExpiry.execute(
+        SnapshotExpiry.plan("db.t", racing, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
 
     assertThat(raced[0]).as("the concurrent commit ran after expiry's commit").isTrue();
     Table now = catalog.loadTable(ID);
     assertThat(now.statisticsFiles()).extracting(StatisticsFile::path).contains(stats.path());
-    assertThat(now.io().newInputFile(stats.path()).exists()).as("the statistics file the current metadata names").isTrue();
+    assertThat(now.io().newInputFile(stats.path()).exists())
+        .as("the statistics file the current metadata names")
+        .isTrue();
   }
 
   /** The table's operations, running {@code race} on the second refresh after a commit: after core's cleanup read, before expiry's re-check. */

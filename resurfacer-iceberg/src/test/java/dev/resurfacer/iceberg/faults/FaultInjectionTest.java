@@ -1,7 +1,6 @@
 package dev.resurfacer.iceberg.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.resurfacer.iceberg.compact.Compaction;
@@ -12,6 +11,7 @@ import dev.resurfacer.iceberg.expire.ExpireResult;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.iceberg.testing.Disk;
 import dev.resurfacer.iceberg.testing.Invariants;
@@ -43,7 +43,9 @@ class FaultInjectionTest {
   static final TableIdentifier ID = TableIdentifier.of("shop", "orders");
   static final long OLD = System.currentTimeMillis() - Duration.ofDays(10).toMillis();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
   Table table;
   Faults faults;
@@ -61,9 +63,15 @@ class FaultInjectionTest {
       first = first == null ? f : first;
       table.newAppend().appendFile(f).commit();
     }
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), first.partition(),
-        List.of(new Position(first.location(), 2)))).commit();
-    table.manageSnapshots().createTag("audit", table.currentSnapshot().snapshotId()).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table, table.spec(), first.partition(), List.of(new Position(first.location(), 2))))
+        .commit();
+    table
+        .manageSnapshots()
+        .createTag("audit", table.currentSnapshot().snapshotId())
+        .commit();
     table.refresh();
     Faults[] out = new Faults[1];
     faulty = Faults.wrap(table, out);
@@ -107,8 +115,10 @@ class FaultInjectionTest {
   void compactionWithAnUnknownCommitStateKeepsItsNewFilesAndSaysSo() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
     CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction()));
-    assertThat(result.groups()).isNotEmpty().allSatisfy(g -> assertThat(g.message())
-        .contains("commit state unknown").doesNotContain("removed"));
+    assertThat(result.groups())
+        .isNotEmpty()
+        .allSatisfy(g ->
+            assertThat(g.message()).contains("commit state unknown").doesNotContain("removed"));
     Table t = intact();
     assertThat(t.currentSnapshot().operation()).as("the commit did land").isEqualTo("replace");
   }
@@ -118,7 +128,8 @@ class FaultInjectionTest {
     faults.failReads = p -> p.contains("/data/") && p.contains("/data-");
     // the generic runner reads every input through the table's FileIO (DuckDB opens local files
     // itself, and without deletes a group's row count is verified from the manifests)
-    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isNotEqualTo(CompactionResult.Status.COMMITTED);
       assertThat(g.message()).contains("injected fault");
@@ -129,7 +140,8 @@ class FaultInjectionTest {
   @Test
   void compactionWhoseOutputFailsHalfWayCommitsNothing() {
     faults.failWrites = p -> p.contains("/data/");
-    CompactionResult result = Compaction.execute(Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
+    CompactionResult result = Compaction.execute(
+        Compaction.plan(faulty, compaction().withRunner(CompactionOptions.Runner.GENERIC)));
     assertThat(result.groups()).isNotEmpty().allSatisfy(g -> {
       assertThat(g.status()).isEqualTo(CompactionResult.Status.FAILED);
       assertThat(g.message()).isNotBlank();
@@ -140,7 +152,8 @@ class FaultInjectionTest {
   @Test
   void expiryWhoseDeletesFailCommitsAndReportsWhatIsLeft() {
     faults.failDeletes = true;
-    ExpireResult result = SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    ExpireResult result = SnapshotExpiry.execute(SnapshotExpiry.plan(
+        "shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(result.committed()).isTrue();
     assertThat(result.notDeleted()).isNotEmpty();
     assertThat(Disk.files(intact())).as("nothing deleted").containsAll(filesBefore);
@@ -149,7 +162,8 @@ class FaultInjectionTest {
   @Test
   void expiryWhoseCommitIsRejectedChangesNothing() {
     faults.commit = Faults.Commit.FAIL;
-    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
+    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan(
+        "shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
     assertThat(t).hasMessageContaining("injected fault: commit rejected");
     unchanged();
   }
@@ -157,15 +171,19 @@ class FaultInjectionTest {
   @Test
   void expiryWithAnUnknownCommitStateDeletesNothing() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan("shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
+    Throwable t = catchThrowable(() -> SnapshotExpiry.execute(SnapshotExpiry.plan(
+        "shop.orders", faulty, new ExpireOptions(Duration.ZERO, 1, List.of(), false))));
     assertThat(t).hasMessageContaining("injected fault: commit timed out");
-    assertThat(Disk.files(intact())).as("no file deleted on an unknown state").containsAll(filesBefore);
+    assertThat(Disk.files(intact()))
+        .as("no file deleted on an unknown state")
+        .containsAll(filesBefore);
   }
 
   @Test
   void manifestRewriteWhoseWritesFailCommitsNothing() {
     faults.failWrites = p -> p.contains("/metadata/") && p.endsWith(".avro");
-    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
+    Throwable t = catchThrowable(
+        () -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasRootCauseMessage("injected fault: write failed half-way");
     Table after = intact();
     assertThat(TableState.metadataLocation(after)).isEqualTo(before.metadataLocation());
@@ -174,7 +192,8 @@ class FaultInjectionTest {
   @Test
   void manifestRewriteWithAnUnknownCommitStateLosesNothing() {
     faults.commit = Faults.Commit.UNKNOWN_AFTER_SUCCESS;
-    Throwable t = catchThrowable(() -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
+    Throwable t = catchThrowable(
+        () -> ManifestRewriter.execute(ManifestRewriter.plan("shop.orders", faulty)));
     assertThat(t).hasMessageContaining("injected fault: commit timed out");
     intact();
   }
@@ -183,7 +202,9 @@ class FaultInjectionTest {
   void orphanRemovalWhoseListingBreaksOffDeletesNothing() throws Exception {
     Path orphan = plantOrphan();
     faults.listLimit = 3;
-    Throwable t = catchThrowable(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults).execute());
+    Throwable t = catchThrowable(() -> OrphanRemovalSeams.io(
+            OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults)
+        .execute());
     assertThat(t).hasMessageContaining("injected fault: listing");
     assertThat(orphan).exists();
     intact();
@@ -193,7 +214,9 @@ class FaultInjectionTest {
   void orphanRemovalWhoseDeletesFailCountsThemAndLosesNothing() throws Exception {
     Path orphan = plantOrphan();
     faults.failDeletes = true;
-    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults).execute();
+    OrphanReport report = OrphanRemovalSeams.io(
+            OrphanRemoval.of(catalog, ID, faulty).olderThan(Duration.ofDays(1)), faults)
+        .execute();
     assertThat(report.census().orphans().files()).isEqualTo(1);
     assertThat(report.removed().failedDeletes()).isEqualTo(1);
     assertThat(orphan).exists();

@@ -28,7 +28,11 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * succeed and then report an unknown state (a timeout after the catalog applied the swap).
  */
 final class Faults implements SupportsPrefixOperations {
-  enum Commit { OK, FAIL, UNKNOWN_AFTER_SUCCESS }
+  enum Commit {
+    OK,
+    FAIL,
+    UNKNOWN_AFTER_SUCCESS
+  }
 
   private final FileIO delegate;
   Predicate<String> failReads = p -> false;
@@ -57,20 +61,35 @@ final class Faults implements SupportsPrefixOperations {
 
   @Override
   public InputFile newInputFile(String path) {
-    return failReads.test(path) ? failingInput(delegate.newInputFile(path)) : delegate.newInputFile(path);
+    return failReads.test(path)
+        ? failingInput(delegate.newInputFile(path))
+        : delegate.newInputFile(path);
   }
 
   @Override
   public InputFile newInputFile(String path, long length) {
-    return failReads.test(path) ? failingInput(delegate.newInputFile(path, length)) : delegate.newInputFile(path, length);
+    return failReads.test(path)
+        ? failingInput(delegate.newInputFile(path, length))
+        : delegate.newInputFile(path, length);
   }
 
   private InputFile failingInput(InputFile real) {
     return new InputFile() {
-      public long getLength() { return real.getLength(); }
-      public SeekableInputStream newStream() { throw inject("read " + real.location()); }
-      public String location() { return real.location(); }
-      public boolean exists() { return real.exists(); }
+      public long getLength() {
+        return real.getLength();
+      }
+
+      public SeekableInputStream newStream() {
+        throw inject("read " + real.location());
+      }
+
+      public String location() {
+        return real.location();
+      }
+
+      public boolean exists() {
+        return real.exists();
+      }
     };
   }
 
@@ -81,25 +100,41 @@ final class Faults implements SupportsPrefixOperations {
       return real;
     }
     return new OutputFile() {
-      public PositionOutputStream create() { return halfWay(real.create()); }
-      public PositionOutputStream createOrOverwrite() { return halfWay(real.createOrOverwrite()); }
-      public String location() { return real.location(); }
-      public InputFile toInputFile() { return real.toInputFile(); }
+      public PositionOutputStream create() {
+        return halfWay(real.create());
+      }
+
+      public PositionOutputStream createOrOverwrite() {
+        return halfWay(real.createOrOverwrite());
+      }
+
+      public String location() {
+        return real.location();
+      }
+
+      public InputFile toInputFile() {
+        return real.toInputFile();
+      }
     };
   }
 
   /** Writes the first bytes for real, then fails: a torn file is left on storage. */
   private PositionOutputStream halfWay(PositionOutputStream out) {
     return new PositionOutputStream() {
-      public long getPos() throws IOException { return out.getPos(); }
+      public long getPos() throws IOException {
+        return out.getPos();
+      }
+
       public void write(int b) throws IOException {
         check(1);
         out.write(b);
       }
+
       public void write(byte[] b, int off, int len) throws IOException {
         check(len);
         out.write(b, off, len);
       }
+
       private void check(int len) throws IOException {
         if (out.getPos() + len > 64) {
           injected.incrementAndGet();
@@ -107,8 +142,14 @@ final class Faults implements SupportsPrefixOperations {
           throw new IOException("injected fault: write failed half-way");
         }
       }
-      public void flush() throws IOException { out.flush(); }
-      public void close() throws IOException { out.close(); }
+
+      public void flush() throws IOException {
+        out.flush();
+      }
+
+      public void close() throws IOException {
+        out.close();
+      }
     };
   }
 
@@ -152,13 +193,33 @@ final class Faults implements SupportsPrefixOperations {
   }
 
   private record FaultyOps(TableOperations real, Faults faults) implements TableOperations {
-    public TableMetadata current() { return real.current(); }
-    public TableMetadata refresh() { return real.refresh(); }
-    public FileIO io() { return faults; }
-    public EncryptionManager encryption() { return real.encryption(); }
-    public String metadataFileLocation(String fileName) { return real.metadataFileLocation(fileName); }
-    public LocationProvider locationProvider() { return real.locationProvider(); }
-    public long newSnapshotId() { return real.newSnapshotId(); }
+    public TableMetadata current() {
+      return real.current();
+    }
+
+    public TableMetadata refresh() {
+      return real.refresh();
+    }
+
+    public FileIO io() {
+      return faults;
+    }
+
+    public EncryptionManager encryption() {
+      return real.encryption();
+    }
+
+    public String metadataFileLocation(String fileName) {
+      return real.metadataFileLocation(fileName);
+    }
+
+    public LocationProvider locationProvider() {
+      return real.locationProvider();
+    }
+
+    public long newSnapshotId() {
+      return real.newSnapshotId();
+    }
 
     public void commit(TableMetadata base, TableMetadata metadata) {
       switch (faults.commit) {
@@ -169,11 +230,11 @@ final class Faults implements SupportsPrefixOperations {
         case UNKNOWN_AFTER_SUCCESS -> {
           real.commit(base, metadata);
           faults.injected.incrementAndGet();
-          throw new CommitStateUnknownException(new RuntimeException("injected fault: commit timed out"));
+          throw new CommitStateUnknownException(
+              new RuntimeException("injected fault: commit timed out"));
         }
         default -> real.commit(base, metadata);
       }
     }
   }
-
 }

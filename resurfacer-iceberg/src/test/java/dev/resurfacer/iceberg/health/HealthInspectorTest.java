@@ -32,13 +32,15 @@ class HealthInspectorTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "category", Types.StringType.get()));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void countsFilesDeletesSnapshotsAndManifestsExactly() throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
         .withProperty(TableProperties.FORMAT_VERSION, "2")
         .create();
@@ -53,8 +55,12 @@ class HealthInspectorTest {
     table.newAppend().appendFile(b).commit();
     data.add(b);
 
-    DeleteFile pos = TableWrites.writePositionDeletes(table, table.spec(), data.get(0).partition(),
-        List.of(new Position(data.get(0).location(), 3), new Position(data.get(1).location(), 7)));
+    DeleteFile pos = TableWrites.writePositionDeletes(
+        table,
+        table.spec(),
+        data.get(0).partition(),
+        List.of(
+            new Position(data.get(0).location(), 3), new Position(data.get(1).location(), 7)));
     Schema idOnly = SCHEMA.select("id");
     List<Record> ids = new ArrayList<>();
     for (long id : new long[] {1000, 1001, 1002}) {
@@ -62,13 +68,15 @@ class HealthInspectorTest {
       r.setField("id", id);
       ids.add(r);
     }
-    DeleteFile eq = TableWrites.writeEqualityDeletes(table, table.spec(), b.partition(), idOnly, ids);
+    DeleteFile eq =
+        TableWrites.writeEqualityDeletes(table, table.spec(), b.partition(), idOnly, ids);
     table.newRowDelta().addDeletes(pos).addDeletes(eq).commit();
     table.refresh();
 
     TableHealth h = HealthInspector.inspect("db.t", table);
 
-    long bytesOnDisk = data.stream().mapToLong(d -> new File(d.location()).length()).sum();
+    long bytesOnDisk =
+        data.stream().mapToLong(d -> new File(d.location()).length()).sum();
     assertThat(h.layout().formatVersion()).isEqualTo(2);
     assertThat(h.history().snapshots()).isEqualTo(5);
     assertThat(h.data().dataFiles()).isEqualTo(4);
@@ -82,7 +90,8 @@ class HealthInspectorTest {
     assertThat(h.deletes().equalityDeleteFiles()).isEqualTo(1);
     assertThat(h.deletes().equalityDeleteRecords()).isEqualTo(3);
     assertThat(h.deletes().deletionVectors()).isZero();
-    assertThat(h.deletes().deleteBytes()).isEqualTo(new File(pos.location()).length() + new File(eq.location()).length());
+    assertThat(h.deletes().deleteBytes())
+        .isEqualTo(new File(pos.location()).length() + new File(eq.location()).length());
     // merge appends of one file each keep one manifest per commit until the merge threshold (100)
     assertThat(h.manifests().dataManifests()).isEqualTo(4);
     assertThat(h.manifests().deleteManifests()).isEqualTo(1);
@@ -91,21 +100,27 @@ class HealthInspectorTest {
     assertThat(h.metadata().metadataFilesOnDisk()).isEqualTo(6);
     long metadataOnDisk;
     try (Stream<Path> files = Files.walk(Path.of(table.location(), "metadata"))) {
-      metadataOnDisk = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+      metadataOnDisk =
+          files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
     assertThat(h.metadata().metadataBytes()).isEqualTo(metadataOnDisk);
     assertThat(h.maintenanceProperties()).containsEntry("write.parquet.compression-codec", "zstd");
-    assertThat(h.history().refs()).containsExactly(new TableHealth.Ref("main", "branch", table.currentSnapshot().snapshotId()));
+    assertThat(h.history().refs())
+        .containsExactly(
+            new TableHealth.Ref("main", "branch", table.currentSnapshot().snapshotId()));
   }
 
   @Test
   void aMeasurementWithTalliesReadsOnlyTheManifestsAddedSinceAndCountsTheSame() {
     org.apache.iceberg.jdbc.JdbcCatalog catalog = new org.apache.iceberg.jdbc.JdbcCatalog();
     catalog.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-    catalog.initialize("rec", java.util.Map.of(
-        org.apache.iceberg.CatalogProperties.URI, SqliteCatalogs.uri(dir),
-        org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir),
-        org.apache.iceberg.CatalogProperties.FILE_IO_IMPL, dev.resurfacer.iceberg.testing.RecordingFileIO.class.getName()));
+    catalog.initialize(
+        "rec",
+        java.util.Map.of(
+            org.apache.iceberg.CatalogProperties.URI, SqliteCatalogs.uri(dir),
+            org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, SqliteCatalogs.warehouse(dir),
+            org.apache.iceberg.CatalogProperties.FILE_IO_IMPL,
+                dev.resurfacer.iceberg.testing.RecordingFileIO.class.getName()));
     Table t = dev.resurfacer.iceberg.testing.Fleet.smallFiles(catalog, "db", "t", 6);
     ManifestTallies tallies = new ManifestTallies();
     TableHealth first = HealthInspector.inspect("t", t, 0L, tallies);
@@ -113,16 +128,25 @@ class HealthInspectorTest {
     assertThat(first.data().dataFiles()).isEqualTo(6);
 
     var append = t.newAppend();
-    dev.resurfacer.iceberg.write.TableWrites.writeData(t, dev.resurfacer.iceberg.testing.Orders.rows(500, 5, 1)).forEach(append::appendFile);
+    dev.resurfacer.iceberg.write.TableWrites.writeData(
+            t, dev.resurfacer.iceberg.testing.Orders.rows(500, 5, 1))
+        .forEach(append::appendFile);
     append.commit();
     t.refresh();
     dev.resurfacer.iceberg.testing.RecordingFileIO.reset();
     TableHealth second = HealthInspector.inspect("t", t, 0L, tallies);
-    java.util.Set<String> manifests = dev.resurfacer.iceberg.testing.RecordingFileIO.opened().stream()
-        .filter(p -> p.endsWith(".avro") && !p.substring(p.lastIndexOf('/') + 1).startsWith("snap-")).collect(java.util.stream.Collectors.toSet());
+    java.util.Set<String> manifests =
+        dev.resurfacer.iceberg.testing.RecordingFileIO.opened().stream()
+            .filter(p ->
+                p.endsWith(".avro") && !p.substring(p.lastIndexOf('/') + 1).startsWith("snap-"))
+            .collect(java.util.stream.Collectors.toSet());
     long current = t.currentSnapshot().snapshotId();
-    assertThat(manifests).containsExactly(t.currentSnapshot().dataManifests(t.io()).stream()
-        .filter(m -> m.snapshotId() == current).findFirst().orElseThrow().path());
+    assertThat(manifests)
+        .containsExactly(t.currentSnapshot().dataManifests(t.io()).stream()
+            .filter(m -> m.snapshotId() == current)
+            .findFirst()
+            .orElseThrow()
+            .path());
     assertThat(second).isEqualTo(HealthInspector.inspect("t", t, 0L));
     assertThat(second.data().dataFiles()).isEqualTo(7);
   }
@@ -131,13 +155,15 @@ class HealthInspectorTest {
   void countsDeletionVectorsOnFormatV3() {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "v3"), SCHEMA)
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "v3"), SCHEMA)
         .withProperty(TableProperties.FORMAT_VERSION, "3")
         .create();
     DataFile f1 = TableWrites.writeData(table, rows(0, 20, "x")).get(0);
     DataFile f2 = TableWrites.writeData(table, rows(20, 20, "y")).get(0);
     table.newAppend().appendFile(f1).appendFile(f2).commit();
-    List<DeleteFile> dvs = TableWrites.writeDeletionVectors(table, Map.of(f1, List.of(1L, 2L, 3L), f2, List.of(0L)));
+    List<DeleteFile> dvs =
+        TableWrites.writeDeletionVectors(table, Map.of(f1, List.of(1L, 2L, 3L), f2, List.of(0L)));
     var delta = table.newRowDelta();
     dvs.forEach(delta::addDeletes);
     delta.commit();
@@ -161,21 +187,32 @@ class HealthInspectorTest {
   void aFileDeletedWhileTheMetadataDirectoryIsListedIsNotATableFault() throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).withProperty(TableProperties.FORMAT_VERSION, "2").create();
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
     table.refresh();
     TableHealth clean = HealthInspector.inspect("db.t", table);
     Path metadata = Path.of(table.location(), "metadata");
     List<Path> failedAttempts = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      failedAttempts.add(Files.writeString(metadata.resolve("snap-" + i + "-2-failed-attempt.avro"), "x"));
+      failedAttempts.add(
+          Files.writeString(metadata.resolve("snap-" + i + "-2-failed-attempt.avro"), "x"));
     }
 
-    long[] listed = HealthInspector.listLocalMetadata(metadata, first -> failedAttempts.forEach(p -> p.toFile().delete()));
+    long[] listed = HealthInspector.listLocalMetadata(
+        metadata, first -> failedAttempts.forEach(p -> p.toFile().delete()));
 
     assertThat(failedAttempts).as("the cleanup ran during the listing").noneMatch(Files::exists);
     assertThat(listed[0]).isEqualTo(clean.metadata().metadataFilesOnDisk());
-    assertThat(listed[1]).isBetween(clean.metadata().metadataBytes(), clean.metadata().metadataBytes() + failedAttempts.size());
+    assertThat(listed[1])
+        .isBetween(
+            clean.metadata().metadataBytes(),
+            clean.metadata().metadataBytes() + failedAttempts.size());
   }
 
   /**
@@ -186,29 +223,58 @@ class HealthInspectorTest {
   void aLocalMetadataDirectoryIsWalkedWithoutTheFileIo() throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA).withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
     for (int i = 0; i < 3; i++) {
-      table.newAppend().appendFile(TableWrites.writeData(table, rows(i * 10, 10, "a")).get(0)).commit();
+      table
+          .newAppend()
+          .appendFile(TableWrites.writeData(table, rows(i * 10, 10, "a")).get(0))
+          .commit();
     }
     table.refresh();
     var ops = ((org.apache.iceberg.HasTableOperations) table).operations();
-    org.apache.iceberg.io.FileIO noListing = new ListingRefused((org.apache.iceberg.io.SupportsPrefixOperations) table.io());
-    Table refusing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
-      public org.apache.iceberg.TableMetadata current() { return ops.current(); }
-      public org.apache.iceberg.TableMetadata refresh() { return ops.refresh(); }
-      public void commit(org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) { ops.commit(base, metadata); }
-      public org.apache.iceberg.io.FileIO io() { return noListing; }
-      public String metadataFileLocation(String fileName) { return ops.metadataFileLocation(fileName); }
-      public org.apache.iceberg.io.LocationProvider locationProvider() { return ops.locationProvider(); }
-    }, table.name());
+    org.apache.iceberg.io.FileIO noListing =
+        new ListingRefused((org.apache.iceberg.io.SupportsPrefixOperations) table.io());
+    Table refusing = new org.apache.iceberg.BaseTable(
+        new org.apache.iceberg.TableOperations() {
+          public org.apache.iceberg.TableMetadata current() {
+            return ops.current();
+          }
+
+          public org.apache.iceberg.TableMetadata refresh() {
+            return ops.refresh();
+          }
+
+          public void commit(
+              org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) {
+            ops.commit(base, metadata);
+          }
+
+          public org.apache.iceberg.io.FileIO io() {
+            return noListing;
+          }
+
+          public String metadataFileLocation(String fileName) {
+            return ops.metadataFileLocation(fileName);
+          }
+
+          public org.apache.iceberg.io.LocationProvider locationProvider() {
+            return ops.locationProvider();
+          }
+        },
+        table.name());
 
     TableHealth h = HealthInspector.inspect("db.t", refusing);
 
     long jsonFiles;
     long bytes = 0;
     try (Stream<Path> files = Files.list(Path.of(table.location(), "metadata"))) {
-      List<Path> all = files.filter(p -> !p.getFileName().toString().endsWith(".crc")).toList();
-      jsonFiles = all.stream().filter(p -> p.toString().endsWith(".metadata.json")).count();
+      List<Path> all =
+          files.filter(p -> !p.getFileName().toString().endsWith(".crc")).toList();
+      jsonFiles =
+          all.stream().filter(p -> p.toString().endsWith(".metadata.json")).count();
       for (Path p : all) {
         bytes += Files.size(p);
       }

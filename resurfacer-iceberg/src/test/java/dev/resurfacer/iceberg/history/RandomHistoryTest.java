@@ -7,15 +7,15 @@ import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionResult;
 import dev.resurfacer.iceberg.compact.Ordering;
 import dev.resurfacer.iceberg.deletes.DanglingDeletes;
+import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
+import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
+import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.testing.Invariants;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.testing.TableState;
-import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
-import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
-import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
 import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
 import dev.resurfacer.iceberg.write.TableWrites;
 import dev.resurfacer.iceberg.write.TableWrites.Position;
@@ -66,7 +66,8 @@ class RandomHistoryTest {
       Types.NestedField.optional(3, "v", Types.LongType.get()));
   static final TableIdentifier ID = TableIdentifier.of("db", "history");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** What a file we wrote holds, in order: the id at each position. */
   private record Written(DataFile file, List<Long> ids) {}
@@ -83,8 +84,11 @@ class RandomHistoryTest {
       case 1 -> PartitionSpec.builderFor(SCHEMA).identity("category").build();
       default -> PartitionSpec.builderFor(SCHEMA).bucket("id", 3).build();
     };
-    Table table = catalog.buildTable(ID, SCHEMA).withPartitionSpec(spec)
-        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)).create();
+    Table table = catalog
+        .buildTable(ID, SCHEMA)
+        .withPartitionSpec(spec)
+        .withProperty(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion))
+        .create();
 
     Map<Long, String> model = new TreeMap<>();
     Map<String, Map<Long, String>> refModels = new HashMap<>();
@@ -108,10 +112,12 @@ class RandomHistoryTest {
           nextId++;
         }
         var append = table.newAppend();
-        for (var group : TableWrites.groupByPartition(table.spec(), table.schema(), rows).entrySet()) {
+        for (var group :
+            TableWrites.groupByPartition(table.spec(), table.schema(), rows).entrySet()) {
           DataFile f = TableWrites.writeData(table, table.spec(), group.getKey(), group.getValue());
           append.appendFile(f);
-          written.add(new Written(f, group.getValue().stream().map(r -> (Long) r.getField("id")).toList()));
+          written.add(new Written(
+              f, group.getValue().stream().map(r -> (Long) r.getField("id")).toList()));
         }
         append.commit();
       } else if (action < 55) {
@@ -130,7 +136,10 @@ class RandomHistoryTest {
         r.setField("category", "c0");
         r.setField("v", 0L);
         model.put(nextId++, "c0|0");
-        table.newAppend().appendFile(TableWrites.writeData(table, List.of(r)).get(0)).commit();
+        table
+            .newAppend()
+            .appendFile(TableWrites.writeData(table, List.of(r)).get(0))
+            .commit();
       } else if (action < 80) {
         specChanged = true;
         if (table.spec().isUnpartitioned()) {
@@ -140,11 +149,15 @@ class RandomHistoryTest {
         }
       } else if (action < 85 && table.currentSnapshot() != null) {
         String tag = "tag_" + step;
-        table.manageSnapshots().createTag(tag, table.currentSnapshot().snapshotId()).commit();
+        table
+            .manageSnapshots()
+            .createTag(tag, table.currentSnapshot().snapshotId())
+            .commit();
         refModels.put(tag, new TreeMap<>(model));
       } else if (table.currentSnapshot() != null) {
         if (formatVersion == 2 && rng.nextInt(3) == 0) {
-          // an upgrade mid-history, maintained at once: the older rows have no v3 row ids yet, and the
+          // an upgrade mid-history, maintained at once: the older rows have no v3 row ids yet, and
+          // the
           // v2 position and equality deletes stay until maintenance converts them
           FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
           formatVersion = 3;
@@ -159,21 +172,34 @@ class RandomHistoryTest {
     assertModel(catalog.loadTable(ID), model, refModels);
     Invariants.sweepLeavesExactlyTheReachableFiles(catalog, ID);
     assertModel(catalog.loadTable(ID), model, refModels);
-    System.out.printf("random history seed %d: v%d%s, %s, %d rows, %d tags, %d maintenance runs, %d invariants so far%n",
-        seed, formatVersion, upgraded ? " (upgraded from v2)" : "", spec.isUnpartitioned() ? "unpartitioned" : spec.fields(), model.size(), refModels.size(),
-        maintenanceRuns + 1, Invariants.checked());
+    System.out.printf(
+        "random history seed %d: v%d%s, %s, %d rows, %d tags, %d maintenance runs, %d invariants so far%n",
+        seed,
+        formatVersion,
+        upgraded ? " (upgraded from v2)" : "",
+        spec.isUnpartitioned() ? "unpartitioned" : spec.fields(),
+        model.size(),
+        refModels.size(),
+        maintenanceRuns + 1,
+        Invariants.checked());
   }
 
   private static void maintain(JdbcCatalog catalog, Table table, Random rng) {
     table.refresh();
     TableState before = TableState.capture(table);
-    CompactionOptions options = CompactionOptions.defaults().withOption("min-input-files", "2")
-        .withRunner(rng.nextBoolean() ? CompactionOptions.Runner.AUTO : CompactionOptions.Runner.GENERIC);
+    CompactionOptions options = CompactionOptions.defaults()
+        .withOption("min-input-files", "2")
+        .withRunner(
+            rng.nextBoolean() ? CompactionOptions.Runner.AUTO : CompactionOptions.Runner.GENERIC);
     if (rng.nextInt(3) == 0) {
-      options = options.withOrdering(new Ordering.ZOrder(List.of("id", "v"))).withOption("rewrite-all", "true");
+      options = options
+          .withOrdering(new Ordering.ZOrder(List.of("id", "v")))
+          .withOption("rewrite-all", "true");
     }
     CompactionResult c = Compaction.execute(Compaction.plan(table, options));
-    assertThat(c.groups()).allSatisfy(g -> assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
+    assertThat(c.groups())
+        .allSatisfy(g ->
+            assertThat(g.status()).as(g.message()).isEqualTo(CompactionResult.Status.COMMITTED));
     DanglingDeletes.execute(DanglingDeletes.plan("db.history", table));
     if (rng.nextBoolean()) {
       EqualityDeleteConversion.execute(EqualityDeleteConversion.plan(table));
@@ -185,17 +211,22 @@ class RandomHistoryTest {
     Invariants.sameRowsAndNothingMissing(catalog, ID, before);
     table.refresh();
     TableState beforeExpire = TableState.capture(table);
-    SnapshotExpiry.execute(SnapshotExpiry.plan("db.history", table, new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false)));
+    SnapshotExpiry.execute(SnapshotExpiry.plan(
+        "db.history",
+        table,
+        new ExpireOptions(Duration.ZERO, 1 + rng.nextInt(3), List.of(), false)));
     Invariants.sameRowsAndNothingMissing(catalog, ID, beforeExpire);
   }
 
-  private static void positionDelete(Table table, Random rng, Map<Long, String> model, List<Written> written, int formatVersion)
+  private static void positionDelete(
+      Table table, Random rng, Map<Long, String> model, List<Written> written, int formatVersion)
       throws IOException {
     Set<String> live = new HashSet<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       tasks.forEach(t -> live.add(t.file().location()));
     }
-    List<Written> candidates = written.stream().filter(w -> live.contains(w.file().location())).toList();
+    List<Written> candidates =
+        written.stream().filter(w -> live.contains(w.file().location())).toList();
     if (candidates.isEmpty()) {
       return;
     }
@@ -216,7 +247,10 @@ class RandomHistoryTest {
       return;
     }
     PartitionSpec fileSpec = table.specs().get(w.file().specId());
-    delta.addDeletes(TableWrites.writePositionDeletes(table, fileSpec, fileSpec.isUnpartitioned() ? null : w.file().partition(),
+    delta.addDeletes(TableWrites.writePositionDeletes(
+        table,
+        fileSpec,
+        fileSpec.isUnpartitioned() ? null : w.file().partition(),
         positions.stream().map(p -> new Position(w.file().location(), p)).toList()));
     delta.commit();
     positions.forEach(p -> model.remove(w.ids().get(p.intValue())));
@@ -236,11 +270,13 @@ class RandomHistoryTest {
       full.setField("v", Long.parseLong(cv[1]));
       Record key = GenericRecord.create(idOnly);
       key.setField("id", id);
-      byPartition.computeIfAbsent(partitionOf(table, full), p -> new ArrayList<>()).add(key);
+      byPartition
+          .computeIfAbsent(partitionOf(table, full), p -> new ArrayList<>())
+          .add(key);
       model.remove(id);
     }
-    byPartition.forEach((p, rows) -> delta.addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(),
-        table.spec().isUnpartitioned() ? null : p, idOnly, rows)));
+    byPartition.forEach((p, rows) -> delta.addDeletes(TableWrites.writeEqualityDeletes(
+        table, table.spec(), table.spec().isUnpartitioned() ? null : p, idOnly, rows)));
     delta.commit();
   }
 
@@ -250,11 +286,15 @@ class RandomHistoryTest {
     return key;
   }
 
-  private static void assertModel(Table table, Map<Long, String> model, Map<String, Map<Long, String>> refModels) throws IOException {
+  private static void assertModel(
+      Table table, Map<Long, String> model, Map<String, Map<Long, String>> refModels)
+      throws IOException {
     table.refresh();
     assertThat(read(table, null)).as("current rows equal the writer's model").isEqualTo(model);
     for (var ref : refModels.entrySet()) {
-      assertThat(read(table, table.refs().get(ref.getKey()).snapshotId())).as("rows of tag %s", ref.getKey()).isEqualTo(ref.getValue());
+      assertThat(read(table, table.refs().get(ref.getKey()).snapshotId()))
+          .as("rows of tag %s", ref.getKey())
+          .isEqualTo(ref.getValue());
     }
   }
 
@@ -266,7 +306,8 @@ class RandomHistoryTest {
     }
     try (CloseableIterable<Record> rows = scan.build()) {
       for (Record r : rows) {
-        String previous = out.put((Long) r.getField("id"), r.getField("category") + "|" + r.getField("v"));
+        String previous =
+            out.put((Long) r.getField("id"), r.getField("category") + "|" + r.getField("v"));
         assertThat(previous).as("row %s appears once", r.getField("id")).isNull();
       }
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Content;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
@@ -59,11 +58,14 @@ class LayoutFromScanReportsTest {
       Types.NestedField.optional(3, "event", Types.StringType.get()),
       Types.NestedField.optional(4, "ts", Types.TimestampType.withoutZone()),
       Types.NestedField.optional(5, "payload", Types.StringType.get()));
-  private static final String[] EVENTS = {"view", "click", "cart", "buy", "search", "login", "logout", "share"};
+  private static final String[] EVENTS = {
+    "view", "click", "cart", "buy", "search", "login", "logout", "share"
+  };
   private static final LocalDateTime START = LocalDateTime.of(2026, 11, 1, 0, 0);
   private static final long DAY_MICROS = 86_400_000_000L;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void reportsRecommendALayoutMaintainAppliesItAndTheNextReportsShowTheEffect() throws Exception {
@@ -72,8 +74,10 @@ class LayoutFromScanReportsTest {
     Table table = eventsTable(writer);
     List<String> content = Content.of(table);
 
-    // the engine side: its own catalog instance, the collector configured by catalog properties only
-    JdbcCatalog engine = engineCatalog(dir.resolve("lake"), Map.of(ScanReportCollector.DIR, reports.toString()));
+    // the engine side: its own catalog instance, the collector configured by catalog properties
+    // only
+    JdbcCatalog engine =
+        engineCatalog(dir.resolve("lake"), Map.of(ScanReportCollector.DIR, reports.toString()));
     List<Expression> queries = queries(300);
     replay(engine, queries);
     awaitLines(reports, 300);
@@ -83,7 +87,8 @@ class LayoutFromScanReportsTest {
     ScanReports.Loaded first = ScanReports.read(reports, "db.events");
     assertThat(first.scans()).hasSize(300);
     assertThat(first.skipped()).isEqualTo(2);
-    Advice advice = IcebergLayouts.advise("db.events", writer.loadTable(TableIdentifier.of("db", "events")), first, 0.2);
+    Advice advice = IcebergLayouts.advise(
+        "db.events", writer.loadTable(TableIdentifier.of("db", "events")), first, 0.2);
     assertThat(advice.columns().get(0).column()).isEqualTo("user_id");
     assertThat(advice.recommendation()).isNotNull();
     Advice.Recommendation rec = advice.recommendation();
@@ -91,34 +96,43 @@ class LayoutFromScanReportsTest {
     long target = rec.targetFileSize();
 
     // plain bin-pack at the recommended size: the baseline the layout is measured against
-    Compaction.execute(Compaction.plan(writer.loadTable(TableIdentifier.of("db", "events")), CompactionOptions.defaults()
-        .withOption("target-file-size-bytes", Long.toString(target)).withOption("rewrite-all", "true")));
+    Compaction.execute(Compaction.plan(
+        writer.loadTable(TableIdentifier.of("db", "events")),
+        CompactionOptions.defaults()
+            .withOption("target-file-size-bytes", Long.toString(target))
+            .withOption("rewrite-all", "true")));
     replay(engine, queries);
     awaitLines(reports, 600);
 
-    Compact auto = new Compact("binpack", null, Map.of(Compact.LAYOUT, "auto", Compact.SCAN_REPORTS, reports.toString()));
+    Compact auto = new Compact(
+        "binpack", null, Map.of(Compact.LAYOUT, "auto", Compact.SCAN_REPORTS, reports.toString()));
     RunReport run;
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       run = r.run(MaintenancePlan.of(Maintain.table("db.events").then(auto)), Mode.COMMIT);
     }
-    OperationResult step = run.tables().get(0).operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
+    OperationResult step = run.tables().get(0).operations().stream()
+        .filter(o -> o.operation().equals("compact"))
+        .findFirst()
         .orElseThrow();
     assertThat(step.message()).startsWith("layout auto: applying").contains("user_id");
-    assertThat(step.metrics()).containsKeys("layout_gain_pct", "layout_files_per_query_expected_x100");
+    assertThat(step.metrics())
+        .containsKeys("layout_gain_pct", "layout_files_per_query_expected_x100");
     Table after = writer.loadTable(TableIdentifier.of("db", "events"));
     assertThat(Content.of(after)).containsExactlyInAnyOrderElementsOf(content);
     assertThat(after.properties().get(AutoLayout.APPLIED)).startsWith(rec.strategy() + "|");
 
     replay(engine, queries);
     awaitLines(reports, 900);
-    Advice later = IcebergLayouts.advise("db.events", after, ScanReports.read(reports, "db.events"), 0.2);
+    Advice later =
+        IcebergLayouts.advise("db.events", after, ScanReports.read(reports, "db.events"), 0.2);
     List<Advice.Era> eras = later.eras();
     assertThat(eras).hasSize(3);
     Advice.Era binpacked = eras.get(1);
     Advice.Era laidOut = eras.get(2);
     assertThat(binpacked.queries()).isEqualTo(300);
     assertThat(laidOut.queries()).isEqualTo(300);
-    // measured by Iceberg's own planning of the same scans: several times fewer files than the bin-pack read
+    // measured by Iceberg's own planning of the same scans: several times fewer files than the
+    // bin-pack read
     assertThat(laidOut.filesPerQuery() * 2.5).isLessThan(binpacked.filesPerQuery());
     assertThat(later.recommendation()).isNull();
     assertThat(later.reason()).startsWith("nothing worth doing");
@@ -127,7 +141,8 @@ class LayoutFromScanReportsTest {
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       run = r.run(MaintenancePlan.of(Maintain.table("db.events").then(auto)), Mode.PREVIEW);
     }
-    assertThat(run.tables().get(0).operations().get(0).message()).startsWith("layout auto: keeping " + rec.strategy());
+    assertThat(run.tables().get(0).operations().get(0).message())
+        .startsWith("layout auto: keeping " + rec.strategy());
     engine.close();
     writer.close();
   }
@@ -148,7 +163,10 @@ class LayoutFromScanReportsTest {
   /** db.events: 40 files of 1,000 rows over two days (user_id, event, ts random), in 4 commits, 24 KB target files. */
   static Table eventsTable(JdbcCatalog writer) {
     writer.createNamespace(Namespace.of("db"));
-    Table table = writer.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(),
+    Table table = writer.createTable(
+        TableIdentifier.of("db", "events"),
+        SCHEMA,
+        PartitionSpec.builderFor(SCHEMA).day("ts").build(),
         Map.of(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(24L << 10)));
     SplittableRandom rnd = new SplittableRandom(7);
     // 40 files in 4 commits: few manifests, so 900 planned scans stay cheap
@@ -187,9 +205,13 @@ class LayoutFromScanReportsTest {
         e = Expressions.and(e, Expressions.equal("user_id", (long) rnd.nextInt(100_000)));
       }
       if (ts) {
-        long from = START.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + rnd.nextLong(2 * DAY_MICROS - 3_600_000_000L);
-        e = Expressions.and(e, Expressions.and(Expressions.greaterThanOrEqual("ts", from),
-            Expressions.lessThan("ts", from + 3_600_000_000L)));
+        long from = START.toEpochSecond(ZoneOffset.UTC) * 1_000_000L
+            + rnd.nextLong(2 * DAY_MICROS - 3_600_000_000L);
+        e = Expressions.and(
+            e,
+            Expressions.and(
+                Expressions.greaterThanOrEqual("ts", from),
+                Expressions.lessThan("ts", from + 3_600_000_000L)));
       }
       if (rnd.nextDouble() < 0.1) {
         e = Expressions.and(e, Expressions.equal("event", EVENTS[rnd.nextInt(EVENTS.length)]));
@@ -202,8 +224,9 @@ class LayoutFromScanReportsTest {
   static void replay(JdbcCatalog engine, List<Expression> queries) throws IOException {
     Table t = engine.loadTable(TableIdentifier.of("db", "events"));
     for (Expression q : queries) {
-      try (CloseableIterable<FileScanTask> tasks = t.newScan().filter(q).select("id", "payload").planFiles()) {
-        tasks.forEach(task -> { });
+      try (CloseableIterable<FileScanTask> tasks =
+          t.newScan().filter(q).select("id", "payload").planFiles()) {
+        tasks.forEach(task -> {});
       }
     }
   }
@@ -213,7 +236,9 @@ class LayoutFromScanReportsTest {
       long n = 0;
       try (Stream<Path> files = Files.list(reports)) {
         for (Path f : files.toList()) {
-          n += Files.readAllLines(f).stream().filter(l -> l.contains("\"kind\":\"scan\"")).count();
+          n += Files.readAllLines(f).stream()
+              .filter(l -> l.contains("\"kind\":\"scan\""))
+              .count();
         }
       }
       if (n >= scans) {

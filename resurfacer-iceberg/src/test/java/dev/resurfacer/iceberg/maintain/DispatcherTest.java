@@ -30,15 +30,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DispatcherTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private TableLookup lookup(String target, CatalogConfig config) {
     return new TableLookup(target, ResurfacerConfig.empty(), () -> config, dir, chosen -> null);
   }
 
   @Test
-  void aNameNoDeltaCatalogMapsIsAnIcebergTableRunByTheFormatsOwnExecutorOnTheLocalEngine() throws Exception {
-    CatalogConfig config = CatalogConfig.of("lake", "jdbc", SqliteCatalogs.uri(dir), SqliteCatalogs.warehouse(dir));
+  void aNameNoDeltaCatalogMapsIsAnIcebergTableRunByTheFormatsOwnExecutorOnTheLocalEngine()
+      throws Exception {
+    CatalogConfig config =
+        CatalogConfig.of("lake", "jdbc", SqliteCatalogs.uri(dir), SqliteCatalogs.warehouse(dir));
     List<String> before;
     int manifestsBefore;
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
@@ -48,13 +51,21 @@ class DispatcherTest {
     }
     assertThat(manifestsBefore).isGreaterThan(1);
 
-    Dispatcher.Outcome preview = Dispatcher.onEngine(lookup("shop.orders", config), new LocalEngine(),
-        () -> EngineSettings.none("local"), new RewriteManifests(), Mode.PREVIEW);
+    Dispatcher.Outcome preview = Dispatcher.onEngine(
+        lookup("shop.orders", config),
+        new LocalEngine(),
+        () -> EngineSettings.none("local"),
+        new RewriteManifests(),
+        Mode.PREVIEW);
     assertThat(preview.format()).isEqualTo(Format.ICEBERG);
     assertThat(preview.step().outcome()).isEqualTo(Outcome.PREVIEWED);
 
-    Dispatcher.Outcome done = Dispatcher.onEngine(lookup("shop.orders", config), new LocalEngine(),
-        () -> EngineSettings.none("local"), new RewriteManifests(), Mode.COMMIT);
+    Dispatcher.Outcome done = Dispatcher.onEngine(
+        lookup("shop.orders", config),
+        new LocalEngine(),
+        () -> EngineSettings.none("local"),
+        new RewriteManifests(),
+        Mode.COMMIT);
     assertThat(done.step().outcome()).isEqualTo(Outcome.DONE);
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir)) {
       Table table = catalog.loadTable(TableIdentifier.of("shop", "orders"));
@@ -65,7 +76,8 @@ class DispatcherTest {
 
   @Test
   void whatTheEngineDeclaresRefusedIsRefusedWithItsReasonBeforeItIsOpenedOrTheTableRead() {
-    CatalogConfig config = CatalogConfig.of("lake", "jdbc", SqliteCatalogs.uri(dir), SqliteCatalogs.warehouse(dir));
+    CatalogConfig config =
+        CatalogConfig.of("lake", "jdbc", SqliteCatalogs.uri(dir), SqliteCatalogs.warehouse(dir));
     AtomicBoolean opened = new AtomicBoolean();
     ExecutionEngineProvider refusing = new ExecutionEngineProvider() {
       @Override
@@ -75,7 +87,8 @@ class DispatcherTest {
 
       @Override
       public List<EngineCapability> capabilities() {
-        return List.of(EngineCapability.refused("refusing", "iceberg", "rewrite-manifests", "it has no such procedure"));
+        return List.of(EngineCapability.refused(
+            "refusing", "iceberg", "rewrite-manifests", "it has no such procedure"));
       }
 
       @Override
@@ -85,10 +98,15 @@ class DispatcherTest {
       }
     };
     // the table does not even exist: the refusal comes first
-    assertThatThrownBy(() -> Dispatcher.onEngine(lookup("shop.missing", config), refusing, () -> EngineSettings.none("refusing"),
-        new RewriteManifests(), Mode.COMMIT))
+    assertThatThrownBy(() -> Dispatcher.onEngine(
+            lookup("shop.missing", config),
+            refusing,
+            () -> EngineSettings.none("refusing"),
+            new RewriteManifests(),
+            Mode.COMMIT))
         .isInstanceOf(UsageException.class)
-        .hasMessage("engine refusing does not run rewrite-manifests on iceberg tables: it has no such procedure");
+        .hasMessage(
+            "engine refusing does not run rewrite-manifests on iceberg tables: it has no such procedure");
     assertThat(opened).isFalse();
   }
 }

@@ -44,9 +44,11 @@ class EveryOperationMaintainTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.required(2, "day", Types.DateType.get()),
       Types.NestedField.optional(3, "note", Types.StringType.get()));
-  static final List<String> DESIGN_ORDER = dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER;
+  static final List<String> DESIGN_ORDER =
+      dev.resurfacer.iceberg.testing.EveryOperation.DESIGN_ORDER;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private static List<Record> rows(long start, int n, LocalDate day) {
     List<Record> out = new ArrayList<>();
@@ -66,27 +68,47 @@ class EveryOperationMaintainTest {
    */
   private Table history(JdbcCatalog catalog) {
     catalog.createNamespace(Namespace.of("raw"));
-    Table table = catalog.buildTable(TableIdentifier.of("raw", "events"), SCHEMA)
+    Table table = catalog
+        .buildTable(TableIdentifier.of("raw", "events"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("day").build())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
     for (int d = 0; d < 3; d++) {
       for (int f = 0; f < 2; f++) {
-        table.newAppend().appendFile(TableWrites.writeData(table, rows(d * 100L + f * 10, 10, LocalDate.of(2020, 1, 1 + d))).get(0)).commit();
+        table
+            .newAppend()
+            .appendFile(TableWrites.writeData(
+                    table, rows(d * 100L + f * 10, 10, LocalDate.of(2020, 1, 1 + d)))
+                .get(0))
+            .commit();
       }
     }
     LocalDate today = LocalDate.now(java.time.ZoneOffset.UTC);
     List<DataFile> recent = new ArrayList<>();
     for (int f = 0; f < 2; f++) {
-      DataFile file = TableWrites.writeData(table, rows(1_000L + f * 10, 10, today)).get(0);
+      DataFile file =
+          TableWrites.writeData(table, rows(1_000L + f * 10, 10, today)).get(0);
       table.newAppend().appendFile(file).commit();
       recent.add(file);
     }
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), recent.get(0).partition(),
-        List.of(new Position(recent.get(0).location(), 0), new Position(recent.get(1).location(), 1)))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writePositionDeletes(
+            table,
+            table.spec(),
+            recent.get(0).partition(),
+            List.of(
+                new Position(recent.get(0).location(), 0),
+                new Position(recent.get(1).location(), 1))))
+        .commit();
     Schema idOnly = SCHEMA.select("id");
     Record gone = GenericRecord.create(idOnly);
     gone.setField("id", 1_015L);
-    table.newRowDelta().addDeletes(TableWrites.writeEqualityDeletes(table, table.spec(), recent.get(0).partition(), idOnly, List.of(gone))).commit();
+    table
+        .newRowDelta()
+        .addDeletes(TableWrites.writeEqualityDeletes(
+            table, table.spec(), recent.get(0).partition(), idOnly, List.of(gone)))
+        .commit();
     // maintained right after the upgrade: the rows written before it have no v3 row ids yet
     FormatUpgrade.execute(FormatUpgrade.plan(table, 3));
     table.refresh();
@@ -98,7 +120,8 @@ class EveryOperationMaintainTest {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
     Table table = history(catalog);
     List<String> rows = Rows.sortedStrings(table);
-    Files.writeString(Path.of(table.location(), "data", "orphan.parquet"), "left behind by a crashed writer");
+    Files.writeString(
+        Path.of(table.location(), "data", "orphan.parquet"), "left behind by a crashed writer");
     // declared in reverse: the runner orders them
     MaintenancePlan plan = MaintenancePlan.of(Maintain.table("raw.events")
         .removeOrphans(Duration.ZERO)
@@ -114,16 +137,25 @@ class EveryOperationMaintainTest {
         .applyRetention(10));
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
       RunReport preview = r.run(plan, Mode.PREVIEW);
-      assertThat(preview.tables()).singleElement().satisfies(t ->
-          assertThat(t.operations()).extracting(OperationResult::operation).containsExactlyElementsOf(DESIGN_ORDER));
+      assertThat(preview.tables())
+          .singleElement()
+          .satisfies(t -> assertThat(t.operations())
+              .extracting(OperationResult::operation)
+              .containsExactlyElementsOf(DESIGN_ORDER));
 
       RunReport done = r.run(plan, Mode.COMMIT);
       done.raiseIfErrors();
       TableReport t = done.tables().get(0);
-      assertThat(t.operations()).extracting(OperationResult::operation).containsExactlyElementsOf(DESIGN_ORDER);
-      assertThat(t.operations()).filteredOn(o -> !o.operation().equals("remove-dangling-deletes")
-              && !o.operation().equals("rewrite-manifests") && !o.operation().equals("compact"))
-          .allSatisfy(o -> assertThat(o.outcome()).as(o.operation() + ": " + o.message()).isEqualTo(Outcome.DONE));
+      assertThat(t.operations())
+          .extracting(OperationResult::operation)
+          .containsExactlyElementsOf(DESIGN_ORDER);
+      assertThat(t.operations())
+          .filteredOn(o -> !o.operation().equals("remove-dangling-deletes")
+              && !o.operation().equals("rewrite-manifests")
+              && !o.operation().equals("compact"))
+          .allSatisfy(o -> assertThat(o.outcome())
+              .as(o.operation() + ": " + o.message())
+              .isEqualTo(Outcome.DONE));
     }
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
@@ -131,10 +163,13 @@ class EveryOperationMaintainTest {
     assertThat(h.deletes().positionDeleteFiles()).isZero();
     assertThat(h.deletes().equalityDeleteFiles()).isZero();
     assertThat(h.deletes().deletionVectors()).isEqualTo(2);
-    assertThat(h.maintenanceProperties()).containsEntry(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "10");
+    assertThat(h.maintenanceProperties())
+        .containsEntry(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "10");
     assertThat(h.history().snapshots()).isEqualTo(1);
     // statistics describe the snapshot expiry kept, and survive orphan removal
-    assertThat(h.statistics()).extracting(TableHealth.Statistics::kind).containsExactlyInAnyOrder("table", "partition");
+    assertThat(h.statistics())
+        .extracting(TableHealth.Statistics::kind)
+        .containsExactlyInAnyOrder("table", "partition");
     assertThat(h.statistics()).allSatisfy(s -> {
       assertThat(s.current()).isTrue();
       assertThat(Path.of(java.net.URI.create(s.path()).getPath())).exists();
@@ -144,12 +179,29 @@ class EveryOperationMaintainTest {
 
   @Test
   void thePolicyEnablesTheNewOperationsOnlyWhenAsked() {
-    assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).operations()).extracting(o -> o.name())
-        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans", "vacuum", "cleanup-log");
+    assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).operations())
+        .extracting(o -> o.name())
+        .containsExactly(
+            "compact",
+            "remove-dangling-deletes",
+            "rewrite-manifests",
+            "expire",
+            "remove-orphans",
+            "vacuum",
+            "cleanup-log");
     // a policy names both formats' operations; an Iceberg table keeps its own
-    try (var r = IcebergResurfacer.connect(dev.resurfacer.iceberg.testing.SqliteCatalogs.create("lake", dir.resolve("only-iceberg")))) {
-      assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN).retainOnly(r::supports).operations()).extracting(o -> o.name())
-          .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
+    try (var r = IcebergResurfacer.connect(dev.resurfacer.iceberg.testing.SqliteCatalogs.create(
+        "lake", dir.resolve("only-iceberg")))) {
+      assertThat(Maintain.fromPolicy("raw.events", TablePolicy.BUILT_IN)
+              .retainOnly(r::supports)
+              .operations())
+          .extracting(o -> o.name())
+          .containsExactly(
+              "compact",
+              "remove-dangling-deletes",
+              "rewrite-manifests",
+              "expire",
+              "remove-orphans");
     }
   }
 }

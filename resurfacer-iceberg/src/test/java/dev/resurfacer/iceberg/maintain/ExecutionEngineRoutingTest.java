@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The runner hands each operation to the table's execution engine, and refuses what that engine declares it cannot do. */
 class ExecutionEngineRoutingTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -52,9 +54,11 @@ class ExecutionEngineRoutingTest {
 
     @Override
     public List<EngineCapability> capabilities() {
-      return List.of(EngineCapability.works("marking", "iceberg", "rewrite-manifests", "marks the table")
+      return List.of(
+          EngineCapability.works("marking", "iceberg", "rewrite-manifests", "marks the table")
               .refusing("sort-by", "it marks whole tables only"),
-          EngineCapability.refused("marking", "iceberg", "compact", "this engine cannot rewrite data files"));
+          EngineCapability.refused(
+              "marking", "iceberg", "compact", "this engine cannot rewrite data files"));
     }
 
     @Override
@@ -82,20 +86,24 @@ class ExecutionEngineRoutingTest {
   }
 
   @Test
-  void anOperationRunsOnTheTablesEngineAndARefusedOneIsReportedWithTheEnginesReasonAndChangesNothing() {
+  void
+      anOperationRunsOnTheTablesEngineAndARefusedOneIsReportedWithTheEnginesReasonAndChangesNothing() {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 4);
     List<String> rows = Rows.sortedStrings(table);
     long snapshot = table.currentSnapshot().snapshotId();
 
-    MaintenancePlan refused = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").compact(Map.of("min-input-files", "2")));
-    MaintenancePlan runs = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests());
+    MaintenancePlan refused = MaintenancePlan.of(
+        Maintain.table("raw.clicks").engine("marking").compact(Map.of("min-input-files", "2")));
+    MaintenancePlan runs =
+        MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests());
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
         .executionEngines(List.of(new MarkingEngine()))) {
       RunReport report = r.run(refused, Mode.COMMIT);
       OperationResult compact = report.tables().get(0).operations().get(0);
       assertThat(compact.outcome()).isEqualTo(Outcome.REFUSED);
-      assertThat(compact.message()).isEqualTo(
-          "engine marking does not run compact on iceberg tables: this engine cannot rewrite data files");
+      assertThat(compact.message())
+          .isEqualTo(
+              "engine marking does not run compact on iceberg tables: this engine cannot rewrite data files");
       table.refresh();
       assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
 
@@ -112,8 +120,11 @@ class ExecutionEngineRoutingTest {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 3);
     long snapshot = table.currentSnapshot().snapshotId();
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))) {
-      assertThatThrownBy(() -> r.run(MaintenancePlan.of(Maintain.table("raw.clicks").engine("spark").compact()), Mode.COMMIT))
-          .isInstanceOf(UsageException.class).hasMessage("engine 'spark' is not open for this run (opened: local)");
+      assertThatThrownBy(() -> r.run(
+              MaintenancePlan.of(Maintain.table("raw.clicks").engine("spark").compact()),
+              Mode.COMMIT))
+          .isInstanceOf(UsageException.class)
+          .hasMessage("engine 'spark' is not open for this run (opened: local)");
     }
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
@@ -124,13 +135,16 @@ class ExecutionEngineRoutingTest {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 3);
     long snapshot = table.currentSnapshot().snapshotId();
     // expire would run first on the local engine: the refusal must come before it
-    MaintenancePlan plan = MaintenancePlan.of(Maintain.table("raw.clicks").engine("marking").rewriteManifests("day"),
+    MaintenancePlan plan = MaintenancePlan.of(
+        Maintain.table("raw.clicks").engine("marking").rewriteManifests("day"),
         Maintain.table("raw.clicks").expireSnapshots(java.time.Duration.ZERO, 1));
     try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
         .executionEngines(List.of(new MarkingEngine()))) {
-      assertThatThrownBy(() -> r.run(plan, Mode.COMMIT)).isInstanceOf(UsageException.class).hasMessage(
-          "raw.clicks: engine marking does not take rewrite-manifests sort-by (--sort-by, policy rewrite-manifests.sort-by) on iceberg"
-              + " tables: it marks whole tables only; run it with --engine local");
+      assertThatThrownBy(() -> r.run(plan, Mode.COMMIT))
+          .isInstanceOf(UsageException.class)
+          .hasMessage(
+              "raw.clicks: engine marking does not take rewrite-manifests sort-by (--sort-by, policy rewrite-manifests.sort-by) on iceberg"
+                  + " tables: it marks whole tables only; run it with --engine local");
     }
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * catalog: if the API it shows changes, this stops compiling.
  */
 class LibraryExampleTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void theDocumentedExampleRunsAndKeepsEveryRow() throws Exception {
@@ -43,10 +44,12 @@ class LibraryExampleTest {
     // --- the example, as documented ---
     var plan = MaintenancePlan.of(
         Maintain.namespace("raw").compact().expireSnapshots(Duration.ofDays(5), 1),
-        Maintain.table("analytics.events").compact(Map.of("min-input-files", "2")).removeOrphans(Duration.ofDays(3)));
+        Maintain.table("analytics.events")
+            .compact(Map.of("min-input-files", "2"))
+            .removeOrphans(Duration.ofDays(3)));
     try (Resurfacer<IcebergTable> r = IcebergResurfacer.connect(catalogConfig).parallel(4)) {
-      RunReport report = r.run(plan, Mode.COMMIT);     // Mode.PREVIEW changes nothing
-      report.raiseIfErrors();                          // MaintenanceFailed names each failed or refused table
+      RunReport report = r.run(plan, Mode.COMMIT); // Mode.PREVIEW changes nothing
+      report.raiseIfErrors(); // MaintenanceFailed names each failed or refused table
       // --- end of the example ---
       assertThat(report.tables()).extracting(t -> t.outcome()).containsOnly(Outcome.DONE);
     }

@@ -1,6 +1,5 @@
 package dev.resurfacer.iceberg.maintain;
 
-import dev.resurfacer.maintain.Resurfacer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +12,7 @@ import dev.resurfacer.maintain.Maintain;
 import dev.resurfacer.maintain.MaintenancePlan;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.report.OperationResult;
 import dev.resurfacer.report.Outcome;
@@ -37,7 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MaintenanceRunnerTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -104,7 +106,8 @@ class MaintenanceRunnerTest {
   void previewChangesNothingAndCommitRunsTheOperationsInDesignOrder() throws Exception {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 6);
     List<String> rows = Rows.sortedStrings(table);
-    Files.writeString(Path.of(table.location(), "data", "orphan.parquet"), "left behind by a crashed writer");
+    Files.writeString(
+        Path.of(table.location(), "data", "orphan.parquet"), "left behind by a crashed writer");
     String metadataBefore = metadataLocation(table);
     // declared in the reverse of the order they must run in
     MaintenancePlan plan = MaintenancePlan.of(Maintain.table("raw.clicks")
@@ -117,10 +120,17 @@ class MaintenanceRunnerTest {
       RunReport preview = r.run(plan, Mode.PREVIEW);
       TableReport t = preview.tables().get(0);
       assertThat(t.outcome()).isEqualTo(Outcome.PREVIEWED);
-      assertThat(t.operations()).extracting(OperationResult::operation)
-          .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests", "expire", "remove-orphans");
-      assertThat(t.operations().get(0).message()).isEqualTo("would rewrite 6 file(s) (" + dev.resurfacer.units.ByteSizes.format(
-          t.before().dataBytes()) + ") in 1 group(s)");
+      assertThat(t.operations())
+          .extracting(OperationResult::operation)
+          .containsExactly(
+              "compact",
+              "remove-dangling-deletes",
+              "rewrite-manifests",
+              "expire",
+              "remove-orphans");
+      assertThat(t.operations().get(0).message())
+          .isEqualTo("would rewrite 6 file(s) ("
+              + dev.resurfacer.units.ByteSizes.format(t.before().dataBytes()) + ") in 1 group(s)");
       assertThat(t.after()).isNull();
       table.refresh();
       assertThat(metadataLocation(table)).isEqualTo(metadataBefore);
@@ -130,13 +140,17 @@ class MaintenanceRunnerTest {
       done.raiseIfErrors();
       t = done.tables().get(0);
       assertThat(t.outcome()).isEqualTo(Outcome.DONE);
-      assertThat(t.operations()).extracting(OperationResult::operation, OperationResult::outcome).containsExactly(
-          org.assertj.core.groups.Tuple.tuple("compact", Outcome.DONE),
-          org.assertj.core.groups.Tuple.tuple("remove-dangling-deletes", Outcome.NOTHING_TO_DO),
-          org.assertj.core.groups.Tuple.tuple("rewrite-manifests", Outcome.NOTHING_TO_DO),
-          org.assertj.core.groups.Tuple.tuple("expire", Outcome.DONE),
-          org.assertj.core.groups.Tuple.tuple("remove-orphans", Outcome.DONE));
-      assertThat(t.operations().get(0).metrics()).containsEntry("rewritten_files", 6L).containsEntry("added_files", 1L);
+      assertThat(t.operations())
+          .extracting(OperationResult::operation, OperationResult::outcome)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("compact", Outcome.DONE),
+              org.assertj.core.groups.Tuple.tuple("remove-dangling-deletes", Outcome.NOTHING_TO_DO),
+              org.assertj.core.groups.Tuple.tuple("rewrite-manifests", Outcome.NOTHING_TO_DO),
+              org.assertj.core.groups.Tuple.tuple("expire", Outcome.DONE),
+              org.assertj.core.groups.Tuple.tuple("remove-orphans", Outcome.DONE));
+      assertThat(t.operations().get(0).metrics())
+          .containsEntry("rewritten_files", 6L)
+          .containsEntry("added_files", 1L);
       assertThat(t.before().dataFiles()).isEqualTo(6);
       assertThat(t.after().dataFiles()).isEqualTo(1);
       assertThat(t.before().snapshots()).isEqualTo(6);
@@ -157,21 +171,27 @@ class MaintenanceRunnerTest {
         Maintain.namespace("raw").then(new SetProperty("owner", "team-a")).rewriteManifests(),
         Maintain.table("raw.clicks").then(new SetProperty("owner", "team-b")));
     try (var r = resurfacer()) {
-      assertThatThrownBy(() -> r.run(plan, Mode.COMMIT)).isInstanceOf(UsageException.class)
+      assertThatThrownBy(() -> r.run(plan, Mode.COMMIT))
+          .isInstanceOf(UsageException.class)
           .hasMessageStartingWith("no executor is registered for operation 'set-property'");
       table.refresh();
       assertThat(table.properties()).doesNotContainKey("owner");
 
       RunReport report = r.register(new SetPropertyExecutor()).run(plan, Mode.COMMIT);
-      assertThat(report.tables()).extracting(TableReport::table).containsExactly("raw.clicks", "raw.views");
+      assertThat(report.tables())
+          .extracting(TableReport::table)
+          .containsExactly("raw.clicks", "raw.views");
       TableReport clicks = report.tables().get(0);
-      assertThat(clicks.operations()).extracting(OperationResult::operation).containsExactly("rewrite-manifests", "set-property");
+      assertThat(clicks.operations())
+          .extracting(OperationResult::operation)
+          .containsExactly("rewrite-manifests", "set-property");
       assertThat(clicks.operations().get(1).message()).isEqualTo("set owner=team-b");
       assertThat(clicks.operations().get(1).metrics()).containsEntry("properties_set", 1L);
     }
     table.refresh();
     assertThat(table.properties()).containsEntry("owner", "team-b");
-    assertThat(catalog.loadTable(TableIdentifier.of("raw", "views")).properties()).containsEntry("owner", "team-a");
+    assertThat(catalog.loadTable(TableIdentifier.of("raw", "views")).properties())
+        .containsEntry("owner", "team-a");
   }
 
   @Test
@@ -179,35 +199,52 @@ class MaintenanceRunnerTest {
     Fleet.smallFiles(catalog, "raw", "clicks", 2);
     Fleet.smallFiles(catalog, "raw", "views", 2);
     Hold hold = new Hold(new CountDownLatch(1), new CountDownLatch(1));
-    try (var first = resurfacer().register(new HoldExecutor()); var second = resurfacer()) {
-      CompletableFuture<RunReport> running = CompletableFuture.supplyAsync(
-          () -> first.run(MaintenancePlan.of(Maintain.table("raw.clicks").then(hold)), Mode.COMMIT));
+    try (var first = resurfacer().register(new HoldExecutor());
+        var second = resurfacer()) {
+      CompletableFuture<RunReport> running = CompletableFuture.supplyAsync(() ->
+          first.run(MaintenancePlan.of(Maintain.table("raw.clicks").then(hold)), Mode.COMMIT));
       assertThat(hold.entered().await(60, TimeUnit.SECONDS)).isTrue();
 
-      RunReport overlapping = second.run(MaintenancePlan.of(Maintain.namespace("raw").rewriteManifests()), Mode.COMMIT);
+      RunReport overlapping =
+          second.run(MaintenancePlan.of(Maintain.namespace("raw").rewriteManifests()), Mode.COMMIT);
       TableReport clicks = overlapping.tables().get(0);
       assertThat(clicks.outcome()).isEqualTo(Outcome.SKIPPED);
-      assertThat(clicks.message()).startsWith("skipped: another maintain run holds the lease on this table (resurfacer@");
-      assertThat(clicks.operations()).extracting(OperationResult::outcome).containsExactly(Outcome.SKIPPED);
+      assertThat(clicks.message())
+          .startsWith("skipped: another maintain run holds the lease on this table (resurfacer@");
+      assertThat(clicks.operations())
+          .extracting(OperationResult::outcome)
+          .containsExactly(Outcome.SKIPPED);
       assertThat(clicks.before()).as("measured only under the run's own lease").isNull();
       assertThat(overlapping.tables().get(1).before().dataFiles()).isEqualTo(2);
       assertThat(overlapping.tables().get(1).outcome()).isEqualTo(Outcome.DONE);
       assertThat(overlapping.exitCode()).isZero();
 
       hold.release().countDown();
-      assertThat(running.get(60, TimeUnit.SECONDS).tables().get(0).outcome()).isEqualTo(Outcome.DONE);
+      assertThat(running.get(60, TimeUnit.SECONDS).tables().get(0).outcome())
+          .isEqualTo(Outcome.DONE);
       // the lease is gone, so the next run gets in
-      assertThat(second.run(MaintenancePlan.of(Maintain.table("raw.clicks").rewriteManifests()), Mode.COMMIT)
-          .tables().get(0).outcome()).isEqualTo(Outcome.DONE);
+      assertThat(second
+              .run(MaintenancePlan.of(Maintain.table("raw.clicks").rewriteManifests()), Mode.COMMIT)
+              .tables()
+              .get(0)
+              .outcome())
+          .isEqualTo(Outcome.DONE);
     }
   }
 
   @Test
   void anExpiredLeaseIsTakenOver() {
     Table table = Fleet.smallFiles(catalog, "raw", "clicks", 1);
-    table.updateProperties().set(TableLease.PROPERTY, "resurfacer@crashed/1 until " + Instant.now().minusSeconds(60)).commit();
+    table
+        .updateProperties()
+        .set(TableLease.PROPERTY, "resurfacer@crashed/1 until " + Instant.now().minusSeconds(60))
+        .commit();
     try (var r = resurfacer()) {
-      assertThat(r.run(MaintenancePlan.of(Maintain.table("raw.clicks").rewriteManifests()), Mode.COMMIT).tables().get(0).outcome())
+      assertThat(r.run(
+                  MaintenancePlan.of(Maintain.table("raw.clicks").rewriteManifests()), Mode.COMMIT)
+              .tables()
+              .get(0)
+              .outcome())
           .isEqualTo(Outcome.DONE);
     }
     table.refresh();
@@ -220,14 +257,20 @@ class MaintenanceRunnerTest {
     Fleet.smallFiles(catalog, "raw", "fine", 3);
     Files.delete(Path.of(java.net.URI.create("file:" + metadataLocation(broken)).getPath()));
     try (var r = resurfacer()) {
-      RunReport report = r.run(MaintenancePlan.of(Maintain.namespace("raw").compact(Map.of("min-input-files", "2"))), Mode.COMMIT);
-      assertThat(report.tables()).extracting(TableReport::table, TableReport::outcome).containsExactly(
-          org.assertj.core.groups.Tuple.tuple("raw.broken", Outcome.FAILED),
-          org.assertj.core.groups.Tuple.tuple("raw.fine", Outcome.DONE));
+      RunReport report = r.run(
+          MaintenancePlan.of(Maintain.namespace("raw").compact(Map.of("min-input-files", "2"))),
+          Mode.COMMIT);
+      assertThat(report.tables())
+          .extracting(TableReport::table, TableReport::outcome)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("raw.broken", Outcome.FAILED),
+              org.assertj.core.groups.Tuple.tuple("raw.fine", Outcome.DONE));
       assertThat(report.tables().get(0).message()).startsWith("cannot open table: ");
       assertThat(report.exitCode()).isEqualTo(1);
-      assertThatThrownBy(report::raiseIfErrors).isInstanceOf(RunReport.MaintenanceFailed.class)
-          .hasMessageStartingWith("1 table(s) did not finish: lake.raw.broken failed: cannot open table: ");
+      assertThatThrownBy(report::raiseIfErrors)
+          .isInstanceOf(RunReport.MaintenanceFailed.class)
+          .hasMessageStartingWith(
+              "1 table(s) did not finish: lake.raw.broken failed: cannot open table: ");
     }
   }
 

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What the library tells a {@link Progress}: every unit it announced, no more, and every task closed. */
 class ProgressReportingTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Records every task: what it announced and what it was told. */
   static final class Recorder implements Progress {
@@ -88,7 +89,7 @@ class ProgressReportingTest {
       CompactionPlan plan = planned.readout();
       Recorder progress = new Recorder();
 
-      CompactionResult r = Compaction.execute(planned, progress, line -> { });
+      CompactionResult r = Compaction.execute(planned, progress, line -> {});
 
       assertThat(r.allCommitted()).isTrue();
       Recorder.Task task = progress.named("compact ");
@@ -104,10 +105,16 @@ class ProgressReportingTest {
   void expiryCountsTheFilesItDeletes() {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"))) {
       Table table = Fleet.smallFiles(catalog, "raw", "a", 4);
-      table.newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue()).commit();
+      table
+          .newDelete()
+          .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
+          .commit();
       Recorder progress = new Recorder();
 
-      ExpireResult r = SnapshotExpiry.execute(SnapshotExpiry.plan("raw.a", table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)), progress);
+      ExpireResult r = SnapshotExpiry.execute(
+          SnapshotExpiry.plan(
+              "raw.a", table, new ExpireOptions(Duration.ZERO, 1, List.of(), false)),
+          progress);
 
       Recorder.Task task = progress.named("expire raw.a");
       assertThat(r.files()).isPositive();
@@ -124,9 +131,13 @@ class ProgressReportingTest {
       Fleet.smallFiles(catalog, "raw", "b", 3);
     }
     Recorder progress = new Recorder();
-    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))).progress(progress)) {
-      RunReport report = r.run(MaintenancePlan.of(Maintain.namespace("raw").compact(Map.of("min-input-files", "2"))
-          .removeOrphans(Duration.ZERO)), Mode.COMMIT);
+    try (var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake")))
+        .progress(progress)) {
+      RunReport report = r.run(
+          MaintenancePlan.of(Maintain.namespace("raw")
+              .compact(Map.of("min-input-files", "2"))
+              .removeOrphans(Duration.ZERO)),
+          Mode.COMMIT);
       assertThat(report.exitCode()).isZero();
     }
     Recorder.Task run = progress.named("maintain lake (2 tables)");
@@ -136,7 +147,8 @@ class ProgressReportingTest {
     // each operation's own work reaches the same listener
     assertThat(progress.named("compact lake.raw.a").units.get()).isEqualTo(3);
     assertThat(progress.named("compact lake.raw.b").units.get()).isEqualTo(3);
-    List<Recorder.Task> listings = progress.tasks.stream().filter(t -> t.name.startsWith("remove-orphans") && t.name.endsWith(": list"))
+    List<Recorder.Task> listings = progress.tasks.stream()
+        .filter(t -> t.name.startsWith("remove-orphans") && t.name.endsWith(": list"))
         .toList();
     assertThat(listings).hasSize(2).allMatch(t -> t.units.get() > 0 && t.bytes.get() > 0);
     assertThat(progress.tasks).allMatch(t -> t.closed);

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MetadataWalkerTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Three appends: the third snapshot names all three manifests, which the walk reads once each. */
   @Test

@@ -13,8 +13,11 @@ final class AliasAttackSweeps {
   private AliasAttackSweeps() {}
 
   static OrphanReport sweep(Catalog catalog, Table t) {
-    TableIdentifier id = TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
-    return OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, t).olderThan(Duration.ofHours(1)), Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
+    TableIdentifier id =
+        TableIdentifier.of("db", t.name().substring(t.name().lastIndexOf('.') + 1));
+    return OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, id, t).olderThan(Duration.ofHours(1)),
+            Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
         .execute();
   }
 

@@ -46,16 +46,25 @@ import org.junit.jupiter.params.provider.ValueSource;
  * referenced blob missing from the listing. Nothing live is ever deleted.
  */
 class AzureAliasAttackTest {
-  @RegisterExtension static final AzuriteServer AZURE = new AzuriteServer("aliases");
+  @RegisterExtension
+  static final AzuriteServer AZURE = new AzuriteServer("aliases");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Catalog catalog;
   int tables;
 
   @BeforeEach
   void open() {
     Map<String, String> props = new HashMap<>(AZURE.fileIoProperties());
-    catalog = Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), AZURE.root() + "/" + dir.getFileName(), props, Set.of()));
+    catalog = Catalogs.open(new CatalogConfig(
+        "lake",
+        "jdbc",
+        SqliteCatalogs.uri(dir),
+        AZURE.root() + "/" + dir.getFileName(),
+        props,
+        Set.of()));
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
   }
 
@@ -91,11 +100,14 @@ class AzureAliasAttackTest {
    * remove-orphans, while a real orphan beside them goes.
    */
   @ParameterizedTest
-  @ValueSource(strings = {
-      "wasbs://aliases@devstoreaccount1.blob.core.windows.net",
-      "abfs://aliases@devstoreaccount1.dfs.core.windows.net",
-      "WASB://ALIASES@DEVSTOREACCOUNT1.BLOB.core.windows.net",
-      "dotdot", "escaped"})
+  @ValueSource(
+      strings = {
+        "wasbs://aliases@devstoreaccount1.blob.core.windows.net",
+        "abfs://aliases@devstoreaccount1.dfs.core.windows.net",
+        "WASB://ALIASES@DEVSTOREACCOUNT1.BLOB.core.windows.net",
+        "dotdot",
+        "escaped"
+      })
   void anotherSpellingOfALiveBlobKeepsIt(String spelling) throws Exception {
     Table t = table();
     DataFile file = firstFile(t);
@@ -105,14 +117,22 @@ class AzureAliasAttackTest {
       case "escaped" -> AZURE.root() + path.replace("/data/", "/%64ata/");
       default -> spelling + path;
     };
-    t.newRewrite().rewriteFiles(Set.of(file), Set.of(DataFiles.builder(t.spec()).copy(file).withPath(respelled).build())).commit();
+    t.newRewrite()
+        .rewriteFiles(
+            Set.of(file),
+            Set.of(DataFiles.builder(t.spec()).copy(file).withPath(respelled).build()))
+        .commit();
     t.refresh();
     if (spelling.startsWith("wasbs")) {
-      assertThat(Rows.sortedStrings(t)).hasSize(10); // ADLSFileIO reads the blob through the Blob host's spelling too
+      assertThat(Rows.sortedStrings(t))
+          .hasSize(10); // ADLSFileIO reads the blob through the Blob host's spelling too
     }
-    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    ExpireResult expired = SnapshotExpiry.execute(
+        SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
-    assertThat(AZURE.objects(t.location())).as("expiry kept the blob named another way").contains(file.location());
+    assertThat(AZURE.objects(t.location()))
+        .as("expiry kept the blob named another way")
+        .contains(file.location());
 
     String stray = stray(t);
     t.refresh();
@@ -125,16 +145,21 @@ class AzureAliasAttackTest {
   @Test
   void aNeighbourTableUnderAnotherSpellingInsideTheScopeRefuses() throws Exception {
     Table t = table();
-    String nestedLocation = "wasbs://aliases@devstoreaccount1.blob.core.windows.net" + t.location().substring(AZURE.root().length())
-        + "/nested";
-    Table nested = catalog.buildTable(TableIdentifier.of("db", "nested"), Orders.SCHEMA).withPartitionSpec(Orders.SPEC)
-        .withLocation(nestedLocation).create();
+    String nestedLocation = "wasbs://aliases@devstoreaccount1.blob.core.windows.net"
+        + t.location().substring(AZURE.root().length()) + "/nested";
+    Table nested = catalog
+        .buildTable(TableIdentifier.of("db", "nested"), Orders.SCHEMA)
+        .withPartitionSpec(Orders.SPEC)
+        .withLocation(nestedLocation)
+        .create();
     var append = nested.newAppend();
     TableWrites.writeData(nested, Orders.rows(100, 5, 0)).forEach(append::appendFile);
     append.commit();
     stray(t);
     Set<String> before = AZURE.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("nested");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("nested");
     assertThat(AZURE.objects(t.location())).isEqualTo(before);
   }
 
@@ -142,12 +167,19 @@ class AzureAliasAttackTest {
   void aReferenceIntoAnotherAccountIsAPrefixMismatch() throws Exception {
     Table t = table();
     DataFile file = firstFile(t);
-    String elsewhere = "abfss://aliases@otheraccount.dfs.core.windows.net" + file.location().substring(AZURE.root().length());
-    t.newRewrite().rewriteFiles(Set.of(file), Set.of(DataFiles.builder(t.spec()).copy(file).withPath(elsewhere).build())).commit();
+    String elsewhere = "abfss://aliases@otheraccount.dfs.core.windows.net"
+        + file.location().substring(AZURE.root().length());
+    t.newRewrite()
+        .rewriteFiles(
+            Set.of(file),
+            Set.of(DataFiles.builder(t.spec()).copy(file).withPath(elsewhere).build()))
+        .commit();
     t.refresh();
     stray(t);
     Set<String> before = AZURE.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("prefix mismatch");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("prefix mismatch");
     assertThat(AZURE.objects(t.location())).isEqualTo(before);
   }
 
@@ -155,21 +187,38 @@ class AzureAliasAttackTest {
   void directoryPlaceholdersAreNotFilesAndAnAmbiguousBlobNameRefuses() throws Exception {
     Table t = table();
     String data = t.location().substring(AZURE.root().length() + 1) + "/data";
-    // a hierarchical namespace shows its directories in the Blob view as empty blobs marked hdi_isfolder
-    AZURE.blobs().getBlobClient(data + "/day=2026-01-01").getBlockBlobClient()
-        .uploadWithResponse(BinaryData.fromBytes(new byte[0]).toStream(), 0, new BlobHttpHeaders(),
-            Map.of("hdi_isfolder", "true"), null, null, null, null, null);
+    // a hierarchical namespace shows its directories in the Blob view as empty blobs marked
+    // hdi_isfolder
+    AZURE
+        .blobs()
+        .getBlobClient(data + "/day=2026-01-01")
+        .getBlockBlobClient()
+        .uploadWithResponse(
+            BinaryData.fromBytes(new byte[0]).toStream(),
+            0,
+            new BlobHttpHeaders(),
+            Map.of("hdi_isfolder", "true"),
+            null,
+            null,
+            null,
+            null,
+            null);
     AZURE.blobs().getBlobClient(data + "/empty/").upload(BinaryData.fromBytes(new byte[0]));
     String stray = stray(t);
     OrphanReport report = sweep(t);
     assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
-    assertThat(AZURE.objects(t.location())).contains(AZURE.root() + "/" + data + "/day=2026-01-01", AZURE.root() + "/" + data + "/empty/")
+    assertThat(AZURE.objects(t.location()))
+        .contains(
+            AZURE.root() + "/" + data + "/day=2026-01-01", AZURE.root() + "/" + data + "/empty/")
         .doesNotContain(blob(stray));
 
     stray(t);
-    AZURE.blobs().getBlobClient(data + "//twice.parquet").upload(BinaryData.fromBytes(new byte[] {1}));
+    AZURE.blobs().getBlobClient(data + "//twice.parquet").upload(BinaryData.fromBytes(new byte[] {1
+    }));
     Set<String> before = AZURE.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("ambiguous");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("ambiguous");
     assertThat(AZURE.objects(t.location())).isEqualTo(before);
   }
 
@@ -178,9 +227,14 @@ class AzureAliasAttackTest {
     Table t = table();
     DataFile file = firstFile(t);
     stray(t);
-    AZURE.blobs().getBlobClient(file.location().substring(AZURE.root().length() + 1)).delete();
+    AZURE
+        .blobs()
+        .getBlobClient(file.location().substring(AZURE.root().length() + 1))
+        .delete();
     Set<String> before = AZURE.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("partial listing");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("partial listing");
     assertThat(AZURE.objects(t.location())).isEqualTo(before);
   }
 }

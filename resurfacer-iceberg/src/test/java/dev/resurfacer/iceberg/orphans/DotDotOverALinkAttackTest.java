@@ -35,7 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DotDotOverALinkAttackTest {
   static final TableIdentifier ID = TableIdentifier.of("db", "a");
-  @TempDir Path dir;
+
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -60,22 +63,29 @@ class DotDotOverALinkAttackTest {
     String bare = location.replaceFirst("^file:/*", "/");
     Path real = Path.of(bare).toRealPath();
     assertThat(real.startsWith(warehouse)).isTrue();
-    return warehouse + "/lnk/.." + real.toString().substring(warehouse.toString().length());
+    return warehouse + "/lnk/.."
+        + real.toString().substring(warehouse.toString().length());
   }
 
   @Test
   void removeOrphansKeepsADataFileSpelledWithDotDotOverALink() throws Exception {
     Table a = new AliasAttackTest().create(catalog, "a", null);
     AliasAttackTest.fill(a);
-    DataFile written = TableWrites.writeData(a, OrphanRemovalTest.rows(900, 10, "a")).get(0);
+    DataFile written =
+        TableWrites.writeData(a, OrphanRemovalTest.rows(900, 10, "a")).get(0);
     Path physical = Path.of(written.location().replaceFirst("^file:/*", "/"));
     String spelled = spelledOverALink(written.location());
-    a.newAppend().appendFile(DataFiles.builder(a.spec()).copy(written).withPath(spelled).build()).commit();
-    TableState before = TableState.capture(a); // Hadoop reads the file through the lexical path: the table is fine
+    a.newAppend()
+        .appendFile(DataFiles.builder(a.spec()).copy(written).withPath(spelled).build())
+        .commit();
+    TableState before =
+        TableState.capture(a); // Hadoop reads the file through the lexical path: the table is fine
     assertThat(Rows.sortedStrings(a)).anyMatch(r -> r.contains("900"));
 
-    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO),
-        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO),
+            Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+        .execute();
 
     assertThat(physical).as("the file the current snapshot reads").exists();
     Table reloaded = catalog.loadTable(ID);
@@ -85,20 +95,27 @@ class DotDotOverALinkAttackTest {
   @Test
   void expireKeepsAFileThatARetainedSnapshotReferencesWithoutTheDotDot() throws Exception {
     Table a = new AliasAttackTest().create(catalog, "a", null);
-    DataFile written = TableWrites.writeData(a, OrphanRemovalTest.rows(0, 10, "a")).get(0);
+    DataFile written =
+        TableWrites.writeData(a, OrphanRemovalTest.rows(0, 10, "a")).get(0);
     Path physical = Path.of(written.location().replaceFirst("^file:/*", "/"));
-    DataFile viaLink = DataFiles.builder(a.spec()).copy(written).withPath(spelledOverALink(written.location())).build();
-    DataFile plain = DataFiles.builder(a.spec()).copy(written).withPath(physical.toString()).build();
+    DataFile viaLink = DataFiles.builder(a.spec())
+        .copy(written)
+        .withPath(spelledOverALink(written.location()))
+        .build();
+    DataFile plain =
+        DataFiles.builder(a.spec()).copy(written).withPath(physical.toString()).build();
     a.newAppend().appendFile(viaLink).commit();
     a.newRewrite().deleteFile(viaLink).addFile(plain).commit();
     TableState before = TableState.capture(a);
 
-    SnapshotExpiry.execute(SnapshotExpiry.plan("db.a", a, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    SnapshotExpiry.execute(
+        SnapshotExpiry.plan("db.a", a, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
 
     a.refresh();
     assertThat(a.snapshots()).hasSize(1);
     assertThat(physical).as("the file the retained snapshot reads").exists();
     Snapshot current = a.currentSnapshot();
-    assertThat(Rows.sortedStrings(a, current.snapshotId())).isEqualTo(before.refRows().get("main"));
+    assertThat(Rows.sortedStrings(a, current.snapshotId()))
+        .isEqualTo(before.refRows().get("main"));
   }
 }

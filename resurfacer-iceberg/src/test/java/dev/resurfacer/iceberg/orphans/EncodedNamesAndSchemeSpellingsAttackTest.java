@@ -1,12 +1,11 @@
 package dev.resurfacer.iceberg.orphans;
 
-import dev.resurfacer.storage.StorageFences;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.resurfacer.SafetyRefusal;
-import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.iceberg.write.TableWrites;
+import dev.resurfacer.storage.StorageFences;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * through that name.
  */
 class EncodedNamesAndSchemeSpellingsAttackTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   final AliasAttackTest h = new AliasAttackTest();
 
   @BeforeEach
@@ -48,7 +49,10 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
   void encodedPartitionValuesAreKeptAndARealOrphanBesideThemGoes(String value) throws Exception {
     Table a = h.create(h.catalog, "a", null);
     for (String v : List.of(value, "plain")) {
-      a.newAppend().appendFile(TableWrites.writeData(a, OrphanRemovalTest.rows(v.length(), 5, v)).get(0)).commit();
+      a.newAppend()
+          .appendFile(
+              TableWrites.writeData(a, OrphanRemovalTest.rows(v.length(), 5, v)).get(0))
+          .commit();
     }
     DataFile live = a.currentSnapshot().addedDataFiles(a.io()).iterator().next();
     a.refresh();
@@ -60,8 +64,11 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
       }
     }
     assertThat(partitionDir).isNotNull();
-    Path orphan = OrphanRemovalTest.plant(partitionDir.resolve("orphan.parquet"), OrphanRemovalTest.TEN_DAYS_AGO);
-    Path literal = OrphanRemovalTest.plant(AliasAttackTest.dir(a).resolve("data/category=" + value.replace("/", "_") + "-literal/x.parquet"),
+    Path orphan = OrphanRemovalTest.plant(
+        partitionDir.resolve("orphan.parquet"), OrphanRemovalTest.TEN_DAYS_AGO);
+    Path literal = OrphanRemovalTest.plant(
+        AliasAttackTest.dir(a)
+            .resolve("data/category=" + value.replace("/", "_") + "-literal/x.parquet"),
         OrphanRemovalTest.TEN_DAYS_AGO);
     h.capture();
 
@@ -77,30 +84,41 @@ class EncodedNamesAndSchemeSpellingsAttackTest {
   void aNeighbourNamingFilesHereAsFileTripleSlashIsSeen() throws Exception {
     Table a = h.filled(h.catalog, "a", null);
     Table b = h.create(h.catalog, "b", null);
-    DataFile written = TableWrites.writeData(b, OrphanRemovalTest.rows(0, 5, "a")).get(0);
+    DataFile written =
+        TableWrites.writeData(b, OrphanRemovalTest.rows(0, 5, "a")).get(0);
     Path inA = AliasAttackTest.dir(a).resolve("data/category=a/from-b.parquet");
     Files.move(Path.of(written.location().replaceFirst("^file:/*", "/")), inA);
-    b.newAppend().appendFile(DataFiles.builder(b.spec()).copy(written).withPath("file://" + inA).build()).commit();
+    b.newAppend()
+        .appendFile(
+            DataFiles.builder(b.spec()).copy(written).withPath("file://" + inA).build())
+        .commit();
     h.capture();
 
-    assertThatThrownBy(() -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("references files in");
+    assertThatThrownBy(
+            () -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("references files in");
     h.assertNothingLost();
   }
 
   @Test
   void aTableRegisteredTwiceAndCommittedToUnderTheSecondNameIsSeen() throws Exception {
     Table a = h.filled(h.catalog, "a", null);
-    String metadata = ((org.apache.iceberg.HasTableOperations) a).operations().current().metadataFileLocation();
+    String metadata =
+        ((org.apache.iceberg.HasTableOperations) a).operations().current().metadataFileLocation();
     Table twin = h.catalog.registerTable(TableIdentifier.of("db", "twin"), metadata);
     Path orphan = h.plantOrphan(a);
     h.capture();
-    OrphanReport same = h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)); // same metadata: the table itself
+    OrphanReport same = h.sweep(
+        h.catalog,
+        a,
+        StorageFences.forCatalogs(List.of(h.config), null)); // same metadata: the table itself
     assertThat(orphan).doesNotExist();
 
     h.fill(twin); // the twin now references files in a's directory that a does not
     h.capture();
-    assertThatThrownBy(() -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
+    assertThatThrownBy(
+            () -> h.sweep(h.catalog, a, StorageFences.forCatalogs(List.of(h.config), null)))
         .isInstanceOf(SafetyRefusal.class);
     assertThat(same).isNotNull();
     h.assertNothingLost();

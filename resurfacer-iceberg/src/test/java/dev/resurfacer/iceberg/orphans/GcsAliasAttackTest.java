@@ -41,16 +41,24 @@ import org.junit.jupiter.params.provider.ValueSource;
  * listing. Nothing live is ever deleted.
  */
 class GcsAliasAttackTest {
-  @RegisterExtension static final GcsEmulator GCS = new GcsEmulator("aliases");
+  @RegisterExtension
+  static final GcsEmulator GCS = new GcsEmulator("aliases");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   Catalog catalog;
   int tables;
 
   @BeforeEach
   void open() {
-    catalog = Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), GCS.root() + "/" + dir.getFileName(),
-        GCS.fileIoProperties(), Set.of()));
+    catalog = Catalogs.open(new CatalogConfig(
+        "lake",
+        "jdbc",
+        SqliteCatalogs.uri(dir),
+        GCS.root() + "/" + dir.getFileName(),
+        GCS.fileIoProperties(),
+        Set.of()));
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
   }
 
@@ -100,11 +108,18 @@ class GcsAliasAttackTest {
       case "escaped" -> GCS.root() + path.replace("/data/", "/%64ata/");
       default -> spelling + path;
     };
-    t.newRewrite().rewriteFiles(Set.of(file), Set.of(DataFiles.builder(t.spec()).copy(file).withPath(respelled).build())).commit();
+    t.newRewrite()
+        .rewriteFiles(
+            Set.of(file),
+            Set.of(DataFiles.builder(t.spec()).copy(file).withPath(respelled).build()))
+        .commit();
     t.refresh();
-    ExpireResult expired = SnapshotExpiry.execute(SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
+    ExpireResult expired = SnapshotExpiry.execute(
+        SnapshotExpiry.plan(t.name(), t, new ExpireOptions(Duration.ZERO, 1, List.of(), false)));
     assertThat(expired.committed()).isTrue();
-    assertThat(GCS.objects(t.location())).as("expiry kept the object named another way").contains(file.location());
+    assertThat(GCS.objects(t.location()))
+        .as("expiry kept the object named another way")
+        .contains(file.location());
 
     String stray = stray(t);
     t.refresh();
@@ -116,15 +131,21 @@ class GcsAliasAttackTest {
   @Test
   void aNeighbourTableUnderAnotherSpellingInsideTheScopeRefuses() throws Exception {
     Table t = table();
-    String nestedLocation = "gs://ALIASES" + t.location().substring(GCS.root().length()) + "/nested";
-    Table nested = catalog.buildTable(TableIdentifier.of("db", "nested"), Orders.SCHEMA).withPartitionSpec(Orders.SPEC)
-        .withLocation(nestedLocation).create();
+    String nestedLocation =
+        "gs://ALIASES" + t.location().substring(GCS.root().length()) + "/nested";
+    Table nested = catalog
+        .buildTable(TableIdentifier.of("db", "nested"), Orders.SCHEMA)
+        .withPartitionSpec(Orders.SPEC)
+        .withLocation(nestedLocation)
+        .create();
     var append = nested.newAppend();
     TableWrites.writeData(nested, Orders.rows(100, 5, 0)).forEach(append::appendFile);
     append.commit();
     stray(t);
     Set<String> before = GCS.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("nested");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("nested");
     assertThat(GCS.objects(t.location())).isEqualTo(before);
   }
 
@@ -132,12 +153,19 @@ class GcsAliasAttackTest {
   void aReferenceIntoAnotherBucketIsAPrefixMismatch() throws Exception {
     Table t = table();
     DataFile file = firstFile(t);
-    String elsewhere = "gs://other-bucket" + file.location().substring(GCS.root().length());
-    t.newRewrite().rewriteFiles(Set.of(file), Set.of(DataFiles.builder(t.spec()).copy(file).withPath(elsewhere).build())).commit();
+    String elsewhere =
+        "gs://other-bucket" + file.location().substring(GCS.root().length());
+    t.newRewrite()
+        .rewriteFiles(
+            Set.of(file),
+            Set.of(DataFiles.builder(t.spec()).copy(file).withPath(elsewhere).build()))
+        .commit();
     t.refresh();
     stray(t);
     Set<String> before = GCS.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("prefix mismatch");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("prefix mismatch");
     assertThat(GCS.objects(t.location())).isEqualTo(before);
   }
 
@@ -150,12 +178,16 @@ class GcsAliasAttackTest {
     String stray = stray(t);
     OrphanReport report = sweep(t);
     assertThat(report.removed().deleted().files()).as("%s", report).isEqualTo(1);
-    assertThat(GCS.objects(t.location())).contains(GCS.root() + "/" + data + "/empty/").doesNotContain(object(stray));
+    assertThat(GCS.objects(t.location()))
+        .contains(GCS.root() + "/" + data + "/empty/")
+        .doesNotContain(object(stray));
 
     stray(t);
     GCS.put(data + "//twice.parquet", new byte[] {1});
     Set<String> before = GCS.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("ambiguous");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("ambiguous");
     assertThat(GCS.objects(t.location())).isEqualTo(before);
   }
 
@@ -168,7 +200,9 @@ class GcsAliasAttackTest {
       assertThat(s.delete(GCS.bucket(), name(file.location()))).isTrue();
     }
     Set<String> before = GCS.objects(t.location());
-    assertThatThrownBy(() -> sweep(t)).isInstanceOf(SafetyRefusal.class).hasMessageContaining("partial listing");
+    assertThatThrownBy(() -> sweep(t))
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("partial listing");
     assertThat(GCS.objects(t.location())).isEqualTo(before);
   }
 }

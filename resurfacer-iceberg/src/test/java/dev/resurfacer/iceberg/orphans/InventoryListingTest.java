@@ -58,12 +58,17 @@ import org.junit.jupiter.api.io.TempDir;
  * age refuses.
  */
 class InventoryListingTest {
-  @RegisterExtension static final S3Server S3 = new S3Server("inventoried");
-  static final MessageType PARQUET = MessageTypeParser.parseMessageType("message s3.inventory { required binary bucket (STRING);"
-      + " required binary key (STRING); optional binary version_id (STRING); optional boolean is_latest;"
-      + " optional boolean is_delete_marker; optional int64 size; optional int64 last_modified_date (TIMESTAMP(MILLIS,true)); }");
+  @RegisterExtension
+  static final S3Server S3 = new S3Server("inventoried");
 
-  @TempDir Path dir;
+  static final MessageType PARQUET = MessageTypeParser.parseMessageType(
+      "message s3.inventory { required binary bucket (STRING);"
+          + " required binary key (STRING); optional binary version_id (STRING); optional boolean is_latest;"
+          + " optional boolean is_delete_marker; optional int64 size; optional int64 last_modified_date (TIMESTAMP(MILLIS,true)); }");
+
+  @TempDir
+  Path dir;
+
   Catalog catalog;
   Table table;
   TableIdentifier id;
@@ -73,8 +78,13 @@ class InventoryListingTest {
   @BeforeEach
   void setUp() throws Exception {
     Map<String, String> props = new HashMap<>(S3.clientProperties());
-    catalog = Catalogs.open(new CatalogConfig("lake", "jdbc", SqliteCatalogs.uri(dir), S3.warehouse(dir.getFileName().toString()),
-        props, Set.of()));
+    catalog = Catalogs.open(new CatalogConfig(
+        "lake",
+        "jdbc",
+        SqliteCatalogs.uri(dir),
+        S3.warehouse(dir.getFileName().toString()),
+        props,
+        Set.of()));
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     id = TableIdentifier.of("db", "t");
     table = Orders.create(catalog, "db", "t", 2);
@@ -90,11 +100,13 @@ class InventoryListingTest {
       try (OutputStream out = io.newOutputFile(stray).create()) {
         out.write(new byte[] {1, 2, 3});
       }
-      Files.setLastModifiedTime(S3.localFile(stray), FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+      Files.setLastModifiedTime(
+          S3.localFile(stray), FileTime.from(Instant.now().minus(Duration.ofDays(2))));
       strays.add(stray);
     }
     // a young stray: unreferenced but inside the age guard
-    try (OutputStream out = io.newOutputFile(table.location() + "/data/young.parquet").create()) {
+    try (OutputStream out =
+        io.newOutputFile(table.location() + "/data/young.parquet").create()) {
       out.write(new byte[] {4});
     }
     table.refresh();
@@ -134,33 +146,61 @@ class InventoryListingTest {
       StringBuilder b = new StringBuilder();
       for (FileInfo f : rows) {
         String key = f.location().substring(("s3://" + S3.bucket() + "/").length());
-        b.append('"').append(S3.bucket()).append("\",\"").append(URLEncoder.encode(key, StandardCharsets.UTF_8))
-            .append("\",\"\",\"true\",\"false\",\"").append(f.size()).append("\",\"")
-            .append(Instant.ofEpochMilli(f.createdAtMillis())).append("\",\"etag\",\"STANDARD\"\n");
+        b.append('"')
+            .append(S3.bucket())
+            .append("\",\"")
+            .append(URLEncoder.encode(key, StandardCharsets.UTF_8))
+            .append("\",\"\",\"true\",\"false\",\"")
+            .append(f.size())
+            .append("\",\"")
+            .append(Instant.ofEpochMilli(f.createdAtMillis()))
+            .append("\",\"etag\",\"STANDARD\"\n");
       }
       // a noncurrent version and a delete marker of keys that are gone: never files to delete
-      b.append('"').append(S3.bucket()).append("\",\"").append(URLEncoder.encode(tableKey() + "/data/old.parquet", StandardCharsets.UTF_8)).append("\",\"v1\",\"false\",\"false\",\"3\",\"2020-01-01T00:00:00.000Z\",\"e\",\"STANDARD\"\n");
+      b.append('"')
+          .append(S3.bucket())
+          .append("\",\"")
+          .append(URLEncoder.encode(tableKey() + "/data/old.parquet", StandardCharsets.UTF_8))
+          .append(
+              "\",\"v1\",\"false\",\"false\",\"3\",\"2020-01-01T00:00:00.000Z\",\"e\",\"STANDARD\"\n");
       gz.write(b.toString().getBytes(StandardCharsets.UTF_8));
     }
     String data = "inventory/" + S3.bucket() + "/cfg/data/" + name + ".csv.gz";
     put(data, bytes.toByteArray());
-    return manifest(name, takenAt, "CSV", "Bucket, Key, VersionId, IsLatest, IsDeleteMarker, Size, LastModifiedDate, ETag, StorageClass",
-        data, bytes.size());
+    return manifest(
+        name,
+        takenAt,
+        "CSV",
+        "Bucket, Key, VersionId, IsLatest, IsDeleteMarker, Size, LastModifiedDate, ETag, StorageClass",
+        data,
+        bytes.size());
   }
 
   private String parquetReport(List<FileInfo> rows, long takenAt, String name) throws Exception {
     Path local = dir.resolve(name + ".parquet");
     SimpleGroupFactory groups = new SimpleGroupFactory(PARQUET);
-    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(local)).withType(PARQUET)
-        .withConf(new Configuration()).build()) {
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(local))
+        .withType(PARQUET)
+        .withConf(new Configuration())
+        .build()) {
       for (FileInfo f : rows) {
-        w.write(groups.newGroup().append("bucket", S3.bucket())
+        w.write(groups
+            .newGroup()
+            .append("bucket", S3.bucket())
             .append("key", f.location().substring(("s3://" + S3.bucket() + "/").length()))
-            .append("is_latest", true).append("is_delete_marker", false)
-            .append("size", f.size()).append("last_modified_date", f.createdAtMillis()));
+            .append("is_latest", true)
+            .append("is_delete_marker", false)
+            .append("size", f.size())
+            .append("last_modified_date", f.createdAtMillis()));
       }
-      w.write(groups.newGroup().append("bucket", S3.bucket()).append("key", tableKey() + "/data/gone.parquet").append("version_id", "v2")
-          .append("is_latest", true).append("is_delete_marker", true).append("last_modified_date", 1L));
+      w.write(groups
+          .newGroup()
+          .append("bucket", S3.bucket())
+          .append("key", tableKey() + "/data/gone.parquet")
+          .append("version_id", "v2")
+          .append("is_latest", true)
+          .append("is_delete_marker", true)
+          .append("last_modified_date", 1L));
     }
     byte[] bytes = Files.readAllBytes(local);
     String data = "inventory/" + S3.bucket() + "/cfg/data/" + name + ".parquet";
@@ -168,10 +208,15 @@ class InventoryListingTest {
     return manifest(name, takenAt, "Parquet", PARQUET.toString(), data, bytes.length);
   }
 
-  private String manifest(String name, long takenAt, String format, String schema, String dataKey, long size) throws Exception {
-    String json = "{\n  \"sourceBucket\" : \"" + S3.bucket() + "\",\n  \"destinationBucket\" : \"arn:aws:s3:::" + S3.bucket()
-        + "\",\n  \"version\" : \"2016-11-30\",\n  \"creationTimestamp\" : \"" + takenAt + "\",\n  \"fileFormat\" : \"" + format
-        + "\",\n  \"fileSchema\" : \"" + schema.replace("\n", " ").replace("\"", "\\\"") + "\",\n  \"files\" : [ {\n    \"key\" : \""
+  private String manifest(
+      String name, long takenAt, String format, String schema, String dataKey, long size)
+      throws Exception {
+    String json = "{\n  \"sourceBucket\" : \"" + S3.bucket()
+        + "\",\n  \"destinationBucket\" : \"arn:aws:s3:::" + S3.bucket()
+        + "\",\n  \"version\" : \"2016-11-30\",\n  \"creationTimestamp\" : \"" + takenAt
+        + "\",\n  \"fileFormat\" : \"" + format
+        + "\",\n  \"fileSchema\" : \"" + schema.replace("\n", " ").replace("\"", "\\\"")
+        + "\",\n  \"files\" : [ {\n    \"key\" : \""
         + dataKey + "\",\n    \"size\" : " + size + ",\n    \"MD5checksum\" : \"0\"\n  } ]\n}\n";
     String key = "inventory/" + S3.bucket() + "/cfg/" + name + "/manifest.json";
     put(key, json.getBytes(StandardCharsets.UTF_8));
@@ -179,7 +224,8 @@ class InventoryListingTest {
   }
 
   private void put(String key, byte[] bytes) throws Exception {
-    try (OutputStream out = io.newOutputFile("s3://" + S3.bucket() + "/" + key).createOrOverwrite()) {
+    try (OutputStream out =
+        io.newOutputFile("s3://" + S3.bucket() + "/" + key).createOrOverwrite()) {
       out.write(bytes);
     }
   }
@@ -194,18 +240,34 @@ class InventoryListingTest {
     List<FileInfo> rows = bucket();
     Path plain = dir.resolve("listing.tsv");
     StringBuilder b = new StringBuilder("# taken-at: " + Instant.ofEpochMilli(takenAt) + "\n");
-    rows.forEach(f -> b.append(f.location()).append('\t').append(f.size()).append('\t').append(f.createdAtMillis()).append('\n'));
+    rows.forEach(f -> b.append(f.location())
+        .append('\t')
+        .append(f.size())
+        .append('\t')
+        .append(f.createdAtMillis())
+        .append('\n'));
     Files.writeString(plain, b);
-    for (String listing : List.of(csvReport(rows, takenAt, "csv"), parquetReport(rows, takenAt, "parquet"), plain.toString())) {
-      OrphanReport fromListing = removal().listing(Inventory.open(listing, table.io())).plan();
+    for (String listing : List.of(
+        csvReport(rows, takenAt, "csv"),
+        parquetReport(rows, takenAt, "parquet"),
+        plain.toString())) {
+      OrphanReport fromListing =
+          removal().listing(Inventory.open(listing, table.io())).plan();
       assertThat(candidates(fromListing)).as(listing).isEqualTo(candidates(live));
-      assertThat(fromListing.census().listed().files()).as(listing).isEqualTo(live.census().listed().files());
-      assertThat(fromListing.census().keptTooYoung().files()).isEqualTo(live.census().keptTooYoung().files());
-      assertThat(fromListing.listing().entriesOutsideScope()).as("the report's own files").isPositive();
+      assertThat(fromListing.census().listed().files())
+          .as(listing)
+          .isEqualTo(live.census().listed().files());
+      assertThat(fromListing.census().keptTooYoung().files())
+          .isEqualTo(live.census().keptTooYoung().files());
+      assertThat(fromListing.listing().entriesOutsideScope())
+          .as("the report's own files")
+          .isPositive();
     }
 
     List<String> before = Rows.sortedStrings(table);
-    OrphanReport done = removal().listing(Inventory.open(csvReport(rows, takenAt, "csv"), table.io())).execute();
+    OrphanReport done = removal()
+        .listing(Inventory.open(csvReport(rows, takenAt, "csv"), table.io()))
+        .execute();
     assertThat(done.removed().deleted().files()).isEqualTo(strays.size());
     for (String stray : strays) {
       assertThat(io.newInputFile(stray).exists()).as(stray).isFalse();
@@ -225,27 +287,41 @@ class InventoryListingTest {
     table.refresh();
 
     // honest: the new commit's files are dated after the report, so their absence is expected
-    OrphanReport honest = removal().listing(Inventory.open(parquetReport(rows, takenAt, "before-commit"), table.io())).plan();
+    OrphanReport honest = removal()
+        .listing(Inventory.open(parquetReport(rows, takenAt, "before-commit"), table.io()))
+        .plan();
     assertThat(candidates(honest)).containsExactlyInAnyOrderElementsOf(strays);
 
-    // stale: the same rows under a time after the commit: a referenced file older than the report is missing from it
+    // stale: the same rows under a time after the commit: a referenced file older than the report
+    // is missing from it
     long claimed = System.currentTimeMillis() + 1000;
     Thread.sleep(1200);
     String stale = csvReport(rows, claimed, "stale");
-    assertThatThrownBy(() -> removal().listing(Inventory.open(stale, table.io())).execute())
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("partial listing");
+    assertThatThrownBy(
+            () -> removal().listing(Inventory.open(stale, table.io())).execute())
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("partial listing");
     for (String stray : strays) {
-      assertThat(io.newInputFile(stray).exists()).as("nothing deleted: " + stray).isTrue();
+      assertThat(io.newInputFile(stray).exists())
+          .as("nothing deleted: " + stray)
+          .isTrue();
     }
   }
 
   @Test
   void anAgeGuardShortOfTheReportsAgeRefuses() throws Exception {
-    String old = csvReport(bucket(), System.currentTimeMillis() - Duration.ofDays(2).toMillis(), "old");
+    String old =
+        csvReport(bucket(), System.currentTimeMillis() - Duration.ofDays(2).toMillis(), "old");
     assertThatThrownBy(() -> removal().listing(Inventory.open(old, table.io())).execute())
-        .isInstanceOf(SafetyRefusal.class).hasMessageContaining("raise --older-than above the listing's age");
-    OrphanReport ok = removal().olderThan(Duration.ofDays(3)).listing(Inventory.open(old, table.io())).plan();
-    assertThat(ok.census().orphans().files()).as("the strays are 2 days old: inside a 3-day guard").isZero();
+        .isInstanceOf(SafetyRefusal.class)
+        .hasMessageContaining("raise --older-than above the listing's age");
+    OrphanReport ok = removal()
+        .olderThan(Duration.ofDays(3))
+        .listing(Inventory.open(old, table.io()))
+        .plan();
+    assertThat(ok.census().orphans().files())
+        .as("the strays are 2 days old: inside a 3-day guard")
+        .isZero();
     for (String stray : strays) {
       assertThat(io.newInputFile(stray).exists()).isTrue();
     }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The java.nio listing of local storage returns exactly what HadoopFileIO's own listing returns. */
 class LocalListingTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   record Entry(String location, long size, long mtime) {}
 
@@ -38,7 +39,8 @@ class LocalListingTest {
       }
     }
     Files.createDirectories(root.resolve("empty/dir"));
-    Files.writeString(root.resolve("data/.f 0%20.parquet.crc"), "crc"); // a checksum sidecar: Hadoop hides it
+    Files.writeString(
+        root.resolve("data/.f 0%20.parquet.crc"), "crc"); // a checksum sidecar: Hadoop hides it
     Files.writeString(root.resolve("metadata.json"), "{}");
 
     HadoopFileIO io = new HadoopFileIO(new Configuration());
@@ -57,8 +59,9 @@ class LocalListingTest {
   void aMissingRootIsFileNotFoundAsWithHadoop() {
     HadoopFileIO io = new HadoopFileIO(new Configuration());
     String prefix = dir.resolve("nothing-here") + "/";
-    assertThatThrownBy(() -> LocalListing.walk(Path.of(prefix), Set.of(), f -> { }))
-        .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(FileNotFoundException.class);
+    assertThatThrownBy(() -> LocalListing.walk(Path.of(prefix), Set.of(), f -> {}))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasCauseInstanceOf(FileNotFoundException.class);
   }
 
   @Test
@@ -68,10 +71,11 @@ class LocalListingTest {
     Files.writeString(cat.resolve("f.parquet"), "x");
     Path outside = Files.createDirectories(dir.resolve("neighbour/data"));
     Files.writeString(outside.resolve("g.parquet"), "y");
-    Files.createSymbolicLink(root.resolve("data/latest"), cat);               // a directory link inside the scope
-    Files.createSymbolicLink(root.resolve("data/elsewhere"), outside);        // a link out of the scope
-    Files.createSymbolicLink(cat.resolve("loop"), root);                      // a loop
-    Files.createSymbolicLink(root.resolve("data/one.parquet"), cat.resolve("f.parquet")); // a file link
+    Files.createSymbolicLink(root.resolve("data/latest"), cat); // a directory link inside the scope
+    Files.createSymbolicLink(root.resolve("data/elsewhere"), outside); // a link out of the scope
+    Files.createSymbolicLink(cat.resolve("loop"), root); // a loop
+    Files.createSymbolicLink(
+        root.resolve("data/one.parquet"), cat.resolve("f.parquet")); // a file link
 
     Set<String> listed = new HashSet<>();
     LocalListing.Skipped skipped = LocalListing.walk(root, Set.of(), f -> listed.add(f.location()));
@@ -87,7 +91,8 @@ class LocalListingTest {
     Files.writeString(held.resolve("x.parquet"), "x");
     Files.writeString(root.resolve("y.parquet"), "y");
     Set<String> listed = new HashSet<>();
-    LocalListing.walk(root, Set.of(root.resolve(".resurfacer-quarantine")), f -> listed.add(f.location()));
+    LocalListing.walk(
+        root, Set.of(root.resolve(".resurfacer-quarantine")), f -> listed.add(f.location()));
     assertThat(listed).containsExactly("file:" + root.resolve("y.parquet"));
   }
 }

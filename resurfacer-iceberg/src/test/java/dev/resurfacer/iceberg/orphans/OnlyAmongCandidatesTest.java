@@ -27,27 +27,40 @@ import org.junit.jupiter.api.io.TempDir;
  * proposes is kept, and an orphan it did not propose is left for another run.
  */
 class OnlyAmongCandidatesTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void onlyCandidatesOurFencesAgreeOnAreDeleted() throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    Table table = catalog.buildTable(id("t"), OrphanRemovalTest.SCHEMA)
-        .withPartitionSpec(PartitionSpec.builderFor(OrphanRemovalTest.SCHEMA).identity("category").build())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+    Table table = catalog
+        .buildTable(id("t"), OrphanRemovalTest.SCHEMA)
+        .withPartitionSpec(PartitionSpec.builderFor(OrphanRemovalTest.SCHEMA)
+            .identity("category")
+            .build())
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
     DataFile live = TableWrites.writeData(table, rows(0, 10, "a")).get(0);
     table.newAppend().appendFile(live).commit();
     List<String> before = Rows.sortedStrings(table);
-    Path proposed = plant(tableDir(table).resolve("data/category=a/proposed.parquet"), TEN_DAYS_AGO);
-    Path notProposed = plant(tableDir(table).resolve("data/category=a/not-proposed.parquet"), TEN_DAYS_AGO);
+    Path proposed =
+        plant(tableDir(table).resolve("data/category=a/proposed.parquet"), TEN_DAYS_AGO);
+    Path notProposed =
+        plant(tableDir(table).resolve("data/category=a/not-proposed.parquet"), TEN_DAYS_AGO);
     Path livePath = Path.of(live.location().replaceFirst("^file:", ""));
     assertThat(livePath.toFile().setLastModified(TEN_DAYS_AGO)).isTrue();
 
-    List<String> candidates = List.of("file:" + proposed, live.location(), "file://" + livePath, dir.resolve("elsewhere.parquet").toString());
-    OrphanReport preview = OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).plan();
+    List<String> candidates = List.of(
+        "file:" + proposed,
+        live.location(),
+        "file://" + livePath,
+        dir.resolve("elsewhere.parquet").toString());
+    OrphanReport preview =
+        OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).plan();
     assertThat(preview.census().orphans().files()).isEqualTo(1);
-    OrphanReport done = OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).execute();
+    OrphanReport done =
+        OrphanRemoval.of(catalog, id("t"), table).onlyAmong(candidates).execute();
 
     assertThat(done.removed().deleted().files()).isEqualTo(1);
     assertThat(proposed).doesNotExist();

@@ -56,9 +56,12 @@ class OrphanRemovalTest {
   static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "category", Types.StringType.get()));
-  static final long TEN_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(10).toMillis();
+  static final long TEN_DAYS_AGO =
+      System.currentTimeMillis() - Duration.ofDays(10).toMillis();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -83,8 +86,12 @@ class OrphanRemovalTest {
     long tagged = table.currentSnapshot().snapshotId();
     table.manageSnapshots().createTag("before-cleanup", tagged).commit();
     List<String> tagRows = Rows.sortedStrings(table, tagged);
-    DeleteFile pos = TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(),
-        List.of(new Position(files.get(0).location(), 1), new Position(files.get(0).location(), 2)));
+    DeleteFile pos = TableWrites.writePositionDeletes(
+        table,
+        table.spec(),
+        files.get(0).partition(),
+        List.of(
+            new Position(files.get(0).location(), 1), new Position(files.get(0).location(), 2)));
     table.newRowDelta().addDeletes(pos).commit();
     // a rewrite supersedes the second file; the tag still needs it
     DataFile rewritten = TableWrites.writeData(table, rows(100, 20, "b")).get(0);
@@ -106,22 +113,28 @@ class OrphanRemovalTest {
     OrphanReport preview = OrphanRemoval.of(catalog, id("t"), table).plan();
     assertThat(preview.deleted()).isFalse();
     assertThat(preview.census().orphans().files()).isEqualTo(planted.size());
-    assertThat(preview.orphans()).extracting(OrphanReport.OrphanFile::location)
-        .allSatisfy(l -> assertThat(planted.stream().map(p -> dev.resurfacer.storage.StoredFile.parse(p.toString()).key()))
+    assertThat(preview.orphans())
+        .extracting(OrphanReport.OrphanFile::location)
+        .allSatisfy(l -> assertThat(planted.stream()
+                .map(p -> dev.resurfacer.storage.StoredFile.parse(p.toString()).key()))
             .contains(dev.resurfacer.storage.StoredFile.parse(l).key()));
     assertThat(preview.census().keptReachable().files()).isEqualTo(live.size());
-    assertThat(preview.references().referenced()).containsEntry("statistics files", 1L).containsEntry("partition statistics files", 1L)
+    assertThat(preview.references().referenced())
+        .containsEntry("statistics files", 1L)
+        .containsEntry("partition statistics files", 1L)
         .containsEntry("delete files", 1L);
     assertThat(planted).allSatisfy(p -> assertThat(p).exists());
 
     OrphanReport done = OrphanRemoval.of(catalog, id("t"), table).execute();
     assertThat(done.removed().deleted().files()).isEqualTo(planted.size());
-    assertThat(done.removed().deleted().bytes()).isEqualTo(preview.census().orphans().bytes());
+    assertThat(done.removed().deleted().bytes())
+        .isEqualTo(preview.census().orphans().bytes());
     assertThat(done.removed().failedDeletes()).isZero();
     assertThat(filesUnder(tableDir)).isEqualTo(live);
     table.refresh();
     assertThat(Rows.sortedStrings(table)).isEqualTo(currentRows);
-    assertThat(Rows.sortedStrings(table, table.refs().get("before-cleanup").snapshotId())).isEqualTo(tagRows);
+    assertThat(Rows.sortedStrings(table, table.refs().get("before-cleanup").snapshotId()))
+        .isEqualTo(tagRows);
 
     OrphanReport again = OrphanRemoval.of(catalog, id("t"), table).execute();
     assertThat(again.census().orphans().files()).isZero();
@@ -130,7 +143,8 @@ class OrphanRemovalTest {
 
   @Test
   void deletionVectorPuffinFilesOfAV3TableAreReferenced() throws Exception {
-    Table table = catalog.buildTable(id("v3"), SCHEMA)
+    Table table = catalog
+        .buildTable(id("v3"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
         .withProperty(TableProperties.FORMAT_VERSION, "3")
         .create();
@@ -158,7 +172,10 @@ class OrphanRemovalTest {
   @Test
   void ageGuardKeepsAConcurrentWritersUncommittedFile() throws Exception {
     Table table = create("t");
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
     DataFile inFlight = TableWrites.writeData(table, rows(100, 10, "a")).get(0);
     Path old = plant(tableDir(table).resolve("data/old-orphan.parquet"), TEN_DAYS_AGO);
 
@@ -177,7 +194,10 @@ class OrphanRemovalTest {
   @Test
   void aFileCommittedBetweenListingAndTheMetadataReadIsKept() throws Exception {
     Table table = create("t");
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
     DataFile late = TableWrites.writeData(table, rows(100, 10, "a")).get(0);
     Path latePath = Path.of(late.location());
     latePath.toFile().setLastModified(TEN_DAYS_AGO);
@@ -185,7 +205,9 @@ class OrphanRemovalTest {
     FaultyFileIO io = new FaultyFileIO(table.io())
         .afterListing(() -> writer.newAppend().appendFile(late).commit());
 
-    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO), io).execute();
+    OrphanReport report = OrphanRemovalSeams.io(
+            OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO), io)
+        .execute();
 
     assertThat(latePath).exists();
     assertThat(report.removed().deleted().files()).isZero();
@@ -196,7 +218,8 @@ class OrphanRemovalTest {
   @Test
   void scopeIsTheTableAndItsWritePathsNeverTheWarehouse() throws Exception {
     Path dataElsewhere = dir.resolve("elsewhere/t-data");
-    Table table = catalog.buildTable(id("t"), SCHEMA)
+    Table table = catalog
+        .buildTable(id("t"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
         .withProperty(TableProperties.WRITE_DATA_LOCATION, dataElsewhere.toString())
         .create();
@@ -232,7 +255,8 @@ class OrphanRemovalTest {
     String dropped = Path.of(live.location()).getFileName().toString();
     FaultyFileIO io = new FaultyFileIO(table.io()).dropping(l -> l.endsWith(dropped));
 
-    assertThatThrownBy(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
+    assertThatThrownBy(() ->
+            OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("partial listing")
         .hasMessageContaining(dropped);
@@ -243,7 +267,8 @@ class OrphanRemovalTest {
 
   @Test
   void everyRequiredReferenceCategoryMustBeNonEmptyOnATableWithSnapshots() {
-    for (Category missing : List.of(Category.METADATA_JSON, Category.MANIFEST_LIST, Category.MANIFEST, Category.DATA)) {
+    for (Category missing :
+        List.of(Category.METADATA_JSON, Category.MANIFEST_LIST, Category.MANIFEST, Category.DATA)) {
       Map<Category, Long> counts = new EnumMap<>(Category.class);
       for (Category c : Category.values()) {
         counts.put(c, c == missing ? 0L : 3L);
@@ -264,9 +289,16 @@ class OrphanRemovalTest {
   @Test
   void aTableWithSnapshotsButNoLiveDataFilesIsRefused() throws Exception {
     Table table = create("t");
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
     table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue()).commit();
-    table.expireSnapshots().retainLast(1).expireOlderThan(System.currentTimeMillis() + 1).commit();
+    table
+        .expireSnapshots()
+        .retainLast(1)
+        .expireOlderThan(System.currentTimeMillis() + 1)
+        .commit();
     Path orphan = plant(tableDir(table).resolve("data/orphan.parquet"), TEN_DAYS_AGO);
 
     assertThatThrownBy(() -> OrphanRemoval.of(catalog, id("t"), table).execute())
@@ -283,11 +315,18 @@ class OrphanRemovalTest {
     DataFile elsewhere = TableWrites.writeData(table, rows(100, 10, "a")).get(0);
     Path elsewherePath = Path.of(elsewhere.location());
     elsewherePath.toFile().setLastModified(TEN_DAYS_AGO);
-    // the same object named through another host: the table reads it, the listing names it without one
-    table.newAppend().appendFile(DataFiles.builder(table.spec()).copy(elsewhere)
-        .withPath("file://otherhost" + elsewherePath).build()).commit();
+    // the same object named through another host: the table reads it, the listing names it without
+    // one
+    table
+        .newAppend()
+        .appendFile(DataFiles.builder(table.spec())
+            .copy(elsewhere)
+            .withPath("file://otherhost" + elsewherePath)
+            .build())
+        .commit();
 
-    assertThatThrownBy(() -> OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute())
+    assertThatThrownBy(() ->
+            OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("prefix mismatch")
         .hasMessageContaining("file://otherhost");
@@ -300,9 +339,11 @@ class OrphanRemovalTest {
     DataFile live = TableWrites.writeData(table, rows(0, 10, "a")).get(0);
     table.newAppend().appendFile(live).commit();
     Path orphan = plant(tableDir(table).resolve("data/orphan.parquet"), TEN_DAYS_AGO);
-    FaultyFileIO io = new FaultyFileIO(table.io()).rewriting(l -> l.replaceFirst("^file:/+", "hdfs://namenode:8020/"));
+    FaultyFileIO io = new FaultyFileIO(table.io())
+        .rewriting(l -> l.replaceFirst("^file:/+", "hdfs://namenode:8020/"));
 
-    assertThatThrownBy(() -> OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
+    assertThatThrownBy(() ->
+            OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("prefix mismatch")
         .hasMessageContaining("hdfs://namenode:8020");
@@ -313,12 +354,17 @@ class OrphanRemovalTest {
   @Test
   void equivalentSchemesAreNotAMismatch() throws Exception {
     Table table = create("t");
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
     Path orphan = plant(tableDir(table).resolve("data/orphan.parquet"), TEN_DAYS_AGO);
     // file:/x, file:///x and /x all name the same file
-    FaultyFileIO io = new FaultyFileIO(table.io()).rewriting(l -> l.replaceFirst("^file:/+", "file:///"));
+    FaultyFileIO io =
+        new FaultyFileIO(table.io()).rewriting(l -> l.replaceFirst("^file:/+", "file:///"));
 
-    OrphanReport report = OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute();
+    OrphanReport report =
+        OrphanRemovalSeams.io(OrphanRemoval.of(catalog, id("t"), table), io).execute();
 
     assertThat(report.removed().deleted().files()).isEqualTo(1);
     assertThat(orphan).doesNotExist();
@@ -328,21 +374,32 @@ class OrphanRemovalTest {
   @Test
   void aTableInsideAnotherTablesLocationIsRefusedBothWays() throws Exception {
     Table outer = create("outer");
-    outer.newAppend().appendFile(TableWrites.writeData(outer, rows(0, 10, "a")).get(0)).commit();
+    outer
+        .newAppend()
+        .appendFile(TableWrites.writeData(outer, rows(0, 10, "a")).get(0))
+        .commit();
     Namespace other = Namespace.of("other");
     catalog.createNamespace(other);
-    Table inner = catalog.buildTable(TableIdentifier.of(other, "inner"), SCHEMA)
+    Table inner = catalog
+        .buildTable(TableIdentifier.of(other, "inner"), SCHEMA)
         .withLocation(tableDir(outer).resolve("nested").toString())
         .create();
-    inner.newAppend().appendFile(TableWrites.writeData(inner, rows(0, 10, "a")).get(0)).commit();
-    Path innerMetadata = Path.of(((org.apache.iceberg.HasTableOperations) inner).operations().current().metadataFileLocation()
+    inner
+        .newAppend()
+        .appendFile(TableWrites.writeData(inner, rows(0, 10, "a")).get(0))
+        .commit();
+    Path innerMetadata = Path.of(((org.apache.iceberg.HasTableOperations) inner)
+        .operations()
+        .current()
+        .metadataFileLocation()
         .replaceFirst("^file:", ""));
     innerMetadata.toFile().setLastModified(TEN_DAYS_AGO);
 
     assertThatThrownBy(() -> OrphanRemoval.of(catalog, id("outer"), outer).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("other.inner");
-    assertThatThrownBy(() -> OrphanRemoval.of(catalog, TableIdentifier.of(other, "inner"), inner).execute())
+    assertThatThrownBy(() ->
+            OrphanRemoval.of(catalog, TableIdentifier.of(other, "inner"), inner).execute())
         .isInstanceOf(SafetyRefusal.class)
         .hasMessageContaining("db.outer");
     assertThat(innerMetadata).exists();
@@ -353,23 +410,36 @@ class OrphanRemovalTest {
   void aFileReferencedOutsideTheTableLocationIsNeverACandidate() throws Exception {
     Table source = create("source");
     Table table = create("t");
-    table.newAppend().appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0)).commit();
-    // added from another directory, as an import or add_files would: referenced, but not ours to list
+    table
+        .newAppend()
+        .appendFile(TableWrites.writeData(table, rows(0, 10, "a")).get(0))
+        .commit();
+    // added from another directory, as an import or add_files would: referenced, but not ours to
+    // list
     DataFile imported = TableWrites.writeData(source, rows(100, 10, "a")).get(0);
     Path importedPath = Path.of(imported.location());
     importedPath.toFile().setLastModified(TEN_DAYS_AGO);
     table.newAppend().appendFile(imported).commit();
     table.newDelete().deleteFile(imported).commit();
-    table.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).cleanExpiredFiles(false).commit();
+    table
+        .expireSnapshots()
+        .expireOlderThan(System.currentTimeMillis() + 1)
+        .retainLast(1)
+        .cleanExpiredFiles(false)
+        .commit();
     Path orphan = plant(tableDir(table).resolve("data/orphan.parquet"), TEN_DAYS_AGO);
     // now referenced by nothing at all, and still outside scope: the run must not touch it
-    OrphanReport report = OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute();
+    OrphanReport report =
+        OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute();
     assertThat(importedPath).exists();
     assertThat(orphan).doesNotExist();
-    assertThat(report.orphans()).extracting(OrphanReport.OrphanFile::location).noneMatch(l -> l.contains("source"));
+    assertThat(report.orphans())
+        .extracting(OrphanReport.OrphanFile::location)
+        .noneMatch(l -> l.contains("source"));
 
     table.newAppend().appendFile(imported).commit();
-    OrphanReport referenced = OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute();
+    OrphanReport referenced =
+        OrphanRemoval.of(catalog, id("t"), table).olderThan(Duration.ZERO).execute();
     assertThat(referenced.references().referencedOutsideScope()).isEqualTo(1);
     assertThat(importedPath).exists();
     assertThat(Rows.read(table)).hasSize(20);
@@ -378,7 +448,8 @@ class OrphanRemovalTest {
   // --- helpers
 
   Table create(String name) {
-    return catalog.buildTable(id(name), SCHEMA)
+    return catalog
+        .buildTable(id(name), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("category").build())
         .withProperty(TableProperties.FORMAT_VERSION, "2")
         .create();
@@ -394,27 +465,42 @@ class OrphanRemovalTest {
 
   static Path plant(Path file, long mtime) throws IOException {
     Files.createDirectories(file.getParent());
-    Files.write(file, ("orphan " + file.getFileName()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(
+        file, ("orphan " + file.getFileName()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertThat(file.toFile().setLastModified(mtime)).isTrue();
     return file;
   }
 
   static Set<String> filesUnder(Path root) throws IOException {
     try (Stream<Path> s = Files.walk(root)) {
-      return s.filter(Files::isRegularFile).map(p -> p.toAbsolutePath().toString()).collect(Collectors.toCollection(TreeSet::new));
+      return s.filter(Files::isRegularFile)
+          .map(p -> p.toAbsolutePath().toString())
+          .collect(Collectors.toCollection(TreeSet::new));
     }
   }
 
   static void addStatistics(Table table) throws IOException {
     long snapshotId = table.currentSnapshot().snapshotId();
-    OutputFile out = table.io().newOutputFile(table.location() + "/metadata/stats-" + snapshotId + ".puffin");
+    OutputFile out =
+        table.io().newOutputFile(table.location() + "/metadata/stats-" + snapshotId + ".puffin");
     PuffinWriter writer = Puffin.write(out).createdBy("resurfacer-test").build();
     try (writer) {
-      writer.add(new Blob("apache-datasketches-theta-v1", List.of(1), snapshotId,
-          table.currentSnapshot().sequenceNumber(), ByteBuffer.wrap(new byte[] {1, 2, 3})));
+      writer.add(new Blob(
+          "apache-datasketches-theta-v1",
+          List.of(1),
+          snapshotId,
+          table.currentSnapshot().sequenceNumber(),
+          ByteBuffer.wrap(new byte[] {1, 2, 3})));
     }
-    table.updateStatistics().setStatistics(new GenericStatisticsFile(snapshotId, out.location(), writer.fileSize(),
-        writer.footerSize(), GenericBlobMetadata.from(writer.writtenBlobsMetadata()))).commit();
+    table
+        .updateStatistics()
+        .setStatistics(new GenericStatisticsFile(
+            snapshotId,
+            out.location(),
+            writer.fileSize(),
+            writer.footerSize(),
+            GenericBlobMetadata.from(writer.writtenBlobsMetadata())))
+        .commit();
   }
 
   static List<Record> rows(long start, int n, String category) {

@@ -28,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class QuarantineDirectoryThroughALinkAttackTest {
   static final TableIdentifier ID = TableIdentifier.of("db", "a");
-  @TempDir Path dir;
+
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -52,14 +55,18 @@ class QuarantineDirectoryThroughALinkAttackTest {
     TableState state = TableState.capture(a);
 
     try {
-      OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO).quarantine(true),
-          Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+      OrphanRemovalSeams.clock(
+              OrphanRemoval.of(catalog, ID, a).olderThan(Duration.ZERO).quarantine(true),
+              Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+          .execute();
     } catch (SafetyRefusal refused) {
       // refusing is a fine answer
     }
 
     try (Stream<Path> s = Files.walk(elsewhere)) {
-      assertThat(s.filter(Files::isRegularFile)).as("files written outside the table").isEmpty();
+      assertThat(s.filter(Files::isRegularFile))
+          .as("files written outside the table")
+          .isEmpty();
     }
     Invariants.sameRowsAndNothingMissing(catalog, ID, state);
     assertThat(orphan).exists();

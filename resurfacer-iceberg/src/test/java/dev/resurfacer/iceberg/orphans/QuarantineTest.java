@@ -24,7 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** Two-phase removal: quarantine, restore, purge — on a real table with real files. */
 class QuarantineTest {
   static final TableIdentifier ID = TableIdentifier.of("db", "a");
-  @TempDir Path dir;
+
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -39,7 +42,8 @@ class QuarantineTest {
   }
 
   OrphanRemoval removal(Table t, Duration clockAhead) {
-    return OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, ID, t).olderThan(Duration.ZERO).quarantine(true),
+    return OrphanRemovalSeams.clock(
+        OrphanRemoval.of(catalog, ID, t).olderThan(Duration.ZERO).quarantine(true),
         Clock.offset(Clock.systemUTC(), clockAhead));
   }
 
@@ -48,7 +52,8 @@ class QuarantineTest {
     Table t = new AliasAttackTest().create(catalog, "a", null);
     AliasAttackTest.fill(t);
     Path orphan = AliasAttackTest.plantOrphan(t);
-    Path other = OrphanRemovalTest.plant(AliasAttackTest.dir(t).resolve("metadata/abandoned.metadata.json"),
+    Path other = OrphanRemovalTest.plant(
+        AliasAttackTest.dir(t).resolve("metadata/abandoned.metadata.json"),
         OrphanRemovalTest.TEN_DAYS_AGO);
     String content = Files.readString(orphan);
     TableState state = TableState.capture(t);
@@ -60,7 +65,9 @@ class QuarantineTest {
     assertThat(q.removed().deleted().files()).isZero();
     assertThat(orphan).doesNotExist();
     assertThat(other).doesNotExist();
-    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun());
+    Path held = AliasAttackTest.dir(t)
+        .resolve(".resurfacer-quarantine")
+        .resolve(q.removed().quarantineRun());
     assertThat(held.resolve("manifest.jsonl")).exists();
     Invariants.sameRowsAndNothingMissing(catalog, ID, state);
 
@@ -78,7 +85,8 @@ class QuarantineTest {
     assertThat(other).exists();
     assertThat(held).doesNotExist();
     Invariants.sameRowsAndNothingMissing(catalog, ID, state);
-    assertThat(Rows.sortedStrings(catalog.loadTable(ID))).isEqualTo(state.refRows().get("main"));
+    assertThat(Rows.sortedStrings(catalog.loadTable(ID)))
+        .isEqualTo(state.refRows().get("main"));
   }
 
   @Test
@@ -87,14 +95,18 @@ class QuarantineTest {
     AliasAttackTest.fill(t);
     Path orphan = AliasAttackTest.plantOrphan(t);
     OrphanReport q = removal(t, Duration.ofHours(1)).execute();
-    Path held = AliasAttackTest.dir(t).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun());
+    Path held = AliasAttackTest.dir(t)
+        .resolve(".resurfacer-quarantine")
+        .resolve(q.removed().quarantineRun());
     assertThat(held).exists();
 
-    OrphanReport young = removal(t, Duration.ofDays(3)).quarantineRetention(Duration.ofDays(7)).execute();
+    OrphanReport young =
+        removal(t, Duration.ofDays(3)).quarantineRetention(Duration.ofDays(7)).execute();
     assertThat(young.removed().purgedQuarantine().files()).isZero();
     assertThat(held).exists();
 
-    OrphanReport old = removal(t, Duration.ofDays(8)).quarantineRetention(Duration.ofDays(7)).execute();
+    OrphanReport old =
+        removal(t, Duration.ofDays(8)).quarantineRetention(Duration.ofDays(7)).execute();
     assertThat(old.removed().purgedQuarantine().files()).isEqualTo(2); // the file and the manifest
     assertThat(held).doesNotExist();
     assertThat(orphan).doesNotExist();
@@ -103,8 +115,10 @@ class QuarantineTest {
   @Test
   void restoreRefusesAnUnknownOrMalformedRun() {
     Table t = new AliasAttackTest().create(catalog, "a", null);
-    assertThatThrownBy(() -> OrphanRemoval.restore(t, "db.a", "../../etc", true)).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> OrphanRemoval.restore(t, "db.a", "../../etc", true))
+        .isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> OrphanRemoval.restore(t, "db.a", "20260101T000000000Z", true))
-        .isInstanceOf(UsageException.class).hasMessageContaining("no quarantine run");
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("no quarantine run");
   }
 }

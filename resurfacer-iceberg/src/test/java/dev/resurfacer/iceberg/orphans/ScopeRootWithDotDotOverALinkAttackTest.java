@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * table — was deleted as an orphan.
  */
 class ScopeRootWithDotDotOverALinkAttackTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -46,16 +48,23 @@ class ScopeRootWithDotDotOverALinkAttackTest {
     Path loc = AliasAttackTest.dir(a).toRealPath();
     Path target = Files.createDirectories(dir.resolve("elsewhere/x"));
     Files.createSymbolicLink(loc.resolve("lnk"), target);
-    Path precious = OrphanRemovalTest.plant(dir.resolve("elsewhere/data/precious.csv"), OrphanRemovalTest.TEN_DAYS_AGO);
-    a.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, loc + "/lnk/../data").commit();
+    Path precious = OrphanRemovalTest.plant(
+        dir.resolve("elsewhere/data/precious.csv"), OrphanRemovalTest.TEN_DAYS_AGO);
+    a.updateProperties()
+        .set(TableProperties.WRITE_DATA_LOCATION, loc + "/lnk/../data")
+        .commit();
 
     try {
-      OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO),
-          Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+      OrphanRemovalSeams.clock(
+              OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO),
+              Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+          .execute();
     } catch (SafetyRefusal refused) {
       // refusing is the expected answer
     }
 
-    assertThat(precious).as("a file outside the table, in the kernel's reading of write.data.path").exists();
+    assertThat(precious)
+        .as("a file outside the table, in the kernel's reading of write.data.path")
+        .exists();
   }
 }

@@ -1,10 +1,10 @@
 package dev.resurfacer.iceberg.orphans;
 
-import dev.resurfacer.storage.StorageFences;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.config.CatalogConfig;
 import dev.resurfacer.iceberg.catalog.Catalogs;
+import dev.resurfacer.storage.StorageFences;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +15,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with the catalog inside the table location, remove-orphans deleted the catalog.
  */
 class SqliteCatalogUriSpellingAttackTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @ParameterizedTest
   @ValueSource(strings = {"file://localhost%s", "file://%s", "file:%s?mode=rwc"})
@@ -37,17 +37,25 @@ class SqliteCatalogUriSpellingAttackTest {
     String uri = "jdbc:sqlite:" + String.format(spelling, root.resolve("catalog.db"));
     JdbcCatalog inside = new JdbcCatalog();
     inside.setConf(Catalogs.localHadoopConf());
-    inside.initialize("inside", Map.of(CatalogProperties.URI, uri, CatalogProperties.WAREHOUSE_LOCATION, root.toString()));
+    inside.initialize(
+        "inside",
+        Map.of(CatalogProperties.URI, uri, CatalogProperties.WAREHOUSE_LOCATION, root.toString()));
     try (inside) {
       inside.createNamespace(Namespace.of("db"));
       Table a = new AliasAttackTest().create(inside, "a", root.toString());
       AliasAttackTest.fill(a);
-      assertThat(root.resolve("catalog.db")).as("SQLite opened the file the URI names").exists();
+      assertThat(root.resolve("catalog.db"))
+          .as("SQLite opened the file the URI names")
+          .exists();
       CatalogConfig config = CatalogConfig.of("inside", "jdbc", uri, root.toString());
 
       try {
-        OrphanRemovalSeams.clock(OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a).fences(StorageFences.forCatalogs(List.of(config), null))
-            .olderThan(Duration.ZERO), Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+        OrphanRemovalSeams.clock(
+                OrphanRemoval.of(inside, TableIdentifier.of("db", "a"), a)
+                    .fences(StorageFences.forCatalogs(List.of(config), null))
+                    .olderThan(Duration.ZERO),
+                Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+            .execute();
       } catch (dev.resurfacer.SafetyRefusal refused) {
         // refusing is fine
       }

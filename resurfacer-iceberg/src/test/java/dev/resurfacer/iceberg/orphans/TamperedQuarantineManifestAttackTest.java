@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * path anywhere made restore move that live file away.
  */
 class TamperedQuarantineManifestAttackTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
 
   @BeforeEach
@@ -61,18 +63,28 @@ class TamperedQuarantineManifestAttackTest {
     TableState stateA = TableState.capture(a);
     TableState stateB = TableState.capture(b);
 
-    OrphanReport q = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true),
-        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    OrphanReport q = OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a)
+                .olderThan(Duration.ZERO)
+                .quarantine(true),
+            Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+        .execute();
     assertThat(q.removed().quarantined().files()).isEqualTo(1);
 
-    // the tampering: two more lines, one taking a live file of a neighbour out of its table, one of a itself
-    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun()).resolve("manifest.jsonl");
+    // the tampering: two more lines, one taking a live file of a neighbour out of its table, one of
+    // a itself
+    Path manifest = AliasAttackTest.dir(a)
+        .resolve(".resurfacer-quarantine")
+        .resolve(q.removed().quarantineRun())
+        .resolve("manifest.jsonl");
     String neighbours = liveDataFile(b);
     String own = liveDataFile(a);
     Path outside = dir.resolve("stolen");
     List<String> lines = new ArrayList<>(Files.readAllLines(manifest));
-    lines.add("{\"from\":\"" + outside.resolve("b.parquet") + "\",\"to\":\"" + neighbours + "\",\"size\":1}");
-    lines.add("{\"from\":\"" + AliasAttackTest.dir(a).resolve("data/moved-away.parquet") + "\",\"to\":\"" + own + "\",\"size\":1}");
+    lines.add("{\"from\":\"" + outside.resolve("b.parquet") + "\",\"to\":\"" + neighbours
+        + "\",\"size\":1}");
+    lines.add("{\"from\":\"" + AliasAttackTest.dir(a).resolve("data/moved-away.parquet")
+        + "\",\"to\":\"" + own + "\",\"size\":1}");
     Files.write(manifest, lines);
 
     try {
@@ -93,13 +105,25 @@ class TamperedQuarantineManifestAttackTest {
     Table a = new AliasAttackTest().create(catalog, "a", null);
     AliasAttackTest.fill(a);
     AliasAttackTest.plantOrphan(a);
-    OrphanReport q = OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a).olderThan(Duration.ZERO).quarantine(true),
-        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
-    Path manifest = AliasAttackTest.dir(a).resolve(".resurfacer-quarantine").resolve(q.removed().quarantineRun()).resolve("manifest.jsonl");
+    OrphanReport q = OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, TableIdentifier.of("db", "a"), a)
+                .olderThan(Duration.ZERO)
+                .quarantine(true),
+            Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+        .execute();
+    Path manifest = AliasAttackTest.dir(a)
+        .resolve(".resurfacer-quarantine")
+        .resolve(q.removed().quarantineRun())
+        .resolve("manifest.jsonl");
     Path outside = dir.resolve("outside/planted.sh");
-    Files.write(manifest, Files.readString(manifest).replaceAll("\"from\":\"[^\"]*\"", "\"from\":\"" + outside + "\"").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(
+        manifest,
+        Files.readString(manifest)
+            .replaceAll("\"from\":\"[^\"]*\"", "\"from\":\"" + outside + "\"")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
-    assertThatThrownBy(() -> OrphanRemoval.restore(a, "db.a", q.removed().quarantineRun(), true)).isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> OrphanRemoval.restore(a, "db.a", q.removed().quarantineRun(), true))
+        .isInstanceOf(RuntimeException.class);
     assertThat(outside).doesNotExist();
   }
 }

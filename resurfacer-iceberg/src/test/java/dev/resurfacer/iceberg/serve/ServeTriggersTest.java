@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.resurfacer.config.ConfigFile;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Fleet;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.Rows;
@@ -19,7 +18,6 @@ import dev.resurfacer.serve.ServedCatalog;
 import dev.resurfacer.serve.TableState;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
@@ -33,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** serve's scheduler over a real SQLite catalog: which runs a trigger starts, and what they run. */
 class ServeTriggersTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   JdbcCatalog catalog;
   MaintenanceService service;
 
@@ -51,10 +51,13 @@ class ServeTriggersTest {
   }
 
   private MaintenanceService serve(String yaml) {
-    ResurfacerConfig config = ConfigFile.parse(yaml, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
-    ServedCatalog<?> served = ServedCatalog.of(IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
+    ResurfacerConfig config =
+        ConfigFile.parse(yaml, "resurfacer.yml", new dev.resurfacer.config.Secrets(Map.of()));
+    ServedCatalog<?> served = ServedCatalog.of(
+        IcebergResurfacer.connect(SqliteCatalogs.create("lake", dir.resolve("lake"))));
     RunHistory history = RunHistory.open(dir.resolve("history.db").toString(), null, null);
-    service = new MaintenanceService(List.of(served), config.policies(), config.serve(), history, Clock.systemUTC(), true);
+    service = new MaintenanceService(
+        List.of(served), config.policies(), config.serve(), history, Clock.systemUTC(), true);
     return service;
   }
 
@@ -71,7 +74,8 @@ class ServeTriggersTest {
   }
 
   @Test
-  void aSmallFilesTriggerDoesNotFireWhilePartitionsHoldOneFileEachAndFiresOnceOneHoldsEnough() throws Exception {
+  void aSmallFilesTriggerDoesNotFireWhilePartitionsHoldOneFileEachAndFiresOnceOneHoldsEnough()
+      throws Exception {
     Table table = Orders.create(catalog, "db", "events", 2);
     for (int day = 0; day < 6; day++) {
       var append = table.newAppend();
@@ -125,9 +129,12 @@ class ServeTriggersTest {
     s.evaluate();
     HistoryRun first = finished(s);
     assertThat(first.trigger()).isEqualTo("small-files 8 >= 5");
-    // compaction and the other layout steps only: expiry and the orphan listing wait for their own triggers
-    assertThat(first.operations()).containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests");
-    assertThat(first.report().operations().stream().map(OperationResult::operation).toList())
+    // compaction and the other layout steps only: expiry and the orphan listing wait for their own
+    // triggers
+    assertThat(first.operations())
+        .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests");
+    assertThat(
+            first.report().operations().stream().map(OperationResult::operation).toList())
         .containsExactly("compact", "remove-dangling-deletes", "rewrite-manifests");
     table.refresh();
     assertThat(table.currentSnapshot().summary().get("total-data-files")).isEqualTo("1");
@@ -135,7 +142,8 @@ class ServeTriggersTest {
     assertThat(snapshots).isGreaterThanOrEqualTo(9); // the 8 appends are all kept
     assertThat(Rows.sortedStrings(table)).isEqualTo(rows);
 
-    // more commits: the snapshot count reaches its trigger, and that run expires (and compacts nothing)
+    // more commits: the snapshot count reaches its trigger, and that run expires (and compacts
+    // nothing)
     for (int i = 0; i < 12 - snapshots; i++) {
       var append = table.newAppend();
       TableWrites.writeData(table, Orders.rows(1000L + i, 1, 3 + i)).forEach(append::appendFile);
@@ -147,7 +155,10 @@ class ServeTriggersTest {
     assertThat(second.id()).isNotEqualTo(first.id());
     assertThat(second.trigger()).startsWith("snapshots 12 >= 12");
     assertThat(second.operations()).contains("expire").doesNotContain("compact", "remove-orphans");
-    assertThat(second.report().operations().stream().map(OperationResult::operation).toList()).containsExactly("expire");
+    assertThat(second.report().operations().stream()
+            .map(OperationResult::operation)
+            .toList())
+        .containsExactly("expire");
     table.refresh();
     assertThat(size(table.snapshots())).isEqualTo(1);
     assertThat(Rows.sortedStrings(table)).isEqualTo(later);
@@ -161,12 +172,15 @@ class ServeTriggersTest {
     MaintenanceService s = serve("defaults:\n  triggers: {small-files: 5}\n");
     assertThat(s.tables()).isEmpty();
     s.register();
-    assertThat(s.tables()).extracting(TableState::qualified).containsExactly("lake.db.t0", "lake.db.t1", "lake.db.t2");
+    assertThat(s.tables())
+        .extracting(TableState::qualified)
+        .containsExactly("lake.db.t0", "lake.db.t1", "lake.db.t2");
     assertThat(s.tables()).allSatisfy(t -> {
       assertThat(t.assessment()).isNull();
       assertThat(t.state(s.now())).isEqualTo("waiting");
     });
-    assertThat(catalog.loadTable(TableIdentifier.of("db", "t0")).currentSnapshot()).isNull();
+    assertThat(catalog.loadTable(TableIdentifier.of("db", "t0")).currentSnapshot())
+        .isNull();
   }
 
   private static int size(Iterable<Snapshot> snapshots) {

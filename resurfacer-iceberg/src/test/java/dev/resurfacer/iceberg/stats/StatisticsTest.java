@@ -49,14 +49,17 @@ class StatisticsTest {
       Types.NestedField.optional(3, "name", Types.StringType.get()),
       Types.NestedField.optional(4, "tags", Types.ListType.ofOptional(5, Types.StringType.get())));
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private Table table() {
     var catalog = SqliteCatalogs.create("test", dir);
     catalog.createNamespace(Namespace.of("db"));
-    return catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+    return catalog
+        .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
         .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("day").build())
-        .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
   }
 
   /** 20,000 rows, ids distinct, 4 days, names repeating every 1,500 rows (nulls among them); then deletes. */
@@ -78,7 +81,11 @@ class StatisticsTest {
     for (int p = 0; p < 2_000; p++) {
       gone.add(new Position(files.get(0).location(), p));
     }
-    table.newRowDelta().addDeletes(TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(), gone)).commit();
+    table
+        .newRowDelta()
+        .addDeletes(
+            TableWrites.writePositionDeletes(table, table.spec(), files.get(0).partition(), gone))
+        .commit();
     table.refresh();
   }
 
@@ -90,11 +97,17 @@ class StatisticsTest {
     Map<String, Set<Object>> exact = Map.of(
         "id", live.stream().map(r -> r.getField("id")).collect(Collectors.toSet()),
         "day", live.stream().map(r -> r.getField("day")).collect(Collectors.toSet()),
-        "name", live.stream().map(r -> r.getField("name")).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
+        "name",
+            live.stream()
+                .map(r -> r.getField("name"))
+                .filter(java.util.Objects::nonNull)
+                .collect(Collectors.toSet()));
 
     TableStatistics.Result preview = TableStatistics.plan(table, List.of()).preview();
     assertThat(preview.committed()).isFalse();
-    assertThat(preview.columns()).extracting(TableStatistics.ColumnNdv::column).containsExactly("id", "day", "name");
+    assertThat(preview.columns())
+        .extracting(TableStatistics.ColumnNdv::column)
+        .containsExactly("id", "day", "name");
     assertThat(table.statisticsFiles()).isEmpty();
 
     TableStatistics.Result r = TableStatistics.execute(TableStatistics.plan(table, List.of()));
@@ -103,9 +116,12 @@ class StatisticsTest {
     assertThat(r.snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
     StatisticsFile file = table.statisticsFiles().get(0);
     assertThat(file.snapshotId()).isEqualTo(r.snapshotId());
-    assertThat(Files.size(Path.of(java.net.URI.create(file.path()).getPath()))).isEqualTo(file.fileSizeInBytes());
+    assertThat(Files.size(Path.of(java.net.URI.create(file.path()).getPath())))
+        .isEqualTo(file.fileSizeInBytes());
 
-    try (PuffinReader reader = Puffin.read(table.io().newInputFile(file.path())).withFileSize(file.fileSizeInBytes()).build()) {
+    try (PuffinReader reader = Puffin.read(table.io().newInputFile(file.path()))
+        .withFileSize(file.fileSizeInBytes())
+        .build()) {
       List<BlobMetadata> blobs = reader.fileMetadata().blobs();
       assertThat(blobs).hasSize(3).allSatisfy(b -> {
         assertThat(b.type()).isEqualTo("apache-datasketches-theta-v1");
@@ -120,7 +136,9 @@ class StatisticsTest {
         double estimate = CompactSketch.wrap(Memory.wrap(bytes)).getEstimate();
         long truth = exact.get(column).size();
         // 4096 nominal entries: relative standard error ~1.6%; 3 sigma
-        assertThat(Math.abs(estimate - truth)).as(column).isLessThanOrEqualTo(Math.max(0.05 * truth, 0.5));
+        assertThat(Math.abs(estimate - truth))
+            .as(column)
+            .isLessThanOrEqualTo(Math.max(0.05 * truth, 0.5));
         assertThat(blob.first().properties()).containsEntry("ndv", Long.toString((long) estimate));
       }
     }
@@ -139,10 +157,13 @@ class StatisticsTest {
     Table table = table();
     fill(table);
     assertThatThrownBy(() -> TableStatistics.plan(table, List.of("nope")))
-        .isInstanceOf(UsageException.class).hasMessageContaining("has no column 'nope'");
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("has no column 'nope'");
     assertThatThrownBy(() -> TableStatistics.plan(table, List.of("tags")))
-        .isInstanceOf(UsageException.class).hasMessageContaining("primitive columns only");
-    TableStatistics.Result one = TableStatistics.execute(TableStatistics.plan(table, List.of("day")));
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("primitive columns only");
+    TableStatistics.Result one =
+        TableStatistics.execute(TableStatistics.plan(table, List.of("day")));
     assertThat(one.columns()).singleElement().satisfies(c -> assertThat(c.ndv()).isEqualTo(4));
   }
 
@@ -155,20 +176,26 @@ class StatisticsTest {
     PartitionStats.Result r = PartitionStats.execute(PartitionStats.plan(table));
     assertThat(r.committed()).isTrue();
     table.refresh();
-    assertThat(table.partitionStatisticsFiles()).singleElement().satisfies(f -> assertThat(f.snapshotId()).isEqualTo(r.snapshotId()));
+    assertThat(table.partitionStatisticsFiles())
+        .singleElement()
+        .satisfies(f -> assertThat(f.snapshotId()).isEqualTo(r.snapshotId()));
     long records = 0;
     long positionDeletes = 0;
     Set<Object> partitions = new HashSet<>();
-    try (CloseableIterable<PartitionStatistics> stats = table.newPartitionStatisticsScan().scan()) {
+    try (CloseableIterable<PartitionStatistics> stats =
+        table.newPartitionStatisticsScan().scan()) {
       for (PartitionStatistics s : stats) {
-        partitions.add(s.get(PartitionStatistics.PARTITION_POSITION, Object.class).toString());
+        partitions.add(
+            s.get(PartitionStatistics.PARTITION_POSITION, Object.class).toString());
         records += s.get(PartitionStatistics.DATA_RECORD_COUNT_POSITION, Long.class);
-        positionDeletes += s.get(PartitionStatistics.POSITION_DELETE_RECORD_COUNT_POSITION, Long.class);
+        positionDeletes +=
+            s.get(PartitionStatistics.POSITION_DELETE_RECORD_COUNT_POSITION, Long.class);
       }
     }
     assertThat(partitions).hasSize(4);
     assertThat(records).isEqualTo(20_000);
     assertThat(positionDeletes).isEqualTo(2_000);
-    assertThat(PartitionStats.execute(PartitionStats.plan(table)).alreadyComputed()).isTrue();
+    assertThat(PartitionStats.execute(PartitionStats.plan(table)).alreadyComputed())
+        .isTrue();
   }
 }

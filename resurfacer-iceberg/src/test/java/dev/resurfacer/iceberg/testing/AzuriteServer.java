@@ -30,11 +30,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
   /** Azurite's well-known development account and key (public, documented by Azure). */
   public static final String ACCOUNT = "devstoreaccount1";
-  public static final String KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+  public static final String KEY =
+      "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
   /** The host our locations name; {@link #fileIoProperties} points it at the server. */
   public static final String DFS_HOST = ACCOUNT + ".dfs.core.windows.net";
+
   public static final String BLOB_HOST = ACCOUNT + ".blob.core.windows.net";
-  private static final Pattern LISTENING = Pattern.compile("listens on http://127\\.0\\.0\\.1:(\\d+)");
+  private static final Pattern LISTENING =
+      Pattern.compile("listens on http://127\\.0\\.0\\.1:(\\d+)");
 
   private final String container;
   private NpmTestServers.Running server;
@@ -61,9 +65,24 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
     Path home = installed();
     try {
       work = Files.createTempDirectory("azurite");
-      server = NpmTestServers.Running.start(new ProcessBuilder("node", home.resolve("node_modules/azurite/dist/src/blob/main.js").toString(),
-          "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--extentMemoryLimit", "256",
-          "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent").directory(work.toFile()), LISTENING, "azurite");
+      server = NpmTestServers.Running.start(
+          new ProcessBuilder(
+                  "node",
+                  home.resolve("node_modules/azurite/dist/src/blob/main.js").toString(),
+                  "--blobHost",
+                  "127.0.0.1",
+                  "--blobPort",
+                  "0",
+                  "--inMemoryPersistence",
+                  "--extentMemoryLimit",
+                  "256",
+                  "--skipApiVersionCheck",
+                  "--loose",
+                  "--disableTelemetry",
+                  "--silent")
+              .directory(work.toFile()),
+          LISTENING,
+          "azurite");
       service().createBlobContainer(container);
       return this;
     } catch (IOException e) {
@@ -92,14 +111,21 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
   /** ADLSFileIO's standard properties for this server: the endpoint of both hosts and the shared key. */
   public Map<String, String> fileIoProperties() {
     return Map.of(
-        "adls.connection-string." + DFS_HOST, endpoint(),
-        "adls.connection-string." + BLOB_HOST, endpoint(),
-        "adls.auth.shared-key.account.name", ACCOUNT,
-        "adls.auth.shared-key.account.key", KEY);
+        "adls.connection-string." + DFS_HOST,
+        endpoint(),
+        "adls.connection-string." + BLOB_HOST,
+        endpoint(),
+        "adls.auth.shared-key.account.name",
+        ACCOUNT,
+        "adls.auth.shared-key.account.key",
+        KEY);
   }
 
   public BlobServiceClient service() {
-    return new BlobServiceClientBuilder().endpoint(endpoint()).credential(new StorageSharedKeyCredential(ACCOUNT, KEY)).buildClient();
+    return new BlobServiceClientBuilder()
+        .endpoint(endpoint())
+        .credential(new StorageSharedKeyCredential(ACCOUNT, KEY))
+        .buildClient();
   }
 
   public BlobContainerClient blobs() {
@@ -114,7 +140,8 @@ public final class AzuriteServer implements BeforeAllCallback, AfterAllCallback,
     String path = dev.resurfacer.storage.StoredFile.parse(location).path();
     String prefix = path.length() <= 1 ? "" : path.substring(1) + "/";
     Set<String> out = new TreeSet<>();
-    for (BlobItem b : blobs().listBlobs(new com.azure.storage.blob.models.ListBlobsOptions().setPrefix(prefix), null)) {
+    for (BlobItem b : blobs()
+        .listBlobs(new com.azure.storage.blob.models.ListBlobsOptions().setPrefix(prefix), null)) {
       out.add(root() + "/" + b.getName());
     }
     return out;

@@ -14,7 +14,8 @@ public final class ChildJvms {
   public static String classpath(String resource, String module) throws IOException {
     try (InputStream in = ChildJvms.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(resource + " is missing: build with the " + module + " module");
+        throw new IllegalStateException(
+            resource + " is missing: build with the " + module + " module");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
     }

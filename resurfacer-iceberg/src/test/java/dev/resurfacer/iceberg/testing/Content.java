@@ -72,15 +72,33 @@ public final class Content {
       return;
     }
     switch (type.typeId()) {
-      case FLOAT -> b.append("float:").append(v).append("#").append(Integer.toHexString(Float.floatToRawIntBits((Float) v)));
-      case DOUBLE -> b.append("double:").append(v).append("#").append(Long.toHexString(Double.doubleToRawLongBits((Double) v)));
-      case STRING -> b.append("string:").append(v).append("#").append(
-          HexFormat.of().formatHex(v.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      case FLOAT ->
+        b.append("float:")
+            .append(v)
+            .append("#")
+            .append(Integer.toHexString(Float.floatToRawIntBits((Float) v)));
+      case DOUBLE ->
+        b.append("double:")
+            .append(v)
+            .append("#")
+            .append(Long.toHexString(Double.doubleToRawLongBits((Double) v)));
+      case STRING ->
+        b.append("string:")
+            .append(v)
+            .append("#")
+            .append(HexFormat.of()
+                .formatHex(v.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
       case BINARY, FIXED -> {
-        byte[] bytes = v instanceof ByteBuffer buf ? org.apache.iceberg.util.ByteBuffers.toByteArray(buf) : (byte[]) v;
+        byte[] bytes = v instanceof ByteBuffer buf
+            ? org.apache.iceberg.util.ByteBuffers.toByteArray(buf)
+            : (byte[]) v;
         b.append(type.typeId()).append(":").append(HexFormat.of().formatHex(bytes));
       }
-      case DECIMAL -> b.append("decimal:").append(((BigDecimal) v).unscaledValue()).append('e').append(-((BigDecimal) v).scale());
+      case DECIMAL ->
+        b.append("decimal:")
+            .append(((BigDecimal) v).unscaledValue())
+            .append('e')
+            .append(-((BigDecimal) v).scale());
       case STRUCT -> render(type.asStructType(), (StructLike) v, b);
       case LIST -> {
         b.append('[');
@@ -93,11 +111,17 @@ public final class Content {
       case MAP -> {
         TreeSet<String> entries = new TreeSet<>();
         for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-          entries.add(render(type.asMapType().keyType(), e.getKey()) + "->" + render(type.asMapType().valueType(), e.getValue()));
+          entries.add(render(type.asMapType().keyType(), e.getKey()) + "->"
+              + render(type.asMapType().valueType(), e.getValue()));
         }
         b.append("map").append(entries);
       }
-      default -> b.append(type.typeId()).append(':').append(v).append('/').append(v.getClass().getSimpleName());
+      default ->
+        b.append(type.typeId())
+            .append(':')
+            .append(v)
+            .append('/')
+            .append(v.getClass().getSimpleName());
     }
   }
 }

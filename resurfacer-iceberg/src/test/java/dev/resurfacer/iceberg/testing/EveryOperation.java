@@ -6,9 +6,18 @@ import java.util.List;
 public final class EveryOperation {
   private EveryOperation() {}
 
-  public static final List<String> DESIGN_ORDER = List.of("apply-retention", "condense", "compact", "remove-dangling-deletes",
-      "convert-equality-deletes", "rewrite-position-deletes", "rewrite-manifests", "compute-stats", "compute-partition-stats",
-      "expire", "remove-orphans");
+  public static final List<String> DESIGN_ORDER = List.of(
+      "apply-retention",
+      "condense",
+      "compact",
+      "remove-dangling-deletes",
+      "convert-equality-deletes",
+      "rewrite-position-deletes",
+      "rewrite-manifests",
+      "compute-stats",
+      "compute-partition-stats",
+      "expire",
+      "remove-orphans");
 
   /** Every operation on; condensing partitions older than a day; expiry and orphan removal with no age guard. */
   public static final String POLICY = """

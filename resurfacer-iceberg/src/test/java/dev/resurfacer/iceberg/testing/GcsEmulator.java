@@ -27,7 +27,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
   public static final String PROJECT = "resurfacer-test";
-  private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
+  private static final Pattern LISTENING =
+      Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
 
   private final String bucket;
   private final Map<String, String> environment;
@@ -61,7 +62,8 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
     if (server != null) {
       return this;
     }
-    Path home = NpmTestServers.installed("firebase", "node_modules/firebase-tools/lib/emulator/storage/index.js");
+    Path home = NpmTestServers.installed(
+        "firebase", "node_modules/firebase-tools/lib/emulator/storage/index.js");
     Path launcher = NpmTestServers.findUp("test-servers/firebase/start-storage-emulator.js");
     try {
       work = Files.createTempDirectory("gcs-emulator");
@@ -96,13 +98,19 @@ public final class GcsEmulator implements BeforeAllCallback, AfterAllCallback, A
 
   /** The SDK's JSON-API client on this server, for the tests' own view of the bucket. */
   public Storage storage() {
-    return StorageOptions.http().setHost(endpoint()).setProjectId(PROJECT).setCredentials(NoCredentials.getInstance())
-        .build().getService();
+    return StorageOptions.http()
+        .setHost(endpoint())
+        .setProjectId(PROJECT)
+        .setCredentials(NoCredentials.getInstance())
+        .build()
+        .getService();
   }
 
   public void put(String name, byte[] content) {
-    // a resumable upload, as GCSFileIO writes (the emulator's multipart parser wants the part's content type first)
-    try (Storage s = storage(); var writer = s.writer(BlobInfo.newBuilder(BlobId.of(bucket, name)).build())) {
+    // a resumable upload, as GCSFileIO writes (the emulator's multipart parser wants the part's
+    // content type first)
+    try (Storage s = storage();
+        var writer = s.writer(BlobInfo.newBuilder(BlobId.of(bucket, name)).build())) {
       writer.write(java.nio.ByteBuffer.wrap(content));
     } catch (Exception e) {
       throw new IllegalStateException(e);

@@ -1,9 +1,9 @@
 package dev.resurfacer.iceberg.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.orphans.OrphanRemovalSeams;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,7 +35,8 @@ public final class Invariants {
   }
 
   /** Loads the table and checks it against the state captured before maintenance; returns the table. */
-  public static Table sameRowsAndNothingMissing(Catalog catalog, TableIdentifier id, TableState before) {
+  public static Table sameRowsAndNothingMissing(
+      Catalog catalog, TableIdentifier id, TableState before) {
     Table table = catalog.loadTable(id);
     CHECKED.incrementAndGet();
     sameRows(table, before);
@@ -48,14 +49,18 @@ public final class Invariants {
     for (Snapshot s : table.snapshots()) {
       List<String> expected = before.snapshotRows().get(s.snapshotId());
       if (expected != null) {
-        assertThat(Rows.sortedStrings(table, s.snapshotId())).as("rows of retained snapshot %s", s.snapshotId()).isEqualTo(expected);
+        assertThat(Rows.sortedStrings(table, s.snapshotId()))
+            .as("rows of retained snapshot %s", s.snapshotId())
+            .isEqualTo(expected);
         CHECKED.incrementAndGet();
       }
     }
     assertThat(table.refs().keySet()).as("refs").containsAll(before.refRows().keySet());
     for (var ref : before.refRows().entrySet()) {
       long head = table.refs().get(ref.getKey()).snapshotId();
-      assertThat(Rows.sortedStrings(table, head)).as("rows of ref %s", ref.getKey()).isEqualTo(ref.getValue());
+      assertThat(Rows.sortedStrings(table, head))
+          .as("rows of ref %s", ref.getKey())
+          .isEqualTo(ref.getValue());
       CHECKED.incrementAndGet();
     }
   }
@@ -87,14 +92,18 @@ public final class Invariants {
    */
   public static void sweepLeavesExactlyTheReachableFiles(Catalog catalog, TableIdentifier id) {
     Table table = catalog.loadTable(id);
-    OrphanRemovalSeams.clock(OrphanRemoval.of(catalog, id, table).olderThan(Duration.ZERO),
-        Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).execute();
+    OrphanRemovalSeams.clock(
+            OrphanRemoval.of(catalog, id, table).olderThan(Duration.ZERO),
+            Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+        .execute();
     table.refresh();
     Set<Path> expected = new TreeSet<>();
     for (String f : reachable(table)) {
       expected.add(Disk.path(f).toAbsolutePath());
     }
-    assertThat(Disk.files(table)).as("storage after the sweep is exactly the reachable set").isEqualTo(expected);
+    assertThat(Disk.files(table))
+        .as("storage after the sweep is exactly the reachable set")
+        .isEqualTo(expected);
     CHECKED.incrementAndGet();
   }
 }

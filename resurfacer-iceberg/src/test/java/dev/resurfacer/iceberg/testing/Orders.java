@@ -22,7 +22,8 @@ public final class Orders {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.required(2, "day", Types.DateType.get()),
       Types.NestedField.optional(3, "note", Types.StringType.get()));
-  public static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").build();
+  public static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).identity("day").build();
   public static final LocalDate DAY0 = LocalDate.of(2026, 1, 1);
 
   private Orders() {}
@@ -31,7 +32,8 @@ public final class Orders {
     if (catalog instanceof SupportsNamespaces ns && !ns.namespaceExists(Namespace.of(namespace))) {
       ns.createNamespace(Namespace.of(namespace));
     }
-    return catalog.buildTable(TableIdentifier.of(namespace, name), SCHEMA)
+    return catalog
+        .buildTable(TableIdentifier.of(namespace, name), SCHEMA)
         .withPartitionSpec(SPEC)
         .withProperties(Map.of(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)))
         .create();

@@ -21,7 +21,8 @@ public record PostgresServer(String url, String user, String password) {
     Found found = find();
     if (found.server() == null) {
       if (System.getenv("CI") != null) {
-        throw new AssertionError(found.problem() + " — CI is set, so this is a failure, not a skip");
+        throw new AssertionError(
+            found.problem() + " — CI is set, so this is a failure, not a skip");
       }
       Assumptions.abort(found.problem());
     }
@@ -41,10 +42,17 @@ public record PostgresServer(String url, String user, String password) {
     if (url == null || url.isBlank()) {
       return Local.FOUND;
     }
-    PostgresServer named = new PostgresServer(url, env("RESURFACER_TEST_PG_USER", "resurfacer"), env("RESURFACER_TEST_PG_PASSWORD", "resurfacer"));
+    PostgresServer named = new PostgresServer(
+        url,
+        env("RESURFACER_TEST_PG_USER", "resurfacer"),
+        env("RESURFACER_TEST_PG_PASSWORD", "resurfacer"));
     String problem = named.problem();
-    return problem == null ? new Found(named, null)
-        : new Found(null, "no PostgreSQL at " + url + " (" + problem + "), which RESURFACER_TEST_PG_URL names; unset it to have the tests start one");
+    return problem == null
+        ? new Found(named, null)
+        : new Found(
+            null,
+            "no PostgreSQL at " + url + " (" + problem
+                + "), which RESURFACER_TEST_PG_URL names; unset it to have the tests start one");
   }
 
   /**
@@ -61,15 +69,19 @@ public record PostgresServer(String url, String user, String password) {
       try {
         long t0 = System.nanoTime();
         LocalPostgres pg = LocalPostgres.start();
-        System.out.println("local PostgreSQL at " + pg.url() + " started in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        System.out.println("local PostgreSQL at " + pg.url() + " started in "
+            + (System.nanoTime() - t0) / 1_000_000 + " ms");
         Runtime.getRuntime().addShutdownHook(new Thread(pg::close, "local-postgres-stop"));
-        return new Found(new PostgresServer(pg.url(), LocalPostgres.USER, LocalPostgres.PASSWORD), null);
+        return new Found(
+            new PostgresServer(pg.url(), LocalPostgres.USER, LocalPostgres.PASSWORD), null);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return new Found(null, "starting a local PostgreSQL was interrupted");
       } catch (Exception e) {
-        return new Found(null, "could not start a local PostgreSQL (" + (e.getMessage() == null ? e : e.getMessage())
-            + "); RESURFACER_TEST_PG_URL names a server of your own instead");
+        return new Found(
+            null,
+            "could not start a local PostgreSQL (" + (e.getMessage() == null ? e : e.getMessage())
+                + "); RESURFACER_TEST_PG_URL names a server of your own instead");
       }
     }
   }

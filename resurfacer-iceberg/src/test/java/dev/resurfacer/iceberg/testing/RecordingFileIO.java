@@ -4,7 +4,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.io.InputFile;
 
-
 /**
  * The default ResolvingFileIO that also remembers every location opened for reading, so a test can
  * show that table files were fetched through Iceberg's FileIO (and so staged) rather than by DuckDB.

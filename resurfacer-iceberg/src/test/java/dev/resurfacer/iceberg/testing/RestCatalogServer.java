@@ -51,9 +51,15 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
       catalog.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
       catalog.putAll(s3.clientProperties());
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-          "-Daws.requestChecksumCalculation=WHEN_REQUIRED", "-Daws.responseChecksumValidation=WHEN_REQUIRED",
-          "-cp", ChildJvms.classpath("rest-server.classpath", "resurfacer-rest-fixture"), "org.apache.iceberg.rest.RESTCatalogServer"));
+      ProcessBuilder pb = new ProcessBuilder(List.of(
+          java,
+          "-Xmx256m",
+          "-XX:TieredStopAtLevel=1",
+          "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
+          "-Daws.responseChecksumValidation=WHEN_REQUIRED",
+          "-cp",
+          ChildJvms.classpath("rest-server.classpath", "resurfacer-rest-fixture"),
+          "org.apache.iceberg.rest.RESTCatalogServer"));
       catalog.forEach((k, v) -> pb.environment().put(environmentName(k), v));
       pb.redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile());
       process = pb.start();
@@ -74,10 +80,12 @@ public final class RestCatalogServer implements BeforeAllCallback, AfterAllCallb
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("REST catalog server exited with " + process.exitValue() + ":\n" + log());
+        throw new IllegalStateException(
+            "REST catalog server exited with " + process.exitValue() + ":\n" + log());
       }
       try {
-        HttpURLConnection c = (HttpURLConnection) URI.create(uri() + "v1/config").toURL().openConnection();
+        HttpURLConnection c =
+            (HttpURLConnection) URI.create(uri() + "v1/config").toURL().openConnection();
         c.setConnectTimeout(500);
         c.setReadTimeout(2000);
         if (c.getResponseCode() == 200) {

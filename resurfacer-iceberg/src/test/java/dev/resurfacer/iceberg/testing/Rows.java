@@ -41,7 +41,9 @@ public final class Rows {
   }
 
   public static List<String> sortedStrings(Table table, long snapshotId) {
-    return sortedStrings(read(table, snapshotId), table.schemas().get(table.snapshot(snapshotId).schemaId()).columns().size());
+    return sortedStrings(
+        read(table, snapshotId),
+        table.schemas().get(table.snapshot(snapshotId).schemaId()).columns().size());
   }
 
   private static List<String> sortedStrings(List<Record> records, int width) {
@@ -53,7 +55,12 @@ public final class Rows {
         if (v instanceof byte[] bytes) {
           v = java.nio.ByteBuffer.wrap(bytes);
         }
-        b.append(v instanceof java.nio.ByteBuffer buf ? java.util.HexFormat.of().formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buf)) : v).append('|');
+        b.append(
+                v instanceof java.nio.ByteBuffer buf
+                    ? java.util.HexFormat.of()
+                        .formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buf))
+                    : v)
+            .append('|');
       }
       rows.add(b.toString());
     }

@@ -1,17 +1,13 @@
 package dev.resurfacer.iceberg.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.gaul.s3proxy.AuthenticationType;
@@ -168,5 +164,4 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     }
     return root.resolve(bucket).resolve(s3Location.substring(prefix.length()));
   }
-
 }

@@ -28,9 +28,11 @@ public final class SqliteCatalogs {
     }
     JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf());
-    catalog.initialize(name, Map.of(
-        CatalogProperties.URI, uri(dir),
-        CatalogProperties.WAREHOUSE_LOCATION, warehouse(dir)));
+    catalog.initialize(
+        name,
+        Map.of(
+            CatalogProperties.URI, uri(dir),
+            CatalogProperties.WAREHOUSE_LOCATION, warehouse(dir)));
     return catalog;
   }
 }

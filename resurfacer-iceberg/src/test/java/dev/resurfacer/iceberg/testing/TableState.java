@@ -12,7 +12,10 @@ import org.apache.iceberg.Table;
  * strings. Maintenance may drop snapshots and move no ref; any snapshot or ref it keeps must read
  * exactly what it read before.
  */
-public record TableState(String metadataLocation, Map<Long, List<String>> snapshotRows, Map<String, List<String>> refRows) {
+public record TableState(
+    String metadataLocation,
+    Map<Long, List<String>> snapshotRows,
+    Map<String, List<String>> refRows) {
 
   public static TableState capture(Table table) {
     table.refresh();

@@ -38,13 +38,15 @@ public final class ChildCli {
 
   /** The runnable jar built without the Google Cloud Storage and Azure SDKs. */
   public static Path localJar() {
-    return built(System.getProperty("resurfacer-local.jar", "../resurfacer-cli/target/resurfacer-local.jar"));
+    return built(System.getProperty(
+        "resurfacer-local.jar", "../resurfacer-cli/target/resurfacer-local.jar"));
   }
 
   private static Path built(String path) {
     Path jar = Path.of(path);
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("runnable jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
+      throw new IllegalStateException(
+          "runnable jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
     }
     return jar.toAbsolutePath();
   }
@@ -59,11 +61,16 @@ public final class ChildCli {
       Files.createDirectories(workDir.resolve("tmp"));
       List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-          "-Djava.io.tmpdir=" + workDir.resolve("tmp"), "-Duser.home=" + workDir.resolve("home"),
-          "-jar", jar.toString()));
+          "-Xmx768m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-Djava.io.tmpdir=" + workDir.resolve("tmp"),
+          "-Duser.home=" + workDir.resolve("home"),
+          "-jar",
+          jar.toString()));
       command.addAll(List.of(args));
-      ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+      ProcessBuilder pb = new ProcessBuilder(command)
+          .directory(workDir.toFile())
           .redirectOutput(workDir.resolve("stdout.txt").toFile())
           .redirectError(workDir.resolve("stderr.txt").toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("RESURFACER_"));
@@ -80,8 +87,12 @@ public final class ChildCli {
         throw new IllegalStateException("child did not finish in 5 minutes: " + args[0]);
       }
       long millis = (System.nanoTime() - t0) / 1_000_000;
-      return new Result(p.exitValue(), killed, millis,
-          Files.readString(workDir.resolve("stdout.txt")), Files.readString(workDir.resolve("stderr.txt")));
+      return new Result(
+          p.exitValue(),
+          killed,
+          millis,
+          Files.readString(workDir.resolve("stdout.txt")),
+          Files.readString(workDir.resolve("stderr.txt")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -38,14 +38,26 @@ public final class EventsHistory {
       Types.NestedField.optional(2, "region", Types.StringType.get()),
       Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
       Types.NestedField.optional(4, "note", Types.StringType.get()));
-  static final List<LocalDate> DAYS = List.of(LocalDate.of(2025, 1, 5), LocalDate.of(2025, 1, 20), LocalDate.of(2025, 2, 3),
-      LocalDate.of(2025, 2, 14), LocalDate.of(2025, 3, 1), LocalDate.of(2025, 3, 9));
+  static final List<LocalDate> DAYS = List.of(
+      LocalDate.of(2025, 1, 5),
+      LocalDate.of(2025, 1, 20),
+      LocalDate.of(2025, 2, 3),
+      LocalDate.of(2025, 2, 14),
+      LocalDate.of(2025, 3, 1),
+      LocalDate.of(2025, 3, 9));
   static final long OLD = System.currentTimeMillis() - Duration.ofDays(10).toMillis();
 
   private EventsHistory() {}
 
   public static String[] catalogFlags(Path dir) {
-    return new String[] {"--catalog-name", CATALOG, "--catalog-uri", SqliteCatalogs.uri(dir), "--warehouse", SqliteCatalogs.warehouse(dir)};
+    return new String[] {
+      "--catalog-name",
+      CATALOG,
+      "--catalog-uri",
+      SqliteCatalogs.uri(dir),
+      "--warehouse",
+      SqliteCatalogs.warehouse(dir)
+    };
   }
 
   /** Builds the table in {@code dir} and plants {@code orphans} old unreferenced files in its data and metadata directories. */
@@ -53,9 +65,11 @@ public final class EventsHistory {
     JdbcCatalog catalog = SqliteCatalogs.create(CATALOG, dir);
     try {
       catalog.createNamespace(Namespace.of("db"));
-      Table table = catalog.buildTable(ID, SCHEMA)
+      Table table = catalog
+          .buildTable(ID, SCHEMA)
           .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).day("ts").build())
-          .withProperty(TableProperties.FORMAT_VERSION, "2").create();
+          .withProperty(TableProperties.FORMAT_VERSION, "2")
+          .create();
       List<DataFile> files = new ArrayList<>();
       long id = 0;
       for (int a = 0; a < appends; a++) {
@@ -65,15 +79,29 @@ public final class EventsHistory {
         files.add(f);
         table.newAppend().appendFile(f).commit();
         if (a == appends / 3) {
-          table.manageSnapshots().createTag("audit", table.currentSnapshot().snapshotId()).commit();
+          table
+              .manageSnapshots()
+              .createTag("audit", table.currentSnapshot().snapshotId())
+              .commit();
         }
         if (a == appends / 2) {
-          table.manageSnapshots().createBranch("dev", table.currentSnapshot().snapshotId()).commit();
-          table.newAppend().appendFile(TableWrites.writeData(table, rows(100_000, 10, DAYS.get(0))).get(0)).toBranch("dev").commit();
+          table
+              .manageSnapshots()
+              .createBranch("dev", table.currentSnapshot().snapshotId())
+              .commit();
+          table
+              .newAppend()
+              .appendFile(
+                  TableWrites.writeData(table, rows(100_000, 10, DAYS.get(0))).get(0))
+              .toBranch("dev")
+              .commit();
         }
       }
       DataFile victim = files.get(1);
-      DeleteFile pos = TableWrites.writePositionDeletes(table, table.spec(), victim.partition(),
+      DeleteFile pos = TableWrites.writePositionDeletes(
+          table,
+          table.spec(),
+          victim.partition(),
           List.of(new Position(victim.location(), 3), new Position(victim.location(), 7)));
       table.newRowDelta().addDeletes(pos).commit();
       DataFile other = files.get(2);
@@ -84,7 +112,8 @@ public final class EventsHistory {
         r.setField("id", k);
         keys.add(r);
       }
-      DeleteFile eq = TableWrites.writeEqualityDeletes(table, table.spec(), other.partition(), idOnly, keys);
+      DeleteFile eq =
+          TableWrites.writeEqualityDeletes(table, table.spec(), other.partition(), idOnly, keys);
       table.newRowDelta().addDeletes(eq).commit();
       plantOrphans(table, orphans);
     } finally {
@@ -95,7 +124,8 @@ public final class EventsHistory {
   static void plantOrphans(Table table, int n) {
     try {
       for (int i = 0; i < n; i++) {
-        Path p = Path.of(table.location(), i % 2 == 0 ? "data" : "metadata", "orphan-" + i + ".parquet");
+        Path p =
+            Path.of(table.location(), i % 2 == 0 ? "data" : "metadata", "orphan-" + i + ".parquet");
         Files.writeString(p, "left behind by a failed writer " + i);
         p.toFile().setLastModified(OLD);
       }

@@ -31,8 +31,17 @@ class KillTrialsTest {
   static final int TRIALS = Integer.getInteger("reliability.trials", 3);
 
   enum Operation {
-    COMPACT("compact", "--yes", "--rewrite-all", "--min-input-files", "2", "--partial-progress", "--max-commits", "4",
-        "--max-concurrent", "1"),
+    COMPACT(
+        "compact",
+        "--yes",
+        "--rewrite-all",
+        "--min-input-files",
+        "2",
+        "--partial-progress",
+        "--max-commits",
+        "4",
+        "--max-concurrent",
+        "1"),
     EXPIRE("expire", "--yes", "--older-than", "0s", "--retain-last", "2"),
     REMOVE_ORPHANS("remove-orphans", "--yes", "--older-than", "1d"),
     REWRITE_MANIFESTS("rewrite-manifests", "--yes"),
@@ -52,7 +61,8 @@ class KillTrialsTest {
     }
   }
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @ParameterizedTest
   @EnumSource(Operation.class)
@@ -63,21 +73,28 @@ class KillTrialsTest {
 
     // An undisturbed run first: it must succeed, and its length bounds where the kills land.
     Trial calibration = trial(op, 0, -1);
-    assertThat(calibration.run().exitCode()).as("undisturbed %s: %s", op, calibration.run().err()).isZero();
-    assertThat(calibration.changed()).as("undisturbed %s changes the table or storage", op).isTrue();
+    assertThat(calibration.run().exitCode())
+        .as("undisturbed %s: %s", op, calibration.run().err())
+        .isZero();
+    assertThat(calibration.changed())
+        .as("undisturbed %s changes the table or storage", op)
+        .isTrue();
     long length = calibration.run().millis();
     outcomes.merge("finished", 1, Integer::sum);
 
     for (int t = 1; t <= TRIALS; t++) {
       long killAt = (long) (length * (0.35 + 0.7 * random.nextDouble()));
       Trial trial = trial(op, t, killAt);
-      String outcome = !trial.run().killed() ? "finished" : trial.changed() ? "killed mid-way" : "killed before any change";
+      String outcome = !trial.run().killed()
+          ? "finished"
+          : trial.changed() ? "killed mid-way" : "killed before any change";
       outcomes.merge(outcome, 1, Integer::sum);
       if (!trial.run().killed()) {
         assertThat(trial.run().exitCode()).as(trial.run().err()).isZero();
       }
     }
-    Counts.record(String.format("crash %-18s trials %d (+1 undisturbed, %d ms) %s, invariants checked %d",
+    Counts.record(String.format(
+        "crash %-18s trials %d (+1 undisturbed, %d ms) %s, invariants checked %d",
         op.args[0], TRIALS, length, outcomes, Invariants.checked() - invariantsBefore));
   }
 
@@ -103,7 +120,8 @@ class KillTrialsTest {
     catalog = SqliteCatalogs.create(EventsHistory.CATALOG, catalogDir);
     try {
       Table table = Invariants.sameRowsAndNothingMissing(catalog, EventsHistory.ID, before);
-      boolean changed = !TableState.metadataLocation(table).equals(before.metadataLocation()) || !Disk.files(table).equals(filesBefore);
+      boolean changed = !TableState.metadataLocation(table).equals(before.metadataLocation())
+          || !Disk.files(table).equals(filesBefore);
       Invariants.sweepLeavesExactlyTheReachableFiles(catalog, EventsHistory.ID);
       Invariants.sameRowsAndNothingMissing(catalog, EventsHistory.ID, before);
       return new Trial(run, changed);

@@ -36,7 +36,8 @@ import org.apache.hadoop.conf.Configuration;
  * unpartitioned {@code (id bigint, v string)} table, appended one small file per commit.
  */
 public final class KernelTable {
-  static final StructType SCHEMA = new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
+  static final StructType SCHEMA =
+      new StructType().add("id", LongType.LONG).add("v", StringType.STRING);
 
   private final Path root;
   private final Engine engine;
@@ -55,7 +56,8 @@ public final class KernelTable {
 
   public static KernelTable create(Path root) {
     KernelTable t = new KernelTable(root);
-    TableManager.buildCreateTableTransaction(t.uri(), SCHEMA, "resurfacer-tests").build(t.engine)
+    TableManager.buildCreateTableTransaction(t.uri(), SCHEMA, "resurfacer-tests")
+        .build(t.engine)
         .commit(t.engine, CloseableIterable.emptyIterable());
     return t;
   }
@@ -64,7 +66,8 @@ public final class KernelTable {
   public void append(long from, int n) {
     try {
       Snapshot s = TableManager.loadSnapshot(uri()).build(engine);
-      Transaction txn = s.buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
+      Transaction txn =
+          s.buildUpdateTableTransaction("resurfacer-tests", Operation.WRITE).build(engine);
       Row state = txn.getTransactionState(engine);
       long[] ids = new long[n];
       String[] vs = new String[n];
@@ -72,12 +75,19 @@ public final class KernelTable {
         ids[i] = from + i;
         vs[i] = "v" + (from + i);
       }
-      ColumnarBatch batch = new VectorBatch(SCHEMA, new ColumnVector[] {new Longs(ids), new Strings(vs)}, n);
-      CloseableIterator<FilteredColumnarBatch> data = KernelIterators.of(List.of(new FilteredColumnarBatch(batch, Optional.empty())));
+      ColumnarBatch batch =
+          new VectorBatch(SCHEMA, new ColumnVector[] {new Longs(ids), new Strings(vs)}, n);
+      CloseableIterator<FilteredColumnarBatch> data =
+          KernelIterators.of(List.of(new FilteredColumnarBatch(batch, Optional.empty())));
       var context = Transaction.getWriteContext(engine, state, Map.of());
-      CloseableIterator<DataFileStatus> files = engine.getParquetHandler().writeParquetFiles(context.getTargetDirectory(),
-          Transaction.transformLogicalData(engine, state, data, Map.of()), context.getStatisticsColumns());
-      CloseableIterator<Row> actions = Transaction.generateAppendActions(engine, state, files, context);
+      CloseableIterator<DataFileStatus> files = engine
+          .getParquetHandler()
+          .writeParquetFiles(
+              context.getTargetDirectory(),
+              Transaction.transformLogicalData(engine, state, data, Map.of()),
+              context.getStatisticsColumns());
+      CloseableIterator<Row> actions =
+          Transaction.generateAppendActions(engine, state, files, context);
       txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -110,10 +120,14 @@ public final class KernelTable {
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
             String path = add.getString(add.getSchema().indexOf("path"));
             long size = add.getLong(add.getSchema().indexOf("size"));
-            FileStatus status = FileStatus.of("file:" + root.toAbsolutePath().resolve(path), size, 0);
-            CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-                .readParquetFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty()).map(FileReadResult::getData);
-            try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, scanFile, physical)) {
+            FileStatus status =
+                FileStatus.of("file:" + root.toAbsolutePath().resolve(path), size, 0);
+            CloseableIterator<ColumnarBatch> physical = engine
+                .getParquetHandler()
+                .readParquetFiles(KernelIterators.of(List.of(status)), SCHEMA, Optional.empty())
+                .map(FileReadResult::getData);
+            try (CloseableIterator<FilteredColumnarBatch> logical =
+                Scan.transformPhysicalData(engine, scanState, scanFile, physical)) {
               while (logical.hasNext()) {
                 try (CloseableIterator<Row> r = logical.next().getRows()) {
                   while (r.hasNext()) {

@@ -40,7 +40,8 @@ class LocalJarTest {
     assertThat(describe.exitCode()).as(describe.err()).isZero();
     assertThat(describe.out()).contains("db.events");
 
-    ChildCli.Result compact = cli.run(command("compact", catalogDir, "--yes", "--rewrite-all", "--min-input-files", "2"));
+    ChildCli.Result compact =
+        cli.run(command("compact", catalogDir, "--yes", "--rewrite-all", "--min-input-files", "2"));
     assertThat(compact.exitCode()).as(compact.out() + compact.err()).isZero();
     JdbcCatalog catalog = SqliteCatalogs.create(EventsHistory.CATALOG, catalogDir);
     try {
@@ -58,7 +59,8 @@ class LocalJarTest {
     EventsHistory.build(catalogDir, 6, 0);
     ChildCli cli = new ChildCli(dir.resolve("run"), Map.of(), ChildCli.localJar());
     List<String> refusals = new ArrayList<>();
-    for (String location : List.of("gs://lake/wh/db/events", "abfss://lake@acct.dfs.core.windows.net/wh/db/events")) {
+    for (String location :
+        List.of("gs://lake/wh/db/events", "abfss://lake@acct.dfs.core.windows.net/wh/db/events")) {
       // an Iceberg table of the catalog whose metadata is in that storage
       String metadata = location + "/metadata/00001-x.metadata.json";
       setMetadataLocation(catalogDir, metadata);
@@ -77,7 +79,9 @@ class LocalJarTest {
     assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).as(run.err()).hasSize(1);
-    assertThat(run.err()).startsWith("error: " + location + ": this build has no ").doesNotContain("NoClassDefFound");
+    assertThat(run.err())
+        .startsWith("error: " + location + ": this build has no ")
+        .doesNotContain("NoClassDefFound");
     return run.err();
   }
 
@@ -99,7 +103,8 @@ class LocalJarTest {
 
   private static void setMetadataLocation(Path catalogDir, String location) throws Exception {
     try (Connection c = DriverManager.getConnection(SqliteCatalogs.uri(catalogDir));
-        PreparedStatement s = c.prepareStatement("UPDATE iceberg_tables SET metadata_location = ?")) {
+        PreparedStatement s =
+            c.prepareStatement("UPDATE iceberg_tables SET metadata_location = ?")) {
       s.setString(1, location);
       assertThat(s.executeUpdate()).isEqualTo(1);
     }

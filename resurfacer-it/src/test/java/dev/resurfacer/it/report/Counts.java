@@ -15,8 +15,11 @@ public final class Counts {
     System.err.println(line);
     try {
       Files.createDirectories(Path.of("target"));
-      Files.writeString(Path.of("target", "reliability-counts.txt"), line + System.lineSeparator(),
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          Path.of("target", "reliability-counts.txt"),
+          line + System.lineSeparator(),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

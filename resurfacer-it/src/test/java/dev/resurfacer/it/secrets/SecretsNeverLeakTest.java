@@ -28,12 +28,16 @@ class SecretsNeverLeakTest {
   /** Given literally in resurfacer.yml under a credential's name (engines.spark.conf.*). */
   static final String LITERAL_SECRET = "s3k-Lt5LiteralSecret-2290";
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   static long currentSnapshot(Path lake) {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", lake);
     try {
-      return catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("shop", "orders")).currentSnapshot().snapshotId();
+      return catalog
+          .loadTable(org.apache.iceberg.catalog.TableIdentifier.of("shop", "orders"))
+          .currentSnapshot()
+          .snapshotId();
     } finally {
       catalog.close();
     }
@@ -45,7 +49,10 @@ class SecretsNeverLeakTest {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", lake);
     Table table = Orders.create(catalog, "shop", "orders", 2);
     for (int i = 0; i < 3; i++) {
-      table.newAppend().appendFile(TableWrites.writeData(table, Orders.rows(i * 10L, 10, 0)).get(0)).commit();
+      table
+          .newAppend()
+          .appendFile(TableWrites.writeData(table, Orders.rows(i * 10L, 10, 0)).get(0))
+          .commit();
     }
     catalog.close();
     Path secretFile = dir.resolve("secrets").resolve("token");
@@ -54,7 +61,8 @@ class SecretsNeverLeakTest {
     Path work = dir.resolve("work");
     Files.createDirectories(work);
     int closed;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
     Files.writeString(work.resolve("resurfacer.yml"), """
@@ -74,12 +82,33 @@ class SecretsNeverLeakTest {
               spark.hadoop.fs.s3a.secret.key: %s
               spark.hadoop.fs.s3a.access.key: ${file:%s}
               spark.resurfacer.auth: ${env:LAKE_PASSWORD}
-        """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), secretFile, closed, LITERAL_SECRET, secretFile));
+        """.formatted(
+            SqliteCatalogs.uri(lake),
+            SqliteCatalogs.warehouse(lake),
+            secretFile,
+            closed,
+            LITERAL_SECRET,
+            secretFile));
     ChildCli cli = new ChildCli(work, Map.of("LAKE_PASSWORD", ENV_SECRET));
 
     List<List<String>> runs = List.of(
-        List.of("maintain", "--verbose", "--report", "report.html", "--metrics-file", "metrics.prom", "--output", "json"),
-        List.of("maintain", "--yes", "--verbose", "--report", "report2.html", "--metrics-file", "metrics2.prom"),
+        List.of(
+            "maintain",
+            "--verbose",
+            "--report",
+            "report.html",
+            "--metrics-file",
+            "metrics.prom",
+            "--output",
+            "json"),
+        List.of(
+            "maintain",
+            "--yes",
+            "--verbose",
+            "--report",
+            "report2.html",
+            "--metrics-file",
+            "metrics2.prom"),
         List.of("describe", "shop.orders", "--verbose", "--output", "json"),
         List.of("describe", "shop.missing", "--verbose"),
         List.of("doctor", "--verbose"),
@@ -96,14 +125,19 @@ class SecretsNeverLeakTest {
       long before = currentSnapshot(lake);
       ChildCli.Result r = cli.run(args.toArray(String[]::new));
       for (String channel : List.of(r.out(), r.err())) {
-        assertThat(channel).as("%s output", args).doesNotContain(ENV_SECRET).doesNotContain(FILE_SECRET)
+        assertThat(channel)
+            .as("%s output", args)
+            .doesNotContain(ENV_SECRET)
+            .doesNotContain(FILE_SECRET)
             .doesNotContain(LITERAL_SECRET);
         scanned++;
       }
       if (args.contains("spark")) {
         assertThat(r.exitCode()).as("%s%n%s", args, r.err()).isEqualTo(2);
-        assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList()).as("%s", args)
-            .containsExactly("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed + ": Connection refused");
+        assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList())
+            .as("%s", args)
+            .containsExactly("error: cannot reach Spark Connect at sc://127.0.0.1:" + closed
+                + ": Connection refused");
         assertThat(currentSnapshot(lake)).as("%s changed nothing", args).isEqualTo(before);
       }
     }
@@ -113,11 +147,13 @@ class SecretsNeverLeakTest {
         if (f.getFileName().toString().equals("resurfacer.yml")) {
           continue;
         }
-        String content = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String content =
+            new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(content).as("file %s", f).doesNotContain(ENV_SECRET).doesNotContain(FILE_SECRET);
         scanned++;
       }
     }
-    Counts.record("secrets: " + runs.size() + " child runs, " + scanned + " channels and files scanned, no secret value found");
+    Counts.record("secrets: " + runs.size() + " child runs, " + scanned
+        + " channels and files scanned, no secret value found");
   }
 }

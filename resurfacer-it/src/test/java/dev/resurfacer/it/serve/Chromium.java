@@ -26,7 +26,9 @@ record Chromium(String binary, Path profile) {
         }
       }
     }
-    assertThat(System.getenv("CI")).as("CI must have chromium (installed by .ci/run)").isNotEqualTo("true");
+    assertThat(System.getenv("CI"))
+        .as("CI must have chromium (installed by .ci/run)")
+        .isNotEqualTo("true");
     Assumptions.abort("chromium is not installed");
     return null;
   }
@@ -39,17 +41,29 @@ record Chromium(String binary, Path profile) {
   }
 
   BufferedImage screenshot(String url, Path png) throws Exception {
-    run(png.resolveSibling(png.getFileName() + ".log"), "--screenshot=" + png, "--window-size=1200,1400", url);
+    run(
+        png.resolveSibling(png.getFileName() + ".log"),
+        "--screenshot=" + png,
+        "--window-size=1200,1400",
+        url);
     assertThat(png).exists();
     return ImageIO.read(png.toFile());
   }
 
   private void run(Path output, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        "--force-device-scale-factor=1", "--user-data-dir=" + profile));
+    List<String> command = new ArrayList<>(List.of(
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+        "--user-data-dir=" + profile));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectOutput(output.toFile())
-        .redirectError(output.resolveSibling(output.getFileName() + ".err").toFile()).start();
+    Process p = new ProcessBuilder(command)
+        .redirectOutput(output.toFile())
+        .redirectError(output.resolveSibling(output.getFileName() + ".err").toFile())
+        .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("chromium finished").isTrue();
   }
 

@@ -3,7 +3,6 @@ package dev.resurfacer.it.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resurfacer.iceberg.maintain.IcebergResurfacer;
-import dev.resurfacer.maintain.Resurfacer;
 import dev.resurfacer.iceberg.testing.Orders;
 import dev.resurfacer.iceberg.testing.SqliteCatalogs;
 import dev.resurfacer.maintain.Maintain;
@@ -28,10 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
  * About two minutes, so off by default: {@code -Dserve.race=true}.
  */
 class EqualityDeleteRaceTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
-  @EnabledIfSystemProperty(named = "serve.race", matches = "true", disabledReason = "about two minutes of concurrent commits; -Dserve.race=true")
+  @EnabledIfSystemProperty(
+      named = "serve.race",
+      matches = "true",
+      disabledReason = "about two minutes of concurrent commits; -Dserve.race=true")
   void twoCompactionLoopsBesideAnEqualityDeleteWriterLoseNoDelete() throws Exception {
     Path lake = dir.resolve("lake");
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", lake)) {
@@ -43,7 +46,9 @@ class EqualityDeleteRaceTest {
         var r = IcebergResurfacer.connect(SqliteCatalogs.create("lake", lake));
         Thread t = new Thread(() -> {
           while (!stop.get()) {
-            r.run(MaintenancePlan.of(Maintain.table("raw.t").compact(Map.of("min-input-files", "2"))), Mode.COMMIT);
+            r.run(
+                MaintenancePlan.of(Maintain.table("raw.t").compact(Map.of("min-input-files", "2"))),
+                Mode.COMMIT);
           }
           r.close();
         });
@@ -57,7 +62,9 @@ class EqualityDeleteRaceTest {
             if (!writer.actual("raw.t").equals(writer.expected("raw.t"))) {
               dump(catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("raw.t")));
             }
-            assertThat(writer.actual("raw.t")).as("after %d commits", step).isEqualTo(writer.expected("raw.t"));
+            assertThat(writer.actual("raw.t"))
+                .as("after %d commits", step)
+                .isEqualTo(writer.expected("raw.t"));
           }
         }
       } finally {
@@ -77,14 +84,18 @@ class EqualityDeleteRaceTest {
     for (var s : org.apache.iceberg.util.SnapshotUtil.currentAncestors(table)) {
       ancestry.add(s.snapshotId());
     }
-    System.err.println("DUMP current=" + meta.metadataFileLocation() + " lastSeq=" + meta.lastSequenceNumber());
+    System.err.println(
+        "DUMP current=" + meta.metadataFileLocation() + " lastSeq=" + meta.lastSequenceNumber());
     for (var e : meta.previousFiles()) {
       System.err.println("DUMP log " + e.file());
     }
     for (var s : meta.snapshots()) {
-      boolean listExists = java.nio.file.Files.exists(java.nio.file.Path.of(s.manifestListLocation()));
-      System.err.println("DUMP snap " + s.snapshotId() + " parent=" + s.parentId() + " seq=" + s.sequenceNumber() + " op=" + s.operation()
-          + " inAncestry=" + ancestry.contains(s.snapshotId()) + " listExists=" + listExists + " list=" + s.manifestListLocation()
+      boolean listExists =
+          java.nio.file.Files.exists(java.nio.file.Path.of(s.manifestListLocation()));
+      System.err.println("DUMP snap " + s.snapshotId() + " parent=" + s.parentId() + " seq="
+          + s.sequenceNumber() + " op=" + s.operation()
+          + " inAncestry=" + ancestry.contains(s.snapshotId()) + " listExists=" + listExists
+          + " list=" + s.manifestListLocation()
           + " summary=" + s.summary());
     }
     System.err.println("DUMP refs " + meta.refs());

@@ -19,9 +19,12 @@ import java.util.regex.Pattern;
 final class PrometheusText {
   private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern HELP = Pattern.compile("# HELP (" + NAME.pattern() + ") (.*)");
-  private static final Pattern TYPE = Pattern.compile("# TYPE (" + NAME.pattern() + ") (counter|gauge|histogram|summary|untyped)");
-  private static final Pattern SAMPLE = Pattern.compile("(" + NAME.pattern() + ")(\\{(.*)})? (\\S+)( -?\\d+)?");
-  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"");
+  private static final Pattern TYPE =
+      Pattern.compile("# TYPE (" + NAME.pattern() + ") (counter|gauge|histogram|summary|untyped)");
+  private static final Pattern SAMPLE =
+      Pattern.compile("(" + NAME.pattern() + ")(\\{(.*)})? (\\S+)( -?\\d+)?");
+  private static final Pattern LABEL =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"");
 
   record Sample(String name, Map<String, String> labels, double value) {}
 
@@ -51,11 +54,13 @@ final class PrometheusText {
           throw new IllegalArgumentException("line " + n + ": second TYPE for " + m.group(1));
         }
       } else if (line.startsWith("#")) {
-        throw new IllegalArgumentException("line " + n + ": a comment that is neither HELP nor TYPE: " + line);
+        throw new IllegalArgumentException(
+            "line " + n + ": a comment that is neither HELP nor TYPE: " + line);
       } else if ((m = SAMPLE.matcher(line)).matches()) {
         String name = m.group(1);
         if (!p.types.containsKey(name)) {
-          throw new IllegalArgumentException("line " + n + ": sample of " + name + " before its TYPE");
+          throw new IllegalArgumentException(
+              "line " + n + ": sample of " + name + " before its TYPE");
         }
         Map<String, String> labels = labels(m.group(3), n);
         double value = value(m.group(4), n);
@@ -83,9 +88,13 @@ final class PrometheusText {
       Matcher m = LABEL.matcher(text);
       m.region(at, text.length());
       if (!m.lookingAt()) {
-        throw new IllegalArgumentException("line " + n + ": bad label at '" + text.substring(at) + "'");
+        throw new IllegalArgumentException(
+            "line " + n + ": bad label at '" + text.substring(at) + "'");
       }
-      if (out.put(m.group(1), m.group(2).replace("\\n", "\n").replace("\\\"", "\"").replace("\\\\", "\\")) != null) {
+      if (out.put(
+              m.group(1),
+              m.group(2).replace("\\n", "\n").replace("\\\"", "\"").replace("\\\\", "\\"))
+          != null) {
         throw new IllegalArgumentException("line " + n + ": label " + m.group(1) + " twice");
       }
       at = m.end();
@@ -118,8 +127,11 @@ final class PrometheusText {
 
   /** The value of the one sample of {@code name} with exactly these labels. */
   double value(String name, Map<String, String> labels) {
-    return samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels)).mapToDouble(Sample::value)
-        .findFirst().orElseThrow(() -> new AssertionError("no sample " + name + labels));
+    return samples.stream()
+        .filter(s -> s.name().equals(name) && s.labels().equals(labels))
+        .mapToDouble(Sample::value)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no sample " + name + labels));
   }
 
   List<Sample> all(String name) {

@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
 
 /** {@code java -jar resurfacer.jar serve ...} as a child process, with its port read from its first lines. */
 final class ServeProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final Pattern LISTENING =
+      Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   final Process process;
   final int port;
@@ -38,23 +40,36 @@ final class ServeProcess implements AutoCloseable {
   }
 
   /** Starts one process per name at once (their JVMs warm up side by side), then waits until every one listens. */
-  static List<ServeProcess> startAll(Path dir, List<String> names, String... args) throws Exception {
+  static List<ServeProcess> startAll(Path dir, List<String> names, String... args)
+      throws Exception {
     Files.createDirectories(dir.resolve("tmp"));
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + dir.resolve("tmp"),
-        "-Duser.home=" + dir.resolve("home"), "-jar", ChildCli.jar().toString(), "serve"));
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
+        "-Djava.io.tmpdir=" + dir.resolve("tmp"),
+        "-Duser.home=" + dir.resolve("home"),
+        "-jar",
+        ChildCli.jar().toString(),
+        "serve"));
     command.addAll(List.of(args));
     List<Process> processes = new ArrayList<>();
     for (String name : names) {
-      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
-          .redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(dir.resolve(name + ".err").toFile());
+      ProcessBuilder pb = new ProcessBuilder(command)
+          .directory(dir.toFile())
+          .redirectOutput(dir.resolve(name + ".out").toFile())
+          .redirectError(dir.resolve(name + ".err").toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("RESURFACER_"));
       processes.add(pb.start());
     }
     List<ServeProcess> started = new ArrayList<>();
     try {
       for (int i = 0; i < names.size(); i++) {
-        started.add(awaitListening(processes.get(i), dir.resolve(names.get(i) + ".out"), dir.resolve(names.get(i) + ".err")));
+        started.add(awaitListening(
+            processes.get(i),
+            dir.resolve(names.get(i) + ".out"),
+            dir.resolve(names.get(i) + ".err")));
       }
       return started;
     } catch (Exception e) {
@@ -71,11 +86,13 @@ final class ServeProcess implements AutoCloseable {
         return new ServeProcess(p, Integer.parseInt(m.group(1)), out, err);
       }
       if (!p.isAlive()) {
-        throw new IllegalStateException("serve exited with " + p.exitValue() + ": " + Files.readString(err));
+        throw new IllegalStateException(
+            "serve exited with " + p.exitValue() + ": " + Files.readString(err));
       }
       Thread.sleep(100);
     }
-    throw new IllegalStateException("serve did not start listening in 90 s: " + Files.readString(err));
+    throw new IllegalStateException(
+        "serve did not start listening in 90 s: " + Files.readString(err));
   }
 
   long pid() {
@@ -83,12 +100,17 @@ final class ServeProcess implements AutoCloseable {
   }
 
   HttpResponse<String> get(String path) {
-    return send(HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30)).build());
+    return send(HttpRequest.newBuilder(URI.create(url(path)))
+        .timeout(Duration.ofSeconds(30))
+        .build());
   }
 
   HttpResponse<String> post(String path, String form) {
-    return send(HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form)).build());
+    return send(HttpRequest.newBuilder(URI.create(url(path)))
+        .timeout(Duration.ofSeconds(30))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(form))
+        .build());
   }
 
   private static HttpResponse<String> send(HttpRequest request) {

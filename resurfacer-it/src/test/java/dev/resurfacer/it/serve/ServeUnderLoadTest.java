@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -51,7 +51,8 @@ class ServeUnderLoadTest {
   /** Only so that a broken serve fails the test instead of hanging it; a healthy run ends on its conditions long before. */
   static final long SAFETY_LIMIT_MS = 300_000;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /*
    * It found the equality-delete race that EqualityDeleteRaceTest reproduces without serve, fixed by
@@ -65,9 +66,14 @@ class ServeUnderLoadTest {
     try (JdbcCatalog catalog = SqliteCatalogs.create("lake", lake)) {
       for (String t : TABLES) {
         Table table = Orders.create(catalog, "raw", t.substring(4), 2);
-        // three processes commit to these tables: the writer, and two serves' leases and compactions
-        table.updateProperties().set("commit.retry.num-retries", "40").set("commit.retry.min-wait-ms", "10")
-            .set("commit.retry.max-wait-ms", "300").commit();
+        // three processes commit to these tables: the writer, and two serves' leases and
+        // compactions
+        table
+            .updateProperties()
+            .set("commit.retry.num-retries", "40")
+            .set("commit.retry.min-wait-ms", "10")
+            .set("commit.retry.max-wait-ms", "300")
+            .commit();
       }
       Files.writeString(dir.resolve("resurfacer.yml"), """
           catalogs:
@@ -78,7 +84,8 @@ class ServeUnderLoadTest {
             remove-orphans: {enabled: false}
             triggers: {small-files: %d, delete-files: 6}
           serve: {interval: 1s, concurrency: 2, min-interval: 2s, backoff: 1s, max-backoff: 4s, lease: 10m, port: 0, history: history.db}
-          """.formatted(SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), SMALL_FILES_TRIGGER));
+          """.formatted(
+              SqliteCatalogs.uri(lake), SqliteCatalogs.warehouse(lake), SMALL_FILES_TRIGGER));
 
       StreamingWriter writer = new StreamingWriter(catalog, TABLES, 20261130L);
       Map<String, Integer> maxSmall = new LinkedHashMap<>();
@@ -87,23 +94,32 @@ class ServeUnderLoadTest {
       long aPid;
       long bPid;
       List<ServeProcess> serves = ServeProcess.startAll(dir, List.of("a", "b"), "--yes");
-      try (ServeProcess a = serves.get(0); ServeProcess b = serves.get(1)) {
+      try (ServeProcess a = serves.get(0);
+          ServeProcess b = serves.get(1)) {
         aPid = a.pid();
         bPid = b.pid();
         long limit = System.currentTimeMillis() + SAFETY_LIMIT_MS;
         Path db = dir.resolve("history.db");
         Set<String> warm = new HashSet<>();
-        // write until enough commits are in and every table was sampled often enough after serve first maintained it
-        while (writer.commits < COMMITS || !samplesAfterWarmUp.values().stream().allMatch(n -> n >= SAMPLES_AFTER_WARM_UP)
+        // write until enough commits are in and every table was sampled often enough after serve
+        // first maintained it
+        while (writer.commits < COMMITS
+            || !samplesAfterWarmUp.values().stream().allMatch(n -> n >= SAMPLES_AFTER_WARM_UP)
             || samplesAfterWarmUp.size() < TABLES.size()) {
-          assertThat(System.currentTimeMillis()).as("serve maintained every table within %d s of writing (%d commits, warm %s)",
-              SAFETY_LIMIT_MS / 1000, writer.commits, warm).isLessThan(limit);
+          assertThat(System.currentTimeMillis())
+              .as(
+                  "serve maintained every table within %d s of writing (%d commits, warm %s)",
+                  SAFETY_LIMIT_MS / 1000, writer.commits, warm)
+              .isLessThan(limit);
           writer.step();
           if (writer.commits % 3 == 0) {
             History h = History.read(db);
             for (String t : TABLES) {
-              // a table is warm once serve has maintained it: from then on its small files stay under the bound
-              if (warm.contains(t) || h.rows().stream().anyMatch(r -> r.table().equals("lake." + t) && r.status().equals("done"))) {
+              // a table is warm once serve has maintained it: from then on its small files stay
+              // under the bound
+              if (warm.contains(t)
+                  || h.rows().stream()
+                      .anyMatch(r -> r.table().equals("lake." + t) && r.status().equals("done"))) {
                 warm.add(t);
                 maxSmall.merge(t, dataFiles(catalog, t), Math::max);
                 samplesAfterWarmUp.merge(t, 1, Integer::sum);
@@ -112,33 +128,48 @@ class ServeUnderLoadTest {
           }
           if (writer.commits % 20 == 0) {
             for (String t : TABLES) {
-              assertThat(writer.actual(t)).as("%s after %d commits", t, writer.commits).isEqualTo(writer.expected(t));
+              assertThat(writer.actual(t))
+                  .as("%s after %d commits", t, writer.commits)
+                  .isEqualTo(writer.expected(t));
               modelChecks++;
             }
           }
           Thread.sleep(PACE_MS);
         }
         for (String t : TABLES) {
-          assertThat(writer.actual(t)).as("%s after the writer stopped", t).isEqualTo(writer.expected(t));
+          assertThat(writer.actual(t))
+              .as("%s after the writer stopped", t)
+              .isEqualTo(writer.expected(t));
         }
-        assertThat(maxSmall).as("small files per table after warm-up (max of samples every third commit)")
+        assertThat(maxSmall)
+            .as("small files per table after warm-up (max of samples every third commit)")
             .allSatisfy((t, n) -> assertThat(n).as(t).isLessThanOrEqualTo(SMALL_FILES_BOUND));
 
         metricsAgreeWithTheTables(a, catalog);
         assertThat(a.terminate()).as("SIGTERM: %s", a.err()).isEqualTo(143);
         assertThat(b.terminate()).as("SIGTERM: %s", b.err()).isEqualTo(143);
-        // Iceberg's own commit retries log their CommitFailedException; nothing may escape a thread or stop evaluation
-        assertThat(a.err() + b.err()).doesNotContain("Exception in thread").doesNotContain("operation=evaluate outcome=failed");
+        // Iceberg's own commit retries log their CommitFailedException; nothing may escape a thread
+        // or stop evaluation
+        assertThat(a.err() + b.err())
+            .doesNotContain("Exception in thread")
+            .doesNotContain("operation=evaluate outcome=failed");
       }
       for (String t : TABLES) {
-        assertThat(writer.actual(t)).as("%s after both serves stopped", t).isEqualTo(writer.expected(t));
+        assertThat(writer.actual(t))
+            .as("%s after both serves stopped", t)
+            .isEqualTo(writer.expected(t));
       }
-      System.out.printf("serve under load: %d commits (%d deletes), %d model checks, max small files after warm-up %s%n",
+      System.out.printf(
+          "serve under load: %d commits (%d deletes), %d model checks, max small files after warm-up %s%n",
           writer.commits, writer.deletes, modelChecks, maxSmall);
 
       History history = History.read(dir.resolve("history.db"));
-      assertThat(history.withStatus("running")).as("runs left running after a graceful stop").isEmpty();
-      assertThat(history.withStatus("done")).as("runs that changed a table").hasSizeGreaterThanOrEqualTo(TABLES.size());
+      assertThat(history.withStatus("running"))
+          .as("runs left running after a graceful stop")
+          .isEmpty();
+      assertThat(history.withStatus("done"))
+          .as("runs that changed a table")
+          .hasSizeGreaterThanOrEqualTo(TABLES.size());
       assertThat(history.rows()).extracting(History.Row::pid).allMatch(p -> p == aPid || p == bPid);
       neverTwoAtOnce(history);
     }
@@ -146,7 +177,8 @@ class ServeUnderLoadTest {
 
   /** Per table, the runs that got past the lease (every status but skipped) never overlap in time. */
   static void neverTwoAtOnce(History history) {
-    Map<String, List<History.Row>> byTable = history.rows().stream().filter(r -> !r.status().equals("skipped"))
+    Map<String, List<History.Row>> byTable = history.rows().stream()
+        .filter(r -> !r.status().equals("skipped"))
         .collect(Collectors.groupingBy(History.Row::table));
     byTable.forEach((table, runs) -> {
       List<History.Row> sorted = new ArrayList<>(runs);
@@ -155,35 +187,46 @@ class ServeUnderLoadTest {
         History.Row prev = sorted.get(i - 1);
         History.Row next = sorted.get(i);
         assertThat(prev.finishedAt()).as("run %d finished", prev.id()).isNotNull();
-        assertThat(next.startedAt()).as("%s: run %d (pid %d) started before run %d (pid %d) ended", table, next.id(), next.pid(),
-            prev.id(), prev.pid()).isGreaterThanOrEqualTo(prev.finishedAt());
+        assertThat(next.startedAt())
+            .as(
+                "%s: run %d (pid %d) started before run %d (pid %d) ended",
+                table, next.id(), next.pid(), prev.id(), prev.pid())
+            .isGreaterThanOrEqualTo(prev.finishedAt());
       }
     });
   }
 
-  private static void metricsAgreeWithTheTables(ServeProcess serve, Catalog catalog) throws Exception {
-    // the writer stopped: wait until an evaluation that began after it has finished, i.e. a second one
-    // began (evaluations run one after another, at least the 1 s interval apart; the gauge has whole seconds)
+  private static void metricsAgreeWithTheTables(ServeProcess serve, Catalog catalog)
+      throws Exception {
+    // the writer stopped: wait until an evaluation that began after it has finished, i.e. a second
+    // one
+    // began (evaluations run one after another, at least the 1 s interval apart; the gauge has
+    // whole seconds)
     long stopped = java.time.Instant.now().getEpochSecond();
     Set<Double> evaluationsSince = new HashSet<>();
     long limit = System.currentTimeMillis() + 120_000;
     var response = serve.get("/metrics");
     while (true) {
-      double last = PrometheusText.parse(response.body()).value("resurfacer_serve_last_evaluation_timestamp_seconds", Map.of());
+      double last = PrometheusText.parse(response.body())
+          .value("resurfacer_serve_last_evaluation_timestamp_seconds", Map.of());
       if (last > stopped) {
         evaluationsSince.add(last);
       }
       if (evaluationsSince.size() >= 2) {
         break;
       }
-      assertThat(System.currentTimeMillis()).as("two evaluations after the writer stopped").isLessThan(limit);
+      assertThat(System.currentTimeMillis())
+          .as("two evaluations after the writer stopped")
+          .isLessThan(limit);
       Thread.sleep(200);
       response = serve.get("/metrics");
     }
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
     PrometheusText metrics = PrometheusText.parse(response.body());
-    assertThat(metrics.types).containsEntry("resurfacer_serve_runs_total", "counter")
+    assertThat(metrics.types)
+        .containsEntry("resurfacer_serve_runs_total", "counter")
         .containsEntry("resurfacer_serve_table_health_score", "gauge");
     History history = History.read(serve.stdout.getParent().resolve("history.db"));
     for (String t : TABLES) {
@@ -191,14 +234,22 @@ class ServeUnderLoadTest {
       int files = dataFiles(catalog, t);
       double gauge = metrics.value("resurfacer_serve_table_data_files", labels);
       // a run may have committed between the evaluation and this read: the gauge is one of the two
-      assertThat(gauge).as("%s data files", t).isBetween(1.0, (double) Math.max(files, SMALL_FILES_BOUND + 1));
+      assertThat(gauge).as("%s data files", t).isBetween(1.0, (double)
+          Math.max(files, SMALL_FILES_BOUND + 1));
       double score = metrics.value("resurfacer_serve_table_health_score", labels);
       assertThat(score).isBetween(0.0, 100.0);
-      double runs = metrics.all("resurfacer_serve_runs_total").stream().filter(s -> s.labels().get("table").equals(t))
-          .mapToDouble(PrometheusText.Sample::value).sum();
-      long inHistory = history.rows().stream().filter(r -> r.table().equals("lake." + t)).count();
-      assertThat(runs).as("%s runs in /metrics and in the history", t).isBetween((double) inHistory - 2, (double) inHistory + 2);
-      assertThat(metrics.value("resurfacer_serve_reclaimed_files_total", labels)).as("%s files reclaimed", t).isPositive();
+      double runs = metrics.all("resurfacer_serve_runs_total").stream()
+          .filter(s -> s.labels().get("table").equals(t))
+          .mapToDouble(PrometheusText.Sample::value)
+          .sum();
+      long inHistory =
+          history.rows().stream().filter(r -> r.table().equals("lake." + t)).count();
+      assertThat(runs)
+          .as("%s runs in /metrics and in the history", t)
+          .isBetween((double) inHistory - 2, (double) inHistory + 2);
+      assertThat(metrics.value("resurfacer_serve_reclaimed_files_total", labels))
+          .as("%s files reclaimed", t)
+          .isPositive();
     }
   }
 

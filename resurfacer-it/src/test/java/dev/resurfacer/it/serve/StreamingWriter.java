@@ -59,10 +59,16 @@ final class StreamingWriter {
         r.setField("id", ids.get(random.nextInt(ids.size())));
         doomed.add(r);
       }
-      var partition = TableWrites.groupByPartition(table.spec(), table.schema(), List.of(rows.get((Long) doomed.get(0).getField("id"))))
-          .keySet().iterator().next();
-      DeleteFile file = TableWrites.writeEqualityDeletes(table, table.spec(), partition, ID_ONLY, doomed);
-      if (commit(table, file.location(), () -> table.newRowDelta().addDeletes(file).commit())) {
+      var partition = TableWrites.groupByPartition(
+              table.spec(), table.schema(), List.of(rows.get((Long)
+                  doomed.get(0).getField("id"))))
+          .keySet()
+          .iterator()
+          .next();
+      DeleteFile file =
+          TableWrites.writeEqualityDeletes(table, table.spec(), partition, ID_ONLY, doomed);
+      if (commit(
+          table, file.location(), () -> table.newRowDelta().addDeletes(file).commit())) {
         doomed.forEach(r -> rows.remove((Long) r.getField("id")));
         deletes++;
       }

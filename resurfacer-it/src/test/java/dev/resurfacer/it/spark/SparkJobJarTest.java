@@ -44,14 +44,17 @@ class SparkJobJarTest {
   static final String MAIN = "dev.resurfacer.spark.job.JobMain";
   static final Path DIR = tempDir();
   // the Connect server keeps 2 cores for its whole life; the job gets the other 2
-  static final SparkCluster CLUSTER = new SparkCluster().worker(4, "2g")
+  static final SparkCluster CLUSTER = new SparkCluster()
+      .worker(4, "2g")
       .jdbcCatalog("lake", SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR));
   /** Session conf values that are secrets: one by reference under a name Spark would not redact, one literal under a credential's name. */
   static final String AUTH_SECRET = "auth-Vb7ReferencedSecret-3318";
+
   static final String S3_SECRET = "s3k-Hn4LiteralSecret-5120";
   static final Map<String, String> ENV = Map.of("JOB_AUTH", AUTH_SECRET);
   /** A Delta table delta-spark writes through Connect, maintained by the job. */
   static final Path DELTA = DIR.resolve("delta-events");
+
   static final String DELTA_RELATION = "delta.`" + DELTA + "`";
   static JdbcCatalog catalog;
   static ConnectSql sql;
@@ -66,9 +69,11 @@ class SparkJobJarTest {
   }
 
   static Path jobJar() {
-    Path jar = Path.of(System.getProperty("resurfacer-spark.jar", "../resurfacer-spark-job/target/resurfacer-spark.jar"));
+    Path jar = Path.of(System.getProperty(
+        "resurfacer-spark.jar", "../resurfacer-spark-job/target/resurfacer-spark.jar"));
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("job jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
+      throw new IllegalStateException(
+          "job jar not built: " + jar.toAbsolutePath() + " (run through mvn verify)");
     }
     return jar.toAbsolutePath();
   }
@@ -81,7 +86,8 @@ class SparkJobJarTest {
     sql.rows("CREATE NAMESPACE IF NOT EXISTS lake.db");
     for (String via : List.of("c", "j")) {
       SparkTables.writeMessy(sql, "lake.db.events_" + via);
-      sql.rows("CREATE TABLE lake.db.refused_" + via + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
+      sql.rows("CREATE TABLE lake.db.refused_" + via
+          + " (id BIGINT, cat STRING) USING iceberg PARTITIONED BY (cat)");
       sql.rows("INSERT INTO lake.db.refused_" + via + " VALUES (1, 'a'), (2, 'b'), (3, 'a')");
     }
     writeDelta();
@@ -113,7 +119,12 @@ class SparkJobJarTest {
         tables:
           "db.refused_*":
             remove-dangling-deletes: {enabled: true}
-        """.formatted(DELTA, SqliteCatalogs.uri(DIR), SqliteCatalogs.warehouse(DIR), CLUSTER.remote(), S3_SECRET));
+        """.formatted(
+            DELTA,
+            SqliteCatalogs.uri(DIR),
+            SqliteCatalogs.warehouse(DIR),
+            CLUSTER.remote(),
+            S3_SECRET));
   }
 
   /**
@@ -121,13 +132,17 @@ class SparkJobJarTest {
    * and an update to {@code -0.0}; decimals, dates, nulls. Tombstones expire after an hour, as our vacuum's retention.
    */
   static void writeDelta() {
-    sql.rows("CREATE TABLE " + DELTA_RELATION + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
+    sql.rows("CREATE TABLE " + DELTA_RELATION
+        + " (id BIGINT, cat STRING, amount DECIMAL(12,2), score DOUBLE, day DATE, note STRING)"
         + " USING delta PARTITIONED BY (cat) TBLPROPERTIES ('delta.deletedFileRetentionDuration'='interval 1 hours',"
-        // no checkpoint at version 10 (VACUUM END): the cluster's delta-spark 4.1.0 then fails to read it on Spark 4.1.2
-        // (NoSuchMethodError ParquetToSparkSchemaConverter.<init>), a fixture version mismatch, not the job's
+        // no checkpoint at version 10 (VACUUM END): the cluster's delta-spark 4.1.0 then fails to
+        // read it on Spark 4.1.2
+        // (NoSuchMethodError ParquetToSparkSchemaConverter.<init>), a fixture version mismatch, not
+        // the job's
         + " 'delta.checkpointInterval'='100')");
     for (int batch = 0; batch < 4; batch++) {
-      sql.rows("INSERT INTO " + DELTA_RELATION + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END,"
+      sql.rows("INSERT INTO " + DELTA_RELATION
+          + " SELECT id, CASE WHEN id % 2 = 0 THEN 'a' ELSE 'b' END,"
           + " CAST(id * 1.25 AS DECIMAL(12,2)), CASE WHEN id % 9 = 0 THEN NULL ELSE id / 7.0 END,"
           + " date_add(DATE '2026-01-01', CAST(id % 30 AS INT)), CASE WHEN id % 4 = 0 THEN NULL ELSE concat('n-', id) END"
           + " FROM range(" + batch * 30 + ", " + (batch * 30 + 30) + ", 1, 2)");
@@ -149,7 +164,8 @@ class SparkJobJarTest {
   }
 
   static Path orphanIn(String name) throws IOException {
-    Path orphan = Path.of(table(name).location().replaceFirst("^file:", ""), "data", "cat=a", "left-behind.parquet");
+    Path orphan = Path.of(
+        table(name).location().replaceFirst("^file:", ""), "data", "cat=a", "left-behind.parquet");
     Files.write(orphan, new byte[] {1, 2, 3});
     Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
     return orphan;
@@ -182,8 +198,8 @@ class SparkJobJarTest {
   }
 
   static String[] args(String tables, String... extra) {
-    List<String> all = new java.util.ArrayList<>(List.of("maintain", "--config", yml.toString(), "--tables", "db." + tables,
-        "--output", "json"));
+    List<String> all = new java.util.ArrayList<>(List.of(
+        "maintain", "--config", yml.toString(), "--tables", "db." + tables, "--output", "json"));
     all.addAll(List.of(extra));
     return all.toArray(String[]::new);
   }
@@ -208,8 +224,11 @@ class SparkJobJarTest {
         if (key.contains("duration") || key.contains("started") || key.contains("bytes")) {
           it.remove();
         } else if (e.getValue().isTextual()) {
-          e.setValue(new TextNode(e.getValue().asText().replace(suffix, "_T")
-              .replaceAll("sc://127\\.0\\.0\\.1:\\d+|job on spark://127\\.0\\.0\\.1:\\d+", "CLUSTER")
+          e.setValue(new TextNode(e.getValue()
+              .asText()
+              .replace(suffix, "_T")
+              .replaceAll(
+                  "sc://127\\.0\\.0\\.1:\\d+|job on spark://127\\.0\\.0\\.1:\\d+", "CLUSTER")
               .replaceAll("(snapshot|at) -?\\d{6,}", "$1 ID")
               .replaceAll("\\(\\d+(\\.\\d+)? (B|KB|MB|GB)\\)", "(SIZE)")));
         } else {
@@ -240,30 +259,45 @@ class SparkJobJarTest {
     SparkCluster.Submitted job = asJob(DIR.resolve("job-run"), "--yes");
     JsonNode jobRun = report(job.out());
     assertThat(comparable(jobRun, "_j")).isEqualTo(comparable(connectRun, "_c"));
-    // the cluster's progress reaches ours: each statement's Spark jobs, from the driver's status tracker
-    assertThat(job.err()).containsPattern("engine=spark job on spark://127\\.0\\.0\\.1:\\d+: job \\d+ succeeded \\(\\d+ stage\\(s\\), (\\d+ skipped, )?(\\d+)/\\2 task\\(s\\) done\\)")
-        // a finished job's stages that never ran (their shuffle output existed) are counted apart, never as work undone
-        .doesNotContainPattern("succeeded \\(\\d+ stage\\(s\\), (\\d+ skipped, )?(\\d+)/(?!\\2\\D)\\d+ task");
+    // the cluster's progress reaches ours: each statement's Spark jobs, from the driver's status
+    // tracker
+    assertThat(job.err())
+        .containsPattern(
+            "engine=spark job on spark://127\\.0\\.0\\.1:\\d+: job \\d+ succeeded \\(\\d+ stage\\(s\\), (\\d+ skipped, )?(\\d+)/\\2 task\\(s\\) done\\)")
+        // a finished job's stages that never ran (their shuffle output existed) are counted apart,
+        // never as work undone
+        .doesNotContainPattern(
+            "succeeded \\(\\d+ stage\\(s\\), (\\d+ skipped, )?(\\d+)/(?!\\2\\D)\\d+ task");
 
     JsonNode events = tableReport(jobRun, "db.events_j");
     assertThat(events.get("outcome").asText()).as(events.toString()).isEqualTo("done");
     JsonNode compact = operation(events, "compact");
     JsonNode compactPlan = operation(tableReport(jobPreview, "db.events_j"), "compact");
-    assertThat(compact.at("/metrics/rewritten_files").asLong()).isPositive().isEqualTo(compactPlan.at("/metrics/files_to_rewrite").asLong());
-    // bytes against the job's own preview only: the two tables' delete files hold random file names, so
-    // their compressed sizes (counted in the bytes rewritten) may differ by a few bytes from the Connect run's
-    assertThat(compact.at("/metrics/rewritten_bytes").asLong()).isEqualTo(compactPlan.at("/metrics/bytes_to_rewrite").asLong());
     assertThat(compact.at("/metrics/rewritten_files").asLong())
-        .isEqualTo(operation(tableReport(connectRun, "db.events_c"), "compact").at("/metrics/rewritten_files").asLong());
+        .isPositive()
+        .isEqualTo(compactPlan.at("/metrics/files_to_rewrite").asLong());
+    // bytes against the job's own preview only: the two tables' delete files hold random file
+    // names, so
+    // their compressed sizes (counted in the bytes rewritten) may differ by a few bytes from the
+    // Connect run's
+    assertThat(compact.at("/metrics/rewritten_bytes").asLong())
+        .isEqualTo(compactPlan.at("/metrics/bytes_to_rewrite").asLong());
+    assertThat(compact.at("/metrics/rewritten_files").asLong())
+        .isEqualTo(operation(tableReport(connectRun, "db.events_c"), "compact")
+            .at("/metrics/rewritten_files")
+            .asLong());
     assertThat(compact.get("message").asText()).contains("verified: 171 rows, checksum ");
-    assertThat(operation(events, "expire").at("/metrics/expired_snapshots").asLong()).isPositive();
-    assertThat(operation(events, "remove-orphans").at("/metrics/deleted_files").asLong()).isEqualTo(1);
+    assertThat(operation(events, "expire").at("/metrics/expired_snapshots").asLong())
+        .isPositive();
+    assertThat(operation(events, "remove-orphans").at("/metrics/deleted_files").asLong())
+        .isEqualTo(1);
     assertThat(jobOrphan).doesNotExist();
     assertThat(connectOrphan).doesNotExist();
     assertThat(table("events_j").snapshots()).hasSize(1);
     assertThat(Content.of(table("events_j"))).isEqualTo(rows);
     assertThat(Content.of(table("events_c"))).isEqualTo(rows);
-    assertThat(sql.rows("SELECT count(*) AS n FROM lake.db.events_j").get(0).get("n")).isEqualTo(171L);
+    assertThat(sql.rows("SELECT count(*) AS n FROM lake.db.events_j").get(0).get("n"))
+        .isEqualTo(171L);
 
     JsonNode refused = tableReport(jobRun, "db.refused_j");
     assertThat(refused.get("outcome").asText()).isEqualTo("refused");
@@ -294,14 +328,26 @@ class SparkJobJarTest {
   void anUnreachableMasterIsOneLineExitTwoNothingChangedAndNoSecretShown() throws Exception {
     long snapshot = table("refused_j").currentSnapshot().snapshotId();
     int closed;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
-    SparkCluster.Submitted r = CLUSTER.submit(DIR.resolve("job-unreachable"), ENV, Map.of("spark.master", "spark://127.0.0.1:" + closed),
-        jobJar(), MAIN, "maintain", "--config", yml.toString(), "--tables", "db.refused_j", "--yes");
+    SparkCluster.Submitted r = CLUSTER.submit(
+        DIR.resolve("job-unreachable"),
+        ENV,
+        Map.of("spark.master", "spark://127.0.0.1:" + closed),
+        jobJar(),
+        MAIN,
+        "maintain",
+        "--config",
+        yml.toString(),
+        "--tables",
+        "db.refused_j",
+        "--yes");
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
     assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList())
-        .containsExactly("error: cannot reach the Spark master at spark://127.0.0.1:" + closed + ": Connection refused");
+        .containsExactly("error: cannot reach the Spark master at spark://127.0.0.1:" + closed
+            + ": Connection refused");
     assertNoSecret(r.out() + r.err());
     assertThat(r.err()).doesNotContain("SparkContext: Running Spark");
     assertThat(table("refused_j").currentSnapshot().snapshotId()).isEqualTo(snapshot);
@@ -310,38 +356,63 @@ class SparkJobJarTest {
   @Test
   void badInputInTheJobIsOneLineExitTwoAndNoApplicationStarts() throws Exception {
     Path bad = DIR.resolve("bad.yml");
-    Files.writeString(bad, Files.readString(yml).replace("engines:\n  spark:\n", "engines:\n  spark:\n    bogus: 1\n"));
-    SparkCluster.Submitted r = CLUSTER.submit(DIR.resolve("job-bad"), ENV, jobJar(), MAIN,
-        "maintain", "--config", bad.toString(), "--tables", "db.refused_j", "--yes");
+    Files.writeString(
+        bad,
+        Files.readString(yml)
+            .replace("engines:\n  spark:\n", "engines:\n  spark:\n    bogus: 1\n"));
+    SparkCluster.Submitted r = CLUSTER.submit(
+        DIR.resolve("job-bad"),
+        ENV,
+        jobJar(),
+        MAIN,
+        "maintain",
+        "--config",
+        bad.toString(),
+        "--tables",
+        "db.refused_j",
+        "--yes");
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
     List<String> errors = r.err().lines().filter(l -> l.startsWith("error: ")).toList();
     assertThat(errors).hasSize(1);
     assertThat(errors.get(0)).startsWith("error: unknown key 'engines.spark.bogus'");
-    // the session is started on first use: a run that stops at its configuration never registers an application
-    assertThat(r.err()).doesNotContain("Connected to Spark cluster").doesNotContain("SparkContext: Running Spark");
+    // the session is started on first use: a run that stops at its configuration never registers an
+    // application
+    assertThat(r.err())
+        .doesNotContain("Connected to Spark cluster")
+        .doesNotContain("SparkContext: Running Spark");
   }
 
   /** The rows delta-spark reads, each value tagged with its Java type (doubles by their bits, decimals with their scale), sorted, then Spark's count and xxhash64 checksum. */
   static List<String> deltaRows() {
     List<String> out = new java.util.ArrayList<>();
-    for (Map<String, Object> row : sql.rows("SELECT id, cat, amount, score, day, note FROM " + DELTA_RELATION)) {
+    for (Map<String, Object> row :
+        sql.rows("SELECT id, cat, amount, score, day, note FROM " + DELTA_RELATION)) {
       List<String> values = new java.util.ArrayList<>();
       for (Object v : row.values()) {
         Object plain = v instanceof java.sql.Date d ? d.toLocalDate() : v;
-        values.add(plain == null ? "null" : plain.getClass().getSimpleName() + ":" + (plain instanceof Double d
-            ? Long.toHexString(Double.doubleToRawLongBits(d)) : plain instanceof java.math.BigDecimal b ? b.toPlainString() : plain));
+        values.add(
+            plain == null
+                ? "null"
+                : plain.getClass().getSimpleName() + ":"
+                    + (plain instanceof Double d
+                        ? Long.toHexString(Double.doubleToRawLongBits(d))
+                        : plain instanceof java.math.BigDecimal b ? b.toPlainString() : plain));
       }
       out.add(String.join("|", values));
     }
     out.sort(null);
-    Map<String, Object> sums = sql.rows("SELECT count(*) AS n, sum(CAST(xxhash64(id, cat, amount, score, day, note) AS DECIMAL(38,0))) AS h FROM " + DELTA_RELATION).get(0);
+    Map<String, Object> sums = sql.rows(
+            "SELECT count(*) AS n, sum(CAST(xxhash64(id, cat, amount, score, day, note) AS DECIMAL(38,0))) AS h FROM "
+                + DELTA_RELATION)
+        .get(0);
     out.add("count=" + sums.get("n") + " checksum=" + sums.get("h"));
     return out;
   }
 
   static java.util.Set<Path> deltaFiles() throws IOException {
     try (java.util.stream.Stream<Path> walk = Files.walk(DELTA)) {
-      return walk.filter(Files::isRegularFile).filter(p -> !p.toString().contains("_delta_log"))
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> !p.toString().contains("_delta_log"))
           .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
   }
@@ -353,8 +424,17 @@ class SparkJobJarTest {
   /** One verb through spark-submit and the job jar on the Delta table: exit 0, its JSON step, the driver's progress lines on stderr. */
   static SparkCluster.Submitted deltaJob(String run, String... verb) {
     List<String> all = new java.util.ArrayList<>(List.of(verb));
-    all.addAll(List.of("raw.events_j", "--config", yml.toString(), "--engine", "spark", "--output", "json", "--yes"));
-    SparkCluster.Submitted r = CLUSTER.submit(DIR.resolve(run), ENV, jobJar(), MAIN, all.toArray(String[]::new));
+    all.addAll(List.of(
+        "raw.events_j",
+        "--config",
+        yml.toString(),
+        "--engine",
+        "spark",
+        "--output",
+        "json",
+        "--yes"));
+    SparkCluster.Submitted r =
+        CLUSTER.submit(DIR.resolve(run), ENV, jobJar(), MAIN, all.toArray(String[]::new));
     assertThat(r.exitCode()).as("%s%n%s", r.out(), r.err()).isZero();
     assertNoSecret(r.out() + r.err());
     return r;
@@ -376,25 +456,36 @@ class SparkJobJarTest {
     SparkCluster.Submitted compact = deltaJob("delta-compact", "compact");
     JsonNode done = report(compact.out());
     assertThat(done.get("outcome").asText()).as(done.toString()).isEqualTo("done");
-    assertThat(done.get("message").asText()).startsWith("delta-spark's OPTIMIZE rewrote ")
-        .contains("verified: 102 rows, checksum ").contains("the files it removed are the preview's");
-    assertThat(done.at("/metrics/rewritten_files").asLong()).isGreaterThan(2).isEqualTo(done.at("/metrics/files_to_rewrite").asLong());
+    assertThat(done.get("message").asText())
+        .startsWith("delta-spark's OPTIMIZE rewrote ")
+        .contains("verified: 102 rows, checksum ")
+        .contains("the files it removed are the preview's");
+    assertThat(done.at("/metrics/rewritten_files").asLong())
+        .isGreaterThan(2)
+        .isEqualTo(done.at("/metrics/files_to_rewrite").asLong());
     assertThat(done.at("/metrics/preview_mismatch").asLong()).isZero();
-    assertThat(compact.err()).containsPattern("operation=compact engine=spark OPTIMIZE delta\\.`")
+    assertThat(compact.err())
+        .containsPattern("operation=compact engine=spark OPTIMIZE delta\\.`")
         .containsPattern("engine=spark job on spark://127\\.0\\.0\\.1:\\d+: job \\d+ succeeded");
     assertThat(lastHistory().get("operation")).isEqualTo("OPTIMIZE");
     assertThat(deltaRows()).isEqualTo(before);
 
-    JsonNode zdone = report(deltaJob("delta-zorder", "compact", "--strategy", "zorder", "--columns", "id,day").out());
+    JsonNode zdone =
+        report(deltaJob("delta-zorder", "compact", "--strategy", "zorder", "--columns", "id,day")
+            .out());
     assertThat(zdone.get("outcome").asText()).as(zdone.toString()).isEqualTo("done");
-    assertThat(zdone.get("message").asText()).startsWith("delta-spark's OPTIMIZE ZORDER BY rewrote 2 file(s)");
+    assertThat(zdone.get("message").asText())
+        .startsWith("delta-spark's OPTIMIZE ZORDER BY rewrote 2 file(s)");
     Map<String, Object> z = lastHistory();
     assertThat(z.get("operation")).isEqualTo("OPTIMIZE");
-    assertThat(String.valueOf(((Map<?, ?>) z.get("operationParameters")).get("zOrderBy"))).contains("id").contains("day");
+    assertThat(String.valueOf(((Map<?, ?>) z.get("operationParameters")).get("zOrderBy")))
+        .contains("id")
+        .contains("day");
     assertThat(deltaRows()).isEqualTo(before);
 
     java.util.Set<Path> onDisk = deltaFiles();
-    JsonNode vacuum = report(deltaJob("delta-vacuum", "vacuum", "--retention", "1h").out());
+    JsonNode vacuum =
+        report(deltaJob("delta-vacuum", "vacuum", "--retention", "1h").out());
     assertThat(vacuum.get("outcome").asText()).as(vacuum.toString()).isEqualTo("done");
     assertThat(vacuum.get("message").asText()).startsWith("delta-spark's VACUUM deleted 1 file(s)");
     assertThat(vacuum.at("/metrics/files_to_delete").asLong()).isEqualTo(1);

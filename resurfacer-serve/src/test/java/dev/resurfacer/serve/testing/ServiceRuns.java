@@ -26,9 +26,14 @@ public final class ServiceRuns {
 
   /** The run's compaction, once the run ended {@code done} and the compaction committed or found nothing to do. */
   public static OperationResult doneCompaction(HistoryRun run) {
-    OperationResult compact = run.report().operations().stream().filter(o -> o.operation().equals("compact")).findFirst()
-        .orElseThrow(() -> new AssertionError("run " + run.id() + " ran no compaction: " + run.operations()));
-    assertThat(compact.outcome()).as("run %s compact: %s", run.id(), compact.message()).isIn(Outcome.DONE, Outcome.NOTHING_TO_DO);
+    OperationResult compact = run.report().operations().stream()
+        .filter(o -> o.operation().equals("compact"))
+        .findFirst()
+        .orElseThrow(() ->
+            new AssertionError("run " + run.id() + " ran no compaction: " + run.operations()));
+    assertThat(compact.outcome())
+        .as("run %s compact: %s", run.id(), compact.message())
+        .isIn(Outcome.DONE, Outcome.NOTHING_TO_DO);
     assertThat(run.status()).as("run %s: %s", run.id(), run.report()).isEqualTo("done");
     return compact;
   }

@@ -51,7 +51,8 @@ public final class JobMain {
     try (JobSession session = new JobSession()) {
       try (InputStream in = JobMain.class.getResourceAsStream(RUNNABLE)) {
         if (in == null) {
-          throw new IllegalStateException("this job jar carries no " + RUNNABLE + ": build it through the reactor (mvn package)");
+          throw new IllegalStateException("this job jar carries no " + RUNNABLE
+              + ": build it through the reactor (mvn package)");
         }
         Files.copy(in, jar);
       }
@@ -62,7 +63,8 @@ public final class JobMain {
       Files.deleteIfExists(dir.resolve(DUCKDB_LIBRARY));
       Files.deleteIfExists(dir);
     }
-    // our code may leave non-daemon threads (pools, drivers); the session is stopped, so the job ends here
+    // our code may leave non-daemon threads (pools, drivers); the session is stopped, so the job
+    // ends here
     System.exit(code);
   }
 
@@ -81,7 +83,8 @@ public final class JobMain {
         try {
           DriverManager.registerDriver(drivers.next());
         } catch (ServiceConfigurationError | SQLException e) {
-          // as DriverManager's own loading: a driver that cannot load is one nobody can connect through
+          // as DriverManager's own loading: a driver that cannot load is one nobody can connect
+          // through
           System.err.println("warning: JDBC driver not registered: " + JobSession.firstLine(e));
         }
       }
@@ -91,7 +94,8 @@ public final class JobMain {
   private static int run(Path jar, String[] args, Map<String, Object> session) throws IOException {
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
-    try (URLClassLoader ours = new URLClassLoader("resurfacer", new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
+    try (URLClassLoader ours = new URLClassLoader(
+        "resurfacer", new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
       registerJdbcDrivers(JobMain.class.getClassLoader(), ours);
       // ServiceLoader, Hadoop and JDBC drivers look classes up through the context loader
       thread.setContextClassLoader(ours);
@@ -103,7 +107,8 @@ public final class JobMain {
         entry = entryClass.getMethod("run", String[].class, Map.class);
         redact = entryClass.getMethod("redact", String.class);
       } catch (ReflectiveOperationException e) {
-        System.err.println("error: " + RUNNABLE + " in this job jar has no " + ENTRY + ".run and .redact: " + e);
+        System.err.println(
+            "error: " + RUNNABLE + " in this job jar has no " + ENTRY + ".run and .redact: " + e);
         return 1;
       }
       try {

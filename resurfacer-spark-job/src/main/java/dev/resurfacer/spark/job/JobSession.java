@@ -9,8 +9,8 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.spark.SparkConf;
 import org.apache.spark.JobExecutionStatus;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
@@ -29,6 +29,7 @@ import org.apache.spark.sql.SparkSession;
 final class JobSession implements AutoCloseable {
   /** Spark's own {@code spark.redaction.regex} when a job sets none (Spark 4.1's default; JobSessionTest checks it against Spark's). */
   static final String SPARK_REDACTION_DEFAULT = "(?i)secret|password|token|access[.]?key";
+
   static final String REDACTION = "spark.redaction.regex";
   static final String OPTIONS_REDACTION = "spark.sql.redaction.options.regex";
   private static final int PROBE_MILLIS = 5000;
@@ -37,7 +38,8 @@ final class JobSession implements AutoCloseable {
 
   Map<String, Object> handedOver() {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("sql", (BiFunction<String, String, List<Map<String, Object>>>) (group, sql) -> onSparksLoader(() -> rows(group, sql)));
+    out.put("sql", (BiFunction<String, String, List<Map<String, Object>>>)
+        (group, sql) -> onSparksLoader(() -> rows(group, sql)));
     out.put("jobs", (Function<String, List<String>>) group -> onSparksLoader(() -> jobs(group)));
     out.put("conf", (BiConsumer<String, String>) (k, v) -> onSparksLoader(() -> {
       session().conf().set(k, v);
@@ -71,8 +73,10 @@ final class JobSession implements AutoCloseable {
     if (session == null) {
       var builder = SparkSession.builder();
       if (!redact.isEmpty()) {
-        // the application's UI, event log and SQL tab redact by this pattern, read once at start: ours extend the cluster's
-        builder.config(REDACTION, extended(new SparkConf().get(REDACTION, SPARK_REDACTION_DEFAULT), redact));
+        // the application's UI, event log and SQL tab redact by this pattern, read once at start:
+        // ours extend the cluster's
+        builder.config(
+            REDACTION, extended(new SparkConf().get(REDACTION, SPARK_REDACTION_DEFAULT), redact));
       }
       session = builder.getOrCreate();
     }
@@ -88,7 +92,9 @@ final class JobSession implements AutoCloseable {
     if (session == null) {
       redact.add(keys);
     } else {
-      session.conf().set(OPTIONS_REDACTION, extended(session.conf().get(OPTIONS_REDACTION), List.of(keys)));
+      session
+          .conf()
+          .set(OPTIONS_REDACTION, extended(session.conf().get(OPTIONS_REDACTION), List.of(keys)));
     }
   }
 
@@ -129,7 +135,8 @@ final class JobSession implements AutoCloseable {
     if (session == null) {
       return List.of();
     }
-    JavaSparkStatusTracker tracker = JavaSparkContext.fromSparkContext(session.sparkContext()).statusTracker();
+    JavaSparkStatusTracker tracker =
+        JavaSparkContext.fromSparkContext(session.sparkContext()).statusTracker();
     List<String> out = new ArrayList<>();
     int[] ids = tracker.getJobIdsForGroup(group).clone();
     java.util.Arrays.sort(ids);
@@ -138,7 +145,8 @@ final class JobSession implements AutoCloseable {
       if (job == null) {
         continue;
       }
-      boolean finished = job.status() != JobExecutionStatus.RUNNING && job.status() != JobExecutionStatus.UNKNOWN;
+      boolean finished =
+          job.status() != JobExecutionStatus.RUNNING && job.status() != JobExecutionStatus.UNKNOWN;
       long tasks = 0;
       long done = 0;
       long running = 0;
@@ -158,9 +166,12 @@ final class JobSession implements AutoCloseable {
         running += stage.numActiveTasks();
         failed += stage.numFailedTasks();
       }
-      out.add("job " + jobId + " " + job.status().name().toLowerCase(java.util.Locale.ROOT) + " (" + job.stageIds().length
-          + " stage(s), " + (skipped > 0 ? skipped + " skipped, " : "") + done + "/" + tasks + " task(s) done"
-          + (running > 0 ? ", " + running + " running" : "") + (failed > 0 ? ", " + failed + " failed" : "") + ")");
+      out.add("job " + jobId + " " + job.status().name().toLowerCase(java.util.Locale.ROOT) + " ("
+          + job.stageIds().length
+          + " stage(s), " + (skipped > 0 ? skipped + " skipped, " : "") + done + "/" + tasks
+          + " task(s) done"
+          + (running > 0 ? ", " + running + " running" : "")
+          + (failed > 0 ? ", " + failed + " failed" : "") + ")");
     }
     return out;
   }
@@ -180,7 +191,8 @@ final class JobSession implements AutoCloseable {
     }
     if (value instanceof scala.collection.Map<?, ?> m) {
       Map<Object, Object> out = new LinkedHashMap<>();
-      scala.jdk.javaapi.CollectionConverters.asJava(m).forEach((k, v) -> out.put(plain(k), plain(v)));
+      scala.jdk.javaapi.CollectionConverters.asJava(m)
+          .forEach((k, v) -> out.put(plain(k), plain(v)));
       return out;
     }
     if (value instanceof scala.collection.Seq<?> seq) {
@@ -193,7 +205,9 @@ final class JobSession implements AutoCloseable {
 
   /** Before the session starts: why the job's master cannot be reached, or null. */
   private synchronized String probe() {
-    return session == null ? unreachable(new SparkConf().get("spark.master", ""), PROBE_MILLIS) : null;
+    return session == null
+        ? unreachable(new SparkConf().get("spark.master", ""), PROBE_MILLIS)
+        : null;
   }
 
   /**
@@ -212,14 +226,16 @@ final class JobSession implements AutoCloseable {
       int colon = hp.lastIndexOf(':');
       try (java.net.Socket probe = new java.net.Socket()) {
         String host = colon < 0 ? hp : hp.substring(0, colon);
-        int port = colon < 0 ? 7077 : Integer.parseInt(hp.substring(colon + 1).replaceAll("/.*$", ""));
+        int port =
+            colon < 0 ? 7077 : Integer.parseInt(hp.substring(colon + 1).replaceAll("/.*$", ""));
         probe.connect(new java.net.InetSocketAddress(host, port), timeoutMillis);
         return null;
       } catch (java.io.IOException | NumberFormatException e) {
         last = e.getMessage();
       }
     }
-    return "cannot reach the Spark master at " + describe(master).substring("job on ".length()) + ": " + last;
+    return "cannot reach the Spark master at " + describe(master).substring("job on ".length())
+        + ": " + last;
   }
 
   /** The master URL without user information (a password may sit there). */

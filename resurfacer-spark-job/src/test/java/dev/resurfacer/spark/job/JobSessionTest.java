@@ -9,13 +9,17 @@ import org.junit.jupiter.api.Test;
 class JobSessionTest {
   @Test
   void ourRedactionExtendsSparksDefaultPatternInsteadOfReplacingIt() throws Exception {
-    // Spark's own default, read from its config entry (Scala's package object: not nameable from Java)
-    Object config = Class.forName("org.apache.spark.internal.config.package$").getField("MODULE$").get(null);
+    // Spark's own default, read from its config entry (Scala's package object: not nameable from
+    // Java)
+    Object config = Class.forName("org.apache.spark.internal.config.package$")
+        .getField("MODULE$")
+        .get(null);
     Object entry = config.getClass().getMethod("SECRET_REDACTION_PATTERN").invoke(config);
     String sparks = (String) entry.getClass().getMethod("defaultValueString").invoke(entry);
     assertThat(JobSession.SPARK_REDACTION_DEFAULT).isEqualTo(sparks);
 
-    String ours = JobSession.extended(sparks, List.of(Pattern.quote("spark.custom.auth"), Pattern.quote("x.y")));
+    String ours = JobSession.extended(
+        sparks, List.of(Pattern.quote("spark.custom.auth"), Pattern.quote("x.y")));
     Pattern p = Pattern.compile(ours);
     assertThat(p.matcher("spark.custom.auth").find()).isTrue();
     assertThat(p.matcher("spark.hadoop.fs.s3a.secret.key").find()).isTrue();

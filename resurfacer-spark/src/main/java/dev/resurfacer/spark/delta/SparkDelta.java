@@ -42,7 +42,9 @@ public record SparkDelta(SparkSql sql) {
 
   /** A path as delta-spark reports it (Hadoop's spelling, s3a for S3) as the table's storage names it. */
   static StoredFile stored(DeltaTable t, String sparkPath) {
-    String path = sparkPath.startsWith("s3a://") ? "s3://" + sparkPath.substring("s3a://".length()) : sparkPath;
+    String path = sparkPath.startsWith("s3a://")
+        ? "s3://" + sparkPath.substring("s3a://".length())
+        : sparkPath;
     return t.storage().fromKernelPath(path);
   }
 
@@ -55,14 +57,20 @@ public record SparkDelta(SparkSql sql) {
   String sameTable(DeltaTable t, Snapshot snapshot) {
     String relation = relation(t);
     Map<String, Object> detail = SparkContent.one(sql, "DESCRIBE DETAIL " + relation);
-    long version = SparkContent.asLong(SparkContent.one(sql, "DESCRIBE HISTORY " + relation + " LIMIT 1").get("version"));
+    long version = SparkContent.asLong(
+        SparkContent.one(sql, "DESCRIBE HISTORY " + relation + " LIMIT 1").get("version"));
     String id = String.valueOf(detail.get("id"));
     long files = SparkContent.asLong(detail.get("numFiles"));
     long ours = LiveFiles.of(t, snapshot).size();
-    if (!KernelInternals.tableId(snapshot).equals(id) || version != snapshot.getVersion() || files != ours) {
-      throw new SafetyRefusal("Spark's " + relation + " is table " + id + " at version " + version + " with " + files + " file(s), "
-          + t.name() + " is " + KernelInternals.tableId(snapshot) + " at version " + snapshot.getVersion() + " with " + ours
-          + ": not shown to be the same table (or a commit landed between the reads); nothing was run");
+    if (!KernelInternals.tableId(snapshot).equals(id)
+        || version != snapshot.getVersion()
+        || files != ours) {
+      throw new SafetyRefusal(
+          "Spark's " + relation + " is table " + id + " at version " + version + " with " + files
+              + " file(s), "
+              + t.name() + " is " + KernelInternals.tableId(snapshot) + " at version "
+              + snapshot.getVersion() + " with " + ours
+              + ": not shown to be the same table (or a commit landed between the reads); nothing was run");
     }
     return relation;
   }
@@ -74,7 +82,8 @@ public record SparkDelta(SparkSql sql) {
 
   /** The operation delta-spark recorded for each version after {@code before} up to {@code newest} ({@code OPTIMIZE}, {@code WRITE}, ...). */
   Map<Long, String> operationsAfter(String relation, long before, long newest) {
-    // the history's newest entries at query time: a commit landing meanwhile pushes ours down, so the
+    // the history's newest entries at query time: a commit landing meanwhile pushes ours down, so
+    // the
     // window widens until it holds every version asked for
     for (long limit = newest - before; limit <= 64 * (newest - before) + 64; limit *= 2) {
       Map<Long, String> out = new java.util.TreeMap<>();
@@ -88,8 +97,9 @@ public record SparkDelta(SparkSql sql) {
         return out;
       }
     }
-    throw new IllegalStateException("the history of " + relation + " does not show versions " + (before + 1) + ".." + newest
-        + " (commits keep landing); nothing was verified: inspect them");
+    throw new IllegalStateException(
+        "the history of " + relation + " does not show versions " + (before + 1) + ".." + newest
+            + " (commits keep landing); nothing was verified: inspect them");
   }
 
   /** Every data file of one version and the deletion vector files they use. */

@@ -46,10 +46,12 @@ import org.slf4j.LoggerFactory;
  * Hadoop's local file system keeps next to it).
  */
 final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private static final long HOUR = Duration.ofHours(1).toMillis();
   /** How long after the driver's clock is read the vacuum may start and still keep its cutoff before ours. */
   static final long MARGIN = Duration.ofMinutes(10).toMillis();
+
   private static final int SHOWN = 5;
   private final SparkDelta spark;
 
@@ -67,29 +69,41 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     VacuumOptions options = VacuumOptions.of(op);
     VacuumPlan plan = DeltaVacuum.plan(t, options, Clock.systemUTC());
     String relation = spark.sameTable(t, t.latest());
-    Set<StoredFile> ours = plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
+    Set<StoredFile> ours =
+        plan.deletions().stream().map(VacuumPlan.Candidate::file).collect(Collectors.toSet());
     long driverNow = driverMillis();
     long hours = Math.max(1, ceilDiv(driverNow + MARGIN - plan.cutoffMs(), HOUR));
-    spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=" + !op.forceShorterRetention());
+    spark
+        .sql()
+        .rows("SET spark.databricks.delta.retentionDurationCheck.enabled="
+            + !op.forceShorterRetention());
     spark.sql().rows("SET spark.databricks.delta.vacuum.retentionWindowIgnore.enabled=false");
     String statement = "VACUUM " + relation + " FULL RETAIN " + hours + " HOURS";
-    // The real VACUUM reads the driver's clock again, up to MARGIN later, so it may reach files this
-    // dry run did not: the dry run looks one hour further (a superset while the real run starts within
-    // the hour). Of what it lists, a file our plan keeps is refused unless our listing dates it after
+    // The real VACUUM reads the driver's clock again, up to MARGIN later, so it may reach files
+    // this
+    // dry run did not: the dry run looks one hour further (a superset while the real run starts
+    // within
+    // the hour). Of what it lists, a file our plan keeps is refused unless our listing dates it
+    // after
     // our cutoff, which the real run's cutoff never passes.
     Map<StoredFile, Long> modified = new HashMap<>();
     listing(t).forEach(e -> modified.put(e.file(), e.modificationTime()));
     List<StoredFile> sparks = new ArrayList<>();
     List<String> refused = new ArrayList<>();
     spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=false");
-    List<Map<String, Object>> dryRun = spark.sql().rows("VACUUM " + relation + " FULL RETAIN " + (hours - 1) + " HOURS DRY RUN");
-    spark.sql().rows("SET spark.databricks.delta.retentionDurationCheck.enabled=" + !op.forceShorterRetention());
+    List<Map<String, Object>> dryRun =
+        spark.sql().rows("VACUUM " + relation + " FULL RETAIN " + (hours - 1) + " HOURS DRY RUN");
+    spark
+        .sql()
+        .rows("SET spark.databricks.delta.retentionDurationCheck.enabled="
+            + !op.forceShorterRetention());
     for (Map<String, Object> row : dryRun) {
       String path = String.valueOf(row.get("path"));
       StoredFile file = SparkDelta.stored(t, path);
       if (ours.contains(file)) {
         sparks.add(file);
-      } else if (!emptyableDirectory(file) && !(modified.containsKey(file) && modified.get(file) > plan.cutoffMs())) {
+      } else if (!emptyableDirectory(file)
+          && !(modified.containsKey(file) && modified.get(file) > plan.cutoffMs())) {
         refused.add(path);
       }
     }
@@ -99,42 +113,59 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     metrics.put("spark_candidates", (long) sparks.size());
     if (!refused.isEmpty()) {
       refused.sort(Comparator.naturalOrder());
-      throw new SafetyRefusal("delta-spark's VACUUM would delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
-          + refused.stream().limit(SHOWN).collect(Collectors.joining(", ")) + " (its DRY RUN, " + statement
-          + "); nothing was deleted; use --engine local");
+      throw new SafetyRefusal(
+          "delta-spark's VACUUM would delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
+              + refused.stream().limit(SHOWN).collect(Collectors.joining(", ")) + " (its DRY RUN, "
+              + statement
+              + "); nothing was deleted; use --engine local");
     }
     String rule = "retention " + Durations.format(Duration.ofMillis(plan.retentionMs()));
     if (sparks.isEmpty()) {
-      return Step.nothingToDo("delta-spark's VACUUM DRY RUN lists no file past the " + rule + " (our plan: " + plan.deletions().size()
-          + " of " + plan.listedFiles() + " listed)", metrics);
+      return Step.nothingToDo(
+          "delta-spark's VACUUM DRY RUN lists no file past the " + rule + " (our plan: "
+              + plan.deletions().size() + " of " + plan.listedFiles() + " listed)",
+          metrics);
     }
-    String what = sparks.size() + " file(s) of the " + plan.deletions().size() + " (" + ByteSizes.format(plan.bytes()) + ") our vacuum deletes";
+    String what = sparks.size() + " file(s) of the " + plan.deletions().size() + " ("
+        + ByteSizes.format(plan.bytes()) + ") our vacuum deletes";
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("delta-spark's VACUUM would delete " + what + ", " + rule + " (its DRY RUN, RETAIN " + hours + " HOURS)", metrics);
+      return Step.previewed(
+          "delta-spark's VACUUM would delete " + what + ", " + rule + " (its DRY RUN, RETAIN "
+              + hours + " HOURS)",
+          metrics);
     }
     // listed before the clock is read: on a large table the listing itself can outlast the margin
     Set<StoredFile> before = listed(t);
     if (driverMillis() > driverNow + MARGIN - HOUR / 60) {
-      throw new SafetyRefusal("the dry run took too long for its cutoff to hold; nothing was deleted; run vacuum again");
+      throw new SafetyRefusal(
+          "the dry run took too long for its cutoff to hold; nothing was deleted; run vacuum again");
     }
     PROGRESS.info("table={} operation=vacuum engine=spark {}", t.name(), statement);
     spark.sql().rows(statement);
     Set<StoredFile> gone = new HashSet<>(before);
     gone.removeAll(listed(t));
-    Set<String> unexpected = gone.stream().filter(f -> !ours.contains(f) && !checksumOf(f, ours)).map(StoredFile::toString)
+    Set<String> unexpected = gone.stream()
+        .filter(f -> !ours.contains(f) && !checksumOf(f, ours))
+        .map(StoredFile::toString)
         .collect(Collectors.toCollection(TreeSet::new));
     if (!unexpected.isEmpty()) {
-      throw new IllegalStateException("delta-spark's VACUUM deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
+      throw new IllegalStateException("delta-spark's VACUUM deleted " + unexpected.size()
+          + " file(s) our plan did not name, e.g. "
           + unexpected.stream().limit(SHOWN).collect(Collectors.joining(", ")));
     }
     long deleted = gone.stream().filter(ours::contains).count();
     metrics.put("deleted_files", deleted);
-    return Step.done("delta-spark's VACUUM deleted " + deleted + " file(s), " + rule + " (RETAIN " + hours
-        + " HOURS on the driver's clock); every one was in our own vacuum's plan (" + plan.deletions().size() + " file(s))", metrics);
+    return Step.done(
+        "delta-spark's VACUUM deleted " + deleted + " file(s), " + rule + " (RETAIN " + hours
+            + " HOURS on the driver's clock); every one was in our own vacuum's plan ("
+            + plan.deletions().size() + " file(s))",
+        metrics);
   }
 
   private long driverMillis() {
-    return SparkContent.asLong(SparkContent.one(spark.sql(), "SELECT unix_millis(current_timestamp()) AS now").get("now"));
+    return SparkContent.asLong(
+        SparkContent.one(spark.sql(), "SELECT unix_millis(current_timestamp()) AS now")
+            .get("now"));
   }
 
   static long ceilDiv(long a, long b) {
@@ -152,7 +183,9 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     if (!name.startsWith(".") || !name.endsWith(".crc")) {
       return false;
     }
-    StoredFile data = new StoredFile(file.scheme(), file.authority(),
+    StoredFile data = new StoredFile(
+        file.scheme(),
+        file.authority(),
         file.parent().path() + "/" + name.substring(1, name.length() - ".crc".length()));
     return ours.contains(data);
   }
@@ -165,7 +198,8 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     try {
       return t.storage().listOutsideLog();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + t.storage().root() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot list " + t.storage().root() + ": " + e.getMessage(), e);
     }
   }
 }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * to the snapshot before (when nothing else committed since) and fails the step.
  */
 final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
 
   SparkCompact(SparkIceberg spark) {
@@ -44,21 +45,36 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
 
   @Override
   public Step execute(Compact op, IcebergTable t, Mode mode) {
-    Expression filter = SparkFilters.filter(t.table(), op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
+    Expression filter = SparkFilters.filter(
+        t.table(), op.options().get(Compact.WHERE), op.options().get(Compact.PARTITION));
     Compact rewrite = withoutSelection(op);
-    CompactionPlan plan = Compaction.plan(t.table(), CompactionOptions.of(rewrite).withFilter(filter)).readout();
+    CompactionPlan plan = Compaction.plan(
+            t.table(), CompactionOptions.of(rewrite).withFilter(filter))
+        .readout();
     String where = SparkFilters.sql(t.table(), filter);
-    Map<String, Long> planned = Map.of("groups", (long) plan.groups().size(), "files_to_rewrite", plan.filesToRewrite(),
-        "bytes_to_rewrite", plan.bytesToRewrite());
+    Map<String, Long> planned = Map.of(
+        "groups",
+        (long) plan.groups().size(),
+        "files_to_rewrite",
+        plan.filesToRewrite(),
+        "bytes_to_rewrite",
+        plan.bytesToRewrite());
     if (plan.groups().isEmpty()) {
-      String why = plan.liveDataFiles() == 0 ? "no live data files"
-          : "nothing to compact: " + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
+      String why = plan.liveDataFiles() == 0
+          ? "no live data files"
+          : "nothing to compact: "
+              + (plan.skippedBecause() == null ? "no group qualifies" : plan.skippedBecause());
       return Step.nothingToDo(why, planned);
     }
-    String what = String.format("%d file(s) (%s) in %d group(s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()),
-        plan.groups().size()) + (where == null ? "" : " where " + where);
+    String what = String.format(
+            "%d file(s) (%s) in %d group(s)",
+            plan.filesToRewrite(),
+            ByteSizes.format(plan.bytesToRewrite()),
+            plan.groups().size())
+        + (where == null ? "" : " where " + where);
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return Step.previewed(
+          "would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
     }
     SparkTable table = spark.table(t);
     Snapshot before = t.table().currentSnapshot();
@@ -83,17 +99,27 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
     boolean moved = after != null && before != null && after.snapshotId() != before.snapshotId();
     if (failed > 0) {
       // with partial progress some groups are committed already: they are checked before we fail
-      String committed = moved ? "; what it committed was verified: " + verify(spark, table, t, before.snapshotId(), after.snapshotId()) : "";
-      throw new IllegalStateException("spark could not rewrite " + failed + " file(s)" + committed + "; see the cluster's driver log");
+      String committed = moved
+          ? "; what it committed was verified: "
+              + verify(spark, table, t, before.snapshotId(), after.snapshotId())
+          : "";
+      throw new IllegalStateException("spark could not rewrite " + failed + " file(s)" + committed
+          + "; see the cluster's driver log");
     }
     if (!moved) {
       return Step.nothingToDo("spark rewrote nothing (the preview planned " + what + ")", m);
     }
     String verified = verify(spark, table, t, before.snapshotId(), after.snapshotId());
-    String drift = rewritten == plan.filesToRewrite() && bytes == plan.bytesToRewrite() ? ""
-        : String.format("; the preview planned %d file(s) (%s)", plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()));
-    return Step.done(String.format("spark rewrote %d file(s) (%s) into %d, verified: %s%s", rewritten, ByteSizes.format(bytes), added,
-        verified, drift), m);
+    String drift = rewritten == plan.filesToRewrite() && bytes == plan.bytesToRewrite()
+        ? ""
+        : String.format(
+            "; the preview planned %d file(s) (%s)",
+            plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()));
+    return Step.done(
+        String.format(
+            "spark rewrote %d file(s) (%s) into %d, verified: %s%s",
+            rewritten, ByteSizes.format(bytes), added, verified, drift),
+        m);
   }
 
   /**
@@ -101,22 +127,26 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
    * have appended between); a mismatch undoes that rewrite only by a compare-and-set, when nothing
    * committed on top of it.
    */
-  static String verify(SparkIceberg spark, SparkTable table, IcebergTable t, long before, long after) {
+  static String verify(
+      SparkIceberg spark, SparkTable table, IcebergTable t, long before, long after) {
     List<String> checked = new ArrayList<>();
     for (Snapshot rewrite : RemoteRewrites.since(t.table(), before)) {
       SparkContent rowsBefore = spark.contentAt(table, rewrite.parentId());
       SparkContent rowsAfter = spark.contentAt(table, rewrite.snapshotId());
       if (!rowsBefore.equals(rowsAfter)) {
         boolean rolledBack = RemoteRewrites.rollBackIfStillCurrent(t.table(), rewrite);
-        throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter + " in snapshot " + rewrite.snapshotId()
-            + (rolledBack ? "; rolled back to snapshot " + rewrite.parentId()
-                : "; not rolled back: another commit followed (inspect it and roll back to " + rewrite.parentId() + " by hand)"));
+        throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter
+            + " in snapshot " + rewrite.snapshotId()
+            + (rolledBack
+                ? "; rolled back to snapshot " + rewrite.parentId()
+                : "; not rolled back: another commit followed (inspect it and roll back to "
+                    + rewrite.parentId() + " by hand)"));
       }
       checked.add(rowsAfter + " at " + rewrite.snapshotId());
     }
     if (checked.isEmpty()) {
-      throw new IllegalStateException("spark committed snapshot " + after + " but no rewrite snapshot follows " + before
-          + "; it was not verified");
+      throw new IllegalStateException("spark committed snapshot " + after
+          + " but no rewrite snapshot follows " + before + "; it was not verified");
     }
     return String.join(", ", checked) + ", each equal to its parent";
   }
@@ -132,7 +162,8 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
   /** @param where Spark SQL from {@link SparkFilters#sql}, or null for the whole table */
   static String call(SparkTable table, Compact op, String where) {
     List<String> args = new ArrayList<>();
-    args.add("strategy => " + SparkTable.string("binpack".equals(op.strategy()) ? "binpack" : "sort"));
+    args.add(
+        "strategy => " + SparkTable.string("binpack".equals(op.strategy()) ? "binpack" : "sort"));
     if ("sort".equals(op.strategy()) && op.orderBy() != null) {
       args.add("sort_order => " + SparkTable.string(op.orderBy()));
     } else if ("zorder".equals(op.strategy())) {

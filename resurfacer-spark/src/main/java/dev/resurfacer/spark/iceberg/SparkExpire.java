@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * engine, whose deletes compare identities).
  */
 final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
 
   SparkExpire(SparkIceberg spark) {
@@ -44,30 +45,48 @@ final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
 
   @Override
   public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
-    ExpireResult p = SnapshotExpiry.plan(t.name(), t.table(), new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false),
-        t.otherTables(spark.fences())).preview();
-    Map<String, Long> planned = Map.of("expired_snapshots", (long) p.snapshots().size(), "deleted_files", p.files(),
-        "deleted_bytes", p.bytes());
-    String rule = (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan())) + ", keeping " + p.retainLast();
+    ExpireResult p = SnapshotExpiry.plan(
+            t.name(),
+            t.table(),
+            new ExpireOptions(op.olderThan(), op.retainLast(), List.of(), false),
+            t.otherTables(spark.fences()))
+        .preview();
+    Map<String, Long> planned = Map.of(
+        "expired_snapshots",
+        (long) p.snapshots().size(),
+        "deleted_files",
+        p.files(),
+        "deleted_bytes",
+        p.bytes());
+    String rule =
+        (op.olderThan() == null ? "the table's max age" : Durations.format(op.olderThan()))
+            + ", keeping " + p.retainLast();
     if (p.snapshots().isEmpty()) {
       return Step.nothingToDo("no snapshot is past its retention (" + rule + ")", planned);
     }
-    String what = p.snapshots().size() + " snapshot(s) and " + p.files() + " file(s) (" + ByteSizes.format(p.bytes()) + ")";
+    String what = p.snapshots().size() + " snapshot(s) and " + p.files() + " file(s) ("
+        + ByteSizes.format(p.bytes()) + ")";
     List<String> conflicts = Spellings.conflicts(t.table(), 3);
     if (!conflicts.isEmpty()) {
-      throw new SafetyRefusal("expire on spark: the table names a file under two spellings (" + String.join("; ", conflicts)
-          + "); Spark's expiry compares location strings and could delete a kept file; run it with --engine local");
+      throw new SafetyRefusal(
+          "expire on spark: the table names a file under two spellings ("
+              + String.join("; ", conflicts)
+              + "); Spark's expiry compares location strings and could delete a kept file; run it with --engine local");
     }
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would expire " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return Step.previewed(
+          "would expire " + what + " on spark (" + spark.sql().describe() + ")", planned);
     }
     SparkTable table = spark.table(t);
     StringBuilder ids = new StringBuilder();
     for (ExpireResult.ExpiredSnapshot s : p.snapshots()) {
       ids.append(ids.isEmpty() ? "" : ", ").append(s.snapshotId()).append('L');
     }
-    String statement = table.call("expire_snapshots", "older_than => TIMESTAMP_MILLIS(" + p.cutoffMillis() + ")",
-        "retain_last => " + p.retainLast(), "snapshot_ids => array(" + ids + ")");
+    String statement = table.call(
+        "expire_snapshots",
+        "older_than => TIMESTAMP_MILLIS(" + p.cutoffMillis() + ")",
+        "retain_last => " + p.retainLast(),
+        "snapshot_ids => array(" + ids + ")");
     PROGRESS.info("table={} operation=expire engine=spark {}", t.name(), statement);
     Map<String, Object> r = spark.callOne(statement);
     long deleted = 0;
@@ -82,14 +101,18 @@ final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     for (Snapshot s : t.table().snapshots()) {
       left.add(s.snapshotId());
     }
-    long expired = p.snapshots().stream().filter(s -> !left.contains(s.snapshotId())).count();
+    long expired =
+        p.snapshots().stream().filter(s -> !left.contains(s.snapshotId())).count();
     m.put("expired_snapshots", expired);
     m.put("planned_files", p.files());
     m.put("deleted_files", deleted);
     if (expired != p.snapshots().size()) {
-      throw new IllegalStateException("spark expired " + expired + " of the " + p.snapshots().size() + " previewed snapshot(s)");
+      throw new IllegalStateException("spark expired " + expired + " of the "
+          + p.snapshots().size() + " previewed snapshot(s)");
     }
-    return Step.done("spark expired " + expired + " snapshot(s) and deleted " + deleted + " file(s)"
-        + (deleted == p.files() ? "" : " (the preview named " + p.files() + ")"), m);
+    return Step.done(
+        "spark expired " + expired + " snapshot(s) and deleted " + deleted + " file(s)"
+            + (deleted == p.files() ? "" : " (the preview named " + p.files() + ")"),
+        m);
   }
 }

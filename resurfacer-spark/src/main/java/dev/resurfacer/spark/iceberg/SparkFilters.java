@@ -70,16 +70,21 @@ final class SparkFilters {
       case DOUBLE -> Double.isFinite((Double) v) ? v + "D" : "CAST('" + v + "' AS DOUBLE)";
       case DECIMAL -> {
         Types.DecimalType d = (Types.DecimalType) type;
-        yield "CAST(" + ((BigDecimal) v).toPlainString() + "BD AS DECIMAL(" + d.precision() + "," + d.scale() + "))";
+        yield "CAST(" + ((BigDecimal) v).toPlainString() + "BD AS DECIMAL(" + d.precision() + ","
+            + d.scale() + "))";
       }
       case STRING -> SparkTable.string(v.toString());
       case DATE -> "DATE '" + LocalDate.ofEpochDay(((Number) v).longValue()) + "'";
       case TIMESTAMP -> {
         String t = SqlFilters.timestamp(((Number) v).longValue());
-        yield ((Types.TimestampType) type).shouldAdjustToUTC() ? "TIMESTAMP '" + t + "Z'" : "TIMESTAMP_NTZ '" + t + "'";
+        yield ((Types.TimestampType) type).shouldAdjustToUTC()
+            ? "TIMESTAMP '" + t + "Z'"
+            : "TIMESTAMP_NTZ '" + t + "'";
       }
       case BINARY, FIXED -> "X'" + SqlFilters.hex((ByteBuffer) v) + "'";
-      default -> throw new UsageException("--where with --engine spark: a " + type + " value has no Spark literal here; use --engine local");
+      default ->
+        throw new UsageException("--where with --engine spark: a " + type
+            + " value has no Spark literal here; use --engine local");
     };
   }
 }

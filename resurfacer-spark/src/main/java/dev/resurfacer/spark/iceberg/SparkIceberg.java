@@ -1,10 +1,10 @@
 package dev.resurfacer.spark.iceberg;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.spark.SparkSql;
+import dev.resurfacer.storage.StorageFences;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,7 +29,11 @@ public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, StorageFe
 
   /** The operations Iceberg's Spark procedures run for us. */
   public List<OperationExecutor<?, IcebergTable>> executors() {
-    return List.of(new SparkCompact(this), new SparkRewriteManifests(this), new SparkExpire(this), new SparkRemoveOrphans(this),
+    return List.of(
+        new SparkCompact(this),
+        new SparkRewriteManifests(this),
+        new SparkExpire(this),
+        new SparkRemoveOrphans(this),
         new SparkRewritePositionDeletes(this));
   }
 

@@ -2,13 +2,13 @@ package dev.resurfacer.spark.iceberg;
 
 import dev.resurfacer.SafetyRefusal;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
-import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.RemoveOrphans;
 import dev.resurfacer.maintain.Step;
+import dev.resurfacer.storage.StorageFences;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.time.Duration;
@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * and counted.
  */
 final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
 
   SparkRemoveOrphans(SparkIceberg spark) {
@@ -43,24 +44,32 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
   @Override
   public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
     if (op.listing() != null) {
-      throw new dev.resurfacer.UsageException("remove-orphans.listing is read by the local engine only; Spark's remove_orphan_files"
-          + " lists storage itself");
+      throw new dev.resurfacer.UsageException(
+          "remove-orphans.listing is read by the local engine only; Spark's remove_orphan_files"
+              + " lists storage itself");
     }
     if (op.olderThan().compareTo(Duration.ofDays(1)) < 0) {
-      throw new SafetyRefusal("remove-orphans on spark: Iceberg's remove_orphan_files refuses an age guard under 24h (got "
-          + Durations.format(op.olderThan()) + "); nothing was deleted");
+      throw new SafetyRefusal(
+          "remove-orphans on spark: Iceberg's remove_orphan_files refuses an age guard under 24h (got "
+              + Durations.format(op.olderThan()) + "); nothing was deleted");
     }
     SparkTable table = spark.table(t);
     long cutoff = System.currentTimeMillis() - op.olderThan().toMillis();
-    String statement = table.call("remove_orphan_files", "older_than => TIMESTAMP_MILLIS(" + cutoff + ")", "dry_run => true");
+    String statement = table.call(
+        "remove_orphan_files", "older_than => TIMESTAMP_MILLIS(" + cutoff + ")", "dry_run => true");
     PROGRESS.info("table={} operation=remove-orphans engine=spark {}", t.name(), statement);
     List<String> candidates = new ArrayList<>();
     for (Map<String, Object> row : spark.sql().rows(statement)) {
       candidates.add(String.valueOf(row.get("orphan_file_location")));
     }
-    OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table()).olderThan(op.olderThan()).show(0)
-        .quarantine(op.quarantine()).quarantineRetention(op.quarantineRetention()).onlyAmong(candidates)
-        .onWarning(w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
+    OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table())
+        .olderThan(op.olderThan())
+        .show(0)
+        .quarantine(op.quarantine())
+        .quarantineRetention(op.quarantineRetention())
+        .onlyAmong(candidates)
+        .onWarning(
+            w -> PROGRESS.warn("table={} operation=remove-orphans warning: {}", t.name(), w));
     StorageFences fences = t.fencesOr(spark.fences());
     if (fences != null) {
       removal = removal.fences(fences);
@@ -78,18 +87,27 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     m.put("quarantined_files", r.removed().quarantined().files());
     m.put("other_tables_checked", (long) r.fenced().otherTablesChecked());
     if (r.removed().failedDeletes() > 0) {
-      throw new IllegalStateException(r.removed().failedDeletes() + " orphan file(s) could not be deleted");
+      throw new IllegalStateException(
+          r.removed().failedDeletes() + " orphan file(s) could not be deleted");
     }
-    String kept = refused == 0 ? "" : "; " + refused + " of spark's " + candidates.size() + " candidate(s) kept by our fences";
+    String kept = refused == 0
+        ? ""
+        : "; " + refused + " of spark's " + candidates.size() + " candidate(s) kept by our fences";
     if (r.census().orphans().files() == 0) {
-      return Step.nothingToDo("no orphan files older than " + Durations.format(op.olderThan()) + " that spark and our fences agree on"
-          + " (spark proposed " + candidates.size() + ")", m);
+      return Step.nothingToDo(
+          "no orphan files older than " + Durations.format(op.olderThan())
+              + " that spark and our fences agree on" + " (spark proposed " + candidates.size()
+              + ")",
+          m);
     }
-    String what = r.census().orphans().files() + " orphan file(s) (" + ByteSizes.format(r.census().orphans().bytes()) + ")";
+    String what = r.census().orphans().files() + " orphan file(s) ("
+        + ByteSizes.format(r.census().orphans().bytes()) + ")";
     if (r.removed().quarantineRun() != null) {
       return Step.done("quarantined " + what + " as run " + r.removed().quarantineRun() + kept, m);
     }
-    return r.deleted() ? Step.done("deleted " + what + " found by spark and checked by our fences" + kept, m)
-        : Step.previewed("would delete " + what + " found by spark and checked by our fences" + kept, m);
+    return r.deleted()
+        ? Step.done("deleted " + what + " found by spark and checked by our fences" + kept, m)
+        : Step.previewed(
+            "would delete " + what + " found by spark and checked by our fences" + kept, m);
   }
 }

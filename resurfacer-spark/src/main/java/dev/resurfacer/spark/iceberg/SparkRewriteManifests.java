@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /** Manifests regrouped on the cluster by Iceberg's {@code rewrite_manifests}; our preview decides whether it is needed; content checked before/after. */
 final class SparkRewriteManifests implements OperationExecutor<RewriteManifests, IcebergTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
 
   SparkRewriteManifests(SparkIceberg spark) {
@@ -28,14 +29,17 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
   @Override
   public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
     ManifestRewriteResult p = ManifestRewriter.plan(t.name(), t.table()).preview();
-    Map<String, Long> planned = Map.of("data_manifests_before", (long) p.dataManifestsBefore(),
-        "data_manifests_after", (long) p.expectedDataManifests());
+    Map<String, Long> planned = Map.of(
+        "data_manifests_before", (long) p.dataManifestsBefore(), "data_manifests_after", (long)
+            p.expectedDataManifests());
     if (p.notNeeded().isPresent()) {
       return Step.nothingToDo(p.notNeeded().get(), planned);
     }
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would rewrite " + p.dataManifestsBefore() + " data manifest(s) into about " + p.expectedDataManifests()
-          + " on spark (" + spark.sql().describe() + ")", planned);
+      return Step.previewed(
+          "would rewrite " + p.dataManifestsBefore() + " data manifest(s) into about "
+              + p.expectedDataManifests() + " on spark (" + spark.sql().describe() + ")",
+          planned);
     }
     SparkTable table = spark.table(t);
     long before = t.table().currentSnapshot().snapshotId();
@@ -47,10 +51,19 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
     t.table().refresh();
     long after = t.table().currentSnapshot().snapshotId();
     if (after == before) {
-      return Step.nothingToDo("spark's rewrite_manifests committed nothing", Map.of("data_manifests_before", (long) p.dataManifestsBefore()));
+      return Step.nothingToDo(
+          "spark's rewrite_manifests committed nothing",
+          Map.of("data_manifests_before", (long) p.dataManifestsBefore()));
     }
     String verified = SparkCompact.verify(spark, table, t, before, after);
-    return Step.done("spark rewrote " + rewritten + " manifest(s) into " + added + ", verified: " + verified,
-        Map.of("data_manifests_before", (long) p.dataManifestsBefore(), "rewritten_manifests", rewritten, "added_manifests", added));
+    return Step.done(
+        "spark rewrote " + rewritten + " manifest(s) into " + added + ", verified: " + verified,
+        Map.of(
+            "data_manifests_before",
+            (long) p.dataManifestsBefore(),
+            "rewritten_manifests",
+            rewritten,
+            "added_manifests",
+            added));
   }
 }

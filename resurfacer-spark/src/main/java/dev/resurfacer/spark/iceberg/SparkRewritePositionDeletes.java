@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * before and after each rewrite Spark committed; a mismatch is undone as compaction's is. A v3 table
  * carries deletion vectors instead, which our local engine converts to: it is refused here.
  */
-final class SparkRewritePositionDeletes implements OperationExecutor<RewritePositionDeletes, IcebergTable> {
-  private static final Logger PROGRESS = LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
+final class SparkRewritePositionDeletes
+    implements OperationExecutor<RewritePositionDeletes, IcebergTable> {
+  private static final Logger PROGRESS =
+      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private final SparkIceberg spark;
 
   SparkRewritePositionDeletes(SparkIceberg spark) {
@@ -45,7 +47,8 @@ final class SparkRewritePositionDeletes implements OperationExecutor<RewritePosi
   record Plan(long groups, long files, long bytes) {}
 
   static Plan plan(Table table, Map<String, String> options) {
-    BinPackRewritePositionDeletePlanner planner = new BinPackRewritePositionDeletePlanner(table, Expressions.alwaysTrue(), true);
+    BinPackRewritePositionDeletePlanner planner =
+        new BinPackRewritePositionDeletePlanner(table, Expressions.alwaysTrue(), true);
     long groups = 0;
     long files = 0;
     long bytes = 0;
@@ -59,7 +62,8 @@ final class SparkRewritePositionDeletes implements OperationExecutor<RewritePosi
         }
       }
     } catch (IllegalArgumentException e) {
-      throw new UsageException("cannot plan the position-delete rewrite of " + table.name() + ": " + e.getMessage());
+      throw new UsageException(
+          "cannot plan the position-delete rewrite of " + table.name() + ": " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -70,26 +74,33 @@ final class SparkRewritePositionDeletes implements OperationExecutor<RewritePosi
   public Step execute(RewritePositionDeletes op, IcebergTable t, Mode mode) {
     t.table().refresh();
     if (PositionDeleteRewrite.carriesDeletionVectors(t.table())) {
-      throw new UsageException("rewrite-position-deletes on spark: " + t.name() + " is format v3, whose position deletes are"
-          + " deletion vectors; run it with --engine local, which turns position-delete files into them");
+      throw new UsageException(
+          "rewrite-position-deletes on spark: " + t.name()
+              + " is format v3, whose position deletes are"
+              + " deletion vectors; run it with --engine local, which turns position-delete files into them");
     }
     if (t.table().currentSnapshot() == null) {
       return Step.nothingToDo("the table has no snapshot", Map.of());
     }
     Plan p = plan(t.table(), op.options());
-    Map<String, Long> planned = Map.of("groups", p.groups(), "files_to_rewrite", p.files(), "bytes_to_rewrite", p.bytes());
+    Map<String, Long> planned =
+        Map.of("groups", p.groups(), "files_to_rewrite", p.files(), "bytes_to_rewrite", p.bytes());
     if (p.groups() == 0) {
       return Step.nothingToDo("no position-delete files to rewrite", planned);
     }
-    String what = p.files() + " position-delete file(s) (" + ByteSizes.format(p.bytes()) + ") in " + p.groups() + " group(s)";
+    String what = p.files() + " position-delete file(s) (" + ByteSizes.format(p.bytes()) + ") in "
+        + p.groups() + " group(s)";
     if (mode == Mode.PREVIEW) {
-      return Step.previewed("would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return Step.previewed(
+          "would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
     }
     SparkTable table = spark.table(t);
     long before = t.table().currentSnapshot().snapshotId();
-    String statement = op.options().isEmpty() ? table.call("rewrite_position_delete_files")
+    String statement = op.options().isEmpty()
+        ? table.call("rewrite_position_delete_files")
         : table.call("rewrite_position_delete_files", "options => " + SparkTable.map(op.options()));
-    PROGRESS.info("table={} operation=rewrite-position-deletes engine=spark {}", t.name(), statement);
+    PROGRESS.info(
+        "table={} operation=rewrite-position-deletes engine=spark {}", t.name(), statement);
     Map<String, Object> r = spark.callOne(statement);
     long rewritten = SparkIceberg.asLong(r.get("rewritten_delete_files_count"));
     long added = SparkIceberg.asLong(r.get("added_delete_files_count"));
@@ -104,12 +115,16 @@ final class SparkRewritePositionDeletes implements OperationExecutor<RewritePosi
     t.table().refresh();
     long after = t.table().currentSnapshot().snapshotId();
     if (after == before) {
-      return Step.nothingToDo("spark rewrote no position-delete file (the preview planned " + what + ")", m);
+      return Step.nothingToDo(
+          "spark rewrote no position-delete file (the preview planned " + what + ")", m);
     }
     String verified = SparkCompact.verify(spark, table, t, before, after);
-    String drift = rewritten == p.files() && bytes == p.bytes() ? ""
+    String drift = rewritten == p.files() && bytes == p.bytes()
+        ? ""
         : "; the preview planned " + p.files() + " file(s) (" + ByteSizes.format(p.bytes()) + ")";
-    return Step.done("spark rewrote " + rewritten + " position-delete file(s) (" + ByteSizes.format(bytes) + ") into " + added
-        + ", verified: " + verified + drift, m);
+    return Step.done(
+        "spark rewrote " + rewritten + " position-delete file(s) (" + ByteSizes.format(bytes)
+            + ") into " + added + ", verified: " + verified + drift,
+        m);
   }
 }

@@ -36,8 +36,12 @@ public record SparkTable(String catalog, List<String> parts) {
 
   /** {@code CALL `cat`.system.<procedure>(table => '`db`.`t`', <args>)}. */
   public String call(String procedure, String... args) {
-    StringBuilder b = new StringBuilder("CALL ").append(quote(catalog)).append(".system.").append(procedure)
-        .append("(table => ").append(string(inCatalog()));
+    StringBuilder b = new StringBuilder("CALL ")
+        .append(quote(catalog))
+        .append(".system.")
+        .append(procedure)
+        .append("(table => ")
+        .append(string(inCatalog()));
     for (String a : args) {
       b.append(", ").append(a);
     }

@@ -26,8 +26,10 @@ class SparkFiltersTest {
       Types.NestedField.optional(8, "n", Types.IntegerType.get()));
 
   static Table table(Path dir) {
-    PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).identity("cat").day("ts").build();
-    return new HadoopTables(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf()).create(SCHEMA, spec, dir.resolve("t").toString());
+    PartitionSpec spec =
+        PartitionSpec.builderFor(SCHEMA).identity("cat").day("ts").build();
+    return new HadoopTables(dev.resurfacer.iceberg.catalog.Catalogs.localHadoopConf())
+        .create(SCHEMA, spec, dir.resolve("t").toString());
   }
 
   static String sql(Table t, String where, String partition) {
@@ -38,8 +40,12 @@ class SparkFiltersTest {
   void literalsAreTypedByTheColumnTheyMeet(@TempDir Path dir) {
     Table t = table(dir);
     assertThat(sql(t, "id >= 3000000000 AND n <> 5 AND amount > 1.50", null))
-        .isEqualTo("((`id` >= 3000000000L AND `n` <> 5) AND `amount` > CAST(1.50BD AS DECIMAL(12,2)))");
-    assertThat(sql(t, "day = '2026-01-02' OR ts < '2026-01-02T03:04:05.000006+00:00' OR local >= '2026-01-02T00:00:00'", null))
+        .isEqualTo(
+            "((`id` >= 3000000000L AND `n` <> 5) AND `amount` > CAST(1.50BD AS DECIMAL(12,2)))");
+    assertThat(sql(
+            t,
+            "day = '2026-01-02' OR ts < '2026-01-02T03:04:05.000006+00:00' OR local >= '2026-01-02T00:00:00'",
+            null))
         .isEqualTo("((`day` = DATE '2026-01-02' OR `ts` < TIMESTAMP '2026-01-02 03:04:05.000006Z')"
             + " OR `local` >= TIMESTAMP_NTZ '2026-01-02 00:00:00.000000')");
     assertThat(sql(t, "cat IN ('c', 'b') AND cat IS NOT NULL", null))
@@ -52,9 +58,12 @@ class SparkFiltersTest {
     Table t = table(dir);
     assertThat(sql(t, null, "cat=a")).isEqualTo("`cat` = 'a'");
     assertThat(sql(t, "id > 1", "cat=null")).isEqualTo("(`id` > 1L AND `cat` IS NULL)");
-    assertThatThrownBy(() -> sql(t, null, "ts_day=2026-01-01")).isInstanceOf(UsageException.class)
-        .hasMessage("--partition ts_day with --engine spark: ts_day is day of a column, which rewrite_data_files cannot select by;"
-            + " use --where on ts");
-    assertThatThrownBy(() -> sql(t, null, "nope=1")).hasMessageContaining("has no partition field nope");
+    assertThatThrownBy(() -> sql(t, null, "ts_day=2026-01-01"))
+        .isInstanceOf(UsageException.class)
+        .hasMessage(
+            "--partition ts_day with --engine spark: ts_day is day of a column, which rewrite_data_files cannot select by;"
+                + " use --where on ts");
+    assertThatThrownBy(() -> sql(t, null, "nope=1"))
+        .hasMessageContaining("has no partition field nope");
   }
 }

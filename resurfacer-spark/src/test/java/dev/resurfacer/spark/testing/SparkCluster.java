@@ -85,18 +85,47 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
       Files.createDirectories(dir.resolve("spark-home/conf"));
       masterPort = ChildJvms.freePort();
       connectPort = ChildJvms.freePort();
-      start("master", classpath, "256m", List.of(), "org.apache.spark.deploy.master.Master",
-          "--host", "127.0.0.1", "--port", String.valueOf(masterPort), "--webui-port", String.valueOf(ChildJvms.freePort()));
-      start("worker", classpath, "256m", List.of(), "org.apache.spark.deploy.worker.Worker",
-          "--host", "127.0.0.1", "--cores", String.valueOf(workerCores), "--memory", workerMemory, "--webui-port", String.valueOf(ChildJvms.freePort()),
-          "--work-dir", dir.resolve("work").toString(), masterUrl());
+      start(
+          "master",
+          classpath,
+          "256m",
+          List.of(),
+          "org.apache.spark.deploy.master.Master",
+          "--host",
+          "127.0.0.1",
+          "--port",
+          String.valueOf(masterPort),
+          "--webui-port",
+          String.valueOf(ChildJvms.freePort()));
+      start(
+          "worker",
+          classpath,
+          "256m",
+          List.of(),
+          "org.apache.spark.deploy.worker.Worker",
+          "--host",
+          "127.0.0.1",
+          "--cores",
+          String.valueOf(workerCores),
+          "--memory",
+          workerMemory,
+          "--webui-port",
+          String.valueOf(ChildJvms.freePort()),
+          "--work-dir",
+          dir.resolve("work").toString(),
+          masterUrl());
       Map<String, String> driver = driverConf("768m");
       driver.put("spark.app.name", "resurfacer-test-connect");
       driver.put("spark.connect.grpc.binding.address", "127.0.0.1");
       driver.put("spark.connect.grpc.binding.port", String.valueOf(connectPort));
       List<String> props = new ArrayList<>();
       driver.forEach((k, v) -> props.add("-D" + k + "=" + v));
-      start("connect", classpath, "1g", props, "org.apache.spark.sql.connect.service.SparkConnectServer");
+      start(
+          "connect",
+          classpath,
+          "1g",
+          props,
+          "org.apache.spark.sql.connect.service.SparkConnectServer");
       awaitPort(connectPort, "connect");
       return this;
     } catch (IOException e) {
@@ -115,25 +144,38 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     driver.put("spark.executor.memory", executorMemory);
     driver.put("spark.cores.max", "2");
     driver.put("spark.sql.shuffle.partitions", "2");
-    // file listings (delta-spark's VACUUM, Spark's partition discovery) otherwise run 10,000 tasks on two cores
+    // file listings (delta-spark's VACUUM, Spark's partition discovery) otherwise run 10,000 tasks
+    // on two cores
     driver.put("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2");
-    // delta-spark rebuilds a table's state from its log in this many tasks before each statement (its default: 50)
+    // delta-spark rebuilds a table's state from its log in this many tasks before each statement
+    // (its default: 50)
     driver.put("spark.databricks.delta.snapshotPartitions", "2");
     driver.put("spark.local.dir", dir.resolve("local").toString());
-    // both formats on one session: Iceberg through its named catalogs, Delta through spark_catalog (delta.`path`)
-    driver.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.delta.sql.DeltaSparkSessionExtension");
-    driver.put("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
+    // both formats on one session: Iceberg through its named catalogs, Delta through spark_catalog
+    // (delta.`path`)
+    driver.put(
+        "spark.sql.extensions",
+        "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.delta.sql.DeltaSparkSessionExtension");
+    driver.put(
+        "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
     driver.putAll(conf);
     return driver;
   }
 
   private List<String> java(String heap) {
-    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
-        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
+    return new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap,
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+        "--add-opens=java.base/java.net=ALL-UNNAMED",
         "-Dlog4j2.level=WARN"));
   }
 
@@ -146,7 +188,13 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     return pb;
   }
 
-  private void start(String name, String classpath, String heap, List<String> props, String mainClass, String... args)
+  private void start(
+      String name,
+      String classpath,
+      String heap,
+      List<String> props,
+      String mainClass,
+      String... args)
       throws IOException {
     List<String> command = java(heap);
     command.addAll(props);
@@ -166,18 +214,32 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
    * Iceberg Spark runtime included, as on a real cluster), started in {@code workDir}, with the same
    * catalogs and extensions as the Connect server and a 512m executor.
    */
-  public Submitted submit(Path workDir, Map<String, String> env, Path jar, String mainClass, String... args) {
+  public Submitted submit(
+      Path workDir, Map<String, String> env, Path jar, String mainClass, String... args) {
     return submit(workDir, env, Map.of(), jar, mainClass, args);
   }
 
   /** As {@link #submit(Path, Map, Path, String, String...)}, with {@code conf} over this cluster's (e.g. another {@code spark.master}). */
-  public Submitted submit(Path workDir, Map<String, String> env, Map<String, String> conf, Path jar, String mainClass, String... args) {
+  public Submitted submit(
+      Path workDir,
+      Map<String, String> env,
+      Map<String, String> conf,
+      Path jar,
+      String mainClass,
+      String... args) {
     try {
       String classpath = ChildJvms.classpath("spark-cluster.classpath", "resurfacer-spark-cluster");
       Path tmp = Files.createDirectories(workDir.resolve("tmp"));
       List<String> command = java("1g");
-      command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", classpath, "org.apache.spark.deploy.SparkSubmit",
-          "--deploy-mode", "client", "--class", mainClass));
+      command.addAll(List.of(
+          "-Djava.io.tmpdir=" + tmp,
+          "-cp",
+          classpath,
+          "org.apache.spark.deploy.SparkSubmit",
+          "--deploy-mode",
+          "client",
+          "--class",
+          mainClass));
       Map<String, String> driver = driverConf("512m");
       driver.put("spark.app.name", "resurfacer-test-job");
       driver.putAll(conf);
@@ -186,12 +248,16 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
       command.addAll(List.of(args));
       Path out = workDir.resolve("submit-stdout.txt");
       Path err = workDir.resolve("submit-stderr.txt");
-      ProcessBuilder pb = spark(command).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+      ProcessBuilder pb = spark(command)
+          .directory(workDir.toFile())
+          .redirectOutput(out.toFile())
+          .redirectError(err.toFile());
       pb.environment().putAll(env);
       Process p = pb.start();
       if (!p.waitFor(5, TimeUnit.MINUTES)) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        throw new IllegalStateException("spark-submit did not finish in 5 minutes:\n" + Files.readString(err));
+        throw new IllegalStateException(
+            "spark-submit did not finish in 5 minutes:\n" + Files.readString(err));
       }
       return new Submitted(p.exitValue(), Files.readString(out), Files.readString(err));
     } catch (IOException e) {
@@ -207,7 +273,8 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     while (System.nanoTime() < deadline) {
       for (Process p : processes) {
         if (!p.isAlive()) {
-          throw new IllegalStateException("a Spark process exited with " + p.exitValue() + ":\n" + logs());
+          throw new IllegalStateException(
+              "a Spark process exited with " + p.exitValue() + ":\n" + logs());
         }
       }
       try (Socket s = new Socket()) {
@@ -244,7 +311,10 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback, 
     for (String name : List.of("master", "worker", "connect")) {
       try {
         String log = Files.readString(dir.resolve(name + ".log"));
-        b.append("--- ").append(name).append('\n').append(log.length() > 4000 ? log.substring(log.length() - 4000) : log);
+        b.append("--- ")
+            .append(name)
+            .append('\n')
+            .append(log.length() > 4000 ? log.substring(log.length() - 4000) : log);
       } catch (IOException e) {
         b.append("--- ").append(name).append(": no log\n");
       }

@@ -43,14 +43,19 @@ public final class DeltaTrinoTables {
 
   /** {@code delta.dops.NAME} in {@code batches} inserts of 40 rows, then a delete of every fifth row. */
   public DeltaTable create(String name, int batches, String with) {
-    lake.sql("CREATE SCHEMA IF NOT EXISTS delta." + SCHEMA + " WITH (location = '" + lake.s3().warehouse("delta/" + SCHEMA) + "')");
-    lake.sql("CREATE TABLE delta." + SCHEMA + "." + name + " (id BIGINT, qty INTEGER, price DECIMAL(10,2), note VARCHAR, day DATE,"
-        + " flag BOOLEAN, cat VARCHAR) WITH (location = '" + location(name) + "', partitioned_by = ARRAY['cat']"
+    lake.sql("CREATE SCHEMA IF NOT EXISTS delta." + SCHEMA + " WITH (location = '"
+        + lake.s3().warehouse("delta/" + SCHEMA) + "')");
+    lake.sql("CREATE TABLE delta." + SCHEMA + "." + name
+        + " (id BIGINT, qty INTEGER, price DECIMAL(10,2), note VARCHAR, day DATE,"
+        + " flag BOOLEAN, cat VARCHAR) WITH (location = '" + location(name)
+        + "', partitioned_by = ARRAY['cat']"
         + (with == null ? "" : ", " + with) + ")");
     for (int b = 0; b < batches; b++) {
-      lake.sql("INSERT INTO delta." + SCHEMA + "." + name + " SELECT x, CAST(x % 7 AS INTEGER), CAST(x AS DECIMAL(10,2)) / 4,"
+      lake.sql("INSERT INTO delta." + SCHEMA + "." + name
+          + " SELECT x, CAST(x % 7 AS INTEGER), CAST(x AS DECIMAL(10,2)) / 4,"
           + " IF(x % 11 = 0, NULL, 'n-' || CAST(x AS VARCHAR)), date_add('day', x, DATE '2026-01-01'), x % 2 = 0,"
-          + " IF(x % 3 = 0, 'a', 'b') FROM UNNEST(sequence(" + (b * 40) + ", " + (b * 40 + 39) + ")) AS s(x)");
+          + " IF(x % 3 = 0, 'a', 'b') FROM UNNEST(sequence(" + (b * 40) + ", " + (b * 40 + 39)
+          + ")) AS s(x)");
     }
     lake.sql("DELETE FROM delta." + SCHEMA + "." + name + " WHERE id % 5 = 0");
     return open(name);
@@ -58,22 +63,28 @@ public final class DeltaTrinoTables {
 
   /** The table at its {@code s3://} location, read through our S3 storage (the settings a delta catalog gives). */
   public DeltaTable open(String name) {
-    return DeltaTables.open(SCHEMA + "." + name, location(name), localPath(name).getParent(),
+    return DeltaTables.open(
+        SCHEMA + "." + name,
+        location(name),
+        localPath(name).getParent(),
         S3Settings.of(lake.s3().clientProperties(), "test"));
   }
 
   /** The delta catalog of {@code resurfacer.yml} mapping {@code dops.NAME} to its {@code s3://} location, with the S3 settings. */
   public String catalogYaml(String name) {
-    StringBuilder b = new StringBuilder("catalogs:\n  deltas:\n    type: delta\n    tables:\n      " + SCHEMA + "." + name + ": "
-        + location(name) + "\n    properties:\n");
-    lake.s3().clientProperties().forEach((k, v) -> b.append("      ").append(k).append(": \"").append(v).append("\"\n"));
+    StringBuilder b = new StringBuilder("catalogs:\n  deltas:\n    type: delta\n    tables:\n      "
+        + SCHEMA + "." + name + ": " + location(name) + "\n    properties:\n");
+    lake.s3()
+        .clientProperties()
+        .forEach((k, v) -> b.append("      ").append(k).append(": \"").append(v).append("\"\n"));
     return b.toString();
   }
 
   /** The rows as Trino reads them now, sorted. */
   public List<String> trinoRows(String name) {
     List<String> out = new ArrayList<>();
-    for (var row : lake.table("SELECT format('%s|%s|%s|%s|%s|%s|%s', " + COLUMNS + ") AS r FROM delta." + SCHEMA + "." + name)) {
+    for (var row : lake.table("SELECT format('%s|%s|%s|%s|%s|%s|%s', " + COLUMNS
+        + ") AS r FROM delta." + SCHEMA + "." + name)) {
       out.add((String) row.get("r"));
     }
     out.sort(null);

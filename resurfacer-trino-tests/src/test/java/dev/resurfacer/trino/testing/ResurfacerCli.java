@@ -14,10 +14,16 @@ public final class ResurfacerCli {
   public record Run(int exit, String out, String err) {}
 
   /** Runs {@code args}, then {@code --config config --catalog catalog} when {@code config} is set; {@code dir} holds stderr. */
-  public static Run run(Path dir, Path config, String catalog, Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-Daws.requestChecksumCalculation=WHEN_REQUIRED", "-Daws.responseChecksumValidation=WHEN_REQUIRED",
-        "-jar", System.getProperty("resurfacer.jar")));
+  public static Run run(
+      Path dir, Path config, String catalog, Map<String, String> env, String... args)
+      throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
+        "-Daws.responseChecksumValidation=WHEN_REQUIRED",
+        "-jar",
+        System.getProperty("resurfacer.jar")));
     command.addAll(List.of(args));
     if (config != null) {
       command.addAll(List.of("--config", config.toString()));

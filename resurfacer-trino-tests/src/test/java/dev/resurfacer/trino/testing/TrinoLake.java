@@ -54,7 +54,9 @@ public final class TrinoLake implements BeforeAllCallback {
   public static final String DELTA_FLOORED_CATALOG = "delta_floored";
   /** The user Trino's access control denies every table privilege in {@link #GUARDED_CATALOG}. */
   public static final String BLIND_USER = "blind";
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TrinoLake.class);
+
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(TrinoLake.class);
 
   private Running running;
 
@@ -64,7 +66,10 @@ public final class TrinoLake implements BeforeAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    running = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, k -> Running.start(), Running.class);
+    running = context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(Running.class, k -> Running.start(), Running.class);
   }
 
   public S3Server s3() {
@@ -127,14 +132,18 @@ public final class TrinoLake implements BeforeAllCallback {
   }
 
   public void sql(String statement) {
-    // "No nodes available" fails a query at scheduling, before it does anything, so it is safe to run
-    // again: a node the coordinator briefly lost (a slow announcement on a loaded machine) comes back
+    // "No nodes available" fails a query at scheduling, before it does anything, so it is safe to
+    // run
+    // again: a node the coordinator briefly lost (a slow announcement on a loaded machine) comes
+    // back
     for (int attempt = 1; ; attempt++) {
-      try (Connection c = connect(CATALOG); Statement s = c.createStatement()) {
+      try (Connection c = connect(CATALOG);
+          Statement s = c.createStatement()) {
         s.execute(statement);
         return;
       } catch (SQLException e) {
-        if (attempt < 30 && String.valueOf(e.getMessage()).contains("No nodes available to run query")) {
+        if (attempt < 30
+            && String.valueOf(e.getMessage()).contains("No nodes available to run query")) {
           try {
             Thread.sleep(1000);
           } catch (InterruptedException interrupted) {
@@ -153,15 +162,26 @@ public final class TrinoLake implements BeforeAllCallback {
    * reader next to Iceberg's own ({@code Content.of}).
    */
   public List<String> rows(String query) {
-    try (Connection c = connect(CATALOG); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Connection c = connect(CATALOG);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       ResultSetMetaData md = rs.getMetaData();
       List<String> out = new ArrayList<>();
       while (rs.next()) {
         StringBuilder b = new StringBuilder("{");
         for (int i = 1; i <= md.getColumnCount(); i++) {
           Object v = rs.getObject(i);
-          b.append(i > 1 ? ", " : "").append(md.getColumnName(i)).append(':').append(md.getColumnTypeName(i)).append('=')
-              .append(v == null ? "null" : v instanceof byte[] bytes ? java.util.HexFormat.of().formatHex(bytes) : v.toString());
+          b.append(i > 1 ? ", " : "")
+              .append(md.getColumnName(i))
+              .append(':')
+              .append(md.getColumnTypeName(i))
+              .append('=')
+              .append(
+                  v == null
+                      ? "null"
+                      : v instanceof byte[] bytes
+                          ? java.util.HexFormat.of().formatHex(bytes)
+                          : v.toString());
         }
         out.add(b.append('}').toString());
       }
@@ -174,7 +194,9 @@ public final class TrinoLake implements BeforeAllCallback {
 
   /** Every row of {@code query}, by column name, untyped (for Trino's own tables such as SHOW STATS). */
   public List<Map<String, Object>> table(String query) {
-    try (Connection c = connect(CATALOG); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Connection c = connect(CATALOG);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       ResultSetMetaData md = rs.getMetaData();
       List<Map<String, Object>> out = new ArrayList<>();
       while (rs.next()) {
@@ -191,7 +213,9 @@ public final class TrinoLake implements BeforeAllCallback {
   }
 
   public long count(String query) {
-    try (Connection c = connect(CATALOG); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Connection c = connect(CATALOG);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getLong(1);
     } catch (SQLException e) {
@@ -217,8 +241,15 @@ public final class TrinoLake implements BeforeAllCallback {
     final String pgUri;
     final Path rules;
 
-    private Running(S3Server s3, RestCatalogServer rest, TrinoServer trino, Catalog catalog, Catalog pgCatalog,
-        Map<String, String> pgProperties, String pgUri, Path rules) {
+    private Running(
+        S3Server s3,
+        RestCatalogServer rest,
+        TrinoServer trino,
+        Catalog catalog,
+        Catalog pgCatalog,
+        Map<String, String> pgProperties,
+        String pgUri,
+        Path rules) {
       this.s3 = s3;
       this.rest = rest;
       this.trino = trino;
@@ -243,8 +274,10 @@ public final class TrinoLake implements BeforeAllCallback {
         trino.catalog(FLOORED_CATALOG, icebergOnRest(s3, rest));
         // Trino's file-based access control on one catalog: BLIND_USER may do nothing to any table
         rules = Files.createTempFile("trino-rules", ".json");
-        Files.writeString(rules, "{\"tables\": [{\"user\": \"" + BLIND_USER + "\", \"privileges\": []},"
-            + " {\"privileges\": [\"SELECT\", \"INSERT\", \"DELETE\", \"UPDATE\", \"OWNERSHIP\"]}]}");
+        Files.writeString(
+            rules,
+            "{\"tables\": [{\"user\": \"" + BLIND_USER + "\", \"privileges\": []},"
+                + " {\"privileges\": [\"SELECT\", \"INSERT\", \"DELETE\", \"UPDATE\", \"OWNERSHIP\"]}]}");
         Map<String, String> guarded = new LinkedHashMap<>(iceberg);
         guarded.put("iceberg.security", "file");
         guarded.put("security.config-file", rules.toString());
@@ -257,7 +290,8 @@ public final class TrinoLake implements BeforeAllCallback {
         String pgUri = null;
         PostgresServer pg = PostgresServer.ifAvailable().orElse(null);
         if (pg != null) {
-          // JDBC catalogs scope tables by name and a server named by RESURFACER_TEST_PG_URL outlives runs: a fresh name per run
+          // JDBC catalogs scope tables by name and a server named by RESURFACER_TEST_PG_URL
+          // outlives runs: a fresh name per run
           String name = "trino_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
           pgUri = pg.url();
           pgProperties = new LinkedHashMap<>(s3.clientProperties());
@@ -268,7 +302,8 @@ public final class TrinoLake implements BeforeAllCallback {
           props.put(CatalogProperties.URI, pg.url());
           props.put(CatalogProperties.WAREHOUSE_LOCATION, s3.warehouse(name));
           props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC);
-          // ours first: it creates the catalog's tables in the database, which Trino expects to exist
+          // ours first: it creates the catalog's tables in the database, which Trino expects to
+          // exist
           pgCatalog = CatalogUtil.buildIcebergCatalog(name, props, null);
           trino.catalog(PG_CATALOG, icebergOnPostgres(s3, pg, name));
         }

@@ -82,14 +82,22 @@ public final class TrinoServer implements AutoCloseable {
       for (Map.Entry<String, Map<String, String>> c : catalogs.entrySet()) {
         write(etc.resolve("catalog").resolve(c.getKey() + ".properties"), c.getValue());
       }
-      List<String> command = new ArrayList<>(List.of(java().toString(),
-          "-Xmx1500m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError",
-          "-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
+      List<String> command = new ArrayList<>(List.of(
+          java().toString(),
+          "-Xmx1500m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-XX:+ExitOnOutOfMemoryError",
+          "-Djdk.attach.allowAttachSelf=true",
+          "-XX:+EnableDynamicAgentLoading",
           // s3proxy rejects the AWS SDK's default trailing checksums on PUT
-          "-Daws.requestChecksumCalculation=WHEN_REQUIRED", "-Daws.responseChecksumValidation=WHEN_REQUIRED",
+          "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
+          "-Daws.responseChecksumValidation=WHEN_REQUIRED",
           "-Dnode.data-dir=" + Files.createDirectories(dir.resolve("data")),
           "-Dconfig=" + etc.resolve("config.properties"),
-          "-cp", home.resolve("lib") + "/*", "io.trino.server.TrinoServer"));
+          "-cp",
+          home.resolve("lib") + "/*",
+          "io.trino.server.TrinoServer"));
       ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
       pb.redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile());
       process = pb.start();
@@ -135,10 +143,12 @@ public final class TrinoServer implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(420);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("Trino exited with " + process.exitValue() + ":\n" + tail(log()));
+        throw new IllegalStateException(
+            "Trino exited with " + process.exitValue() + ":\n" + tail(log()));
       }
       try {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/v1/info").toURL().openConnection();
+        HttpURLConnection c = (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + port + "/v1/info").toURL().openConnection();
         c.setConnectTimeout(1000);
         c.setReadTimeout(5000);
         if (c.getResponseCode() == 200) {
@@ -163,7 +173,8 @@ public final class TrinoServer implements AutoCloseable {
   private boolean hasAnActiveNode() {
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl(), "test", null);
         java.sql.Statement st = c.createStatement();
-        java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")) {
+        java.sql.ResultSet rs =
+            st.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")) {
       return rs.next() && rs.getLong(1) > 0;
     } catch (java.sql.SQLException notYet) {
       return false;
@@ -179,14 +190,20 @@ public final class TrinoServer implements AutoCloseable {
     String tarball = System.getProperty("trino.server.tarball");
     String homeProperty = System.getProperty("trino.server.home");
     if (tarball == null || homeProperty == null || tarball.startsWith("${")) {
-      throw new IllegalStateException("trino.server.tarball and trino.server.home are unset: run through Maven (resurfacer-trino-tests)");
+      throw new IllegalStateException(
+          "trino.server.tarball and trino.server.home are unset: run through Maven (resurfacer-trino-tests)");
     }
-    String version = Path.of(tarball).getFileName().toString().replaceFirst("^trino-server-", "").replaceFirst("\\.tar\\.gz$", "");
+    String version = Path.of(tarball)
+        .getFileName()
+        .toString()
+        .replaceFirst("^trino-server-", "")
+        .replaceFirst("\\.tar\\.gz$", "");
     Path home = Path.of(homeProperty).resolve("trino-server-" + version);
     if (Files.isRegularFile(home.resolve(".unpacked"))) {
       return home;
     }
-    Path staging = Files.createDirectories(Path.of(homeProperty)).resolve("unpacking-" + ProcessHandle.current().pid());
+    Path staging = Files.createDirectories(Path.of(homeProperty))
+        .resolve("unpacking-" + ProcessHandle.current().pid());
     deleteTree(staging);
     Files.createDirectories(staging);
     run(List.of("tar", "-xzf", tarball, "-C", staging.toString()));
@@ -210,7 +227,8 @@ public final class TrinoServer implements AutoCloseable {
    * JDK 24+ under {@code /usr/lib/jvm} (Trino 47x needs Java 24 or later).
    */
   static Path java() {
-    String configured = Optional.ofNullable(System.getProperty("trino.java.home")).orElse(System.getenv("TRINO_JAVA_HOME"));
+    String configured = Optional.ofNullable(System.getProperty("trino.java.home"))
+        .orElse(System.getenv("TRINO_JAVA_HOME"));
     if (configured != null && !configured.isBlank()) {
       return Path.of(configured, "bin", "java");
     }
@@ -219,9 +237,11 @@ public final class TrinoServer implements AutoCloseable {
           .filter(j -> featureVersion(j) >= 24)
           .max(Comparator.comparingInt(TrinoServer::featureVersion))
           .map(j -> j.resolve("bin/java"))
-          .orElseThrow(() -> new IllegalStateException("no JDK 24+ under /usr/lib/jvm for Trino: set TRINO_JAVA_HOME"));
+          .orElseThrow(() -> new IllegalStateException(
+              "no JDK 24+ under /usr/lib/jvm for Trino: set TRINO_JAVA_HOME"));
     } catch (IOException e) {
-      throw new IllegalStateException("no JDK 24+ for Trino (" + e.getMessage() + "): set TRINO_JAVA_HOME", e);
+      throw new IllegalStateException(
+          "no JDK 24+ for Trino (" + e.getMessage() + "): set TRINO_JAVA_HOME", e);
     }
   }
 
@@ -244,7 +264,8 @@ public final class TrinoServer implements AutoCloseable {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     try {
       if (p.waitFor() != 0) {
-        throw new IOException(String.join(" ", command) + " failed with " + p.exitValue() + ": " + tail(out));
+        throw new IOException(
+            String.join(" ", command) + " failed with " + p.exitValue() + ": " + tail(out));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

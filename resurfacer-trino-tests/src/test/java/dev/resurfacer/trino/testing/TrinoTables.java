@@ -18,7 +18,10 @@ public final class TrinoTables {
   }
 
   /** Tables written through Trino's {@code trinoCatalog}, opened by us through {@code ours}: the same catalog. */
-  public TrinoTables(TrinoLake lake, String trinoCatalog, java.util.function.Supplier<org.apache.iceberg.catalog.Catalog> ours) {
+  public TrinoTables(
+      TrinoLake lake,
+      String trinoCatalog,
+      java.util.function.Supplier<org.apache.iceberg.catalog.Catalog> ours) {
     this.lake = lake;
     this.trinoCatalog = trinoCatalog;
     this.ours = ours;
@@ -31,11 +34,14 @@ public final class TrinoTables {
    */
   public IcebergTable create(String name, int batches, String with) {
     lake.sql("CREATE SCHEMA IF NOT EXISTS " + trinoCatalog + "." + SCHEMA);
-    lake.sql("CREATE TABLE " + trinoCatalog + "." + SCHEMA + "." + name + " (id BIGINT, qty INTEGER, price DECIMAL(10,2), ratio DOUBLE,"
+    lake.sql("CREATE TABLE " + trinoCatalog + "." + SCHEMA + "." + name
+        + " (id BIGINT, qty INTEGER, price DECIMAL(10,2), ratio DOUBLE,"
         + " score REAL, flag BOOLEAN, day DATE, ts TIMESTAMP(6), tstz TIMESTAMP(6) WITH TIME ZONE, note VARCHAR, raw VARBINARY,"
-        + " cat VARCHAR) WITH (format_version = 2, partitioning = ARRAY['cat']" + (with == null ? "" : ", " + with) + ")");
+        + " cat VARCHAR) WITH (format_version = 2, partitioning = ARRAY['cat']"
+        + (with == null ? "" : ", " + with) + ")");
     for (int b = 0; b < batches; b++) {
-      lake.sql("INSERT INTO " + trinoCatalog + "." + SCHEMA + "." + name + " SELECT x, CAST(x % 7 AS INTEGER), CAST(x AS DECIMAL(10,2)) / 4,"
+      lake.sql("INSERT INTO " + trinoCatalog + "." + SCHEMA + "." + name
+          + " SELECT x, CAST(x % 7 AS INTEGER), CAST(x AS DECIMAL(10,2)) / 4,"
           + " x / 3e0, CAST(x AS REAL) / 7, x % 2 = 0, date_add('day', x, DATE '2026-01-01'),"
           + " date_add('second', x, TIMESTAMP '2026-01-01 00:00:00.123456'),"
           + " date_add('millisecond', x * 37, TIMESTAMP '2026-01-01 00:00:00.000000 UTC'),"
