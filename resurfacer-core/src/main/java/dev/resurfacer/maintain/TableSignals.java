@@ -23,6 +23,16 @@ public record TableSignals(
     Integer metadataFiles,
     Integer commitsSince) {
 
+  /**
+   * Whether one partition's small files count toward {@code small-files}: where a bin-pack takes them, at least
+   * two and at least {@code minInputFiles} of them, or more bytes of them than the target size; a
+   * {@code minInputFiles} of 1 counts every small file. Both formats count by this one rule.
+   */
+  public static boolean smallFilesCount(
+      long files, long bytes, int minInputFiles, long targetFileSize) {
+    return minInputFiles <= 1 || files > 1 && (files >= minInputFiles || bytes > targetFileSize);
+  }
+
   /** Deleted rows over data rows, 0 for an empty table; null when either is unknown. */
   public Double deletedRowRatio() {
     if (dataRecords == null || deletedRecords == null) {

@@ -210,7 +210,7 @@ final class DeltaFormat implements TableFormat<DeltaTable> {
     }
     long small = 0;
     for (long[] c : smallByPartition.values()) {
-      if (minInputFiles <= 1 || c[0] > 1 && (c[0] >= minInputFiles || c[1] > target)) {
+      if (TableSignals.smallFilesCount(c[0], c[1], minInputFiles, target)) {
         small += c[0];
       }
     }

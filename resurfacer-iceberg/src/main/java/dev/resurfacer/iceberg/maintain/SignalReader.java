@@ -116,7 +116,7 @@ final class SignalReader {
     }
     long small = 0;
     for (long[] c : byPartition.values()) {
-      if (minInputFiles <= 1 || c[0] > 1 && (c[0] >= minInputFiles || c[1] > target)) {
+      if (TableSignals.smallFilesCount(c[0], c[1], minInputFiles, target)) {
         small += c[0];
       }
     }
