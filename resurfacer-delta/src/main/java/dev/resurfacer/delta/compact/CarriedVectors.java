@@ -126,11 +126,20 @@ final class CarriedVectors {
       if (at != null) {
         Set<Long> set = new HashSet<>();
         Arrays.stream(at).forEach(set::add);
+        long[] hit = {0};
         forEachRow(work, f, (p, key) -> {
           if (set.contains(p)) {
             removed.merge(key, 1, Integer::sum);
+            hit[0]++;
           }
         });
+        // A position past the file's last row removes nothing, so the rows would still match,
+        // but a vector naming it is malformed and its cardinality no longer counts the deletes.
+        if (hit[0] != set.size()) {
+          throw new NotCarried("the translated deletion vectors remove rows past a new file's"
+              + " end, not exactly the " + count
+              + " rows the concurrent commits deleted from the inputs");
+        }
       }
     }
     if (!translation.positions().keySet().stream()

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -175,14 +176,26 @@ class CarriedVectorsTest {
   void aFalsifiedTranslationIsRefusedAndTheTableKeepsTheWritersRows() throws Exception {
     Map<String, UnaryOperator<long[]>> faults = new LinkedHashMap<>();
     faults.put("a delete lost", p -> Arrays.copyOf(p, p.length - 1));
+    // A kept row's position: the smallest not deleted (max + 1 may lie past the file's end).
+    UnaryOperator<long[]> keptRow = p -> new long[] {
+      LongStream.iterate(0, i -> i + 1)
+          .filter(i -> Arrays.stream(p).noneMatch(d -> d == i))
+          .findFirst()
+          .orElseThrow()
+    };
     faults.put("a delete applied twice (to a second row)", p -> {
       long[] out = Arrays.copyOf(p, p.length + 1);
-      out[p.length] = Arrays.stream(p).max().orElseThrow() + 1;
+      out[p.length] = keptRow.apply(p)[0];
       return out;
     });
     faults.put("a delete applied to the wrong row", p -> {
       long[] out = p.clone();
-      out[0] = Arrays.stream(p).max().orElseThrow() + 1;
+      out[0] = keptRow.apply(p)[0];
+      return out;
+    });
+    faults.put("a position past the file's last row", p -> {
+      long[] out = Arrays.copyOf(p, p.length + 1);
+      out[p.length] = Arrays.stream(p).max().orElseThrow() + 1_000_000;
       return out;
     });
     for (var fault : faults.entrySet()) {
