@@ -155,6 +155,7 @@ class CarriedDeletesTest {
     LOST,
     TWICE,
     WRONG_ROW,
+    PAST_END,
     INPUT_REMOVED
   }
 
@@ -168,6 +169,8 @@ class CarriedDeletesTest {
     "TWICE,3",
     "WRONG_ROW,2",
     "WRONG_ROW,3",
+    "PAST_END,2",
+    "PAST_END,3",
     "INPUT_REMOVED,3"
   })
   void aTranslationThatLosesDoublesOrMisplacesADeleteFailsVerification(Fault fault, int version)
@@ -271,6 +274,7 @@ class CarriedDeletesTest {
           long p = positions.get(0);
           positions.add(positions.contains(p + 1) || p + 1 >= first.recordCount() ? p - 1 : p + 1);
         }
+        case PAST_END -> positions.add(first.recordCount() + 5);
         case WRONG_ROW -> {
           // positions kept from the inputs, as a translation blind to the sort would
           out.clear();
