@@ -22,10 +22,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the length of an undisturbed run: afterwards Kernel reads exactly the rows written (for
  * cleanup-log: at every version from the kept checkpoint on), every file the latest version
  * references exists, and a rerun of the same command completes. Trials: -Dreliability.trials
- * (2 by default, 50 with -Plong).
+ * (1 by default, 50 with -Plong).
  */
 class DeltaKillTrialsTest {
-  static final int TRIALS = Integer.getInteger("reliability.trials", 2);
+  static final int TRIALS = Integer.getInteger("reliability.trials", 1);
   private static final int FILES = 40;
   private static final int ROWS_PER_FILE = 200;
   /** For cleanup-log: the version checkpointed before the last appends; entries below it are what cleanup deletes. */
