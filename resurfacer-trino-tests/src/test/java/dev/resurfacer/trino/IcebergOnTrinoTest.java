@@ -153,9 +153,8 @@ class IcebergOnTrinoTest {
     IcebergTable t = TABLES.create("manifest_rewrite", 3, null);
     List<String> trinoBefore = TABLES.trinoRows("manifest_rewrite");
     List<String> oursBefore = Content.of(t.table());
-    int manifestsBefore =
-        t.table().currentSnapshot().dataManifests(t.table().io()).size();
-    assertThat(manifestsBefore).isGreaterThan(1);
+    List<String> manifestsBefore = manifestPaths(t);
+    assertThat(manifestsBefore).hasSizeGreaterThan(1);
 
     assertThat(run(new RewriteManifests(), t, Mode.PREVIEW).outcome()).isEqualTo(Outcome.PREVIEWED);
     Step done = run(new RewriteManifests(), t, Mode.COMMIT);
@@ -163,8 +162,9 @@ class IcebergOnTrinoTest {
     assertThat(done.outcome()).as(done.message()).isEqualTo(Outcome.DONE);
     t.table().refresh();
     assertThat(t.table().currentSnapshot().operation()).isEqualTo("replace");
-    assertThat(t.table().currentSnapshot().dataManifests(t.table().io()).size())
-        .isLessThanOrEqualTo(manifestsBefore);
+    // Trino's optimize_manifests regroups by its own rule (a CI run once got 4 from 3), so the
+    // count is not pinned: the manifests were replaced and the rows kept is the outcome
+    assertThat(manifestPaths(t)).isNotEqualTo(manifestsBefore);
     assertThat(TABLES.trinoRows("manifest_rewrite")).isEqualTo(trinoBefore);
     assertThat(Content.of(t.table())).isEqualTo(oursBefore);
   }
@@ -344,5 +344,12 @@ class IcebergOnTrinoTest {
   static void age(TrinoLake lake, String location, Duration age) throws Exception {
     Files.setLastModifiedTime(
         lake.s3().localFile(location), FileTime.from(Instant.now().minus(age)));
+  }
+
+  private static List<String> manifestPaths(IcebergTable t) {
+    return t.table().currentSnapshot().dataManifests(t.table().io()).stream()
+        .map(org.apache.iceberg.ManifestFile::path)
+        .sorted()
+        .toList();
   }
 }
