@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * SIGKILLs it after a random delay within the measured length of an undisturbed run. Whatever the
  * moment, the table must load, keep every retained snapshot's and ref's rows, miss no referenced
  * file, and a later remove-orphans (age guard off) must bring storage back to exactly the
- * reachable set. Trials: -Dreliability.trials (2 by default, 50 with -Plong).
+ * reachable set. Trials: -Dreliability.trials (1 by default, 50 with -Plong).
  */
 class KillTrialsTest {
-  static final int TRIALS = Integer.getInteger("reliability.trials", 2);
+  static final int TRIALS = Integer.getInteger("reliability.trials", 1);
 
   enum Operation {
     COMPACT(
