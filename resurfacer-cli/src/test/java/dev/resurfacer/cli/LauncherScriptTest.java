@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,6 +111,13 @@ class LauncherScriptTest {
   }
 
   @Test
+  void aCollectorChosenInTheJavaOptionsIsTheOnlyOneAShortVerbNames() throws Exception {
+    String out = launch(Map.of("RESURFACER_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC"), "--help").out;
+    assertThat(out).contains("-XX:+UseParallelGC").doesNotContain("UseSerialGC");
+    assertThat(out).contains("-XX:TieredStopAtLevel=1");
+  }
+
+  @Test
   void shortVerbsMapTheirArchiveAndLongOnesTheDemoArchiveEachTrainedOnce() throws Exception {
     Path trainings = tree.resolve("trainings.log");
     // a java that makes the archive it is asked for, as a real training run does at exit
@@ -139,11 +147,17 @@ class LauncherScriptTest {
   private record Run(int exitCode, String out, String err) {}
 
   private Run launch(String... args) throws IOException, InterruptedException {
+    return launch(Map.of(), args);
+  }
+
+  private Run launch(Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     String[] command = new String[args.length + 1];
     command[0] = tree.resolve("bin/resurfacer").toString();
     System.arraycopy(args, 0, command, 1, args.length);
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("PATH", tree.resolve("fake-bin") + ":/usr/bin:/bin");
+    pb.environment().putAll(env);
     Path err = tree.resolve("stderr.txt");
     pb.redirectError(err.toFile());
     Process p = pb.start();
