@@ -15,6 +15,7 @@ import java.util.OptionalLong;
  */
 public record RewriteOptions(Map<String, String> values) {
   public static final String TARGET_FILE_SIZE_BYTES = "target-file-size-bytes";
+  public static final String MIN_FILE_SIZE_BYTES = "min-file-size-bytes";
   public static final String DELETE_RATIO_THRESHOLD = "delete-ratio-threshold";
   public static final String PARTIAL_PROGRESS_ENABLED = "partial-progress.enabled";
   public static final String PARTIAL_PROGRESS_MAX_COMMITS = "partial-progress.max-commits";
@@ -60,7 +61,16 @@ public record RewriteOptions(Map<String, String> values) {
 
   /** {@code target-file-size-bytes} (a plain byte count, or a size such as {@code 256MB}), when set. */
   public OptionalLong targetFileSize() {
-    String v = values.get(TARGET_FILE_SIZE_BYTES);
+    return size(TARGET_FILE_SIZE_BYTES);
+  }
+
+  /** {@code min-file-size-bytes} (a plain byte count, or a size such as {@code 96MB}), when set. */
+  public OptionalLong minFileSize() {
+    return size(MIN_FILE_SIZE_BYTES);
+  }
+
+  private OptionalLong size(String key) {
+    String v = values.get(key);
     return v == null ? OptionalLong.empty() : OptionalLong.of(ByteSizes.parse(v.strip()));
   }
 

@@ -6,12 +6,14 @@ import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RewriteOptions;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.units.ByteSizes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.FileScanTask;
@@ -21,6 +23,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Compaction as Trino's {@code ALTER TABLE … EXECUTE optimize(file_size_threshold => …)}: Trino
@@ -88,15 +91,14 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
     if (where != null) {
       sql.append(" WHERE ").append(where);
     }
-    String target = op.options().get("target-file-size-bytes");
+    OptionalLong target = new RewriteOptions(op.options()).targetFileSize();
     trino.execute(
         "optimize",
         sql.toString(),
-        target == null
+        target.isEmpty()
             ? Map.of()
             : Map.of(
-                trino.connection().catalog() + ".target_max_file_size",
-                Long.parseLong(target) + "B"));
+                trino.connection().catalog() + ".target_max_file_size", target.getAsLong() + "B"));
     table.refresh();
     Snapshot after = table.currentSnapshot();
     if (after == null || before == null || after.snapshotId() == before.snapshotId()) {
@@ -157,18 +159,12 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
   }
 
   static long threshold(Compact op, Table table) {
-    String min = op.options().get("min-file-size-bytes");
-    if (min != null) {
-      return Long.parseLong(min);
-    }
-    String target = op.options()
-        .getOrDefault(
-            "target-file-size-bytes",
-            table
-                .properties()
-                .getOrDefault(
-                    TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, String.valueOf(DEFAULT_TARGET)));
-    return (long) (Long.parseLong(target) * 0.75);
+    RewriteOptions options = new RewriteOptions(op.options());
+    long target = options
+        .targetFileSize()
+        .orElseGet(() -> PropertyUtil.propertyAsLong(
+            table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, DEFAULT_TARGET));
+    return options.minFileSize().orElse((long) (target * 0.75));
   }
 
   private record Candidates(long files, long bytes) {}

@@ -8,6 +8,7 @@ import dev.resurfacer.delta.table.DeltaTable;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RewriteOptions;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.units.ByteSizes;
 import io.delta.kernel.Snapshot;
@@ -58,12 +59,11 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
     }
     Snapshot snapshot = t.latest();
     TrinoTableName name = DeltaOnTrino.sameTable(trino, t, snapshot);
-    long target = op.options().containsKey("target-file-size-bytes")
-        ? Long.parseLong(op.options().get("target-file-size-bytes"))
-        : CompactionDefaults.targetFileSize(snapshot.getTableProperties());
-    long threshold = op.options().containsKey("min-file-size-bytes")
-        ? Long.parseLong(op.options().get("min-file-size-bytes"))
-        : (long) (target * 0.75);
+    RewriteOptions options = new RewriteOptions(op.options());
+    long target = options
+        .targetFileSize()
+        .orElseGet(() -> CompactionDefaults.targetFileSize(snapshot.getTableProperties()));
+    long threshold = options.minFileSize().orElse((long) (target * 0.75));
     long files = 0;
     long bytes = 0;
     for (LiveFile f : LiveFiles.of(t, snapshot)) {
