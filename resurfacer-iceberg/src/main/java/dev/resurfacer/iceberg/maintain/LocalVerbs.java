@@ -9,6 +9,9 @@ import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.orphans.Inventory;
 import dev.resurfacer.iceberg.orphans.OrphanReadout;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.stats.TableStatistics;
+import dev.resurfacer.iceberg.stats.TableStatisticsReadout;
+import dev.resurfacer.maintain.ComputeStats;
 import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
@@ -53,7 +56,8 @@ final class LocalVerbs {
   private static final List<Verb<?>> VERBS = List.of(
       new Verb<>(ExpireSnapshots.class, LocalVerbs::expire),
       new Verb<>(RemoveOrphans.class, LocalVerbs::removeOrphans),
-      new Verb<>(RewriteManifests.class, LocalVerbs::rewriteManifests));
+      new Verb<>(RewriteManifests.class, LocalVerbs::rewriteManifests),
+      new Verb<>(ComputeStats.class, LocalVerbs::computeStats));
 
   /** The handler of {@code operation}; empty for one this format does not run as a single verb. */
   static Optional<Verb<?>> of(Operation operation) {
@@ -91,5 +95,10 @@ final class LocalVerbs {
     ManifestRewriter.Plan plan = ManifestRewriter.plan(t.name(), t.table(), rewrite.sortBy());
     ManifestRewriteResult result = run.acts() ? ManifestRewriter.execute(plan) : plan.preview();
     return new ManifestRewriteReadout(result, run.acts());
+  }
+
+  private static Readout computeStats(ComputeStats stats, Run run) {
+    TableStatistics.Plan plan = TableStatistics.plan(run.table().table(), stats.columns());
+    return new TableStatisticsReadout(run.acts() ? TableStatistics.execute(plan) : plan.preview());
   }
 }
