@@ -9,8 +9,11 @@ import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.orphans.Inventory;
 import dev.resurfacer.iceberg.orphans.OrphanReadout;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.stats.PartitionStats;
+import dev.resurfacer.iceberg.stats.PartitionStatsReadout;
 import dev.resurfacer.iceberg.stats.TableStatistics;
 import dev.resurfacer.iceberg.stats.TableStatisticsReadout;
+import dev.resurfacer.maintain.ComputePartitionStats;
 import dev.resurfacer.maintain.ComputeStats;
 import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
@@ -57,7 +60,8 @@ final class LocalVerbs {
       new Verb<>(ExpireSnapshots.class, LocalVerbs::expire),
       new Verb<>(RemoveOrphans.class, LocalVerbs::removeOrphans),
       new Verb<>(RewriteManifests.class, LocalVerbs::rewriteManifests),
-      new Verb<>(ComputeStats.class, LocalVerbs::computeStats));
+      new Verb<>(ComputeStats.class, LocalVerbs::computeStats),
+      new Verb<>(ComputePartitionStats.class, LocalVerbs::computePartitionStats));
 
   /** The handler of {@code operation}; empty for one this format does not run as a single verb. */
   static Optional<Verb<?>> of(Operation operation) {
@@ -100,5 +104,10 @@ final class LocalVerbs {
   private static Readout computeStats(ComputeStats stats, Run run) {
     TableStatistics.Plan plan = TableStatistics.plan(run.table().table(), stats.columns());
     return new TableStatisticsReadout(run.acts() ? TableStatistics.execute(plan) : plan.preview());
+  }
+
+  private static Readout computePartitionStats(ComputePartitionStats stats, Run run) {
+    PartitionStats.Plan plan = PartitionStats.plan(run.table().table());
+    return new PartitionStatsReadout(run.acts() ? PartitionStats.execute(plan) : plan.preview());
   }
 }
