@@ -1,7 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.stats.PartitionStats;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.maintain.ComputePartitionStats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -27,24 +26,6 @@ final class ComputePartitionStatsCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      PartitionStats.Plan plan = PartitionStats.plan(open.table());
-      PartitionStats.Result r = act.yes ? PartitionStats.execute(plan) : plan.preview();
-      print(r, out -> {
-        if (r.snapshotId() == null) {
-          out.println(r.table() + " has no snapshot: nothing to compute");
-        } else if (r.alreadyComputed()) {
-          out.println(
-              "partition statistics for snapshot " + r.snapshotId() + " already in " + r.path());
-        } else if (!r.committed()) {
-          out.println("would compute partition statistics for snapshot " + r.snapshotId());
-          out.println("preview only: nothing was changed (run with --yes to compute)");
-        } else {
-          out.println("partition statistics for snapshot " + r.snapshotId() + " in " + r.path()
-              + " (" + ByteSizes.format(r.fileBytes()) + ")");
-        }
-      });
-      return Main.OK;
-    }
+    return runLocally(tableName, new ComputePartitionStats(), act.yes);
   }
 }

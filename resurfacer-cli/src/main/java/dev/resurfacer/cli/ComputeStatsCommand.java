@@ -1,10 +1,8 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.stats.TableStatistics;
-import dev.resurfacer.units.ByteSizes;
+import dev.resurfacer.maintain.ComputeStats;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,28 +40,9 @@ final class ComputeStatsCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      TableStatistics.Plan plan = TableStatistics.plan(
-          open.table(), dev.resurfacer.names.Identifiers.splitLists(columns, "--columns"));
-      TableStatistics.Result r = act.yes ? TableStatistics.execute(plan) : plan.preview();
-      print(r, out -> {
-        if (r.snapshotId() == null) {
-          out.println(r.table() + " has no snapshot: nothing to estimate");
-        } else if (!r.committed()) {
-          out.println("would estimate distinct values of "
-              + String.join(
-                  ", ",
-                  r.columns().stream().map(TableStatistics.ColumnNdv::column).toList())
-              + " at snapshot " + r.snapshotId());
-          out.println("preview only: nothing was changed (run with --yes to compute)");
-        } else {
-          r.columns()
-              .forEach(c -> out.printf(Locale.ROOT, "  %-30s ndv %d%n", c.column(), c.ndv()));
-          out.println("statistics for snapshot " + r.snapshotId() + " in " + r.path() + " ("
-              + ByteSizes.format(r.fileBytes()) + ")");
-        }
-      });
-      return Main.OK;
-    }
+    return runLocally(
+        tableName,
+        new ComputeStats(dev.resurfacer.names.Identifiers.splitLists(columns, "--columns")),
+        act.yes);
   }
 }

@@ -1,9 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
-import dev.resurfacer.iceberg.manifests.ManifestRewriter;
-import dev.resurfacer.units.ByteSizes;
-import java.util.Locale;
+import dev.resurfacer.maintain.RewriteManifests;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -44,58 +41,13 @@ final class RewriteManifestsCommand extends TableCommand {
 
   @Override
   public Integer call() {
+    RewriteManifests rewrite = new RewriteManifests(sortBy);
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
       // a --sort-by the engine has no argument for is refused by the route, before connecting
       return EngineRoute.run(
-          spec,
-          ctx,
-          catalogOptions,
-          outputOptions,
-          engine,
-          tableName,
-          new dev.resurfacer.maintain.RewriteManifests(sortBy),
-          actOptions.yes);
+          spec, ctx, catalogOptions, outputOptions, engine, tableName, rewrite, actOptions.yes);
     }
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      ManifestRewriter.Plan plan = ManifestRewriter.plan(tableName, open.table(), sortBy);
-      ManifestRewriteResult result =
-          actOptions.yes ? ManifestRewriter.execute(plan) : plan.preview();
-      print(result, out -> out.println(render(result, actOptions.yes)));
-      return Main.OK;
-    }
-  }
-
-  static String render(ManifestRewriteResult r, boolean asked) {
-    StringBuilder b = new StringBuilder();
-    b.append(String.format(
-        Locale.ROOT,
-        "%s: %d data manifest(s), %s, holding %d live data file(s) in %d partition(s); %d delete manifest(s) kept%n",
-        r.table(),
-        r.dataManifestsBefore(),
-        ByteSizes.format(r.dataManifestBytesBefore()),
-        r.liveDataFiles(),
-        r.partitions(),
-        r.deleteManifests()));
-    if (r.committed()) {
-      b.append(String.format(
-          Locale.ROOT,
-          "rewrote into %d data manifest(s), %s (snapshot %d)%n",
-          r.dataManifestsAfter(),
-          ByteSizes.format(r.dataManifestBytesAfter()),
-          r.snapshotId()));
-    } else if (r.notNeeded().isPresent()) {
-      b.append("nothing to do: ").append(r.notNeeded().get()).append('\n');
-    } else {
-      b.append(String.format(
-          Locale.ROOT,
-          "would rewrite into about %d data manifest(s) (target %s each)%n",
-          r.expectedDataManifests(),
-          ByteSizes.format(r.targetManifestBytes())));
-      if (!asked) {
-        b.append("preview only: nothing was changed (pass --yes to rewrite)\n");
-      }
-    }
-    return b.toString().stripTrailing();
+    return runLocally(tableName, rewrite, actOptions.yes);
   }
 }

@@ -1,5 +1,10 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.maintain.Mode;
+import dev.resurfacer.maintain.Operation;
+import dev.resurfacer.progress.Progress;
+import dev.resurfacer.report.Readout;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -37,5 +42,21 @@ abstract class TableCommand implements Callable<Integer> {
       text.accept(out);
     }
     out.flush();
+  }
+
+  /**
+   * {@code operation} on the named table on the local engine ({@link Dispatcher#local}), previewed unless
+   * {@code yes}, for a verb that deletes no file it has not written itself (so no fence is read): prints
+   * what the table's format returns and gives the exit code it calls for.
+   */
+  final int runLocally(String tableName, Operation operation, boolean yes) {
+    Readout readout = Dispatcher.local(
+        TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
+        operation,
+        yes ? Mode.COMMIT : Mode.PREVIEW,
+        Progress.NONE,
+        0);
+    print(readout.json(), out -> out.println(readout.render()));
+    return readout.succeeded() ? Main.OK : Main.FAILED;
   }
 }

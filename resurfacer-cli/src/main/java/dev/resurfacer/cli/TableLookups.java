@@ -22,8 +22,9 @@ final class TableLookups {
   }
 
   /**
-   * As {@link #lookup}, for a verb no fence applies to (one that changes nothing, or {@code restore-orphans},
-   * which only puts back what a fenced run moved): no fences are read.
+   * As {@link #lookup}, for a verb no fence applies to (one that changes nothing, one that deletes no file it
+   * has not written itself, as {@code rewrite-manifests}, or {@code restore-orphans}, which only puts back
+   * what a fenced run moved): no fences are read.
    */
   static TableLookup readOnlyLookup(CatalogOptions options, CliContext ctx, String target) {
     TableLookup full = lookup(options, ctx, target);

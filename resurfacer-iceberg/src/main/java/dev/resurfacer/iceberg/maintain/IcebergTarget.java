@@ -8,11 +8,6 @@ import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.PlannedCompaction;
-import dev.resurfacer.iceberg.expire.ExpireOptions;
-import dev.resurfacer.iceberg.expire.ExpireReadout;
-import dev.resurfacer.iceberg.expire.SnapshotExpiry;
-import dev.resurfacer.iceberg.orphans.Inventory;
-import dev.resurfacer.iceberg.orphans.OrphanReadout;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.RestoreReadout;
 import org.apache.iceberg.catalog.Catalog;
@@ -99,7 +94,7 @@ final class IcebergTarget implements Target<IcebergTable> {
     return Compaction.execute(plan, progress, groupLines);
   }
 
-  /** {@code expire} and {@code remove-orphans}, planned and previewed or done as {@code mode} says. */
+  /** The verbs the local engine runs on Iceberg tables one at a time, each by its own handler ({@link LocalVerbs}). */
   @Override
   public dev.resurfacer.report.Readout act(
       dev.resurfacer.maintain.Operation operation,
@@ -107,34 +102,10 @@ final class IcebergTarget implements Target<IcebergTable> {
       dev.resurfacer.progress.Progress progress,
       int show,
       java.util.function.Consumer<String> warnings) {
-    if (operation instanceof dev.resurfacer.maintain.ExpireSnapshots expire) {
-      IcebergTable t = open();
-      // every configured catalog's tables, of both formats: a file shared with one of them is not
-      // this expiry's to delete
-      SnapshotExpiry.Plan plan =
-          SnapshotExpiry.plan(name(), t.table(), ExpireOptions.of(expire), t.otherTables(null));
-      return new ExpireReadout(
-          mode == dev.resurfacer.maintain.Mode.COMMIT
-              ? SnapshotExpiry.execute(plan, progress)
-              : plan.preview());
-    }
-    if (operation instanceof dev.resurfacer.maintain.RemoveOrphans orphans) {
-      IcebergTable t = open();
-      OrphanRemoval removal = OrphanRemoval.of(t.catalog(), t.identifier(), t.table())
-          .olderThan(orphans.olderThan())
-          .show(show)
-          .quarantine(orphans.quarantine())
-          .quarantineRetention(orphans.quarantineRetention())
-          .onWarning(warnings)
-          .progress(progress)
-          .fences(t.fences());
-      if (orphans.listing() != null) {
-        removal = removal.listing(Inventory.open(orphans.listing(), t.table().io()));
-      }
-      return new OrphanReadout(
-          mode == dev.resurfacer.maintain.Mode.COMMIT ? removal.execute() : removal.plan());
-    }
-    return Target.super.act(operation, mode, progress, show, warnings);
+    return LocalVerbs.of(operation)
+        .map(
+            verb -> verb.act(operation, new LocalVerbs.Run(open(), mode, progress, show, warnings)))
+        .orElseGet(() -> Target.super.act(operation, mode, progress, show, warnings));
   }
 
   @Override
