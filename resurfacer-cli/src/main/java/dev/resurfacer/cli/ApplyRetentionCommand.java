@@ -1,8 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.retention.MetadataRetention;
-import dev.resurfacer.units.ByteSizes;
-import java.util.Locale;
+import dev.resurfacer.maintain.ApplyRetention;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,26 +47,6 @@ final class ApplyRetentionCommand extends TableCommand {
     if (keep < 1) {
       throw new dev.resurfacer.UsageException("--keep must be at least 1 (got " + keep + ")");
     }
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      MetadataRetention.Plan plan = MetadataRetention.plan(open.table(), keep, !noDelete);
-      MetadataRetention.Result r = act.yes ? MetadataRetention.execute(plan) : plan.preview();
-      print(r, out -> {
-        out.printf(
-            Locale.ROOT,
-            "%s: %d metadata.json in the log; %d stranded on disk (%s) for remove-orphans to sweep%n",
-            r.table(),
-            r.metadataInLog(),
-            r.strandedFiles(),
-            ByteSizes.format(r.strandedBytes()));
-        out.println(
-            r.propertiesToSet().isEmpty()
-                ? "retention properties already set"
-                : (r.committed() ? "set " : "would set ") + r.propertiesToSet());
-        if (!act.yes && !r.propertiesToSet().isEmpty()) {
-          out.println("preview only: nothing was changed (run with --yes to apply)");
-        }
-      });
-      return Main.OK;
-    }
+    return runLocally(tableName, new ApplyRetention(keep, !noDelete), act.yes);
   }
 }

@@ -1,8 +1,7 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.iceberg.compact.CompactionOptions;
-import dev.resurfacer.iceberg.compact.Condensing;
+import dev.resurfacer.maintain.Condense;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.util.Locale;
@@ -54,56 +53,12 @@ final class CondenseCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    Condensing.Granularity granularity = switch (to.toLowerCase(Locale.ROOT)) {
-      case "day" -> Condensing.Granularity.DAY;
-      case "month" -> Condensing.Granularity.MONTH;
-      case "year" -> Condensing.Granularity.YEAR;
-      default -> throw new UsageException("--to must be day, month or year (got '" + to + "')");
-    };
+    String granularity = to.toLowerCase(Locale.ROOT);
+    if (!Condense.GRANULARITIES.contains(granularity)) {
+      throw new UsageException("--to must be day, month or year (got '" + to + "')");
+    }
     var age = Durations.parse(olderThan);
-    CompactionOptions options = CompactionOptions.defaults();
-    if (memory != null) {
-      options = options.withMemory(ByteSizes.parse(memory));
-    }
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      Condensing.Plan plan = Condensing.plan(open.table(), granularity, age, options);
-      Condensing.CondenseResult r = act.yes ? Condensing.execute(plan) : plan.preview();
-      print(r, out -> {
-        if (r.doesNotApply() != null) {
-          out.printf(
-              Locale.ROOT,
-              "condense %s --to %s: nothing to do: %s%n",
-              r.table(),
-              r.to(),
-              r.doesNotApply());
-        } else {
-          out.printf(
-              Locale.ROOT,
-              "condense %s: %s(%s) -> %s, partitions ended more than %s ago%n",
-              r.table(),
-              r.from(),
-              r.field(),
-              r.to(),
-              Durations.format(age));
-          for (Condensing.Partition p : r.partitions()) {
-            out.printf(
-                Locale.ROOT,
-                "  %-40s %4d files %9s  %s%s%n",
-                p.partition(),
-                p.files(),
-                ByteSizes.format(p.bytes()),
-                p.status(),
-                p.message() == null ? "" : " (" + p.message() + ")");
-          }
-          if (r.partitions().isEmpty()) {
-            out.println("  nothing old enough to condense");
-          }
-          if (!act.yes) {
-            out.println("preview only: nothing was changed (run with --yes to condense)");
-          }
-        }
-      });
-      return !act.yes || r.committed() || r.partitions().isEmpty() ? Main.OK : Main.FAILED;
-    }
+    Long memoryBytes = memory == null ? null : ByteSizes.parse(memory);
+    return runLocally(tableName, new Condense(granularity, age, memoryBytes), act.yes);
   }
 }

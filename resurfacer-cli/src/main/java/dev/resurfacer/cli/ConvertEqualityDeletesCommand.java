@@ -1,7 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
-import java.util.Locale;
+import dev.resurfacer.maintain.ConvertEqualityDeletes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -31,30 +30,6 @@ final class ConvertEqualityDeletesCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      EqualityDeleteConversion.Plan plan = EqualityDeleteConversion.plan(open.table());
-      EqualityDeleteConversion.Result r =
-          act.yes ? EqualityDeleteConversion.execute(plan) : plan.preview();
-      print(r, out -> {
-        if (r.equalityDeleteFiles() == 0) {
-          out.println("no equality-delete files in " + r.table());
-        } else {
-          out.printf(
-              Locale.ROOT,
-              "%s: %d equality-delete files resolved against %d data files: %d deleted rows -> %s%n",
-              r.table(),
-              r.equalityDeleteFiles(),
-              r.dataFiles(),
-              r.deletedRows(),
-              r.deletionVectors() ? "deletion vectors" : "position deletes");
-          out.println(
-              r.committed()
-                  ? "wrote " + r.writtenDeleteFiles() + " delete files in snapshot "
-                      + r.snapshotId()
-                  : "preview only: nothing was changed (run with --yes to convert)");
-        }
-      });
-      return Main.OK;
-    }
+    return runLocally(tableName, new ConvertEqualityDeletes(), act.yes);
   }
 }

@@ -1,11 +1,7 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
-import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
-import dev.resurfacer.units.ByteSizes;
-import java.io.PrintWriter;
+import dev.resurfacer.maintain.RewritePositionDeletes;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,74 +43,12 @@ final class RewritePositionDeletesCommand extends TableCommand {
 
   @Override
   public Integer call() {
+    RewritePositionDeletes rewrite = new RewritePositionDeletes(options);
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
       return EngineRoute.run(
-          spec,
-          ctx,
-          catalogOptions,
-          outputOptions,
-          engine,
-          tableName,
-          new dev.resurfacer.maintain.RewritePositionDeletes(options),
-          act.yes);
+          spec, ctx, catalogOptions, outputOptions, engine, tableName, rewrite, act.yes);
     }
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      PrintWriter out = spec.commandLine().getOut();
-      if (PositionDeleteRewrite.carriesDeletionVectors(open.table())) {
-        DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(open.table());
-        printVectors(out, act.yes ? DeletionVectorRewrite.execute(plan) : plan.preview());
-        return Main.OK;
-      }
-      PositionDeleteRewrite.Plan plan = PositionDeleteRewrite.plan(open.table(), options);
-      PositionDeleteRewrite.Result r =
-          act.yes ? PositionDeleteRewrite.execute(plan) : plan.preview();
-      if (outputOptions.json()) {
-        out.println(Json.write(r));
-      } else {
-        for (PositionDeleteRewrite.Group g : r.groups()) {
-          out.printf(
-              Locale.ROOT,
-              "  %-40s %3d delete files %9s -> %d, %d entries kept, %d dropped (data file gone)%n",
-              g.partition(),
-              g.inputFiles(),
-              ByteSizes.format(g.inputBytes()),
-              g.outputFiles(),
-              g.keptEntries(),
-              g.droppedEntries());
-        }
-        out.println(
-            r.groups().isEmpty()
-                ? "no position-delete files to rewrite in " + r.table()
-                : r.committed()
-                    ? "rewrote " + r.rewrittenFiles() + " position-delete files in snapshot "
-                        + r.snapshotId()
-                    : "preview only: nothing was changed (run with --yes to rewrite)");
-      }
-      out.flush();
-      return Main.OK;
-    }
-  }
-
-  private void printVectors(PrintWriter out, DeletionVectorRewrite.Result r) {
-    if (outputOptions.json()) {
-      out.println(Json.write(r));
-    } else if (r.positionDeleteFiles() == 0) {
-      out.println("no position-delete files to turn into deletion vectors in " + r.table());
-    } else {
-      out.printf(
-          Locale.ROOT,
-          "%s (format v3): %d position-delete files -> %d deletion vectors for %d data files, %d deleted positions%n",
-          r.table(),
-          r.positionDeleteFiles(),
-          r.deletionVectors(),
-          r.dataFiles(),
-          r.positions());
-      out.println(
-          r.committed()
-              ? "committed snapshot " + r.snapshotId()
-              : "preview only: nothing was changed (run with --yes to rewrite)");
-    }
-    out.flush();
+    return runLocally(tableName, rewrite, act.yes);
   }
 }

@@ -7,8 +7,9 @@ import java.util.Set;
  * Move partitions that ended more than {@code olderThan} ago into a coarser spec.
  *
  * @param to {@code day}, {@code month} or {@code year}
+ * @param memoryBytes the rewrite's memory budget, or null for compaction's default
  */
-public record Condense(String to, Duration olderThan) implements Operation {
+public record Condense(String to, Duration olderThan, Long memoryBytes) implements Operation {
   public static final Set<String> GRANULARITIES = Set.of("day", "month", "year");
 
   public Condense {
@@ -18,6 +19,14 @@ public record Condense(String to, Duration olderThan) implements Operation {
     if (olderThan == null || olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must be given and not negative");
     }
+    if (memoryBytes != null && memoryBytes <= 0) {
+      throw new IllegalArgumentException("memoryBytes must be positive (got " + memoryBytes + ")");
+    }
+  }
+
+  /** Condensing with compaction's default memory budget. */
+  public Condense(String to, Duration olderThan) {
+    this(to, olderThan, null);
   }
 
   @Override

@@ -8,7 +8,8 @@ import java.util.Map;
  */
 public record RewritePositionDeletes(Map<String, String> options) implements Operation {
   public RewritePositionDeletes {
-    options = Map.copyOf(options);
+    // in the order given: the planner names the first option it refuses
+    options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
   }
 
   @Override

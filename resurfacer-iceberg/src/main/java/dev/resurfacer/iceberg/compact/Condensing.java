@@ -143,6 +143,19 @@ public final class Condensing {
     }
   }
 
+  /** What {@code condense} asks of {@code table}; reads the table, changes nothing. */
+  public static Plan plan(Table table, dev.resurfacer.maintain.Condense condense) {
+    CompactionOptions options = CompactionOptions.defaults();
+    if (condense.memoryBytes() != null) {
+      options = options.withMemory(condense.memoryBytes());
+    }
+    return plan(
+        table,
+        Granularity.valueOf(condense.to().toUpperCase(Locale.ROOT)),
+        condense.olderThan(),
+        options);
+  }
+
   /** Reads the table, changes nothing. */
   public static Plan plan(
       Table table, Granularity to, Duration olderThan, CompactionOptions options) {

@@ -1,6 +1,5 @@
 package dev.resurfacer.iceberg.maintain;
 
-import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.Condensing;
 import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
 import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
@@ -20,7 +19,6 @@ import dev.resurfacer.maintain.Step;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -65,11 +63,7 @@ final class LayoutExecutors {
   }
 
   private static Step condense(Condense op, IcebergTable t, Mode mode) {
-    Condensing.Plan plan = Condensing.plan(
-        t.table(),
-        Condensing.Granularity.valueOf(op.to().toUpperCase(Locale.ROOT)),
-        op.olderThan(),
-        CompactionOptions.defaults());
+    Condensing.Plan plan = Condensing.plan(t.table(), op);
     Condensing.CondenseResult r = mode == Mode.COMMIT ? Condensing.execute(plan) : plan.preview();
     if (r.doesNotApply() != null) {
       return Step.nothingToDo(r.doesNotApply(), Map.of("partitions", 0L, "files", 0L, "bytes", 0L));

@@ -1,5 +1,15 @@
 package dev.resurfacer.iceberg.maintain;
 
+import dev.resurfacer.iceberg.compact.CondenseReadout;
+import dev.resurfacer.iceberg.compact.Condensing;
+import dev.resurfacer.iceberg.deletes.DanglingDeletes;
+import dev.resurfacer.iceberg.deletes.DanglingDeletesReadout;
+import dev.resurfacer.iceberg.deletes.DeletionVectorRewrite;
+import dev.resurfacer.iceberg.deletes.DeletionVectorRewriteReadout;
+import dev.resurfacer.iceberg.deletes.EqualityDeleteConversion;
+import dev.resurfacer.iceberg.deletes.EqualityDeleteConversionReadout;
+import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
+import dev.resurfacer.iceberg.deletes.PositionDeleteRewriteReadout;
 import dev.resurfacer.iceberg.expire.ExpireOptions;
 import dev.resurfacer.iceberg.expire.ExpireReadout;
 import dev.resurfacer.iceberg.expire.SnapshotExpiry;
@@ -9,17 +19,24 @@ import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.iceberg.orphans.Inventory;
 import dev.resurfacer.iceberg.orphans.OrphanReadout;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
+import dev.resurfacer.iceberg.retention.MetadataRetention;
+import dev.resurfacer.iceberg.retention.MetadataRetentionReadout;
 import dev.resurfacer.iceberg.stats.PartitionStats;
 import dev.resurfacer.iceberg.stats.PartitionStatsReadout;
 import dev.resurfacer.iceberg.stats.TableStatistics;
 import dev.resurfacer.iceberg.stats.TableStatisticsReadout;
+import dev.resurfacer.maintain.ApplyRetention;
 import dev.resurfacer.maintain.ComputePartitionStats;
 import dev.resurfacer.maintain.ComputeStats;
+import dev.resurfacer.maintain.Condense;
+import dev.resurfacer.maintain.ConvertEqualityDeletes;
 import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
+import dev.resurfacer.maintain.RemoveDanglingDeletes;
 import dev.resurfacer.maintain.RemoveOrphans;
 import dev.resurfacer.maintain.RewriteManifests;
+import dev.resurfacer.maintain.RewritePositionDeletes;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import java.util.List;
@@ -57,6 +74,11 @@ final class LocalVerbs {
   }
 
   private static final List<Verb<?>> VERBS = List.of(
+      new Verb<>(ApplyRetention.class, LocalVerbs::applyRetention),
+      new Verb<>(Condense.class, LocalVerbs::condense),
+      new Verb<>(RemoveDanglingDeletes.class, LocalVerbs::removeDanglingDeletes),
+      new Verb<>(ConvertEqualityDeletes.class, LocalVerbs::convertEqualityDeletes),
+      new Verb<>(RewritePositionDeletes.class, LocalVerbs::rewritePositionDeletes),
       new Verb<>(ExpireSnapshots.class, LocalVerbs::expire),
       new Verb<>(RemoveOrphans.class, LocalVerbs::removeOrphans),
       new Verb<>(RewriteManifests.class, LocalVerbs::rewriteManifests),
@@ -109,5 +131,45 @@ final class LocalVerbs {
   private static Readout computePartitionStats(ComputePartitionStats stats, Run run) {
     PartitionStats.Plan plan = PartitionStats.plan(run.table().table());
     return new PartitionStatsReadout(run.acts() ? PartitionStats.execute(plan) : plan.preview());
+  }
+
+  private static Readout applyRetention(ApplyRetention retention, Run run) {
+    MetadataRetention.Plan plan = MetadataRetention.plan(
+        run.table().table(), retention.keep(), retention.deleteAfterCommit());
+    return new MetadataRetentionReadout(
+        run.acts() ? MetadataRetention.execute(plan) : plan.preview(), run.acts());
+  }
+
+  private static Readout condense(Condense condense, Run run) {
+    Condensing.Plan plan = Condensing.plan(run.table().table(), condense);
+    return new CondenseReadout(
+        run.acts() ? Condensing.execute(plan) : plan.preview(), condense.olderThan(), run.acts());
+  }
+
+  private static Readout removeDanglingDeletes(RemoveDanglingDeletes remove, Run run) {
+    DanglingDeletes.Plan plan =
+        DanglingDeletes.plan(run.table().name(), run.table().table());
+    return new DanglingDeletesReadout(
+        run.acts() ? DanglingDeletes.execute(plan) : plan.preview(), run.acts());
+  }
+
+  private static Readout convertEqualityDeletes(ConvertEqualityDeletes convert, Run run) {
+    EqualityDeleteConversion.Plan plan =
+        EqualityDeleteConversion.plan(run.table().table());
+    return new EqualityDeleteConversionReadout(
+        run.acts() ? EqualityDeleteConversion.execute(plan) : plan.preview());
+  }
+
+  /** Format v3 tables get deletion vectors; v2 tables get their position-delete files compacted. */
+  private static Readout rewritePositionDeletes(RewritePositionDeletes rewrite, Run run) {
+    if (PositionDeleteRewrite.carriesDeletionVectors(run.table().table())) {
+      DeletionVectorRewrite.Plan plan = DeletionVectorRewrite.plan(run.table().table());
+      return new DeletionVectorRewriteReadout(
+          run.acts() ? DeletionVectorRewrite.execute(plan) : plan.preview());
+    }
+    PositionDeleteRewrite.Plan plan =
+        PositionDeleteRewrite.plan(run.table().table(), rewrite.options());
+    return new PositionDeleteRewriteReadout(
+        run.acts() ? PositionDeleteRewrite.execute(plan) : plan.preview());
   }
 }
