@@ -181,30 +181,20 @@ final class CompactionFlags {
       }
     }
     return new CompactionSettings(
-        targetFileSize,
-        minFileSize,
-        maxFileSize,
-        minInputFiles,
-        rewriteAll,
-        maxFileGroupSize,
-        deleteFileThreshold,
-        deleteRatioThreshold,
-        partialProgress,
-        maxCommits,
-        minPartitionIdle,
-        commitEveryGroups,
-        commitEvery,
-        maxConcurrent,
-        outputSpecId,
+        new CompactionSettings.Sizes(targetFileSize, minFileSize, maxFileSize, maxFileGroupSize),
+        new CompactionSettings.Grouping(
+            minInputFiles,
+            rewriteAll,
+            deleteFileThreshold,
+            deleteRatioThreshold,
+            maxConcurrent,
+            outputSpecId),
+        new CompactionSettings.Commits(
+            partialProgress, maxCommits, minPartitionIdle, commitEveryGroups, commitEvery),
         extra,
-        where,
-        partition,
-        strategy,
-        sortBy,
-        columns,
-        runner,
-        memory,
-        verify,
+        new CompactionSettings.Selection(where, partition),
+        new CompactionSettings.Layout(strategy, sortBy, columns),
+        new CompactionSettings.Running(runner, memory, verify),
         given);
   }
 

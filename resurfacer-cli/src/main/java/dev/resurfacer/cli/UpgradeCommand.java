@@ -1,6 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
+import dev.resurfacer.maintain.UpgradeFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,22 +37,6 @@ final class UpgradeCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    try (OpenTable open = OpenTable.open(catalogOptions, ctx, tableName)) {
-      FormatUpgrade.Plan plan = FormatUpgrade.plan(open.table(), formatVersion);
-      FormatUpgrade.Result r = act.yes ? FormatUpgrade.execute(plan) : plan.preview();
-      print(r, out -> {
-        if (!r.changes()) {
-          out.println(r.table() + " is already format v" + r.fromVersion() + "; nothing to do");
-        } else {
-          out.println(r.table() + ": format v" + r.fromVersion() + " -> v" + r.toVersion());
-          r.consequences().forEach(c -> out.println("  - " + c));
-          out.println(
-              r.committed()
-                  ? "upgraded " + r.table() + " to format v" + r.toVersion()
-                  : "preview only: nothing was changed (run with --yes to upgrade)");
-        }
-      });
-      return Main.OK;
-    }
+    return runLocally(tableName, new UpgradeFormat(formatVersion), act.yes);
   }
 }

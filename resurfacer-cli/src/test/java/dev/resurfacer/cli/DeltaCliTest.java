@@ -135,6 +135,50 @@ class DeltaCliTest {
     }
   }
 
+  /**
+   * The Iceberg-only verbs, all through the one dispatcher: a Delta table, by configured name or by path, is
+   * looked up in the Iceberg catalog and gets the one line {@code expire} gets for it, and its log is untouched.
+   */
+  @Test
+  void theIcebergOnlyVerbsRefuseADeltaTableWithOneLineAndChangeNothing() throws Exception {
+    Path t = kernelTable("events");
+    Files.writeString(
+        dir.resolve("resurfacer.yml"),
+        "catalogs:\n  lake:\n    type: delta\n    tables:\n      raw.events: " + t + "\n");
+    java.util.List<String> logBefore;
+    try (var files = Files.list(t.resolve("_delta_log"))) {
+      logBefore = files.map(Path::toString).sorted().toList();
+    }
+    String[][] verbs = {
+      {"upgrade", "--format-version", "3"},
+      {"condense", "--older-than", "1d"},
+      {"apply-retention"},
+      {"convert-equality-deletes"},
+      {"rewrite-position-deletes"},
+      {"remove-dangling-deletes"},
+      {"rewrite-manifests"},
+      {"compute-stats"},
+      {"compute-partition-stats"}
+    };
+    for (String name : new String[] {"raw.events", t.toString()}) {
+      CliRun expire = CliRun.run(dir, "expire", name, "--yes");
+      assertThat(expire.exitCode()).as(expire.err()).isEqualTo(Main.USAGE);
+      assertThat(expire.err().lines()).as(expire.err()).hasSize(1);
+      for (String[] verb : verbs) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(verb[0], name));
+        args.addAll(java.util.Arrays.asList(verb).subList(1, verb.length));
+        args.add("--yes");
+        CliRun r = CliRun.run(dir, args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo(expire.err());
+      }
+    }
+    try (var files = Files.list(t.resolve("_delta_log"))) {
+      assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(logBefore);
+    }
+  }
+
   @Test
   void badInputIsOneLineAndChangesNothing() throws Exception {
     Path t = kernelTable("events");

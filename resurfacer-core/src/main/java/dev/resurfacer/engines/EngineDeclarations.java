@@ -49,6 +49,8 @@ public final class EngineDeclarations {
           "remove-orphans",
           "fenced: StoredFile identity, neighbours, re-read before delete"),
       works(LOCAL, "iceberg", "apply-retention", "metadata.json retention properties"),
+      works(
+          LOCAL, "iceberg", "upgrade", "core format-version upgrade, metadata only; no downgrade"),
       works(LOCAL, "delta", "compact", "bin-pack per partition, DV purge; Kernel, verified"),
       works(LOCAL, "delta", "vacuum", "full mode, tombstones from JSON commits, retention check"),
       works(LOCAL, "delta", "checkpoint", "Kernel checkpoint"),
@@ -97,6 +99,7 @@ public final class EngineDeclarations {
           "condense",
           "Spark has no procedure for it; run it with --engine local"),
       refused(SPARK, "iceberg", "apply-retention", "metadata only; run it with --engine local"),
+      refused(SPARK, "iceberg", "upgrade", "metadata only; run it with --engine local"),
       works(
               SPARK,
               "delta",
@@ -177,6 +180,7 @@ public final class EngineDeclarations {
           "iceberg",
           "apply-retention",
           "table properties, not a Trino procedure: use --engine local"),
+      refused(TRINO, "iceberg", "upgrade", "metadata only; run it with --engine local"),
       works(
               TRINO,
               "delta",

@@ -15,38 +15,104 @@ import java.util.Map;
  * into what its planner needs ({@code CompactionOptions.of(settings)} in resurfacer-iceberg and resurfacer-delta)
  * and refuses what does not apply to it.
  *
+ * @param sizes the file sizes asked for, as written ({@code 128MB})
+ * @param grouping which files a group takes and how groups are written
+ * @param commits how a long run commits as it goes
  * @param extra Spark-named options as given ({@code --option}); for a step, all of its rewrite options
+ * @param selection which rows or partition the run is limited to
+ * @param layout the strategy and its ordering
+ * @param running how our runners rewrite and verify: flags the other engines do not have
  * @param given the long names of the flags the user set ({@code --where}, {@code --runner}, ...), in the order the
  *     command declares them; empty for a step
  * @param origin whose words an error uses: the flags' or the policy's
  */
 public record CompactionSettings(
-    String targetFileSize,
-    String minFileSize,
-    String maxFileSize,
-    Integer minInputFiles,
-    boolean rewriteAll,
-    String maxFileGroupSize,
-    Integer deleteFileThreshold,
-    Double deleteRatioThreshold,
-    boolean partialProgress,
-    Integer maxCommits,
-    String minPartitionIdle,
-    Integer commitEveryGroups,
-    String commitEvery,
-    Integer maxConcurrent,
-    Integer outputSpecId,
+    Sizes sizes,
+    Grouping grouping,
+    Commits commits,
     Map<String, String> extra,
-    String where,
-    String partition,
-    String strategy,
-    String sortBy,
-    List<String> columns,
-    String runner,
-    String memory,
-    String verify,
+    Selection selection,
+    Layout layout,
+    Running running,
     List<String> given,
     Origin origin) {
+  /**
+   * The sizes by their own names ({@code --target-file-size}), as written; null where not given.
+   *
+   * @param targetFile {@code target-file-size}
+   * @param minFile {@code min-file-size}
+   * @param maxFile {@code max-file-size}
+   * @param maxFileGroup {@code max-file-group-size}
+   */
+  public record Sizes(String targetFile, String minFile, String maxFile, String maxFileGroup) {
+    public static final Sizes NONE = new Sizes(null, null, null, null);
+  }
+
+  /**
+   * Which files a group takes and how groups are written; null where not given.
+   *
+   * @param outputSpecId the partition spec the rewritten files are written in
+   */
+  public record Grouping(
+      Integer minInputFiles,
+      boolean rewriteAll,
+      Integer deleteFileThreshold,
+      Double deleteRatioThreshold,
+      Integer maxConcurrent,
+      Integer outputSpecId) {
+    public static final Grouping NONE = new Grouping(null, false, null, null, null, null);
+  }
+
+  /**
+   * How a long run commits as it goes; null where not given.
+   *
+   * @param minPartitionIdle {@link #MIN_PARTITION_IDLE}, as written
+   * @param commitEveryGroups {@link #COMMIT_EVERY_GROUPS}
+   * @param commitEvery {@link #COMMIT_EVERY}, as written
+   */
+  public record Commits(
+      boolean partialProgress,
+      Integer maxCommits,
+      String minPartitionIdle,
+      Integer commitEveryGroups,
+      String commitEvery) {
+    public static final Commits NONE = new Commits(false, null, null, null, null);
+  }
+
+  /**
+   * Which rows or partition the run is limited to: {@code --where}'s predicate and {@code --partition}'s value as
+   * written, or null.
+   */
+  public record Selection(String where, String partition) {
+    public static final Selection ALL = new Selection(null, null);
+  }
+
+  /**
+   * The strategy and its ordering.
+   *
+   * @param strategy binpack, sort or zorder, as written
+   * @param sortBy the sort order of {@code sort}, as written, or null
+   * @param columns the z-order columns of {@code zorder}, as written (each may list several)
+   */
+  public record Layout(String strategy, String sortBy, List<String> columns) {
+    public static final Layout BIN_PACK = new Layout("binpack", null, List.of());
+
+    public Layout {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /**
+   * How our runners rewrite and verify: what only the local engine has.
+   *
+   * @param runner auto, duckdb, generic or a format's own name for its generic runner
+   * @param memory the memory budget as written, or null for the default
+   * @param verify content or count
+   */
+  public record Running(String runner, String memory, String verify) {
+    public static final Running DEFAULTS = new Running("auto", null, "content");
+  }
+
   /** Ours: leave a partition a writer changed within this time ({@code 10m}, {@code 2h}) for a later run. */
   public static final String MIN_PARTITION_IDLE = "min-partition-idle";
   /** Ours: commit as soon as this many verified groups wait (a long run makes progress in bounded pieces). */
@@ -113,64 +179,20 @@ public record CompactionSettings(
 
   public CompactionSettings {
     extra = Map.copyOf(new LinkedHashMap<>(extra));
-    columns = List.copyOf(columns);
     given = List.copyOf(given);
   }
 
   /** The settings of {@code plan}'s and {@code compact}'s flags. */
   public CompactionSettings(
-      String targetFileSize,
-      String minFileSize,
-      String maxFileSize,
-      Integer minInputFiles,
-      boolean rewriteAll,
-      String maxFileGroupSize,
-      Integer deleteFileThreshold,
-      Double deleteRatioThreshold,
-      boolean partialProgress,
-      Integer maxCommits,
-      String minPartitionIdle,
-      Integer commitEveryGroups,
-      String commitEvery,
-      Integer maxConcurrent,
-      Integer outputSpecId,
+      Sizes sizes,
+      Grouping grouping,
+      Commits commits,
       Map<String, String> extra,
-      String where,
-      String partition,
-      String strategy,
-      String sortBy,
-      List<String> columns,
-      String runner,
-      String memory,
-      String verify,
+      Selection selection,
+      Layout layout,
+      Running running,
       List<String> given) {
-    this(
-        targetFileSize,
-        minFileSize,
-        maxFileSize,
-        minInputFiles,
-        rewriteAll,
-        maxFileGroupSize,
-        deleteFileThreshold,
-        deleteRatioThreshold,
-        partialProgress,
-        maxCommits,
-        minPartitionIdle,
-        commitEveryGroups,
-        commitEvery,
-        maxConcurrent,
-        outputSpecId,
-        extra,
-        where,
-        partition,
-        strategy,
-        sortBy,
-        columns,
-        runner,
-        memory,
-        verify,
-        given,
-        Origin.FLAGS);
+    this(sizes, grouping, commits, extra, selection, layout, running, given, Origin.FLAGS);
   }
 
   /**
@@ -187,37 +209,20 @@ public record CompactionSettings(
     List<String> columns =
         op.strategy().equals("zorder") && op.orderBy() != null ? List.of(op.orderBy()) : List.of();
     return new CompactionSettings(
-        null,
-        null,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
+        Sizes.NONE,
+        Grouping.NONE,
+        Commits.NONE,
         options,
-        where,
-        partition,
-        op.strategy(),
-        sortBy,
-        columns,
-        "auto",
-        null,
-        "content",
+        new Selection(where, partition),
+        new Layout(op.strategy(), sortBy, columns),
+        Running.DEFAULTS,
         List.of(),
         Origin.STEP);
   }
 
   /** {@code --runner}: auto, duckdb or generic, or one of {@code genericNames} (a format's own name for its generic runner). */
   public RunnerChoice runnerChoice(String... genericNames) {
-    String name = runner.toLowerCase(Locale.ROOT);
+    String name = running.runner().toLowerCase(Locale.ROOT);
     if (List.of(genericNames).contains(name)) {
       return RunnerChoice.GENERIC;
     }
@@ -226,23 +231,25 @@ public record CompactionSettings(
       case "duckdb" -> RunnerChoice.DUCKDB;
       case "generic" -> RunnerChoice.GENERIC;
       default ->
-        throw new UsageException("--runner must be auto, duckdb or generic (got '" + runner + "')");
+        throw new UsageException(
+            "--runner must be auto, duckdb or generic (got '" + running.runner() + "')");
     };
   }
 
   /** {@code --verify}: content or count. */
   public VerifyChoice verifyChoice() {
-    return switch (verify.toLowerCase(Locale.ROOT)) {
+    return switch (running.verify().toLowerCase(Locale.ROOT)) {
       case "content" -> VerifyChoice.CONTENT;
       case "count" -> VerifyChoice.COUNT;
       default ->
-        throw new UsageException("--verify must be content or count (got '" + verify + "')");
+        throw new UsageException(
+            "--verify must be content or count (got '" + running.verify() + "')");
     };
   }
 
   /** The strategy, lower-cased. */
   public String strategyName() {
-    return strategy.toLowerCase(Locale.ROOT);
+    return layout.strategy().toLowerCase(Locale.ROOT);
   }
 
   /**
@@ -251,13 +258,15 @@ public record CompactionSettings(
    */
   public Compact toOperation() {
     String order = switch (strategyName()) {
-      case "sort" -> sortBy;
-      case "zorder" -> String.join(",", columns);
+      case "sort" -> layout.sortBy();
+      case "zorder" -> String.join(",", layout.columns());
       default -> null;
     };
     Map<String, String> options = sparkOptions();
     // the row filter and the partition travel as text: each engine renders them its own way (Trino:
     // a typed WHERE)
+    String where = selection.where();
+    String partition = selection.partition();
     if (where != null && !where.isBlank()) {
       options.put(Compact.WHERE, where);
     }
@@ -270,15 +279,16 @@ public record CompactionSettings(
   /** The rewrite options by their Spark {@code rewrite_data_files} names, the flags' values checked. */
   public Map<String, String> sparkOptions() {
     Map<String, String> opts = new LinkedHashMap<>(extra);
-    putSize(opts, "target-file-size", targetFileSize);
-    putSize(opts, "min-file-size", minFileSize);
-    putSize(opts, "max-file-size", maxFileSize);
-    putSize(opts, "max-file-group-size", maxFileGroupSize);
-    putPositive(opts, "min-input-files", minInputFiles);
-    if (rewriteAll) {
+    putSize(opts, "target-file-size", sizes.targetFile());
+    putSize(opts, "min-file-size", sizes.minFile());
+    putSize(opts, "max-file-size", sizes.maxFile());
+    putSize(opts, "max-file-group-size", sizes.maxFileGroup());
+    putPositive(opts, "min-input-files", grouping.minInputFiles());
+    if (grouping.rewriteAll()) {
       opts.put("rewrite-all", "true");
     }
-    putPositive(opts, "delete-file-threshold", deleteFileThreshold);
+    putPositive(opts, "delete-file-threshold", grouping.deleteFileThreshold());
+    Double deleteRatioThreshold = grouping.deleteRatioThreshold();
     if (deleteRatioThreshold != null) {
       if (deleteRatioThreshold <= 0 || deleteRatioThreshold > 1) {
         throw new UsageException(
@@ -286,20 +296,20 @@ public record CompactionSettings(
       }
       opts.put(RewriteOptions.DELETE_RATIO_THRESHOLD, deleteRatioThreshold.toString());
     }
-    if (partialProgress) {
+    if (commits.partialProgress()) {
       opts.put(RewriteOptions.PARTIAL_PROGRESS_ENABLED, "true");
     }
-    putPositive(opts, "max-commits", maxCommits);
-    putPositive(opts, "max-concurrent", maxConcurrent);
-    if (minPartitionIdle != null) {
-      opts.put(MIN_PARTITION_IDLE, minPartitionIdle);
+    putPositive(opts, "max-commits", commits.maxCommits());
+    putPositive(opts, "max-concurrent", grouping.maxConcurrent());
+    if (commits.minPartitionIdle() != null) {
+      opts.put(MIN_PARTITION_IDLE, commits.minPartitionIdle());
     }
-    putPositive(opts, "commit-every-groups", commitEveryGroups);
-    if (commitEvery != null) {
-      opts.put(COMMIT_EVERY, commitEvery);
+    putPositive(opts, "commit-every-groups", commits.commitEveryGroups());
+    if (commits.commitEvery() != null) {
+      opts.put(COMMIT_EVERY, commits.commitEvery());
     }
-    if (outputSpecId != null) {
-      opts.put("output-spec-id", outputSpecId.toString());
+    if (grouping.outputSpecId() != null) {
+      opts.put("output-spec-id", grouping.outputSpecId().toString());
     }
     return opts;
   }
@@ -311,9 +321,9 @@ public record CompactionSettings(
 
   /** {@code --memory} in bytes, when given. */
   public java.util.OptionalLong memoryBytes() {
-    return memory == null
+    return running.memory() == null
         ? java.util.OptionalLong.empty()
-        : java.util.OptionalLong.of(ByteSizes.parse(memory));
+        : java.util.OptionalLong.of(ByteSizes.parse(running.memory()));
   }
 
   private static void putSize(Map<String, String> opts, String name, String value) {

@@ -4,7 +4,8 @@ package dev.resurfacer.maintain;
  * One maintenance step on one table. The built-in set is closed (records in this package); anything
  * else is a {@link CustomOperation} run by an {@link OperationExecutor} registered with the runner.
  *
- * <p>{@link #order()} places the step within a table's run: retention → condense → compact → deletes →
+ * <p>{@link #order()} places the step within a table's run: a format upgrade (never a policy's) → retention →
+ * condense → compact → deletes →
  * manifests → stats → expire → orphans. Retention settings come first so every later commit honours
  * them; condensing and compaction supersede files; delete files are tidied (dangling ones dropped,
  * equality deletes resolved, position deletes compacted or turned into vectors) and manifests
@@ -15,7 +16,8 @@ package dev.resurfacer.maintain;
  * keep the order they were declared in.
  */
 public sealed interface Operation
-    permits ApplyRetention,
+    permits UpgradeFormat,
+        ApplyRetention,
         Condense,
         Compact,
         RemoveDanglingDeletes,
@@ -31,6 +33,7 @@ public sealed interface Operation
         CleanupLog,
         CustomOperation {
 
+  int UPGRADE_FORMAT = 50;
   int APPLY_RETENTION = 100;
   int CONDENSE = 200;
   int COMPACT = 300;

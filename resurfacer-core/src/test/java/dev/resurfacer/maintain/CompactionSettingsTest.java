@@ -31,18 +31,18 @@ class CompactionSettingsTest {
     CompactionSettings s = CompactionSettings.of(op);
     assertThat(s.origin()).isEqualTo(CompactionSettings.Origin.STEP);
     assertThat(s.sparkOptions()).containsExactly(Map.entry("min-input-files", "2"));
-    assertThat(s.where()).isEqualTo("x > 1");
-    assertThat(s.partition()).isEqualTo("d=1");
-    assertThat(s.columns()).containsExactly("a,b");
-    assertThat(s.sortBy()).isNull();
+    assertThat(s.selection().where()).isEqualTo("x > 1");
+    assertThat(s.selection().partition()).isEqualTo("d=1");
+    assertThat(s.layout().columns()).containsExactly("a,b");
+    assertThat(s.layout().sortBy()).isNull();
     assertThat(s.given()).isEmpty();
     assertThat(s.runnerChoice()).isEqualTo(CompactionSettings.RunnerChoice.AUTO);
     assertThat(s.verifyChoice()).isEqualTo(CompactionSettings.VerifyChoice.CONTENT);
     assertThat(s.toOperation()).isEqualTo(op.withoutLayoutSettings());
 
     CompactionSettings sort = CompactionSettings.of(Compact.sort("ts DESC"));
-    assertThat(sort.sortBy()).isEqualTo("ts DESC");
-    assertThat(sort.columns()).isEmpty();
+    assertThat(sort.layout().sortBy()).isEqualTo("ts DESC");
+    assertThat(sort.layout().columns()).isEmpty();
   }
 
   @Test
@@ -82,30 +82,13 @@ class CompactionSettingsTest {
   private static CompactionSettings flags(
       String target, Double ratio, String idle, Integer everyGroups) {
     return new CompactionSettings(
-        target,
-        null,
-        null,
-        null,
-        false,
-        null,
-        null,
-        ratio,
-        false,
-        null,
-        idle,
-        everyGroups,
-        null,
-        null,
-        null,
+        new CompactionSettings.Sizes(target, null, null, null),
+        new CompactionSettings.Grouping(null, false, null, ratio, null, null),
+        new CompactionSettings.Commits(false, null, idle, everyGroups, null),
         Map.of(),
-        null,
-        null,
-        "binpack",
-        null,
-        List.of(),
-        "auto",
-        null,
-        "content",
+        CompactionSettings.Selection.ALL,
+        CompactionSettings.Layout.BIN_PACK,
+        CompactionSettings.Running.DEFAULTS,
         List.of());
   }
 }

@@ -103,11 +103,11 @@ public record CompactionOptions(
     }
     String strategy = s.strategyName();
     if (!strategy.equals("binpack") && !strategy.equals("zorder")) {
-      throw new UsageException(s.origin().strategySetting() + " " + s.strategy()
+      throw new UsageException(s.origin().strategySetting() + " " + s.layout().strategy()
           + " does not apply to Delta tables (binpack or "
           + "zorder; Delta tables have no declared sort order)");
     }
-    if (strategy.equals("zorder") == s.columns().isEmpty()) {
+    if (strategy.equals("zorder") == s.layout().columns().isEmpty()) {
       throw new UsageException(
           strategy.equals("zorder")
               ? "--strategy zorder needs --columns a,b"
@@ -116,13 +116,14 @@ public record CompactionOptions(
     PartitionFilter where = PartitionFilter.ALL;
     if (latest != null) {
       io.delta.kernel.Snapshot snapshot = latest.get();
-      where = DeltaWhere.parse(s.where(), snapshot.getSchema(), snapshot.getPartitionColumnNames());
+      where = DeltaWhere.parse(
+          s.selection().where(), snapshot.getSchema(), snapshot.getPartitionColumnNames());
     }
     RewriteOptions read = s.rewriteOptions();
     CompactionOptions options = new CompactionOptions(
             read.targetFileSize(), read.deleteRatioThreshold(DEFAULT_DELETED_ROW_RATIO))
         .zOrder(dev.resurfacer.names.Identifiers.topLevelNames(
-            s.columns(), s.origin().columnsSetting()))
+            s.layout().columns(), s.origin().columnsSetting()))
         .where(where)
         // Delta's generic runner is Kernel's own reader and writer
         .runner(
@@ -131,7 +132,7 @@ public record CompactionOptions(
               case DUCKDB -> Runner.DUCKDB;
               case GENERIC -> Runner.KERNEL;
             });
-    if (s.memory() != null) {
+    if (s.running().memory() != null) {
       options = options.memory(s.memoryBytes().getAsLong());
     }
     java.util.Optional<java.time.Duration> idle = read.minPartitionIdle();

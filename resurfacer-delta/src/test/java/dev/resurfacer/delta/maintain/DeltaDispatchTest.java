@@ -119,30 +119,14 @@ class DeltaDispatchTest {
 
   private static CompactionSettings settings(List<String> given) {
     return new CompactionSettings(
-        null,
-        null,
-        null,
-        null,
-        given.contains("--rewrite-all"),
-        null,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
+        CompactionSettings.Sizes.NONE,
+        new CompactionSettings.Grouping(
+            null, given.contains("--rewrite-all"), null, null, null, null),
+        CompactionSettings.Commits.NONE,
         Map.of(),
-        null,
-        null,
-        "binpack",
-        null,
-        List.of(),
-        "auto",
-        null,
-        "content",
+        CompactionSettings.Selection.ALL,
+        CompactionSettings.Layout.BIN_PACK,
+        CompactionSettings.Running.DEFAULTS,
         given);
   }
 }

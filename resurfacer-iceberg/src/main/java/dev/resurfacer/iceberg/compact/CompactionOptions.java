@@ -115,8 +115,9 @@ public record CompactionOptions(
     for (Map.Entry<String, String> e : s.sparkOptions().entrySet()) {
       o = o.withOption(e.getKey(), e.getValue());
     }
-    o = o.withFilter(dev.resurfacer.iceberg.filter.FilterParser.parse(s.where()))
-        .withPartition(s.partition())
+    o = o.withFilter(
+            dev.resurfacer.iceberg.filter.FilterParser.parse(s.selection().where()))
+        .withPartition(s.selection().partition())
         .withVerification(
             switch (s.verifyChoice()) {
               case CONTENT -> Verification.CONTENT;
@@ -131,35 +132,35 @@ public record CompactionOptions(
     o = o.withOrdering(
         switch (s.strategyName()) {
           case "binpack" -> {
-            if (s.sortBy() != null || !s.columns().isEmpty()) {
+            if (s.layout().sortBy() != null || !s.layout().columns().isEmpty()) {
               throw new UsageException(
                   "--sort-by needs --strategy sort and --columns needs --strategy zorder");
             }
             yield new Ordering.BinPack();
           }
           case "sort" -> {
-            if (!s.columns().isEmpty()) {
+            if (!s.layout().columns().isEmpty()) {
               throw new UsageException(
                   "--columns is for --strategy zorder; use --sort-by with --strategy sort");
             }
-            yield new Ordering.Sort(s.sortBy());
+            yield new Ordering.Sort(s.layout().sortBy());
           }
           case "zorder" -> {
-            if (s.sortBy() != null) {
+            if (s.layout().sortBy() != null) {
               throw new UsageException(
                   "--sort-by is for --strategy sort; use --columns with --strategy zorder");
             }
-            if (s.columns().isEmpty()) {
+            if (s.layout().columns().isEmpty()) {
               throw new UsageException("--strategy zorder needs --columns a,b[,c...]");
             }
             yield new Ordering.ZOrder(dev.resurfacer.names.Identifiers.splitLists(
-                s.columns(), s.origin().columnsSetting()));
+                s.layout().columns(), s.origin().columnsSetting()));
           }
           default ->
             throw new UsageException(s.origin().strategySetting()
-                + " must be binpack, sort or zorder (got '" + s.strategy() + "')");
+                + " must be binpack, sort or zorder (got '" + s.layout().strategy() + "')");
         });
-    if (s.memory() != null) {
+    if (s.running().memory() != null) {
       o = o.withMemory(s.memoryBytes().getAsLong());
     }
     return o;

@@ -25,6 +25,8 @@ import dev.resurfacer.iceberg.stats.PartitionStats;
 import dev.resurfacer.iceberg.stats.PartitionStatsReadout;
 import dev.resurfacer.iceberg.stats.TableStatistics;
 import dev.resurfacer.iceberg.stats.TableStatisticsReadout;
+import dev.resurfacer.iceberg.upgrade.FormatUpgrade;
+import dev.resurfacer.iceberg.upgrade.FormatUpgradeReadout;
 import dev.resurfacer.maintain.ApplyRetention;
 import dev.resurfacer.maintain.ComputePartitionStats;
 import dev.resurfacer.maintain.ComputeStats;
@@ -37,6 +39,7 @@ import dev.resurfacer.maintain.RemoveDanglingDeletes;
 import dev.resurfacer.maintain.RemoveOrphans;
 import dev.resurfacer.maintain.RewriteManifests;
 import dev.resurfacer.maintain.RewritePositionDeletes;
+import dev.resurfacer.maintain.UpgradeFormat;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import java.util.List;
@@ -74,6 +77,7 @@ final class LocalVerbs {
   }
 
   private static final List<Verb<?>> VERBS = List.of(
+      new Verb<>(UpgradeFormat.class, LocalVerbs::upgrade),
       new Verb<>(ApplyRetention.class, LocalVerbs::applyRetention),
       new Verb<>(Condense.class, LocalVerbs::condense),
       new Verb<>(RemoveDanglingDeletes.class, LocalVerbs::removeDanglingDeletes),
@@ -171,5 +175,10 @@ final class LocalVerbs {
         PositionDeleteRewrite.plan(run.table().table(), rewrite.options());
     return new PositionDeleteRewriteReadout(
         run.acts() ? PositionDeleteRewrite.execute(plan) : plan.preview());
+  }
+
+  private static Readout upgrade(UpgradeFormat upgrade, Run run) {
+    FormatUpgrade.Plan plan = FormatUpgrade.plan(run.table().table(), upgrade.formatVersion());
+    return new FormatUpgradeReadout(run.acts() ? FormatUpgrade.execute(plan) : plan.preview());
   }
 }
