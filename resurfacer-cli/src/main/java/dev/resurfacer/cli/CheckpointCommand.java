@@ -41,7 +41,7 @@ final class CheckpointCommand extends TableCommand {
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
         Progress.NONE,
         0);
-    print(outcome.json(), out -> out.println(outcome.render()));
+    print(outcome);
     return Main.OK;
   }
 }

@@ -52,7 +52,7 @@ final class CleanupLogCommand extends TableCommand {
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
         Progress.NONE,
         0);
-    print(report.json(), out -> out.println(report.render()));
+    print(report);
     return Main.OK;
   }
 }

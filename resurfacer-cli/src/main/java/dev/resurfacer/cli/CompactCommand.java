@@ -6,12 +6,9 @@ import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "compact",
@@ -25,18 +22,7 @@ import picocli.CommandLine.Spec;
       "Bin-pack small files and apply delete files, committing a verified replace snapshot.",
       "Previews (like plan) unless --yes is given."
     })
-final class CompactCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class CompactCommand extends TableCommand {
   @Mixin
   ActOptions act;
 
@@ -52,26 +38,17 @@ final class CompactCommand implements Callable<Integer> {
   String tableName;
 
   CompactCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
   public Integer call() {
     String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
     if (!engine.equals(ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(
-          spec,
-          ctx,
-          catalogOptions,
-          outputOptions,
-          engine,
-          tableName,
-          flags.toOperation(spec),
-          act.yes);
+      return EngineRoute.run(this, engine, tableName, flags.toOperation(spec), act.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
-    Progress progress =
-        act.yes ? ProgressDisplay.choose(ctx, outputOptions, false, err) : Progress.NONE;
+    Progress progress = progress(act.yes);
     // on a terminal the bar says what the group lines would
     boolean groupLines = !outputOptions.json() && !ProgressDisplay.isBar(progress);
     Readout result = Dispatcher.compact(
@@ -85,9 +62,7 @@ final class CompactCommand implements Callable<Integer> {
             err.flush();
           }
         });
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(result.json()) : result.render());
-    out.flush();
+    print(result);
     return result.succeeded() ? Main.OK : Main.FAILED;
   }
 }

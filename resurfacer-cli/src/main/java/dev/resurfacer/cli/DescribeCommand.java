@@ -2,13 +2,8 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.report.Readout;
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "describe",
@@ -22,18 +17,7 @@ import picocli.CommandLine.Spec;
       "Show a table's health: files, deletes, snapshots, manifests, metadata.",
       "For a Delta table: version, protocol and features, files, deletion vectors, tombstones, checkpoint, log size, retention."
     })
-final class DescribeCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class DescribeCommand extends TableCommand {
   @Parameters(
       paramLabel = "TABLE",
       description =
@@ -41,16 +25,14 @@ final class DescribeCommand implements Callable<Integer> {
   String tableName;
 
   DescribeCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
   public Integer call() {
     Readout health =
         Dispatcher.describe(TableLookups.readOnlyLookup(catalogOptions, ctx, tableName));
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(health.json()) : health.render());
-    out.flush();
+    print(health);
     return Main.OK;
   }
 }

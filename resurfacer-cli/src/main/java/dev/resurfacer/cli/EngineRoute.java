@@ -1,11 +1,14 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.dispatch.Dispatcher;
+import dev.resurfacer.dispatch.TableLookup;
+import dev.resurfacer.engines.EngineSettings;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.report.Outcome;
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -16,51 +19,35 @@ import picocli.CommandLine.Model.CommandSpec;
 final class EngineRoute {
   private EngineRoute() {}
 
+  /** {@code operation} on the named table on engine {@code engineName}, for {@code command}'s flags. */
   static int run(
-      CommandSpec spec,
-      CliContext ctx,
-      CatalogOptions catalogOptions,
-      OutputOptions output,
-      String engineName,
-      String tableName,
-      Operation operation,
-      boolean yes) {
-    return render(
-        spec,
-        output,
-        engineName,
-        operation,
-        yes,
-        Dispatcher.onEngine(
-            TableLookups.lookup(catalogOptions, ctx, tableName),
-            ctx.engine(engineName),
-            () -> EngineOptions.config(ctx, catalogOptions).engine(engineName),
-            operation,
-            yes ? Mode.COMMIT : Mode.PREVIEW));
+      TableCommand command, String engineName, String tableName, Operation operation, boolean yes) {
+    return route(command, engineName, tableName, operation, yes, false);
   }
 
   /** As {@link #run}, for a verb declared for some formats only: a table of another format is refused first ({@link Dispatcher#onDeclaredFormat}). */
   static int runOnDeclaredFormat(
-      CommandSpec spec,
-      CliContext ctx,
-      CatalogOptions catalogOptions,
-      OutputOptions output,
+      TableCommand command, String engineName, String tableName, Operation operation, boolean yes) {
+    return route(command, engineName, tableName, operation, yes, true);
+  }
+
+  private static int route(
+      TableCommand command,
       String engineName,
       String tableName,
       Operation operation,
-      boolean yes) {
-    return render(
-        spec,
-        output,
-        engineName,
-        operation,
-        yes,
-        Dispatcher.onDeclaredFormat(
-            TableLookups.lookup(catalogOptions, ctx, tableName),
-            () -> ctx.engine(engineName),
-            () -> EngineOptions.config(ctx, catalogOptions).engine(engineName),
-            operation,
-            yes ? Mode.COMMIT : Mode.PREVIEW));
+      boolean yes,
+      boolean declaredFormatFirst) {
+    CliContext ctx = command.ctx;
+    TableLookup lookup = TableLookups.lookup(command.catalogOptions, ctx, tableName);
+    Supplier<EngineSettings> settings =
+        () -> EngineOptions.config(ctx, command.catalogOptions).engine(engineName);
+    Mode mode = yes ? Mode.COMMIT : Mode.PREVIEW;
+    Dispatcher.Outcome ran = declaredFormatFirst
+        ? Dispatcher.onDeclaredFormat(
+            lookup, () -> ctx.engine(engineName), settings, operation, mode)
+        : Dispatcher.onEngine(lookup, ctx.engine(engineName), settings, operation, mode);
+    return render(command.spec, command.outputOptions, engineName, operation, yes, ran);
   }
 
   private static int render(

@@ -4,19 +4,14 @@ import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "expire",
@@ -30,18 +25,7 @@ import picocli.CommandLine.Spec;
       "Defaults come from the table: history.expire.max-snapshot-age-ms (5d) and history.expire.min-snapshots-to-keep (1).",
       "main is never expired; tags and branches are never dropped unless --expire-refs is given."
     })
-final class ExpireCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class ExpireCommand extends TableCommand {
   @Mixin
   ActOptions actOptions;
 
@@ -75,7 +59,7 @@ final class ExpireCommand implements Callable<Integer> {
   boolean expireRefs;
 
   ExpireCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -89,22 +73,15 @@ final class ExpireCommand implements Callable<Integer> {
         throw new dev.resurfacer.UsageException(
             "--expire-snapshot-id and --expire-refs run on the local engine only");
       }
-      return EngineRoute.run(
-          spec, ctx, catalogOptions, outputOptions, engine, tableName, expire, actOptions.yes);
+      return EngineRoute.run(this, engine, tableName, expire, actOptions.yes);
     }
     Readout result = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         expire,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        actOptions.yes
-            ? ProgressDisplay.choose(
-                ctx, outputOptions, false, spec.commandLine().getErr())
-            : Progress.NONE,
+        progress(actOptions.yes),
         0);
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(
-        outputOptions.json() ? Json.write(result.json()) : result.render(outputOptions.verbose));
-    out.flush();
+    print(result.json(), out -> out.println(result.render(outputOptions.verbose)));
     return result.succeeded() ? Main.OK : Main.FAILED;
   }
 }

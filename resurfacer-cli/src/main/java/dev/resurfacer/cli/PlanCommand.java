@@ -2,13 +2,9 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.report.Readout;
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "plan",
@@ -19,18 +15,7 @@ import picocli.CommandLine.Spec;
     },
     description =
         "Show what compaction would rewrite, what it would skip and why. Changes nothing.")
-final class PlanCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class PlanCommand extends TableCommand {
   @Mixin
   CompactionFlags flags;
 
@@ -40,16 +25,14 @@ final class PlanCommand implements Callable<Integer> {
   String tableName;
 
   PlanCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
   public Integer call() {
     Readout plan = Dispatcher.planCompaction(
         TableLookups.readOnlyLookup(catalogOptions, ctx, tableName), flags.settings(spec));
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(plan.json()) : plan.render());
-    out.flush();
+    print(plan);
     return Main.OK;
   }
 }

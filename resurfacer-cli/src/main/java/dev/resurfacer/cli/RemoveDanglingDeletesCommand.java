@@ -33,11 +33,7 @@ final class RemoveDanglingDeletesCommand extends TableCommand {
   @Override
   public Integer call() {
     RemoveDanglingDeletes remove = new RemoveDanglingDeletes();
-    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
-    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(
-          spec, ctx, catalogOptions, outputOptions, engine, tableName, remove, actOptions.yes);
-    }
-    return runLocally(tableName, remove, actOptions.yes);
+    return runOn(
+        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, remove, actOptions.yes);
   }
 }

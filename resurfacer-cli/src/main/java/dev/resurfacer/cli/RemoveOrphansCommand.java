@@ -8,13 +8,10 @@ import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "remove-orphans",
@@ -28,18 +25,7 @@ import picocli.CommandLine.Spec;
       "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
       "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."
     })
-final class RemoveOrphansCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class RemoveOrphansCommand extends TableCommand {
   @Mixin
   ActOptions actOptions;
 
@@ -91,7 +77,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
   String listing;
 
   RemoveOrphansCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -106,10 +92,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
                 + " lists storage itself)");
       }
       return EngineRoute.run(
-          spec,
-          ctx,
-          catalogOptions,
-          outputOptions,
+          this,
           engine,
           tableName,
           new RemoveOrphans(age, quarantine, keepQuarantine),
@@ -127,9 +110,7 @@ final class RemoveOrphansCommand implements Callable<Integer> {
           err.println("warning: " + w);
           err.flush();
         });
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(report.json()) : report.render());
-    out.flush();
+    print(report);
     return report.succeeded() ? Main.OK : Main.FAILED;
   }
 }

@@ -42,7 +42,7 @@ final class RestoreOrphansCommand extends TableCommand {
         TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
         runId,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW);
-    print(r.json(), out -> out.println(r.render()));
+    print(r);
     return r.succeeded() ? Main.OK : Main.FAILED;
   }
 }

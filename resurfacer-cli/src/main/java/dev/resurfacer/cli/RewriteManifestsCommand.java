@@ -42,12 +42,8 @@ final class RewriteManifestsCommand extends TableCommand {
   @Override
   public Integer call() {
     RewriteManifests rewrite = new RewriteManifests(sortBy);
-    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
-    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      // a --sort-by the engine has no argument for is refused by the route, before connecting
-      return EngineRoute.run(
-          spec, ctx, catalogOptions, outputOptions, engine, tableName, rewrite, actOptions.yes);
-    }
-    return runLocally(tableName, rewrite, actOptions.yes);
+    // a --sort-by the engine has no argument for is refused by the route, before connecting
+    return runOn(
+        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, actOptions.yes);
   }
 }

@@ -44,11 +44,7 @@ final class RewritePositionDeletesCommand extends TableCommand {
   @Override
   public Integer call() {
     RewritePositionDeletes rewrite = new RewritePositionDeletes(options);
-    String engine = engineOptions.resolve(ctx, catalogOptions, tableName);
-    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(
-          spec, ctx, catalogOptions, outputOptions, engine, tableName, rewrite, act.yes);
-    }
-    return runLocally(tableName, rewrite, act.yes);
+    return runOn(
+        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, act.yes);
   }
 }

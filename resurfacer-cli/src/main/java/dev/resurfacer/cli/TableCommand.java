@@ -44,6 +44,29 @@ abstract class TableCommand implements Callable<Integer> {
     out.flush();
   }
 
+  /** Prints {@code readout}: its JSON under {@code --output json}, else its text. */
+  final void print(Readout readout) {
+    print(readout.json(), out -> out.println(readout.render()));
+  }
+
+  /** What a run shows of its progress on stderr: nothing for a preview ({@code yes} false). */
+  final Progress progress(boolean yes) {
+    return yes
+        ? ProgressDisplay.choose(ctx, outputOptions, false, spec.commandLine().getErr())
+        : Progress.NONE;
+  }
+
+  /**
+   * {@code operation} on the named table on {@code engine} ({@link EngineRoute} for one other than local, else
+   * {@link #runLocally}), previewed unless {@code yes}.
+   */
+  final int runOn(String engine, String tableName, Operation operation, boolean yes) {
+    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
+      return EngineRoute.run(this, engine, tableName, operation, yes);
+    }
+    return runLocally(tableName, operation, yes);
+  }
+
   /**
    * {@code operation} on the named table on the local engine ({@link Dispatcher#local}), previewed unless
    * {@code yes}, for a verb that deletes no file it has not written itself (so no fence is read): prints
@@ -56,7 +79,7 @@ abstract class TableCommand implements Callable<Integer> {
         yes ? Mode.COMMIT : Mode.PREVIEW,
         Progress.NONE,
         0);
-    print(readout.json(), out -> out.println(readout.render()));
+    print(readout);
     return readout.succeeded() ? Main.OK : Main.FAILED;
   }
 }

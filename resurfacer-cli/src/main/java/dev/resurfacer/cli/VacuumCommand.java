@@ -3,18 +3,13 @@ package dev.resurfacer.cli;
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Vacuum;
-import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
-import java.io.PrintWriter;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "vacuum",
@@ -29,18 +24,7 @@ import picocli.CommandLine.Spec;
       "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",
       "deletes symbolic links; refuses (exit 3) a retention shorter than the table's unless --force-retention."
     })
-final class VacuumCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class VacuumCommand extends TableCommand {
   @Mixin
   ActOptions actOptions;
 
@@ -87,7 +71,7 @@ final class VacuumCommand implements Callable<Integer> {
   int show;
 
   VacuumCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override
@@ -105,27 +89,15 @@ final class VacuumCommand implements Callable<Integer> {
       // what the engine cannot take (lite, kept versions) it declares, and the dispatcher refuses
       // with its reason
       return EngineRoute.runOnDeclaredFormat(
-          spec,
-          ctx,
-          catalogOptions,
-          outputOptions,
-          engineOptions.engine,
-          tableName,
-          vacuum,
-          actOptions.yes);
+          this, engineOptions.engine, tableName, vacuum, actOptions.yes);
     }
     Readout report = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         vacuum,
         actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        actOptions.yes
-            ? ProgressDisplay.choose(
-                ctx, outputOptions, false, spec.commandLine().getErr())
-            : Progress.NONE,
+        progress(actOptions.yes),
         show);
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(outputOptions.json() ? Json.write(report.json()) : report.render());
-    out.flush();
+    print(report);
     return Main.OK;
   }
 }

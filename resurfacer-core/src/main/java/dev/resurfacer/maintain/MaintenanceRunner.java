@@ -256,48 +256,40 @@ public final class MaintenanceRunner<T> {
     try {
       handle = engine.open(table);
     } catch (Exception e) {
-      String msg = "cannot open table: " + rootMessage(e);
-      log(catalog, table, "open", Outcome.FAILED, millisSince(t0), msg);
-      return new TableReport(
+      return notRun(
           catalog,
           table,
+          "open",
           Outcome.FAILED,
-          msg,
-          millisSince(t0),
-          null,
-          null,
-          ops.stream().map(o -> skipped(o, "the table could not be opened")).toList());
+          "cannot open table: " + rootMessage(e),
+          t0,
+          ops,
+          "the table could not be opened");
     }
     AutoCloseable lease = null;
     if (mode == Mode.COMMIT) {
       try {
         lease = engine.lease(handle, owner, leaseTtl);
       } catch (LeaseHeld e) {
-        String msg = "skipped: " + e.getMessage();
-        log(catalog, table, "lease", Outcome.SKIPPED, millisSince(t0), msg);
-        return new TableReport(
+        return notRun(
             catalog,
             table,
+            "lease",
             Outcome.SKIPPED,
-            msg,
-            millisSince(t0),
-            null,
-            null,
-            ops.stream()
-                .map(o -> skipped(o, "another run holds the table's lease"))
-                .toList());
+            "skipped: " + e.getMessage(),
+            t0,
+            ops,
+            "another run holds the table's lease");
       } catch (Exception e) {
-        String msg = "cannot take the table's lease: " + rootMessage(e);
-        log(catalog, table, "lease", Outcome.FAILED, millisSince(t0), msg);
-        return new TableReport(
+        return notRun(
             catalog,
             table,
+            "lease",
             Outcome.FAILED,
-            msg,
-            millisSince(t0),
-            null,
-            null,
-            ops.stream().map(o -> skipped(o, "the lease could not be taken")).toList());
+            "cannot take the table's lease: " + rootMessage(e),
+            t0,
+            ops,
+            "the lease could not be taken");
       }
     }
     // measured under the lease: another run's commits cannot land between the measurement and our
@@ -533,5 +525,27 @@ public final class MaintenanceRunner<T> {
       m = e.getMessage() + ": " + m;
     }
     return m.lines().findFirst().orElse(m);
+  }
+
+  /** The report of a table none of whose operations ran, logged as {@code stage}; each operation skipped for {@code why}. */
+  private static TableReport notRun(
+      String catalog,
+      String table,
+      String stage,
+      Outcome outcome,
+      String message,
+      long t0,
+      List<Operation> ops,
+      String why) {
+    log(catalog, table, stage, outcome, millisSince(t0), message);
+    return new TableReport(
+        catalog,
+        table,
+        outcome,
+        message,
+        millisSince(t0),
+        null,
+        null,
+        ops.stream().map(o -> skipped(o, why)).toList());
   }
 }

@@ -38,6 +38,29 @@ final class Commits {
         .validateNoConflictingDeleteFiles();
   }
 
+  /**
+   * Commits the delete files {@code written} in place of {@code replaced}, validated as {@link #validatedDelta}
+   * says ({@code beforeCommit} runs just before), deleting {@code written} when the commit certainly failed; then
+   * the table is refreshed to the snapshot it made.
+   *
+   * @return the snapshot the commit made
+   */
+  static long replaceDeletes(
+      Table table,
+      long baseSnapshotId,
+      List<String> referencedDataFiles,
+      List<DeleteFile> written,
+      List<DeleteFile> replaced,
+      Runnable beforeCommit) {
+    RowDelta delta = validatedDelta(table, baseSnapshotId, referencedDataFiles);
+    written.forEach(delta::addDeletes);
+    replaced.forEach(delta::removeDeletes);
+    beforeCommit.run();
+    commitOrDelete(table, delta, written);
+    table.refresh();
+    return table.currentSnapshot().snapshotId();
+  }
+
   /** The live delete files of {@code snapshot} that {@code wanted} accepts, once each. */
   static List<DeleteFile> liveDeleteFiles(
       Table table, Snapshot snapshot, Predicate<DeleteFile> wanted) {

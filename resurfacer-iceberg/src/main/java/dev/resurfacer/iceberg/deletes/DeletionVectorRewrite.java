@@ -139,12 +139,13 @@ public final class DeletionVectorRewrite {
         (file, positions) ->
             vectors.write(file.location(), positions, file.spec(), file.partition()));
     List<DeleteFile> written = vectors.written();
-    RowDelta delta = Commits.validatedDelta(table, plan.baseSnapshotId(), converted.dataFiles());
-    written.forEach(delta::addDeletes);
-    plan.positionDeleteFiles().forEach(delta::removeDeletes);
-    seam.beforeCommit().run();
-    Commits.commitOrDelete(table, delta, written);
-    table.refresh();
+    long snapshotId = Commits.replaceDeletes(
+        table,
+        plan.baseSnapshotId(),
+        converted.dataFiles(),
+        written,
+        plan.positionDeleteFiles(),
+        seam.beforeCommit());
     return new Result(
         table.name(),
         true,
@@ -152,7 +153,7 @@ public final class DeletionVectorRewrite {
         plan.positionDeleteFiles().size(),
         converted.positions(),
         written.size(),
-        table.currentSnapshot().snapshotId());
+        snapshotId);
   }
 
   /** The data files given a vector and the positions those vectors hold. */

@@ -160,13 +160,10 @@ public final class EqualityDeleteConversion {
       });
       written.addAll(dvs.written());
     }
-    RowDelta delta = Commits.validatedDelta(table, plan.baseSnapshotId(), resolved.dataFiles());
-    written.forEach(delta::addDeletes);
-    plan.equalityDeleteFiles().forEach(delta::removeDeletes);
-    replacedVectors.forEach(delta::removeDeletes);
-    seam.beforeCommit().run();
-    Commits.commitOrDelete(table, delta, written);
-    table.refresh();
+    List<DeleteFile> replaced = new ArrayList<>(plan.equalityDeleteFiles());
+    replaced.addAll(replacedVectors);
+    long snapshotId = Commits.replaceDeletes(
+        table, plan.baseSnapshotId(), resolved.dataFiles(), written, replaced, seam.beforeCommit());
     return new Result(
         table.name(),
         true,
@@ -175,7 +172,7 @@ public final class EqualityDeleteConversion {
         resolved.deletedRows(),
         written.size(),
         plan.deletionVectors(),
-        table.currentSnapshot().snapshotId());
+        snapshotId);
   }
 
   /** The data files resolved and the rows their equality deletes remove. */
