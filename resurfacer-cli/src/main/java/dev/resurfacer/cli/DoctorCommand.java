@@ -13,36 +13,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "doctor",
     footer = {"%nExamples:", "  resurfacer doctor", "  resurfacer doctor --catalog prod"},
     description =
         "Check the environment: versions, catalog, warehouse, DuckDB, and what this build can do.")
-final class DoctorCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class DoctorCommand extends CatalogCommand {
   DoctorCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   record Check(String name, boolean ok, String detail) {}

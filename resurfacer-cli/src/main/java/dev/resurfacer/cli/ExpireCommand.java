@@ -9,9 +9,7 @@ import dev.resurfacer.units.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "expire",
@@ -25,16 +23,7 @@ import picocli.CommandLine.Parameters;
       "Defaults come from the table: history.expire.max-snapshot-age-ms (5d) and history.expire.min-snapshots-to-keep (1).",
       "main is never expired; tags and branches are never dropped unless --expire-refs is given."
     })
-final class ExpireCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Mixin
-  EngineOptions engineOptions;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class ExpireCommand extends EngineVerbCommand {
   @Option(
       names = "--older-than",
       paramLabel = "AGE",
@@ -73,13 +62,13 @@ final class ExpireCommand extends TableCommand {
         throw new dev.resurfacer.UsageException(
             "--expire-snapshot-id and --expire-refs run on the local engine only");
       }
-      return EngineRoute.run(this, engine, tableName, expire, actOptions.yes);
+      return EngineRoute.run(this, engine, tableName, expire, act.yes);
     }
     Readout result = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         expire,
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        progress(actOptions.yes),
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
+        progress(act.yes),
         0);
     print(result.json(), out -> out.println(result.render(outputOptions.verbose)));
     return result.succeeded() ? Main.OK : Main.FAILED;

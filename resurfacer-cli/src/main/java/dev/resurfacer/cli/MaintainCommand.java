@@ -29,12 +29,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(
     name = "maintain",
@@ -50,18 +47,7 @@ import picocli.CommandLine.Spec;
       "orphans. Delta: compact, vacuum, checkpoint, cleanup-log. Previews unless --yes is given.",
       "Exit 0 all good, 1 a table failed (the others still ran), 2 configuration error (nothing ran), 3 a fence refused."
     })
-final class MaintainCommand implements Callable<Integer> {
-  private final CliContext ctx;
-
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  CatalogOptions catalogOptions;
-
-  @Mixin
-  OutputOptions outputOptions;
-
+final class MaintainCommand extends CatalogCommand {
   @Mixin
   ActOptions act;
 
@@ -102,7 +88,7 @@ final class MaintainCommand implements Callable<Integer> {
   boolean quiet;
 
   MaintainCommand(CliContext ctx) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   @Override

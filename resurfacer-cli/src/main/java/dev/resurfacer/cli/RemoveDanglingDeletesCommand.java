@@ -2,8 +2,6 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.RemoveDanglingDeletes;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "remove-dangling-deletes",
@@ -16,16 +14,7 @@ import picocli.CommandLine.Parameters;
       "Remove delete files that no live data file can be affected by (metadata only).",
       "The files stay on storage until expire frees them."
     })
-final class RemoveDanglingDeletesCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Mixin
-  EngineOptions engineOptions;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class RemoveDanglingDeletesCommand extends EngineVerbCommand {
   RemoveDanglingDeletesCommand(CliContext ctx) {
     super(ctx);
   }
@@ -33,7 +22,6 @@ final class RemoveDanglingDeletesCommand extends TableCommand {
   @Override
   public Integer call() {
     RemoveDanglingDeletes remove = new RemoveDanglingDeletes();
-    return runOn(
-        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, remove, actOptions.yes);
+    return runOn(engineOptions.resolve(ctx, catalogOptions, tableName), tableName, remove, act.yes);
   }
 }

@@ -9,9 +9,7 @@ import dev.resurfacer.units.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "remove-orphans",
@@ -25,16 +23,7 @@ import picocli.CommandLine.Parameters;
       "Lists the table location (and write.data.path / write.metadata.path) before reading metadata, keeps",
       "anything younger than --older-than, and refuses (exit 3) when the listing or the metadata cannot be trusted."
     })
-final class RemoveOrphansCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Mixin
-  EngineOptions engineOptions;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class RemoveOrphansCommand extends EngineVerbCommand {
   @Option(
       names = "--older-than",
       paramLabel = "AGE",
@@ -92,17 +81,13 @@ final class RemoveOrphansCommand extends TableCommand {
                 + " lists storage itself)");
       }
       return EngineRoute.run(
-          this,
-          engine,
-          tableName,
-          new RemoveOrphans(age, quarantine, keepQuarantine),
-          actOptions.yes);
+          this, engine, tableName, new RemoveOrphans(age, quarantine, keepQuarantine), act.yes);
     }
     PrintWriter err = spec.commandLine().getErr();
     Readout report = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         new RemoveOrphans(age, quarantine, keepQuarantine, listing),
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
         ProgressDisplay.choose(ctx, outputOptions, false, err),
         show,
         w -> {

@@ -2,8 +2,6 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.RewriteManifests;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "rewrite-manifests",
@@ -17,16 +15,7 @@ import picocli.CommandLine.Parameters;
       "Regroup data manifests by partition (Iceberg core RewriteManifests), honouring commit.manifest.target-size-bytes.",
       "Metadata only: data files, snapshot ids and sequence numbers are kept."
     })
-final class RewriteManifestsCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Mixin
-  EngineOptions engineOptions;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class RewriteManifestsCommand extends EngineVerbCommand {
   @picocli.CommandLine.Option(
       names = "--sort-by",
       split = ",",
@@ -44,6 +33,6 @@ final class RewriteManifestsCommand extends TableCommand {
     RewriteManifests rewrite = new RewriteManifests(sortBy);
     // a --sort-by the engine has no argument for is refused by the route, before connecting
     return runOn(
-        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, actOptions.yes);
+        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, act.yes);
   }
 }

@@ -4,9 +4,7 @@ import dev.resurfacer.maintain.RewritePositionDeletes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "rewrite-position-deletes",
@@ -20,16 +18,7 @@ import picocli.CommandLine.Parameters;
       "Format v3: turn position-delete files into deletion vectors, one per data file (data files are not rewritten).",
       "Previews unless --yes is given."
     })
-final class RewritePositionDeletesCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Mixin
-  EngineOptions engineOptions;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class RewritePositionDeletesCommand extends EngineVerbCommand {
   @Option(
       names = "--option",
       paramLabel = "KEY=VALUE",
