@@ -6,8 +6,6 @@ import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "checkpoint",
@@ -20,15 +18,7 @@ import picocli.CommandLine.Parameters;
       "Delta tables: write a checkpoint of the latest version with Delta Kernel.",
       "Refused (exit 3) while a tombstone within the file retention precedes the newest checkpoint (see docs/delta.md)."
     })
-final class CheckpointCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Parameters(
-      paramLabel = "TABLE",
-      description = "a Delta table's path, or a name a delta catalog maps")
-  String tableName;
-
+final class CheckpointCommand extends DeltaVerbCommand {
   CheckpointCommand(CliContext ctx) {
     super(ctx);
   }
@@ -38,7 +28,7 @@ final class CheckpointCommand extends TableCommand {
     Readout outcome = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         new Checkpoint(),
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
         Progress.NONE,
         0);
     print(outcome);

@@ -8,9 +8,7 @@ import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "cleanup-log",
@@ -23,15 +21,7 @@ import picocli.CommandLine.Parameters;
       "Delta tables: delete _delta_log entries older than delta.logRetentionDuration (30 days) that precede",
       "a complete checkpoint, so every version from that checkpoint on stays readable."
     })
-final class CleanupLogCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Parameters(
-      paramLabel = "TABLE",
-      description = "a Delta table's path, or a name a delta catalog maps")
-  String tableName;
-
+final class CleanupLogCommand extends DeltaVerbCommand {
   @Option(
       names = "--retention",
       paramLabel = "AGE",
@@ -49,7 +39,7 @@ final class CleanupLogCommand extends TableCommand {
     Readout report = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         cleanup,
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
         Progress.NONE,
         0);
     print(report);

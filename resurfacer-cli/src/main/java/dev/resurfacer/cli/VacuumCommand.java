@@ -9,7 +9,6 @@ import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "vacuum",
@@ -24,17 +23,9 @@ import picocli.CommandLine.Parameters;
       "within the retention (tombstones read from the JSON commits) and anything written within it. Never follows or",
       "deletes symbolic links; refuses (exit 3) a retention shorter than the table's unless --force-retention."
     })
-final class VacuumCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
+final class VacuumCommand extends DeltaVerbCommand {
   @Mixin
   EngineOptions engineOptions;
-
-  @Parameters(
-      paramLabel = "TABLE",
-      description = "a Delta table's path, or a name a delta catalog maps")
-  String tableName;
 
   @Option(
       names = "--retention",
@@ -89,13 +80,13 @@ final class VacuumCommand extends TableCommand {
       // what the engine cannot take (lite, kept versions) it declares, and the dispatcher refuses
       // with its reason
       return EngineRoute.runOnDeclaredFormat(
-          this, engineOptions.engine, tableName, vacuum, actOptions.yes);
+          this, engineOptions.engine, tableName, vacuum, act.yes);
     }
     Readout report = Dispatcher.local(
         TableLookups.lookup(catalogOptions, ctx, tableName),
         vacuum,
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW,
-        progress(actOptions.yes),
+        act.yes ? Mode.COMMIT : Mode.PREVIEW,
+        progress(act.yes),
         show);
     print(report);
     return Main.OK;

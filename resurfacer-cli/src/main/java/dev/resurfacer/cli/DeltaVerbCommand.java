@@ -1,0 +1,19 @@
+package dev.resurfacer.cli;
+
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** A Delta-only verb on one table, named by its path or by a delta catalog, that previews unless {@code --yes}. */
+abstract class DeltaVerbCommand extends TableCommand {
+  @Mixin
+  ActOptions act;
+
+  @Parameters(
+      paramLabel = "TABLE",
+      description = "a Delta table's path, or a name a delta catalog maps")
+  String tableName;
+
+  DeltaVerbCommand(CliContext ctx) {
+    super(ctx);
+  }
+}
