@@ -393,28 +393,41 @@ final class DuckDbRewriter implements GroupRewriter {
     if (!parquetDeletes.isEmpty()) {
       // a position delete file applies only to the data files whose scan task lists it (Iceberg's
       // delete index already applied the sequence-number and partition rules)
-      st.execute("CREATE TEMP TABLE pos_applies(local VARCHAR, idx INTEGER)");
-      StringBuilder values = new StringBuilder();
-      List<String> deleteLocals = new ArrayList<>();
-      for (Map.Entry<String, List<Integer>> e : parquetDeletes.entrySet()) {
-        String local = PlacedFiles.stage(table, e.getKey(), work).toString();
-        deleteLocals.add(local);
-        for (int idx : e.getValue()) {
-          values
-              .append(values.length() == 0 ? "" : ", ")
-              .append('(')
-              .append(DuckTypes.string(local))
-              .append(", ")
-              .append(idx)
-              .append(')');
-        }
-      }
-      st.execute("INSERT INTO pos_applies VALUES " + values);
+      List<String> deleteLocals = stageApplies(table, st, "pos_applies", parquetDeletes, work);
       st.execute(
           "INSERT INTO positions SELECT f.idx, d.pos FROM read_parquet(" + list(deleteLocals)
               + ", filename=true) d JOIN files f ON f.location = d.file_path JOIN pos_applies a ON a.local = d.filename AND a.idx = f.idx");
     }
     return true;
+  }
+
+  /**
+   * Stages each delete file of {@code appliesTo} (its location to the indexes of the tasks it applies to) and
+   * fills the temp table {@code applies}(local, idx) with one row per file and task.
+   *
+   * @return the staged files' local paths, in {@code appliesTo}'s order
+   */
+  private static List<String> stageApplies(
+      Table table, Statement st, String applies, Map<String, List<Integer>> appliesTo, Path work)
+      throws Exception {
+    st.execute("CREATE TEMP TABLE " + applies + "(local VARCHAR, idx INTEGER)");
+    StringBuilder values = new StringBuilder();
+    List<String> locals = new ArrayList<>();
+    for (Map.Entry<String, List<Integer>> e : appliesTo.entrySet()) {
+      String local = PlacedFiles.stage(table, e.getKey(), work).toString();
+      locals.add(local);
+      for (int idx : e.getValue()) {
+        values
+            .append(values.length() == 0 ? "" : ", ")
+            .append('(')
+            .append(DuckTypes.string(local))
+            .append(", ")
+            .append(idx)
+            .append(')');
+      }
+    }
+    st.execute("INSERT INTO " + applies + " VALUES " + values);
+    return locals;
   }
 
   /** Equality deletes grouped by their equality field set; returns one ANTI JOIN clause per set. */
@@ -440,23 +453,7 @@ final class DuckDbRewriter implements GroupRewriter {
           e.getKey().stream().map(id -> schema.findField(id)).toList();
       String applies = "eq_applies_" + k;
       String rows = "eq_rows_" + k;
-      st.execute("CREATE TEMP TABLE " + applies + "(local VARCHAR, idx INTEGER)");
-      StringBuilder values = new StringBuilder();
-      List<String> locals = new ArrayList<>();
-      for (Map.Entry<String, List<Integer>> d : e.getValue().entrySet()) {
-        String local = PlacedFiles.stage(table, d.getKey(), work).toString();
-        locals.add(local);
-        for (int idx : d.getValue()) {
-          values
-              .append(values.length() == 0 ? "" : ", ")
-              .append('(')
-              .append(DuckTypes.string(local))
-              .append(", ")
-              .append(idx)
-              .append(')');
-        }
-      }
-      st.execute("INSERT INTO " + applies + " VALUES " + values);
+      List<String> locals = stageApplies(table, st, applies, e.getValue(), work);
       String cols =
           fields.stream().map(f -> "d." + col(f.fieldId())).collect(Collectors.joining(", "));
       st.execute("CREATE TEMP TABLE " + rows + " AS SELECT DISTINCT a.idx, " + cols
