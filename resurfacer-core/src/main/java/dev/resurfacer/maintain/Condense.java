@@ -7,7 +7,8 @@ import java.util.Set;
  * Move partitions that ended more than {@code olderThan} ago into a coarser spec.
  *
  * @param to {@code day}, {@code month} or {@code year}
- * @param memoryBytes the rewrite's memory budget, or null for compaction's default
+ * @param memoryBytes the rewrite's memory budget, or null for compaction's default (checked where compaction
+ *     takes it: at least 64MB)
  */
 public record Condense(String to, Duration olderThan, Long memoryBytes) implements Operation {
   public static final Set<String> GRANULARITIES = Set.of("day", "month", "year");
@@ -18,9 +19,6 @@ public record Condense(String to, Duration olderThan, Long memoryBytes) implemen
     }
     if (olderThan == null || olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must be given and not negative");
-    }
-    if (memoryBytes != null && memoryBytes <= 0) {
-      throw new IllegalArgumentException("memoryBytes must be positive (got " + memoryBytes + ")");
     }
   }
 
