@@ -357,6 +357,9 @@ record DuckDbBinRunner() implements BinRunner {
   private static void configure(Statement st, BinWork work, Path scratch) throws SQLException {
     long mb = Math.max(64, work.options().memoryBytes() >> 20);
     st.execute("SET memory_limit='" + mb + "MB'");
+    // blocks stay mapped up to the limit instead of faulting in again after each task (as in
+    // Iceberg's DuckDbRewriter)
+    st.execute("SET block_allocator_memory='" + mb + "MB'");
     int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
     // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread DuckDB fails
     // to pin blocks instead of spilling (measured for our Iceberg runner), so it gets one thread

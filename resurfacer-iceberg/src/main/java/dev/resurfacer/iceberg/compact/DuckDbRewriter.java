@@ -325,6 +325,10 @@ final class DuckDbRewriter implements GroupRewriter {
   private static void configure(Statement st, Settings settings, Path work) throws SQLException {
     long mb = Math.max(64, settings.memoryBytes() >> 20);
     st.execute("SET memory_limit='" + mb + "MB'");
+    // DuckDB's blocks stay mapped up to the memory limit instead of going back to the kernel after
+    // each task and faulting in again: page faults were ~10% of a 10M-row bin-pack's CPU
+    // (docs/benchmarks.md); the buffer manager still bounds the blocks by memory_limit
+    st.execute("SET block_allocator_memory='" + mb + "MB'");
     // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread, DuckDB
     // fails to pin blocks instead of spilling (measured on a 236 MB partition), so use one thread
     boolean ordered = !(settings.ordering() instanceof ResolvedOrdering.None);
