@@ -1,8 +1,6 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.config.CatalogSelection;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
@@ -65,16 +63,8 @@ final class AdviseCommand extends TableCommand {
   }
 
   private Path fromPolicy() {
-    var config = new CatalogSelection(
-            catalogOptions.configFile != null
-                ? catalogOptions.configFile
-                : ctx.env().get("RESURFACER_CONFIG"),
-            null,
-            null,
-            null,
-            null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
-    String dir = config
+    String dir = catalogOptions
+        .tableConfig(ctx)
         .policies()
         .effective(tableName)
         .policy()
