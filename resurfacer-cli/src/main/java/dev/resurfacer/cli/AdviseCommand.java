@@ -1,14 +1,13 @@
 package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
-import dev.resurfacer.config.CatalogSelection;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.layout.Advice;
 import dev.resurfacer.layout.ScanReports;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.units.ByteSizes;
 import java.nio.file.Path;
+import java.util.Formatter;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,16 +64,8 @@ final class AdviseCommand extends TableCommand {
   }
 
   private Path fromPolicy() {
-    var config = new CatalogSelection(
-            catalogOptions.configFile != null
-                ? catalogOptions.configFile
-                : ctx.env().get("RESURFACER_CONFIG"),
-            null,
-            null,
-            null,
-            null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
-    String dir = config
+    String dir = catalogOptions
+        .tableConfig(ctx)
         .policies()
         .effective(tableName)
         .policy()
@@ -90,8 +81,8 @@ final class AdviseCommand extends TableCommand {
 
   static String render(Advice a) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(
-        Locale.ROOT,
+    Formatter f = new Formatter(b, Locale.ROOT);
+    f.format(
         "advice for %s from %d scan report(s)%s%s%s%n",
         a.table(),
         a.scans(),
@@ -101,47 +92,32 @@ final class AdviseCommand extends TableCommand {
             : "",
         a.droppedByCollectors() > 0
             ? ", " + a.droppedByCollectors() + " dropped by collectors"
-            : ""));
+            : "");
     if (!a.columns().isEmpty()) {
-      b.append(String.format(
-          Locale.ROOT,
+      f.format(
           "  %-20s %8s %7s  %-26s %14s %10s%n",
-          "column",
-          "filtered",
-          "share",
-          "how",
-          "files read now",
-          "projected"));
+          "column", "filtered", "share", "how", "files read now", "projected");
       for (Advice.ColumnUse c : a.columns()) {
-        b.append(String.format(
-            Locale.ROOT,
+        f.format(
             "  %-20s %8d %6.0f%%  %-26s %13.0f%% %10d%n",
             c.column(),
             c.filtered(),
             c.share() * 100,
             c.kinds(),
             c.scannedFraction() * 100,
-            c.projected()));
+            c.projected());
       }
     }
     if (a.current() != null) {
-      b.append(String.format(
-          Locale.ROOT,
+      f.format(
           "sampled %d rows from %d file(s); simulated layouts, cheapest first (cost = bytes read + 4 MB per file opened):%n",
-          a.sampleRows(),
-          a.sampleFiles()));
-      b.append(String.format(
-          Locale.ROOT,
-          "  %-32s %9s %7s %14s %14s%n",
-          "layout",
-          "target",
-          "files",
-          "files/query",
-          "read/query"));
-      b.append(row(a.current(), "now"));
+          a.sampleRows(), a.sampleFiles());
+      f.format(
+          "  %-32s %9s %7s %14s %14s%n", "layout", "target", "files", "files/query", "read/query");
+      row(f, a.current(), "now");
       a.candidates().stream()
           .limit(8)
-          .forEach(c -> b.append(row(c, ByteSizes.format(c.targetFileSize()))));
+          .forEach(c -> row(f, c, ByteSizes.format(c.targetFileSize())));
     }
     b.append(a.recommendation() != null ? "recommend: " : "")
         .append(a.reason())
@@ -149,15 +125,14 @@ final class AdviseCommand extends TableCommand {
     if (a.recommendation() != null) {
       Advice.Recommendation r = a.recommendation();
       long t = r.targetFileSize();
-      b.append(String.format(
-          Locale.ROOT,
+      f.format(
           "  apply: resurfacer compact %s --strategy %s%s --target-file-size %s --rewrite-all --yes%n",
           a.table(),
           r.strategy(),
           r.orderBy() == null
               ? ""
               : (r.strategy().equals("sort") ? " --sort-by '" : " --columns '") + r.orderBy() + "'",
-          t % (1L << 20) == 0 ? (t >> 20) + "MB" : Long.toString(t)));
+          t % (1L << 20) == 0 ? (t >> 20) + "MB" : Long.toString(t));
       b.append("  or let maintain apply it: compact: {layout: auto, scan-reports: DIR}")
           .append(System.lineSeparator());
     }
@@ -167,8 +142,7 @@ final class AdviseCommand extends TableCommand {
           .append(System.lineSeparator());
       Advice.Era previous = null;
       for (Advice.Era e : a.eras()) {
-        b.append(String.format(
-            Locale.ROOT,
+        f.format(
             "  since snapshot %d (%s): %d scan(s), %.1f data files per scan, %s read per scan%s%n",
             e.since(),
             e.sinceTime(),
@@ -180,21 +154,17 @@ final class AdviseCommand extends TableCommand {
                 : String.format(
                     Locale.ROOT,
                     " (%.1fx fewer files than before)",
-                    previous.filesPerQuery() / e.filesPerQuery())));
+                    previous.filesPerQuery() / e.filesPerQuery()));
         previous = e;
       }
     }
     return b.toString().stripTrailing();
   }
 
-  private static String row(Advice.Candidate c, String target) {
-    return String.format(
-        Locale.ROOT,
+  private static void row(Formatter f, Advice.Candidate c, String target) {
+    f.format(
         "  %-32s %9s %7d %14.1f %14s%n",
-        c.layout(),
-        target,
-        c.files(),
-        c.filesPerQuery(),
-        ByteSizes.format((long) c.bytesPerQuery()));
+        c.layout(), target, c.files(), c.filesPerQuery(), ByteSizes.format((long)
+            c.bytesPerQuery()));
   }
 }

@@ -2,9 +2,7 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.ApplyRetention;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "apply-retention",
@@ -17,13 +15,7 @@ import picocli.CommandLine.Parameters;
       "Set metadata.json retention (write.metadata.previous-versions-max, delete-after-commit) and report stranded metadata files.",
       "Previews unless --yes is given; remove-orphans sweeps files that are already stranded."
     })
-final class ApplyRetentionCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class ApplyRetentionCommand extends IcebergVerbCommand {
   @Option(
       names = "--keep",
       paramLabel = "N",
@@ -47,6 +39,6 @@ final class ApplyRetentionCommand extends TableCommand {
     if (keep < 1) {
       throw new dev.resurfacer.UsageException("--keep must be at least 1 (got " + keep + ")");
     }
-    return runLocally(tableName, new ApplyRetention(keep, !noDelete), act.yes);
+    return runLocally(new ApplyRetention(keep, !noDelete));
   }
 }

@@ -1,10 +1,7 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.maintain.Checkpoint;
-import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.progress.Progress;
-import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
 
 @Command(
@@ -25,13 +22,6 @@ final class CheckpointCommand extends DeltaVerbCommand {
 
   @Override
   public Integer call() {
-    Readout outcome = Dispatcher.local(
-        TableLookups.lookup(catalogOptions, ctx, tableName),
-        new Checkpoint(),
-        act.yes ? Mode.COMMIT : Mode.PREVIEW,
-        Progress.NONE,
-        0);
-    print(outcome);
-    return Main.OK;
+    return runLocally(new Checkpoint(), Progress.NONE, 0);
   }
 }

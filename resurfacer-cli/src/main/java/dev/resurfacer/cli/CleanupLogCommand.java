@@ -1,10 +1,7 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.maintain.CleanupLog;
-import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.progress.Progress;
-import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -36,13 +33,6 @@ final class CleanupLogCommand extends DeltaVerbCommand {
   public Integer call() {
     CleanupLog cleanup =
         new CleanupLog(Optional.ofNullable(retention).map(Durations::parse).orElse(null));
-    Readout report = Dispatcher.local(
-        TableLookups.lookup(catalogOptions, ctx, tableName),
-        cleanup,
-        act.yes ? Mode.COMMIT : Mode.PREVIEW,
-        Progress.NONE,
-        0);
-    print(report);
-    return Main.OK;
+    return runLocally(cleanup, Progress.NONE, 0);
   }
 }

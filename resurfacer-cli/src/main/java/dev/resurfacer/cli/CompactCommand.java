@@ -8,7 +8,6 @@ import dev.resurfacer.report.Readout;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "compact",
@@ -22,20 +21,12 @@ import picocli.CommandLine.Parameters;
       "Bin-pack small files and apply delete files, committing a verified replace snapshot.",
       "Previews (like plan) unless --yes is given."
     })
-final class CompactCommand extends TableCommand {
+final class CompactCommand extends CompactionCommand {
   @Mixin
   ActOptions act;
 
   @Mixin
   EngineOptions engineOptions;
-
-  @Mixin
-  CompactionFlags flags;
-
-  @Parameters(
-      paramLabel = "TABLE",
-      description = "namespace.table, or a Delta table (path or delta-catalog name)")
-  String tableName;
 
   CompactCommand(CliContext ctx) {
     super(ctx);

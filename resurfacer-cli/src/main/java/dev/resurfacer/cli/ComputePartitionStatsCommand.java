@@ -2,8 +2,6 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.ComputePartitionStats;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "compute-partition-stats",
@@ -13,19 +11,13 @@ import picocli.CommandLine.Parameters;
       "Iceberg core's PartitionStatsHandler (incremental from an earlier statistics file) and set them on the table.",
       "Previews unless --yes is given."
     })
-final class ComputePartitionStatsCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class ComputePartitionStatsCommand extends IcebergVerbCommand {
   ComputePartitionStatsCommand(CliContext ctx) {
     super(ctx);
   }
 
   @Override
   public Integer call() {
-    return runLocally(tableName, new ComputePartitionStats(), act.yes);
+    return runLocally(new ComputePartitionStats());
   }
 }

@@ -4,9 +4,7 @@ import dev.resurfacer.maintain.ComputeStats;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "compute-stats",
@@ -20,13 +18,7 @@ import picocli.CommandLine.Parameters;
       "the file Spark's compute_table_stats writes and Spark and Trino plan with. Reads every live row once.",
       "Previews (names the columns, reads nothing) unless --yes is given."
     })
-final class ComputeStatsCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class ComputeStatsCommand extends IcebergVerbCommand {
   @Option(
       names = "--columns",
       paramLabel = "COL",
@@ -41,8 +33,6 @@ final class ComputeStatsCommand extends TableCommand {
   @Override
   public Integer call() {
     return runLocally(
-        tableName,
-        new ComputeStats(dev.resurfacer.names.Identifiers.splitLists(columns, "--columns")),
-        act.yes);
+        new ComputeStats(dev.resurfacer.names.Identifiers.splitLists(columns, "--columns")));
   }
 }

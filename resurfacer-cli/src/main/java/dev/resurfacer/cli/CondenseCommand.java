@@ -6,9 +6,7 @@ import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
 import java.util.Locale;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "condense",
@@ -22,13 +20,7 @@ import picocli.CommandLine.Parameters;
       "The coarse spec is added without becoming the default: new data keeps its fine partitions.",
       "Previews unless --yes is given."
     })
-final class CondenseCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class CondenseCommand extends IcebergVerbCommand {
   @Option(
       names = "--older-than",
       paramLabel = "AGE",
@@ -59,6 +51,6 @@ final class CondenseCommand extends TableCommand {
     }
     var age = Durations.parse(olderThan);
     Long memoryBytes = memory == null ? null : ByteSizes.parse(memory);
-    return runLocally(tableName, new Condense(granularity, age, memoryBytes), act.yes);
+    return runLocally(new Condense(granularity, age, memoryBytes));
   }
 }

@@ -2,8 +2,6 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.ConvertEqualityDeletes;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "convert-equality-deletes",
@@ -17,19 +15,13 @@ import picocli.CommandLine.Parameters;
       "or position deletes (v2), so readers stop joining them at query time. Data files are not rewritten.",
       "Previews unless --yes is given."
     })
-final class ConvertEqualityDeletesCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class ConvertEqualityDeletesCommand extends IcebergVerbCommand {
   ConvertEqualityDeletesCommand(CliContext ctx) {
     super(ctx);
   }
 
   @Override
   public Integer call() {
-    return runLocally(tableName, new ConvertEqualityDeletes(), act.yes);
+    return runLocally(new ConvertEqualityDeletes());
   }
 }

@@ -1,5 +1,7 @@
 package dev.resurfacer.cli;
 
+import dev.resurfacer.maintain.Operation;
+import dev.resurfacer.progress.Progress;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
@@ -15,5 +17,11 @@ abstract class DeltaVerbCommand extends TableCommand {
 
   DeltaVerbCommand(CliContext ctx) {
     super(ctx);
+  }
+
+  /** {@code operation} on this verb's table on the local engine ({@link #runFenced}), printed. */
+  final int runLocally(Operation operation, Progress progress, int show) {
+    print(runFenced(tableName, operation, act.yes, progress, show));
+    return Main.OK;
   }
 }

@@ -1,8 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngines;
 import picocli.CommandLine.Option;
 
@@ -20,17 +18,12 @@ final class EngineOptions {
   String resolve(CliContext ctx, CatalogOptions catalogOptions, String table) {
     String name = engine;
     if (name == null) {
-      ResurfacerConfig config = config(ctx, catalogOptions);
+      ResurfacerConfig config = catalogOptions.config(ctx);
       name = table == null
           ? ExecutionEngines.LOCAL
           : config.policies().effective(table).policy().engine();
     }
     ctx.engine(name);
     return name;
-  }
-
-  static ResurfacerConfig config(CliContext ctx, CatalogOptions catalogOptions) {
-    return new CatalogSelection(catalogOptions.configFile, null, null, null, null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
   }
 }

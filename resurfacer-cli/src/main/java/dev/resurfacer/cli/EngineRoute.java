@@ -40,8 +40,7 @@ final class EngineRoute {
       boolean declaredFormatFirst) {
     CliContext ctx = command.ctx;
     TableLookup lookup = TableLookups.lookup(command.catalogOptions, ctx, tableName);
-    Supplier<EngineSettings> settings =
-        () -> EngineOptions.config(ctx, command.catalogOptions).engine(engineName);
+    Supplier<EngineSettings> settings = () -> command.catalogOptions.config(ctx).engine(engineName);
     Mode mode = yes ? Mode.COMMIT : Mode.PREVIEW;
     Dispatcher.Outcome ran = declaredFormatFirst
         ? Dispatcher.onDeclaredFormat(

@@ -1,9 +1,7 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.maintain.ExpireSnapshots;
-import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.util.ArrayList;
@@ -64,12 +62,7 @@ final class ExpireCommand extends EngineVerbCommand {
       }
       return EngineRoute.run(this, engine, tableName, expire, act.yes);
     }
-    Readout result = Dispatcher.local(
-        TableLookups.lookup(catalogOptions, ctx, tableName),
-        expire,
-        act.yes ? Mode.COMMIT : Mode.PREVIEW,
-        progress(act.yes),
-        0);
+    Readout result = runFenced(tableName, expire, act.yes, progress(act.yes), 0);
     print(result.json(), out -> out.println(result.render(outputOptions.verbose)));
     return result.succeeded() ? Main.OK : Main.FAILED;
   }

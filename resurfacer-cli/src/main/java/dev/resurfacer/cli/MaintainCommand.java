@@ -2,9 +2,7 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
-import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.engines.ExecutionEngine;
 import dev.resurfacer.engines.ExecutionEngines;
 import dev.resurfacer.formats.Formats;
@@ -106,9 +104,7 @@ final class MaintainCommand extends CatalogCommand {
     }
     dev.resurfacer.names.NameGlob only =
         tables == null ? null : dev.resurfacer.names.NameGlob.parse(tables, "--tables");
-    ResurfacerConfig config = new CatalogSelection(
-            catalogOptions.configFile, null, null, null, null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
+    ResurfacerConfig config = catalogOptions.config(ctx);
     Policies policies = config.policies();
     List<CatalogConfig> catalogs = catalogs(config);
     Progress progress =
@@ -123,18 +119,8 @@ final class MaintainCommand extends CatalogCommand {
     Map<CatalogConfig, MaintenancePlan> plans = new LinkedHashMap<>();
     List<Resurfacer<?>> open = new ArrayList<>();
     Map<String, ExecutionEngine> engines = new LinkedHashMap<>();
-    // one neighbour index for the whole run, over every catalog maintained and configured (Delta
-    // ones
-    // included): a table of one catalog may sit in another's storage
-    Map<String, CatalogConfig> known = new LinkedHashMap<>();
-    catalogs.forEach(c -> known.put(c.name(), c));
-    config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
-    dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
-    StorageFences fences = StorageFences.forCatalogs(
-        List.copyOf(known.values()),
-        new CatalogSelection(catalogOptions.configFile, null, null, null, null)
-            .configPath(ctx.workingDir(), ctx.home()),
-        ctx.workingDir());
+    // one neighbour index for the whole run, over every catalog maintained and configured
+    StorageFences fences = catalogOptions.fencesOfRun(ctx, config, catalogs);
     try {
       for (CatalogConfig c : catalogs) {
         Resurfacer<?> r = Formats.connect(c, ctx.workingDir())

@@ -3,8 +3,6 @@ package dev.resurfacer.cli;
 import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "plan",
@@ -15,15 +13,7 @@ import picocli.CommandLine.Parameters;
     },
     description =
         "Show what compaction would rewrite, what it would skip and why. Changes nothing.")
-final class PlanCommand extends TableCommand {
-  @Mixin
-  CompactionFlags flags;
-
-  @Parameters(
-      paramLabel = "TABLE",
-      description = "namespace.table, or a Delta table (path or delta-catalog name)")
-  String tableName;
-
+final class PlanCommand extends CompactionCommand {
   PlanCommand(CliContext ctx) {
     super(ctx);
   }

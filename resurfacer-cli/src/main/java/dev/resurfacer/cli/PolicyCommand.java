@@ -1,8 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.formats.Format;
 import dev.resurfacer.iceberg.catalog.Catalogs;
 import dev.resurfacer.policy.EffectivePolicy;
@@ -34,9 +32,7 @@ final class PolicyCommand extends TableCommand {
   @Override
   public Integer call() {
     Catalogs.parseIdentifier(tableName);
-    ResurfacerConfig config = new CatalogSelection(
-            catalogOptions.configFile, null, null, null, null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
+    ResurfacerConfig config = catalogOptions.config(ctx);
     EffectivePolicy p = config.policies().effective(tableName);
     Triggers triggers = config.policies().triggers(tableName);
     Format format = Format.of(config, tableName);

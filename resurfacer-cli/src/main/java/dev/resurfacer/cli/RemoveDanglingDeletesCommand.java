@@ -22,6 +22,6 @@ final class RemoveDanglingDeletesCommand extends EngineVerbCommand {
   @Override
   public Integer call() {
     RemoveDanglingDeletes remove = new RemoveDanglingDeletes();
-    return runOn(engineOptions.resolve(ctx, catalogOptions, tableName), tableName, remove, act.yes);
+    return runOnResolvedEngine(remove);
   }
 }

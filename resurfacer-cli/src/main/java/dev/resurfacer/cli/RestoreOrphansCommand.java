@@ -4,7 +4,6 @@ import dev.resurfacer.dispatch.Dispatcher;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.report.Readout;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(
@@ -19,13 +18,7 @@ import picocli.CommandLine.Parameters;
       "Previews unless --yes is given; a file whose original location is taken again is left in the quarantine",
       "and named (exit 1)."
     })
-final class RestoreOrphansCommand extends TableCommand {
-  @Mixin
-  ActOptions actOptions;
-
-  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class RestoreOrphansCommand extends IcebergVerbCommand {
   @Parameters(
       index = "1",
       paramLabel = "RUN-ID",
@@ -41,7 +34,7 @@ final class RestoreOrphansCommand extends TableCommand {
     Readout r = Dispatcher.restoreOrphans(
         TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
         runId,
-        actOptions.yes ? Mode.COMMIT : Mode.PREVIEW);
+        act.yes ? Mode.COMMIT : Mode.PREVIEW);
     print(r);
     return r.succeeded() ? Main.OK : Main.FAILED;
   }

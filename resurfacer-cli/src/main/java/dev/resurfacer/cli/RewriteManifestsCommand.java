@@ -32,7 +32,6 @@ final class RewriteManifestsCommand extends EngineVerbCommand {
   public Integer call() {
     RewriteManifests rewrite = new RewriteManifests(sortBy);
     // a --sort-by the engine has no argument for is refused by the route, before connecting
-    return runOn(
-        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, act.yes);
+    return runOnResolvedEngine(rewrite);
   }
 }

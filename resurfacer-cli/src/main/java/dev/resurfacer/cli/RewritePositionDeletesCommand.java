@@ -33,7 +33,6 @@ final class RewritePositionDeletesCommand extends EngineVerbCommand {
   @Override
   public Integer call() {
     RewritePositionDeletes rewrite = new RewritePositionDeletes(options);
-    return runOn(
-        engineOptions.resolve(ctx, catalogOptions, tableName), tableName, rewrite, act.yes);
+    return runOnResolvedEngine(rewrite);
   }
 }

@@ -2,7 +2,6 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.UsageException;
 import dev.resurfacer.config.CatalogConfig;
-import dev.resurfacer.config.CatalogSelection;
 import dev.resurfacer.config.ResurfacerConfig;
 import dev.resurfacer.config.Secrets;
 import dev.resurfacer.formats.Formats;
@@ -16,9 +15,7 @@ import dev.resurfacer.storage.StorageFences;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,9 +80,7 @@ final class ServeCommand implements Callable<Integer> {
       throw new UsageException("--port must be from 0 to 65535 (got " + port + ")");
     }
     Secrets secrets = new Secrets(ctx.env());
-    CatalogSelection selection =
-        new CatalogSelection(catalogOptions.configFile, null, null, null, null);
-    ResurfacerConfig config = selection.loadConfig(secrets, ctx.workingDir(), ctx.home());
+    ResurfacerConfig config = catalogOptions.config(ctx);
     ServeSettings settings = config.serve().withListen(bind, port);
     if (history != null) {
       settings = settings.withHistory(history);
@@ -93,16 +88,8 @@ final class ServeCommand implements Callable<Integer> {
     String token = settings.token(secrets);
     Policies policies = config.policies();
     List<CatalogConfig> catalogs = catalogs(config);
-    Map<String, CatalogConfig> known = new LinkedHashMap<>();
-    catalogs.forEach(c -> known.put(c.name(), c));
-    config.catalogs().values().forEach(c -> known.putIfAbsent(c.name(), c));
-    dev.resurfacer.delta.table.DeltaDiscovery.refuseOverlaps(known.values(), ctx.workingDir());
     // serve runs for days: each orphan removal reads every catalog's tables afresh
-    StorageFences fences = StorageFences.forCatalogs(
-            List.copyOf(known.values()),
-            selection.configPath(ctx.workingDir(), ctx.home()),
-            ctx.workingDir())
-        .rereadEachRun();
+    StorageFences fences = catalogOptions.fencesOfRun(ctx, config, catalogs).rereadEachRun();
 
     List<ServedCatalog<?>> served = new ArrayList<>();
     int tables = 0;

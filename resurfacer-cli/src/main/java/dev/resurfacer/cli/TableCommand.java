@@ -7,8 +7,9 @@ import dev.resurfacer.progress.Progress;
 import dev.resurfacer.report.Readout;
 
 /**
- * What every verb on one table shares beyond the catalog flags: the runs on the local engine or another. The
- * TABLE argument stays with each verb (or {@link EngineVerbCommand}): its wording differs by format.
+ * What every verb on one table shares beyond the catalog flags: a fenced run on the local engine and how it
+ * shows its progress. The TABLE argument stays with each verb (or {@link IcebergVerbCommand},
+ * {@link DeltaVerbCommand}): its wording differs by format.
  */
 abstract class TableCommand extends CatalogCommand {
   TableCommand(CliContext ctx) {
@@ -23,29 +24,17 @@ abstract class TableCommand extends CatalogCommand {
   }
 
   /**
-   * {@code operation} on the named table on {@code engine} ({@link EngineRoute} for one other than local, else
-   * {@link #runLocally}), previewed unless {@code yes}.
-   */
-  final int runOn(String engine, String tableName, Operation operation, boolean yes) {
-    if (!engine.equals(dev.resurfacer.engines.ExecutionEngines.LOCAL)) {
-      return EngineRoute.run(this, engine, tableName, operation, yes);
-    }
-    return runLocally(tableName, operation, yes);
-  }
-
-  /**
    * {@code operation} on the named table on the local engine ({@link Dispatcher#local}), previewed unless
-   * {@code yes}, for a verb that deletes no file it has not written itself (so no fence is read): prints
-   * what the table's format returns and gives the exit code it calls for.
+   * {@code yes}, with the fences of every configured catalog read: what the table's format returns, listing
+   * at most {@code show} files by name.
    */
-  final int runLocally(String tableName, Operation operation, boolean yes) {
-    Readout readout = Dispatcher.local(
-        TableLookups.readOnlyLookup(catalogOptions, ctx, tableName),
+  final Readout runFenced(
+      String tableName, Operation operation, boolean yes, Progress progress, int show) {
+    return Dispatcher.local(
+        TableLookups.lookup(catalogOptions, ctx, tableName),
         operation,
         yes ? Mode.COMMIT : Mode.PREVIEW,
-        Progress.NONE,
-        0);
-    print(readout);
-    return readout.succeeded() ? Main.OK : Main.FAILED;
+        progress,
+        show);
   }
 }

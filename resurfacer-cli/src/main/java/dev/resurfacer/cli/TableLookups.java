@@ -1,7 +1,5 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.config.CatalogSelection;
-import dev.resurfacer.config.Secrets;
 import dev.resurfacer.dispatch.TableLookup;
 
 /** What a command's TABLE argument and catalog flags name, for {@link dev.resurfacer.dispatch.Dispatcher} to resolve by the one format rule. */
@@ -10,12 +8,9 @@ final class TableLookups {
 
   /** What the TABLE argument and the catalog flags name, for the dispatcher to resolve. */
   static TableLookup lookup(CatalogOptions options, CliContext ctx, String target) {
-    var config = new CatalogSelection(
-            first(options.configFile, ctx.env().get("RESURFACER_CONFIG")), null, null, null, null)
-        .loadConfig(new Secrets(ctx.env()), ctx.workingDir(), ctx.home());
     return new TableLookup(
         target,
-        config,
+        options.tableConfig(ctx),
         () -> options.resolve(ctx),
         ctx.workingDir(),
         chosen -> options.fences(ctx, chosen));
@@ -34,9 +29,5 @@ final class TableLookups {
         full.chosenCatalog(),
         full.workingDir(),
         chosen -> dev.resurfacer.storage.StorageFences.none());
-  }
-
-  private static String first(String a, String b) {
-    return a != null ? a : b;
   }
 }

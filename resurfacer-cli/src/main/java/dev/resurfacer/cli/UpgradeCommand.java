@@ -2,9 +2,7 @@ package dev.resurfacer.cli;
 
 import dev.resurfacer.maintain.UpgradeFormat;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "upgrade",
@@ -17,13 +15,7 @@ import picocli.CommandLine.Parameters;
       "Move an Iceberg table to a newer format version (metadata only; no data file is rewritten).",
       "Previews the consequences unless --yes is given; a downgrade is refused."
     })
-final class UpgradeCommand extends TableCommand {
-  @Mixin
-  ActOptions act;
-
-  @Parameters(paramLabel = "TABLE", description = "namespace.table")
-  String tableName;
-
+final class UpgradeCommand extends IcebergVerbCommand {
   @Option(
       names = "--format-version",
       paramLabel = "N",
@@ -37,6 +29,6 @@ final class UpgradeCommand extends TableCommand {
 
   @Override
   public Integer call() {
-    return runLocally(tableName, new UpgradeFormat(formatVersion), act.yes);
+    return runLocally(new UpgradeFormat(formatVersion));
   }
 }

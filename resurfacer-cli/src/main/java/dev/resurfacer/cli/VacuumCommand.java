@@ -1,9 +1,6 @@
 package dev.resurfacer.cli;
 
-import dev.resurfacer.dispatch.Dispatcher;
-import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Vacuum;
-import dev.resurfacer.report.Readout;
 import dev.resurfacer.units.Durations;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -82,13 +79,6 @@ final class VacuumCommand extends DeltaVerbCommand {
       return EngineRoute.runOnDeclaredFormat(
           this, engineOptions.engine, tableName, vacuum, act.yes);
     }
-    Readout report = Dispatcher.local(
-        TableLookups.lookup(catalogOptions, ctx, tableName),
-        vacuum,
-        act.yes ? Mode.COMMIT : Mode.PREVIEW,
-        progress(act.yes),
-        show);
-    print(report);
-    return Main.OK;
+    return runLocally(vacuum, progress(act.yes), show);
   }
 }
