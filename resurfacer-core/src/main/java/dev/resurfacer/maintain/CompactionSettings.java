@@ -226,25 +226,28 @@ public record CompactionSettings(
     if (List.of(genericNames).contains(name)) {
       return RunnerChoice.GENERIC;
     }
-    return switch (name) {
-      case "auto" -> RunnerChoice.AUTO;
-      case "duckdb" -> RunnerChoice.DUCKDB;
-      case "generic" -> RunnerChoice.GENERIC;
-      default ->
-        throw new UsageException(
-            "--runner must be auto, duckdb or generic (got '" + running.runner() + "')");
-    };
+    return chosen(RunnerChoice.class, "--runner", running.runner());
   }
 
   /** {@code --verify}: content or count. */
   public VerifyChoice verifyChoice() {
-    return switch (running.verify().toLowerCase(Locale.ROOT)) {
-      case "content" -> VerifyChoice.CONTENT;
-      case "count" -> VerifyChoice.COUNT;
-      default ->
-        throw new UsageException(
-            "--verify must be content or count (got '" + running.verify() + "')");
-    };
+    return chosen(VerifyChoice.class, "--verify", running.verify());
+  }
+
+  /** The choice {@code given} names (its constant's name in any case), else a usage error listing the choices. */
+  private static <E extends Enum<E>> E chosen(Class<E> choices, String flag, String given) {
+    String name = given.toLowerCase(Locale.ROOT);
+    List<String> names = new java.util.ArrayList<>();
+    for (E choice : choices.getEnumConstants()) {
+      String choiceName = choice.name().toLowerCase(Locale.ROOT);
+      if (choiceName.equals(name)) {
+        return choice;
+      }
+      names.add(choiceName);
+    }
+    String last = names.remove(names.size() - 1);
+    throw new UsageException(
+        flag + " must be " + String.join(", ", names) + " or " + last + " (got '" + given + "')");
   }
 
   /** The strategy, lower-cased. */

@@ -1,14 +1,9 @@
 package dev.resurfacer.maintain;
 
 /** Per-partition statistics on the current snapshot. */
-public record ComputePartitionStats() implements Operation {
+public record ComputePartitionStats() implements SettingsFreeOperation {
   @Override
-  public String name() {
-    return "compute-partition-stats";
-  }
-
-  @Override
-  public int order() {
-    return COMPUTE_PARTITION_STATS;
+  public Kind kind() {
+    return Kind.COMPUTE_PARTITION_STATS;
   }
 }

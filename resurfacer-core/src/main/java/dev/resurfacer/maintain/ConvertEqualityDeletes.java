@@ -1,14 +1,9 @@
 package dev.resurfacer.maintain;
 
 /** Resolve equality deletes into deletion vectors (v3) or position deletes (v2); data files untouched. */
-public record ConvertEqualityDeletes() implements Operation {
+public record ConvertEqualityDeletes() implements SettingsFreeOperation {
   @Override
-  public String name() {
-    return "convert-equality-deletes";
-  }
-
-  @Override
-  public int order() {
-    return CONVERT_EQUALITY_DELETES;
+  public Kind kind() {
+    return Kind.CONVERT_EQUALITY_DELETES;
   }
 }

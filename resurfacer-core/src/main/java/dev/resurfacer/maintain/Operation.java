@@ -20,16 +20,13 @@ public sealed interface Operation
         ApplyRetention,
         Condense,
         Compact,
-        RemoveDanglingDeletes,
-        ConvertEqualityDeletes,
+        SettingsFreeOperation,
         RewritePositionDeletes,
         RewriteManifests,
         ComputeStats,
-        ComputePartitionStats,
         ExpireSnapshots,
         RemoveOrphans,
         Vacuum,
-        Checkpoint,
         CleanupLog,
         CustomOperation {
 

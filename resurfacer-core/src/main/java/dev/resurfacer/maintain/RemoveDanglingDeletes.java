@@ -1,14 +1,9 @@
 package dev.resurfacer.maintain;
 
 /** Drop delete files that no live data file can match any more (metadata only). */
-public record RemoveDanglingDeletes() implements Operation {
+public record RemoveDanglingDeletes() implements SettingsFreeOperation {
   @Override
-  public String name() {
-    return "remove-dangling-deletes";
-  }
-
-  @Override
-  public int order() {
-    return REMOVE_DANGLING_DELETES;
+  public Kind kind() {
+    return Kind.REMOVE_DANGLING_DELETES;
   }
 }

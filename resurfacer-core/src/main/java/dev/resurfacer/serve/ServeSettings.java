@@ -81,23 +81,15 @@ public record ServeSettings(
       null);
 
   public ServeSettings withListen(String newBind, Integer newPort) {
-    return new ServeSettings(
-        interval,
-        concurrency,
-        minInterval,
-        backoff,
-        maxBackoff,
-        lease,
-        shutdownGrace,
-        newBind == null ? bind : newBind,
-        newPort == null ? port : newPort,
-        tokenReference,
-        history,
-        historyUser,
-        historyPasswordReference);
+    return with(newBind == null ? bind : newBind, newPort == null ? port : newPort, history);
   }
 
   public ServeSettings withHistory(String newHistory) {
+    return with(bind, port, newHistory);
+  }
+
+  /** These settings listening on {@code newBind}:{@code newPort} and keeping their history in {@code newHistory}. */
+  private ServeSettings with(String newBind, int newPort, String newHistory) {
     return new ServeSettings(
         interval,
         concurrency,
@@ -106,8 +98,8 @@ public record ServeSettings(
         maxBackoff,
         lease,
         shutdownGrace,
-        bind,
-        port,
+        newBind,
+        newPort,
         tokenReference,
         newHistory,
         historyUser,

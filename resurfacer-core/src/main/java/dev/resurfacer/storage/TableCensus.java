@@ -15,16 +15,17 @@ public interface TableCensus {
    * those with one of {@code skip}'s identities; a table or catalog that cannot be read is an
    * {@link Neighbour#unreadable} entry, never left out.
    */
-  List<Neighbour> neighbours(List<CatalogConfig> catalogs, Path workingDir, Set<String> skip);
+  default List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
+    return neighbours(catalogs, workingDir, skip, new CensusMemo());
+  }
 
   /**
    * As {@link #neighbours(List, Path, Set)}, reusing from {@code memo} what an earlier read found for a
    * table version that is still current; the catalogs are listed afresh, so a table that changed is read again.
    */
-  default List<Neighbour> neighbours(
-      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
-    return neighbours(catalogs, workingDir, skip);
-  }
+  List<Neighbour> neighbours(
+      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo);
 
   /** Local files {@code catalog} keeps its own state in (a SQLite database and its side files), when it is of this format. */
   default List<Path> catalogFiles(CatalogConfig catalog) {

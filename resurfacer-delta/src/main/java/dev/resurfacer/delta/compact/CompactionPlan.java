@@ -27,7 +27,9 @@ public record CompactionPlan(
     return CompactionText.render(this);
   }
 
+  /** The JSON form, also where a {@link CompactionResult} holds the plan. */
   @Override
+  @com.fasterxml.jackson.annotation.JsonValue
   public Object json() {
     return CompactionText.PlanJson.of(this);
   }

@@ -3,6 +3,8 @@ package dev.resurfacer.delta.compact;
 import java.util.List;
 
 /**
+ * What a compaction did; its JSON is its own components, the plan in its JSON form.
+ *
  * @param committedVersions the table versions our commits created, one per bin
  * @param failedBins one line per bin that was not committed (its new files deleted)
  */
@@ -19,19 +21,6 @@ public record CompactionResult(
   @Override
   public String render() {
     return CompactionText.render(this);
-  }
-
-  @Override
-  public Object json() {
-    return new CompactionText.ResultJson(
-        CompactionText.PlanJson.of(plan),
-        committedVersions,
-        removedFiles,
-        removedBytes,
-        addedFiles,
-        addedBytes,
-        rows,
-        failedBins);
   }
 
   @Override

@@ -46,16 +46,6 @@ final class CompactionText {
       long bytes,
       long filesWithDeletionVectors) {}
 
-  record ResultJson(
-      PlanJson plan,
-      List<Long> committedVersions,
-      long removedFiles,
-      long removedBytes,
-      long addedFiles,
-      long addedBytes,
-      long rows,
-      List<String> failedBins) {}
-
   static String render(CompactionPlan p) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(

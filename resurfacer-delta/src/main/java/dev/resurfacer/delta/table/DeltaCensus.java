@@ -26,12 +26,6 @@ import java.util.TreeSet;
  * converted table whose log names another table's files by absolute path is seen.
  */
 public final class DeltaCensus implements TableCensus {
-  @Override
-  public List<Neighbour> neighbours(
-      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
-    return neighbours(catalogs, workingDir, skip, new CensusMemo());
-  }
-
   /** A table whose root and log version {@code memo} has seen is taken from it: a commit makes a new version. */
   @Override
   public List<Neighbour> neighbours(

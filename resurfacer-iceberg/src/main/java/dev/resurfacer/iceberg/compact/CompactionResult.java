@@ -57,24 +57,7 @@ public record CompactionResult(
       int deleteFiles,
       long rows,
       long millis,
-      String message) {
-
-    Group withMessage(String newMessage) {
-      return new Group(
-          index,
-          partition,
-          runner,
-          status,
-          inputFiles,
-          inputBytes,
-          outputFiles,
-          outputBytes,
-          deleteFiles,
-          rows,
-          millis,
-          newMessage);
-    }
-  }
+      String message) {}
 
   public boolean allCommitted() {
     return groups.stream().allMatch(g -> g.status() == Status.COMMITTED);

@@ -270,24 +270,31 @@ public final class HealthInspector {
           .map(b -> b.type() + " " + b.fields()
               + (b.properties().isEmpty() ? "" : " " + new TreeMap<>(b.properties())))
           .toList();
-      out.add(new TableHealth.Statistics(
-          "table",
-          f.snapshotId(),
-          Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
-          f.path(),
-          f.fileSizeInBytes(),
-          blobs));
+      out.add(statisticsFile(
+          "table", f.snapshotId(), f.path(), f.fileSizeInBytes(), blobs, currentSnapshotId));
     }
     for (org.apache.iceberg.PartitionStatisticsFile f : table.partitionStatisticsFiles()) {
-      out.add(new TableHealth.Statistics(
+      out.add(statisticsFile(
           "partition",
           f.snapshotId(),
-          Long.valueOf(f.snapshotId()).equals(currentSnapshotId),
           f.path(),
           f.fileSizeInBytes(),
-          List.of()));
+          List.of(),
+          currentSnapshotId));
     }
     return out;
+  }
+
+  /** One statistics file of {@code kind}, current when it describes the current snapshot. */
+  private static TableHealth.Statistics statisticsFile(
+      String kind,
+      long snapshotId,
+      String path,
+      long bytes,
+      List<String> blobs,
+      Long currentSnapshotId) {
+    return new TableHealth.Statistics(
+        kind, snapshotId, Long.valueOf(snapshotId).equals(currentSnapshotId), path, bytes, blobs);
   }
 
   /** Where the table writes metadata: {@code write.metadata.path}, else {@code <location>/metadata}. */

@@ -25,12 +25,6 @@ import java.util.TreeSet;
 public final class IcebergCensus implements TableCensus {
   @Override
   public List<Neighbour> neighbours(
-      List<CatalogConfig> catalogs, Path workingDir, Set<String> skip) {
-    return neighbours(catalogs, workingDir, skip, new CensusMemo());
-  }
-
-  @Override
-  public List<Neighbour> neighbours(
       List<CatalogConfig> catalogs, Path workingDir, Set<String> skip, CensusMemo memo) {
     List<CatalogConfig> iceberg = catalogs.stream()
         .filter(c -> !c.isDelta())
