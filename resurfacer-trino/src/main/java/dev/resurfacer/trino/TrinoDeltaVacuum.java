@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ import java.util.stream.Collectors;
  * paths without URI escaping, so their vacuum deletes live files whose paths need it
  * (trinodb/trino#24872): on such a server a table with any such live path is refused up front.
  */
-final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
+final class TrinoDeltaVacuum implements OperationExecutor.Body<Vacuum, DeltaTable> {
   private static final int SHOWN = 5;
   /** The first Trino release whose Delta vacuum keeps live files with escaped paths (trinodb/trino#24872). */
   static final int ESCAPED_PATHS_FIXED_IN = 470;
@@ -62,11 +63,6 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
 
   TrinoDeltaVacuum(TrinoStatements trino) {
     this.trino = trino;
-  }
-
-  @Override
-  public Class<Vacuum> operationType() {
-    return Vacuum.class;
   }
 
   @Override
@@ -96,10 +92,7 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     if (!refused.isEmpty()) {
       throw new SafetyRefusal(
           "Trino's vacuum could delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
-              + refused.stream()
-                  .limit(SHOWN)
-                  .map(StoredFile::toString)
-                  .collect(Collectors.joining(", "))
+              + examples(refused)
               + " (Trino has no dry run and does not skip what our fences skip); use --engine local");
     }
     String rule = "retention " + Durations.format(retention);
@@ -128,12 +121,8 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
         .collect(Collectors.toCollection(
             () -> new TreeSet<>(Comparator.comparing(StoredFile::toString))));
     if (!unexpected.isEmpty()) {
-      throw new IllegalStateException(
-          "Trino's vacuum deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
-              + unexpected.stream()
-                  .limit(SHOWN)
-                  .map(StoredFile::toString)
-                  .collect(Collectors.joining(", ")));
+      throw new IllegalStateException("Trino's vacuum deleted " + unexpected.size()
+          + " file(s) our plan did not name, e.g. " + examples(unexpected));
     }
     metrics.put("deleted_files", (long) gone.size());
     return Step.done(
@@ -204,6 +193,11 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
         .map(TableStorage.Entry::file)
         .sorted(Comparator.comparing(StoredFile::toString))
         .toList();
+  }
+
+  /** The first few of {@code files}, in their order, for a message. */
+  private static String examples(Collection<StoredFile> files) {
+    return files.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", "));
   }
 
   /** Every file (and link) under the table root outside {@code _delta_log}, links not followed. */

@@ -32,16 +32,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * own clock, so the threshold passed is widened by the time since our preview and by how far Trino's
  * clock may be ahead ({@link TrinoClock}).
  */
-final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTable> {
+final class TrinoExpire implements OperationExecutor.Body<ExpireSnapshots, IcebergTable> {
   private final TrinoStatements trino;
 
   TrinoExpire(TrinoStatements trino) {
     this.trino = trino;
-  }
-
-  @Override
-  public Class<ExpireSnapshots> operationType() {
-    return ExpireSnapshots.class;
   }
 
   @Override
@@ -93,12 +88,8 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     }
     Set<Long> before = snapshotIds(table);
     // Trino's cutoff is its own clock minus the threshold: never later than the one we previewed
-    trino.execute(
-        "expire_snapshots",
-        "ALTER TABLE "
-            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-            + " EXECUTE expire_snapshots(retention_threshold => "
-            + TrinoTableName.literal(clock.threshold(preview.cutoffMillis()) + "ms") + ")");
+    trino.executeWithRetention(
+        trino.name(t.identifier()), "expire_snapshots", clock.threshold(preview.cutoffMillis()));
     table.refresh();
     Set<Long> expired = new HashSet<>(before);
     expired.removeAll(snapshotIds(table));

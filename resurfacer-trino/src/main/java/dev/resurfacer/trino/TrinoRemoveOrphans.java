@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * time since our cutoff was fixed plus how far Trino's clock may be ahead ({@link TrinoClock}), so a
  * file that became old enough while we compared stays.
  */
-final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
+final class TrinoRemoveOrphans implements OperationExecutor.Body<RemoveOrphans, IcebergTable> {
   private static final int SHOWN = 5;
   private final TrinoStatements trino;
   private final StorageFences fences;
@@ -37,11 +37,6 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
   TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences) {
     this.trino = trino;
     this.fences = fences;
-  }
-
-  @Override
-  public Class<RemoveOrphans> operationType() {
-    return RemoveOrphans.class;
   }
 
   @Override
@@ -106,12 +101,7 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     long threshold = clock.threshold(ours.guard().cutoffMillis());
     Set<String> before = listed(t);
-    trino.execute(
-        "remove_orphan_files",
-        "ALTER TABLE "
-            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-            + " EXECUTE remove_orphan_files(retention_threshold => "
-            + TrinoTableName.literal(threshold + "ms") + ")");
+    trino.executeWithRetention(trino.name(t.identifier()), "remove_orphan_files", threshold);
     Set<String> gone = new HashSet<>(before);
     gone.removeAll(listed(t));
     Set<String> unexpected =
