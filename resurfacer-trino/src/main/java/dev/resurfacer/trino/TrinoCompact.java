@@ -40,16 +40,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * {@code checksum} of every column and the row count at the snapshot before and the one it wrote
  * must match, else the table is rolled back to the snapshot before and the step fails.
  */
-final class TrinoCompact implements OperationExecutor.Body<Compact, IcebergTable> {
+record TrinoCompact(TrinoStatements trino)
+    implements OperationExecutor.Body<Compact, IcebergTable> {
   static final Set<String> MAPPED_OPTIONS =
       Set.of("min-file-size-bytes", "target-file-size-bytes", "where", "partition");
   private static final long DEFAULT_TARGET = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT;
-
-  private final TrinoStatements trino;
-
-  TrinoCompact(TrinoStatements trino) {
-    this.trino = trino;
-  }
 
   @Override
   public Step execute(Compact op, IcebergTable t, Mode mode) {

@@ -29,14 +29,9 @@ import java.util.stream.Collectors;
  * and checksum of every column as the version before it. Trino cannot restore a Delta table, so a
  * mismatch fails the step naming the version to restore to (nothing is undone automatically).
  */
-final class TrinoDeltaCompact implements OperationExecutor.Body<Compact, DeltaTable> {
+record TrinoDeltaCompact(TrinoStatements trino)
+    implements OperationExecutor.Body<Compact, DeltaTable> {
   static final Set<String> MAPPED_OPTIONS = Set.of("min-file-size-bytes", "target-file-size-bytes");
-
-  private final TrinoStatements trino;
-
-  TrinoDeltaCompact(TrinoStatements trino) {
-    this.trino = trino;
-  }
 
   @Override
   public Step execute(Compact op, DeltaTable t, Mode mode) {

@@ -50,7 +50,8 @@ import java.util.stream.Collectors;
  * paths without URI escaping, so their vacuum deletes live files whose paths need it
  * (trinodb/trino#24872): on such a server a table with any such live path is refused up front.
  */
-final class TrinoDeltaVacuum implements OperationExecutor.Body<Vacuum, DeltaTable> {
+record TrinoDeltaVacuum(TrinoStatements trino)
+    implements OperationExecutor.Body<Vacuum, DeltaTable> {
   private static final int SHOWN = 5;
   /** The first Trino release whose Delta vacuum keeps live files with escaped paths (trinodb/trino#24872). */
   static final int ESCAPED_PATHS_FIXED_IN = 470;
@@ -58,12 +59,6 @@ final class TrinoDeltaVacuum implements OperationExecutor.Body<Vacuum, DeltaTabl
   private static final Pattern RELEASE = Pattern.compile("^(\\d+)(?:[^\\d].*)?$");
   /** Path characters no URI escaping changes; any other (a space, %, non-ASCII, ...) is what older releases mishandle. */
   private static final Pattern PLAIN_PATH = Pattern.compile("[A-Za-z0-9._~/=-]*");
-
-  private final TrinoStatements trino;
-
-  TrinoDeltaVacuum(TrinoStatements trino) {
-    this.trino = trino;
-  }
 
   @Override
   public Step execute(Vacuum op, DeltaTable t, Mode mode) {

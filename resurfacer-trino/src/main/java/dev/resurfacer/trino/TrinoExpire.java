@@ -32,13 +32,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * own clock, so the threshold passed is widened by the time since our preview and by how far Trino's
  * clock may be ahead ({@link TrinoClock}).
  */
-final class TrinoExpire implements OperationExecutor.Body<ExpireSnapshots, IcebergTable> {
-  private final TrinoStatements trino;
-
-  TrinoExpire(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
+record TrinoExpire(TrinoStatements trino)
+    implements OperationExecutor.Body<ExpireSnapshots, IcebergTable> {
   @Override
   public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
     Table table = t.table();

@@ -27,17 +27,12 @@ import java.util.stream.Collectors;
  * commit. Trino's cutoff is never later than ours: the threshold passed is the age guard plus the
  * time since our cutoff was fixed plus how far Trino's clock may be ahead ({@link TrinoClock}), so a
  * file that became old enough while we compared stays.
+ *
+ * @param fences what our removal respects beyond the table; null for the table's own catalog
  */
-final class TrinoRemoveOrphans implements OperationExecutor.Body<RemoveOrphans, IcebergTable> {
+record TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences)
+    implements OperationExecutor.Body<RemoveOrphans, IcebergTable> {
   private static final int SHOWN = 5;
-  private final TrinoStatements trino;
-  private final StorageFences fences;
-
-  /** @param fences what our removal respects beyond the table; null for the table's own catalog */
-  TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences) {
-    this.trino = trino;
-    this.fences = fences;
-  }
 
   @Override
   public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {

@@ -17,14 +17,8 @@ import org.apache.iceberg.Table;
  * The preview is our own planner's count; Trino clusters manifests by partition in its own way, so
  * the result reports the manifests Trino wrote, and the rows are checked as after any rewrite.
  */
-final class TrinoRewriteManifests
+record TrinoRewriteManifests(TrinoStatements trino)
     implements OperationExecutor.Body<RewriteManifests, IcebergTable> {
-  private final TrinoStatements trino;
-
-  TrinoRewriteManifests(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
   @Override
   public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
     Table table = t.table();
