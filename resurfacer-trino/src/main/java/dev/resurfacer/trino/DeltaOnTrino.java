@@ -5,7 +5,9 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Vacuum;
 import io.delta.kernel.Snapshot;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +25,9 @@ public final class DeltaOnTrino {
   /** @param trino the connection whose catalog is Trino's Delta Lake catalog */
   public static List<OperationExecutor<?, DeltaTable>> executors(TrinoConnection trino) {
     TrinoStatements statements = new TrinoStatements(trino);
-    return List.of(new TrinoDeltaCompact(statements), new TrinoDeltaVacuum(statements));
+    return List.of(
+        OperationExecutor.of(Compact.class, new TrinoDeltaCompact(statements)),
+        OperationExecutor.of(Vacuum.class, new TrinoDeltaVacuum(statements)));
   }
 
   /** The table as Trino names it; a Delta table given by location has no Trino name. */

@@ -1,9 +1,13 @@
 package dev.resurfacer.trino;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
 import dev.resurfacer.maintain.Operation;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RemoveOrphans;
+import dev.resurfacer.maintain.RewriteManifests;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.storage.StorageFences;
 import java.util.List;
@@ -35,25 +39,21 @@ public final class IcebergOnTrino {
   public static List<OperationExecutor<?, IcebergTable>> executors(
       TrinoConnection trino, Map<String, String> catalogs, StorageFences fences) {
     return List.of(
-        new Routed<>(trino, catalogs, TrinoCompact::new),
-        new Routed<>(trino, catalogs, TrinoRewriteManifests::new),
-        new Routed<>(trino, catalogs, TrinoExpire::new),
-        new Routed<>(trino, catalogs, s -> new TrinoRemoveOrphans(s, fences)));
+        new Routed<>(trino, catalogs, Compact.class, TrinoCompact::new),
+        new Routed<>(trino, catalogs, RewriteManifests.class, TrinoRewriteManifests::new),
+        new Routed<>(trino, catalogs, ExpireSnapshots.class, TrinoExpire::new),
+        new Routed<>(trino, catalogs, RemoveOrphans.class, s -> new TrinoRemoveOrphans(s, fences)));
   }
 
   /** One operation's executor, made for the Trino catalog of the table at hand. */
   private record Routed<O extends Operation>(
       TrinoConnection trino,
       Map<String, String> catalogs,
-      Function<TrinoStatements, OperationExecutor<O, IcebergTable>> make)
+      Class<O> operationType,
+      Function<TrinoStatements, OperationExecutor.Body<O, IcebergTable>> make)
       implements OperationExecutor<O, IcebergTable> {
     Routed {
       catalogs = Map.copyOf(catalogs);
-    }
-
-    @Override
-    public Class<O> operationType() {
-      return make.apply(new TrinoStatements(trino)).operationType();
     }
 
     @Override

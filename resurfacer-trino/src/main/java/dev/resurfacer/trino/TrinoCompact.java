@@ -40,21 +40,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * {@code checksum} of every column and the row count at the snapshot before and the one it wrote
  * must match, else the table is rolled back to the snapshot before and the step fails.
  */
-final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
+record TrinoCompact(TrinoStatements trino)
+    implements OperationExecutor.Body<Compact, IcebergTable> {
   static final Set<String> MAPPED_OPTIONS =
       Set.of("min-file-size-bytes", "target-file-size-bytes", "where", "partition");
   private static final long DEFAULT_TARGET = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT;
-
-  private final TrinoStatements trino;
-
-  TrinoCompact(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
-  @Override
-  public Class<Compact> operationType() {
-    return Compact.class;
-  }
 
   @Override
   public Step execute(Compact op, IcebergTable t, Mode mode) {
@@ -83,18 +73,12 @@ final class TrinoCompact implements OperationExecutor<Compact, IcebergTable> {
           metrics);
     }
     Snapshot before = table.currentSnapshot();
-    StringBuilder sql = new StringBuilder("ALTER TABLE ")
-        .append(TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql())
-        .append(" EXECUTE optimize(file_size_threshold => ")
-        .append(TrinoTableName.literal(threshold + "B"))
-        .append(")");
-    if (where != null) {
-      sql.append(" WHERE ").append(where);
-    }
+    String sql = TrinoStatements.optimize(trino.name(t.identifier()), threshold)
+        + (where == null ? "" : " WHERE " + where);
     OptionalLong target = new RewriteOptions(op.options()).targetFileSize();
     trino.execute(
         "optimize",
-        sql.toString(),
+        sql,
         target.isEmpty()
             ? Map.of()
             : Map.of(

@@ -29,19 +29,9 @@ import java.util.stream.Collectors;
  * and checksum of every column as the version before it. Trino cannot restore a Delta table, so a
  * mismatch fails the step naming the version to restore to (nothing is undone automatically).
  */
-final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> {
+record TrinoDeltaCompact(TrinoStatements trino)
+    implements OperationExecutor.Body<Compact, DeltaTable> {
   static final Set<String> MAPPED_OPTIONS = Set.of("min-file-size-bytes", "target-file-size-bytes");
-
-  private final TrinoStatements trino;
-
-  TrinoDeltaCompact(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
-  @Override
-  public Class<Compact> operationType() {
-    return Compact.class;
-  }
 
   @Override
   public Step execute(Compact op, DeltaTable t, Mode mode) {
@@ -94,11 +84,7 @@ final class TrinoDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
     Map<String, String> session = op.options().containsKey("target-file-size-bytes")
         ? Map.of(trino.connection().catalog() + ".target_max_file_size", target + "B")
         : Map.of();
-    trino.execute(
-        "optimize",
-        "ALTER TABLE " + name.sql() + " EXECUTE optimize(file_size_threshold => "
-            + TrinoTableName.literal(threshold + "B") + ")",
-        session);
+    trino.execute("optimize", TrinoStatements.optimize(name, threshold), session);
     long after = t.latest().getVersion();
     if (after == before) {
       return Step.nothingToDo("Trino's optimize committed nothing (" + rule + ")", metrics);

@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -49,7 +50,8 @@ import java.util.stream.Collectors;
  * paths without URI escaping, so their vacuum deletes live files whose paths need it
  * (trinodb/trino#24872): on such a server a table with any such live path is refused up front.
  */
-final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
+record TrinoDeltaVacuum(TrinoStatements trino)
+    implements OperationExecutor.Body<Vacuum, DeltaTable> {
   private static final int SHOWN = 5;
   /** The first Trino release whose Delta vacuum keeps live files with escaped paths (trinodb/trino#24872). */
   static final int ESCAPED_PATHS_FIXED_IN = 470;
@@ -57,17 +59,6 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
   private static final Pattern RELEASE = Pattern.compile("^(\\d+)(?:[^\\d].*)?$");
   /** Path characters no URI escaping changes; any other (a space, %, non-ASCII, ...) is what older releases mishandle. */
   private static final Pattern PLAIN_PATH = Pattern.compile("[A-Za-z0-9._~/=-]*");
-
-  private final TrinoStatements trino;
-
-  TrinoDeltaVacuum(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
-  @Override
-  public Class<Vacuum> operationType() {
-    return Vacuum.class;
-  }
 
   @Override
   public Step execute(Vacuum op, DeltaTable t, Mode mode) {
@@ -96,10 +87,7 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
     if (!refused.isEmpty()) {
       throw new SafetyRefusal(
           "Trino's vacuum could delete " + refused.size() + " file(s) our vacuum keeps, e.g. "
-              + refused.stream()
-                  .limit(SHOWN)
-                  .map(StoredFile::toString)
-                  .collect(Collectors.joining(", "))
+              + examples(refused)
               + " (Trino has no dry run and does not skip what our fences skip); use --engine local");
     }
     String rule = "retention " + Durations.format(retention);
@@ -128,12 +116,8 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
         .collect(Collectors.toCollection(
             () -> new TreeSet<>(Comparator.comparing(StoredFile::toString))));
     if (!unexpected.isEmpty()) {
-      throw new IllegalStateException(
-          "Trino's vacuum deleted " + unexpected.size() + " file(s) our plan did not name, e.g. "
-              + unexpected.stream()
-                  .limit(SHOWN)
-                  .map(StoredFile::toString)
-                  .collect(Collectors.joining(", ")));
+      throw new IllegalStateException("Trino's vacuum deleted " + unexpected.size()
+          + " file(s) our plan did not name, e.g. " + examples(unexpected));
     }
     metrics.put("deleted_files", (long) gone.size());
     return Step.done(
@@ -204,6 +188,11 @@ final class TrinoDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
         .map(TableStorage.Entry::file)
         .sorted(Comparator.comparing(StoredFile::toString))
         .toList();
+  }
+
+  /** The first few of {@code files}, in their order, for a message. */
+  private static String examples(Collection<StoredFile> files) {
+    return files.stream().limit(SHOWN).map(StoredFile::toString).collect(Collectors.joining(", "));
   }
 
   /** Every file (and link) under the table root outside {@code _delta_log}, links not followed. */

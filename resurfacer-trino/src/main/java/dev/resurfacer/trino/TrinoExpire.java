@@ -32,18 +32,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * own clock, so the threshold passed is widened by the time since our preview and by how far Trino's
  * clock may be ahead ({@link TrinoClock}).
  */
-final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTable> {
-  private final TrinoStatements trino;
-
-  TrinoExpire(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
-  @Override
-  public Class<ExpireSnapshots> operationType() {
-    return ExpireSnapshots.class;
-  }
-
+record TrinoExpire(TrinoStatements trino)
+    implements OperationExecutor.Body<ExpireSnapshots, IcebergTable> {
   @Override
   public Step execute(ExpireSnapshots op, IcebergTable t, Mode mode) {
     Table table = t.table();
@@ -93,12 +83,8 @@ final class TrinoExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
     }
     Set<Long> before = snapshotIds(table);
     // Trino's cutoff is its own clock minus the threshold: never later than the one we previewed
-    trino.execute(
-        "expire_snapshots",
-        "ALTER TABLE "
-            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-            + " EXECUTE expire_snapshots(retention_threshold => "
-            + TrinoTableName.literal(clock.threshold(preview.cutoffMillis()) + "ms") + ")");
+    trino.executeWithRetention(
+        trino.name(t.identifier()), "expire_snapshots", clock.threshold(preview.cutoffMillis()));
     table.refresh();
     Set<Long> expired = new HashSet<>(before);
     expired.removeAll(snapshotIds(table));

@@ -27,22 +27,12 @@ import java.util.stream.Collectors;
  * commit. Trino's cutoff is never later than ours: the threshold passed is the age guard plus the
  * time since our cutoff was fixed plus how far Trino's clock may be ahead ({@link TrinoClock}), so a
  * file that became old enough while we compared stays.
+ *
+ * @param fences what our removal respects beyond the table; null for the table's own catalog
  */
-final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
+record TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences)
+    implements OperationExecutor.Body<RemoveOrphans, IcebergTable> {
   private static final int SHOWN = 5;
-  private final TrinoStatements trino;
-  private final StorageFences fences;
-
-  /** @param fences what our removal respects beyond the table; null for the table's own catalog */
-  TrinoRemoveOrphans(TrinoStatements trino, StorageFences fences) {
-    this.trino = trino;
-    this.fences = fences;
-  }
-
-  @Override
-  public Class<RemoveOrphans> operationType() {
-    return RemoveOrphans.class;
-  }
 
   @Override
   public Step execute(RemoveOrphans op, IcebergTable t, Mode mode) {
@@ -106,12 +96,7 @@ final class TrinoRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     }
     long threshold = clock.threshold(ours.guard().cutoffMillis());
     Set<String> before = listed(t);
-    trino.execute(
-        "remove_orphan_files",
-        "ALTER TABLE "
-            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-            + " EXECUTE remove_orphan_files(retention_threshold => "
-            + TrinoTableName.literal(threshold + "ms") + ")");
+    trino.executeWithRetention(trino.name(t.identifier()), "remove_orphan_files", threshold);
     Set<String> gone = new HashSet<>(before);
     gone.removeAll(listed(t));
     Set<String> unexpected =

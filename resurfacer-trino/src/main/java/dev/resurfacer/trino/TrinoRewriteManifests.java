@@ -17,18 +17,8 @@ import org.apache.iceberg.Table;
  * The preview is our own planner's count; Trino clusters manifests by partition in its own way, so
  * the result reports the manifests Trino wrote, and the rows are checked as after any rewrite.
  */
-final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests, IcebergTable> {
-  private final TrinoStatements trino;
-
-  TrinoRewriteManifests(TrinoStatements trino) {
-    this.trino = trino;
-  }
-
-  @Override
-  public Class<RewriteManifests> operationType() {
-    return RewriteManifests.class;
-  }
-
+record TrinoRewriteManifests(TrinoStatements trino)
+    implements OperationExecutor.Body<RewriteManifests, IcebergTable> {
   @Override
   public Step execute(RewriteManifests op, IcebergTable t, Mode mode) {
     Table table = t.table();
@@ -52,9 +42,7 @@ final class TrinoRewriteManifests implements OperationExecutor<RewriteManifests,
     Snapshot before = table.currentSnapshot();
     trino.execute(
         "optimize_manifests",
-        "ALTER TABLE "
-            + TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql()
-            + " EXECUTE optimize_manifests");
+        TrinoStatements.tableProcedure(trino.name(t.identifier()), "optimize_manifests"));
     table.refresh();
     Snapshot after = table.currentSnapshot();
     if (after.snapshotId() == before.snapshotId()) {

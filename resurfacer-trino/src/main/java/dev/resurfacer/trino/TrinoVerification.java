@@ -22,8 +22,7 @@ final class TrinoVerification {
     String columns = table.schema().columns().stream()
         .map(c -> TrinoTableName.quote(c.name()))
         .collect(Collectors.joining(", "));
-    String name =
-        TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql();
+    String name = trino.name(t.identifier()).sql();
     java.util.List<String> checked = new java.util.ArrayList<>();
     for (org.apache.iceberg.Snapshot rewrite :
         dev.resurfacer.iceberg.engines.RemoteRewrites.since(table, before)) {
@@ -59,7 +58,7 @@ final class TrinoVerification {
     requireReadable(
         trino,
         t.name(),
-        TrinoTableName.of(trino.connection().catalog(), t.identifier()).sql(),
+        trino.name(t.identifier()).sql(),
         t.table().schema().columns().stream()
             .map(c -> TrinoTableName.quote(c.name()))
             .collect(Collectors.joining(", ")));

@@ -5,7 +5,9 @@ import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.scan.LiveFiles;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.Vacuum;
 import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.spark.SparkSql;
 import dev.resurfacer.storage.StoredFile;
@@ -28,7 +30,9 @@ public record SparkDelta(SparkSql sql) {
 
   /** The operations delta-spark runs for us; checkpoint and log cleanup stay local (refused with the capability's note). */
   public List<OperationExecutor<?, DeltaTable>> executors() {
-    return List.of(new SparkDeltaCompact(this), new SparkDeltaVacuum(this));
+    return List.of(
+        OperationExecutor.of(Compact.class, new SparkDeltaCompact(this)),
+        OperationExecutor.of(Vacuum.class, new SparkDeltaVacuum(this)));
   }
 
   /** {@code delta.`file:/data/t`} or {@code delta.`s3a://bucket/t`}: Hadoop's S3 file system is s3a. */

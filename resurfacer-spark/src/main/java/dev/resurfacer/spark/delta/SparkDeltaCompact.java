@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * meanwhile — delta-spark's {@code RESTORE} is no compare-and-set), and fails the step. The files it
  * removed are compared with the preview's and any difference is reported.
  */
-final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> {
+final class SparkDeltaCompact implements OperationExecutor.Body<Compact, DeltaTable> {
   static final Set<String> MAPPED_OPTIONS =
       Set.of("target-file-size-bytes", "delete-ratio-threshold");
   private static final Logger PROGRESS =
@@ -56,11 +56,6 @@ final class SparkDeltaCompact implements OperationExecutor<Compact, DeltaTable> 
 
   SparkDeltaCompact(SparkDelta spark) {
     this.spark = spark;
-  }
-
-  @Override
-  public Class<Compact> operationType() {
-    return Compact.class;
   }
 
   @Override

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * Afterwards every file gone from the table must be one our plan named (or the checksum side file
  * Hadoop's local file system keeps next to it).
  */
-final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
+final class SparkDeltaVacuum implements OperationExecutor.Body<Vacuum, DeltaTable> {
   private static final Logger PROGRESS =
       LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
   private static final long HOUR = Duration.ofHours(1).toMillis();
@@ -57,11 +57,6 @@ final class SparkDeltaVacuum implements OperationExecutor<Vacuum, DeltaTable> {
 
   SparkDeltaVacuum(SparkDelta spark) {
     this.spark = spark;
-  }
-
-  @Override
-  public Class<Vacuum> operationType() {
-    return Vacuum.class;
   }
 
   @Override

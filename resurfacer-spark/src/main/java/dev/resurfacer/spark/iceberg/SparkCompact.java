@@ -3,13 +3,10 @@ package dev.resurfacer.spark.iceberg;
 import dev.resurfacer.iceberg.compact.Compaction;
 import dev.resurfacer.iceberg.compact.CompactionOptions;
 import dev.resurfacer.iceberg.compact.CompactionPlan;
-import dev.resurfacer.iceberg.engines.RemoteRewrites;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.Compact;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.Step;
-import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.units.ByteSizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.expressions.Expression;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Compaction on the cluster: Iceberg's {@code rewrite_data_files} procedure with our option names
@@ -29,18 +24,9 @@ import org.slf4j.LoggerFactory;
  * on the cluster, between the snapshot before and the one it made; a mismatch rolls the table back
  * to the snapshot before (when nothing else committed since) and fails the step.
  */
-final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
-  private static final Logger PROGRESS =
-      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
-  private final SparkIceberg spark;
-
+final class SparkCompact extends SparkIcebergExecutor<Compact> {
   SparkCompact(SparkIceberg spark) {
-    this.spark = spark;
-  }
-
-  @Override
-  public Class<Compact> operationType() {
-    return Compact.class;
+    super(spark);
   }
 
   @Override
@@ -73,27 +59,18 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
             plan.groups().size())
         + (where == null ? "" : " where " + where);
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(
-          "would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return previewed("would rewrite " + what, planned);
     }
     SparkTable table = spark.table(t);
     Snapshot before = t.table().currentSnapshot();
     String statement = call(table, rewrite, where);
-    PROGRESS.info("table={} operation=compact engine=spark {}", t.name(), statement);
-    Map<String, Object> r = spark.callOne(statement);
-    long rewritten = SparkIceberg.asLong(r.get("rewritten_data_files_count"));
-    long added = SparkIceberg.asLong(r.get("added_data_files_count"));
-    long bytes = SparkIceberg.asLong(r.get("rewritten_bytes_count"));
+    Map<String, Object> r = callOne(t, "compact", statement);
+    RewriteCounts counts =
+        RewriteCounts.of(plan.filesToRewrite(), plan.bytesToRewrite(), r, "data");
     long failed = SparkIceberg.asLong(r.get("failed_data_files_count"));
-    long deletesRemoved = SparkIceberg.asLong(r.get("removed_delete_files_count"));
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("planned_files", plan.filesToRewrite());
-    m.put("planned_bytes", plan.bytesToRewrite());
-    m.put("rewritten_files", rewritten);
-    m.put("rewritten_bytes", bytes);
-    m.put("added_files", added);
+    Map<String, Long> m = counts.metrics();
     m.put("failed_files", failed);
-    m.put("removed_delete_files", deletesRemoved);
+    m.put("removed_delete_files", SparkIceberg.asLong(r.get("removed_delete_files_count")));
     t.table().refresh();
     Snapshot after = t.table().currentSnapshot();
     boolean moved = after != null && before != null && after.snapshotId() != before.snapshotId();
@@ -101,7 +78,7 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
       // with partial progress some groups are committed already: they are checked before we fail
       String committed = moved
           ? "; what it committed was verified: "
-              + verify(spark, table, t, before.snapshotId(), after.snapshotId())
+              + verify(table, t, before.snapshotId(), after.snapshotId())
           : "";
       throw new IllegalStateException("spark could not rewrite " + failed + " file(s)" + committed
           + "; see the cluster's driver log");
@@ -109,46 +86,8 @@ final class SparkCompact implements OperationExecutor<Compact, IcebergTable> {
     if (!moved) {
       return Step.nothingToDo("spark rewrote nothing (the preview planned " + what + ")", m);
     }
-    String verified = verify(spark, table, t, before.snapshotId(), after.snapshotId());
-    String drift = rewritten == plan.filesToRewrite() && bytes == plan.bytesToRewrite()
-        ? ""
-        : String.format(
-            "; the preview planned %d file(s) (%s)",
-            plan.filesToRewrite(), ByteSizes.format(plan.bytesToRewrite()));
-    return Step.done(
-        String.format(
-            "spark rewrote %d file(s) (%s) into %d, verified: %s%s",
-            rewritten, ByteSizes.format(bytes), added, verified, drift),
-        m);
-  }
-
-  /**
-   * Every rewrite committed since {@code before}, on the cluster, against its own parent (a writer may
-   * have appended between); a mismatch undoes that rewrite only by a compare-and-set, when nothing
-   * committed on top of it.
-   */
-  static String verify(
-      SparkIceberg spark, SparkTable table, IcebergTable t, long before, long after) {
-    List<String> checked = new ArrayList<>();
-    for (Snapshot rewrite : RemoteRewrites.since(t.table(), before)) {
-      SparkContent rowsBefore = spark.contentAt(table, rewrite.parentId());
-      SparkContent rowsAfter = spark.contentAt(table, rewrite.snapshotId());
-      if (!rowsBefore.equals(rowsAfter)) {
-        boolean rolledBack = RemoteRewrites.rollBackIfStillCurrent(t.table(), rewrite);
-        throw new IllegalStateException("content changed from " + rowsBefore + " to " + rowsAfter
-            + " in snapshot " + rewrite.snapshotId()
-            + (rolledBack
-                ? "; rolled back to snapshot " + rewrite.parentId()
-                : "; not rolled back: another commit followed (inspect it and roll back to "
-                    + rewrite.parentId() + " by hand)"));
-      }
-      checked.add(rowsAfter + " at " + rewrite.snapshotId());
-    }
-    if (checked.isEmpty()) {
-      throw new IllegalStateException("spark committed snapshot " + after
-          + " but no rewrite snapshot follows " + before + "; it was not verified");
-    }
-    return String.join(", ", checked) + ", each equal to its parent";
+    String verified = verify(table, t, before.snapshotId(), after.snapshotId());
+    return Step.done(counts.rewrote("file(s)") + ", verified: " + verified + counts.drift(), m);
   }
 
   /** The operation without {@code where}/{@code partition}: they travel as the procedure's {@code where}, not as options. */

@@ -8,7 +8,6 @@ import dev.resurfacer.iceberg.expire.Spellings;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.units.ByteSizes;
 import dev.resurfacer.units.Durations;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Expiry on the cluster: our preview (Iceberg core's own selection plus our reachability by stored-file
@@ -29,18 +26,9 @@ import org.slf4j.LoggerFactory;
  * when no file is referenced under two spellings, so such a table is refused (run it with the local
  * engine, whose deletes compare identities).
  */
-final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTable> {
-  private static final Logger PROGRESS =
-      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
-  private final SparkIceberg spark;
-
+final class SparkExpire extends SparkIcebergExecutor<ExpireSnapshots> {
   SparkExpire(SparkIceberg spark) {
-    this.spark = spark;
-  }
-
-  @Override
-  public Class<ExpireSnapshots> operationType() {
-    return ExpireSnapshots.class;
+    super(spark);
   }
 
   @Override
@@ -74,8 +62,7 @@ final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
               + "); Spark's expiry compares location strings and could delete a kept file; run it with --engine local");
     }
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(
-          "would expire " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return previewed("would expire " + what, planned);
     }
     SparkTable table = spark.table(t);
     StringBuilder ids = new StringBuilder();
@@ -87,8 +74,7 @@ final class SparkExpire implements OperationExecutor<ExpireSnapshots, IcebergTab
         "older_than => TIMESTAMP_MILLIS(" + p.cutoffMillis() + ")",
         "retain_last => " + p.retainLast(),
         "snapshot_ids => array(" + ids + ")");
-    PROGRESS.info("table={} operation=expire engine=spark {}", t.name(), statement);
-    Map<String, Object> r = spark.callOne(statement);
+    Map<String, Object> r = callOne(t, "expire", statement);
     long deleted = 0;
     Map<String, Long> m = new LinkedHashMap<>();
     for (Map.Entry<String, Object> e : r.entrySet()) {

@@ -1,7 +1,12 @@
 package dev.resurfacer.spark.iceberg;
 
 import dev.resurfacer.iceberg.maintain.IcebergTable;
+import dev.resurfacer.maintain.Compact;
+import dev.resurfacer.maintain.ExpireSnapshots;
 import dev.resurfacer.maintain.OperationExecutor;
+import dev.resurfacer.maintain.RemoveOrphans;
+import dev.resurfacer.maintain.RewriteManifests;
+import dev.resurfacer.maintain.RewritePositionDeletes;
 import dev.resurfacer.spark.SparkContent;
 import dev.resurfacer.spark.SparkSql;
 import dev.resurfacer.storage.StorageFences;
@@ -30,11 +35,11 @@ public record SparkIceberg(SparkSql sql, Map<String, String> catalogs, StorageFe
   /** The operations Iceberg's Spark procedures run for us. */
   public List<OperationExecutor<?, IcebergTable>> executors() {
     return List.of(
-        new SparkCompact(this),
-        new SparkRewriteManifests(this),
-        new SparkExpire(this),
-        new SparkRemoveOrphans(this),
-        new SparkRewritePositionDeletes(this));
+        OperationExecutor.of(Compact.class, new SparkCompact(this)),
+        OperationExecutor.of(RewriteManifests.class, new SparkRewriteManifests(this)),
+        OperationExecutor.of(ExpireSnapshots.class, new SparkExpire(this)),
+        OperationExecutor.of(RemoveOrphans.class, new SparkRemoveOrphans(this)),
+        OperationExecutor.of(RewritePositionDeletes.class, new SparkRewritePositionDeletes(this)));
   }
 
   /** The live rows of the table at one snapshot, as {@link SparkContent} measures them. */

@@ -5,7 +5,6 @@ import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.iceberg.orphans.OrphanRemoval;
 import dev.resurfacer.iceberg.orphans.OrphanReport;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.RemoveOrphans;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.storage.StorageFences;
@@ -16,8 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Orphan removal with the cluster's candidates and our fences: Iceberg's {@code remove_orphan_files}
@@ -27,18 +24,9 @@ import org.slf4j.LoggerFactory;
  * through the table's FileIO only the files both agree on. A candidate our fences refuse is kept
  * and counted.
  */
-final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, IcebergTable> {
-  private static final Logger PROGRESS =
-      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
-  private final SparkIceberg spark;
-
+final class SparkRemoveOrphans extends SparkIcebergExecutor<RemoveOrphans> {
   SparkRemoveOrphans(SparkIceberg spark) {
-    this.spark = spark;
-  }
-
-  @Override
-  public Class<RemoveOrphans> operationType() {
-    return RemoveOrphans.class;
+    super(spark);
   }
 
   @Override
@@ -57,7 +45,7 @@ final class SparkRemoveOrphans implements OperationExecutor<RemoveOrphans, Icebe
     long cutoff = System.currentTimeMillis() - op.olderThan().toMillis();
     String statement = table.call(
         "remove_orphan_files", "older_than => TIMESTAMP_MILLIS(" + cutoff + ")", "dry_run => true");
-    PROGRESS.info("table={} operation=remove-orphans engine=spark {}", t.name(), statement);
+    logStatement(t, "remove-orphans", statement);
     List<String> candidates = new ArrayList<>();
     for (Map<String, Object> row : spark.sql().rows(statement)) {
       candidates.add(String.valueOf(row.get("orphan_file_location")));

@@ -4,26 +4,14 @@ import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.iceberg.manifests.ManifestRewriteResult;
 import dev.resurfacer.iceberg.manifests.ManifestRewriter;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.RewriteManifests;
 import dev.resurfacer.maintain.Step;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Manifests regrouped on the cluster by Iceberg's {@code rewrite_manifests}; our preview decides whether it is needed; content checked before/after. */
-final class SparkRewriteManifests implements OperationExecutor<RewriteManifests, IcebergTable> {
-  private static final Logger PROGRESS =
-      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
-  private final SparkIceberg spark;
-
+final class SparkRewriteManifests extends SparkIcebergExecutor<RewriteManifests> {
   SparkRewriteManifests(SparkIceberg spark) {
-    this.spark = spark;
-  }
-
-  @Override
-  public Class<RewriteManifests> operationType() {
-    return RewriteManifests.class;
+    super(spark);
   }
 
   @Override
@@ -36,16 +24,15 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
       return Step.nothingToDo(p.notNeeded().get(), planned);
     }
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(
+      return previewed(
           "would rewrite " + p.dataManifestsBefore() + " data manifest(s) into about "
-              + p.expectedDataManifests() + " on spark (" + spark.sql().describe() + ")",
+              + p.expectedDataManifests(),
           planned);
     }
     SparkTable table = spark.table(t);
     long before = t.table().currentSnapshot().snapshotId();
     String statement = table.call("rewrite_manifests");
-    PROGRESS.info("table={} operation=rewrite-manifests engine=spark {}", t.name(), statement);
-    Map<String, Object> r = spark.callOne(statement);
+    Map<String, Object> r = callOne(t, "rewrite-manifests", statement);
     long rewritten = SparkIceberg.asLong(r.get("rewritten_manifests_count"));
     long added = SparkIceberg.asLong(r.get("added_manifests_count"));
     t.table().refresh();
@@ -55,7 +42,7 @@ final class SparkRewriteManifests implements OperationExecutor<RewriteManifests,
           "spark's rewrite_manifests committed nothing",
           Map.of("data_manifests_before", (long) p.dataManifestsBefore()));
     }
-    String verified = SparkCompact.verify(spark, table, t, before, after);
+    String verified = verify(table, t, before, after);
     return Step.done(
         "spark rewrote " + rewritten + " manifest(s) into " + added + ", verified: " + verified,
         Map.of(

@@ -4,21 +4,17 @@ import dev.resurfacer.UsageException;
 import dev.resurfacer.iceberg.deletes.PositionDeleteRewrite;
 import dev.resurfacer.iceberg.maintain.IcebergTable;
 import dev.resurfacer.maintain.Mode;
-import dev.resurfacer.maintain.OperationExecutor;
 import dev.resurfacer.maintain.RewritePositionDeletes;
 import dev.resurfacer.maintain.Step;
 import dev.resurfacer.units.ByteSizes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.actions.BinPackRewritePositionDeletePlanner;
 import org.apache.iceberg.actions.RewritePositionDeletesGroup;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Position-delete files compacted on the cluster by Iceberg's {@code rewrite_position_delete_files}
@@ -28,19 +24,9 @@ import org.slf4j.LoggerFactory;
  * before and after each rewrite Spark committed; a mismatch is undone as compaction's is. A v3 table
  * carries deletion vectors instead, which our local engine converts to: it is refused here.
  */
-final class SparkRewritePositionDeletes
-    implements OperationExecutor<RewritePositionDeletes, IcebergTable> {
-  private static final Logger PROGRESS =
-      LoggerFactory.getLogger("dev.resurfacer.maintain.progress");
-  private final SparkIceberg spark;
-
+final class SparkRewritePositionDeletes extends SparkIcebergExecutor<RewritePositionDeletes> {
   SparkRewritePositionDeletes(SparkIceberg spark) {
-    this.spark = spark;
-  }
-
-  @Override
-  public Class<RewritePositionDeletes> operationType() {
-    return RewritePositionDeletes.class;
+    super(spark);
   }
 
   /** What the planner selects: groups, delete files and their bytes. */
@@ -91,26 +77,16 @@ final class SparkRewritePositionDeletes
     String what = p.files() + " position-delete file(s) (" + ByteSizes.format(p.bytes()) + ") in "
         + p.groups() + " group(s)";
     if (mode == Mode.PREVIEW) {
-      return Step.previewed(
-          "would rewrite " + what + " on spark (" + spark.sql().describe() + ")", planned);
+      return previewed("would rewrite " + what, planned);
     }
     SparkTable table = spark.table(t);
     long before = t.table().currentSnapshot().snapshotId();
     String statement = op.options().isEmpty()
         ? table.call("rewrite_position_delete_files")
         : table.call("rewrite_position_delete_files", "options => " + SparkTable.map(op.options()));
-    PROGRESS.info(
-        "table={} operation=rewrite-position-deletes engine=spark {}", t.name(), statement);
-    Map<String, Object> r = spark.callOne(statement);
-    long rewritten = SparkIceberg.asLong(r.get("rewritten_delete_files_count"));
-    long added = SparkIceberg.asLong(r.get("added_delete_files_count"));
-    long bytes = SparkIceberg.asLong(r.get("rewritten_bytes_count"));
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("planned_files", p.files());
-    m.put("planned_bytes", p.bytes());
-    m.put("rewritten_files", rewritten);
-    m.put("rewritten_bytes", bytes);
-    m.put("added_files", added);
+    Map<String, Object> r = callOne(t, "rewrite-position-deletes", statement);
+    RewriteCounts counts = RewriteCounts.of(p.files(), p.bytes(), r, "delete");
+    Map<String, Long> m = counts.metrics();
     m.put("added_bytes", SparkIceberg.asLong(r.get("added_bytes_count")));
     t.table().refresh();
     long after = t.table().currentSnapshot().snapshotId();
@@ -118,13 +94,8 @@ final class SparkRewritePositionDeletes
       return Step.nothingToDo(
           "spark rewrote no position-delete file (the preview planned " + what + ")", m);
     }
-    String verified = SparkCompact.verify(spark, table, t, before, after);
-    String drift = rewritten == p.files() && bytes == p.bytes()
-        ? ""
-        : "; the preview planned " + p.files() + " file(s) (" + ByteSizes.format(p.bytes()) + ")";
+    String verified = verify(table, t, before, after);
     return Step.done(
-        "spark rewrote " + rewritten + " position-delete file(s) (" + ByteSizes.format(bytes)
-            + ") into " + added + ", verified: " + verified + drift,
-        m);
+        counts.rewrote("position-delete file(s)") + ", verified: " + verified + counts.drift(), m);
   }
 }
