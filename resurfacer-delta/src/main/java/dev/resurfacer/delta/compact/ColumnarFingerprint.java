@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.LocalParquetFile;
 import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
@@ -45,7 +46,6 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -143,7 +143,7 @@ final class ColumnarFingerprint {
     RowDigest.Builder digest = new RowDigest.Builder(n);
     try (PageDecompression pages = new PageDecompression(() -> HadoopCodecs.newFactory(0));
         ParquetFileReader reader = ParquetFileReader.open(
-            new LocalInputFile(path),
+            new LocalParquetFile(path),
             ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withCodecFactory(pages)
                 .build())) {

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.LocalParquetFile;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.LocalStorage;
@@ -18,7 +19,6 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
@@ -42,7 +42,7 @@ final class FieldIdNames {
       for (LiveFile f : bin.files()) {
         GroupType footer;
         try (ParquetFileReader reader = ParquetFileReader.open(
-            new LocalInputFile(LocalStorage.path(f.file())),
+            new LocalParquetFile(LocalStorage.path(f.file())),
             // only the schema, and no Hadoop Configuration per file (parsing its XML defaults cost
             // more than the footer)
             ParquetReadOptions.builder(new PlainParquetConfiguration())

@@ -51,7 +51,7 @@ final class ParquetFooters {
   static org.apache.parquet.io.InputFile parquetFile(InputFile file) {
     java.nio.file.Path local = PlacedFiles.localPath(file.location());
     if (local != null) {
-      return new org.apache.parquet.io.LocalInputFile(local);
+      return new dev.resurfacer.content.LocalParquetFile(local);
     }
     return new org.apache.parquet.io.InputFile() {
       @Override
