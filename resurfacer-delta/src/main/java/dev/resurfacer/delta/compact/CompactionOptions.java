@@ -144,65 +144,75 @@ public record CompactionOptions(
   }
 
   public CompactionOptions zOrder(List<String> columns) {
-    return edit(e -> e.zOrderColumns = columns);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        columns,
+        where,
+        runner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions where(PartitionFilter filter) {
-    return edit(e -> e.where = filter);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        filter,
+        runner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions runner(Runner newRunner) {
-    return edit(e -> e.runner = newRunner);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        newRunner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions memory(long bytes) {
-    return edit(e -> e.memoryBytes = bytes);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        bytes,
+        scratchDir,
+        minPartitionIdle);
   }
 
   public CompactionOptions scratchDir(Path dir) {
-    return edit(e -> e.scratchDir = dir);
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        memoryBytes,
+        dir,
+        minPartitionIdle);
   }
 
   public CompactionOptions minPartitionIdle(java.time.Duration idle) {
-    return edit(e -> e.minPartitionIdle = java.util.Optional.of(idle));
-  }
-
-  /** A copy of these options with what {@code change} sets on a draft of them. */
-  private CompactionOptions edit(java.util.function.Consumer<Draft> change) {
-    Draft d = new Draft(this);
-    change.accept(d);
     return new CompactionOptions(
-        d.targetFileSize,
-        d.deletedRowRatio,
-        d.zOrderColumns,
-        d.where,
-        d.runner,
-        d.memoryBytes,
-        d.scratchDir,
-        d.minPartitionIdle);
-  }
-
-  /** The components of one {@link CompactionOptions} while a wither changes one of them. */
-  private static final class Draft {
-    final OptionalLong targetFileSize;
-    final double deletedRowRatio;
-    List<String> zOrderColumns;
-    PartitionFilter where;
-    Runner runner;
-    long memoryBytes;
-    Path scratchDir;
-    java.util.Optional<java.time.Duration> minPartitionIdle;
-
-    Draft(CompactionOptions o) {
-      targetFileSize = o.targetFileSize;
-      deletedRowRatio = o.deletedRowRatio;
-      zOrderColumns = o.zOrderColumns;
-      where = o.where;
-      runner = o.runner;
-      memoryBytes = o.memoryBytes;
-      scratchDir = o.scratchDir;
-      minPartitionIdle = o.minPartitionIdle;
-    }
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        memoryBytes,
+        scratchDir,
+        java.util.Optional.of(idle));
   }
 
   public boolean zOrdered() {

@@ -174,76 +174,81 @@ public record CompactionOptions(
   public CompactionOptions withOption(String name, String value) {
     Map<String, String> m = new LinkedHashMap<>(rewriteOptions);
     m.put(name, value);
-    return edit(e -> e.rewriteOptions = m);
+    return new CompactionOptions(
+        m, filter, partition, runner, memoryBytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withFilter(Expression newFilter) {
-    return edit(e -> e.filter = newFilter);
+    return new CompactionOptions(
+        rewriteOptions,
+        newFilter,
+        partition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withPartition(String newPartition) {
-    return edit(e -> e.partition = newPartition);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        newPartition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withRunner(Runner newRunner) {
-    return edit(e -> e.runner = newRunner);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        partition,
+        newRunner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withMemory(long bytes) {
     if (bytes < (64L << 20)) {
       throw new UsageException("--memory must be at least 64MB");
     }
-    return edit(e -> e.memoryBytes = bytes);
+    return new CompactionOptions(
+        rewriteOptions, filter, partition, runner, bytes, verification, scratchDir, ordering);
   }
 
   public CompactionOptions withVerification(Verification newVerification) {
-    return edit(e -> e.verification = newVerification);
+    return new CompactionOptions(
+        rewriteOptions,
+        filter,
+        partition,
+        runner,
+        memoryBytes,
+        newVerification,
+        scratchDir,
+        ordering);
   }
 
   public CompactionOptions withScratchDir(Path dir) {
-    return edit(e -> e.scratchDir = dir);
+    return new CompactionOptions(
+        rewriteOptions, filter, partition, runner, memoryBytes, verification, dir, ordering);
   }
 
   public CompactionOptions withOrdering(Ordering newOrdering) {
-    return edit(e -> e.ordering = newOrdering);
-  }
-
-  /** A copy of these options with what {@code change} sets on a draft of them. */
-  private CompactionOptions edit(java.util.function.Consumer<Draft> change) {
-    Draft d = new Draft(this);
-    change.accept(d);
     return new CompactionOptions(
-        d.rewriteOptions,
-        d.filter,
-        d.partition,
-        d.runner,
-        d.memoryBytes,
-        d.verification,
-        d.scratchDir,
-        d.ordering);
-  }
-
-  /** The components of one {@link CompactionOptions} while a wither changes one of them. */
-  private static final class Draft {
-    Map<String, String> rewriteOptions;
-    Expression filter;
-    String partition;
-    Runner runner;
-    long memoryBytes;
-    Verification verification;
-    Path scratchDir;
-    Ordering ordering;
-
-    Draft(CompactionOptions o) {
-      rewriteOptions = o.rewriteOptions;
-      filter = o.filter;
-      partition = o.partition;
-      runner = o.runner;
-      memoryBytes = o.memoryBytes;
-      verification = o.verification;
-      scratchDir = o.scratchDir;
-      ordering = o.ordering;
-    }
+        rewriteOptions,
+        filter,
+        partition,
+        runner,
+        memoryBytes,
+        verification,
+        scratchDir,
+        newOrdering);
   }
 
   /** The options both formats read alike: partial progress, commit pacing, concurrency, idle partitions. */
