@@ -96,7 +96,7 @@ final class CompactionFlags {
   @Option(
       names = "--max-concurrent",
       paramLabel = "N",
-      description = "Groups rewritten at once (default 5).")
+      description = "Groups rewritten at once (default 5; on local files no more than the cores).")
   Integer maxConcurrent;
 
   @Option(

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.Supplier;
+import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -26,12 +27,21 @@ public final class PageDecompression implements CompressionCodecFactory, AutoClo
   private CompressionCodecFactory fallback;
   private ZstdDecompressCtx zstd;
   private byte[] out = new byte[0];
+  private final ChunkBuffers chunks = new ChunkBuffers();
   private final BytesInputDecompressor zstdPages = new OneShot(CompressionCodecName.ZSTD);
   private final BytesInputDecompressor snappyPages = new OneShot(CompressionCodecName.SNAPPY);
 
   /** @param fallback parquet-java's codecs, made on first need (a codec other than zstd, snappy or none) */
   public PageDecompression(Supplier<CompressionCodecFactory> fallback) {
     this.fallbackFactory = fallback;
+  }
+
+  /**
+   * Where the file reader reads column chunks (its options' allocator): arrays this digest reuses
+   * from one row group and file to the next ({@link ChunkBuffers}).
+   */
+  public ByteBufferAllocator chunkBuffers() {
+    return chunks;
   }
 
   @Override

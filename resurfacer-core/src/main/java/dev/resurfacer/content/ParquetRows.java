@@ -49,37 +49,42 @@ public final class ParquetRows {
     long rowBase = 0;
     PageReadStore rowGroup;
     while ((rowGroup = groups.next()) != null) {
-      for (PageHashes c : columns) {
-        if (c != null) {
-          c.startRowGroup(rowGroup);
-        }
-      }
-      long rows = rowGroup.getRowCount();
-      for (long done = 0; done < rows; done += BLOCK) {
-        int n = (int) Math.min(BLOCK, rows - done);
-        block.reset(n);
-        if (deleted != null) {
-          for (int r = 0; r < n; r++) {
-            if (deleted.test(rowBase + done + r)) {
-              block.delete(r);
-            }
+      // closing hands the row group's chunk buffers back to the reader's allocator (ChunkBuffers)
+      try {
+        for (PageHashes c : columns) {
+          if (c != null) {
+            c.startRowGroup(rowGroup);
           }
         }
-        for (int c = 0; c < columns.length; c++) {
-          if (columns[c] != null) {
-            if (columns[c].foldInto(block, c, nulls, n) > 0) {
-              block.markNulls(c, columns[c].fieldId(), nulls);
+        long rows = rowGroup.getRowCount();
+        for (long done = 0; done < rows; done += BLOCK) {
+          int n = (int) Math.min(BLOCK, rows - done);
+          block.reset(n);
+          if (deleted != null) {
+            for (int r = 0; r < n; r++) {
+              if (deleted.test(rowBase + done + r)) {
+                block.delete(r);
+              }
             }
-          } else {
-            Arrays.fill(hashes, 0, n, constants[c]);
-            boolean isNull = constantNulls != null && constantNulls[c];
-            block.foldColumnHashes(
-                c, isNull ? constantFieldIds[c] : 0, hashes, allNull, isNull ? n : 0);
           }
+          for (int c = 0; c < columns.length; c++) {
+            if (columns[c] != null) {
+              if (columns[c].foldInto(block, c, nulls, n) > 0) {
+                block.markNulls(c, columns[c].fieldId(), nulls);
+              }
+            } else {
+              Arrays.fill(hashes, 0, n, constants[c]);
+              boolean isNull = constantNulls != null && constantNulls[c];
+              block.foldColumnHashes(
+                  c, isNull ? constantFieldIds[c] : 0, hashes, allNull, isNull ? n : 0);
+            }
+          }
+          digest.addRows(block);
         }
-        digest.addRows(block);
+        rowBase += rows;
+      } finally {
+        rowGroup.close();
       }
-      rowBase += rows;
     }
   }
 }

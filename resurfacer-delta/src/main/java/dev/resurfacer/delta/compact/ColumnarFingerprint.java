@@ -146,6 +146,7 @@ final class ColumnarFingerprint {
             new LocalParquetFile(path),
             ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withCodecFactory(pages)
+                .withAllocator(pages.chunkBuffers())
                 .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       PageHashes[] decoders = new PageHashes[n];

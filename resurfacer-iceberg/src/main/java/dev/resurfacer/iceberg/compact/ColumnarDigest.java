@@ -144,6 +144,7 @@ final class ColumnarDigest {
         // threads
         ParquetReadOptions.builder(new PlainParquetConfiguration())
             .withCodecFactory(pages)
+            .withAllocator(pages.chunkBuffers())
             .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.maintain.RewriteOptions;
 import dev.resurfacer.progress.Progress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,8 +45,9 @@ final class GroupScheduler {
     Table table = plan.table();
     CompactionOptions options = plan.options();
     List<RewriteFileGroup> groups = plan.groups();
-    int concurrency = Math.min(options.shared().maxConcurrentGroups(), groups.size());
     int cores = Runtime.getRuntime().availableProcessors();
+    int concurrency =
+        Math.min(groupsAtOnce(options.shared(), localInputs(groups), cores), groups.size());
     Path scratch = options.newScratchDir("resurfacer-compact-");
     // one verification read per group in flight, on at most the machine's cores; each holds one
     // Parquet row group of its file (a few MB), far below what --memory gives DuckDB
@@ -118,6 +120,29 @@ final class GroupScheduler {
       DuckDbRewriter.deleteRecursively(scratch);
     }
     return results;
+  }
+
+  /**
+   * How many groups are rewritten at once: {@code max-concurrent-file-group-rewrites} when it is
+   * given. Unset, Iceberg's 5, but no more than the cores when every input file is local: a local
+   * group's rewrite is all CPU, and more groups than cores only took turns on them (four groups of
+   * the 10M-row table on 2 cores: more CPU-seconds than two at a time and twice the peak RSS,
+   * docs/benchmarks.md). Remote inputs are staged through FileIO first, where more groups than
+   * cores keep the network busy.
+   */
+  static int groupsAtOnce(RewriteOptions options, boolean localInputs, int cores) {
+    if (options.values().containsKey(RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES)) {
+      return options.maxConcurrentGroups();
+    }
+    return localInputs
+        ? Math.max(1, Math.min(cores, options.maxConcurrentGroups()))
+        : options.maxConcurrentGroups();
+  }
+
+  static boolean localInputs(List<RewriteFileGroup> groups) {
+    return groups.stream()
+        .flatMap(g -> g.fileScanTasks().stream())
+        .allMatch(t -> PlacedFiles.localPath(t.file().location()) != null);
   }
 
   private RewrittenGroup rewriteWithFallback(

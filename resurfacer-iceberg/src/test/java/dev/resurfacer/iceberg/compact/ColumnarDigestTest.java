@@ -122,30 +122,46 @@ class ColumnarDigestTest {
   /**
    * Every page layout and encoding the page decoder meets: v1 and v2 pages, dictionary pages and the
    * plain (v1) or delta (v2) pages a writer falls back to when the dictionary fills, pages of many
-   * sizes that do not line up with the digest's blocks, all compared with the generic reader.
+   * sizes that do not line up with the digest's blocks, all compared with the generic reader. Files
+   * of many row groups too: each row group's chunk buffers are handed back and lent again to the
+   * next row group and file, so a buffer reused too early would show here as a different digest.
    */
   @Test
-  void everyPageLayoutDigestsAsTheGenericReaderReadsIt() {
+  void everyPageLayoutDigestsAsTheGenericReaderReadsIt() throws Exception {
     for (String pageVersion : List.of("v1", "v2")) {
       for (String dictBytes : List.of("2097152", "512")) {
-        Table table = catalog
-            .buildTable(TableIdentifier.of("db", "pages_" + pageVersion + "_" + dictBytes), SCHEMA)
-            .withPartitionSpec(PartitionSpec.unpartitioned())
-            .withProperty(TableProperties.PARQUET_PAGE_VERSION, pageVersion)
-            .withProperty(TableProperties.PARQUET_DICT_SIZE_BYTES, dictBytes)
-            .withProperty(TableProperties.PARQUET_PAGE_ROW_LIMIT, "1500")
-            .create();
-        List<String> locations = new ArrayList<>();
-        for (int f = 0; f < 2; f++) {
-          DataFile file = TableWrites.writeData(table, rows(f * 7000L, 7000)).get(0);
-          table.newAppend().appendFile(file).commit();
-          locations.add(file.location());
+        for (String rowGroupBytes : List.of("134217728", "16384")) {
+          String name = "pages_" + pageVersion + "_" + dictBytes + "_" + rowGroupBytes;
+          Table table = catalog
+              .buildTable(TableIdentifier.of("db", name), SCHEMA)
+              .withPartitionSpec(PartitionSpec.unpartitioned())
+              .withProperty(TableProperties.PARQUET_PAGE_VERSION, pageVersion)
+              .withProperty(TableProperties.PARQUET_DICT_SIZE_BYTES, dictBytes)
+              .withProperty(TableProperties.PARQUET_PAGE_ROW_LIMIT, "1500")
+              .withProperty(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, rowGroupBytes)
+              .create();
+          List<String> locations = new ArrayList<>();
+          int rowGroups = 0;
+          for (int f = 0; f < 2; f++) {
+            DataFile file = TableWrites.writeData(table, rows(f * 7000L, 7000)).get(0);
+            table.newAppend().appendFile(file).commit();
+            locations.add(file.location());
+            try (org.apache.parquet.hadoop.ParquetFileReader reader =
+                org.apache.parquet.hadoop.ParquetFileReader.open(
+                    ParquetFooters.parquetFile(table.io().newInputFile(file.location())))) {
+              rowGroups += reader.getRowGroups().size();
+            }
+          }
+          if (!rowGroupBytes.equals("134217728")) {
+            assertThat(rowGroups).as(name + ": row groups in two files").isGreaterThan(4);
+          }
+          RowDigest generic = Checksum.ofFiles(table, locations, SCHEMA).digest();
+          assertThat(generic.rows()).isEqualTo(14000);
+          assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA))
+              .as(pageVersion + ", dictionary of " + dictBytes + " bytes, row groups of "
+                  + rowGroupBytes + " bytes")
+              .isEqualTo(generic);
         }
-        RowDigest generic = Checksum.ofFiles(table, locations, SCHEMA).digest();
-        assertThat(generic.rows()).isEqualTo(14000);
-        assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA))
-            .as(pageVersion + ", dictionary of " + dictBytes + " bytes")
-            .isEqualTo(generic);
       }
     }
   }

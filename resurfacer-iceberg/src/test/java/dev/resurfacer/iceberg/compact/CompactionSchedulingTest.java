@@ -144,6 +144,44 @@ class CompactionSchedulingTest {
     catalog.close();
   }
 
+  /**
+   * Unset, the groups rewritten at once are no more than the cores when every input is local, and
+   * Iceberg's 5 for remote inputs; the option, when given, is taken as it is.
+   */
+  @Test
+  void groupsAtOnceAreTheCoresForLocalInputsUnlessTheOptionIsGiven() throws Exception {
+    JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
+    Table table = Orders.create(catalog, "shop", "orders", 3);
+    new CdcWriter(catalog.loadTable(ID), 5).seed(3, 3, 20);
+    table.refresh();
+    PlannedCompaction plan = Compaction.plan(
+        table,
+        CompactionOptions.defaults()
+            .withOption("min-input-files", "2")
+            .withScratchDir(dir.resolve("scratch")));
+    assertThat(plan.groups()).hasSize(3);
+    assertThat(GroupScheduler.localInputs(plan.groups())).isTrue();
+
+    dev.resurfacer.maintain.RewriteOptions unset = plan.options().shared();
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, 2)).isEqualTo(2);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, 16)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, false, 2)).isEqualTo(5);
+    dev.resurfacer.maintain.RewriteOptions given = new dev.resurfacer.maintain.RewriteOptions(
+        java.util.Map.of("max-concurrent-file-group-rewrites", "4"));
+    assertThat(GroupScheduler.groupsAtOnce(given, true, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, false, 2)).isEqualTo(4);
+
+    // and the run itself: every group committed, content unchanged
+    java.util.List<String> before = Content.of(table);
+    CompactionResult result = Compaction.execute(plan);
+    assertThat(result.groups())
+        .hasSize(3)
+        .allSatisfy(g -> assertThat(g.status()).isEqualTo(CompactionResult.Status.COMMITTED));
+    table.refresh();
+    assertThat(Content.of(table)).isEqualTo(before);
+    catalog.close();
+  }
+
   private CompactionOptions options() {
     return CompactionOptions.defaults()
         .withOption("min-input-files", "2")

@@ -1,0 +1,54 @@
+package dev.resurfacer.content;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.bytes.ByteBufferAllocator;
+
+/**
+ * The heap arrays parquet-java's file reader reads column chunks into, handed back when a row group
+ * is closed ({@link ParquetRows} closes each) and lent again for the next row group or file. The
+ * reader's default allocator made a new array per chunk: a verified compaction allocated and zeroed
+ * every byte it read once more, and young collections and first touches of fresh heap followed
+ * (docs/benchmarks.md). Holds at most what one row group needed. Not thread-safe: one per digest, as
+ * {@link PageDecompression}.
+ */
+final class ChunkBuffers implements ByteBufferAllocator {
+  private final List<byte[]> free = new ArrayList<>();
+  private final Map<byte[], Boolean> lent = new IdentityHashMap<>();
+
+  @Override
+  public ByteBuffer allocate(int size) {
+    byte[] best = null;
+    int at = -1;
+    for (int i = 0; i < free.size(); i++) {
+      byte[] a = free.get(i);
+      if (a.length >= size && (best == null || a.length < best.length)) {
+        best = a;
+        at = i;
+      }
+    }
+    if (best == null) {
+      best = new byte[size];
+    } else {
+      free.remove(at);
+    }
+    lent.put(best, Boolean.TRUE);
+    return ByteBuffer.wrap(best, 0, size);
+  }
+
+  /** Takes back only what it lent, once: any other buffer is left to the collector. */
+  @Override
+  public void release(ByteBuffer buffer) {
+    if (buffer.hasArray() && lent.remove(buffer.array()) != null) {
+      free.add(buffer.array());
+    }
+  }
+
+  @Override
+  public boolean isDirect() {
+    return false;
+  }
+}
