@@ -44,7 +44,9 @@ class LauncherScriptTest {
     Files.writeString(
         fakeBin.resolve("mvn"),
         "#!/usr/bin/env bash\necho \"$@\" >> '" + mvnLog + "'\n" + "touch '" + jar + "'\n");
-    Files.writeString(fakeBin.resolve("java"), "#!/usr/bin/env bash\necho \"java $*\"\n");
+    Files.writeString(
+        fakeBin.resolve("java"),
+        "#!/usr/bin/env bash\necho \"java $* duckdb-allocator=${DUCKDB_JE_MALLOC_CONF-unset}\"\n");
     executable(fakeBin.resolve("mvn"));
     executable(fakeBin.resolve("java"));
     for (Path p :
@@ -111,6 +113,19 @@ class LauncherScriptTest {
   }
 
   @Test
+  void runsThatEndKeepDuckDbsFreedPagesAndServeAndTheCallersOwnSettingDoNot() throws Exception {
+    String keep = "duckdb-allocator=dirty_decay_ms:-1,muzzy_decay_ms:-1";
+    assertThat(launch("compact", "shop.orders", "--yes").out).contains(keep);
+    assertThat(launch("maintain", "--yes").out).contains(keep);
+    assertThat(launch("serve").out).contains("duckdb-allocator=unset");
+    assertThat(launch(Map.of("DUCKDB_JE_MALLOC_CONF", ""), "compact", "shop.orders").out)
+        .contains("duckdb-allocator=\n")
+        .doesNotContain("dirty_decay_ms");
+    assertThat(launch(Map.of("DUCKDB_JE_MALLOC_CONF", "narenas:2"), "compact", "shop.orders").out)
+        .contains("duckdb-allocator=narenas:2");
+  }
+
+  @Test
   void aCollectorChosenInTheJavaOptionsIsTheOnlyOneAShortVerbNames() throws Exception {
     String out = launch(Map.of("RESURFACER_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC"), "--help").out;
     assertThat(out).contains("-XX:+UseParallelGC").doesNotContain("UseSerialGC");
@@ -157,6 +172,7 @@ class LauncherScriptTest {
     System.arraycopy(args, 0, command, 1, args.length);
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("PATH", tree.resolve("fake-bin") + ":/usr/bin:/bin");
+    pb.environment().remove("DUCKDB_JE_MALLOC_CONF");
     pb.environment().putAll(env);
     Path err = tree.resolve("stderr.txt");
     pb.redirectError(err.toFile());
