@@ -96,7 +96,8 @@ final class CompactionFlags {
   @Option(
       names = "--max-concurrent",
       paramLabel = "N",
-      description = "Groups rewritten at once (default 5; on local files no more than the cores).")
+      description =
+          "Groups rewritten at once (default 5; the cores on local files with at least twice as many groups).")
   Integer maxConcurrent;
 
   @Option(

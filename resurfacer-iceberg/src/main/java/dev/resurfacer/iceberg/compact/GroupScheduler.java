@@ -46,8 +46,8 @@ final class GroupScheduler {
     CompactionOptions options = plan.options();
     List<RewriteFileGroup> groups = plan.groups();
     int cores = Runtime.getRuntime().availableProcessors();
-    int concurrency =
-        Math.min(groupsAtOnce(options.shared(), localInputs(groups), cores), groups.size());
+    int concurrency = Math.min(
+        groupsAtOnce(options.shared(), localInputs(groups), groups.size(), cores), groups.size());
     Path scratch = options.newScratchDir("resurfacer-compact-");
     // one verification read per group in flight, on at most the machine's cores; each holds one
     // Parquet row group of its file (a few MB), far below what --memory gives DuckDB
@@ -124,17 +124,18 @@ final class GroupScheduler {
 
   /**
    * How many groups are rewritten at once: {@code max-concurrent-file-group-rewrites} when it is
-   * given. Unset, Iceberg's 5, but no more than the cores when every input file is local: a local
-   * group's rewrite is all CPU, and more groups than cores only took turns on them (four groups of
-   * the 10M-row table on 2 cores: more CPU-seconds than two at a time and twice the peak RSS,
-   * docs/benchmarks.md). Remote inputs are staged through FileIO first, where more groups than
-   * cores keep the network busy.
+   * given. Unset, Iceberg's 5, but the cores when every input file is local and the plan has at
+   * least twice as many groups: a local group's rewrite is all CPU, and more groups than cores only
+   * took turns on them (four groups of the 10M-row table on 2 cores: more CPU-seconds than two at a
+   * time and twice the peak RSS, docs/benchmarks.md). With fewer groups all start at once as
+   * before, so the last of them never runs alone on one core. Remote inputs are staged through
+   * FileIO first, where more groups than cores keep the network busy.
    */
-  static int groupsAtOnce(RewriteOptions options, boolean localInputs, int cores) {
+  static int groupsAtOnce(RewriteOptions options, boolean localInputs, int groups, int cores) {
     if (options.values().containsKey(RewriteOptions.MAX_CONCURRENT_FILE_GROUP_REWRITES)) {
       return options.maxConcurrentGroups();
     }
-    return localInputs
+    return localInputs && groups >= 2 * cores
         ? Math.max(1, Math.min(cores, options.maxConcurrentGroups()))
         : options.maxConcurrentGroups();
   }

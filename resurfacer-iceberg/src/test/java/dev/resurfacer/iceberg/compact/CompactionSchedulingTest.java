@@ -145,11 +145,11 @@ class CompactionSchedulingTest {
   }
 
   /**
-   * Unset, the groups rewritten at once are no more than the cores when every input is local, and
-   * Iceberg's 5 for remote inputs; the option, when given, is taken as it is.
+   * Unset, the groups rewritten at once are the cores when every input is local and there are at
+   * least twice as many groups, else Iceberg's 5; the option, when given, is taken as it is.
    */
   @Test
-  void groupsAtOnceAreTheCoresForLocalInputsUnlessTheOptionIsGiven() throws Exception {
+  void groupsAtOnceAreTheCoresForManyLocalGroupsUnlessTheOptionIsGiven() throws Exception {
     JdbcCatalog catalog = SqliteCatalogs.create("lake", dir.resolve("lake"));
     Table table = Orders.create(catalog, "shop", "orders", 3);
     new CdcWriter(catalog.loadTable(ID), 5).seed(3, 3, 20);
@@ -163,13 +163,15 @@ class CompactionSchedulingTest {
     assertThat(GroupScheduler.localInputs(plan.groups())).isTrue();
 
     dev.resurfacer.maintain.RewriteOptions unset = plan.options().shared();
-    assertThat(GroupScheduler.groupsAtOnce(unset, true, 2)).isEqualTo(2);
-    assertThat(GroupScheduler.groupsAtOnce(unset, true, 16)).isEqualTo(5);
-    assertThat(GroupScheduler.groupsAtOnce(unset, false, 2)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, 4, 2)).isEqualTo(2);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, 40, 16)).isEqualTo(5);
+    // fewer groups than twice the cores all start at once: none is left to run alone
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, 3, 2)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, false, 40, 2)).isEqualTo(5);
     dev.resurfacer.maintain.RewriteOptions given = new dev.resurfacer.maintain.RewriteOptions(
         java.util.Map.of("max-concurrent-file-group-rewrites", "4"));
-    assertThat(GroupScheduler.groupsAtOnce(given, true, 2)).isEqualTo(4);
-    assertThat(GroupScheduler.groupsAtOnce(given, false, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, true, 40, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, false, 40, 2)).isEqualTo(4);
 
     // and the run itself: every group committed, content unchanged
     java.util.List<String> before = Content.of(table);
