@@ -109,7 +109,9 @@ class LauncherScriptTest {
         .contains(hot);
     assertThat(launch("compact", "shop.orders").out)
         .doesNotContain("TieredStopAtLevel")
-        .contains(hot);
+        .contains(hot)
+        .contains("-XX:CompileCommand=quiet")
+        .contains("-XX:CompileCommand=MaxNodeLimit,org/apache/parquet/format/*.*,2000");
   }
 
   @Test
