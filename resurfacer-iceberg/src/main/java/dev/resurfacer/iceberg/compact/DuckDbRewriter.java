@@ -176,10 +176,20 @@ final class DuckDbRewriter implements GroupRewriter {
     boolean small = group.inputFilesSizeInBytes() <= settings.smallGroupBytes();
     try (Connection conn = small
             ? SmallGroups.connect(settings.memoryBytes())
-            : DriverManager.getConnection("jdbc:duckdb:");
+            : settings.database() != null
+                ? settings.database().connect()
+                : DriverManager.getConnection("jdbc:duckdb:");
         Statement st = conn.createStatement()) {
-      if (!small) {
-        configure(st, settings, work);
+      if (!small && settings.database() == null) {
+        DuckDbDatabase.configure(
+            st,
+            settings.memoryBytes(),
+            settings.threads(),
+            !(settings.ordering() instanceof ResolvedOrdering.None),
+            work.resolve("spill"));
+      } else if (!small) {
+        // DuckDB may keep the time zone per connection: each group's says UTC itself
+        st.execute("SET TimeZone='UTC'");
       }
       ResolvedOrdering ordering = settings.ordering();
       Schema schema = LiveRows.rewriteSchema(table);
@@ -320,29 +330,6 @@ final class DuckDbRewriter implements GroupRewriter {
         group.fileScanTasks().stream().mapToLong(t -> t.file().recordCount()).sum();
     long bytesPerRow = Math.max(1, group.inputFilesSizeInBytes() / Math.max(1, rows));
     return Math.max(1024, Math.min(122_880, settings.targetFileSizeBytes() / bytesPerRow / 4));
-  }
-
-  private static void configure(Statement st, Settings settings, Path work) throws SQLException {
-    long mb = Math.max(64, settings.memoryBytes() >> 20);
-    st.execute("SET memory_limit='" + mb + "MB'");
-    // DuckDB's blocks stay mapped up to the memory limit instead of going back to the kernel after
-    // each task and faulting in again: page faults were ~10% of a 10M-row bin-pack's CPU
-    // (docs/benchmarks.md); the buffer manager still bounds the blocks by memory_limit
-    st.execute("SET block_allocator_memory='" + mb + "MB'");
-    // an ordered rewrite keeps a sort run per thread in memory: below ~256 MB a thread, DuckDB
-    // fails to pin blocks instead of spilling (measured on a 236 MB partition), so use one thread
-    boolean ordered = !(settings.ordering() instanceof ResolvedOrdering.None);
-    int threads =
-        ordered && mb / Math.max(1, settings.threads()) < 256 ? 1 : Math.max(1, settings.threads());
-    st.execute("SET threads=" + threads);
-    st.execute("SET temp_directory=" + DuckTypes.string(work.resolve("spill").toString()));
-    // ordered output must keep its order across the files DuckDB rolls over to
-    st.execute(
-        "SET preserve_insertion_order=" + !(settings.ordering() instanceof ResolvedOrdering.None));
-    st.execute("SET TimeZone='UTC'");
-    // DuckDB never touches the network: remote files are staged through Iceberg's FileIO
-    st.execute("SET autoinstall_known_extensions=false");
-    st.execute("SET autoload_known_extensions=false");
   }
 
   /** Position deletes (Parquet files and deletion vectors) as (file index, position) rows. */

@@ -20,6 +20,7 @@ interface GroupRewriter {
   /**
    * @param smallGroupBytes a group of at most this input takes the small path ({@link SmallGroups}); 0 never
    * @param verifying where content verification runs its reads
+   * @param database the DuckDB database the run's big groups share; null gives each its own
    */
   record Settings(
       long memoryBytes,
@@ -28,7 +29,8 @@ interface GroupRewriter {
       long targetFileSizeBytes,
       ResolvedOrdering ordering,
       long smallGroupBytes,
-      java.util.concurrent.Executor verifying) {
+      java.util.concurrent.Executor verifying,
+      DuckDbDatabase database) {
     /** The small path at its default bound, verification on the common pool: for callers that rewrite one group at a time. */
     Settings(
         long memoryBytes,
@@ -43,7 +45,8 @@ interface GroupRewriter {
           targetFileSizeBytes,
           ordering,
           SmallGroups.MAX_BYTES,
-          java.util.concurrent.ForkJoinPool.commonPool());
+          java.util.concurrent.ForkJoinPool.commonPool(),
+          null);
     }
   }
 }

@@ -57,14 +57,22 @@ final class GroupScheduler {
           t.setDaemon(true);
           return t;
         });
+    int threadsPerGroup = Math.max(1, cores / concurrency);
+    DuckDbDatabase database = new DuckDbDatabase(
+        options.memoryBytes(),
+        concurrency,
+        threadsPerGroup,
+        !(plan.ordering() instanceof ResolvedOrdering.None),
+        scratch.resolve("spill"));
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency,
-        Math.max(1, cores / concurrency),
+        threadsPerGroup,
         scratch,
         plan.targetFileSize(),
         plan.ordering(),
         smallGroupBytes,
-        verifying);
+        verifying,
+        database);
 
     List<RewrittenGroup> results = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
@@ -117,6 +125,11 @@ final class GroupScheduler {
       task.close();
       pool.shutdownNow();
       verifying.shutdownNow();
+      try {
+        database.close();
+      } catch (java.sql.SQLException e) {
+        lines.accept("closing DuckDB's database failed: " + e.getMessage());
+      }
       DuckDbRewriter.deleteRecursively(scratch);
     }
     return results;
