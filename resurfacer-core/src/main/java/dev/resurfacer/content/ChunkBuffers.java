@@ -12,8 +12,8 @@ import org.apache.parquet.bytes.ByteBufferAllocator;
  * is closed ({@link ParquetRows} closes each) and lent again for the next row group or file. The
  * reader's default allocator made a new array per chunk: a verified compaction allocated and zeroed
  * every byte it read once more, and young collections and first touches of fresh heap followed
- * (docs/benchmarks.md). Holds at most what one row group needed. Not thread-safe: one per digest, as
- * {@link PageDecompression}.
+ * (docs/benchmarks.md). Holds at most as many arrays as one row group needed at once. Not
+ * thread-safe: one digest at a time uses it, as {@link PageDecompression}.
  */
 final class ChunkBuffers implements ByteBufferAllocator {
   private final List<byte[]> free = new ArrayList<>();
@@ -31,6 +31,17 @@ final class ChunkBuffers implements ByteBufferAllocator {
       }
     }
     if (best == null) {
+      // every free array is too small: the largest goes, so a digest's scratch kept for a whole run
+      // holds no more arrays than one row group needed at once
+      int largest = -1;
+      for (int i = 0; i < free.size(); i++) {
+        if (largest < 0 || free.get(i).length > free.get(largest).length) {
+          largest = i;
+        }
+      }
+      if (largest >= 0) {
+        free.remove(largest);
+      }
       best = new byte[size];
     } else {
       free.remove(at);

@@ -18,8 +18,8 @@ import org.xerial.snappy.Snappy;
  *
  * <p>A page's bytes are valid until the next page is decompressed: {@link PageHashes} decodes every
  * page (and dictionary) whole before it reads the next, which is what makes the reuse safe; nothing
- * else may read pages through it. Not thread-safe: one per digest (Iceberg's keeps it across a digest's
- * files, Delta's verifier makes one per file); {@link #close}
+ * else may read pages through it. Not thread-safe: one digest at a time uses it (Iceberg's keeps it in a
+ * {@link DigestScratch} across a run's digests, Delta's verifier makes one per file); {@link #close}
  * frees the native context. parquet-java's reader calls {@link #release} when it closes a file.
  */
 public final class PageDecompression implements CompressionCodecFactory, AutoCloseable {

@@ -108,10 +108,12 @@ public final class PageHashes {
 
     private void ensure(int count) {
       if (page.length < count) {
-        page = new long[count];
-        values = new long[count];
-        defs = new int[count + 8];
-        ids = new int[count + 8];
+        // half again as much: a digest meets pages of many sizes, each growth a new set of arrays
+        int size = Math.max(count, page.length + page.length / 2);
+        page = new long[size];
+        values = new long[size];
+        defs = new int[size + 8];
+        ids = new int[size + 8];
       }
     }
   }

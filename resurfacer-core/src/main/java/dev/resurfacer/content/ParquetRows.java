@@ -42,10 +42,9 @@ public final class ParquetRows {
       RowDigest.Builder digest,
       RowBlock block)
       throws IOException {
-    long[] hashes = new long[BLOCK];
-    boolean[] nulls = new boolean[BLOCK];
-    boolean[] allNull = new boolean[BLOCK];
-    Arrays.fill(allNull, true);
+    long[] hashes = block.constantHashes;
+    boolean[] nulls = block.nulls;
+    boolean[] allNull = block.allNull;
     long rowBase = 0;
     PageReadStore rowGroup;
     while ((rowGroup = groups.next()) != null) {

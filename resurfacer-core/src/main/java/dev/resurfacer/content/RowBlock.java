@@ -18,8 +18,17 @@ public final class RowBlock {
   private final long[] columnNulls;
   private int size;
   private boolean anyDeleted;
+  /** A constant column's hashes, and which rows are null (all; or one column's), for {@link ParquetRows}. */
+  final long[] constantHashes;
+
+  final boolean[] nulls;
+  final boolean[] allNull;
 
   public RowBlock(int capacity, int columns) {
+    this.constantHashes = new long[capacity];
+    this.nulls = new boolean[capacity];
+    this.allNull = new boolean[capacity];
+    Arrays.fill(allNull, true);
     this.hashes = new long[capacity];
     this.deleted = new boolean[capacity];
     this.nullLanes = new long[capacity];
@@ -29,6 +38,10 @@ public final class RowBlock {
 
   public int capacity() {
     return hashes.length;
+  }
+
+  public int columns() {
+    return columnSums.length;
   }
 
   /** Starts a block of {@code rows} rows, all live. */

@@ -35,4 +35,21 @@ class ChunkBuffersTest {
     assertThat(second.array()).isNotSameAs(small.array());
     assertThat(second.array().length).isEqualTo(10);
   }
+
+  @Test
+  void anArrayTooSmallForARequestIsDroppedSoAKeptScratchHoldsNoMore() {
+    ChunkBuffers buffers = new ChunkBuffers();
+    ByteBuffer small = buffers.allocate(100);
+    buffers.release(small);
+    ByteBuffer bigger = buffers.allocate(200);
+    assertThat(bigger.array()).isNotSameAs(small.array());
+    buffers.release(bigger);
+
+    ByteBuffer first = buffers.allocate(50);
+    ByteBuffer second = buffers.allocate(50);
+    assertThat(first.array()).isSameAs(bigger.array());
+    // the 100-byte array was let go when the 200 bytes were asked for
+    assertThat(second.array()).isNotSameAs(small.array());
+    assertThat(second.array().length).isEqualTo(50);
+  }
 }

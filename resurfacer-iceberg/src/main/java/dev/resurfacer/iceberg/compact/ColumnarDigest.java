@@ -1,10 +1,10 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
 import dev.resurfacer.content.ParquetRows;
-import dev.resurfacer.content.RowBlock;
 import dev.resurfacer.content.RowDigest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +21,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
@@ -45,7 +44,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * and the caller digests the group with the generic reader instead.
  */
 final class ColumnarDigest {
-  private static final int BLOCK = ParquetRows.BLOCK;
   private static final Set<Type.TypeID> TYPES = Set.of(
       Type.TypeID.BOOLEAN,
       Type.TypeID.INTEGER,
@@ -93,53 +91,86 @@ final class ColumnarDigest {
 
   /** The live rows of the tasks, position deletes and deletion vectors applied. */
   static RowDigest ofTasks(Table table, List<FileScanTask> tasks, Schema schema) {
+    try (DigestScratch scratch = newScratch()) {
+      return ofTasks(table, tasks, schema, scratch);
+    }
+  }
+
+  /** As {@link #ofTasks(Table, List, Schema)}, reading with {@code scratch}'s arrays. */
+  static RowDigest ofTasks(
+      Table table, List<FileScanTask> tasks, Schema schema, DigestScratch scratch) {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
     BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
-    RowBlock block = new RowBlock(BLOCK, schema.columns().size());
-    PageHashes.Buffers[] buffers = buffers(schema);
-    try (PageDecompression pages = pageDecompression()) {
-      for (FileScanTask task : tasks) {
-        PositionDeleteIndex deletes = task.deletes().isEmpty()
-            ? null
-            : loader.loadPositionDeletes(task.deletes(), task.file().location());
-        add(table.io().newInputFile(task.file()), schema, deletes, digest, block, buffers, pages);
-      }
+    for (FileScanTask task : tasks) {
+      PositionDeleteIndex deletes = task.deletes().isEmpty()
+          ? null
+          : loader.loadPositionDeletes(task.deletes(), task.file().location());
+      String location = task.file().location();
+      add(
+          parquetFile(location, () -> table.io().newInputFile(task.file())),
+          location,
+          schema,
+          deletes,
+          digest,
+          scratch);
     }
     return digest.build();
   }
 
   static RowDigest ofFiles(Table table, List<String> locations, Schema schema) {
+    try (DigestScratch scratch = newScratch()) {
+      return ofFiles(table, locations, schema, scratch);
+    }
+  }
+
+  /** As {@link #ofFiles(Table, List, Schema)}, reading with {@code scratch}'s arrays. */
+  static RowDigest ofFiles(
+      Table table, List<String> locations, Schema schema, DigestScratch scratch) {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
-    RowBlock block = new RowBlock(BLOCK, schema.columns().size());
-    PageHashes.Buffers[] buffers = buffers(schema);
-    try (PageDecompression pages = pageDecompression()) {
-      for (String location : locations) {
-        add(table.io().newInputFile(location), schema, null, digest, block, buffers, pages);
-      }
+    for (String location : locations) {
+      add(
+          parquetFile(location, () -> table.io().newInputFile(location)),
+          location,
+          schema,
+          null,
+          digest,
+          scratch);
     }
     return digest.build();
   }
 
-  private static PageHashes.Buffers[] buffers(Schema schema) {
-    PageHashes.Buffers[] buffers = new PageHashes.Buffers[schema.columns().size()];
-    java.util.Arrays.setAll(buffers, i -> new PageHashes.Buffers());
-    return buffers;
+  /**
+   * A local file directly (as {@link ParquetFooters#parquetFile} reads it), without asking the
+   * table's FileIO first: Hadoop's looks up a file system per file; any other through the FileIO.
+   */
+  private static org.apache.parquet.io.InputFile parquetFile(
+      String location, java.util.function.Supplier<org.apache.iceberg.io.InputFile> viaFileIo) {
+    java.nio.file.Path local = PlacedFiles.localPath(location);
+    return local != null
+        ? new dev.resurfacer.content.LocalParquetFile(local)
+        : ParquetFooters.parquetFile(viaFileIo.get());
   }
 
-  static PageDecompression pageDecompression() {
-    return new PageDecompression(() -> HadoopCodecs.newFactory(0));
+  /** A digest's arrays and decompressor, for one digest; a run shares a {@link DigestScratch.Pool}. */
+  static DigestScratch newScratch() {
+    return new DigestScratch(() -> HadoopCodecs.newFactory(0));
+  }
+
+  /** The pool a compaction run's digests share. */
+  static DigestScratch.Pool newScratchPool() {
+    return new DigestScratch.Pool(() -> HadoopCodecs.newFactory(0));
   }
 
   private static void add(
-      InputFile file,
+      org.apache.parquet.io.InputFile file,
+      String location,
       Schema schema,
       PositionDeleteIndex deletes,
       RowDigest.Builder digest,
-      RowBlock block,
-      PageHashes.Buffers[] buffers,
-      PageDecompression pages) {
+      DigestScratch scratch) {
+    PageDecompression pages = scratch.pages();
     try (ParquetFileReader reader = ParquetFileReader.open(
-        ParquetFooters.parquetFile(file),
+        file,
         // one per file: the reader may write to its configuration, and digests run on several
         // threads
         ParquetReadOptions.builder(new PlainParquetConfiguration())
@@ -147,7 +178,7 @@ final class ColumnarDigest {
             .withAllocator(pages.chunkBuffers())
             .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      List<PageHashes> columns = columns(schema, fileSchema, file.location(), buffers);
+      List<PageHashes> columns = columns(schema, fileSchema, location, scratch);
       ParquetRows.add(
           reader::readNextRowGroup,
           columns.toArray(PageHashes[]::new),
@@ -156,14 +187,14 @@ final class ColumnarDigest {
           null,
           deletes == null ? null : deletes::isDeleted,
           digest,
-          block);
+          scratch.block(schema.columns().size()));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file.location(), e);
+      throw new UncheckedIOException("cannot read " + location, e);
     }
   }
 
   private static List<PageHashes> columns(
-      Schema schema, MessageType fileSchema, String location, PageHashes.Buffers[] buffers) {
+      Schema schema, MessageType fileSchema, String location, DigestScratch scratch) {
     Map<Integer, org.apache.parquet.schema.Type> byId = new HashMap<>();
     for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
       if (t.getId() == null) {
@@ -189,7 +220,7 @@ final class ColumnarDigest {
           Checksum.kind(f.type()),
           f.type() instanceof Types.DecimalType d ? d.scale() : 0,
           f.fieldId(),
-          buffers[i]));
+          scratch.column(i)));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.resurfacer.iceberg.compact;
 
+import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.iceberg.compact.RewrittenGroup.Verdict;
 import java.util.HashSet;
 import java.util.List;
@@ -31,13 +32,15 @@ final class GroupRewrite {
     java.util.concurrent.CompletableFuture<Digested> input =
         options.verification() == CompactionOptions.Verification.CONTENT
             ? java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> Digested.input(table, group.fileScanTasks()), settings.verifying())
+                () -> Digested.input(table, group.fileScanTasks(), pool(settings, true)),
+                settings.verifying())
             : null;
     try {
       outputs = rewriter.rewrite(table, group, settings);
       long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
       String mismatch = input != null
-          ? contentMismatch(table, group, outputs, input)
+          ? contentMismatch(
+              table, group, outputs, input, pool(settings, true), pool(settings, false))
           : countMismatch(table, group, written);
       if (mismatch != null) {
         deleteAll(table, outputs);
@@ -94,6 +97,12 @@ final class GroupRewrite {
     }
   }
 
+  /** The run's pool of input or output digest arrays, or null where the caller keeps none. */
+  private static DigestScratch.Pool pool(GroupRewriter.Settings settings, boolean inputs) {
+    GroupRewriter.Settings.Scratch s = settings.digests();
+    return s == null ? null : inputs ? s.inputs() : s.outputs();
+  }
+
   private static String countMismatch(Table table, RewriteFileGroup group, long written) {
     long expected = expectedRows(table, group);
     return written == expected
@@ -112,7 +121,9 @@ final class GroupRewrite {
       Table table,
       RewriteFileGroup group,
       List<DataFile> outputs,
-      java.util.concurrent.CompletableFuture<Digested> input) {
+      java.util.concurrent.CompletableFuture<Digested> input,
+      DigestScratch.Pool inputScratch,
+      DigestScratch.Pool outputScratch) {
     Digested in;
     try {
       in = input.join();
@@ -120,9 +131,9 @@ final class GroupRewrite {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
     List<String> locations = outputs.stream().map(DataFile::location).toList();
-    Digested out = Digested.output(table, locations, in.columnar());
+    Digested out = Digested.output(table, locations, in.columnar(), outputScratch);
     if (in.columnar() && !out.columnar()) {
-      in = Digested.input(table, group.fileScanTasks(), false);
+      in = Digested.input(table, group.fileScanTasks(), false, inputScratch);
     }
     return in.digest()
         .differenceFrom(out.digest(), in.names())
@@ -132,18 +143,24 @@ final class GroupRewrite {
 
   /** One side's digest, and whether the columnar reader made it. */
   record Digested(dev.resurfacer.content.RowDigest digest, boolean columnar, List<String> names) {
-    static Digested input(Table table, List<FileScanTask> tasks) {
-      return input(table, tasks, true);
+    /** @param scratch the run's digest arrays, or null for a digest's own */
+    static Digested input(Table table, List<FileScanTask> tasks, DigestScratch.Pool scratch) {
+      return input(table, tasks, true, scratch);
     }
 
-    static Digested input(Table table, List<FileScanTask> tasks, boolean columnarIfPossible) {
+    static Digested input(
+        Table table,
+        List<FileScanTask> tasks,
+        boolean columnarIfPossible,
+        DigestScratch.Pool scratch) {
       org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
       List<String> names = schema.columns().stream()
           .map(org.apache.iceberg.types.Types.NestedField::name)
           .toList();
       if (columnarIfPossible && ColumnarDigest.reads(table, schema, tasks)) {
         try {
-          return new Digested(ColumnarDigest.ofTasks(table, tasks, schema), true, names);
+          return new Digested(
+              columnar(scratch, s -> ColumnarDigest.ofTasks(table, tasks, schema, s)), true, names);
         } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
           // a file the page decoder cannot read exactly: the generic reader digests the group
         }
@@ -151,19 +168,39 @@ final class GroupRewrite {
       return new Digested(Checksum.ofTasks(table, tasks, schema).digest(), false, names);
     }
 
-    static Digested output(Table table, List<String> locations, boolean columnar) {
+    static Digested output(
+        Table table, List<String> locations, boolean columnar, DigestScratch.Pool scratch) {
       org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
       List<String> names = schema.columns().stream()
           .map(org.apache.iceberg.types.Types.NestedField::name)
           .toList();
       if (columnar) {
         try {
-          return new Digested(ColumnarDigest.ofFiles(table, locations, schema), true, names);
+          return new Digested(
+              columnar(scratch, s -> ColumnarDigest.ofFiles(table, locations, schema, s)),
+              true,
+              names);
         } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
           // as for the input: the generic reader digests both sides
         }
       }
       return new Digested(Checksum.ofFiles(table, locations, schema).digest(), false, names);
+    }
+
+    private static dev.resurfacer.content.RowDigest columnar(
+        DigestScratch.Pool pool,
+        java.util.function.Function<DigestScratch, dev.resurfacer.content.RowDigest> digest) {
+      if (pool == null) {
+        try (DigestScratch own = ColumnarDigest.newScratch()) {
+          return digest.apply(own);
+        }
+      }
+      DigestScratch lent = pool.borrow();
+      try {
+        return digest.apply(lent);
+      } finally {
+        pool.giveBack(lent);
+      }
     }
   }
 

@@ -64,6 +64,8 @@ final class GroupScheduler {
         threadsPerGroup,
         !(plan.ordering() instanceof ResolvedOrdering.None),
         scratch.resolve("spill"));
+    // the groups' digests reuse each other's arrays: one scratch per digest running at once
+    GroupRewriter.Settings.Scratch digests = GroupRewriter.Settings.Scratch.create();
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency,
         threadsPerGroup,
@@ -72,7 +74,8 @@ final class GroupScheduler {
         plan.ordering(),
         smallGroupBytes,
         verifying,
-        database);
+        database,
+        digests);
 
     List<RewrittenGroup> results = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
@@ -125,6 +128,7 @@ final class GroupScheduler {
       task.close();
       pool.shutdownNow();
       verifying.shutdownNow();
+      digests.close();
       try {
         database.close();
       } catch (java.sql.SQLException e) {

@@ -1,0 +1,89 @@
+package dev.resurfacer.content;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.parquet.compression.CompressionCodecFactory;
+
+/**
+ * What a columnar digest reads with, kept from one digest to the next: the page decompressor (its
+ * native zstd context, its output array and its column-chunk arrays), each column's decoding
+ * arrays and the row block. These grow to the largest page and row group met; made afresh per
+ * digest, a verified compaction of 10M rows allocated about 290 MB of them (most of it arrays over
+ * half a heap region, which G1 places in fresh memory), so each digest faulted its pages in again
+ * (docs/benchmarks.md). Not thread-safe: one digest at a time uses it ({@link Pool}).
+ */
+public final class DigestScratch implements AutoCloseable {
+  private final PageDecompression pages;
+  private final List<PageHashes.Buffers> columns = new ArrayList<>();
+  private RowBlock block;
+
+  /** @param fallback parquet-java's codecs, for pages of a codec other than zstd and snappy */
+  public DigestScratch(Supplier<CompressionCodecFactory> fallback) {
+    this.pages = new PageDecompression(fallback);
+  }
+
+  /** The page decompressor, also the column-chunk allocator ({@link PageDecompression#chunkBuffers}). */
+  public PageDecompression pages() {
+    return pages;
+  }
+
+  /** The decoding arrays of digested column {@code index}. */
+  public PageHashes.Buffers column(int index) {
+    while (columns.size() <= index) {
+      columns.add(new PageHashes.Buffers());
+    }
+    return columns.get(index);
+  }
+
+  /** A block of {@link ParquetRows#BLOCK} rows of {@code columns} columns. */
+  public RowBlock block(int columns) {
+    if (block == null || block.columns() != columns) {
+      block = new RowBlock(ParquetRows.BLOCK, columns);
+    }
+    return block;
+  }
+
+  @Override
+  public void close() {
+    pages.close();
+  }
+
+  /**
+   * The scratches of a run's digests, lent to one digest at a time: at most as many exist as
+   * digests ran at once. Closing it closes the free ones; one still lent is closed when given back.
+   */
+  public static final class Pool implements AutoCloseable {
+    private final Supplier<CompressionCodecFactory> fallback;
+    private final Deque<DigestScratch> free = new ArrayDeque<>();
+    private boolean closed;
+
+    public Pool(Supplier<CompressionCodecFactory> fallback) {
+      this.fallback = fallback;
+    }
+
+    public synchronized DigestScratch borrow() {
+      DigestScratch s = free.pollFirst();
+      return s != null ? s : new DigestScratch(fallback);
+    }
+
+    public synchronized void giveBack(DigestScratch scratch) {
+      if (closed) {
+        scratch.close();
+      } else {
+        free.addFirst(scratch);
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      closed = true;
+      for (DigestScratch s : free) {
+        s.close();
+      }
+      free.clear();
+    }
+  }
+}
