@@ -52,6 +52,23 @@ public final class DigestScratch implements AutoCloseable {
   }
 
   /**
+   * A run's two pools, its inputs' digests apart from its outputs': a rewrite's output pages hold
+   * tens of thousands of values where a small input file's hold thousands, so mixed, every scratch
+   * would grow to the outputs' size.
+   */
+  public record Pools(Pool inputs, Pool outputs) implements AutoCloseable {
+    public static Pools create(Supplier<CompressionCodecFactory> fallback) {
+      return new Pools(new Pool(fallback), new Pool(fallback));
+    }
+
+    @Override
+    public void close() {
+      inputs.close();
+      outputs.close();
+    }
+  }
+
+  /**
    * The scratches of a run's digests, lent to one digest at a time: at most as many exist as
    * digests ran at once. Closing it closes the free ones; one still lent is closed when given back.
    */
@@ -67,6 +84,16 @@ public final class DigestScratch implements AutoCloseable {
     public synchronized DigestScratch borrow() {
       DigestScratch s = free.pollFirst();
       return s != null ? s : new DigestScratch(fallback);
+    }
+
+    /** Runs {@code digest} with a lent scratch, given back after. */
+    public <T> T with(java.util.function.Function<DigestScratch, T> digest) {
+      DigestScratch lent = borrow();
+      try {
+        return digest.apply(lent);
+      } finally {
+        giveBack(lent);
+      }
     }
 
     public synchronized void giveBack(DigestScratch scratch) {

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.delta.table.DeltaTable;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
@@ -30,7 +31,8 @@ record BinWork(
     boolean columnMapped,
     List<String> zOrderColumns,
     long targetFileSize,
-    CompactionOptions options) {
+    CompactionOptions options,
+    DigestScratch.Pools digests) {
 
   /**
    * Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread), at

@@ -1,11 +1,11 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.content.LocalParquetFile;
 import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
 import dev.resurfacer.content.ParquetRows;
-import dev.resurfacer.content.RowBlock;
 import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.content.ValueHash;
 import dev.resurfacer.content.ValueHash.Kind;
@@ -106,11 +106,24 @@ final class ColumnarFingerprint {
       }
       deleted = p -> p < Integer.MAX_VALUE && bits.get((int) p);
     }
-    return of(LocalStorage.path(file.file()), written, constant, constants, constantNulls, deleted);
+    return of(
+        LocalStorage.path(file.file()),
+        written,
+        constant,
+        constants,
+        constantNulls,
+        deleted,
+        work.digests() == null ? null : work.digests().inputs());
   }
 
   /** One new file's rows read back as written, or empty when this reader cannot read it exactly. */
   static Optional<RowDigest> ofOutput(DataColumns columns, DataFileStatus f) {
+    return ofOutput(columns, f, null);
+  }
+
+  /** As {@link #ofOutput(DataColumns, DataFileStatus)}, with a run's pooled arrays (null for its own). */
+  static Optional<RowDigest> ofOutput(
+      DataColumns columns, DataFileStatus f, DigestScratch.Pool scratch) {
     if (!f.getPath().startsWith("file:/") && !f.getPath().startsWith("/")) {
       return Optional.empty();
     }
@@ -121,7 +134,13 @@ final class ColumnarFingerprint {
         new boolean[written.length()],
         new long[written.length()],
         null,
-        null);
+        null,
+        scratch);
+  }
+
+  /** The pools a compaction run's fingerprints share. */
+  static DigestScratch.Pools newScratchPools() {
+    return DigestScratch.Pools.create(() -> HadoopCodecs.newFactory(0));
   }
 
   private static Optional<RowDigest> of(
@@ -130,7 +149,8 @@ final class ColumnarFingerprint {
       boolean[] constant,
       long[] constants,
       boolean[] constantNulls,
-      LongPredicate deleted) {
+      LongPredicate deleted,
+      DigestScratch.Pool pool) {
     for (StructField f : written.fields()) {
       if (kindOf(f.getDataType()).isEmpty()) {
         return Optional.empty();
@@ -139,20 +159,36 @@ final class ColumnarFingerprint {
     if (Thread.currentThread().isInterrupted()) {
       throw new CancellationException("content verification cancelled");
     }
+    if (pool == null) {
+      try (DigestScratch own = new DigestScratch(() -> HadoopCodecs.newFactory(0))) {
+        return read(path, written, constant, constants, constantNulls, deleted, own);
+      }
+    }
+    return pool.with(s -> read(path, written, constant, constants, constantNulls, deleted, s));
+  }
+
+  private static Optional<RowDigest> read(
+      Path path,
+      StructType written,
+      boolean[] constant,
+      long[] constants,
+      boolean[] constantNulls,
+      LongPredicate deleted,
+      DigestScratch scratch) {
     int n = written.length();
     RowDigest.Builder digest = new RowDigest.Builder(n);
-    try (PageDecompression pages = new PageDecompression(() -> HadoopCodecs.newFactory(0));
-        ParquetFileReader reader = ParquetFileReader.open(
-            new LocalParquetFile(path),
-            ParquetReadOptions.builder(new PlainParquetConfiguration())
-                .withCodecFactory(pages)
-                .withAllocator(pages.chunkBuffers())
-                .build())) {
+    PageDecompression pages = scratch.pages();
+    try (ParquetFileReader reader = ParquetFileReader.open(
+        new LocalParquetFile(path),
+        ParquetReadOptions.builder(new PlainParquetConfiguration())
+            .withCodecFactory(pages)
+            .withAllocator(pages.chunkBuffers())
+            .build())) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       PageHashes[] decoders = new PageHashes[n];
       for (int i = 0; i < n; i++) {
         if (!constant[i]) {
-          decoders[i] = decoder(written.at(i), i + 1, fileSchema);
+          decoders[i] = decoder(written.at(i), i + 1, fileSchema, scratch.column(i));
         }
       }
       int[] fieldIds = new int[n];
@@ -165,7 +201,7 @@ final class ColumnarFingerprint {
           fieldIds,
           deleted,
           digest,
-          new RowBlock(ParquetRows.BLOCK, n));
+          scratch.block(n));
     } catch (PageHashes.Unreadable e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -175,7 +211,8 @@ final class ColumnarFingerprint {
   }
 
   /** The decoder of the file's column Kernel reads for {@code field}. */
-  private static PageHashes decoder(StructField field, int fieldId, MessageType fileSchema) {
+  private static PageHashes decoder(
+      StructField field, int fieldId, MessageType fileSchema, PageHashes.Buffers buffers) {
     String name = field.getName();
     Optional<Long> id = KernelInternals.parquetFieldId(field);
     Type stored = null;
@@ -209,7 +246,7 @@ final class ColumnarFingerprint {
         kindOf(type).orElseThrow(),
         type instanceof DecimalType d ? d.getScale() : 0,
         fieldId,
-        new PageHashes.Buffers());
+        buffers);
   }
 
   /** How Kernel's reader gives a stored column's values as {@code type}, where the page decoder gives the same; else null. */

@@ -1,5 +1,6 @@
 package dev.resurfacer.delta.compact;
 
+import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
@@ -159,6 +160,8 @@ public final class DeltaCompactor {
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
     // bin in flight at a time, committed in plan order
+    // the bins' fingerprints reuse one another's arrays and decompressors
+    DigestScratch.Pools digests = ColumnarFingerprint.newScratchPools();
     ExecutorService finishing = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "delta-verify-commit");
       t.setDaemon(true);
@@ -193,7 +196,8 @@ public final class DeltaCompactor {
             columnMapped,
             plan.zOrderColumns(),
             plan.targetFileSize(),
-            options);
+            options,
+            digests);
         Map<String, String> physicalPartition =
             PartitionLiterals.physical(schema, partitionColumns, bin.partition());
         RowDigest in = null;
@@ -252,6 +256,7 @@ public final class DeltaCompactor {
         }
       }
       finishing.shutdown();
+      digests.close();
     }
     task.close();
     List<Long> versions = new ArrayList<>();
@@ -323,7 +328,9 @@ public final class DeltaCompactor {
       boolean committing = false;
       try {
         RowDigest outPrint = ContentFingerprint.sum(
-            written, work.verifyThreads(), f -> fingerprint(engine, columns, f));
+            written,
+            work.verifyThreads(),
+            f -> fingerprint(engine, columns, f, work.digests().outputs()));
         if (!in.equals(outPrint)) {
           throw new IllegalStateException(
               "content verification failed: input " + in.rows() + " live rows, output "
@@ -448,8 +455,9 @@ public final class DeltaCompactor {
   }
 
   /** A new file's rows read back as written (physical names, by field id where present): the same columns in the same order. */
-  static RowDigest fingerprint(Engine engine, DataColumns columns, DataFileStatus f) {
-    return ColumnarFingerprint.ofOutput(columns, f)
+  static RowDigest fingerprint(
+      Engine engine, DataColumns columns, DataFileStatus f, DigestScratch.Pool scratch) {
+    return ColumnarFingerprint.ofOutput(columns, f, scratch)
         .orElseGet(() -> kernelFingerprint(engine, columns, f));
   }
 

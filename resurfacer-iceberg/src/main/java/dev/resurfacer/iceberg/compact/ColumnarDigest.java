@@ -156,9 +156,9 @@ final class ColumnarDigest {
     return new DigestScratch(() -> HadoopCodecs.newFactory(0));
   }
 
-  /** The pool a compaction run's digests share. */
-  static DigestScratch.Pool newScratchPool() {
-    return new DigestScratch.Pool(() -> HadoopCodecs.newFactory(0));
+  /** The pools a compaction run's digests share. */
+  static DigestScratch.Pools newScratchPools() {
+    return DigestScratch.Pools.create(() -> HadoopCodecs.newFactory(0));
   }
 
   private static void add(

@@ -99,7 +99,7 @@ final class GroupRewrite {
 
   /** The run's pool of input or output digest arrays, or null where the caller keeps none. */
   private static DigestScratch.Pool pool(GroupRewriter.Settings settings, boolean inputs) {
-    GroupRewriter.Settings.Scratch s = settings.digests();
+    DigestScratch.Pools s = settings.digests();
     return s == null ? null : inputs ? s.inputs() : s.outputs();
   }
 
@@ -195,12 +195,7 @@ final class GroupRewrite {
           return digest.apply(own);
         }
       }
-      DigestScratch lent = pool.borrow();
-      try {
-        return digest.apply(lent);
-      } finally {
-        pool.giveBack(lent);
-      }
+      return pool.with(digest);
     }
   }
 

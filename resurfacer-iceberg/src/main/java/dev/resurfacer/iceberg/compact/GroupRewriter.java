@@ -31,27 +31,7 @@ interface GroupRewriter {
       long smallGroupBytes,
       java.util.concurrent.Executor verifying,
       DuckDbDatabase database,
-      Scratch digests) {
-    /**
-     * The digests' arrays a run's groups share, the inputs' apart from the outputs': an output's
-     * pages hold tens of thousands of values where an input's small file's hold thousands, so
-     * mixed, every scratch would grow to the outputs' size.
-     */
-    record Scratch(
-        dev.resurfacer.content.DigestScratch.Pool inputs,
-        dev.resurfacer.content.DigestScratch.Pool outputs)
-        implements AutoCloseable {
-      static Scratch create() {
-        return new Scratch(ColumnarDigest.newScratchPool(), ColumnarDigest.newScratchPool());
-      }
-
-      @Override
-      public void close() {
-        inputs.close();
-        outputs.close();
-      }
-    }
-
+      dev.resurfacer.content.DigestScratch.Pools digests) {
     /** The small path at its default bound, verification on the common pool: for callers that rewrite one group at a time. */
     Settings(
         long memoryBytes,

@@ -65,7 +65,7 @@ final class GroupScheduler {
         !(plan.ordering() instanceof ResolvedOrdering.None),
         scratch.resolve("spill"));
     // the groups' digests reuse each other's arrays: one scratch per digest running at once
-    GroupRewriter.Settings.Scratch digests = GroupRewriter.Settings.Scratch.create();
+    dev.resurfacer.content.DigestScratch.Pools digests = ColumnarDigest.newScratchPools();
     GroupRewriter.Settings settings = new GroupRewriter.Settings(
         options.memoryBytes() / concurrency,
         threadsPerGroup,
