@@ -159,12 +159,17 @@ final class ColumnarFingerprint {
     if (Thread.currentThread().isInterrupted()) {
       throw new CancellationException("content verification cancelled");
     }
-    if (pool == null) {
-      try (DigestScratch own = new DigestScratch(() -> HadoopCodecs.newFactory(0))) {
-        return read(path, written, constant, constants, constantNulls, deleted, own);
+    DigestScratch scratch =
+        pool == null ? new DigestScratch(() -> HadoopCodecs.newFactory(0)) : pool.borrow();
+    try {
+      return read(path, written, constant, constants, constantNulls, deleted, scratch);
+    } finally {
+      if (pool == null) {
+        scratch.close();
+      } else {
+        pool.giveBack(scratch);
       }
     }
-    return pool.with(s -> read(path, written, constant, constants, constantNulls, deleted, s));
   }
 
   private static Optional<RowDigest> read(

@@ -1,0 +1,59 @@
+package dev.resurfacer.content;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resurfacer.content.ValueHash.Kind;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A byte string hashes the same wherever it sits in an array, and a change to any of its bytes changes the hash. */
+class ValueHashTest {
+  @Test
+  void bytesHashTheSameWhereverTheySitInTheArray() {
+    Random random = new Random(28);
+    for (int length = 0; length <= 40; length++) {
+      byte[] value = new byte[length];
+      random.nextBytes(value);
+      long alone = ValueHash.ofBytes(Kind.BINARY, value);
+      for (int offset : new int[] {0, 1, 7, 8, 13}) {
+        for (int after : new int[] {0, 3, 9}) {
+          byte[] placed = new byte[offset + length + after];
+          random.nextBytes(placed);
+          System.arraycopy(value, 0, placed, offset, length);
+          assertThat(ValueHash.ofBytes(Kind.BINARY, placed, offset, length))
+              .as("%d bytes at %d with %d after", length, offset, after)
+              .isEqualTo(alone);
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyByteAndTheLengthCount() {
+    Random random = new Random(7);
+    for (int length = 1; length <= 40; length++) {
+      byte[] value = new byte[length];
+      random.nextBytes(value);
+      Set<Long> hashes = new HashSet<>();
+      hashes.add(ValueHash.ofBytes(Kind.BINARY, value));
+      for (int at = 0; at < length; at++) {
+        byte[] changed = value.clone();
+        changed[at] ^= 1;
+        assertThat(hashes.add(ValueHash.ofBytes(Kind.BINARY, changed)))
+            .as("%d bytes, byte %d flipped", length, at)
+            .isTrue();
+      }
+      // a trailing zero byte is a different string
+      assertThat(hashes.add(ValueHash.ofBytes(Kind.BINARY, Arrays.copyOf(value, length + 1))))
+          .isTrue();
+    }
+    // the two lanes' words swapped
+    byte[] words = "aaaaaaaabbbbbbbb".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] swapped = "bbbbbbbbaaaaaaaa".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(ValueHash.ofBytes(Kind.STRING, words))
+        .isNotEqualTo(ValueHash.ofBytes(Kind.STRING, swapped));
+  }
+}
