@@ -157,11 +157,11 @@ public final class DeltaCompactor {
         newFileTags(read),
         translationFault);
     List<BinOutcome> outcomes = new ArrayList<>();
+    // the bins' fingerprints reuse one another's arrays and decompressors
+    DigestScratch.Pools digests = ColumnarFingerprint.newScratchPools();
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
     // bin in flight at a time, committed in plan order
-    // the bins' fingerprints reuse one another's arrays and decompressors
-    DigestScratch.Pools digests = ColumnarFingerprint.newScratchPools();
     ExecutorService finishing = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "delta-verify-commit");
       t.setDaemon(true);
