@@ -113,15 +113,17 @@ final class ColumnarFingerprint {
         constants,
         constantNulls,
         deleted,
-        work.digests() == null ? null : work.digests().inputs());
+        work.digests().inputs());
   }
 
   /** One new file's rows read back as written, or empty when this reader cannot read it exactly. */
   static Optional<RowDigest> ofOutput(DataColumns columns, DataFileStatus f) {
-    return ofOutput(columns, f, null);
+    try (DigestScratch.Pools own = newScratchPools()) {
+      return ofOutput(columns, f, own.outputs());
+    }
   }
 
-  /** As {@link #ofOutput(DataColumns, DataFileStatus)}, with a run's pooled arrays (null for its own). */
+  /** As {@link #ofOutput(DataColumns, DataFileStatus)}, with a run's pooled arrays. */
   static Optional<RowDigest> ofOutput(
       DataColumns columns, DataFileStatus f, DigestScratch.Pool scratch) {
     if (!f.getPath().startsWith("file:/") && !f.getPath().startsWith("/")) {
@@ -159,60 +161,41 @@ final class ColumnarFingerprint {
     if (Thread.currentThread().isInterrupted()) {
       throw new CancellationException("content verification cancelled");
     }
-    DigestScratch scratch =
-        pool == null ? new DigestScratch(() -> HadoopCodecs.newFactory(0)) : pool.borrow();
-    try {
-      return read(path, written, constant, constants, constantNulls, deleted, scratch);
-    } finally {
-      if (pool == null) {
-        scratch.close();
-      } else {
-        pool.giveBack(scratch);
-      }
-    }
-  }
-
-  private static Optional<RowDigest> read(
-      Path path,
-      StructType written,
-      boolean[] constant,
-      long[] constants,
-      boolean[] constantNulls,
-      LongPredicate deleted,
-      DigestScratch scratch) {
-    int n = written.length();
-    RowDigest.Builder digest = new RowDigest.Builder(n);
-    PageDecompression pages = scratch.pages();
-    try (ParquetFileReader reader = ParquetFileReader.open(
-        new LocalParquetFile(path),
-        ParquetReadOptions.builder(new PlainParquetConfiguration())
-            .withCodecFactory(pages)
-            .withAllocator(pages.chunkBuffers())
-            .build())) {
-      MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      PageHashes[] decoders = new PageHashes[n];
-      for (int i = 0; i < n; i++) {
-        if (!constant[i]) {
-          decoders[i] = decoder(written.at(i), i + 1, fileSchema, scratch.column(i));
+    return pool.with(scratch -> {
+      int n = written.length();
+      RowDigest.Builder digest = new RowDigest.Builder(n);
+      PageDecompression pages = scratch.pages();
+      try (ParquetFileReader reader = ParquetFileReader.open(
+          new LocalParquetFile(path),
+          ParquetReadOptions.builder(new PlainParquetConfiguration())
+              .withCodecFactory(pages)
+              .withAllocator(pages.chunkBuffers())
+              .build())) {
+        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+        PageHashes[] decoders = new PageHashes[n];
+        for (int i = 0; i < n; i++) {
+          if (!constant[i]) {
+            decoders[i] = decoder(written.at(i), i + 1, fileSchema, scratch.column(i));
+          }
         }
+        int[] fieldIds = new int[n];
+        Arrays.setAll(fieldIds, i -> i + 1);
+        ParquetRows.add(
+            reader::readNextRowGroup,
+            decoders,
+            constants,
+            constantNulls,
+            fieldIds,
+            deleted,
+            digest,
+            scratch.block(n));
+      } catch (PageHashes.Unreadable e) {
+        return Optional.empty();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot read " + path, e);
       }
-      int[] fieldIds = new int[n];
-      Arrays.setAll(fieldIds, i -> i + 1);
-      ParquetRows.add(
-          reader::readNextRowGroup,
-          decoders,
-          constants,
-          constantNulls,
-          fieldIds,
-          deleted,
-          digest,
-          scratch.block(n));
-    } catch (PageHashes.Unreadable e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot read " + path, e);
-    }
-    return Optional.of(digest.build());
+      return Optional.of(digest.build());
+    });
   }
 
   /** The decoder of the file's column Kernel reads for {@code field}. */
