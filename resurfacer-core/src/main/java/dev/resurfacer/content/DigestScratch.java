@@ -2,10 +2,12 @@ package dev.resurfacer.content;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * What a columnar digest reads with, kept from one digest to the next: the page decompressor (its
@@ -17,12 +19,29 @@ import org.apache.parquet.compression.CompressionCodecFactory;
  */
 public final class DigestScratch implements AutoCloseable {
   private final PageDecompression pages;
+  private final int wholeFileBytes;
   private final List<PageHashes.Buffers> columns = new ArrayList<>();
   private RowBlock block;
+  private byte[] schemaBytes;
+  private MessageType schema;
 
   /** @param fallback parquet-java's codecs, for pages of a codec other than zstd and snappy */
   public DigestScratch(Supplier<CompressionCodecFactory> fallback) {
+    this(fallback, ParquetPages.WHOLE_FILE);
+  }
+
+  /**
+   * @param wholeFileBytes files up to this size are read whole ({@link ParquetPages}); larger ones a
+   *     row group at a time
+   */
+  public DigestScratch(Supplier<CompressionCodecFactory> fallback, int wholeFileBytes) {
     this.pages = new PageDecompression(fallback);
+    this.wholeFileBytes = wholeFileBytes;
+  }
+
+  /** Files up to this size are read whole, larger ones a row group at a time. */
+  int wholeFileBytes() {
+    return wholeFileBytes;
   }
 
   /** The page decompressor, also the column-chunk allocator ({@link PageDecompression#chunkBuffers}). */
@@ -44,6 +63,18 @@ public final class DigestScratch implements AutoCloseable {
       block = new RowBlock(ParquetRows.BLOCK, columns);
     }
     return block;
+  }
+
+  /**
+   * The schema a footer's schema bytes ({@code key}) convert to: converted by {@code convert} only
+   * when they differ from the last file's, as a run's files mostly share one schema.
+   */
+  MessageType schema(byte[] key, Supplier<MessageType> convert) {
+    if (schema == null || !Arrays.equals(key, schemaBytes)) {
+      schema = convert.get();
+      schemaBytes = key;
+    }
+    return schema;
   }
 
   @Override

@@ -2,9 +2,9 @@ package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.content.LocalParquetFile;
-import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
+import dev.resurfacer.content.ParquetPages;
 import dev.resurfacer.content.ParquetRows;
 import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.content.ValueHash;
@@ -44,7 +44,6 @@ import java.util.function.LongPredicate;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -145,6 +144,7 @@ final class ColumnarFingerprint {
     return DigestScratch.Pools.create(() -> HadoopCodecs.newFactory(0));
   }
 
+
   private static Optional<RowDigest> of(
       Path path,
       StructType written,
@@ -164,14 +164,9 @@ final class ColumnarFingerprint {
     return pool.with(scratch -> {
       int n = written.length();
       RowDigest.Builder digest = new RowDigest.Builder(n);
-      PageDecompression pages = scratch.pages();
-      try (ParquetFileReader reader = ParquetFileReader.open(
-          new LocalParquetFile(path),
-          ParquetReadOptions.builder(new PlainParquetConfiguration())
-              .withCodecFactory(pages)
-              .withAllocator(pages.chunkBuffers())
-              .build())) {
-        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+      try (ParquetPages reader = ParquetPages.open(
+          new LocalParquetFile(path), scratch)) {
+        MessageType fileSchema = reader.schema();
         PageHashes[] decoders = new PageHashes[n];
         for (int i = 0; i < n; i++) {
           if (!constant[i]) {
@@ -181,7 +176,7 @@ final class ColumnarFingerprint {
         int[] fieldIds = new int[n];
         Arrays.setAll(fieldIds, i -> i + 1);
         ParquetRows.add(
-            reader::readNextRowGroup,
+            reader::nextRowGroup,
             decoders,
             constants,
             constantNulls,

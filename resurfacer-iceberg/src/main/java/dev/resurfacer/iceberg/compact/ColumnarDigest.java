@@ -1,9 +1,9 @@
 package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.content.DigestScratch;
-import dev.resurfacer.content.PageDecompression;
 import dev.resurfacer.content.PageHashes;
 import dev.resurfacer.content.PageHashes.Stored;
+import dev.resurfacer.content.ParquetPages;
 import dev.resurfacer.content.ParquetRows;
 import dev.resurfacer.content.RowDigest;
 import java.io.IOException;
@@ -26,7 +26,6 @@ import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -168,19 +167,11 @@ final class ColumnarDigest {
       PositionDeleteIndex deletes,
       RowDigest.Builder digest,
       DigestScratch scratch) {
-    PageDecompression pages = scratch.pages();
-    try (ParquetFileReader reader = ParquetFileReader.open(
-        file,
-        // one per file: the reader may write to its configuration, and digests run on several
-        // threads
-        ParquetReadOptions.builder(new PlainParquetConfiguration())
-            .withCodecFactory(pages)
-            .withAllocator(pages.chunkBuffers())
-            .build())) {
-      MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+    try (ParquetPages reader = ParquetPages.open(file, scratch)) {
+      MessageType fileSchema = reader.schema();
       List<PageHashes> columns = columns(schema, fileSchema, location, scratch);
       ParquetRows.add(
-          reader::readNextRowGroup,
+          reader::nextRowGroup,
           columns.toArray(PageHashes[]::new),
           null,
           null,
@@ -192,6 +183,7 @@ final class ColumnarDigest {
       throw new UncheckedIOException("cannot read " + location, e);
     }
   }
+
 
   private static List<PageHashes> columns(
       Schema schema, MessageType fileSchema, String location, DigestScratch scratch) {

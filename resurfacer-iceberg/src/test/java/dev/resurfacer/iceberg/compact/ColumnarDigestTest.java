@@ -130,12 +130,54 @@ class ColumnarDigestTest {
   void everyPageLayoutDigestsAsTheGenericReaderReadsIt() throws Exception {
     // one scratch across every layout and two widths, as a run's groups share theirs: arrays grown
     // for one table's pages or row groups, or left from a wider schema, must not change a digest
-    try (dev.resurfacer.content.DigestScratch shared = ColumnarDigest.newScratch()) {
-      everyPageLayout(shared);
+    try (dev.resurfacer.content.DigestScratch shared = ColumnarDigest.newScratch();
+        dev.resurfacer.content.DigestScratch byRowGroup = rowGroupReads()) {
+      everyPageLayout(shared, byRowGroup);
     }
   }
 
-  private void everyPageLayout(dev.resurfacer.content.DigestScratch shared) throws Exception {
+  /** A scratch that reads every file a row group at a time, as a rewrite's large outputs are read. */
+  private static dev.resurfacer.content.DigestScratch rowGroupReads() {
+    return new dev.resurfacer.content.DigestScratch(
+        () -> org.apache.parquet.hadoop.util.HadoopCodecs.newFactory(0), 0);
+  }
+
+  /**
+   * Every codec a writer may choose, in v1 and v2 pages: zstd and snappy pages are decompressed by
+   * the digest's own decompressor, gzip by parquet-java's codecs, uncompressed pages read in place;
+   * each file read whole and a row group at a time.
+   */
+  @Test
+  void everyCodecDigestsAsTheGenericReaderReadsIt() throws Exception {
+    try (dev.resurfacer.content.DigestScratch byRowGroup = rowGroupReads()) {
+      for (String pageVersion : List.of("v1", "v2")) {
+        for (String codec : List.of("zstd", "snappy", "gzip", "uncompressed")) {
+          String name = "codec_" + codec + "_" + pageVersion;
+          Table table = catalog
+              .buildTable(TableIdentifier.of("db", name), SCHEMA)
+              .withPartitionSpec(PartitionSpec.unpartitioned())
+              .withProperty(TableProperties.PARQUET_PAGE_VERSION, pageVersion)
+              .withProperty(TableProperties.PARQUET_COMPRESSION, codec)
+              .withProperty(TableProperties.PARQUET_PAGE_ROW_LIMIT, "700")
+              .withProperty(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "16384")
+              .create();
+          DataFile file = TableWrites.writeData(table, rows(0, 3000)).get(0);
+          table.newAppend().appendFile(file).commit();
+          List<String> locations = List.of(file.location());
+          RowDigest generic = Checksum.ofFiles(table, locations, SCHEMA).digest();
+          assertThat(generic.rows()).isEqualTo(3000);
+          assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA)).as(name).isEqualTo(generic);
+          assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA, byRowGroup))
+              .as(name + ", a row group at a time")
+              .isEqualTo(generic);
+        }
+      }
+    }
+  }
+
+  private void everyPageLayout(
+      dev.resurfacer.content.DigestScratch shared, dev.resurfacer.content.DigestScratch byRowGroup)
+      throws Exception {
     Schema narrow = SCHEMA.select("id", "s", "small");
     for (String pageVersion : List.of("v1", "v2")) {
       for (String dictBytes : List.of("2097152", "512")) {
@@ -172,6 +214,9 @@ class ColumnarDigestTest {
               .isEqualTo(generic);
           assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA, shared))
               .as(name + ", a shared scratch")
+              .isEqualTo(generic);
+          assertThat(ColumnarDigest.ofFiles(table, locations, SCHEMA, byRowGroup))
+              .as(name + ", a row group at a time")
               .isEqualTo(generic);
           assertThat(ColumnarDigest.ofFiles(table, locations, narrow, shared))
               .as(name + ", three columns, a shared scratch")
