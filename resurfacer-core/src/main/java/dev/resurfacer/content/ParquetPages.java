@@ -57,32 +57,30 @@ public final class ParquetPages implements AutoCloseable {
   private final long length;
   private final MessageType schema;
   private final List<RowGroup> rowGroups;
-  /** The whole file when it was read at open, else null. */
+  /** The whole file when it was read at open, else null; handed back on close. */
   private ByteBuffer whole;
 
   private int next;
 
-  private ParquetPages(String name, SeekableInputStream in, long length, DigestScratch scratch)
+  /** @param whole the whole file, read, or null when it is too large to be */
+  private ParquetPages(
+      String name, SeekableInputStream in, long length, DigestScratch scratch, ByteBuffer whole)
       throws IOException {
     this.name = name;
     this.in = in;
     this.length = length;
     this.scratch = scratch;
-    this.buffers = (ChunkBuffers) scratch.pages().chunkBuffers();
-    if (length < 12) {
-      throw new IOException(name + " is not a Parquet file: " + length + " bytes");
-    }
+    this.buffers = chunkBuffers(scratch);
+    this.whole = whole;
     byte[] tail;
     int tailAt;
-    if (length <= scratch.wholeFileBytes()) {
-      whole = buffers.allocate((int) length);
-      read(0, whole);
+    if (whole != null) {
       tail = whole.array();
       tailAt = whole.arrayOffset() + (int) length - 8;
     } else {
       tail = new byte[8];
       ByteBuffer t = ByteBuffer.wrap(tail);
-      read(length - 8, t);
+      read(in, length - 8, t);
       tailAt = 0;
     }
     if (Arrays.equals(tail, tailAt + 4, tailAt + 8, ENCRYPTED_MAGIC, 0, 4)) {
@@ -107,7 +105,7 @@ public final class ParquetPages implements AutoCloseable {
       footerAt = whole.arrayOffset() + (int) footerStart;
     } else {
       footer = new byte[footerLength];
-      read(footerStart, ByteBuffer.wrap(footer));
+      read(in, footerStart, ByteBuffer.wrap(footer));
       footerAt = 0;
     }
     FileMetaData meta =
@@ -140,13 +138,28 @@ public final class ParquetPages implements AutoCloseable {
   /** Opens {@code file}, reading its footer (or, when small, all of it) with {@code scratch}'s arrays. */
   public static ParquetPages open(InputFile file, DigestScratch scratch) throws IOException {
     long length = file.getLength();
+    if (length < 12) {
+      throw new IOException(file + " is not a Parquet file: " + length + " bytes");
+    }
     SeekableInputStream in = file.newStream();
+    ByteBuffer whole = null;
     try {
-      return new ParquetPages(file.toString(), in, length, scratch);
+      if (length <= scratch.wholeFileBytes()) {
+        whole = chunkBuffers(scratch).allocate((int) length);
+        read(in, 0, whole);
+      }
+      return new ParquetPages(file.toString(), in, length, scratch, whole);
     } catch (IOException | RuntimeException e) {
+      if (whole != null) {
+        chunkBuffers(scratch).release(whole);
+      }
       in.close();
       throw e;
     }
+  }
+
+  private static ChunkBuffers chunkBuffers(DigestScratch scratch) {
+    return (ChunkBuffers) scratch.pages().chunkBuffers();
   }
 
   /** The file's schema, as parquet-java converts it. */
@@ -177,7 +190,7 @@ public final class ParquetPages implements AutoCloseable {
     }
     ByteBuffer span = buffers.allocate((int) (to - from));
     try {
-      read(from, span);
+      read(in, from, span);
     } catch (IOException | RuntimeException e) {
       buffers.release(span);
       throw e;
@@ -185,7 +198,7 @@ public final class ParquetPages implements AutoCloseable {
     return new Pages(g, span, span.array(), span.arrayOffset() - from);
   }
 
-  private void read(long at, ByteBuffer into) throws IOException {
+  private static void read(SeekableInputStream in, long at, ByteBuffer into) throws IOException {
     in.seek(at);
     in.readFully(into);
     into.flip();
