@@ -47,14 +47,11 @@ public final class ParquetPages implements AutoCloseable {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
   private static final Encoding[] ENCODINGS = encodings();
-  private static final ParquetReadOptions OPTIONS =
-      ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
 
   private final String name;
   private final SeekableInputStream in;
   private final DigestScratch scratch;
   private final ChunkBuffers buffers;
-  private final long length;
   private final MessageType schema;
   private final List<RowGroup> rowGroups;
   /** The whole file when it was read at open, else null; handed back on close. */
@@ -68,7 +65,6 @@ public final class ParquetPages implements AutoCloseable {
       throws IOException {
     this.name = name;
     this.in = in;
-    this.length = length;
     this.scratch = scratch;
     this.buffers = chunkBuffers(scratch);
     this.whole = whole;
@@ -114,7 +110,10 @@ public final class ParquetPages implements AutoCloseable {
     int footerFrom = footerAt;
     this.schema = scratch.schema(meta.schemaKey(footer), () -> {
       try {
-        return new ParquetMetadataConverter(OPTIONS)
+        return new ParquetMetadataConverter(
+                // its own options each time, as parquet-java's readers have theirs: a
+                // configuration is a mutable map, and digests run on several threads
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())
             .readParquetMetadata(
                 new ByteArrayInputStream(footerBytes, footerFrom, footerLength),
                 ParquetMetadataConverter.SKIP_ROW_GROUPS)

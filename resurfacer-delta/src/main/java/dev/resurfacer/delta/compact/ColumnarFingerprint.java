@@ -41,9 +41,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.LongPredicate;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -144,7 +142,6 @@ final class ColumnarFingerprint {
     return DigestScratch.Pools.create(() -> HadoopCodecs.newFactory(0));
   }
 
-
   private static Optional<RowDigest> of(
       Path path,
       StructType written,
@@ -164,8 +161,7 @@ final class ColumnarFingerprint {
     return pool.with(scratch -> {
       int n = written.length();
       RowDigest.Builder digest = new RowDigest.Builder(n);
-      try (ParquetPages reader = ParquetPages.open(
-          new LocalParquetFile(path), scratch)) {
+      try (ParquetPages reader = ParquetPages.open(new LocalParquetFile(path), scratch)) {
         MessageType fileSchema = reader.schema();
         PageHashes[] decoders = new PageHashes[n];
         for (int i = 0; i < n; i++) {

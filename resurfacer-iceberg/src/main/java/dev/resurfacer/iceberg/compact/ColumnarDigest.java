@@ -23,9 +23,7 @@ import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -183,7 +181,6 @@ final class ColumnarDigest {
       throw new UncheckedIOException("cannot read " + location, e);
     }
   }
-
 
   private static List<PageHashes> columns(
       Schema schema, MessageType fileSchema, String location, DigestScratch scratch) {
