@@ -27,14 +27,18 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * One flat Parquet column's values as {@link RowDigest#columnHash}es, decoded a whole page at a
+ * One flat Parquet column's values as {@link RowDigest#columnHash}es, decoded a block of rows at a
  * time straight from the page's bytes: definition levels and dictionary ids by a bulk
- * RLE/bit-packing decoder, plain values by reading the little-endian words in place, every
- * dictionary entry hashed once per column chunk. A value's hash is the {@link ValueHash} of the
+ * RLE/bit-packing decoder that keeps its place in the page, plain values by reading the
+ * little-endian words in place, every dictionary entry hashed once per column chunk. Its arrays
+ * hold one block ({@link #CHUNK} values), never a page: a rewrite's output pages hold a whole row
+ * group (124,000 values from DuckDB), and page-sized arrays were 30 MB a digest, zeroed and faulted
+ * in fresh (docs/benchmarks.md). A value's hash is the {@link ValueHash} of the
  * value a format's own reader returns for it (Iceberg's generic reader, Delta Kernel's), so both
  * formats' columnar digests equal their row-at-a-time ones. Encodings other than plain and
  * dictionary (the delta and byte-stream-split encodings of v2 writers) are decoded by parquet-java's
- * own values readers, still a page at a time. Not thread-safe: one per column per reading thread.
+ * own values readers. A page's bytes must stay valid until its last value is read: {@link
+ * PageDecompression} keeps an array per column. Not thread-safe: one per column per reading thread.
  */
 public final class PageHashes {
   /** How a stored column's values become the canonical values {@link ValueHash} hashes. */
@@ -77,45 +81,39 @@ public final class PageHashes {
   private final boolean int32;
   private final int fixedLength;
 
+  /** Values decoded and folded at a time: a row block's ({@link ParquetRows#BLOCK}). */
+  static final int CHUNK = 4096;
+
   private PageReader pages;
   private long[] dictionary;
   private final Buffers buffers;
-  /** How many of the current page's column hashes ({@link Buffers#page}) there are, and were handed out. */
-  private int pageSize;
+  private final Hybrid levels = new Hybrid();
+  private final Hybrid ids = new Hybrid();
 
-  private int pagePos;
-  /** How many of the current page's values are null. */
-  private int pageNulls;
+  /** The current page's values (nulls included) not yet handed out. */
+  private int pageLeft;
 
-  /**
-   * A column's decoding arrays, sized to the largest page met: kept across the files of a digest,
-   * as allocating them per file was most of the reader's garbage.
-   */
+  private Encoding encoding;
+  /** The current page's value bytes: the next plain value at {@code dataPos}. */
+  private byte[] data;
+
+  private int dataPos;
+  private int dataEnd;
+  /** Plain booleans: the next value's bit, counted from {@code dataPos}. */
+  private int bitIndex;
+  /** Whether the current dictionary-encoded page's ids have been started (their bit width read). */
+  private boolean idsStarted;
+  /** The current page's values reader, for the encodings not read in place. */
+  private ValuesReader reader;
+
+  /** A column's decoding arrays, one block long, kept across the files of a digest. */
   public static final class Buffers {
-    private long[] page = new long[0];
-    private long[] values = new long[0];
-    private int[] defs = new int[0];
-    private int[] ids = new int[0];
+    private final long[] hashes = new long[CHUNK];
+    private final long[] values = new long[CHUNK];
+    private final int[] defs = new int[CHUNK];
+    private final int[] ids = new int[CHUNK];
 
     public Buffers() {}
-
-    /** The page's hashes are its values' when none is null: swapped, not copied. */
-    private void swap() {
-      long[] t = page;
-      page = values;
-      values = t;
-    }
-
-    private void ensure(int count) {
-      if (page.length < count) {
-        // half again as much: a digest meets pages of many sizes, each growth a new set of arrays
-        int size = Math.max(count, page.length + page.length / 2);
-        page = new long[size];
-        values = new long[size];
-        defs = new int[size + 8];
-        ids = new int[size + 8];
-      }
-    }
   }
 
   /**
@@ -164,9 +162,9 @@ public final class PageHashes {
     pages = rowGroup.getPageReader(descriptor);
     DictionaryPage dictionaryPage = pages.readDictionaryPage();
     dictionary = dictionaryPage == null ? null : dictionaryHashes(dictionaryPage);
-    pageSize = 0;
-    pagePos = 0;
-    pageNulls = 0;
+    pageLeft = 0;
+    data = null;
+    reader = null;
   }
 
   /** The field id the column's hashes are bound to. */
@@ -198,29 +196,60 @@ public final class PageHashes {
     int done = 0;
     int nullCount = 0;
     while (done < n) {
-      if (pagePos == pageSize) {
+      if (pageLeft == 0) {
         readPage();
+        continue;
       }
-      int k = Math.min(n - done, pageSize - pagePos);
-      if (block != null) {
-        block.foldSegment(index, buffers.page, pagePos, done, k);
-      } else {
-        System.arraycopy(buffers.page, pagePos, out, done, k);
-      }
-      if (pageNulls > 0) {
-        int[] defs = buffers.defs;
-        for (int i = 0; i < k; i++) {
-          boolean isNull = defs[pagePos + i] != maxDef;
-          nulls[done + i] = isNull;
-          nullCount += isNull ? 1 : 0;
+      int k = Math.min(Math.min(n - done, pageLeft), CHUNK);
+      int present = maxDef == 0 ? k : present(k);
+      values(present);
+      long[] hashes;
+      if (present == k) {
+        hashes = buffers.values;
+        if (maxDef > 0) {
+          Arrays.fill(nulls, done, done + k, false);
         }
-      } else if (maxDef > 0) {
-        Arrays.fill(nulls, done, done + k, false);
+      } else {
+        hashes = buffers.hashes;
+        int[] defs = buffers.defs;
+        long[] values = buffers.values;
+        for (int i = 0, j = 0; i < k; i++) {
+          boolean isNull = defs[i] != maxDef;
+          if (isNull) {
+            hashes[i] = nullHash;
+          } else {
+            hashes[i] = values[j++];
+          }
+          nulls[done + i] = isNull;
+        }
+        nullCount += k - present;
       }
-      pagePos += k;
+      if (block != null) {
+        block.foldSegment(index, hashes, 0, done, k);
+      } else {
+        System.arraycopy(hashes, 0, out, done, k);
+      }
+      pageLeft -= k;
       done += k;
     }
     return nullCount;
+  }
+
+  /**
+   * How many of the page's next {@code k} values are not null: a run of present values (a column
+   * without nulls is one run a page) is skipped whole, else the levels are decoded into the buffers.
+   */
+  private int present(int k) {
+    if (levels.skipRun(maxDef, k)) {
+      return k;
+    }
+    int[] defs = buffers.defs;
+    levels.read(defs, 0, k);
+    int present = 0;
+    for (int i = 0; i < k; i++) {
+      present += defs[i] == maxDef ? 1 : 0;
+    }
+    return present;
   }
 
   private long[] dictionaryHashes(DictionaryPage dictionaryPage) {
@@ -286,23 +315,23 @@ public final class PageHashes {
     if (count == 0) {
       return;
     }
-    buffers.ensure(count);
-    int nonNull;
-    Encoding encoding;
-    Bytes data;
+    Bytes page;
+    Bytes levelBytes = null;
     if (p instanceof DataPageV1 v1) {
-      data = Bytes.of(v1.getBytes());
+      page = Bytes.of(v1.getBytes());
       encoding = v1.getValueEncoding();
       if (maxDef > 0) {
         if (v1.getDlEncoding() != Encoding.RLE) {
           throw new Unreadable(descriptor + " has " + v1.getDlEncoding() + " definition levels");
         }
-        int length = (int) INTS.get(data.b, data.pos);
-        data.pos += 4;
-        nonNull = definitionLevels(data.b, data.pos, data.pos + length, count);
-        data.pos += length;
-      } else {
-        nonNull = count;
+        int from = page.pos + 4;
+        int length = from > page.end ? -1 : (int) INTS.get(page.b, page.pos);
+        if (length < 0 || length > page.end - from) {
+          throw new IllegalStateException(
+              descriptor + ": a page shorter than its definition levels");
+        }
+        levelBytes = new Bytes(page.b, from, from + length);
+        page.pos = from + length;
       }
     } else if (p instanceof DataPageV2 v2) {
       if (v2.isCompressed()) {
@@ -310,63 +339,102 @@ public final class PageHashes {
       }
       encoding = v2.getDataEncoding();
       if (maxDef > 0) {
-        Bytes levels = Bytes.of(v2.getDefinitionLevels());
-        nonNull = definitionLevels(levels.b, levels.pos, levels.end, count);
-      } else {
-        nonNull = count;
+        levelBytes = Bytes.of(v2.getDefinitionLevels());
       }
-      data = Bytes.of(v2.getData());
+      page = Bytes.of(v2.getData());
     } else {
       throw new Unreadable(descriptor + " has a page of an unknown kind");
     }
-    values(encoding, data, nonNull);
-    if (nonNull == count) {
-      buffers.swap();
-    } else {
-      for (int i = 0, j = 0; i < count; i++) {
-        buffers.page[i] = buffers.defs[i] == maxDef ? buffers.values[j++] : nullHash;
-      }
+    if (levelBytes != null) {
+      levels.reset(levelBytes.b, levelBytes.pos, levelBytes.end, defWidth);
     }
-    pageSize = count;
-    pagePos = 0;
-    pageNulls = count - nonNull;
-  }
-
-  /** Decodes the definition levels into the buffers; the number of non-null values. */
-  private int definitionLevels(byte[] b, int pos, int end, int count) {
-    hybrid(b, pos, end, defWidth, buffers.defs, count);
-    int nonNull = 0;
-    for (int i = 0; i < count; i++) {
-      nonNull += buffers.defs[i] == maxDef ? 1 : 0;
-    }
-    return nonNull;
-  }
-
-  /** The column hashes of a page's {@code n} non-null values, into the buffers. */
-  private void values(Encoding encoding, Bytes data, int n) {
-    byte[] b = data.b;
-    int pos = data.pos;
+    data = page.b;
+    dataPos = page.pos;
+    dataEnd = page.end;
+    bitIndex = 0;
+    idsStarted = false;
+    reader = null;
     switch (encoding) {
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
         if (dictionary == null) {
           throw new IllegalStateException(
               descriptor + " has a dictionary-encoded page and no dictionary");
         }
-        if (n == 0) {
-          return;
-        }
-        hybrid(b, pos + 1, data.end, b[pos] & 0xff, buffers.ids, n);
-        long[] dict = dictionary;
-        for (int i = 0; i < n; i++) {
-          buffers.values[i] = dict[buffers.ids[i]];
+      }
+      case PLAIN -> {}
+      default -> reader = valuesReader(levelBytes, count);
+    }
+    pageLeft = count;
+  }
+
+  /**
+   * parquet-java's reader of the page's values, for an encoding not read in place; it is told how
+   * many values the page holds, so the levels are counted first.
+   */
+  private ValuesReader valuesReader(Bytes levelBytes, int count) {
+    int present = count;
+    if (levelBytes != null) {
+      Hybrid counting = new Hybrid();
+      counting.reset(levelBytes.b, levelBytes.pos, levelBytes.end, defWidth);
+      present = 0;
+      for (int done = 0; done < count; done += CHUNK) {
+        int k = Math.min(CHUNK, count - done);
+        counting.read(buffers.defs, 0, k);
+        for (int i = 0; i < k; i++) {
+          present += buffers.defs[i] == maxDef ? 1 : 0;
         }
       }
-      case PLAIN -> plain(b, pos, data.end, n);
-      default -> decoded(encoding, data, n);
+    }
+    if (present == 0) {
+      return null;
+    }
+    ValuesReader r;
+    try {
+      r = encoding.getValuesReader(descriptor, ValuesType.VALUES);
+    } catch (UnsupportedOperationException | org.apache.parquet.io.ParquetDecodingException e) {
+      throw new Unreadable(descriptor + " has " + encoding + " pages");
+    }
+    try {
+      r.initFromPage(
+          present, ByteBufferInputStream.wrap(ByteBuffer.wrap(data, dataPos, dataEnd - dataPos)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return r;
+  }
+
+  /** The column hashes of the page's next {@code n} non-null values, into the buffers. */
+  private void values(int n) {
+    if (n == 0) {
+      return;
+    }
+    switch (encoding) {
+      case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
+        if (!idsStarted) {
+          if (dataPos >= dataEnd) {
+            throw new IllegalStateException(descriptor + ": a page shorter than its values");
+          }
+          ids.reset(data, dataPos + 1, dataEnd, data[dataPos] & 0xff);
+          idsStarted = true;
+        }
+        int[] id = buffers.ids;
+        ids.read(id, 0, n);
+        long[] dict = dictionary;
+        long[] values = buffers.values;
+        for (int i = 0; i < n; i++) {
+          values[i] = dict[id[i]];
+        }
+      }
+      case PLAIN -> plain(n);
+      default -> decoded(n);
     }
   }
 
-  private void plain(byte[] b, int pos, int end, int n) {
+  /** The next {@code n} plain values, from {@code dataPos} on. */
+  private void plain(int n) {
+    byte[] b = data;
+    int pos = dataPos;
+    int end = dataEnd;
     long m = multiplier;
     long[] values = buffers.values;
     switch (stored) {
@@ -375,12 +443,14 @@ public final class PageHashes {
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i));
         }
+        dataPos = pos + 8 * n;
       }
       case INT_AS_LONG -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i));
         }
+        dataPos = pos + 4 * n;
       }
       case DECIMAL_INT -> {
         check(pos, end, n, int32 ? 4 : 8);
@@ -389,32 +459,39 @@ public final class PageHashes {
           long v = int32 ? (int) INTS.get(b, pos + 4 * i) : (long) LONGS.get(b, pos + 8 * i);
           values[i] = m * ValueHash.ofUnscaled(seed, v);
         }
+        dataPos = pos + (int32 ? 4 : 8) * n;
       }
       case DOUBLE -> {
         check(pos, end, n, 8);
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i));
         }
+        dataPos = pos + 8 * n;
       }
       case FLOAT -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i));
         }
+        dataPos = pos + 4 * n;
       }
       case FLOAT_AS_DOUBLE -> {
         check(pos, end, n, 4);
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofDouble(Float.intBitsToFloat((int) INTS.get(b, pos + 4 * i)));
         }
+        dataPos = pos + 4 * n;
       }
       case BOOLEAN -> {
-        if (pos + (n + 7) / 8 > end) {
+        int first = bitIndex;
+        if (pos + ((long) first + n + 7) / 8 > end) {
           throw new IllegalStateException(descriptor + ": a page shorter than its values");
         }
         for (int i = 0; i < n; i++) {
-          values[i] = m * ValueHash.ofBoolean(((b[pos + (i >>> 3)] >>> (i & 7)) & 1) != 0);
+          int bit = first + i;
+          values[i] = m * ValueHash.ofBoolean(((b[pos + (bit >>> 3)] >>> (bit & 7)) & 1) != 0);
         }
+        bitIndex = first + n;
       }
       case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> {
         int p = pos;
@@ -430,6 +507,7 @@ public final class PageHashes {
           values[i] = m * bytes(b, p, length);
           p += length;
         }
+        dataPos = p;
       }
     }
   }
@@ -440,32 +518,20 @@ public final class PageHashes {
     }
   }
 
-  /** Values of the encodings this decoder does not read in place, by parquet-java's reader for them. */
-  private void decoded(Encoding encoding, Bytes data, int n) {
-    ValuesReader reader;
-    try {
-      reader = encoding.getValuesReader(descriptor, ValuesType.VALUES);
-    } catch (UnsupportedOperationException | org.apache.parquet.io.ParquetDecodingException e) {
-      throw new Unreadable(descriptor + " has " + encoding + " pages");
-    }
-    try {
-      reader.initFromPage(
-          n, ByteBufferInputStream.wrap(ByteBuffer.wrap(data.b, data.pos, data.end - data.pos)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /** The next {@code n} values of an encoding this decoder does not read in place, by parquet-java's reader for it. */
+  private void decoded(int n) {
+    ValuesReader r = reader;
     long[] values = buffers.values;
     for (int i = 0; i < n; i++) {
       long h = switch (stored) {
-        case BOOLEAN -> ValueHash.ofBoolean(reader.readBoolean());
-        case INT_AS_LONG -> ValueHash.ofLong(kind, reader.readInteger());
-        case LONG -> ValueHash.ofLong(kind, reader.readLong());
-        case FLOAT -> ValueHash.ofFloatBits(Float.floatToRawIntBits(reader.readFloat()));
-        case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(reader.readFloat());
-        case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(reader.readDouble()));
-        case DECIMAL_INT ->
-          ValueHash.ofDecimal(scale, int32 ? reader.readInteger() : reader.readLong());
-        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(reader.readBytes());
+        case BOOLEAN -> ValueHash.ofBoolean(r.readBoolean());
+        case INT_AS_LONG -> ValueHash.ofLong(kind, r.readInteger());
+        case LONG -> ValueHash.ofLong(kind, r.readLong());
+        case FLOAT -> ValueHash.ofFloatBits(Float.floatToRawIntBits(r.readFloat()));
+        case FLOAT_AS_DOUBLE -> ValueHash.ofDouble(r.readFloat());
+        case DOUBLE -> ValueHash.ofDoubleBits(Double.doubleToRawLongBits(r.readDouble()));
+        case DECIMAL_INT -> ValueHash.ofDecimal(scale, int32 ? r.readInteger() : r.readLong());
+        case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> binary(r.readBytes());
       };
       values[i] = multiplier * h;
     }
@@ -481,18 +547,102 @@ public final class PageHashes {
 
   /**
    * Decodes {@code n} values of Parquet's RLE/bit-packing hybrid encoding of {@code width}-bit
-   * values into {@code out} (which has room for 8 more: bit-packed runs come in groups of 8).
+   * values into {@code out}.
    */
   static void hybrid(byte[] b, int pos, int end, int width, int[] out, int n) {
-    if (width > 32) {
-      throw new IllegalStateException("a bit width of " + width);
+    Hybrid h = new Hybrid();
+    h.reset(b, pos, end, width);
+    h.read(out, 0, n);
+  }
+
+  /**
+   * Parquet's RLE/bit-packing hybrid encoding read as many values at a time as asked, keeping its
+   * place between reads: in a run of repeats, in a bit-packed run (with the rest of a group of
+   * eight read part-way), or between runs.
+   */
+  static final class Hybrid {
+    private byte[] b;
+    private int pos;
+    private int end;
+    private int width;
+    private int byteWidth;
+    private BytePacker packer;
+    /** Values left in the current run of repeats, and the value repeated. */
+    private int runLeft;
+
+    private int runValue;
+    /** Groups of eight left in the current bit-packed run. */
+    private int groupsLeft;
+
+    private final int[] group = new int[8];
+    /** The next value of {@link #group} not yet read; 8 when none is. */
+    private int groupAt = 8;
+
+    void reset(byte[] b, int pos, int end, int width) {
+      if (width < 0 || width > 32) {
+        throw new IllegalStateException("a bit width of " + width);
+      }
+      this.b = b;
+      this.pos = pos;
+      this.end = end;
+      this.width = width;
+      this.byteWidth = (width + 7) / 8;
+      this.packer = PACKERS[width];
+      runLeft = 0;
+      groupsLeft = 0;
+      groupAt = 8;
     }
-    int byteWidth = (width + 7) / 8;
-    BytePacker packer = PACKERS[width];
-    int filled = 0;
-    while (filled < n) {
+
+    /** Skips the next {@code n} values if they are all {@code value}, in one run of repeats; else reads nothing. */
+    boolean skipRun(int value, int n) {
+      if (runLeft == 0 && groupsLeft == 0 && groupAt == 8 && pos < end) {
+        header();
+      }
+      if (runLeft >= n && runValue == value) {
+        runLeft -= n;
+        return true;
+      }
+      return false;
+    }
+
+    /** The next {@code n} values, into {@code out} from {@code at}. */
+    void read(int[] out, int at, int n) {
+      while (n > 0) {
+        if (groupAt < 8) {
+          int k = Math.min(8 - groupAt, n);
+          System.arraycopy(group, groupAt, out, at, k);
+          groupAt += k;
+          at += k;
+          n -= k;
+        } else if (runLeft > 0) {
+          int k = Math.min(runLeft, n);
+          Arrays.fill(out, at, at + k, runValue);
+          runLeft -= k;
+          at += k;
+          n -= k;
+        } else if (groupsLeft > 0) {
+          if (n >= 8) {
+            int g = Math.min(groupsLeft, n >>> 3);
+            for (int i = 0; i < g; i++) {
+              unpack(out, at);
+              at += 8;
+            }
+            groupsLeft -= g;
+            n -= 8 * g;
+          } else {
+            unpack(group, 0);
+            groupsLeft--;
+            groupAt = 0;
+          }
+        } else {
+          header();
+        }
+      }
+    }
+
+    private void header() {
       if (pos >= end) {
-        throw new IllegalStateException("RLE/bit-packed values end after " + filled + " of " + n);
+        throw new IllegalStateException("RLE/bit-packed values end before the last one asked for");
       }
       int header = 0;
       int shift = 0;
@@ -503,33 +653,35 @@ public final class PageHashes {
         shift += 7;
       } while ((x & 0x80) != 0 && pos < end);
       if ((header & 1) == 0) {
-        int count = header >>> 1;
+        if (pos + byteWidth > end) {
+          throw new IllegalStateException("a run of repeats past the end of its values");
+        }
         int v = 0;
         for (int i = 0; i < byteWidth; i++) {
           v |= (b[pos++] & 0xff) << (8 * i);
         }
-        int k = Math.min(count, n - filled);
-        Arrays.fill(out, filled, filled + k, v);
-        filled += k;
+        runLeft = header >>> 1;
+        runValue = v;
       } else {
-        int groups = header >>> 1;
-        for (int g = 0; g < groups && filled < n; g++) {
-          if (width == 0) {
-            Arrays.fill(out, filled, filled + 8, 0);
-          } else if (pos + width + 8 <= b.length && pos + width <= end) {
-            unpack8(b, pos, width, out, filled);
-          } else if (pos + width <= end) {
-            packer.unpack8Values(b, pos, out, filled);
-          } else {
-            // a last group cut short by its writer: the missing bytes are padding
-            byte[] padded = Arrays.copyOfRange(b, pos, pos + width);
-            Arrays.fill(padded, Math.max(0, end - pos), width, (byte) 0);
-            packer.unpack8Values(padded, 0, out, filled);
-          }
-          pos += width;
-          filled += 8;
-        }
+        groupsLeft = header >>> 1;
       }
+    }
+
+    /** The next group of eight bit-packed values, into {@code out} from {@code at}. */
+    private void unpack(int[] out, int at) {
+      if (width == 0) {
+        Arrays.fill(out, at, at + 8, 0);
+      } else if (pos + width + 8 <= b.length && pos + width <= end) {
+        unpack8(b, pos, width, out, at);
+      } else if (pos + width <= end) {
+        packer.unpack8Values(b, pos, out, at);
+      } else {
+        // a last group cut short by its writer: the missing bytes are padding
+        byte[] padded = Arrays.copyOfRange(b, pos, pos + width);
+        Arrays.fill(padded, Math.max(0, end - pos), width, (byte) 0);
+        packer.unpack8Values(padded, 0, out, at);
+      }
+      pos += width;
     }
   }
 

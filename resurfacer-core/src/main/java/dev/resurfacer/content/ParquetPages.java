@@ -37,8 +37,8 @@ import org.apache.parquet.schema.MessageType;
  * PageHashes.Unreadable}, and the caller digests the file with the format's own reader.
  *
  * <p>Pages come out as parquet-java's page objects, decompressed through the scratch's {@link
- * PageDecompression}: valid until the next page is read, which {@link PageHashes} allows for. Not
- * thread-safe, as its scratch.
+ * PageDecompression}: valid until the next page of the same column is read, which {@link
+ * PageHashes} allows for. Not thread-safe, as its scratch.
  */
 public final class ParquetPages implements AutoCloseable {
   /** Files up to this size are read whole at open: an input file of a compaction is usually one read. */
@@ -257,10 +257,11 @@ public final class ParquetPages implements AutoCloseable {
 
     @Override
     public PageReader getPageReader(ColumnDescriptor descriptor) {
-      for (Chunk c : group.chunks) {
+      for (int slot = 0; slot < group.chunks.size(); slot++) {
+        Chunk c = group.chunks.get(slot);
         if (Arrays.equals(c.path, descriptor.getPath())) {
           int at = (int) (base + c.start);
-          return new ChunkPages(c, new Compact(bytes, at, at + (int) c.length));
+          return new ChunkPages(c, slot, new Compact(bytes, at, at + (int) c.length));
         }
       }
       throw new IllegalStateException(name + " has no column chunk " + descriptor);
@@ -283,12 +284,16 @@ public final class ParquetPages implements AutoCloseable {
   /** One column chunk's pages in order: a dictionary page first, if any, then its data pages. */
   private final class ChunkPages implements PageReader {
     private final Chunk chunk;
+    /** The chunk's place in its row group: its pages' own decompression array ({@link PageDecompression}). */
+    private final int slot;
+
     private final Compact c;
     private long valuesRead;
     private PageHeader pending;
 
-    ChunkPages(Chunk chunk, Compact c) {
+    ChunkPages(Chunk chunk, int slot, Compact c) {
       this.chunk = chunk;
+      this.slot = slot;
       this.c = c;
     }
 
@@ -393,10 +398,7 @@ public final class ParquetPages implements AutoCloseable {
         return BytesInput.from(b, at, compressed);
       }
       try {
-        return scratch
-            .pages()
-            .getDecompressor(chunk.codec)
-            .decompress(BytesInput.from(b, at, compressed), uncompressed);
+        return scratch.pages().decompress(chunk.codec, b, at, compressed, uncompressed, slot);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(name + ": cannot decompress a page", e);
       }
