@@ -42,7 +42,9 @@ final class ChunkBuffers implements ByteBufferAllocator {
       if (largest >= 0) {
         free.remove(largest);
       }
-      best = new byte[size];
+      // an eighth more: files and row groups differ by a few percent, and each new largest one
+      // otherwise made (and zeroed) a new array
+      best = new byte[(int) Math.min((long) size + size / 8, Integer.MAX_VALUE - 16)];
     } else {
       free.remove(at);
     }

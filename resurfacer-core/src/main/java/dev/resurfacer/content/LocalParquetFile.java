@@ -39,6 +39,13 @@ public final class LocalParquetFile implements InputFile {
   }
 
   private static final class Stream extends SeekableInputStream {
+    /**
+     * The most a heap buffer is read by one call: the JDK reads a heap buffer through a temporary
+     * direct buffer of the call's size, kept per thread, so larger calls made (and zeroed) a new one
+     * at each new largest read (a row group of a rewrite's output is megabytes).
+     */
+    private static final int PIECE = 256 << 10;
+
     private final FileChannel channel;
     private long position;
 
@@ -72,7 +79,18 @@ public final class LocalParquetFile implements InputFile {
       if (!buf.hasRemaining()) {
         return 0;
       }
-      int n = channel.read(buf, position);
+      int n;
+      if (!buf.isDirect() && buf.remaining() > PIECE) {
+        int limit = buf.limit();
+        buf.limit(buf.position() + PIECE);
+        try {
+          n = channel.read(buf, position);
+        } finally {
+          buf.limit(limit);
+        }
+      } else {
+        n = channel.read(buf, position);
+      }
       if (n > 0) {
         position += n;
       }

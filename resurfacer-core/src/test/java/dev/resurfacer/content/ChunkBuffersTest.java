@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** Chunk buffers are lent at the size asked, taken back only when lent and only once, and lent again. */
+/**
+ * Chunk buffers are lent at the size asked (made an eighth larger), taken back only when lent and
+ * only once, and lent again.
+ */
 class ChunkBuffersTest {
   @Test
   void aReleasedArrayIsLentAgainAndNothingElseIsTakenBack() {
@@ -33,7 +36,19 @@ class ChunkBuffersTest {
     ByteBuffer second = buffers.allocate(10);
     assertThat(first.array()).isSameAs(small.array());
     assertThat(second.array()).isNotSameAs(small.array());
-    assertThat(second.array().length).isEqualTo(10);
+    // made an eighth larger than asked
+    assertThat(second.array().length).isEqualTo(11);
+  }
+
+  @Test
+  void aRequestAFewPercentLargerThanTheLastIsLentTheSameArray() {
+    ChunkBuffers buffers = new ChunkBuffers();
+    ByteBuffer first = buffers.allocate(8000);
+    assertThat(first.remaining()).isEqualTo(8000);
+    buffers.release(first);
+    ByteBuffer larger = buffers.allocate(8900);
+    assertThat(larger.array()).isSameAs(first.array());
+    assertThat(larger.remaining()).isEqualTo(8900);
   }
 
   @Test
@@ -50,6 +65,6 @@ class ChunkBuffersTest {
     assertThat(first.array()).isSameAs(bigger.array());
     // the 100-byte array was let go when the 200 bytes were asked for
     assertThat(second.array()).isNotSameAs(small.array());
-    assertThat(second.array().length).isEqualTo(50);
+    assertThat(second.array().length).isEqualTo(56);
   }
 }
