@@ -2,6 +2,7 @@ package dev.resurfacer.content;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.Supplier;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.bytes.BytesInput;
@@ -79,7 +80,7 @@ public final class PageDecompression implements AutoCloseable {
       return fallback().getDecompressor(codec).decompress(BytesInput.from(src, at, length), size);
     }
     if (slot >= outs.length) {
-      outs = java.util.Arrays.copyOf(outs, slot + 1);
+      outs = Arrays.copyOf(outs, slot + 1);
     }
     byte[] out = outs[slot];
     if (out == null || out.length < size) {

@@ -201,7 +201,7 @@ public final class PageHashes {
         continue;
       }
       int k = Math.min(Math.min(n - done, pageLeft), CHUNK);
-      int present = maxDef == 0 ? k : present(k);
+      int present = maxDef == 0 ? k : present(levels, k);
       values(present);
       long[] hashes;
       if (present == k) {
@@ -236,15 +236,15 @@ public final class PageHashes {
   }
 
   /**
-   * How many of the page's next {@code k} values are not null: a run of present values (a column
+   * How many of the next {@code k} values {@code definitionLevels} gives are not null: a run of present values (a column
    * without nulls is one run a page) is skipped whole, else the levels are decoded into the buffers.
    */
-  private int present(int k) {
-    if (levels.skipRun(maxDef, k)) {
+  private int present(Hybrid definitionLevels, int k) {
+    if (definitionLevels.skipRun(maxDef, k)) {
       return k;
     }
     int[] defs = buffers.defs;
-    levels.read(defs, 0, k);
+    definitionLevels.read(defs, 0, k);
     int present = 0;
     for (int i = 0; i < k; i++) {
       present += defs[i] == maxDef ? 1 : 0;
@@ -378,11 +378,7 @@ public final class PageHashes {
       counting.reset(levelBytes.b, levelBytes.pos, levelBytes.end, defWidth);
       present = 0;
       for (int done = 0; done < count; done += CHUNK) {
-        int k = Math.min(CHUNK, count - done);
-        counting.read(buffers.defs, 0, k);
-        for (int i = 0; i < k; i++) {
-          present += buffers.defs[i] == maxDef ? 1 : 0;
-        }
+        present += present(counting, Math.min(CHUNK, count - done));
       }
     }
     if (present == 0) {
