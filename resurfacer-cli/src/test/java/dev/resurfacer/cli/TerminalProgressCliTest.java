@@ -99,9 +99,11 @@ class TerminalProgressCliTest {
     assertThat(p.waitFor()).as(Files.readString(err)).isZero();
 
     assertThat(out).contains("lake.raw.a").doesNotContain("\u001b");
-    // the plain per-group log lines, and nothing drawn
+    // the plain per-group log lines (with the CPU time content verification's reads took), and
+    // nothing drawn
     assertThat(Files.readString(err))
         .contains(": committed, 3 files -> 1")
+        .containsPattern(": committed, 3 files -> 1, [^,]+/s, verification \\d+\\.\\d\\d CPU-s, ")
         .doesNotContain("\u001b")
         .doesNotContain("%");
   }

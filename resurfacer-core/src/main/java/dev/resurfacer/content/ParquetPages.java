@@ -1,6 +1,5 @@
 package dev.resurfacer.content;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -115,7 +115,10 @@ public final class ParquetPages implements AutoCloseable {
                 // configuration is a mutable map, and digests run on several threads
                 ParquetReadOptions.builder(new PlainParquetConfiguration()).build())
             .readParquetMetadata(
-                new ByteArrayInputStream(footerBytes, footerFrom, footerLength),
+                // the stream class parquet-java's own footer reads use (the run's other footers): a
+                // second class at thrift's read made C2 drop and recompile its whole footer parser
+                // (0.25 s of compile time a run, docs/benchmarks.md)
+                ByteBufferInputStream.wrap(ByteBuffer.wrap(footerBytes, footerFrom, footerLength)),
                 ParquetMetadataConverter.SKIP_ROW_GROUPS)
             .getFileMetaData()
             .getSchema();

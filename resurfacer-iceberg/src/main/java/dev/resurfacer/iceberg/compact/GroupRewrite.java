@@ -28,11 +28,15 @@ final class GroupRewrite {
     String partition = GroupPlanner.partitionPath(table, group);
     int deletes = GroupPlanner.deleteFiles(group).size();
     List<DataFile> outputs = List.of();
+    java.util.concurrent.atomic.LongAdder verificationCpu =
+        new java.util.concurrent.atomic.LongAdder();
     // the input is digested while the runner writes: verification overlaps the rewrite
     java.util.concurrent.CompletableFuture<Digested> input =
         options.verification() == CompactionOptions.Verification.CONTENT
             ? java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> Digested.input(table, group.fileScanTasks(), pool(settings, true)),
+                () -> onCpu(
+                    verificationCpu,
+                    () -> Digested.input(table, group.fileScanTasks(), pool(settings, true))),
                 settings.verifying())
             : null;
     try {
@@ -40,7 +44,13 @@ final class GroupRewrite {
       long written = outputs.stream().mapToLong(DataFile::recordCount).sum();
       String mismatch = input != null
           ? contentMismatch(
-              table, group, outputs, input, pool(settings, true), pool(settings, false))
+              table,
+              group,
+              outputs,
+              input,
+              pool(settings, true),
+              pool(settings, false),
+              verificationCpu)
           : countMismatch(table, group, written);
       if (mismatch != null) {
         deleteAll(table, outputs);
@@ -56,6 +66,7 @@ final class GroupRewrite {
             deletes,
             0,
             Compaction.millisSince(started),
+            verificationCpu.sum(),
             mismatch + "; new files removed, nothing committed");
       }
       group.setOutputFiles(new HashSet<>(outputs));
@@ -71,6 +82,7 @@ final class GroupRewrite {
           deletes,
           written,
           Compaction.millisSince(started),
+          verificationCpu.sum(),
           null);
     } catch (Exception e) {
       if (input != null) {
@@ -93,7 +105,28 @@ final class GroupRewrite {
           deletes,
           0,
           Compaction.millisSince(started),
+          verificationCpu.sum(),
           message);
+    }
+  }
+
+  /**
+   * {@code read}'s result, its CPU time on this thread added to {@code cpu}: what a user weighs
+   * against {@code --verify=count} (the group's log line shows it; docs/benchmarks.md). Nothing is
+   * added where the JVM cannot tell a thread's CPU time.
+   */
+  private static <T> T onCpu(
+      java.util.concurrent.atomic.LongAdder cpu, java.util.function.Supplier<T> read) {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long before = threads.getCurrentThreadCpuTime();
+    try {
+      return read.get();
+    } finally {
+      long after = threads.getCurrentThreadCpuTime();
+      if (before >= 0 && after >= before) {
+        cpu.add(after - before);
+      }
     }
   }
 
@@ -123,7 +156,8 @@ final class GroupRewrite {
       List<DataFile> outputs,
       java.util.concurrent.CompletableFuture<Digested> input,
       DigestScratch.Pool inputScratch,
-      DigestScratch.Pool outputScratch) {
+      DigestScratch.Pool outputScratch,
+      java.util.concurrent.atomic.LongAdder verificationCpu) {
     Digested in;
     try {
       in = input.join();
@@ -131,9 +165,12 @@ final class GroupRewrite {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
     List<String> locations = outputs.stream().map(DataFile::location).toList();
-    Digested out = Digested.output(table, locations, in.columnar(), outputScratch);
+    boolean columnar = in.columnar();
+    Digested out =
+        onCpu(verificationCpu, () -> Digested.output(table, locations, columnar, outputScratch));
     if (in.columnar() && !out.columnar()) {
-      in = Digested.input(table, group.fileScanTasks(), false, inputScratch);
+      in = onCpu(
+          verificationCpu, () -> Digested.input(table, group.fileScanTasks(), false, inputScratch));
     }
     return in.digest()
         .differenceFrom(out.digest(), in.names())

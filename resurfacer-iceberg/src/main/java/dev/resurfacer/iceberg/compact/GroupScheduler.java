@@ -99,7 +99,7 @@ final class GroupScheduler {
           String status = r.verified() ? "committed" : r.verdict().name().toLowerCase(Locale.ROOT);
           lines.accept(String.format(
               Locale.ROOT,
-              "group %d/%d %s: %s, %d files -> %d, %s/s, %s",
+              "group %d/%d %s: %s, %d files -> %d, %s/s%s, %s",
               index + 1,
               groups.size(),
               r.partition(),
@@ -108,6 +108,10 @@ final class GroupScheduler {
               r.outputFiles(),
               dev.resurfacer.units.ByteSizes.format(
                   r.inputBytes() * 1000 / Math.max(1, r.millis())),
+              r.verificationCpuNanos() > 0
+                  ? String.format(
+                      Locale.ROOT, ", verification %.2f CPU-s", r.verificationCpuNanos() / 1e9)
+                  : "",
               r.message() == null ? r.runner() : r.message()));
           task.note("group " + (index + 1) + "/" + groups.size() + " " + r.partition());
           task.advance(group.inputFileNum(), group.inputFilesSizeInBytes());

@@ -4,6 +4,8 @@ package dev.resurfacer.iceberg.compact;
  * One group after its rewrite and verification, before the commit phase: a {@link Verdict#VERIFIED}
  * group's new files are ready to commit, and only the commit phase says whether they did.
  *
+ * @param verificationCpuNanos the CPU time its content verification's reads took on their threads,
+ *     or 0 when it had none (count verification, or a JVM that cannot tell a thread's CPU time)
  * @param message why, when the group was not verified; null otherwise
  */
 record RewrittenGroup(
@@ -18,6 +20,7 @@ record RewrittenGroup(
     int deleteFiles,
     long rows,
     long millis,
+    long verificationCpuNanos,
     String message) {
 
   enum Verdict {
@@ -43,6 +46,7 @@ record RewrittenGroup(
         deleteFiles,
         rows,
         millis,
+        verificationCpuNanos,
         newMessage);
   }
 
