@@ -97,7 +97,7 @@ final class CompactionFlags {
       names = "--max-concurrent",
       paramLabel = "N",
       description =
-          "Groups rewritten at once (default 5; the cores on local files with at least twice as many groups).")
+          "Groups rewritten at once (default 5; the cores on local files with at least twice as many groups, one when they are large groups to sort).")
   Integer maxConcurrent;
 
   @Option(

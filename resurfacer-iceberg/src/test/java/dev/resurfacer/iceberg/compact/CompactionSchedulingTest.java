@@ -146,7 +146,8 @@ class CompactionSchedulingTest {
 
   /**
    * Unset, the groups rewritten at once are the cores when every input is local and there are at
-   * least twice as many groups, else Iceberg's 5; the option, when given, is taken as it is.
+   * least twice as many groups (one when they are large groups to sort), else Iceberg's 5; the
+   * option, when given, is taken as it is.
    */
   @Test
   void groupsAtOnceAreTheCoresForManyLocalGroupsUnlessTheOptionIsGiven() throws Exception {
@@ -163,15 +164,18 @@ class CompactionSchedulingTest {
     assertThat(GroupScheduler.localInputs(plan.groups())).isTrue();
 
     dev.resurfacer.maintain.RewriteOptions unset = plan.options().shared();
-    assertThat(GroupScheduler.groupsAtOnce(unset, true, 4, 2)).isEqualTo(2);
-    assertThat(GroupScheduler.groupsAtOnce(unset, true, 40, 16)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, false, 4, 2)).isEqualTo(2);
+    // a sort of large groups: one at a time, on every core
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, true, 4, 2)).isEqualTo(1);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, false, 40, 16)).isEqualTo(5);
     // fewer groups than twice the cores all start at once: none is left to run alone
-    assertThat(GroupScheduler.groupsAtOnce(unset, true, 3, 2)).isEqualTo(5);
-    assertThat(GroupScheduler.groupsAtOnce(unset, false, 40, 2)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, true, false, 3, 2)).isEqualTo(5);
+    assertThat(GroupScheduler.groupsAtOnce(unset, false, false, 40, 2)).isEqualTo(5);
     dev.resurfacer.maintain.RewriteOptions given = new dev.resurfacer.maintain.RewriteOptions(
         java.util.Map.of("max-concurrent-file-group-rewrites", "4"));
-    assertThat(GroupScheduler.groupsAtOnce(given, true, 40, 2)).isEqualTo(4);
-    assertThat(GroupScheduler.groupsAtOnce(given, false, 40, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, true, false, 40, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, true, true, 40, 2)).isEqualTo(4);
+    assertThat(GroupScheduler.groupsAtOnce(given, false, false, 40, 2)).isEqualTo(4);
 
     // and the run itself: every group committed, content unchanged
     java.util.List<String> before = Content.of(table);
