@@ -67,7 +67,10 @@ timed() {
   local load0; load0=$(cut -d' ' -f1 /proc/loadavg)
   local t0; t0=$(now_ms)
   local rc=0
+  local logged; logged=$(wc -l < "$log")
   /usr/bin/time -f "TIME max_rss_kb=%M cpu_s=%U+%S" -o "$WORK/delta-time-$stamp.txt" "${args[@]}" >> "$log" 2>&1 || rc=$?
+  # our compaction's summary line says what its content verification's reads took on their threads
+  local verify; verify=$(tail -n +"$((logged + 1))" "$log" | sed -n 's/.*, verification \([0-9.]*\) CPU-s.*/\1/p' | tail -1)
   local wall=$(( $(now_ms) - t0 ))
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local rss; rss=$(grep -o 'max_rss_kb=[0-9]*' "$WORK/delta-time-$stamp.txt" | cut -d= -f2)
@@ -78,7 +81,7 @@ timed() {
   local want; want=$(expected "$dir")
   local same=no
   [[ -n "$got" && "$(kv "$got" rows)" == "$(kv "$want" rows)" && "$(kv "$got" content_hash)" == "$(kv "$want" content_hash)" ]] && same=yes
-  local line="label=$label rc=$rc wall_ms=$wall cpu_s=$cpu max_rss_kb=$rss load_start=$load0 load_end=$load1 rows=$(kv "$got" rows) content_same=$same files=$(kv "$got" files) bytes=$(kv "$got" bytes) parquet_on_disk=$parquet"
+  local line="label=$label rc=$rc wall_ms=$wall cpu_s=$cpu${verify:+ verify_cpu_s=$verify} max_rss_kb=$rss load_start=$load0 load_end=$load1 rows=$(kv "$got" rows) content_same=$same files=$(kv "$got" files) bytes=$(kv "$got" bytes) parquet_on_disk=$parquet"
   echo "$line" | tee -a "$results" >&2
   echo "$line" >> "$log"
 }

@@ -1,6 +1,7 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.content.DigestScratch;
+import dev.resurfacer.content.VerificationCpu;
 import dev.resurfacer.delta.table.DeltaTable;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param columns the data columns, logical and as data files hold them
  * @param statsColumns the physical leaf columns new files carry stats for
  * @param columnMapped whether the table maps its columns to physical names
+ * @param verificationCpu where the run's content verification adds up the CPU time its reads take
  */
 record BinWork(
     DeltaTable table,
@@ -32,7 +34,8 @@ record BinWork(
     List<String> zOrderColumns,
     long targetFileSize,
     CompactionOptions options,
-    DigestScratch.Pools digests) {
+    DigestScratch.Pools digests,
+    VerificationCpu verificationCpu) {
 
   /**
    * Files fingerprinted at once: one per core (Kernel's reader decodes a file on one thread), at

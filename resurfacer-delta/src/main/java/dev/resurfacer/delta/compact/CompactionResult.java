@@ -7,6 +7,8 @@ import java.util.List;
  *
  * @param committedVersions the table versions our commits created, one per bin
  * @param failedBins one line per bin that was not committed (its new files deleted)
+ * @param verificationCpuNanos the CPU time content verification's reads took on their threads,
+ *     both sides of every bin (0 where the JVM cannot tell a thread's CPU time)
  */
 public record CompactionResult(
     CompactionPlan plan,
@@ -16,7 +18,8 @@ public record CompactionResult(
     long addedFiles,
     long addedBytes,
     long rows,
-    List<String> failedBins)
+    List<String> failedBins,
+    long verificationCpuNanos)
     implements dev.resurfacer.report.Readout {
   @Override
   public String render() {

@@ -113,6 +113,10 @@ final class CompactionText {
         ByteSizes.format(r.addedBytes()),
         r.rows(),
         r.committedVersions()));
+    if (r.verificationCpuNanos() > 0) {
+      b.append(
+          String.format(Locale.ROOT, ", verification %.2f CPU-s", r.verificationCpuNanos() / 1e9));
+    }
     if (!failed.isEmpty()) {
       b.append(String.format(
           Locale.ROOT,

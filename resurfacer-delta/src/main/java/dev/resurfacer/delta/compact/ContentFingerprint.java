@@ -140,7 +140,10 @@ final class ContentFingerprint {
    * runner's own read.
    */
   static Parts ofInput(BinWork work, CompactionPlan.Bin bin) {
-    return new Parts(bin.files(), work.verifyThreads(), f -> KernelBinRunner.fingerprint(work, f));
+    return new Parts(
+        bin.files(),
+        work.verifyThreads(),
+        f -> work.verificationCpu().measure(() -> KernelBinRunner.fingerprint(work, f)));
   }
 
   static <V> V await(Future<V> future) {

@@ -2,6 +2,7 @@ package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.content.DigestScratch;
 import dev.resurfacer.content.RowDigest;
+import dev.resurfacer.content.VerificationCpu;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
@@ -159,6 +160,7 @@ public final class DeltaCompactor {
     List<BinOutcome> outcomes = new ArrayList<>();
     // the bins' fingerprints reuse one another's arrays and decompressors
     DigestScratch.Pools digests = ColumnarFingerprint.newScratchPools();
+    VerificationCpu verificationCpu = new VerificationCpu();
     // a bin is verified and committed on another thread while the next one is written: Kernel's
     // read-back decodes one file on one core, which DuckDB's writing of the next bin overlaps; one
     // bin in flight at a time, committed in plan order
@@ -197,7 +199,8 @@ public final class DeltaCompactor {
             plan.zOrderColumns(),
             plan.targetFileSize(),
             options,
-            digests);
+            digests,
+            verificationCpu);
         Map<String, String> physicalPartition =
             PartitionLiterals.physical(schema, partitionColumns, bin.partition());
         RowDigest in = null;
@@ -272,7 +275,15 @@ public final class DeltaCompactor {
       rows += o.rows();
     }
     return new CompactionResult(
-        plan, versions, removedFiles, removedBytes, addedFiles, addedBytes, rows, failed);
+        plan,
+        versions,
+        removedFiles,
+        removedBytes,
+        addedFiles,
+        addedBytes,
+        rows,
+        failed,
+        verificationCpu.nanos());
   }
 
   private static String message(Exception e) {
@@ -330,7 +341,8 @@ public final class DeltaCompactor {
         RowDigest outPrint = ContentFingerprint.sum(
             written,
             work.verifyThreads(),
-            f -> fingerprint(engine, columns, f, work.digests().outputs()));
+            f -> work.verificationCpu()
+                .measure(() -> fingerprint(engine, columns, f, work.digests().outputs())));
         if (!in.equals(outPrint)) {
           throw new IllegalStateException(
               "content verification failed: input " + in.rows() + " live rows, output "

@@ -59,6 +59,11 @@ class DeltaCompactorTest {
     assertThat(result.failedBins()).isEmpty();
     assertThat(result.committedVersions()).containsExactly(versionBefore + 1, versionBefore + 2);
     assertThat(result.rows()).isEqualTo(before.size());
+    assertThat(result.verificationCpuNanos())
+        .as("both sides' reads were timed on their threads")
+        .isPositive();
+    assertThat(result.render())
+        .containsPattern("\\(OPTIMIZE, dataChange=false\\), verification \\d+\\.\\d\\d CPU-s$");
     List<LiveFile> after = LiveFiles.of(table, table.latest());
     assertThat(after).hasSize(2).allMatch(f -> f.deletionVector().isEmpty());
     assertThat(after.stream().mapToLong(f -> f.numRecords().orElseThrow()).sum())

@@ -1,6 +1,7 @@
 package dev.resurfacer.iceberg.compact;
 
 import dev.resurfacer.content.DigestScratch;
+import dev.resurfacer.content.VerificationCpu;
 import dev.resurfacer.iceberg.compact.RewrittenGroup.Verdict;
 import java.util.HashSet;
 import java.util.List;
@@ -28,14 +29,12 @@ final class GroupRewrite {
     String partition = GroupPlanner.partitionPath(table, group);
     int deletes = GroupPlanner.deleteFiles(group).size();
     List<DataFile> outputs = List.of();
-    java.util.concurrent.atomic.LongAdder verificationCpu =
-        new java.util.concurrent.atomic.LongAdder();
+    VerificationCpu verificationCpu = new VerificationCpu();
     // the input is digested while the runner writes: verification overlaps the rewrite
     java.util.concurrent.CompletableFuture<Digested> input =
         options.verification() == CompactionOptions.Verification.CONTENT
             ? java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> onCpu(
-                    verificationCpu,
+                () -> verificationCpu.measure(
                     () -> Digested.input(table, group.fileScanTasks(), pool(settings, true))),
                 settings.verifying())
             : null;
@@ -66,7 +65,7 @@ final class GroupRewrite {
             deletes,
             0,
             Compaction.millisSince(started),
-            verificationCpu.sum(),
+            verificationCpu.nanos(),
             mismatch + "; new files removed, nothing committed");
       }
       group.setOutputFiles(new HashSet<>(outputs));
@@ -82,7 +81,7 @@ final class GroupRewrite {
           deletes,
           written,
           Compaction.millisSince(started),
-          verificationCpu.sum(),
+          verificationCpu.nanos(),
           null);
     } catch (Exception e) {
       if (input != null) {
@@ -105,28 +104,8 @@ final class GroupRewrite {
           deletes,
           0,
           Compaction.millisSince(started),
-          verificationCpu.sum(),
+          verificationCpu.nanos(),
           message);
-    }
-  }
-
-  /**
-   * {@code read}'s result, its CPU time on this thread added to {@code cpu}: what a user weighs
-   * against {@code --verify=count} (the group's log line shows it; docs/benchmarks.md). Nothing is
-   * added where the JVM cannot tell a thread's CPU time.
-   */
-  private static <T> T onCpu(
-      java.util.concurrent.atomic.LongAdder cpu, java.util.function.Supplier<T> read) {
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
-    long before = threads.getCurrentThreadCpuTime();
-    try {
-      return read.get();
-    } finally {
-      long after = threads.getCurrentThreadCpuTime();
-      if (before >= 0 && after >= before) {
-        cpu.add(after - before);
-      }
     }
   }
 
@@ -157,7 +136,7 @@ final class GroupRewrite {
       java.util.concurrent.CompletableFuture<Digested> input,
       DigestScratch.Pool inputScratch,
       DigestScratch.Pool outputScratch,
-      java.util.concurrent.atomic.LongAdder verificationCpu) {
+      VerificationCpu verificationCpu) {
     Digested in;
     try {
       in = input.join();
@@ -167,10 +146,10 @@ final class GroupRewrite {
     List<String> locations = outputs.stream().map(DataFile::location).toList();
     boolean columnar = in.columnar();
     Digested out =
-        onCpu(verificationCpu, () -> Digested.output(table, locations, columnar, outputScratch));
+        verificationCpu.measure(() -> Digested.output(table, locations, columnar, outputScratch));
     if (in.columnar() && !out.columnar()) {
-      in = onCpu(
-          verificationCpu, () -> Digested.input(table, group.fileScanTasks(), false, inputScratch));
+      in = verificationCpu.measure(
+          () -> Digested.input(table, group.fileScanTasks(), false, inputScratch));
     }
     return in.digest()
         .differenceFrom(out.digest(), in.names())
