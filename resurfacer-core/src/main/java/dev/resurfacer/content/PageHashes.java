@@ -255,9 +255,9 @@ public final class PageHashes {
   /**
    * Every entry of the column chunk's dictionary hashed once. A plain-encoded dictionary (what
    * every writer stores) is read in place like a plain data page: parquet-java's dictionary made a
-   * {@code Binary} and a copied array per string entry, and its allocation, copies and page faults
-   * were a third of a Delta compaction's verification, whose files delta-spark writes with large
-   * string dictionaries (docs/benchmarks.md).
+   * {@code Binary} and a copied array per entry of a binary or INT96 column, and its allocation,
+   * copies and page faults were a third of a Delta compaction's verification, whose files
+   * delta-spark writes with dictionary-encoded INT96 timestamps (docs/benchmarks.md).
    */
   private long[] dictionaryHashes(DictionaryPage dictionaryPage) {
     Encoding encodedAs = dictionaryPage.getEncoding();
