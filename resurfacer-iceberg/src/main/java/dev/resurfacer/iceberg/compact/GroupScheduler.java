@@ -151,9 +151,11 @@ final class GroupScheduler {
    * given. Unset, Iceberg's 5, but the cores when every input file is local and the plan has at
    * least twice as many groups: a local group's rewrite is all CPU, and more groups than cores only
    * took turns on them (four groups of the 10M-row table on 2 cores: more CPU-seconds than two at a
-   * time and twice the peak RSS, docs/benchmarks.md). With fewer groups all start at once as
-   * before, so the last of them never runs alone on one core. Remote inputs are staged through
-   * FileIO first, where more groups than cores keep the network busy.
+   * time and twice the peak RSS, docs/benchmarks.md); and one when {@code sortsLargeGroups} (a
+   * sort whose every group is larger than the small-group size), so DuckDB sorts each on every
+   * core. With fewer groups all start at once as before, so the last of them never runs alone on
+   * one core. Remote inputs are staged through FileIO first, where more groups than cores keep the
+   * network busy.
    */
   static int groupsAtOnce(
       RewriteOptions options,
