@@ -169,8 +169,8 @@ final class CompactionFlags {
       fallbackValue = "content",
       defaultValue = "content",
       description =
-          "What must match before a group commits: content (every value, read back by Iceberg's own reader) "
-              + "or count (row count only, faster). Default: ${DEFAULT-VALUE}.")
+          "What must match before a group commits: content (every value of the input and of the new files, "
+              + "each read independently of the runner) or count (live row counts only, faster). Default: ${DEFAULT-VALUE}.")
   String verify;
 
   /** The settings these flags give, with the flags the user set (in declaration order) as {@code spec} parsed them. */

@@ -260,6 +260,34 @@ class DeltaCliTest {
     assertThat(badRunner.err()).contains("--runner must be auto, duckdb or generic");
   }
 
+  /**
+   * {@code --verify count} reaches Delta compaction; a bin whose input files the log has no row count
+   * for (added without stats) is verified by content all the same, so its line still gives the
+   * verification's time; a bad mode is one line and changes nothing.
+   */
+  @Test
+  void verifyCountReachesDeltaAndABinWithoutRowCountsIsVerifiedByContent() throws Exception {
+    Path t = kernelTable("events");
+    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        var st = c.createStatement()) {
+      for (int i = 0; i < 2; i++) {
+        Path f = t.resolve("part-" + i + ".parquet");
+        st.execute("COPY (SELECT range + " + (i * 10) + " AS id, 'v' || range AS v FROM range(10))"
+            + " TO '" + f + "' (FORMAT parquet)");
+        DeltaKernelWrites.add(t, f);
+      }
+    }
+    CliRun bad = CliRun.run(dir, "compact", t.toString(), "--verify=sometimes", "--yes");
+    assertThat(bad.exitCode()).isEqualTo(Main.USAGE);
+    assertThat(bad.err().lines()).hasSize(1).first().asString().contains("--verify must be");
+    assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 2");
+
+    CliRun count = CliRun.run(dir, "compact", t.toString(), "--verify=count", "--yes");
+    assertThat(count.exitCode()).as(count.out() + count.err()).isZero();
+    assertThat(count.out()).contains("2 files").contains("20 rows").contains("verification");
+    assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 3");
+  }
+
   @Test
   void aFailedBinIsOneLineNamingTheTableAndTheFileAndTheRunDoesNotEndInCompacted()
       throws Exception {

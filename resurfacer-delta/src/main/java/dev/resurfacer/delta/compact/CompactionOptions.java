@@ -24,6 +24,9 @@ import java.util.OptionalLong;
  * @param scratchDir where the DuckDB runner writes its output and spill before the files move into the table
  * @param minPartitionIdle when present, a partition a writer changed within this time is left for a later run
  *     ({@code min-partition-idle}, {@link IdlePartitions})
+ * @param verification what must match before a bin commits: every value ({@code CONTENT}, the default) or the
+ *     live row count the log's stats give ({@code COUNT}; a bin with an input file the log has no row count for is
+ *     verified by content)
  */
 public record CompactionOptions(
     OptionalLong targetFileSize,
@@ -33,7 +36,8 @@ public record CompactionOptions(
     Runner runner,
     long memoryBytes,
     Path scratchDir,
-    java.util.Optional<java.time.Duration> minPartitionIdle) {
+    java.util.Optional<java.time.Duration> minPartitionIdle,
+    Verification verification) {
   /** The policy option, as Iceberg compaction names it. */
   public static final String MIN_PARTITION_IDLE = CompactionSettings.MIN_PARTITION_IDLE;
 
@@ -43,6 +47,12 @@ public record CompactionOptions(
     AUTO,
     DUCKDB,
     KERNEL
+  }
+
+  /** What must match before a bin commits ({@code --verify}). */
+  public enum Verification {
+    CONTENT,
+    COUNT
   }
 
   public CompactionOptions {
@@ -63,7 +73,8 @@ public record CompactionOptions(
         Runner.AUTO,
         MemoryBudget.defaultBytes(),
         Path.of(System.getProperty("java.io.tmpdir")),
-        java.util.Optional.empty());
+        java.util.Optional.empty(),
+        Verification.CONTENT);
   }
 
   /**
@@ -84,7 +95,8 @@ public record CompactionOptions(
       "--where",
       "--runner",
       "--memory",
-      "--min-partition-idle");
+      "--min-partition-idle",
+      "--verify");
 
   /**
    * What {@code plan} and {@code compact} were given, for the Delta table whose {@code latest} snapshot (read once
@@ -98,7 +110,7 @@ public record CompactionOptions(
       if (!APPLICABLE.contains(flag)) {
         throw new UsageException(
             flag + " does not apply to Delta tables (Delta compaction bin-packs or z-orders each "
-                + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --min-partition-idle; each bin is its own commit)");
+                + "partition; it takes --target-file-size, --delete-ratio-threshold, --strategy binpack|zorder, --columns, --where, --runner, --memory, --verify, --min-partition-idle; each bin is its own commit)");
       }
     }
     String strategy = s.strategyName();
@@ -135,6 +147,11 @@ public record CompactionOptions(
     if (s.running().memory() != null) {
       options = options.memory(s.memoryBytes().getAsLong());
     }
+    options = options.verification(
+        switch (s.verifyChoice()) {
+          case CONTENT -> Verification.CONTENT;
+          case COUNT -> Verification.COUNT;
+        });
     java.util.Optional<java.time.Duration> idle = read.minPartitionIdle();
     return idle.isPresent() ? options.minPartitionIdle(idle.get()) : options;
   }
@@ -152,7 +169,8 @@ public record CompactionOptions(
         runner,
         memoryBytes,
         scratchDir,
-        minPartitionIdle);
+        minPartitionIdle,
+        verification);
   }
 
   public CompactionOptions where(PartitionFilter filter) {
@@ -164,7 +182,8 @@ public record CompactionOptions(
         runner,
         memoryBytes,
         scratchDir,
-        minPartitionIdle);
+        minPartitionIdle,
+        verification);
   }
 
   public CompactionOptions runner(Runner newRunner) {
@@ -176,7 +195,8 @@ public record CompactionOptions(
         newRunner,
         memoryBytes,
         scratchDir,
-        minPartitionIdle);
+        minPartitionIdle,
+        verification);
   }
 
   public CompactionOptions memory(long bytes) {
@@ -188,7 +208,8 @@ public record CompactionOptions(
         runner,
         bytes,
         scratchDir,
-        minPartitionIdle);
+        minPartitionIdle,
+        verification);
   }
 
   public CompactionOptions scratchDir(Path dir) {
@@ -200,7 +221,8 @@ public record CompactionOptions(
         runner,
         memoryBytes,
         dir,
-        minPartitionIdle);
+        minPartitionIdle,
+        verification);
   }
 
   public CompactionOptions minPartitionIdle(java.time.Duration idle) {
@@ -212,7 +234,21 @@ public record CompactionOptions(
         runner,
         memoryBytes,
         scratchDir,
-        java.util.Optional.of(idle));
+        java.util.Optional.of(idle),
+        verification);
+  }
+
+  public CompactionOptions verification(Verification newVerification) {
+    return new CompactionOptions(
+        targetFileSize,
+        deletedRowRatio,
+        zOrderColumns,
+        where,
+        runner,
+        memoryBytes,
+        scratchDir,
+        minPartitionIdle,
+        newVerification);
   }
 
   public boolean zOrdered() {

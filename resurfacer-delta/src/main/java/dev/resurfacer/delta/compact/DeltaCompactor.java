@@ -1,12 +1,14 @@
 package dev.resurfacer.delta.compact;
 
 import dev.resurfacer.content.DigestScratch;
+import dev.resurfacer.content.LocalParquetFile;
 import dev.resurfacer.content.RowDigest;
 import dev.resurfacer.content.VerificationCpu;
 import dev.resurfacer.delta.kernel.KernelInternals;
 import dev.resurfacer.delta.kernel.KernelIterators;
 import dev.resurfacer.delta.scan.LiveFile;
 import dev.resurfacer.delta.table.DeltaTable;
+import dev.resurfacer.delta.table.LocalStorage;
 import dev.resurfacer.delta.table.TableStorage;
 import dev.resurfacer.progress.Progress;
 import dev.resurfacer.storage.StoredFile;
@@ -41,6 +43,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
 
 /**
  * Rewrites each planned bin into new files and commits it as Delta's OPTIMIZE does: the inputs
@@ -208,10 +213,11 @@ public final class DeltaCompactor {
         String writeFailure = null;
         // the input's live rows are read by Kernel while the runner writes: an account of them
         // independent of the runner's own read (DuckDB's anti-join, Kernel's decoded strings)
-        try (ContentFingerprint.Parts inputPrint = ContentFingerprint.ofInput(work, bin)) {
+        try (ContentFingerprint.Parts inputPrint =
+            countOnly(options, bin) ? null : ContentFingerprint.ofInput(work, bin)) {
           List<DataFileStatus> out = runner.write(work, bin);
           try {
-            in = inputPrint.value();
+            in = inputPrint == null ? null : inputPrint.value();
           } catch (RuntimeException e) {
             deleteQuietly(table.storage(), out);
             throw e;
@@ -286,6 +292,15 @@ public final class DeltaCompactor {
         verificationCpu.nanos());
   }
 
+  /**
+   * Whether a bin is verified by its row count alone: asked for, and the log gives every input file's
+   * row count (a file written without stats is read, by content).
+   */
+  private static boolean countOnly(CompactionOptions options, CompactionPlan.Bin bin) {
+    return options.verification() == CompactionOptions.Verification.COUNT
+        && bin.files().stream().allMatch(f -> f.numRecords().isPresent());
+  }
+
   private static String message(Exception e) {
     return Failures.oneLine(e);
   }
@@ -328,6 +343,67 @@ public final class DeltaCompactor {
       Map<String, String> tags,
       UnaryOperator<CarriedVectors.Translation> translationFault) {
 
+    /** The bin's live rows, once its new files hold the same rows as {@code in}, every value. */
+    private long contentVerified(BinWork work, RowDigest in, List<DataFileStatus> written) {
+      RowDigest outPrint = ContentFingerprint.sum(
+          written,
+          work.verifyThreads(),
+          f -> work.verificationCpu()
+              .measure(
+                  () -> fingerprint(table.engine(), columns, f, work.digests().outputs())));
+      if (!in.equals(outPrint)) {
+        throw new IllegalStateException(
+            "content verification failed: input " + in.rows() + " live rows, output "
+                + outPrint.rows() + " rows"
+                + (in.rows() == outPrint.rows() ? " with different content" : "")
+                + in.differenceFrom(outPrint, columns.writtenNames())
+                    .map(d -> " (" + d + ")")
+                    .orElse(""));
+      }
+      return in.rows();
+    }
+
+    /**
+     * The bin's live rows, once its new files hold as many rows as the log's stats give its input less
+     * the rows its deletion vectors delete ({@code --verify count}).
+     */
+    private static long countVerified(CompactionPlan.Bin bin, List<DataFileStatus> written) {
+      long expected = 0;
+      for (LiveFile f : bin.files()) {
+        expected += f.numRecords().getAsLong() - f.deletedRows();
+      }
+      long rows = 0;
+      for (DataFileStatus f : written) {
+        rows += rowsIn(f);
+      }
+      if (rows != expected) {
+        throw new IllegalStateException("count verification failed: input " + expected
+            + " live rows, output " + rows + " rows");
+      }
+      return rows;
+    }
+
+    /**
+     * The rows a new file holds: a local file's by its Parquet footer (what a reader will see), another's
+     * as its writer counted them (the stats it commits with).
+     */
+    private static long rowsIn(DataFileStatus f) {
+      if (f.getPath().startsWith("file:/") || f.getPath().startsWith("/")) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+            new LocalParquetFile(LocalStorage.fromKernelSpelling(f.getPath())),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+          return reader.getRecordCount();
+        } catch (IOException e) {
+          throw new UncheckedIOException(
+              "count verification cannot read new file " + f.getPath(), e);
+        }
+      }
+      return f.getStatistics()
+          .orElseThrow(() -> new IllegalStateException(
+              "count verification failed: new file " + f.getPath() + " has no row count"))
+          .getNumRecords();
+    }
+
     BinOutcome verifyAndCommit(
         CompactionPlan.Bin bin,
         BinWork work,
@@ -338,20 +414,7 @@ public final class DeltaCompactor {
       Map<String, String> metrics = new LinkedHashMap<>();
       boolean committing = false;
       try {
-        RowDigest outPrint = ContentFingerprint.sum(
-            written,
-            work.verifyThreads(),
-            f -> work.verificationCpu()
-                .measure(() -> fingerprint(engine, columns, f, work.digests().outputs())));
-        if (!in.equals(outPrint)) {
-          throw new IllegalStateException(
-              "content verification failed: input " + in.rows() + " live rows, output "
-                  + outPrint.rows() + " rows"
-                  + (in.rows() == outPrint.rows() ? " with different content" : "")
-                  + in.differenceFrom(outPrint, columns.writtenNames())
-                      .map(d -> " (" + d + ")")
-                      .orElse(""));
-        }
+        long rows = in == null ? countVerified(bin, written) : contentVerified(work, in, written);
         beforeCommit.run();
         Set<StoredFile> inputs = new HashSet<>();
         bin.files().forEach(f -> inputs.add(f.file()));
@@ -437,7 +500,7 @@ public final class DeltaCompactor {
                 binRemovedBytes,
                 written.size(),
                 binAddedBytes,
-                in.rows());
+                rows);
           } catch (io.delta.kernel.exceptions.ConcurrentWriteException
               | io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException lost) {
             // Kernel 4.4 reports a lost race under withMaxRetries(0) as its retry limit reached,

@@ -224,6 +224,59 @@ class DeltaDuckDbRunnerTest {
     }
   }
 
+  /**
+   * {@code --verify count}: a bin commits when its new files hold its input's live rows as the log
+   * counts them (rows less the deletion vectors' deletes), read from the new files' footers, and no
+   * value is read (no verification CPU); a dropped or a duplicated row still fails it, for either
+   * runner, and the table is as it was.
+   */
+  @Test
+  void countVerificationCommitsTheSameRowsAndRefusesADroppedOrDuplicatedRow() throws Exception {
+    Map<String, String> faults = rowFaults();
+    int n = 0;
+    for (CompactionOptions.Runner runner :
+        List.of(CompactionOptions.Runner.DUCKDB, CompactionOptions.Runner.KERNEL)) {
+      CompactionOptions count = CompactionOptions.defaults()
+          .runner(runner)
+          .verification(CompactionOptions.Verification.COUNT);
+      for (String fault : List.of("a dropped row", "a duplicated row")) {
+        DeltaTable table = copy("count-fault-" + n++);
+        List<String> before = DeltaSpark.typedRows(table.localRoot());
+        long version = table.latest().getVersion();
+        List<Path> filesBefore = parquetFiles(table.localRoot());
+
+        CompactionResult faulty = DeltaCompactor.execute(
+            DeltaCompactor.plan(table, count),
+            Clock.systemUTC(),
+            DeltaCompactor.Seam.afterWrite(written -> rewriteAll(written, faults.get(fault))));
+
+        String what = runner + ", " + fault;
+        assertThat(faulty.committedVersions()).as(what).isEmpty();
+        assertThat(faulty.failedBins())
+            .as(what)
+            .isNotEmpty()
+            .allMatch(f -> f.contains("count verification failed"));
+        assertThat(table.latest().getVersion()).as(what).isEqualTo(version);
+        assertThat(parquetFiles(table.localRoot())).as(what).isEqualTo(filesBefore);
+        assertThat(DeltaSpark.typedRows(table.localRoot())).as(what).isEqualTo(before);
+      }
+      DeltaTable table = copy("count-" + n++);
+      List<String> before = DeltaSpark.typedRows(table.localRoot());
+      assertThat(LiveFiles.of(table, table.latest()).stream()
+              .anyMatch(f -> f.deletionVector().isPresent()))
+          .as("the table has deletion vectors for the count to apply")
+          .isTrue();
+
+      CompactionResult counted =
+          DeltaCompactor.execute(DeltaCompactor.plan(table, count), Clock.systemUTC());
+
+      assertThat(counted.failedBins()).as(runner.name()).isEmpty();
+      assertThat(counted.committedVersions()).as(runner.name()).isNotEmpty();
+      assertThat(counted.verificationCpuNanos()).as(runner.name()).isZero();
+      assertThat(DeltaSpark.typedRows(table.localRoot())).as(runner.name()).isEqualTo(before);
+    }
+  }
+
   /** The faults of a rewrite's rows, each a DuckDB query over a new file ({@code %1$s}) giving its faulty content. */
   static Map<String, String> rowFaults() {
     String all = "read_parquet('%1$s', file_row_number=true)";
