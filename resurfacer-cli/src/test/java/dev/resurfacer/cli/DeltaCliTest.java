@@ -284,7 +284,10 @@ class DeltaCliTest {
 
     CliRun count = CliRun.run(dir, "compact", t.toString(), "--verify=count", "--yes");
     assertThat(count.exitCode()).as(count.out() + count.err()).isZero();
-    assertThat(count.out()).contains("2 files").contains("20 rows").contains("verification");
+    assertThat(count.out())
+        .contains("2 files")
+        .contains("20 rows")
+        .contains(", verified by count, content where the log has no row count, verification ");
     assertThat(CliRun.run(dir, "describe", t.toString()).out()).contains("version 3");
   }
 

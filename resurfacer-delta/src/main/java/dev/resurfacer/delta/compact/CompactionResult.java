@@ -9,6 +9,8 @@ import java.util.List;
  * @param failedBins one line per bin that was not committed (its new files deleted)
  * @param verificationCpuNanos the CPU time content verification's reads took on their threads,
  *     both sides of every bin (0 where the JVM cannot tell a thread's CPU time)
+ * @param verification what was checked before each commit: {@code content}, {@code count}, or {@code
+ *     count, content where the log has no row count} when some bins' input files have no row count in the log
  */
 public record CompactionResult(
     CompactionPlan plan,
@@ -19,7 +21,8 @@ public record CompactionResult(
     long addedBytes,
     long rows,
     List<String> failedBins,
-    long verificationCpuNanos)
+    long verificationCpuNanos,
+    String verification)
     implements dev.resurfacer.report.Readout {
   @Override
   public String render() {

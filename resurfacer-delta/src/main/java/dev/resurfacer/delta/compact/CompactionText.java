@@ -113,6 +113,9 @@ final class CompactionText {
         ByteSizes.format(r.addedBytes()),
         r.rows(),
         r.committedVersions()));
+    if (!r.verification().equals("content")) {
+      b.append(", verified by ").append(r.verification());
+    }
     if (r.verificationCpuNanos() > 0) {
       b.append(
           String.format(Locale.ROOT, ", verification %.2f CPU-s", r.verificationCpuNanos() / 1e9));

@@ -289,7 +289,18 @@ public final class DeltaCompactor {
         addedBytes,
         rows,
         failed,
-        verificationCpu.nanos());
+        verificationCpu.nanos(),
+        verification(options, plan));
+  }
+
+  /** What the run checks before each commit, as its result names it. */
+  private static String verification(CompactionOptions options, CompactionPlan plan) {
+    if (options.verification() == CompactionOptions.Verification.CONTENT) {
+      return "content";
+    }
+    return plan.bins().stream().allMatch(b -> countOnly(options, b))
+        ? "count"
+        : "count, content where the log has no row count";
   }
 
   /**

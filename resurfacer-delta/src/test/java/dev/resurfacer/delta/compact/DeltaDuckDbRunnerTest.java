@@ -273,6 +273,8 @@ class DeltaDuckDbRunnerTest {
       assertThat(counted.failedBins()).as(runner.name()).isEmpty();
       assertThat(counted.committedVersions()).as(runner.name()).isNotEmpty();
       assertThat(counted.verificationCpuNanos()).as(runner.name()).isZero();
+      assertThat(counted.verification()).isEqualTo("count");
+      assertThat(counted.render()).contains(", verified by count").doesNotContain("CPU-s");
       assertThat(DeltaSpark.typedRows(table.localRoot())).as(runner.name()).isEqualTo(before);
     }
   }
