@@ -111,7 +111,8 @@ class LauncherScriptTest {
         .doesNotContain("TieredStopAtLevel")
         .contains(hot)
         .contains("-XX:CompileCommand=quiet")
-        .contains("-XX:CompileCommand=MaxNodeLimit,org/apache/parquet/format/*.*,2000");
+        .contains("-XX:CompileCommand=MaxNodeLimit,org/apache/parquet/format/*.*,2000")
+        .contains("-XX:CompileCommand=MaxNodeLimit,dev/resurfacer/content/ParquetPages$*.*,2000");
   }
 
   @Test

@@ -24,6 +24,9 @@ public final class DigestScratch implements AutoCloseable {
   private RowBlock block;
   private byte[] schemaBytes;
   private MessageType schema;
+  private Object decodersFor;
+  private Object decodersOf;
+  private PageHashes[] decoders;
 
   /** @param fallback parquet-java's codecs, for pages of a codec other than zstd and snappy */
   public DigestScratch(Supplier<CompressionCodecFactory> fallback) {
@@ -75,6 +78,26 @@ public final class DigestScratch implements AutoCloseable {
       schemaBytes = key;
     }
     return schema;
+  }
+
+  /**
+   * The decoders of the columns a digest reads from files of {@code fileSchema}: made by {@code
+   * make} only when the file schema or the digested columns ({@code columns}) differ from the last
+   * file's, by identity ({@link #schema} keeps one file schema object while the files' schemas are
+   * the same), as a compaction's input files are many small files of one schema. Each decoder
+   * starts afresh at every row group ({@link PageHashes#startRowGroup}); made per file, they and
+   * their lookups were tens of thousands of objects a run, on fresh memory (docs/benchmarks.md).
+   */
+  public PageHashes[] decoders(
+      MessageType fileSchema, Object columns, Supplier<PageHashes[]> make) {
+    if (decoders == null || decodersFor != fileSchema || decodersOf != columns) {
+      decoders = null;
+      PageHashes[] made = make.get();
+      decoders = made;
+      decodersFor = fileSchema;
+      decodersOf = columns;
+    }
+    return decoders;
   }
 
   @Override

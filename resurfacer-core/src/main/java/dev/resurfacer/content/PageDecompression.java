@@ -72,9 +72,16 @@ public final class PageDecompression implements AutoCloseable {
   /**
    * The {@code size} bytes {@code length} bytes of {@code codec} from {@code at} in {@code src}
    * decompress to, in column {@code slot}'s array.
+   *
+   * @param bound the most any page of the slot in this file can hold (its largest chunk
+   *     uncompressed), or 0 when unknown: an array is made half again as large as the page that
+   *     needs it, but not past this. A rewrite's output has one page a chunk, so its arrays are made
+   *     once a file at its largest page, where growing by half again left a third of each unused
+   *     and its next larger page made a new one: humongous arrays of megabytes, faulted in fresh
+   *     (docs/benchmarks.md).
    */
   BytesInput decompress(
-      CompressionCodecName codec, byte[] src, int at, int length, int size, int slot)
+      CompressionCodecName codec, byte[] src, int at, int length, int size, int slot, long bound)
       throws IOException {
     if (codec != CompressionCodecName.ZSTD && codec != CompressionCodecName.SNAPPY) {
       return fallback().getDecompressor(codec).decompress(BytesInput.from(src, at, length), size);
@@ -84,7 +91,11 @@ public final class PageDecompression implements AutoCloseable {
     }
     byte[] out = outs[slot];
     if (out == null || out.length < size) {
-      out = new byte[out == null ? size : Math.max(size, out.length + out.length / 2)];
+      long grown = (out == null ? size : out.length) * 3L / 2;
+      if (bound > 0) {
+        grown = Math.min(grown, bound);
+      }
+      out = new byte[(int) Math.max(size, Math.min(grown, Integer.MAX_VALUE - 16))];
       outs[slot] = out;
     }
     int n;

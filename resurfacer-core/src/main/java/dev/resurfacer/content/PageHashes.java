@@ -450,53 +450,42 @@ public final class PageHashes {
     }
   }
 
-  /** The next {@code n} plain values, from {@code dataPos} on. */
+  /**
+   * The next {@code n} plain values, from {@code dataPos} on. Each stored type has its own loop, with
+   * nothing in it that differs by column: one loop shared by every type made C2 speculate on one
+   * column's branches (a variable length, say), throw its code away at the next column's type and
+   * compile it again, three times a run (docs/benchmarks.md).
+   */
   private void plain(int n) {
     byte[] b = data;
     int pos = dataPos;
-    int end = dataEnd;
     long m = multiplier;
     long[] values = buffers.values;
     switch (stored) {
       case LONG -> {
-        check(pos, end, n, 8);
-        for (int i = 0; i < n; i++) {
-          values[i] = m * ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i));
-        }
-        dataPos = pos + 8 * n;
+        check(pos, dataEnd, n, 8);
+        dataPos = plainLongs(kind, b, pos, n, values, m);
       }
       case INT_AS_LONG -> {
-        check(pos, end, n, 4);
-        for (int i = 0; i < n; i++) {
-          values[i] = m * ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i));
-        }
-        dataPos = pos + 4 * n;
+        check(pos, dataEnd, n, 4);
+        dataPos = plainInts(kind, b, pos, n, values, m);
       }
       case DECIMAL_INT -> {
-        check(pos, end, n, int32 ? 4 : 8);
-        long seed = ValueHash.decimalSeed(scale);
-        for (int i = 0; i < n; i++) {
-          long v = int32 ? (int) INTS.get(b, pos + 4 * i) : (long) LONGS.get(b, pos + 8 * i);
-          values[i] = m * ValueHash.ofUnscaled(seed, v);
-        }
-        dataPos = pos + (int32 ? 4 : 8) * n;
+        check(pos, dataEnd, n, int32 ? 4 : 8);
+        dataPos = int32
+            ? plainDecimalInts(ValueHash.decimalSeed(scale), b, pos, n, values, m)
+            : plainDecimalLongs(ValueHash.decimalSeed(scale), b, pos, n, values, m);
       }
       case DOUBLE -> {
-        check(pos, end, n, 8);
-        for (int i = 0; i < n; i++) {
-          values[i] = m * ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i));
-        }
-        dataPos = pos + 8 * n;
+        check(pos, dataEnd, n, 8);
+        dataPos = plainDoubles(b, pos, n, values, m);
       }
       case FLOAT -> {
-        check(pos, end, n, 4);
-        for (int i = 0; i < n; i++) {
-          values[i] = m * ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i));
-        }
-        dataPos = pos + 4 * n;
+        check(pos, dataEnd, n, 4);
+        dataPos = plainFloats(b, pos, n, values, m);
       }
       case FLOAT_AS_DOUBLE -> {
-        check(pos, end, n, 4);
+        check(pos, dataEnd, n, 4);
         for (int i = 0; i < n; i++) {
           values[i] = m * ValueHash.ofDouble(Float.intBitsToFloat((int) INTS.get(b, pos + 4 * i)));
         }
@@ -504,7 +493,7 @@ public final class PageHashes {
       }
       case BOOLEAN -> {
         int first = bitIndex;
-        if (pos + ((long) first + n + 7) / 8 > end) {
+        if (pos + ((long) first + n + 7) / 8 > dataEnd) {
           throw new IllegalStateException(descriptor + ": a page shorter than its values");
         }
         for (int i = 0; i < n; i++) {
@@ -513,23 +502,105 @@ public final class PageHashes {
         }
         bitIndex = first + n;
       }
-      case BYTES, UUID, DECIMAL_BYTES, INT96_MICROS -> {
-        int p = pos;
-        for (int i = 0; i < n; i++) {
-          int length = stored == Stored.INT96_MICROS ? 12 : fixedLength;
-          if (length < 0) {
-            length = (int) INTS.get(b, p);
-            p += 4;
-          }
-          if (length < 0 || p + length > end) {
-            throw new IllegalStateException(descriptor + ": a page shorter than its values");
-          }
-          values[i] = m * bytes(b, p, length);
-          p += length;
+      case BYTES ->
+        dataPos = fixedLength < 0
+            ? plainPrefixed(b, pos, n, true, values, m)
+            : plainFixed(b, pos, n, fixedLength, values, m);
+      case UUID -> {
+        if (fixedLength == 16) {
+          check(pos, dataEnd, n, 16);
+          dataPos = plainUuids(b, pos, n, values, m);
+        } else {
+          dataPos = fixedLength < 0
+              ? plainPrefixed(b, pos, n, false, values, m)
+              : plainFixed(b, pos, n, fixedLength, values, m);
         }
-        dataPos = p;
       }
+      case DECIMAL_BYTES ->
+        dataPos = fixedLength < 0
+            ? plainPrefixed(b, pos, n, false, values, m)
+            : plainFixed(b, pos, n, fixedLength, values, m);
+      case INT96_MICROS -> dataPos = plainFixed(b, pos, n, 12, values, m);
     }
+  }
+
+  private static int plainLongs(Kind kind, byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i));
+    }
+    return pos + 8 * n;
+  }
+
+  private static int plainInts(Kind kind, byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i));
+    }
+    return pos + 4 * n;
+  }
+
+  private static int plainDecimalInts(long seed, byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofUnscaled(seed, (int) INTS.get(b, pos + 4 * i));
+    }
+    return pos + 4 * n;
+  }
+
+  private static int plainDecimalLongs(long seed, byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofUnscaled(seed, (long) LONGS.get(b, pos + 8 * i));
+    }
+    return pos + 8 * n;
+  }
+
+  private static int plainDoubles(byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i));
+    }
+    return pos + 8 * n;
+  }
+
+  private static int plainFloats(byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      values[i] = m * ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i));
+    }
+    return pos + 4 * n;
+  }
+
+  private static int plainUuids(byte[] b, int pos, int n, long[] values, long m) {
+    for (int i = 0; i < n; i++) {
+      int at = pos + 16 * i;
+      values[i] =
+          m * ValueHash.ofUuid((long) BIG_LONGS.get(b, at), (long) BIG_LONGS.get(b, at + 8));
+    }
+    return pos + 16 * n;
+  }
+
+  /**
+   * Values each a four-byte little-endian length, then its bytes: strings and binaries ({@code
+   * asBytes}), else a decimal or a UUID stored as binary, hashed by {@link #bytes}.
+   */
+  private int plainPrefixed(byte[] b, int pos, int n, boolean asBytes, long[] values, long m) {
+    int end = dataEnd;
+    int p = pos;
+    for (int i = 0; i < n; i++) {
+      int length = p + 4 > end ? -1 : (int) INTS.get(b, p);
+      p += 4;
+      if (length < 0 || p + length > end) {
+        throw new IllegalStateException(descriptor + ": a page shorter than its values");
+      }
+      values[i] = m * (asBytes ? ValueHash.ofBytes(kind, b, p, length) : bytes(b, p, length));
+      p += length;
+    }
+    return p;
+  }
+
+  /** Values of {@code length} bytes each, hashed by {@link #bytes}. */
+  private int plainFixed(byte[] b, int pos, int n, int length, long[] values, long m) {
+    check(pos, dataEnd, n, length);
+    for (int i = 0; i < n; i++) {
+      values[i] = m * bytes(b, pos + length * i, length);
+    }
+    return pos + length * n;
   }
 
   private void check(int pos, int end, int n, int width) {

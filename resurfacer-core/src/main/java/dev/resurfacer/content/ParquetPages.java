@@ -57,6 +57,12 @@ public final class ParquetPages implements AutoCloseable {
   /** The whole file when it was read at open, else null; handed back on close. */
   private ByteBuffer whole;
 
+  /**
+   * Per chunk place in a row group, the largest chunk there uncompressed: no page of that place is
+   * larger, so its decompression array grows no further ({@link PageDecompression}).
+   */
+  private final long[] slotBounds;
+
   private int next;
 
   /** @param whole the whole file, read, or null when it is too large to be */
@@ -127,7 +133,15 @@ public final class ParquetPages implements AutoCloseable {
       }
     });
     this.rowGroups = meta.rowGroups;
+    int slots = 0;
     for (RowGroup g : rowGroups) {
+      slots = Math.max(slots, g.chunks.size());
+    }
+    this.slotBounds = new long[slots];
+    for (RowGroup g : rowGroups) {
+      for (int slot = 0; slot < g.chunks.size(); slot++) {
+        slotBounds[slot] = Math.max(slotBounds[slot], g.chunks.get(slot).uncompressed);
+      }
       for (Chunk c : g.chunks) {
         if (c.start < 4 || c.start + c.length > footerStart) {
           throw new IOException(name + ": column chunk " + String.join(".", c.path)
@@ -401,15 +415,23 @@ public final class ParquetPages implements AutoCloseable {
         return BytesInput.from(b, at, compressed);
       }
       try {
-        return scratch.pages().decompress(chunk.codec, b, at, compressed, uncompressed, slot);
+        return scratch
+            .pages()
+            .decompress(chunk.codec, b, at, compressed, uncompressed, slot, slotBounds[slot]);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(name + ": cannot decompress a page", e);
       }
     }
   }
 
+  /** @param uncompressed the chunk's pages uncompressed, headers included (0 where a writer left it out) */
   private record Chunk(
-      String[] path, CompressionCodecName codec, long values, long start, long length) {}
+      String[] path,
+      CompressionCodecName codec,
+      long values,
+      long start,
+      long length,
+      long uncompressed) {}
 
   private record RowGroup(long rows, List<Chunk> chunks) {}
 
@@ -511,6 +533,7 @@ public final class ParquetPages implements AutoCloseable {
       int codec = -1;
       long values = -1;
       long compressed = -1;
+      long uncompressed = 0;
       long dataPage = -1;
       long dictionaryPage = -1;
       for (int f = c.firstField(); f != 0; f = c.nextField(f)) {
@@ -528,6 +551,7 @@ public final class ParquetPages implements AutoCloseable {
           }
           case 4 -> codec = (int) c.i64(type);
           case 5 -> values = c.i64(type);
+          case 6 -> uncompressed = c.i64(type);
           case 7 -> compressed = c.i64(type);
           case 9 -> dataPage = c.i64(type);
           case 11 -> dictionaryPage = c.i64(type);
@@ -547,7 +571,12 @@ public final class ParquetPages implements AutoCloseable {
       // 0
       long start = dictionaryPage > 0 && dictionaryPage < dataPage ? dictionaryPage : dataPage;
       return new Chunk(
-          path, CompressionCodecName.fromParquet(formatCodec), values, start, compressed);
+          path,
+          CompressionCodecName.fromParquet(formatCodec),
+          values,
+          start,
+          compressed,
+          Math.max(0, uncompressed));
     }
   }
 

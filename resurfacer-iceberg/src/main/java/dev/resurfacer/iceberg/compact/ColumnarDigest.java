@@ -167,10 +167,13 @@ final class ColumnarDigest {
       DigestScratch scratch) {
     try (ParquetPages reader = ParquetPages.open(file, scratch)) {
       MessageType fileSchema = reader.schema();
-      List<PageHashes> columns = columns(schema, fileSchema, location, scratch);
+      PageHashes[] columns = scratch.decoders(
+          fileSchema,
+          schema,
+          () -> columns(schema, fileSchema, location, scratch).toArray(PageHashes[]::new));
       ParquetRows.add(
           reader::nextRowGroup,
-          columns.toArray(PageHashes[]::new),
+          columns,
           null,
           null,
           null,
