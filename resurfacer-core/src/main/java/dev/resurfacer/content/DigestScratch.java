@@ -91,9 +91,7 @@ public final class DigestScratch implements AutoCloseable {
   public PageHashes[] decoders(
       MessageType fileSchema, Object columns, Supplier<PageHashes[]> make) {
     if (decoders == null || decodersFor != fileSchema || decodersOf != columns) {
-      decoders = null;
-      PageHashes[] made = make.get();
-      decoders = made;
+      decoders = make.get();
       decodersFor = fileSchema;
       decodersOf = columns;
     }
