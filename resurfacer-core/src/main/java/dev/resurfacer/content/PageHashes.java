@@ -464,25 +464,25 @@ public final class PageHashes {
     switch (stored) {
       case LONG -> {
         check(pos, dataEnd, n, 8);
-        dataPos = plainLongs(kind, b, pos, n, values, m);
+        dataPos = plainLongs(ValueHash.seed(kind), b, pos, n, values, m);
       }
       case INT_AS_LONG -> {
         check(pos, dataEnd, n, 4);
-        dataPos = plainInts(kind, b, pos, n, values, m);
+        dataPos = plainInts(ValueHash.seed(kind), b, pos, n, buffers.ids, values, m);
       }
       case DECIMAL_INT -> {
         check(pos, dataEnd, n, int32 ? 4 : 8);
         dataPos = int32
-            ? plainDecimalInts(ValueHash.decimalSeed(scale), b, pos, n, values, m)
-            : plainDecimalLongs(ValueHash.decimalSeed(scale), b, pos, n, values, m);
+            ? plainInts(ValueHash.decimalSeed(scale), b, pos, n, buffers.ids, values, m)
+            : plainLongs(ValueHash.decimalSeed(scale), b, pos, n, values, m);
       }
       case DOUBLE -> {
         check(pos, dataEnd, n, 8);
-        dataPos = plainDoubles(b, pos, n, values, m);
+        dataPos = plainLongs(ValueHash.seed(Kind.DOUBLE), b, pos, n, values, m);
       }
       case FLOAT -> {
         check(pos, dataEnd, n, 4);
-        dataPos = plainFloats(b, pos, n, values, m);
+        dataPos = plainInts(ValueHash.seed(Kind.FLOAT), b, pos, n, buffers.ids, values, m);
       }
       case FLOAT_AS_DOUBLE -> {
         check(pos, dataEnd, n, 4);
@@ -509,7 +509,7 @@ public final class PageHashes {
       case UUID -> {
         if (fixedLength == 16) {
           check(pos, dataEnd, n, 16);
-          dataPos = plainUuids(b, pos, n, values, m);
+          dataPos = plainUuids(b, pos, n, values, buffers.hashes, m);
         } else {
           dataPos = fixedLength < 0
               ? plainPrefixed(b, pos, n, false, values, m)
@@ -524,54 +524,38 @@ public final class PageHashes {
     }
   }
 
-  private static int plainLongs(Kind kind, byte[] b, int pos, int n, long[] values, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofLong(kind, (long) LONGS.get(b, pos + 8 * i));
-    }
+  /*
+   * Each fixed-width type is read into the values array by a bulk copy or a plain loop, then hashed
+   * there by ValueHash.mixAll, whose loops C2 turns into vector instructions: hashing each value as
+   * it was read made one loop too large for that, and ran a value at a time (docs/benchmarks.md).
+   */
+
+  private static int plainLongs(long seed, byte[] b, int pos, int n, long[] values, long m) {
+    ByteBuffer.wrap(b, pos, 8 * n).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values, 0, n);
+    ValueHash.mixAll(seed, values, n, m);
     return pos + 8 * n;
   }
 
-  private static int plainInts(Kind kind, byte[] b, int pos, int n, long[] values, long m) {
+  /** Four-byte values, sign-extended as their readers' {@code int}s (a float's raw bits too). */
+  private static int plainInts(
+      long seed, byte[] b, int pos, int n, int[] ints, long[] values, long m) {
+    ByteBuffer.wrap(b, pos, 4 * n).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints, 0, n);
     for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofLong(kind, (int) INTS.get(b, pos + 4 * i));
+      values[i] = ints[i];
     }
+    ValueHash.mixAll(seed, values, n, m);
     return pos + 4 * n;
   }
 
-  private static int plainDecimalInts(long seed, byte[] b, int pos, int n, long[] values, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofUnscaled(seed, (int) INTS.get(b, pos + 4 * i));
-    }
-    return pos + 4 * n;
-  }
-
-  private static int plainDecimalLongs(long seed, byte[] b, int pos, int n, long[] values, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofUnscaled(seed, (long) LONGS.get(b, pos + 8 * i));
-    }
-    return pos + 8 * n;
-  }
-
-  private static int plainDoubles(byte[] b, int pos, int n, long[] values, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofDoubleBits((long) LONGS.get(b, pos + 8 * i));
-    }
-    return pos + 8 * n;
-  }
-
-  private static int plainFloats(byte[] b, int pos, int n, long[] values, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * ValueHash.ofFloatBits((int) INTS.get(b, pos + 4 * i));
-    }
-    return pos + 4 * n;
-  }
-
-  private static int plainUuids(byte[] b, int pos, int n, long[] values, long m) {
+  /** Sixteen big-endian bytes each: {@link ValueHash#ofUuid} of their two halves. */
+  private static int plainUuids(byte[] b, int pos, int n, long[] values, long[] low, long m) {
     for (int i = 0; i < n; i++) {
       int at = pos + 16 * i;
-      values[i] =
-          m * ValueHash.ofUuid((long) BIG_LONGS.get(b, at), (long) BIG_LONGS.get(b, at + 8));
+      values[i] = (long) BIG_LONGS.get(b, at);
+      low[i] = (long) BIG_LONGS.get(b, at + 8);
     }
+    ValueHash.mixAll(ValueHash.seed(Kind.UUID), values, n, 1);
+    ValueHash.mixAll(values, low, n, m);
     return pos + 16 * n;
   }
 

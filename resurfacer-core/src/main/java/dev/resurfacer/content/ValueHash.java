@@ -48,6 +48,8 @@ public final class ValueHash {
   private static final long NULL_MARK = 0xbb67ae8584caa73bL;
   private static final long K = 0x9E3779B97F4A7C15L;
   private static final long K2 = 0xC2B2AE3D27D4EB4FL;
+  private static final long F1 = 0xff51afd7ed558ccdL;
+  private static final long F2 = 0xc4ceb9fe1a85ec53L;
   private static final long LANE_SEED = 0x510e527fade682d1L;
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -255,12 +257,56 @@ public final class ValueHash {
 
   /** Combines two 64-bit values (murmur3's finaliser over a rotate-multiply step). */
   public static long mix(long h, long x) {
-    long k = h * K + Long.rotateLeft(x * 0xc2b2ae3d27d4eb4fL, 31);
+    return finish(h * K + Long.rotateLeft(x * K2, 31));
+  }
+
+  private static long finish(long k) {
     k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
+    k *= F1;
     k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
+    k *= F2;
     k ^= k >>> 33;
     return k;
+  }
+
+  /** What {@link #ofLong} mixes a value of {@code kind} into: {@code ofLong(kind, v) == mix(seed(kind), v)}. */
+  static long seed(Kind kind) {
+    return tag(kind);
+  }
+
+  /**
+   * Replaces the first {@code n} values by {@code m * mix(seed, value)}: with {@link #seed} their
+   * {@link #ofLong} (a double's raw bits: {@link #ofDoubleBits}), with {@link #decimalSeed} their
+   * {@link #ofUnscaled}, times a column's multiplier. {@link #mix} taken apart into two loops of a
+   * few operations each, which C2 compiles to vector instructions, eight values a step: the whole
+   * mix and the multiply in one loop body were past C2's unrolling limit, and ran a value at a time,
+   * four times slower (docs/benchmarks.md).
+   */
+  static void mixAll(long seed, long[] values, int n, long m) {
+    long start = seed * K;
+    for (int i = 0; i < n; i++) {
+      values[i] = start + Long.rotateLeft(values[i] * K2, 31);
+    }
+    finishAll(values, n, m);
+  }
+
+  /** Replaces the first {@code n} of {@code h} by {@code m * mix(h[i], x[i])}, as {@link #mixAll(long, long[], int, long)}. */
+  static void mixAll(long[] h, long[] x, int n, long m) {
+    for (int i = 0; i < n; i++) {
+      h[i] = h[i] * K + Long.rotateLeft(x[i] * K2, 31);
+    }
+    finishAll(h, n, m);
+  }
+
+  private static void finishAll(long[] values, int n, long m) {
+    for (int i = 0; i < n; i++) {
+      long k = values[i];
+      k ^= k >>> 33;
+      k *= F1;
+      k ^= k >>> 33;
+      k *= F2;
+      k ^= k >>> 33;
+      values[i] = m * k;
+    }
   }
 }

@@ -56,4 +56,45 @@ class ValueHashTest {
     assertThat(ValueHash.ofBytes(Kind.STRING, words))
         .isNotEqualTo(ValueHash.ofBytes(Kind.STRING, swapped));
   }
+
+  @Test
+  void aColumnHashedAtOnceEqualsEachValueHashedAlone() {
+    Random random = new Random(2812);
+    long m = RowDigest.multiplier(9);
+    for (int n : new int[] {0, 1, 7, 8, 9, 63, 4096}) {
+      long[] values = new long[n + 3];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = random.nextInt(4) == 0 ? random.nextInt(5) - 2 : random.nextLong();
+      }
+      for (Kind kind : Kind.values()) {
+        long[] hashed = values.clone();
+        ValueHash.mixAll(ValueHash.seed(kind), hashed, n, m);
+        for (int i = 0; i < n; i++) {
+          assertThat(hashed[i])
+              .as("%s of %d", kind, values[i])
+              .isEqualTo(m * ValueHash.ofLong(kind, values[i]));
+        }
+        assertThat(Arrays.copyOfRange(hashed, n, n + 3))
+            .as("past the first %d", n)
+            .containsExactly(Arrays.copyOfRange(values, n, n + 3));
+      }
+      long[] decimals = values.clone();
+      ValueHash.mixAll(ValueHash.decimalSeed(2), decimals, n, m);
+      long[] doubles = values.clone();
+      ValueHash.mixAll(ValueHash.seed(Kind.DOUBLE), doubles, n, m);
+      long[] low = new long[n + 3];
+      for (int i = 0; i < low.length; i++) {
+        low[i] = random.nextLong();
+      }
+      long[] uuids = values.clone();
+      ValueHash.mixAll(ValueHash.seed(Kind.UUID), uuids, n, 1);
+      ValueHash.mixAll(uuids, low, n, m);
+      for (int i = 0; i < n; i++) {
+        assertThat(decimals[i]).isEqualTo(m * ValueHash.ofDecimal(2, values[i]));
+        assertThat(doubles[i])
+            .isEqualTo(m * ValueHash.ofDouble(Double.longBitsToDouble(values[i])));
+        assertThat(uuids[i]).isEqualTo(m * ValueHash.ofUuid(values[i], low[i]));
+      }
+    }
+  }
 }
