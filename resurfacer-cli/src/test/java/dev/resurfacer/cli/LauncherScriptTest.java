@@ -112,7 +112,9 @@ class LauncherScriptTest {
         .contains(hot)
         .contains("-XX:CompileCommand=quiet")
         .contains("-XX:CompileCommand=MaxNodeLimit,org/apache/parquet/format/*.*,2000")
-        .contains("-XX:CompileCommand=MaxNodeLimit,dev/resurfacer/content/ParquetPages$*.*,2000");
+        .contains("-XX:CompileCommand=MaxNodeLimit,dev/resurfacer/content/ParquetPages$*.*,2000")
+        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.PageHashes::plain*")
+        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::mixAll");
   }
 
   @Test

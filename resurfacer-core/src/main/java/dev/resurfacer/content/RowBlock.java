@@ -18,6 +18,7 @@ public final class RowBlock {
   private final long[] columnNulls;
   private int size;
   private boolean anyDeleted;
+  private boolean anyNull;
   /** A constant column's hashes, and which rows are null (all; or one column's), for {@link ParquetRows}. */
   final long[] constantHashes;
 
@@ -56,6 +57,7 @@ public final class RowBlock {
     Arrays.fill(columnSums, 0);
     Arrays.fill(columnNulls, 0);
     anyDeleted = false;
+    anyNull = false;
   }
 
   public int size() {
@@ -71,12 +73,26 @@ public final class RowBlock {
     return !deleted[row];
   }
 
-  long columnHashSum(int row) {
-    return hashes[row];
+  boolean anyDeleted() {
+    return anyDeleted;
   }
 
-  long nullLane(int row) {
-    return nullLanes[row];
+  /**
+   * Turns the block's column hash sums into its rows' {@link RowDigest#rowHash}es, in place, and
+   * returns them: the block is read once more only by {@link RowDigest.Builder#addRows} before its
+   * next {@link #reset}. The mix a row is taken a column of rows at a time ({@link
+   * ValueHash#mixAll(long[], int, long)}), the null lanes after, for the rows that have one.
+   */
+  long[] rowHashes() {
+    RowDigest.rowHashes(hashes, size);
+    if (anyNull) {
+      for (int r = 0; r < size; r++) {
+        if (nullLanes[r] != 0) {
+          hashes[r] = ValueHash.mix(hashes[r], nullLanes[r]);
+        }
+      }
+    }
+    return hashes;
   }
 
   void addColumnSums(long[] sums, long[] nulls) {
@@ -109,12 +125,15 @@ public final class RowBlock {
   void markNulls(int index, int fieldId, boolean[] nulls) {
     long tag = RowDigest.nullTag(fieldId);
     long live = 0;
+    boolean any = false;
     for (int r = 0; r < size; r++) {
       if (nulls[r]) {
         nullLanes[r] += tag;
         live += deleted[r] ? 0 : 1;
+        any = true;
       }
     }
+    anyNull |= any;
     columnNulls[index] += live;
   }
 

@@ -83,6 +83,11 @@ public final class RowDigest {
     return nullLane == 0 ? h : ValueHash.mix(h, nullLane);
   }
 
+  /** {@link #rowHash} of the first {@code n} column hash sums with no null lane, in place. */
+  static void rowHashes(long[] columnHashSums, int n) {
+    ValueHash.mixAll(columnHashSums, n, ROW_SALT);
+  }
+
   public RowDigest plus(RowDigest other) {
     if (this == NONE) {
       return other;
@@ -205,10 +210,25 @@ public final class RowDigest {
      * the block's per-column sums are its live rows' only.
      */
     public void addRows(RowBlock block) {
-      for (int r = 0; r < block.size(); r++) {
-        if (block.live(r)) {
-          add(rowHash(block.columnHashSum(r), block.nullLane(r)));
+      long[] hashes = block.rowHashes();
+      int n = block.size();
+      if (block.anyDeleted()) {
+        for (int r = 0; r < n; r++) {
+          if (block.live(r)) {
+            add(hashes[r]);
+          }
         }
+      } else {
+        long s = 0;
+        long x = 0;
+        for (int r = 0; r < n; r++) {
+          long h = hashes[r];
+          s += h;
+          x ^= xorTerm(h);
+        }
+        rows += n;
+        sum += s;
+        xor ^= x;
       }
       block.addColumnSums(columns, nulls);
     }
@@ -216,9 +236,15 @@ public final class RowDigest {
     private void add(long rowHash) {
       rows++;
       sum += rowHash;
-      // the row hash is mixed already: an odd multiply keeps the xor independent of the sum at a
-      // tenth of a mix
-      xor ^= Long.rotateLeft(rowHash * XOR_SALT, 29);
+      xor ^= xorTerm(rowHash);
+    }
+
+    /**
+     * What a row adds to the xor: the row hash is mixed already, so an odd multiply keeps the xor
+     * independent of the sum at a tenth of a mix.
+     */
+    private static long xorTerm(long rowHash) {
+      return Long.rotateLeft(rowHash * XOR_SALT, 29);
     }
 
     public RowDigest build() {

@@ -298,6 +298,15 @@ public final class ValueHash {
     finishAll(h, n, m);
   }
 
+  /** Replaces the first {@code n} of {@code h} by {@code mix(h[i], x)}, as {@link #mixAll(long, long[], int, long)}. */
+  static void mixAll(long[] h, int n, long x) {
+    long with = Long.rotateLeft(x * K2, 31);
+    for (int i = 0; i < n; i++) {
+      h[i] = h[i] * K + with;
+    }
+    finishAll(h, n, 1);
+  }
+
   private static void finishAll(long[] values, int n, long m) {
     for (int i = 0; i < n; i++) {
       long k = values[i];
