@@ -114,7 +114,9 @@ class LauncherScriptTest {
         .contains("-XX:CompileCommand=MaxNodeLimit,org/apache/parquet/format/*.*,2000")
         .contains("-XX:CompileCommand=MaxNodeLimit,dev/resurfacer/content/ParquetPages$*.*,2000")
         .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.PageHashes::plain*")
-        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::mixAll");
+        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::mixAll")
+        .contains(
+            "-XX:CompileCommand=CompileThresholdScaling,dev.resurfacer.content.RowDigest$Builder::addRows,0.1");
   }
 
   @Test
