@@ -461,7 +461,8 @@ public final class PageHashes {
    * The next {@code n} plain values, from {@code dataPos} on. Each stored type has its own loop, with
    * nothing in it that differs by column: one loop shared by every type made C2 speculate on one
    * column's branches (a variable length, say), throw its code away at the next column's type and
-   * compile it again, three times a run (docs/benchmarks.md).
+   * compile it again, three times a run (docs/benchmarks.md). The fixed-width types share only the
+   * hashing loops they end in ({@link ValueHash#mixAll}), which have no branch at all.
    */
   private void plain(int n) {
     byte[] b = data;
