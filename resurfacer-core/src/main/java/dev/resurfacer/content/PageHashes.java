@@ -512,7 +512,7 @@ public final class PageHashes {
       }
       case BYTES ->
         dataPos = fixedLength < 0
-            ? plainPrefixed(b, pos, n, true, values, m)
+            ? plainStrings(b, pos, n, values, m)
             : plainFixed(b, pos, n, fixedLength, values, m);
       case UUID -> {
         if (fixedLength == 16) {
@@ -520,13 +520,13 @@ public final class PageHashes {
           dataPos = plainUuids(b, pos, n, values, buffers.hashes, m);
         } else {
           dataPos = fixedLength < 0
-              ? plainPrefixed(b, pos, n, false, values, m)
+              ? plainPrefixed(b, pos, n, values, m)
               : plainFixed(b, pos, n, fixedLength, values, m);
         }
       }
       case DECIMAL_BYTES ->
         dataPos = fixedLength < 0
-            ? plainPrefixed(b, pos, n, false, values, m)
+            ? plainPrefixed(b, pos, n, values, m)
             : plainFixed(b, pos, n, fixedLength, values, m);
       case INT96_MICROS -> dataPos = plainFixed(b, pos, n, 12, values, m);
     }
@@ -568,22 +568,47 @@ public final class PageHashes {
   }
 
   /**
-   * Values each a four-byte little-endian length, then its bytes: strings and binaries ({@code
-   * asBytes}), else a decimal or a UUID stored as binary, hashed by {@link #bytes}.
+   * Strings and binaries, each a four-byte little-endian length, then its bytes: their {@link
+   * ValueHash#lanes} a string at a time, their final mixes a block at a time ({@link
+   * ValueHash#finishBytes}).
    */
-  private int plainPrefixed(byte[] b, int pos, int n, boolean asBytes, long[] values, long m) {
+  private int plainStrings(byte[] b, int pos, int n, long[] values, long m) {
+    long seed = ValueHash.seed(kind);
+    long[] second = buffers.hashes;
+    int[] lengths = buffers.ids;
     int end = dataEnd;
     int p = pos;
     for (int i = 0; i < n; i++) {
-      int length = p + 4 > end ? -1 : (int) INTS.get(b, p);
+      int length = prefixedLength(b, p, end);
       p += 4;
-      if (length < 0 || p + length > end) {
-        throw new IllegalStateException(descriptor + ": a page shorter than its values");
-      }
-      values[i] = m * (asBytes ? ValueHash.ofBytes(kind, b, p, length) : bytes(b, p, length));
+      values[i] = ValueHash.lanes(seed, b, p, length, second, i);
+      lengths[i] = length;
+      p += length;
+    }
+    ValueHash.finishBytes(values, second, lengths, n, m);
+    return p;
+  }
+
+  /** Values each a four-byte little-endian length, then its bytes: a decimal or a UUID stored as binary, hashed by {@link #bytes}. */
+  private int plainPrefixed(byte[] b, int pos, int n, long[] values, long m) {
+    int end = dataEnd;
+    int p = pos;
+    for (int i = 0; i < n; i++) {
+      int length = prefixedLength(b, p, end);
+      p += 4;
+      values[i] = m * bytes(b, p, length);
       p += length;
     }
     return p;
+  }
+
+  /** The length a value's four bytes at {@code p} give, checked to end by {@code end}. */
+  private int prefixedLength(byte[] b, int p, int end) {
+    int length = p + 4 > end ? -1 : (int) INTS.get(b, p);
+    if (length < 0 || length > end - p - 4) {
+      throw new IllegalStateException(descriptor + ": a page shorter than its values");
+    }
+    return length;
   }
 
   /** Values of {@code length} bytes each, hashed by {@link #bytes}. */

@@ -114,7 +114,18 @@ public final class ValueHash {
    * multiplies and a byte-at-a-time tail most of what was left (docs/benchmarks.md).
    */
   public static long ofBytes(Kind kind, byte[] b, int offset, int length) {
-    long h1 = tag(kind) ^ length;
+    long[] second = new long[1];
+    long first = lanes(tag(kind), b, offset, length, second, 0);
+    return mix(mix(first, second[0]), length);
+  }
+
+  /**
+   * {@link #ofBytes}'s two lanes of a byte string of {@code kind}'s {@link #seed}, before its final
+   * mixes: the first returned, the second into {@code second[at]}. {@link #finishBytes} ends a block
+   * of them.
+   */
+  static long lanes(long seed, byte[] b, int offset, int length, long[] second, int at) {
+    long h1 = seed ^ length;
     long h2 = LANE_SEED;
     int i = offset;
     int end = offset + length;
@@ -134,7 +145,23 @@ public final class ValueHash {
       h2 = (h2 + tail(b, i, rest)) * K2;
       h2 ^= h2 >>> 29;
     }
-    return mix(mix(h1, h2), length);
+    second[at] = h2;
+    return h1;
+  }
+
+  /**
+   * Replaces the first {@code n} of {@code first} by {@code m} times {@link #ofBytes} of the strings
+   * whose {@link #lanes} they and {@code second} hold, of {@code lengths}. The final mixes taken a
+   * block at a time, in {@link #mixAll(long[], long[], int, long)}'s vector loops: in the string's own
+   * loop they lengthened a chain of multiplies that varies in length with each string
+   * (docs/benchmarks.md). {@code second} is overwritten.
+   */
+  static void finishBytes(long[] first, long[] second, int[] lengths, int n, long m) {
+    mixAll(first, second, n, 1);
+    for (int i = 0; i < n; i++) {
+      second[i] = lengths[i];
+    }
+    mixAll(first, second, n, m);
   }
 
   /**

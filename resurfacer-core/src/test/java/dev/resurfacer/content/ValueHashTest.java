@@ -97,4 +97,34 @@ class ValueHashTest {
       }
     }
   }
+
+  @Test
+  void stringsEndedABlockAtATimeEqualEachStringHashedAlone() {
+    Random random = new Random(2813);
+    long m = RowDigest.multiplier(4);
+    for (int n : new int[] {0, 1, 9, 200}) {
+      byte[] page = new byte[64 * n + 8];
+      random.nextBytes(page);
+      long[] first = new long[n];
+      long[] second = new long[n];
+      int[] lengths = new int[n];
+      int[] offsets = new int[n];
+      for (int i = 0, at = 0; i < n; i++) {
+        lengths[i] = random.nextInt(4) == 0 ? i % 41 : random.nextInt(60);
+        offsets[i] = at;
+        at += lengths[i];
+      }
+      for (Kind kind : new Kind[] {Kind.STRING, Kind.BINARY}) {
+        for (int i = 0; i < n; i++) {
+          first[i] = ValueHash.lanes(ValueHash.seed(kind), page, offsets[i], lengths[i], second, i);
+        }
+        ValueHash.finishBytes(first, second, lengths, n, m);
+        for (int i = 0; i < n; i++) {
+          assertThat(first[i])
+              .as("%s of %d bytes at %d", kind, lengths[i], offsets[i])
+              .isEqualTo(m * ValueHash.ofBytes(kind, page, offsets[i], lengths[i]));
+        }
+      }
+    }
+  }
 }
