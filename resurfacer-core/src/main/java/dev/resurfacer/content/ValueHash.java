@@ -336,13 +336,7 @@ public final class ValueHash {
 
   private static void finishAll(long[] values, int n, long m) {
     for (int i = 0; i < n; i++) {
-      long k = values[i];
-      k ^= k >>> 33;
-      k *= F1;
-      k ^= k >>> 33;
-      k *= F2;
-      k ^= k >>> 33;
-      values[i] = m * k;
+      values[i] = m * finish(values[i]);
     }
   }
 }
