@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,21 @@ class LauncherScriptTest {
         .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::mixAll")
         .contains(
             "-XX:CompileCommand=CompileThresholdScaling,dev.resurfacer.content.RowDigest$Builder::addRows,0.1");
+  }
+
+  @Test
+  void longVerbsVectorizeLoopsOnlyWhereTheCpuHasAVectorMultiplyOf64Bits() throws Exception {
+    Path cpuinfo = Path.of("/proc/cpuinfo");
+    boolean emulated = Files.isReadable(cpuinfo)
+        && Files.readAllLines(cpuinfo).stream()
+            .noneMatch(l -> l.startsWith("flags") && List.of(l.split("\\s+")).contains("avx512dq"));
+    String compact = launch("compact", "shop.orders").out;
+    if (emulated) {
+      assertThat(compact).contains("-XX:-UseSuperWord");
+    } else {
+      assertThat(compact).doesNotContain("UseSuperWord");
+    }
+    assertThat(launch("--help").out).doesNotContain("UseSuperWord");
   }
 
   @Test

@@ -206,10 +206,14 @@ public final class PageHashes {
       long[] hashes;
       if (present == k) {
         hashes = buffers.values;
-        if (maxDef > 0) {
+        // the flags are read only when some row is null: cleared from the first null on
+        if (nullCount > 0) {
           Arrays.fill(nulls, done, done + k, false);
         }
       } else {
+        if (nullCount == 0) {
+          Arrays.fill(nulls, 0, done, false);
+        }
         hashes = buffers.hashes;
         int[] defs = buffers.defs;
         long[] values = buffers.values;
@@ -563,7 +567,7 @@ public final class PageHashes {
       low[i] = (long) BIG_LONGS.get(b, at + 8);
     }
     ValueHash.mixAll(ValueHash.seed(Kind.UUID), values, n, 1);
-    ValueHash.mixAll(values, low, n, m);
+    ValueHash.pairAll(values, low, n, m);
     return pos + 16 * n;
   }
 

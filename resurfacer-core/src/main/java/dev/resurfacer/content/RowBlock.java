@@ -80,8 +80,8 @@ public final class RowBlock {
   /**
    * Turns the block's column hash sums into its rows' {@link RowDigest#rowHash}es, in place, and
    * returns them: the block is read once more only by {@link RowDigest.Builder#addRows} before its
-   * next {@link #reset}. Every row's mix is taken in one loop over the block ({@link
-   * ValueHash#mixAll(long[], int, long)}), then the null lane's, for the rows that have one.
+   * next {@link #reset}. Every row's hash is finished in one loop over the block ({@link
+   * ValueHash#finishAll}), then the null lane is mixed in, for the rows that have one.
    */
   long[] rowHashes() {
     RowDigest.rowHashes(hashes, size);

@@ -79,13 +79,13 @@ public final class RowDigest {
    * values, so no change of values makes up for a null moved.
    */
   static long rowHash(long columnHashSum, long nullLane) {
-    long h = ValueHash.mix(columnHashSum, ROW_SALT);
+    long h = ValueHash.finish(columnHashSum, ROW_SALT);
     return nullLane == 0 ? h : ValueHash.mix(h, nullLane);
   }
 
   /** {@link #rowHash} of the first {@code n} column hash sums with no null lane, in place. */
   static void rowHashes(long[] columnHashSums, int n) {
-    ValueHash.mixAll(columnHashSums, n, ROW_SALT);
+    ValueHash.finishAll(columnHashSums, n, ROW_SALT);
   }
 
   public RowDigest plus(RowDigest other) {

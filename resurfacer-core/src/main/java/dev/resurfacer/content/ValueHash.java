@@ -61,16 +61,26 @@ public final class ValueHash {
   }
 
   public static long ofNull(Kind kind) {
-    return mix(tag(kind), NULL_VALUE);
+    return ofLong(kind, NULL_VALUE);
   }
 
   public static long ofBoolean(boolean v) {
-    return mix(tag(Kind.BOOLEAN), v ? 1 : 2);
+    return ofLong(Kind.BOOLEAN, v ? 1 : 2);
   }
 
   /** Any integral value of {@code kind}: ints, longs, dates (days), times and timestamps in the kind's units. */
   public static long ofLong(Kind kind, long v) {
-    return mix(tag(kind), v);
+    return ofSeeded(seed(kind), v);
+  }
+
+  /**
+   * A fixed-width value added to its kind's {@link #seed} (or a decimal's {@link #decimalSeed}) and
+   * spread: two multiplies, where a {@link #mix} takes three; a column's odd multiplier then folds
+   * into the last ({@link #mixAll(long, long[], int, long)}), so a column hash of a fixed-width value
+   * costs two (docs/benchmarks.md).
+   */
+  static long ofSeeded(long seed, long v) {
+    return spread(v + seed) * F2;
   }
 
   public static long ofFloat(float v) {
@@ -79,7 +89,7 @@ public final class ValueHash {
 
   /** A float by the raw bits a Parquet page stores. */
   public static long ofFloatBits(int bits) {
-    return mix(tag(Kind.FLOAT), bits);
+    return ofLong(Kind.FLOAT, bits);
   }
 
   public static long ofDouble(double v) {
@@ -88,7 +98,7 @@ public final class ValueHash {
 
   /** A double by the raw bits a Parquet page stores. */
   public static long ofDoubleBits(long bits) {
-    return mix(tag(Kind.DOUBLE), bits);
+    return ofLong(Kind.DOUBLE, bits);
   }
 
   public static long ofString(CharSequence s) {
@@ -111,12 +121,23 @@ public final class ValueHash {
   /**
    * Eight bytes a step in two lanes, the bytes after the last whole word as one more word: a byte a
    * step was a tenth of the verification's time on URL-like strings, and one lane's chain of
-   * multiplies and a byte-at-a-time tail most of what was left (docs/benchmarks.md).
+   * multiplies and a byte-at-a-time tail most of what was left (docs/benchmarks.md). The lanes and
+   * the length are summed and spread once ({@link #ofLanes}).
    */
   public static long ofBytes(Kind kind, byte[] b, int offset, int length) {
     long[] second = new long[1];
-    long first = lanes(tag(kind), b, offset, length, second, 0);
-    return mix(mix(first, second[0]), length);
+    long first = lanes(seed(kind), b, offset, length, second, 0);
+    return ofLanes(first, second[0], length);
+  }
+
+  /**
+   * A byte string's hash from its two {@link #lanes} and its length. The length is added on its
+   * own, not started from in a lane: a lane that began at the length and added the first word made a
+   * string with one more zero byte at its end hash as the same string with its first bit flipped
+   * (ValueHashTest). Each lane ends in a multiply and a shift, so their sum needs only one spread.
+   */
+  private static long ofLanes(long first, long second, int length) {
+    return spread(first + Long.rotateLeft(second, 31) + ((long) length << 32)) * F2;
   }
 
   /**
@@ -125,7 +146,7 @@ public final class ValueHash {
    * of them.
    */
   static long lanes(long seed, byte[] b, int offset, int length, long[] second, int at) {
-    long h1 = seed ^ length;
+    long h1 = seed;
     long h2 = LANE_SEED;
     int i = offset;
     int end = offset + length;
@@ -151,17 +172,15 @@ public final class ValueHash {
 
   /**
    * Replaces the first {@code n} of {@code first} by {@code m} times {@link #ofBytes} of the strings
-   * whose {@link #lanes} they and {@code second} hold, of {@code lengths}. The final mixes taken a
-   * block at a time, in {@link #mixAll(long[], long[], int, long)}'s vector loops: in the string's own
-   * loop they lengthened a chain of multiplies that varies in length with each string
-   * (docs/benchmarks.md). {@code second} is overwritten.
+   * whose {@link #lanes} they and {@code second} hold, of {@code lengths}. The final spread taken a
+   * block at a time ({@link #mixAll}): in the string's own loop it lengthened a chain of
+   * multiplies that varies in length with each string (docs/benchmarks.md).
    */
   static void finishBytes(long[] first, long[] second, int[] lengths, int n, long m) {
-    mixAll(first, second, n, 1);
     for (int i = 0; i < n; i++) {
-      second[i] = lengths[i];
+      first[i] += Long.rotateLeft(second[i], 31) + ((long) lengths[i] << 32);
     }
-    mixAll(first, second, n, m);
+    mixAll(0, first, n, m);
   }
 
   /**
@@ -184,8 +203,9 @@ public final class ValueHash {
     return t;
   }
 
+  /** Its high half's {@link #ofLong}, and the low half added to it and spread. */
   public static long ofUuid(long mostSignificant, long leastSignificant) {
-    return mix(mix(tag(Kind.UUID), mostSignificant), leastSignificant);
+    return spread(ofLong(Kind.UUID, mostSignificant) + leastSignificant) * F2;
   }
 
   /** A decimal whose unscaled value fits in a long. */
@@ -200,7 +220,7 @@ public final class ValueHash {
 
   /** {@link #ofDecimal(int, long)} from its scale's {@link #decimalSeed}. */
   public static long ofUnscaled(long decimalSeed, long unscaled) {
-    return mix(decimalSeed, unscaled);
+    return ofSeeded(decimalSeed, unscaled);
   }
 
   /** A decimal by its unscaled two's-complement big-endian bytes (Parquet's fixed or binary decimals). */
@@ -288,55 +308,63 @@ public final class ValueHash {
   }
 
   private static long finish(long k) {
-    k ^= k >>> 33;
-    k *= F1;
-    k ^= k >>> 33;
-    k *= F2;
-    k ^= k >>> 33;
-    return k;
-  }
-
-  /** What {@link #ofLong} mixes a value of {@code kind} into: {@code ofLong(kind, v) == mix(seed(kind), v)}. */
-  static long seed(Kind kind) {
-    return tag(kind);
+    k = spread(k) * F2;
+    return k ^ (k >>> 33);
   }
 
   /**
-   * Replaces the first {@code n} values by {@code m * mix(seed, value)}: with {@link #seed} their
-   * {@link #ofLong} (a double's raw bits: {@link #ofDoubleBits}), with {@link #decimalSeed} their
-   * {@link #ofUnscaled}, times a column's multiplier. {@link #mix} taken apart into two loops of a
-   * few operations each, which C2 compiles to vector instructions, eight values a step: the whole
-   * mix and the multiply in one loop body were past C2's unrolling limit, and ran a value at a time,
-   * four times slower (docs/benchmarks.md).
+   * murmur3's finaliser up to its last multiply: a bijection whose last step is that multiply, so
+   * an odd multiplier after it folds into it.
+   */
+  private static long spread(long k) {
+    k ^= k >>> 33;
+    k *= F1;
+    return k ^ (k >>> 33);
+  }
+
+  /**
+   * What {@link #ofLong} adds a value of {@code kind} to: {@code ofLong(kind, v) == ofSeeded(seed(kind), v)}.
+   * Spread from the kind's tag, so no two kinds' seeds differ by a small number.
+   */
+  static long seed(Kind kind) {
+    return finish(tag(kind));
+  }
+
+  /**
+   * Replaces the first {@code n} values by {@code m * ofSeeded(seed, value)}: with {@link #seed}
+   * their {@link #ofLong} (a double's raw bits: {@link #ofDoubleBits}), with {@link #decimalSeed}
+   * their {@link #ofUnscaled}, times a column's odd multiplier, which folds into the spread's last
+   * multiply. One short loop, which C2 turns into vector instructions where the CPU has a vector
+   * 64-bit multiply (bin/resurfacer); an earlier mix and the multiply in one loop body were past
+   * C2's unrolling limit, and ran a value at a time (docs/benchmarks.md).
    */
   static void mixAll(long seed, long[] values, int n, long m) {
-    long start = seed * K;
+    long last = F2 * m;
     for (int i = 0; i < n; i++) {
-      values[i] = start + Long.rotateLeft(values[i] * K2, 31);
+      values[i] = spread(values[i] + seed) * last;
     }
-    finishAll(values, n, m);
   }
 
-  /** Replaces the first {@code n} of {@code h} by {@code m * mix(h[i], x[i])}, as {@link #mixAll(long, long[], int, long)}. */
-  static void mixAll(long[] h, long[] x, int n, long m) {
+  /**
+   * Replaces the first {@code n} of {@code high} by {@code m} times the {@link #ofUuid} of the
+   * UUIDs whose high halves' {@link #ofLong} they hold and whose low halves {@code low} holds.
+   */
+  static void pairAll(long[] high, long[] low, int n, long m) {
     for (int i = 0; i < n; i++) {
-      h[i] = h[i] * K + Long.rotateLeft(x[i] * K2, 31);
+      high[i] += low[i];
     }
-    finishAll(h, n, m);
+    mixAll(0, high, n, m);
   }
 
-  /** Replaces the first {@code n} of {@code h} by {@code mix(h[i], x)}, as {@link #mixAll(long, long[], int, long)}. */
-  static void mixAll(long[] h, int n, long x) {
-    long with = Long.rotateLeft(x * K2, 31);
+  /** Replaces the first {@code n} of {@code h} by {@code finish(h[i] + salt)}: a block of {@link RowDigest} row hashes. */
+  static void finishAll(long[] h, int n, long salt) {
     for (int i = 0; i < n; i++) {
-      h[i] = h[i] * K + with;
+      h[i] = finish(h[i] + salt);
     }
-    finishAll(h, n, 1);
   }
 
-  private static void finishAll(long[] values, int n, long m) {
-    for (int i = 0; i < n; i++) {
-      values[i] = m * finish(values[i]);
-    }
+  /** {@link #finishAll} of one value. */
+  static long finish(long h, long salt) {
+    return finish(h + salt);
   }
 }

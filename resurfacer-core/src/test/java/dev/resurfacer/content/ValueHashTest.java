@@ -88,7 +88,7 @@ class ValueHashTest {
       }
       long[] uuids = values.clone();
       ValueHash.mixAll(ValueHash.seed(Kind.UUID), uuids, n, 1);
-      ValueHash.mixAll(uuids, low, n, m);
+      ValueHash.pairAll(uuids, low, n, m);
       for (int i = 0; i < n; i++) {
         assertThat(decimals[i]).isEqualTo(m * ValueHash.ofDecimal(2, values[i]));
         assertThat(doubles[i])
