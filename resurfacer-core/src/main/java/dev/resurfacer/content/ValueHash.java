@@ -41,7 +41,10 @@ public final class ValueHash {
     STRUCT,
     LIST,
     MAP,
-    OTHER
+    OTHER;
+
+    /** {@link ValueHash#seed}: made once, as every value of the kind a row-at-a-time reader hashes adds it. */
+    private final long seed = finish(tag(ordinal()));
   }
 
   private static final long NULL_VALUE = 0x6a09e667f3bcc909L;
@@ -57,7 +60,11 @@ public final class ValueHash {
   private ValueHash() {}
 
   private static long tag(Kind kind) {
-    return (kind.ordinal() + 1L) * 0x100000001b3L;
+    return tag(kind.ordinal());
+  }
+
+  private static long tag(int ordinal) {
+    return (ordinal + 1L) * 0x100000001b3L;
   }
 
   public static long ofNull(Kind kind) {
@@ -335,7 +342,7 @@ public final class ValueHash {
    * Spread from the kind's tag, so no two kinds' seeds differ by a small number.
    */
   static long seed(Kind kind) {
-    return finish(tag(kind));
+    return kind.seed;
   }
 
   /**
