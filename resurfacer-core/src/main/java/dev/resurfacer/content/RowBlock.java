@@ -50,10 +50,15 @@ public final class RowBlock {
     if (rows > hashes.length) {
       throw new IllegalArgumentException(rows + " rows in a block of " + hashes.length);
     }
+    // the flags and null lanes are cleared only after a block that set some: most blocks have none
+    if (anyDeleted) {
+      Arrays.fill(deleted, 0, size, false);
+    }
+    if (anyNull) {
+      Arrays.fill(nullLanes, 0, size, 0);
+    }
     size = rows;
     Arrays.fill(hashes, 0, rows, RowDigest.ROW_SEED);
-    Arrays.fill(deleted, 0, rows, false);
-    Arrays.fill(nullLanes, 0, rows, 0);
     Arrays.fill(columnSums, 0);
     Arrays.fill(columnNulls, 0);
     anyDeleted = false;

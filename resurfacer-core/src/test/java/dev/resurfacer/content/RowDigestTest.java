@@ -163,6 +163,23 @@ class RowDigestTest {
     List<Object[]> live = rows();
     live.remove(2);
     assertThat(withDelete.build()).as("a deleted row counts nowhere").isEqualTo(digest(live));
+
+    // the block reused once more, with no row deleted or null: nothing left of the blocks before
+    double[] present = {-0.0, Double.NaN, 1.5, 2.5};
+    block.reset(4);
+    block.foldLongs(0, 1, Kind.LONG, ids, null);
+    block.foldDoubles(1, 2, present, null);
+    block.fold(2, 3, strings, null);
+    RowDigest.Builder reused = new RowDigest.Builder(3);
+    reused.addRows(block);
+    RowBlock fresh = new RowBlock(8, 3);
+    fresh.reset(4);
+    fresh.foldLongs(0, 1, Kind.LONG, ids, null);
+    fresh.foldDoubles(1, 2, present, null);
+    fresh.fold(2, 3, strings, null);
+    RowDigest.Builder fromFresh = new RowDigest.Builder(3);
+    fromFresh.addRows(fresh);
+    assertThat(reused.build()).isEqualTo(fromFresh.build());
   }
 
   /** The one long whose hash is a null's: 0x6a09e667f3bcc909 (a value's hash is a bijection of the value). */
