@@ -146,18 +146,14 @@ class RowDigestTest {
     boolean[] sNulls = {false, false, true, false};
     RowBlock block = new RowBlock(8, 3);
     block.reset(4);
-    block.foldLongs(0, 1, Kind.LONG, ids, null);
-    block.foldDoubles(1, 2, ds, dNulls);
-    block.fold(2, 3, strings, sNulls);
+    foldColumns(block, ids, ds, dNulls, strings, sNulls);
     RowDigest.Builder b = new RowDigest.Builder(3);
     b.addRows(block);
     assertThat(b.build()).isEqualTo(digest(rows()));
 
     block.reset(4);
     block.delete(2);
-    block.foldLongs(0, 1, Kind.LONG, ids, null);
-    block.foldDoubles(1, 2, ds, dNulls);
-    block.fold(2, 3, strings, sNulls);
+    foldColumns(block, ids, ds, dNulls, strings, sNulls);
     RowDigest.Builder withDelete = new RowDigest.Builder(3);
     withDelete.addRows(block);
     List<Object[]> live = rows();
@@ -167,19 +163,23 @@ class RowDigestTest {
     // the block reused once more, with no row deleted or null: nothing left of the blocks before
     double[] present = {-0.0, Double.NaN, 1.5, 2.5};
     block.reset(4);
-    block.foldLongs(0, 1, Kind.LONG, ids, null);
-    block.foldDoubles(1, 2, present, null);
-    block.fold(2, 3, strings, null);
+    foldColumns(block, ids, present, null, strings, null);
     RowDigest.Builder reused = new RowDigest.Builder(3);
     reused.addRows(block);
     RowBlock fresh = new RowBlock(8, 3);
     fresh.reset(4);
-    fresh.foldLongs(0, 1, Kind.LONG, ids, null);
-    fresh.foldDoubles(1, 2, present, null);
-    fresh.fold(2, 3, strings, null);
+    foldColumns(fresh, ids, present, null, strings, null);
     RowDigest.Builder fromFresh = new RowDigest.Builder(3);
     fromFresh.addRows(fresh);
     assertThat(reused.build()).isEqualTo(fromFresh.build());
+  }
+
+  /** Folds the three test columns into {@code block}: ids (field 1), doubles (2), strings (3). */
+  private static void foldColumns(
+      RowBlock block, long[] ids, double[] ds, boolean[] dNulls, long[] strings, boolean[] sNulls) {
+    block.foldLongs(0, 1, Kind.LONG, ids, null);
+    block.foldDoubles(1, 2, ds, dNulls);
+    block.fold(2, 3, strings, sNulls);
   }
 
   /** The one long whose hash is a null's: 0x6a09e667f3bcc909 (a value's hash is a bijection of the value). */
