@@ -128,9 +128,9 @@ class LauncherScriptTest {
             .noneMatch(l -> l.startsWith("flags") && List.of(l.split("\\s+")).contains("avx512dq"));
     String compact = launch("compact", "shop.orders").out;
     if (emulated) {
-      assertThat(compact).contains("-XX:-UseSuperWord");
+      assertThat(compact).contains("-XX:-UseSuperWord").contains("-Dresurfacer.vectorLoops=false");
     } else {
-      assertThat(compact).doesNotContain("UseSuperWord");
+      assertThat(compact).doesNotContain("UseSuperWord").doesNotContain("vectorLoops");
     }
     assertThat(launch("--help").out).doesNotContain("UseSuperWord");
   }

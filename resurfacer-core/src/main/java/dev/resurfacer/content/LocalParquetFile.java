@@ -38,7 +38,7 @@ public final class LocalParquetFile implements InputFile {
     return path.toString();
   }
 
-  private static final class Stream extends SeekableInputStream {
+  static final class Stream extends SeekableInputStream {
     /**
      * The most a heap buffer is read by one call: the JDK reads a heap buffer through a temporary
      * direct buffer of the call's size, kept per thread, so larger calls made (and zeroed) a new one
@@ -51,6 +51,11 @@ public final class LocalParquetFile implements InputFile {
 
     Stream(FileChannel channel) {
       this.channel = channel;
+    }
+
+    /** The open file's length. */
+    long length() throws IOException {
+      return channel.size();
     }
 
     @Override

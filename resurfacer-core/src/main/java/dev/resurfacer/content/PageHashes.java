@@ -543,24 +543,42 @@ public final class PageHashes {
    */
 
   private static int plainLongs(long seed, byte[] b, int pos, int n, long[] values, long m) {
-    ByteBuffer.wrap(b, pos, 8 * n).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values, 0, n);
-    ValueHash.mixAll(seed, values, n, m);
+    if (ValueHash.VECTOR_LOOPS) {
+      ByteBuffer.wrap(b, pos, 8 * n)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asLongBuffer()
+          .get(values, 0, n);
+      ValueHash.mixAll(seed, values, n, m);
+    } else {
+      ValueHash.mixLittleEndian(seed, b, pos, values, n, m);
+    }
     return pos + 8 * n;
   }
 
   /** Four-byte values, sign-extended as their readers' {@code int}s (a float's raw bits too). */
   private static int plainInts(
       long seed, byte[] b, int pos, int n, int[] ints, long[] values, long m) {
-    ByteBuffer.wrap(b, pos, 4 * n).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints, 0, n);
-    for (int i = 0; i < n; i++) {
-      values[i] = ints[i];
+    if (ValueHash.VECTOR_LOOPS) {
+      ByteBuffer.wrap(b, pos, 4 * n)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asIntBuffer()
+          .get(ints, 0, n);
+      for (int i = 0; i < n; i++) {
+        values[i] = ints[i];
+      }
+      ValueHash.mixAll(seed, values, n, m);
+    } else {
+      ValueHash.mixLittleEndianInts(seed, b, pos, values, n, m);
     }
-    ValueHash.mixAll(seed, values, n, m);
     return pos + 4 * n;
   }
 
   /** Sixteen big-endian bytes each: {@link ValueHash#ofUuid} of their two halves. */
   private static int plainUuids(byte[] b, int pos, int n, long[] values, long[] low, long m) {
+    if (!ValueHash.VECTOR_LOOPS) {
+      ValueHash.mixUuids(b, pos, values, n, m);
+      return pos + 16 * n;
+    }
     for (int i = 0; i < n; i++) {
       int at = pos + 16 * i;
       values[i] = (long) BIG_LONGS.get(b, at);

@@ -153,13 +153,14 @@ public final class ParquetPages implements AutoCloseable {
 
   /** Opens {@code file}, reading its footer (or, when small, all of it) with {@code scratch}'s arrays. */
   public static ParquetPages open(InputFile file, DigestScratch scratch) throws IOException {
-    long length = file.getLength();
-    if (length < 12) {
-      throw new IOException(file + " is not a Parquet file: " + length + " bytes");
-    }
     SeekableInputStream in = file.newStream();
     ByteBuffer whole = null;
     try {
+      // a local file's length from the file it opened: one lookup of its path, not two
+      long length = in instanceof LocalParquetFile.Stream local ? local.length() : file.getLength();
+      if (length < 12) {
+        throw new IOException(file + " is not a Parquet file: " + length + " bytes");
+      }
       if (length <= scratch.wholeFileBytes()) {
         whole = chunkBuffers(scratch).allocate((int) length);
         read(in, 0, whole);

@@ -56,6 +56,17 @@ public final class ValueHash {
   private static final long LANE_SEED = 0x510e527fade682d1L;
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle BIG_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * Whether C2 may turn the hashing loops into vector code: bin/resurfacer turns that off where the
+   * CPU has no vector 64-bit multiply, and says so here, so loops that only paid off as vectors give
+   * way to scalar ones that read their values once.
+   */
+  static final boolean VECTOR_LOOPS = !"false".equals(System.getProperty("resurfacer.vectorLoops"));
 
   private ValueHash() {}
 
@@ -357,6 +368,40 @@ public final class ValueHash {
     long last = F2 * m;
     for (int i = 0; i < n; i++) {
       values[i] = spread(values[i] + seed) * last;
+    }
+  }
+  /**
+   * {@link #mixAll} of the {@code n} little-endian longs at {@code pos} of {@code b}, read as it
+   * hashes them: where no loop is vectorized (bin/resurfacer), copying them out first was a pass of
+   * its own over every plain long a digest read.
+   */
+  static void mixLittleEndian(long seed, byte[] b, int pos, long[] values, int n, long m) {
+    long last = F2 * m;
+    for (int i = 0; i < n; i++) {
+      values[i] = spread((long) LONGS.get(b, pos + 8 * i) + seed) * last;
+    }
+  }
+
+  /** As {@link #mixLittleEndian}, of four-byte values, sign-extended as their readers' ints. */
+  static void mixLittleEndianInts(long seed, byte[] b, int pos, long[] values, int n, long m) {
+    long last = F2 * m;
+    for (int i = 0; i < n; i++) {
+      values[i] = spread((int) INTS.get(b, pos + 4 * i) + seed) * last;
+    }
+  }
+
+  /**
+   * {@code m} times the {@link #ofUuid} of each of the {@code n} UUIDs stored from {@code pos} as
+   * sixteen big-endian bytes, in one pass where the vector loops take three.
+   */
+  static void mixUuids(byte[] b, int pos, long[] values, int n, long m) {
+    long seed = Kind.UUID.seed;
+    long last = F2 * m;
+    for (int i = 0; i < n; i++) {
+      int at = pos + 16 * i;
+      long high = (long) BIG_LONGS.get(b, at);
+      long low = (long) BIG_LONGS.get(b, at + 8);
+      values[i] = spread(spread(high + seed) * F2 + low) * last;
     }
   }
 

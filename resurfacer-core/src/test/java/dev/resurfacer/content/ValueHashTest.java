@@ -77,6 +77,16 @@ class ValueHashTest {
         assertThat(Arrays.copyOfRange(hashed, n, n + 3))
             .as("past the first %d", n)
             .containsExactly(Arrays.copyOfRange(values, n, n + 3));
+        // the same values stored as a page's plain longs, after 5 bytes of something else
+        java.nio.ByteBuffer page =
+            java.nio.ByteBuffer.allocate(5 + 8 * n + 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        page.position(5);
+        for (int i = 0; i < n; i++) {
+          page.putLong(values[i]);
+        }
+        long[] read = values.clone();
+        ValueHash.mixLittleEndian(ValueHash.seed(kind), page.array(), 5, read, n, m);
+        assertThat(read).as("%s read from a page's bytes", kind).containsExactly(hashed);
       }
       long[] decimals = values.clone();
       ValueHash.mixAll(ValueHash.decimalSeed(2), decimals, n, m);
@@ -89,7 +99,23 @@ class ValueHashTest {
       long[] uuids = values.clone();
       ValueHash.mixAll(ValueHash.seed(Kind.UUID), uuids, n, 1);
       ValueHash.pairAll(uuids, low, n, m);
+      java.nio.ByteBuffer ints =
+          java.nio.ByteBuffer.allocate(3 + 4 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      java.nio.ByteBuffer stored =
+          java.nio.ByteBuffer.allocate(3 + 16 * n); // big-endian, as stored
+      ints.position(3);
+      stored.position(3);
       for (int i = 0; i < n; i++) {
+        ints.putInt((int) values[i]);
+        stored.putLong(values[i]).putLong(low[i]);
+      }
+      long[] fromInts = new long[n];
+      ValueHash.mixLittleEndianInts(ValueHash.seed(Kind.INT), ints.array(), 3, fromInts, n, m);
+      long[] fromStored = new long[n];
+      ValueHash.mixUuids(stored.array(), 3, fromStored, n, m);
+      for (int i = 0; i < n; i++) {
+        assertThat(fromInts[i]).isEqualTo(m * ValueHash.ofLong(Kind.INT, (int) values[i]));
+        assertThat(fromStored[i]).isEqualTo(uuids[i]);
         assertThat(decimals[i]).isEqualTo(m * ValueHash.ofDecimal(2, values[i]));
         assertThat(doubles[i])
             .isEqualTo(m * ValueHash.ofDouble(Double.longBitsToDouble(values[i])));
