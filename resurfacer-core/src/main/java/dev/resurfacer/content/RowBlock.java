@@ -82,6 +82,16 @@ public final class RowBlock {
     return anyDeleted;
   }
 
+  /** Whether every row of the block is live and none has a null column: {@link #rowHashes} adds no lane. */
+  boolean plainRows() {
+    return !anyDeleted && !anyNull;
+  }
+
+  /** Each row's sum of column hashes so far, unfinished: {@link #rowHashes} finishes them in place. */
+  long[] columnHashSums() {
+    return hashes;
+  }
+
   /**
    * Turns the block's column hash sums into its rows' {@link RowDigest#rowHash}es, in place, and
    * returns them: the block is read once more only by {@link RowDigest.Builder#addRows} before its

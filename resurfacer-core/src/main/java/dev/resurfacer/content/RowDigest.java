@@ -210,27 +210,37 @@ public final class RowDigest {
      * the block's per-column sums are its live rows' only.
      */
     public void addRows(RowBlock block) {
-      long[] hashes = block.rowHashes();
       int n = block.size();
-      if (block.anyDeleted()) {
-        for (int r = 0; r < n; r++) {
-          if (block.live(r)) {
-            add(hashes[r]);
-          }
-        }
+      if (!ValueHash.VECTOR_LOOPS && block.plainRows()) {
+        // one scalar pass finishes each row and adds it, where vector code took two
+        addAll(block.columnHashSums(), n, true);
       } else {
-        long s = 0;
-        long x = 0;
-        for (int r = 0; r < n; r++) {
-          long h = hashes[r];
-          s += h;
-          x ^= xorTerm(h);
+        long[] hashes = block.rowHashes();
+        if (block.anyDeleted()) {
+          for (int r = 0; r < n; r++) {
+            if (block.live(r)) {
+              add(hashes[r]);
+            }
+          }
+        } else {
+          addAll(hashes, n, false);
         }
-        rows += n;
-        sum += s;
-        xor ^= x;
       }
       block.addColumnSums(columns, nulls);
+    }
+
+    /** Adds the first {@code n} row hashes, or with {@code finish} the rows' column hash sums, finished. */
+    private void addAll(long[] hashes, int n, boolean finish) {
+      long s = 0;
+      long x = 0;
+      for (int r = 0; r < n; r++) {
+        long h = finish ? ValueHash.finish(hashes[r], ROW_SALT) : hashes[r];
+        s += h;
+        x ^= xorTerm(h);
+      }
+      rows += n;
+      sum += s;
+      xor ^= x;
     }
 
     private void add(long rowHash) {

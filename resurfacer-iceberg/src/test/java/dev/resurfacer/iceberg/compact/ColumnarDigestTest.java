@@ -226,6 +226,41 @@ class ColumnarDigestTest {
     }
   }
 
+  /**
+   * Plain pages and blocks with no null and no deleted row, as a compaction's inputs mostly are: the
+   * one-pass scalar loops, which this module's tests run (its pom).
+   */
+  @Test
+  void plainBlocksWithoutNullsDigestAsTheGenericReaderReadsThem() throws Exception {
+    Schema required = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.required(2, "i", Types.IntegerType.get()),
+        Types.NestedField.required(3, "d", Types.DoubleType.get()),
+        Types.NestedField.required(4, "u", Types.UUIDType.get()),
+        Types.NestedField.required(5, "s", Types.StringType.get()));
+    Table table = catalog
+        .buildTable(TableIdentifier.of("db", "no_nulls"), required)
+        .withPartitionSpec(PartitionSpec.unpartitioned())
+        .withProperty(TableProperties.PARQUET_DICT_SIZE_BYTES, "512")
+        .create();
+    List<Record> rows = new ArrayList<>();
+    for (long id = 0; id < 10_000; id++) {
+      Record r = GenericRecord.create(required);
+      r.setField("id", id * 0x9E3779B97F4A7C15L);
+      r.setField("i", (int) (id * 7 - 30_000));
+      r.setField("d", id % 7 == 0 ? -0.0 : id / -7.0);
+      r.setField("u", new UUID(id * 31, -id));
+      r.setField("s", "https://example.com/p/" + id);
+      rows.add(r);
+    }
+    DataFile file = TableWrites.writeData(table, rows).get(0);
+    table.newAppend().appendFile(file).commit();
+    List<String> locations = List.of(file.location());
+    RowDigest generic = Checksum.ofFiles(table, locations, required).digest();
+    assertThat(generic.rows()).isEqualTo(10_000);
+    assertThat(ColumnarDigest.ofFiles(table, locations, required)).isEqualTo(generic);
+  }
+
   /** The five faults a rewrite could make, each written to a file the columnar reader reads, each named by the digest. */
   @Test
   void theColumnarDigestNamesEveryFault() {
