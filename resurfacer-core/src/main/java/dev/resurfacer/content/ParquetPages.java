@@ -184,6 +184,17 @@ public final class ParquetPages implements AutoCloseable {
     return schema;
   }
 
+  /**
+   * As {@link #nextRowGroup()}, of only the row groups whose index leaves {@code part} when divided
+   * by {@code parts}: a file's digest split over threads reads each row group in one of them.
+   */
+  public PageReadStore nextRowGroup(int part, int parts) throws IOException {
+    while (next < rowGroups.size() && next % parts != part) {
+      next++;
+    }
+    return nextRowGroup();
+  }
+
   /** The next row group's pages, read in one call; null after the last. Close each when done. */
   public PageReadStore nextRowGroup() throws IOException {
     if (next >= rowGroups.size()) {

@@ -109,7 +109,9 @@ final class ColumnarDigest {
           schema,
           deletes,
           digest,
-          scratch);
+          scratch,
+          0,
+          1);
     }
     return digest.build();
   }
@@ -123,6 +125,20 @@ final class ColumnarDigest {
   /** As {@link #ofFiles(Table, List, Schema)}, reading with {@code scratch}'s arrays. */
   static RowDigest ofFiles(
       Table table, List<String> locations, Schema schema, DigestScratch scratch) {
+    return ofFiles(table, locations, schema, scratch, 0, 1);
+  }
+
+  /**
+   * The digest of the files' row groups whose index in their file leaves {@code part} when divided
+   * by {@code parts}: the {@link RowDigest#plus} of every part is the files' digest.
+   */
+  static RowDigest ofFiles(
+      Table table,
+      List<String> locations,
+      Schema schema,
+      DigestScratch scratch,
+      int part,
+      int parts) {
     RowDigest.Builder digest = new RowDigest.Builder(schema.columns().size());
     for (String location : locations) {
       add(
@@ -131,7 +147,9 @@ final class ColumnarDigest {
           schema,
           null,
           digest,
-          scratch);
+          scratch,
+          part,
+          parts);
     }
     return digest.build();
   }
@@ -164,7 +182,13 @@ final class ColumnarDigest {
       Schema schema,
       PositionDeleteIndex deletes,
       RowDigest.Builder digest,
-      DigestScratch scratch) {
+      DigestScratch scratch,
+      int part,
+      int parts) {
+    if (parts > 1 && deletes != null) {
+      // a file's deleted positions count from its first row group, which another part reads
+      throw new IllegalArgumentException("a file with deletes is digested whole");
+    }
     try (ParquetPages reader = ParquetPages.open(file, scratch)) {
       MessageType fileSchema = reader.schema();
       PageHashes[] columns = scratch.decoders(
@@ -172,7 +196,7 @@ final class ColumnarDigest {
           schema,
           () -> columns(schema, fileSchema, location, scratch).toArray(PageHashes[]::new));
       ParquetRows.add(
-          reader::nextRowGroup,
+          () -> reader.nextRowGroup(part, parts),
           columns,
           null,
           null,

@@ -49,6 +49,8 @@ final class GroupRewrite {
               input,
               pool(settings, true),
               pool(settings, false),
+              // a group with more than a core (a sort's, one at a time) reads its output on two
+              settings.threads() > 1 ? settings.verifying() : null,
               verificationCpu)
           : countMismatch(table, group, written);
       if (mismatch != null) {
@@ -136,6 +138,7 @@ final class GroupRewrite {
       java.util.concurrent.CompletableFuture<Digested> input,
       DigestScratch.Pool inputScratch,
       DigestScratch.Pool outputScratch,
+      java.util.concurrent.Executor outputHelper,
       VerificationCpu verificationCpu) {
     Digested in;
     try {
@@ -145,8 +148,8 @@ final class GroupRewrite {
     }
     List<String> locations = outputs.stream().map(DataFile::location).toList();
     boolean columnar = in.columnar();
-    Digested out =
-        verificationCpu.measure(() -> Digested.output(table, locations, columnar, outputScratch));
+    Digested out = verificationCpu.measure(() ->
+        Digested.output(table, locations, columnar, outputScratch, outputHelper, verificationCpu));
     if (in.columnar() && !out.columnar()) {
       in = verificationCpu.measure(
           () -> Digested.input(table, group.fileScanTasks(), false, inputScratch));
@@ -184,8 +187,18 @@ final class GroupRewrite {
       return new Digested(Checksum.ofTasks(table, tasks, schema).digest(), false, names);
     }
 
+    /**
+     * @param helper where half the columnar read runs (the files' odd row groups), or null to read
+     *     all on this thread
+     * @param cpu what the helper's half adds its CPU time to; this thread's is the caller's to measure
+     */
     static Digested output(
-        Table table, List<String> locations, boolean columnar, DigestScratch.Pool scratch) {
+        Table table,
+        List<String> locations,
+        boolean columnar,
+        DigestScratch.Pool scratch,
+        java.util.concurrent.Executor helper,
+        VerificationCpu cpu) {
       org.apache.iceberg.Schema schema = LiveRows.rewriteSchema(table);
       List<String> names = schema.columns().stream()
           .map(org.apache.iceberg.types.Types.NestedField::name)
@@ -193,7 +206,9 @@ final class GroupRewrite {
       if (columnar) {
         try {
           return new Digested(
-              columnar(scratch, s -> ColumnarDigest.ofFiles(table, locations, schema, s)),
+              helper == null
+                  ? columnar(scratch, s -> ColumnarDigest.ofFiles(table, locations, schema, s))
+                  : inTwo(table, locations, schema, scratch, helper, cpu),
               true,
               names);
         } catch (dev.resurfacer.content.PageHashes.Unreadable e) {
@@ -201,6 +216,37 @@ final class GroupRewrite {
         }
       }
       return new Digested(Checksum.ofFiles(table, locations, schema).digest(), false, names);
+    }
+
+    /**
+     * The files' columnar digest, their even row groups read on this thread and their odd ones on
+     * {@code helper}: a sort's group, alone on the machine, read its output on one core while the
+     * other idled. Both halves are done before it returns or throws.
+     */
+    private static dev.resurfacer.content.RowDigest inTwo(
+        Table table,
+        List<String> locations,
+        org.apache.iceberg.Schema schema,
+        DigestScratch.Pool scratch,
+        java.util.concurrent.Executor helper,
+        VerificationCpu cpu) {
+      java.util.concurrent.CompletableFuture<dev.resurfacer.content.RowDigest> odd =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> cpu.measure(() -> columnar(
+                  scratch, s -> ColumnarDigest.ofFiles(table, locations, schema, s, 1, 2))),
+              helper);
+      dev.resurfacer.content.RowDigest even;
+      try {
+        even = columnar(scratch, s -> ColumnarDigest.ofFiles(table, locations, schema, s, 0, 2));
+      } catch (RuntimeException e) {
+        odd.handle((digest, failure) -> null).join();
+        throw e;
+      }
+      try {
+        return even.plus(odd.join());
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
     }
 
     private static dev.resurfacer.content.RowDigest columnar(

@@ -221,6 +221,14 @@ class ColumnarDigestTest {
           assertThat(ColumnarDigest.ofFiles(table, locations, narrow, shared))
               .as(name + ", three columns, a shared scratch")
               .isEqualTo(Checksum.ofFiles(table, locations, narrow).digest());
+          RowDigest even = ColumnarDigest.ofFiles(table, locations, SCHEMA, shared, 0, 2);
+          RowDigest odd = ColumnarDigest.ofFiles(table, locations, SCHEMA, byRowGroup, 1, 2);
+          if (!rowGroupBytes.equals("134217728")) {
+            assertThat(odd.rows()).as(name + ": the odd row groups' rows").isPositive();
+          }
+          assertThat(even.plus(odd))
+              .as(name + ", even and odd row groups apart")
+              .isEqualTo(generic);
         }
       }
     }
