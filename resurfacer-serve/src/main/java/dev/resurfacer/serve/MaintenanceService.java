@@ -388,8 +388,12 @@ public final class MaintenanceService implements AutoCloseable {
     return new Backoff(now.plus(d), previousFailures + 1);
   }
 
-  /** Pauses a known table (kept in the history, so it holds across restarts and processes); false for an unknown one. */
-  public boolean pause(String catalog, String table) {
+  /**
+   * Pauses a known table (kept in the history, so it holds across restarts and processes); false for
+   * an unknown one. Waits for an evaluation under way: it read which tables were paused when it
+   * began, and wrote that back over a pause or resume made meanwhile.
+   */
+  public synchronized boolean pause(String catalog, String table) {
     String key = catalog + "." + table;
     if (!states.containsKey(key)) {
       return false;
@@ -400,7 +404,8 @@ public final class MaintenanceService implements AutoCloseable {
     return true;
   }
 
-  public boolean resume(String catalog, String table) {
+  /** Resumes a known table; as {@link #pause}, after an evaluation under way. */
+  public synchronized boolean resume(String catalog, String table) {
     String key = catalog + "." + table;
     if (!states.containsKey(key)) {
       return false;
