@@ -2,6 +2,7 @@ package dev.resurfacer.content;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import org.apache.parquet.bytes.ByteBufferAllocator;
@@ -11,8 +12,9 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.xerial.snappy.Snappy;
 
 /**
- * Decompresses the pages a digest reads ({@link ParquetPages}): zstd and snappy pages in one call
- * each into an array kept for the page's column, where parquet-java's own codecs open a zstd stream
+ * Decompresses the pages a digest reads ({@link ParquetPages}), from the direct buffers its files
+ * are read into ({@link #chunkBuffers}): zstd and snappy pages in one call each into an array kept
+ * for the page's column (an uncompressed page is copied there), where parquet-java's own codecs open a zstd stream
  * (a native context) per page and copy its bytes into a new array each time: a content-verified
  * run's peak RSS halved without them (docs/benchmarks.md). Other codecs go to {@code fallback},
  * parquet-java's own.
@@ -29,6 +31,8 @@ public final class PageDecompression implements AutoCloseable {
   private ZstdDecompressCtx zstd;
   /** Per column slot, the array its pages decompress into, grown to its largest page. */
   private byte[][] outs = new byte[0][];
+  /** Compressed bytes copied to the heap, for codecs that read only arrays there. */
+  private byte[] copy = new byte[0];
 
   private final ChunkBuffers chunks = new ChunkBuffers();
 
@@ -63,6 +67,7 @@ public final class PageDecompression implements AutoCloseable {
   @Override
   public void close() {
     release();
+    chunks.close();
     if (zstd != null) {
       zstd.close();
       zstd = null;
@@ -70,8 +75,8 @@ public final class PageDecompression implements AutoCloseable {
   }
 
   /**
-   * The {@code size} bytes {@code length} bytes of {@code codec} from {@code at} in {@code src}
-   * decompress to, in column {@code slot}'s array.
+   * Column {@code slot}'s array, at least {@code size} bytes long: a page of the slot is read into it,
+   * valid until the slot's next page.
    *
    * @param bound the most any page of the slot in this file can hold (its largest chunk
    *     uncompressed), or 0 when unknown: an array is made half again as large as the page that
@@ -80,12 +85,7 @@ public final class PageDecompression implements AutoCloseable {
    *     and its next larger page made a new one: humongous arrays of megabytes, faulted in fresh
    *     (docs/benchmarks.md).
    */
-  BytesInput decompress(
-      CompressionCodecName codec, byte[] src, int at, int length, int size, int slot, long bound)
-      throws IOException {
-    if (codec != CompressionCodecName.ZSTD && codec != CompressionCodecName.SNAPPY) {
-      return fallback().getDecompressor(codec).decompress(BytesInput.from(src, at, length), size);
-    }
+  byte[] slot(int slot, int size, long bound) {
     if (slot >= outs.length) {
       outs = Arrays.copyOf(outs, slot + 1);
     }
@@ -98,18 +98,58 @@ public final class PageDecompression implements AutoCloseable {
       out = new byte[(int) Math.max(size, Math.min(grown, Integer.MAX_VALUE - 16))];
       outs[slot] = out;
     }
+    return out;
+  }
+
+  /**
+   * Decompresses the {@code length} bytes of {@code codec} from {@code at} in {@code src} (a direct
+   * buffer, {@link ChunkBuffers}) into {@code out} from {@code outAt}: {@code size} bytes, or an
+   * error. Zstd reads them where they are; other codecs from a copy on the heap.
+   */
+  void decompress(
+      CompressionCodecName codec,
+      ByteBuffer src,
+      int at,
+      int length,
+      byte[] out,
+      int outAt,
+      int size)
+      throws IOException {
     int n;
-    if (codec == CompressionCodecName.ZSTD) {
-      if (zstd == null) {
-        zstd = new ZstdDecompressCtx();
+    switch (codec) {
+      case UNCOMPRESSED -> {
+        src.get(at, out, outAt, length);
+        n = length;
       }
-      n = zstd.decompressByteArray(out, 0, size, src, at, length);
-    } else {
-      n = Snappy.uncompress(src, at, length, out, 0);
+      case ZSTD -> {
+        if (zstd == null) {
+          zstd = new ZstdDecompressCtx();
+        }
+        n = zstd.decompressDirectByteBufferToByteArray(out, outAt, size, src, at, length);
+      }
+      case SNAPPY -> n = Snappy.uncompress(heapCopy(src, at, length), 0, length, out, outAt);
+      default -> {
+        BytesInput bytes = fallback()
+            .getDecompressor(codec)
+            .decompress(BytesInput.from(heapCopy(src, at, length), 0, length), size);
+        n = (int) bytes.size();
+        if (n == size) {
+          System.arraycopy(bytes.toByteArray(), 0, out, outAt, size);
+        }
+      }
     }
     if (n != size) {
       throw new IOException("a " + codec + " page of " + n + " bytes, " + size + " expected");
     }
-    return BytesInput.from(out, 0, size);
+  }
+
+  /** The {@code length} bytes from {@code at} in {@code src}, copied into an array kept for this. */
+  private byte[] heapCopy(ByteBuffer src, int at, int length) {
+    if (copy.length < length) {
+      copy =
+          new byte[Math.max(length, (int) Math.min(copy.length * 3L / 2, Integer.MAX_VALUE - 16))];
+    }
+    src.get(at, copy, 0, length);
+    return copy;
   }
 }

@@ -84,6 +84,12 @@ public final class PageHashes {
   /** Values decoded and folded at a time: a row block's ({@link ParquetRows#BLOCK}). */
   static final int CHUNK = 4096;
 
+  /**
+   * Whether a block's column hashes are added to its rows in the loop that makes them ({@link
+   * #foldValues}): where the loops are scalar. The vector loops make them in passes of their own.
+   */
+  private static final boolean FOLD_AS_READ = !ValueHash.VECTOR_LOOPS;
+
   private PageReader pages;
   private long[] dictionary;
   private final Buffers buffers;
@@ -202,6 +208,15 @@ public final class PageHashes {
       }
       int k = Math.min(Math.min(n - done, pageLeft), CHUNK);
       int present = maxDef == 0 ? k : present(levels, k);
+      if (present == k && block != null && FOLD_AS_READ && !block.anyDeleted()) {
+        if (nullCount > 0) {
+          Arrays.fill(nulls, done, done + k, false);
+        }
+        foldValues(block, index, done, k);
+        pageLeft -= k;
+        done += k;
+        continue;
+      }
       values(present);
       long[] hashes;
       if (present == k) {
@@ -440,11 +455,86 @@ public final class PageHashes {
   }
 
   /**
+   * The column hashes of the page's next {@code n} values, none of them null, added to the rows of
+   * {@code block} from {@code at} as they are made ({@link ValueHash#foldLittleEndian}): the
+   * dictionary's and the plain types' that have a loop that reads a value once; the others' made
+   * into the buffers and added after.
+   */
+  private void foldValues(RowBlock block, int index, int at, int n) {
+    long[] rows = block.columnHashSums();
+    long sum;
+    switch (encoding) {
+      case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
+        int[] id = dictionaryIds(n);
+        long[] dict = dictionary;
+        sum = 0;
+        for (int i = 0; i < n; i++) {
+          long h = dict[id[i]];
+          rows[at + i] += h;
+          sum += h;
+        }
+      }
+      case PLAIN -> {
+        int width = switch (stored) {
+          case LONG, DOUBLE -> 8;
+          case INT_AS_LONG, FLOAT -> 4;
+          case DECIMAL_INT -> int32 ? 4 : 8;
+          case UUID -> fixedLength == 16 ? 16 : -1;
+          case BYTES -> fixedLength < 0 ? 0 : -1;
+          default -> -1;
+        };
+        if (width < 0) {
+          plain(n);
+          block.foldSegment(index, buffers.values, 0, at, n);
+          return;
+        }
+        byte[] b = data;
+        int pos = dataPos;
+        long m = multiplier;
+        if (width == 0) {
+          dataPos = stringLanes(b, pos, n, buffers.values);
+          sum = ValueHash.foldBytes(buffers.values, buffers.hashes, buffers.ids, n, m, rows, at);
+        } else {
+          check(pos, dataEnd, n, width);
+          long seed = switch (stored) {
+            case DECIMAL_INT -> ValueHash.decimalSeed(scale);
+            case DOUBLE -> ValueHash.seed(Kind.DOUBLE);
+            case FLOAT -> ValueHash.seed(Kind.FLOAT);
+            default -> ValueHash.seed(kind);
+          };
+          sum = switch (width) {
+            case 4 -> ValueHash.foldLittleEndianInts(seed, b, pos, rows, at, n, m);
+            case 8 -> ValueHash.foldLittleEndian(seed, b, pos, rows, at, n, m);
+            default -> ValueHash.foldUuids(b, pos, rows, at, n, m);
+          };
+          dataPos = pos + width * n;
+        }
+      }
+      default -> {
+        values(n);
+        block.foldSegment(index, buffers.values, 0, at, n);
+        return;
+      }
+    }
+    block.addColumnSum(index, sum);
+  }
+
+  /**
    * The next {@code n} values of a dictionary-encoded page: their ids, then each id's entry's hash.
    * A method of its own, as each plain type's loop is ({@link #plain}): compiled inside {@link
    * #values}, they made it one large method C2 compiled three times a run (docs/benchmarks.md).
    */
   private void dictionaryValues(int n) {
+    int[] id = dictionaryIds(n);
+    long[] dict = dictionary;
+    long[] values = buffers.values;
+    for (int i = 0; i < n; i++) {
+      values[i] = dict[id[i]];
+    }
+  }
+
+  /** The page's next {@code n} dictionary ids, into the buffers. */
+  private int[] dictionaryIds(int n) {
     if (!idsStarted) {
       if (dataPos >= dataEnd) {
         throw new IllegalStateException(descriptor + ": a page shorter than its values");
@@ -454,11 +544,7 @@ public final class PageHashes {
     }
     int[] id = buffers.ids;
     ids.read(id, 0, n);
-    long[] dict = dictionary;
-    long[] values = buffers.values;
-    for (int i = 0; i < n; i++) {
-      values[i] = dict[id[i]];
-    }
+    return id;
   }
 
   /**
@@ -595,6 +681,16 @@ public final class PageHashes {
    * ValueHash#finishBytes}).
    */
   private int plainStrings(byte[] b, int pos, int n, long[] values, long m) {
+    int p = stringLanes(b, pos, n, values);
+    ValueHash.finishBytes(values, buffers.hashes, buffers.ids, n, m);
+    return p;
+  }
+
+  /**
+   * The {@link ValueHash#lanes} of the {@code n} strings from {@code pos}: the first into {@code
+   * first}, the second and the lengths into the buffers' hashes and ids. Returns where they end.
+   */
+  private int stringLanes(byte[] b, int pos, int n, long[] first) {
     long seed = ValueHash.seed(kind);
     long[] second = buffers.hashes;
     int[] lengths = buffers.ids;
@@ -603,11 +699,10 @@ public final class PageHashes {
     for (int i = 0; i < n; i++) {
       int length = prefixedLength(b, p, end);
       p += 4;
-      values[i] = ValueHash.lanes(seed, b, p, length, second, i);
+      first[i] = ValueHash.lanes(seed, b, p, length, second, i);
       lengths[i] = length;
       p += length;
     }
-    ValueHash.finishBytes(values, second, lengths, n, m);
     return p;
   }
 

@@ -44,6 +44,9 @@ public final class ParquetPages implements AutoCloseable {
   /** Files up to this size are read whole at open: an input file of a compaction is usually one read. */
   static final int WHOLE_FILE = 8 << 20;
 
+  /** What is copied to parse a page header at first: headers without statistics take a few dozen bytes. */
+  private static final int HEADER_BYTES = 256;
+
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
   private static final Encoding[] ENCODINGS = encodings();
@@ -65,6 +68,9 @@ public final class ParquetPages implements AutoCloseable {
 
   private int next;
 
+  /** Page headers are parsed from a copy here ({@link ChunkPages#header}). */
+  private byte[] headerBytes = new byte[HEADER_BYTES];
+
   /** @param whole the whole file, read, or null when it is too large to be */
   private ParquetPages(
       String name, SeekableInputStream in, long length, DigestScratch scratch, ByteBuffer whole)
@@ -74,42 +80,33 @@ public final class ParquetPages implements AutoCloseable {
     this.scratch = scratch;
     this.buffers = chunkBuffers(scratch);
     this.whole = whole;
-    byte[] tail;
-    int tailAt;
+    byte[] tail = new byte[8];
     if (whole != null) {
-      tail = whole.array();
-      tailAt = whole.arrayOffset() + (int) length - 8;
+      whole.get((int) length - 8, tail);
     } else {
-      tail = new byte[8];
-      ByteBuffer t = ByteBuffer.wrap(tail);
-      read(in, length - 8, t);
-      tailAt = 0;
+      read(in, length - 8, ByteBuffer.wrap(tail));
     }
-    if (Arrays.equals(tail, tailAt + 4, tailAt + 8, ENCRYPTED_MAGIC, 0, 4)) {
+    if (Arrays.equals(tail, 4, 8, ENCRYPTED_MAGIC, 0, 4)) {
       throw new PageHashes.Unreadable(name + " has an encrypted footer");
     }
-    if (!Arrays.equals(tail, tailAt + 4, tailAt + 8, MAGIC, 0, 4)) {
+    if (!Arrays.equals(tail, 4, 8, MAGIC, 0, 4)) {
       throw new IOException(name + " is not a Parquet file: no magic number at its end");
     }
-    int footerLength = (tail[tailAt] & 0xff)
-        | (tail[tailAt + 1] & 0xff) << 8
-        | (tail[tailAt + 2] & 0xff) << 16
-        | (tail[tailAt + 3] & 0xff) << 24;
+    int footerLength =
+        (tail[0] & 0xff) | (tail[1] & 0xff) << 8 | (tail[2] & 0xff) << 16 | (tail[3] & 0xff) << 24;
     long footerStart = length - 8 - footerLength;
     if (footerLength < 0 || footerStart < 4) {
       throw new IOException(
           name + ": a footer of " + footerLength + " bytes in a file of " + length);
     }
-    byte[] footer;
-    int footerAt;
+    // the footer on the heap, where its Thrift bytes are parsed, the whole file read or not
+    byte[] footer = new byte[footerLength];
     if (whole != null) {
-      footer = whole.array();
-      footerAt = whole.arrayOffset() + (int) footerStart;
+      whole.get((int) footerStart, footer);
     } else {
-      footer = new byte[footerLength];
       read(in, footerStart, ByteBuffer.wrap(footer));
-      footerAt = 0;
     }
+    int footerAt = 0;
     FileMetaData meta =
         FileMetaData.read(new Compact(footer, footerAt, footerAt + footerLength), name);
     byte[] footerBytes = footer;
@@ -205,7 +202,7 @@ public final class ParquetPages implements AutoCloseable {
       return new Pages(g, null, 0);
     }
     if (whole != null) {
-      return new Pages(g, whole.array(), whole.arrayOffset());
+      return new Pages(g, whole, 0);
     }
     long from = Long.MAX_VALUE;
     long to = 0;
@@ -223,7 +220,7 @@ public final class ParquetPages implements AutoCloseable {
       buffers.release(span);
       throw e;
     }
-    return new Pages(g, span, span.array(), span.arrayOffset() - from);
+    return new Pages(g, span, span, -from);
   }
 
   private static void read(SeekableInputStream in, long at, ByteBuffer into) throws IOException {
@@ -266,18 +263,18 @@ public final class ParquetPages implements AutoCloseable {
   /** One row group's pages, over the bytes its chunks were read into. */
   private final class Pages implements PageReadStore {
     private final RowGroup group;
-    /** The array read for this row group alone, handed back on close; null when it is the whole file's. */
+    /** The buffer read for this row group alone, handed back on close; null when it is the whole file's. */
     private ByteBuffer span;
 
-    private final byte[] bytes;
+    private final ByteBuffer bytes;
     /** Where file offset 0 would be in {@link #bytes}. */
     private final long base;
 
-    Pages(RowGroup group, byte[] bytes, long base) {
+    Pages(RowGroup group, ByteBuffer bytes, long base) {
       this(group, null, bytes, base);
     }
 
-    Pages(RowGroup group, ByteBuffer span, byte[] bytes, long base) {
+    Pages(RowGroup group, ByteBuffer span, ByteBuffer bytes, long base) {
       this.group = group;
       this.span = span;
       this.bytes = bytes;
@@ -290,7 +287,7 @@ public final class ParquetPages implements AutoCloseable {
         Chunk c = group.chunks.get(slot);
         if (Arrays.equals(c.path, descriptor.getPath())) {
           int at = (int) (base + c.start);
-          return new ChunkPages(c, slot, new Compact(bytes, at, at + (int) c.length));
+          return new ChunkPages(c, slot, bytes, at, at + (int) c.length);
         }
       }
       throw new IllegalStateException(name + " has no column chunk " + descriptor);
@@ -316,14 +313,19 @@ public final class ParquetPages implements AutoCloseable {
     /** The chunk's place in its row group: its pages' own decompression array ({@link PageDecompression}). */
     private final int slot;
 
-    private final Compact c;
+    private final ByteBuffer bytes;
+    private int pos;
+    private final int end;
     private long valuesRead;
     private PageHeader pending;
 
-    ChunkPages(Chunk chunk, int slot, Compact c) {
+    /** The chunk is the bytes from {@code pos} to {@code end} of {@code bytes}. */
+    ChunkPages(Chunk chunk, int slot, ByteBuffer bytes, int pos, int end) {
       this.chunk = chunk;
       this.slot = slot;
-      this.c = c;
+      this.bytes = bytes;
+      this.pos = pos;
+      this.end = end;
     }
 
     @Override
@@ -333,8 +335,8 @@ public final class ParquetPages implements AutoCloseable {
         pending = h;
         return null;
       }
-      BytesInput data = uncompress(c.b, c.pos, h.compressedSize, h.uncompressedSize);
-      c.pos += h.compressedSize;
+      BytesInput data = page(pos, h.compressedSize, h.uncompressedSize);
+      pos += h.compressedSize;
       return new DictionaryPage(data, h.uncompressedSize, h.numValues, encoding(h.encoding));
     }
 
@@ -351,13 +353,13 @@ public final class ParquetPages implements AutoCloseable {
         if (h == null) {
           return null;
         }
-        int at = c.pos;
-        c.pos += h.compressedSize;
+        int at = pos;
+        pos += h.compressedSize;
         switch (h.type) {
           case PageHeader.DATA_V1 -> {
             valuesRead += h.numValues;
             return new DataPageV1(
-                uncompress(c.b, at, h.compressedSize, h.uncompressedSize),
+                page(at, h.compressedSize, h.uncompressedSize),
                 h.numValues,
                 h.uncompressedSize,
                 null,
@@ -367,23 +369,7 @@ public final class ParquetPages implements AutoCloseable {
           }
           case PageHeader.DATA_V2 -> {
             valuesRead += h.numValues;
-            int levels = h.repetitionLength + h.definitionLength;
-            if (h.repetitionLength < 0 || h.definitionLength < 0 || levels > h.compressedSize) {
-              throw new IllegalStateException(name + ": a page's levels are longer than the page");
-            }
-            BytesInput data = h.compressed
-                ? uncompress(
-                    c.b, at + levels, h.compressedSize - levels, h.uncompressedSize - levels)
-                : BytesInput.from(c.b, at + levels, h.compressedSize - levels);
-            return DataPageV2.uncompressed(
-                h.rows,
-                h.nulls,
-                h.numValues,
-                BytesInput.from(c.b, at, h.repetitionLength),
-                BytesInput.from(c.b, at + h.repetitionLength, h.definitionLength),
-                encoding(h.encoding),
-                data,
-                null);
+            return pageV2(h, at);
           }
           case PageHeader.DICTIONARY ->
             throw new IllegalStateException(name + ": column chunk " + String.join(".", chunk.path)
@@ -396,6 +382,40 @@ public final class ParquetPages implements AutoCloseable {
       }
     }
 
+    /**
+     * A v2 page: its levels, never compressed, copied to the front of the slot's array, its values
+     * decompressed (or, as its header may say, copied) after them.
+     */
+    private DataPage pageV2(PageHeader h, int at) {
+      int levels = h.repetitionLength + h.definitionLength;
+      if (h.repetitionLength < 0 || h.definitionLength < 0 || levels > h.compressedSize) {
+        throw new IllegalStateException(name + ": a page's levels are longer than the page");
+      }
+      int stored = h.compressedSize - levels;
+      int size = h.compressed ? h.uncompressedSize - levels : stored;
+      if (size < 0) {
+        throw new IllegalStateException(name + ": a page's levels are longer than the page");
+      }
+      byte[] out = scratch.pages().slot(slot, levels + size, slotBounds[slot]);
+      bytes.get(at, out, 0, levels);
+      into(
+          h.compressed ? chunk.codec : CompressionCodecName.UNCOMPRESSED,
+          at + levels,
+          stored,
+          out,
+          levels,
+          size);
+      return DataPageV2.uncompressed(
+          h.rows,
+          h.nulls,
+          h.numValues,
+          BytesInput.from(out, 0, h.repetitionLength),
+          BytesInput.from(out, h.repetitionLength, h.definitionLength),
+          encoding(h.encoding),
+          BytesInput.from(out, levels, size),
+          null);
+    }
+
     /** The next page's header, or null once the chunk's values are all read. */
     private PageHeader header() {
       if (valuesRead >= chunk.values) {
@@ -405,31 +425,54 @@ public final class ParquetPages implements AutoCloseable {
         }
         return null;
       }
-      if (c.pos >= c.end) {
+      if (pos >= end) {
         throw new IllegalStateException(
             name + ": column chunk " + String.join(".", chunk.path) + " ended before its values");
       }
-      PageHeader h = PageHeader.read(c, name);
-      if (c.pos + h.compressedSize > c.end) {
-        // parquet-java reads on past a chunk's recorded size for files of writers that recorded it
-        // short
-        throw new PageHashes.Unreadable(name + ": a page longer than its column chunk");
+      // parsed from a copy on the heap of what a header can take: a few dozen bytes, more where a
+      // writer put statistics in it, taken again larger when they are not all there
+      int take = Math.min(end - pos, HEADER_BYTES);
+      while (true) {
+        if (headerBytes.length < take) {
+          headerBytes = new byte[take];
+        }
+        bytes.get(pos, headerBytes, 0, take);
+        Compact c = new Compact(headerBytes, 0, take);
+        PageHeader h;
+        try {
+          h = PageHeader.read(c, name);
+        } catch (Compact.Ended e) {
+          if (take == end - pos) {
+            throw e;
+          }
+          take = (int) Math.min(end - pos, take * 4L);
+          continue;
+        }
+        pos += c.pos;
+        if (pos + h.compressedSize > end) {
+          // parquet-java reads on past a chunk's recorded size for files of writers that recorded
+          // it short
+          throw new PageHashes.Unreadable(name + ": a page longer than its column chunk");
+        }
+        return h;
       }
-      return h;
     }
 
-    private BytesInput uncompress(byte[] b, int at, int compressed, int uncompressed) {
-      if (chunk.codec == CompressionCodecName.UNCOMPRESSED) {
-        if (compressed != uncompressed) {
-          throw new IllegalStateException(name + ": an uncompressed page of " + compressed
-              + " bytes, " + uncompressed + " expected");
-        }
-        return BytesInput.from(b, at, compressed);
+    /** The page of {@code compressed} bytes from {@code at}, uncompressed into the slot's array. */
+    private BytesInput page(int at, int compressed, int uncompressed) {
+      byte[] out = scratch.pages().slot(slot, uncompressed, slotBounds[slot]);
+      into(chunk.codec, at, compressed, out, 0, uncompressed);
+      return BytesInput.from(out, 0, uncompressed);
+    }
+
+    private void into(
+        CompressionCodecName codec, int at, int compressed, byte[] out, int outAt, int size) {
+      if (codec == CompressionCodecName.UNCOMPRESSED && compressed != size) {
+        throw new IllegalStateException(
+            name + ": an uncompressed page of " + compressed + " bytes, " + size + " expected");
       }
       try {
-        return scratch
-            .pages()
-            .decompress(chunk.codec, b, at, compressed, uncompressed, slot, slotBounds[slot]);
+        scratch.pages().decompress(codec, bytes, at, compressed, out, outAt, size);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(name + ": cannot decompress a page", e);
       }
@@ -719,7 +762,14 @@ public final class ParquetPages implements AutoCloseable {
 
     void need(long n) {
       if (n < 0 || pos + n > end) {
-        throw new IllegalStateException("Thrift bytes end inside a value");
+        throw new Ended();
+      }
+    }
+
+    /** The bytes ended inside a value. */
+    static final class Ended extends IllegalStateException {
+      Ended() {
+        super("Thrift bytes end inside a value");
       }
     }
 

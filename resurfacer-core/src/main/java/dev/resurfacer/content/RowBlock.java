@@ -117,6 +117,11 @@ public final class RowBlock {
     }
   }
 
+  /** Adds {@code sum} to column {@code index}'s sum: its hashes were added to every row of the block, none deleted. */
+  void addColumnSum(int index, long sum) {
+    columnSums[index] += sum;
+  }
+
   /** Adds {@code k} column hashes of column {@code index} from {@code from} in {@code columnHashes} to the rows from {@code at}. */
   void foldSegment(int index, long[] columnHashes, int from, int at, int k) {
     long sum = 0;

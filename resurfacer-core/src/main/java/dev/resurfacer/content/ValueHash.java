@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * 64-bit hashes of single values, each tagged with its {@link Kind} so equal bits of different
@@ -210,6 +211,22 @@ public final class ValueHash {
   }
 
   /**
+   * As {@link #finishBytes}, the hashes added to the {@code n} row sums from {@code at} in {@code
+   * rows} as they are made ({@link #foldLittleEndian}); returns their sum.
+   */
+  static long foldBytes(
+      long[] first, long[] second, int[] lengths, int n, long m, long[] rows, int at) {
+    long last = F2 * m;
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      long h = spread(first[i] + Long.rotateLeft(second[i], 31) + ((long) lengths[i] << 32)) * last;
+      rows[at + i] += h;
+      sum += h;
+    }
+    return sum;
+  }
+
+  /**
    * The {@code rest} (1 to 7) bytes from {@code i} as a little-endian number: read as the last word
    * of the array's eight bytes ending there, or starting there and masked, where the array holds
    * them; else a byte at a time. The same number whichever way is read.
@@ -376,18 +393,44 @@ public final class ValueHash {
    * its own over every plain long a digest read.
    */
   static void mixLittleEndian(long seed, byte[] b, int pos, long[] values, int n, long m) {
+    Arrays.fill(values, 0, n, 0);
+    foldLittleEndian(seed, b, pos, values, 0, n, m);
+  }
+
+  /**
+   * Adds {@link #mixLittleEndian}'s hashes to the {@code n} row sums from {@code at} in {@code rows}
+   * as it makes them, and returns their sum: a block's column folded into its rows in the loop that
+   * hashes it, where a second pass over the hashes took a tenth of what was left of verification
+   * (docs/benchmarks.md).
+   */
+  static long foldLittleEndian(long seed, byte[] b, int pos, long[] rows, int at, int n, long m) {
     long last = F2 * m;
+    long sum = 0;
     for (int i = 0; i < n; i++) {
-      values[i] = spread((long) LONGS.get(b, pos + 8 * i) + seed) * last;
+      long h = spread((long) LONGS.get(b, pos + 8 * i) + seed) * last;
+      rows[at + i] += h;
+      sum += h;
     }
+    return sum;
   }
 
   /** As {@link #mixLittleEndian}, of four-byte values, sign-extended as their readers' ints. */
   static void mixLittleEndianInts(long seed, byte[] b, int pos, long[] values, int n, long m) {
+    Arrays.fill(values, 0, n, 0);
+    foldLittleEndianInts(seed, b, pos, values, 0, n, m);
+  }
+
+  /** As {@link #foldLittleEndian}, of four-byte values, sign-extended as their readers' ints. */
+  static long foldLittleEndianInts(
+      long seed, byte[] b, int pos, long[] rows, int at, int n, long m) {
     long last = F2 * m;
+    long sum = 0;
     for (int i = 0; i < n; i++) {
-      values[i] = spread((int) INTS.get(b, pos + 4 * i) + seed) * last;
+      long h = spread((int) INTS.get(b, pos + 4 * i) + seed) * last;
+      rows[at + i] += h;
+      sum += h;
     }
+    return sum;
   }
 
   /**
@@ -395,14 +438,24 @@ public final class ValueHash {
    * sixteen big-endian bytes, in one pass where the vector loops take three.
    */
   static void mixUuids(byte[] b, int pos, long[] values, int n, long m) {
+    Arrays.fill(values, 0, n, 0);
+    foldUuids(b, pos, values, 0, n, m);
+  }
+
+  /** As {@link #foldLittleEndian}, of {@link #mixUuids}'s hashes. */
+  static long foldUuids(byte[] b, int pos, long[] rows, int at, int n, long m) {
     long seed = Kind.UUID.seed;
     long last = F2 * m;
+    long sum = 0;
     for (int i = 0; i < n; i++) {
-      int at = pos + 16 * i;
-      long high = (long) BIG_LONGS.get(b, at);
-      long low = (long) BIG_LONGS.get(b, at + 8);
-      values[i] = spread(spread(high + seed) * F2 + low) * last;
+      int p = pos + 16 * i;
+      long high = (long) BIG_LONGS.get(b, p);
+      long low = (long) BIG_LONGS.get(b, p + 8);
+      long h = spread(spread(high + seed) * F2 + low) * last;
+      rows[at + i] += h;
+      sum += h;
     }
+    return sum;
   }
 
   /**

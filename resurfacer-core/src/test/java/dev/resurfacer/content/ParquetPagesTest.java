@@ -47,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The digest's own footer and page-header reader, on files written here byte by byte with
  * parquet-format's Thrift classes: every optional field a writer may add (statistics, key-value
- * metadata, encoding stats, sort order, bloom filter offsets, page CRCs, an index page) is walked
- * over, both ways of reading a file give the same pages, and what it does not read as parquet-java
+ * metadata, encoding stats, sort order, bloom filter offsets, page CRCs, an index page, page
+ * statistics of kilobytes) is walked over, both ways of reading a file give the same pages, and what it does not read as parquet-java
  * would is refused.
  */
 class ParquetPagesTest {
@@ -193,7 +193,8 @@ class ParquetPagesTest {
           if (extras) {
             h.setCrc(0x1234567);
             d.setStatistics(new Statistics()
-                .setMin_value(new byte[] {1, 2, 3})
+                // a second page's header of kilobytes, more than is first copied to parse it
+                .setMin_value(page == 1 ? new byte[3000] : new byte[] {1, 2, 3})
                 .setMax_value(new byte[] {9, 9})
                 .setNull_count(0)
                 .setDistinct_count(3)

@@ -153,4 +153,62 @@ class ValueHashTest {
       }
     }
   }
+
+  /**
+   * The loops that add each hash to its row as they make it ({@code fold…}) add what the others
+   * ({@code mix…}, {@code finishBytes}) make, to the rows from their offset only, and return the
+   * sum of what they added.
+   */
+  @Test
+  void foldingLoopsAddWhatTheMixingLoopsMakeToTheirRowsOnly() {
+    Random random = new Random(97);
+    long m = RowDigest.multiplier(6);
+    int n = 300;
+    int at = 7;
+    byte[] page = new byte[16 * n + 11];
+    random.nextBytes(page);
+    long[] before = new long[n + 20];
+    for (int i = 0; i < before.length; i++) {
+      before[i] = random.nextLong();
+    }
+    long seed = ValueHash.seed(Kind.LONG);
+    long[] longs = new long[n];
+    ValueHash.mixLittleEndian(seed, page, 3, longs, n, m);
+    long[] rows = before.clone();
+    assertFolded(
+        before, rows, at, longs, ValueHash.foldLittleEndian(seed, page, 3, rows, at, n, m));
+    long[] ints = new long[n];
+    ValueHash.mixLittleEndianInts(seed, page, 5, ints, n, m);
+    rows = before.clone();
+    assertFolded(
+        before, rows, at, ints, ValueHash.foldLittleEndianInts(seed, page, 5, rows, at, n, m));
+    long[] uuids = new long[n];
+    ValueHash.mixUuids(page, 1, uuids, n, m);
+    rows = before.clone();
+    assertFolded(before, rows, at, uuids, ValueHash.foldUuids(page, 1, rows, at, n, m));
+
+    long[] first = new long[n];
+    long[] second = new long[n];
+    int[] lengths = new int[n];
+    for (int i = 0; i < n; i++) {
+      lengths[i] = random.nextInt(40);
+      first[i] = ValueHash.lanes(ValueHash.seed(Kind.STRING), page, i, lengths[i], second, i);
+    }
+    long[] firstAgain = first.clone();
+    ValueHash.finishBytes(first, second, lengths, n, m);
+    rows = before.clone();
+    assertFolded(
+        before, rows, at, first, ValueHash.foldBytes(firstAgain, second, lengths, n, m, rows, at));
+  }
+
+  private static void assertFolded(long[] before, long[] rows, int at, long[] made, long sum) {
+    long expected = 0;
+    for (int i = 0; i < rows.length; i++) {
+      boolean folded = i >= at && i < at + made.length;
+      long h = folded ? made[i - at] : 0;
+      assertThat(rows[i]).as("row %d", i).isEqualTo(before[i] + h);
+      expected += h;
+    }
+    assertThat(sum).isEqualTo(expected);
+  }
 }

@@ -235,8 +235,9 @@ class ColumnarDigestTest {
   }
 
   /**
-   * Plain pages and blocks with no null and no deleted row, as a compaction's inputs mostly are: the
-   * one-pass scalar loops, which this module's tests run (its pom).
+   * Plain and dictionary pages and blocks with no null and no deleted row, as a compaction's inputs
+   * mostly are: the one-pass scalar loops, which this module's tests run (its pom), and the hashes
+   * added to the rows as they are made; an optional column without a null too.
    */
   @Test
   void plainBlocksWithoutNullsDigestAsTheGenericReaderReadsThem() throws Exception {
@@ -245,7 +246,14 @@ class ColumnarDigestTest {
         Types.NestedField.required(2, "i", Types.IntegerType.get()),
         Types.NestedField.required(3, "d", Types.DoubleType.get()),
         Types.NestedField.required(4, "u", Types.UUIDType.get()),
-        Types.NestedField.required(5, "s", Types.StringType.get()));
+        Types.NestedField.required(5, "s", Types.StringType.get()),
+        Types.NestedField.required(6, "country", Types.StringType.get()),
+        Types.NestedField.required(7, "level", Types.LongType.get()),
+        Types.NestedField.optional(8, "never_null", Types.LongType.get()),
+        Types.NestedField.required(9, "small", Types.DecimalType.of(9, 2)),
+        Types.NestedField.required(10, "mid", Types.DecimalType.of(18, 3)),
+        Types.NestedField.required(11, "f", Types.FloatType.get()),
+        Types.NestedField.required(12, "rank", Types.IntegerType.get()));
     Table table = catalog
         .buildTable(TableIdentifier.of("db", "no_nulls"), required)
         .withPartitionSpec(PartitionSpec.unpartitioned())
@@ -259,6 +267,14 @@ class ColumnarDigestTest {
       r.setField("d", id % 7 == 0 ? -0.0 : id / -7.0);
       r.setField("u", new UUID(id * 31, -id));
       r.setField("s", "https://example.com/p/" + id);
+      // few distinct values: dictionary pages
+      r.setField("country", "country-" + id % 7);
+      r.setField("level", id % 5 * 1_000_003L);
+      r.setField("never_null", id % 9 - 4);
+      r.setField("small", java.math.BigDecimal.valueOf(id * 13, 2));
+      r.setField("mid", java.math.BigDecimal.valueOf(-id * 1_000_000_007L, 3));
+      r.setField("f", id % 11 == 0 ? -0.0f : id / 3.0f);
+      r.setField("rank", (int) (id % 6) - 3);
       rows.add(r);
     }
     DataFile file = TableWrites.writeData(table, rows).get(0);
