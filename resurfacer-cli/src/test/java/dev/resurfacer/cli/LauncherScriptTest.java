@@ -116,6 +116,10 @@ class LauncherScriptTest {
         .contains("-XX:CompileCommand=MaxNodeLimit,dev/resurfacer/content/ParquetPages$*.*,2000")
         .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.PageHashes::plain*")
         .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::mixAll")
+        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.ValueHash::fold*")
+        .contains("-XX:CompileCommand=dontinline,dev.resurfacer.content.PageHashes::foldValues")
+        .contains(
+            "-XX:CompileCommand=CompileThresholdScaling,dev.resurfacer.content.PageHashes::stringLanes,0.1")
         .contains(
             "-XX:CompileCommand=CompileThresholdScaling,dev.resurfacer.content.RowDigest$Builder::addRows,0.1");
   }
